@@ -1,0 +1,52 @@
+/**
+ * The event stream the agent core yields. The TUI and `keel run` only consume these; no loop
+ * logic lives in a front end.
+ */
+import type { HookRunRecord } from "../hooks/types.js";
+import type { Usage } from "../llm/types.js";
+
+/** How a tool call ended, as the model saw it. */
+export type ToolCallStatus = "ok" | "error" | "blocked";
+
+/** Everything the agent reports while it works. */
+export type AgentEvent =
+  | { type: "turn_start"; turn: number; prompt: string }
+  | { type: "request_start"; turn: number; request: number }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call"; id: string; name: string; input: Record<string, unknown> }
+  | {
+      type: "tool_result";
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      status: ToolCallStatus;
+      /** What the model sees (may be long; front ends preview it). */
+      content: string;
+      durationMs: number;
+    }
+  | { type: "hook_run"; run: HookRunRecord }
+  /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
+  | { type: "notice"; level: "info" | "warn" | "error"; text: string }
+  | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
+  | { type: "compacted"; beforeMessages: number; afterMessages: number }
+  | {
+      type: "turn_end";
+      turn: number;
+      /** The final assistant text of the turn. */
+      text: string;
+      stopReason: "end" | "blocked" | "hook_stop" | "max_turns" | "aborted" | "error";
+    }
+  | { type: "error"; message: string };
+
+/** The user's answer to a permission prompt. */
+export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
+
+/** A request for the user's approval of one tool call. */
+export interface PermissionPrompt {
+  toolName: string;
+  input: Record<string, unknown>;
+  /** One line describing the call (the command, the path). */
+  summary: string;
+  reason: string;
+}

@@ -1,0 +1,258 @@
+/**
+ * The hooks engine's public contract: configuration types, run records, the aggregate
+ * decision, and the HookEngine interface the agent (and `keel hooks`) use.
+ *
+ * Nothing here imports from outside `src/hooks/`.
+ */
+import type { EventPayload, HookEventName, ToolInput } from "./events.js";
+
+/** The configuration formats Keel reads hooks from. */
+export type DialectName = "keel" | "claude" | "reasonix" | "cagent" | "tutorial";
+
+/** Where a hook file lives: user-level files are trusted; project files need trust. */
+export type SourceScope = "user" | "project" | "local";
+
+/** How a hook runs. */
+export type HandlerType = "command" | "http" | "prompt" | "agent";
+
+/** Fields every handler may carry. */
+export interface HandlerCommon {
+  /** Seconds; overrides the dialect's default for this event and handler type. */
+  timeout?: number;
+  /** Permission-rule condition `Tool(glob)`, checked before anything runs (tool events only). */
+  if?: string;
+  /** Run in the background; results arrive with the next turn (command and http only). */
+  async?: boolean;
+  /** What a gating hook's timeout means: "block" (default, fail-closed) or "allow". */
+  onTimeout?: "block" | "allow";
+  description?: string;
+  statusMessage?: string;
+}
+
+export interface CommandHandlerConfig extends HandlerCommon {
+  type: "command";
+  /** Shell form, run with `sh -c`. Payload text is never put into it. */
+  command?: string;
+  /** Exec form, no shell. */
+  args?: string[];
+  /** Working directory (default: the project directory). */
+  cwd?: string;
+}
+
+export interface HttpHandlerConfig extends HandlerCommon {
+  type: "http";
+  url: string;
+  headers?: Record<string, string>;
+  allowedEnvVars?: string[];
+  /** A JSON value whose strings may hold `$tool_input_<key>`-style variables. */
+  payloadTemplate?: unknown;
+}
+
+export interface PromptHandlerConfig extends HandlerCommon {
+  type: "prompt";
+  prompt: string;
+  model?: string;
+}
+
+export interface AgentHandlerConfig extends HandlerCommon {
+  type: "agent";
+  prompt: string;
+  maxTurns?: number;
+  model?: string;
+}
+
+/** One handler as configured, normalized from any dialect. */
+export type HandlerConfig =
+  | CommandHandlerConfig
+  | HttpHandlerConfig
+  | PromptHandlerConfig
+  | AgentHandlerConfig;
+
+/** A file hooks were read from. */
+export interface HookSource {
+  /** Absolute path of the file. */
+  path: string;
+  dialect: DialectName;
+  scope: SourceScope;
+}
+
+/** A problem found while loading a source or a hook: shown by `keel hooks list` / `validate`. */
+export interface HookProblem {
+  severity: "error" | "warning";
+  /** Absolute path of the file at fault. */
+  path: string;
+  line?: number;
+  column?: number;
+  /** Which field, e.g. `hooks.PreToolUse[0].matcher`. */
+  field?: string;
+  message: string;
+}
+
+/** One configured hook: a handler bound to an event and a matcher, from one source. */
+export interface HookDefinition {
+  /** Stable identifier: derived from source path, event, and the handler's identity. */
+  id: string;
+  event: HookEventName;
+  /** The matcher as written (undefined: matches everything). */
+  matcher: string | undefined;
+  handler: HandlerConfig;
+  source: HookSource;
+  /** Position in configuration order across all sources (aggregation order). */
+  order: number;
+  /** False for project hooks whose hash is not in the trust store. */
+  trusted: boolean;
+  /** False when the hook cannot run (malformed matcher or condition, invalid handler). */
+  active: boolean;
+  problems: HookProblem[];
+}
+
+/** How one hook run ended. */
+export type HookOutcome = "pass" | "block" | "warn" | "error" | "timeout" | "cancelled";
+
+/** The record of one hook run (audit log, stats, `keel hooks test --json`, TUI rows). */
+export interface HookRunRecord {
+  hookId: string;
+  event: HookEventName;
+  /** Path of the file the hook came from. */
+  source: string;
+  dialect: DialectName;
+  scope: SourceScope;
+  handlerType: HandlerType;
+  /** What ran, for display: the command, the URL, or the first line of the prompt. */
+  command: string;
+  outcome: HookOutcome;
+  exitCode: number | null;
+  durationMs: number;
+  /** Captured output (capped); for http, the response body. */
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  /** The block reason, warning text or error message this run produced, if any. */
+  message: string | null;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  async: boolean;
+}
+
+/** The aggregate decision of all hooks that ran for one firing. */
+export type DecisionKind = "pass" | "allow" | "ask" | "deny" | "block";
+
+/** What the agent does with a firing: the aggregation of design §2.2. */
+export interface HookDecision {
+  event: HookEventName;
+  /** `pass` when no hook expressed a decision. deny/block veto; deny > ask > allow. */
+  decision: DecisionKind;
+  /** The reason of the deciding hook(s) (block/deny/ask), or null. */
+  reason: string | null;
+  /** The rewritten tool input, in Keel's terms, after all rewrites in configuration order. */
+  updatedInput: ToolInput | null;
+  /** PostToolUse: a replacement for the tool output the model sees. */
+  updatedToolOutput: string | null;
+  /** Text for the model: additionalContext, plain stdout where the event takes it, and
+   *  exit-2 feedback on observing events; concatenated in configuration order. */
+  additionalContext: string | null;
+  /** Shown to the user only. */
+  systemMessages: string[];
+  /** False when a hook said `continue: false`: the turn ends and `stopReason` is shown. */
+  continue: boolean;
+  stopReason: string | null;
+  runs: HookRunRecord[];
+}
+
+/** Asks the cheap model a one-shot JSON question (prompt hooks). Provided by the agent layer. */
+export type PromptRunner = (req: {
+  prompt: string;
+  model?: string;
+  signal: AbortSignal;
+}) => Promise<string>;
+
+/** Runs a read-only sub-agent that answers `{ok, reason}` (agent hooks). Provided by the agent layer. */
+export type AgentRunner = (req: {
+  prompt: string;
+  maxTurns: number;
+  model?: string;
+  cwd: string;
+  signal: AbortSignal;
+}) => Promise<{ ok: boolean; reason: string }>;
+
+/** Options for creating an engine for one project. */
+export interface HookEngineOptions {
+  /** Absolute project directory (hooks' cwd, trust key, where project files are found). */
+  projectDir: string;
+  /** Replaces `~/.keel` (defaults to `$KEEL_HOME`, then `~/.keel`). */
+  keelHome?: string;
+  /** Home directory for `~/.claude`, `~/.reasonix` (defaults to os.homedir()). */
+  homeDir?: string;
+  /** Base environment for hooks (defaults to process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Runners for prompt and agent handlers; without them those hooks warn "not available". */
+  promptRunner?: PromptRunner;
+  agentRunner?: AgentRunner;
+  /** Maximum hooks running at once for one firing (default 8). */
+  concurrency?: number;
+  /** Called for every finished run, including async ones. Must not throw. */
+  onRun?: (run: HookRunRecord) => void;
+}
+
+/** Options for one firing. */
+export interface FireOptions<E extends HookEventName = HookEventName> {
+  event: E;
+  /** The Keel-native payload (Keel tool names and input fields). */
+  payload: EventPayload<E>;
+  /** Aborting cancels running hooks (their outcome becomes `cancelled`). */
+  signal?: AbortSignal;
+}
+
+/** A result of an async hook, delivered with the next turn. */
+export interface AsyncHookResult {
+  run: HookRunRecord;
+  additionalContext: string | null;
+  systemMessage: string | null;
+}
+
+/** Per-hook counters kept by the engine. */
+export interface HookStats {
+  hookId: string;
+  event: HookEventName;
+  command: string;
+  source: string;
+  runs: number;
+  blocks: number;
+  warnings: number;
+  errors: number;
+  timeouts: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+/** A snapshot of the configured hooks. */
+export interface HookListing {
+  hooks: HookDefinition[];
+  /** File-level problems (unparseable files, unknown events, ...). */
+  problems: HookProblem[];
+  sources: HookSource[];
+  /** Whether the project's hooks are trusted, and the hash the trust store would record. */
+  projectTrust: { trusted: boolean; hash: string; hasProjectHooks: boolean };
+}
+
+/** The hooks engine: a snapshot of hooks for one project that events are fired through. */
+export interface HookEngine {
+  /** Runs every matching, active, trusted hook and aggregates. Never throws. */
+  fire<E extends HookEventName>(opts: FireOptions<E>): Promise<HookDecision>;
+  /** The current snapshot. */
+  listing(): HookListing;
+  /** Re-reads every source (`/hooks reload`). */
+  reload(): Promise<HookListing>;
+  /** Whether any file on disk differs from the snapshot (announced, not applied). */
+  changedOnDisk(): Promise<boolean>;
+  /** Records the current project hooks' hash in the trust store. */
+  trust(): Promise<void>;
+  untrust(): Promise<void>;
+  /** Per-hook counters since the engine was created. */
+  stats(): HookStats[];
+  /** Takes the results of async hooks that finished since the last call. */
+  takeAsyncResults(): AsyncHookResult[];
+  /** Waits up to `budgetMs` for pending async hooks, then kills the rest. */
+  shutdown(opts?: { budgetMs?: number }): Promise<void>;
+}

@@ -1,0 +1,39 @@
+/**
+ * The tool contract: every built-in tool is one file exporting a `createXTool(ctx)` factory that
+ * returns a Tool. Imports nothing from the rest of `src/`.
+ */
+import type { z } from "zod";
+
+/** What a tool needs from its surroundings. */
+export interface ToolContext {
+  /** Absolute project directory: relative paths resolve against it. */
+  cwd: string;
+  /** Base environment for processes the tool starts (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What a tool run produced. `content` is what the model sees; `details` is for the UI and hooks. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+  details?: Record<string, unknown>;
+}
+
+/** How a tool relates to permissions. */
+export type ToolKind = "read" | "write" | "shell";
+
+/** A built-in (or MCP) tool. */
+export interface Tool<I extends Record<string, unknown> = Record<string, unknown>> {
+  name: string;
+  /** Shown to the model in the tool spec. */
+  description: string;
+  /** Validates the model's arguments (parse at the boundary, once). */
+  schema: z.ZodType<I>;
+  /** The JSON Schema sent to the model (derived from `schema`). */
+  parameters: Record<string, unknown>;
+  kind: ToolKind;
+  /** The argument `if` conditions and permission rules match: command for shell, path for file tools. */
+  primaryArg(input: I): string | undefined;
+  /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */
+  run(input: I, opts: { signal: AbortSignal }): Promise<ToolResult>;
+}

@@ -1,0 +1,130 @@
+/** grep: lines matching a JavaScript regex, walked in-process (no ripgrep), as `file:line: text`. */
+import picomatch from "picomatch";
+import { z } from "zod";
+import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
+import { skippedFor } from "./glob.js";
+import { toParameters } from "./json-schema.js";
+import { displayPath, resolveInProject } from "./paths.js";
+import { errnoCode, guarded, toolError } from "./result.js";
+import type { Tool, ToolContext } from "./types.js";
+import { type WalkEntry, walkFiles } from "./walk.js";
+
+/** Matching lines returned at most. */
+export const GREP_MAX_MATCHES = 300;
+/** Files larger than this are skipped. */
+export const GREP_MAX_FILE_BYTES = 1024 * 1024;
+const MAX_LINE_CHARS = 300;
+
+/** The grep tool's arguments. */
+export const grepSchema = z.strictObject({
+  pattern: z.string().min(1).describe("JavaScript regular expression to search for."),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "File or directory to search, relative to the project directory (default: the project root).",
+    ),
+  glob: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.py".'),
+  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)."),
+});
+export type GrepInput = z.infer<typeof grepSchema>;
+
+const DESCRIPTION = `Search file contents with a JavaScript regular expression. Output is one line per match: "path:line: text", paths relative to the project directory, sorted by path.
+- glob filters files ("*.ts" matches by file name anywhere; "src/**/*.ts" by path).
+- Skips node_modules, .git, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. At most ${GREP_MAX_MATCHES} matches are shown.
+- Escape regex characters for literal text, e.g. "foo\\\\(" to find "foo(".`;
+
+/** Creates the grep tool. */
+export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): Tool<GrepInput> {
+  const ops = opts.ops ?? nodeFileOperations;
+  return {
+    name: "grep",
+    description: DESCRIPTION,
+    schema: grepSchema,
+    parameters: toParameters(grepSchema),
+    kind: "read",
+    primaryArg: (input) => displayPath(ctx.cwd, input.path ?? "."),
+    run: (input, { signal }) =>
+      guarded("grep", async () => {
+        let regex: RegExp;
+        try {
+          regex = new RegExp(input.pattern, input.ignore_case ? "i" : "");
+        } catch (err) {
+          const why = err instanceof Error ? err.message : String(err);
+          return toolError(`grep: pattern is not a valid JavaScript regular expression: ${why}`);
+        }
+        const where = resolveInProject({
+          tool: "grep",
+          cwd: ctx.cwd,
+          input: input.path ?? ".",
+          access: "read",
+          extraReadDirs: opts.extraReadDirs,
+        });
+        if (!where.ok) return toolError(where.error);
+        let isDir: boolean;
+        try {
+          isDir = (await ops.stat(where.abs)).isDirectory();
+        } catch (err) {
+          if (errnoCode(err) === "ENOENT") return toolError(`grep: ${where.rel} does not exist.`);
+          throw err;
+        }
+        const globMatch = input.glob
+          ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") })
+          : () => true;
+        const files: AsyncIterable<WalkEntry> | WalkEntry[] = isDir
+          ? walkFiles({ ops, root: where.abs, signal, skip: skippedFor(input.glob ?? "") })
+          : [{ abs: where.abs, rel: where.rel }];
+        const hits: string[] = [];
+        let more = 0;
+        let skipped = 0;
+        for await (const file of files) {
+          if (isDir && !globMatch(file.rel)) continue;
+          const st = await ops.stat(file.abs);
+          if (st.size > GREP_MAX_FILE_BYTES) {
+            skipped += 1;
+            continue;
+          }
+          const bytes = await ops.readFile(file.abs).catch(() => null);
+          if (!bytes || looksBinary(bytes)) continue;
+          const shown = displayPath(ctx.cwd, file.abs);
+          const lines = bytes.toString("utf8").split(/\r?\n/);
+          for (let i = 0; i < lines.length; i++) {
+            const line = lines[i] ?? "";
+            if (!regex.test(line)) continue;
+            if (hits.length >= GREP_MAX_MATCHES) {
+              more += 1;
+              continue;
+            }
+            const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+            hits.push(`${shown}:${i + 1}: ${text}`);
+          }
+        }
+        if (signal.aborted) return toolError("grep: interrupted by the user.");
+        const notes: string[] = [];
+        if (more > 0)
+          notes.push(`[${more} more matches not shown; narrow the pattern, path or glob]`);
+        if (skipped > 0)
+          notes.push(`[${skipped} files over ${GREP_MAX_FILE_BYTES} bytes were skipped]`);
+        if (hits.length === 0) {
+          return {
+            content: [
+              `No matches for /${input.pattern}/ in ${where.rel === "." ? "the project" : where.rel}.`,
+              ...notes,
+            ].join("\n"),
+            isError: false,
+            details: { matches: 0 },
+          };
+        }
+        return {
+          content: [...hits, ...notes].join("\n"),
+          isError: false,
+          details: { matches: hits.length + more, truncated: more > 0 },
+        };
+      }),
+  };
+}

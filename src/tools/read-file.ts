@@ -1,0 +1,127 @@
+/** read_file: a text file with line numbers, a window of lines, and caps that keep requests small. */
+import { z } from "zod";
+import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
+import { toParameters } from "./json-schema.js";
+import { displayPath, resolveInProject } from "./paths.js";
+import { errnoCode, guarded, toolError } from "./result.js";
+import type { Tool, ToolContext } from "./types.js";
+
+/** Lines returned when no limit is given. */
+export const READ_DEFAULT_LIMIT = 2000;
+/** Larger files are refused; the model can use grep or shell (head/sed) instead. */
+export const READ_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Bytes of numbered text returned at most; the rest is left for a follow-up call with offset. */
+export const READ_MAX_OUTPUT_BYTES = 100_000;
+const MAX_LINE_CHARS = 2000;
+
+/** The read_file tool's arguments. */
+export const readFileSchema = z.strictObject({
+  path: z.string().min(1).describe("File path, relative to the project directory."),
+  offset: z.number().int().min(1).optional().describe("First line to read, 1-based (default 1)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
+});
+export type ReadFileInput = z.infer<typeof readFileSchema>;
+
+const DESCRIPTION = `Read a text file from the project. Lines come back numbered ("  12\\tcode"); the numbers and the tab are not part of the file.
+- path is relative to the project directory; files outside the project cannot be read.
+- Reads up to ${READ_DEFAULT_LIMIT} lines by default; use offset and limit to page through long files.
+- Lines longer than ${MAX_LINE_CHARS} characters are cut. Binary files are refused.
+- Read a file before editing it, so old_string matches exactly.`;
+
+/** Creates the read_file tool. */
+export function createReadFileTool(
+  ctx: ToolContext,
+  opts: FileToolOptions = {},
+): Tool<ReadFileInput> {
+  const ops = opts.ops ?? nodeFileOperations;
+  return {
+    name: "read_file",
+    description: DESCRIPTION,
+    schema: readFileSchema,
+    parameters: toParameters(readFileSchema),
+    kind: "read",
+    primaryArg: (input) => displayPath(ctx.cwd, input.path),
+    run: (input) =>
+      guarded("read_file", async () => {
+        const where = resolveInProject({
+          tool: "read_file",
+          cwd: ctx.cwd,
+          input: input.path,
+          access: "read",
+          extraReadDirs: opts.extraReadDirs,
+        });
+        if (!where.ok) return toolError(where.error);
+        let size: number;
+        try {
+          const st = await ops.stat(where.abs);
+          if (st.isDirectory()) {
+            return toolError(
+              `read_file: ${where.rel} is a directory, not a file; use list_dir to see its entries.`,
+            );
+          }
+          size = st.size;
+        } catch (err) {
+          if (errnoCode(err) === "ENOENT" || errnoCode(err) === "ENOTDIR") {
+            return toolError(`read_file: ${where.rel} does not exist.`);
+          }
+          throw err;
+        }
+        if (size > READ_MAX_FILE_BYTES) {
+          return toolError(
+            `read_file: ${where.rel} is ${size} bytes, more than the ${READ_MAX_FILE_BYTES}-byte limit; use grep to find what you need, or shell with head/sed to read part of it.`,
+          );
+        }
+        const bytes = await ops.readFile(where.abs);
+        if (looksBinary(bytes)) {
+          return toolError(`read_file: ${where.rel} looks like a binary file (${size} bytes).`);
+        }
+        return renderLines(where.rel, bytes.toString("utf8"), input);
+      }),
+  };
+}
+
+function renderLines(rel: string, text: string, input: ReadFileInput) {
+  if (text.length === 0) {
+    return { content: `(${rel} is empty)`, isError: false, details: { path: rel, lines: 0 } };
+  }
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  const total = lines.length;
+  const start = input.offset ?? 1;
+  if (start > total) {
+    return toolError(
+      `read_file: offset ${start} is past the end of ${rel}, which has ${total} lines.`,
+    );
+  }
+  const end = Math.min(total, start - 1 + (input.limit ?? READ_DEFAULT_LIMIT));
+  const width = String(end).length;
+  const out: string[] = [];
+  let bytes = 0;
+  let last = start - 1;
+  for (let n = start; n <= end; n++) {
+    let line = lines[n - 1] ?? "";
+    if (line.length > MAX_LINE_CHARS) {
+      line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} characters]`;
+    }
+    const row = `${String(n).padStart(width)}\t${line}`;
+    if (bytes + row.length > READ_MAX_OUTPUT_BYTES && out.length > 0) break;
+    out.push(row);
+    bytes += row.length + 1;
+    last = n;
+  }
+  if (last < total) {
+    out.push(
+      `[showing lines ${start}-${last} of ${total}; call again with offset=${last + 1} to read more]`,
+    );
+  }
+  return {
+    content: out.join("\n"),
+    isError: false,
+    details: { path: rel, lines: total, from: start, to: last },
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * shell: runs `sh -c <command>` in the project directory, in its own process group, with a
+ * timeout and an output cap. On timeout or abort the whole group gets SIGTERM, then SIGKILL.
+ * Background processes that outlive the shell keep running, but their output is detached: the
+ * tool returns once the shell exits and the pipes drain (or a short grace passes).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { z } from "zod";
+import { toParameters } from "./json-schema.js";
+import { HeadTailBuffer } from "./output-buffer.js";
+import { describeError, guarded } from "./result.js";
+import type { Tool, ToolContext, ToolResult } from "./types.js";
+
+/** Default and maximum timeout of one command. */
+export const SHELL_DEFAULT_TIMEOUT_MS = 120_000;
+export const SHELL_MAX_TIMEOUT_MS = 600_000;
+/** Bytes of interleaved output the model sees (head and tail kept). */
+export const SHELL_MODEL_OUTPUT_BYTES = 30_000;
+const DETAIL_OUTPUT_BYTES = 256 * 1024;
+const KILL_GRACE_MS = 500;
+/** How long to wait for pipes held by background grandchildren after the shell exits. */
+const PIPE_DRAIN_MS = 250;
+
+/** The shell tool's arguments. */
+export const shellSchema = z.strictObject({
+  command: z
+    .string()
+    .min(1)
+    .describe("The shell command to run (sh -c), in the project directory."),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(SHELL_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(
+      `Timeout in milliseconds (default ${SHELL_DEFAULT_TIMEOUT_MS}, max ${SHELL_MAX_TIMEOUT_MS}).`,
+    ),
+});
+export type ShellInput = z.infer<typeof shellSchema>;
+
+const DESCRIPTION = `Run a shell command with \`sh -c\` in the project directory and return its exit code and combined stdout/stderr.
+- Use it for builds, tests, git, package managers and other programs. Prefer read_file, write_file, edit_file, list_dir, glob and grep for reading, changing and searching files.
+- stdin is closed; interactive programs will not wait for input. Avoid pagers and editors.
+- Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms up to ${SHELL_MAX_TIMEOUT_MS / 1000} s); on timeout the command and everything it started are killed.
+- Output beyond about ${SHELL_MODEL_OUTPUT_BYTES / 1000} KB is cut in the middle; pipe through head, tail or grep for long output.
+- Each call runs in a fresh shell: \`cd\` and exported variables do not carry over; chain with && instead.
+- Background jobs (cmd &) keep running after the call, but their output is lost; redirect it to a file.`;
+
+/** What the shell tool needs from the operating system (replaceable in tests). */
+export interface ShellOperations {
+  spawn(command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess;
+  /** Signals a whole process group; ignores groups that are already gone. */
+  killGroup(pid: number, signal: NodeJS.Signals): void;
+}
+
+/** The real operations: `sh -c` as a process-group leader, stdin closed. */
+export const defaultShellOperations: ShellOperations = {
+  spawn: (command, opts) =>
+    spawn("sh", ["-c", command], {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  killGroup: (pid, signal) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is gone already.
+    }
+  },
+};
+
+/** Creates the shell tool. */
+export function createShellTool(
+  ctx: ToolContext,
+  ops: ShellOperations = defaultShellOperations,
+): Tool<ShellInput> {
+  return {
+    name: "shell",
+    description: DESCRIPTION,
+    schema: shellSchema,
+    parameters: toParameters(shellSchema),
+    kind: "shell",
+    primaryArg: (input) => input.command,
+    run: (input, { signal }) => guarded("shell", () => runShell(ctx, ops, input, signal)),
+  };
+}
+
+type Ending = "exited" | "timeout" | "aborted";
+
+function runShell(
+  ctx: ToolContext,
+  ops: ShellOperations,
+  input: ShellInput,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
+  if (signal.aborted) {
+    return Promise.resolve({
+      content: "shell: the command was not started because the call was interrupted.",
+      isError: true,
+      details: { stdout: "", stderr: "", exitCode: null, interrupted: true, truncated: false },
+    });
+  }
+  const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
+  const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
+  const stderr = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
+
+  return new Promise<ToolResult>((resolvePromise) => {
+    let child: ChildProcess;
+    try {
+      child = ops.spawn(input.command, { cwd: ctx.cwd, env: ctx.env ?? process.env });
+    } catch (err) {
+      resolvePromise({
+        content: `shell: could not start sh: ${describeError(err)}`,
+        isError: true,
+        details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
+      });
+      return;
+    }
+    const pid = child.pid;
+    let ending: Ending = "exited";
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let exited = false;
+    let openPipes = 2;
+    let finished = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const finish = (spawnError?: string) => {
+      if (finished) return;
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      signal.removeEventListener("abort", onAbort);
+      // Background grandchildren may still hold the pipes; stop reading so nothing waits on them.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolvePromise(
+        render({ combined, stdout, stderr, exitCode, exitSignal, ending, timeoutMs, spawnError }),
+      );
+    };
+
+    const kill = (why: Ending) => {
+      if (ending !== "exited" || exited) return;
+      ending = why;
+      if (pid !== undefined) {
+        ops.killGroup(pid, "SIGTERM");
+        // Not cleared by finish(): members that trapped SIGTERM die even if the pipes closed early.
+        const killTimer = setTimeout(() => {
+          ops.killGroup(pid, "SIGKILL");
+          // Whatever still holds the pipes after SIGKILL of the group is outside it: give up.
+          timers.push(setTimeout(() => finish(), KILL_GRACE_MS));
+        }, KILL_GRACE_MS);
+        killTimer.unref();
+      } else {
+        finish();
+      }
+    };
+    const onAbort = () => kill("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    timers.push(setTimeout(() => kill("timeout"), timeoutMs));
+
+    const onData = (target: HeadTailBuffer) => (chunk: Buffer) => {
+      target.push(chunk);
+      combined.push(chunk);
+    };
+    child.stdout?.on("data", onData(stdout));
+    child.stderr?.on("data", onData(stderr));
+    const onPipeClosed = () => {
+      openPipes -= 1;
+      if (openPipes === 0 && exited) finish();
+    };
+    child.stdout?.on("close", onPipeClosed);
+    child.stderr?.on("close", onPipeClosed);
+    child.on("error", (err) => {
+      exited = true;
+      finish(describeError(err));
+    });
+    child.on("exit", (code, sig) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = sig;
+      if (openPipes === 0) finish();
+      // After a kill, the kill sequence decides when to stop waiting for the pipes.
+      else if (ending === "exited") timers.push(setTimeout(() => finish(), PIPE_DRAIN_MS));
+    });
+  });
+}
+
+function render(r: {
+  combined: HeadTailBuffer;
+  stdout: HeadTailBuffer;
+  stderr: HeadTailBuffer;
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  ending: Ending;
+  timeoutMs: number;
+  spawnError: string | undefined;
+}): ToolResult {
+  const interrupted = r.ending !== "exited";
+  const truncated = r.combined.truncated;
+  const output = r.combined.text();
+  const lines: string[] = [output.length > 0 ? output.replace(/\n$/, "") : "(no output)"];
+  if (r.spawnError) lines.push(`[could not run the command: ${r.spawnError}]`);
+  if (r.ending === "timeout") {
+    lines.push(`[timed out after ${r.timeoutMs} ms; the command and its children were killed]`);
+  } else if (r.ending === "aborted") {
+    lines.push("[interrupted by the user; the command and its children were killed]");
+  } else if (r.exitSignal) {
+    lines.push(`[killed by ${r.exitSignal}]`);
+  } else {
+    lines.push(`[exit code: ${r.exitCode ?? "unknown"}]`);
+  }
+  return {
+    content: lines.join("\n"),
+    isError: interrupted || r.spawnError !== undefined || r.exitCode !== 0,
+    details: {
+      stdout: r.stdout.text(),
+      stderr: r.stderr.text(),
+      exitCode: r.exitCode,
+      interrupted,
+      truncated,
+      ...(r.ending === "timeout" ? { timedOut: true } : {}),
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/** write_file: creates or overwrites a file inside the project, creating parent directories. */
+import { dirname } from "node:path";
+import { z } from "zod";
+import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
+import { toParameters } from "./json-schema.js";
+import { displayPath, resolveInProject } from "./paths.js";
+import { errnoCode, guarded, toolError } from "./result.js";
+import type { Tool, ToolContext } from "./types.js";
+
+/** The write_file tool's arguments. */
+export const writeFileSchema = z.strictObject({
+  path: z.string().min(1).describe("File path, relative to the project directory."),
+  content: z.string().describe("The complete new content of the file."),
+});
+export type WriteFileInput = z.infer<typeof writeFileSchema>;
+
+const DESCRIPTION = `Create a file or replace its whole content. Missing parent directories are created.
+- path is relative to the project directory; files outside the project cannot be written.
+- For changes to part of an existing file, prefer edit_file: it sends less and cannot lose unrelated lines.`;
+
+/** Creates the write_file tool. */
+export function createWriteFileTool(
+  ctx: ToolContext,
+  opts: FileToolOptions = {},
+): Tool<WriteFileInput> {
+  const ops = opts.ops ?? nodeFileOperations;
+  return {
+    name: "write_file",
+    description: DESCRIPTION,
+    schema: writeFileSchema,
+    parameters: toParameters(writeFileSchema),
+    kind: "write",
+    primaryArg: (input) => displayPath(ctx.cwd, input.path),
+    run: (input) =>
+      guarded("write_file", async () => {
+        const where = resolveInProject({
+          tool: "write_file",
+          cwd: ctx.cwd,
+          input: input.path,
+          access: "write",
+        });
+        if (!where.ok) return toolError(where.error);
+        let created = true;
+        try {
+          const st = await ops.stat(where.abs);
+          if (st.isDirectory()) {
+            return toolError(`write_file: ${where.rel} is a directory; give a file path.`);
+          }
+          created = false;
+        } catch (err) {
+          if (errnoCode(err) !== "ENOENT") throw err;
+        }
+        try {
+          await ops.mkdirp(dirname(where.abs));
+        } catch (err) {
+          if (errnoCode(err) === "EEXIST" || errnoCode(err) === "ENOTDIR") {
+            return toolError(`write_file: a parent of ${where.rel} exists and is not a directory.`);
+          }
+          throw err;
+        }
+        await ops.writeFile(where.abs, input.content);
+        const bytes = Buffer.byteLength(input.content, "utf8");
+        const lines = input.content === "" ? 0 : input.content.split("\n").length;
+        return {
+          content: `${created ? "Created" : "Overwrote"} ${where.rel} (${lines} lines, ${bytes} bytes).`,
+          isError: false,
+          details: { path: where.rel, created, bytes, lines },
+        };
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+/** One hook run that did something: event, hook command, outcome, duration, reason or warning. */
+import { Box, Text } from "ink";
+import type { HookRunRecord } from "../../../hooks/types.js";
+import { clip, formatDuration, shortenCommand } from "../format.js";
+import { sanitize } from "../sanitize.js";
+
+/** Props of {@link HookRow}. */
+export interface HookRowProps {
+  run: HookRunRecord;
+  width: number;
+  /** Home directory to shorten paths with (default none). */
+  home?: string;
+}
+
+const OUTCOME: Record<HookRunRecord["outcome"], { word: string; color: string }> = {
+  pass: { word: "ok", color: "green" },
+  block: { word: "blocked", color: "red" },
+  warn: { word: "warning", color: "yellow" },
+  error: { word: "error", color: "red" },
+  timeout: { word: "timed out", color: "red" },
+  cancelled: { word: "cancelled", color: "gray" },
+};
+
+/** What the row explains: the reason, the warning, or the hook's output. */
+export function hookRunDetail(run: HookRunRecord): string {
+  const candidates = [run.message, run.outcome === "pass" ? run.stdout : run.stderr, run.stdout];
+  for (const c of candidates) {
+    const text = sanitize(c ?? "").trim();
+    if (text !== "") return text;
+  }
+  return "";
+}
+
+/** Renders a hook run as one line plus up to three lines of detail. */
+export function HookRow({ run, width, home }: HookRowProps) {
+  const outcome = OUTCOME[run.outcome];
+  const tail = ` ${outcome.word} ${formatDuration(run.durationMs)}`;
+  const head = `  ↳ hook ${run.event} `;
+  const cmdWidth = Math.max(8, width - head.length - tail.length - 1);
+  const command = clip(shortenCommand(run.command, home ? { home } : {}), cmdWidth);
+  const detail = hookRunDetail(run).split("\n").slice(0, 3);
+  const label = run.outcome === "block" ? "reason: " : "";
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate-end">
+        <Text dimColor>{head}</Text>
+        <Text>{command}</Text>
+        <Text color={outcome.color}>{tail}</Text>
+      </Text>
+      {detail[0] ? (
+        <Box flexDirection="column" paddingLeft={4}>
+          {detail.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: detail lines have no identity
+            <Text key={i} color={run.outcome === "pass" ? undefined : outcome.color} wrap="wrap">
+              {i === 0 ? label : ""}
+              {clip(line, Math.max(10, (width - 4) * 2))}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * The prompt: a controlled multi-line editor with history, paste and slash completion.
+ * Enter submits; Alt+Enter, Ctrl+J, Shift+Enter (where the terminal reports it) or a trailing
+ * backslash insert a newline. Ctrl+C and Escape are left to the app.
+ */
+import { Box, Text, useInput, usePaste } from "ink";
+import { useMemo, useRef, useState } from "react";
+import * as ed from "../editor.js";
+import { completeSlash, type DynamicArgs } from "../slash.js";
+import { SlashMenu } from "./slash-menu.js";
+
+/** Props of {@link PromptInput}. */
+export interface PromptInputProps {
+  editor: ed.EditorState;
+  onChange: (next: ed.EditorState) => void;
+  /** Called with the submitted text after the buffer was cleared and the text added to history. */
+  onSubmit: (text: string) => void;
+  width: number;
+  isActive?: boolean;
+  placeholder?: string;
+  /** Runtime completion choices (model names, session ids). */
+  dynamicArgs?: DynamicArgs;
+  /** Marks the prompt as waiting (a turn is running): text typed now is queued. */
+  busy?: boolean;
+}
+
+/** Typed or pasted text as it may enter the buffer: newlines normalized, controls dropped. */
+export function cleanInput(text: string): string {
+  return text
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "")
+    .replace(/\r\n?/g, "\n")
+    .replace(/\t/g, "  ")
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "");
+}
+
+const CTRL_KEYS: Record<string, (s: ed.EditorState) => ed.EditorState> = {
+  a: (s) => ed.moveLineEdge(s, "start"),
+  e: (s) => ed.moveLineEdge(s, "end"),
+  u: ed.killToLineStart,
+  k: ed.killToLineEnd,
+  w: ed.deleteWordBack,
+  d: ed.deleteForward,
+};
+
+/** Renders the buffer with a block cursor. */
+function BufferView({
+  editor,
+  active,
+  busy,
+}: {
+  editor: ed.EditorState;
+  active: boolean;
+  busy: boolean;
+}) {
+  const lines = editor.text.split("\n");
+  let offset = 0;
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, i) => {
+        const start = offset;
+        offset += line.length + 1;
+        const prefix = i === 0 ? (busy ? "… " : "❯ ") : "  ";
+        const hasCursor = active && editor.cursor >= start && editor.cursor <= start + line.length;
+        if (!hasCursor) {
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines of one buffer
+            <Text key={i} dimColor={!active}>
+              <Text color="cyan">{prefix}</Text>
+              {line}
+            </Text>
+          );
+        }
+        const col = editor.cursor - start;
+        const under = line.slice(col, col + 1) || " ";
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines of one buffer
+          <Text key={i}>
+            <Text color="cyan">{prefix}</Text>
+            {line.slice(0, col)}
+            <Text inverse>{under}</Text>
+            {line.slice(col + 1)}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}
+
+/** The prompt line(s) and, while typing "/…", the completion menu. */
+export function PromptInput(props: PromptInputProps) {
+  const { editor, onChange, onSubmit, width, isActive = true, busy = false } = props;
+  const [selected, setSelected] = useState(0);
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const items = useMemo(
+    () => completeSlash(editor.text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {}),
+    [editor.text, props.dynamicArgs],
+  );
+  const menuOpen = isActive && items.length > 0 && dismissedFor !== editor.text;
+
+  // Keys can arrive faster than React re-renders (one stdin chunk holds several events), so
+  // edits apply to the latest buffer we produced, not to the possibly stale prop.
+  const latest = useRef(editor);
+  const seen = useRef(editor);
+  if (editor !== seen.current) {
+    seen.current = editor;
+    latest.current = editor;
+  }
+  const change = (update: (s: ed.EditorState) => ed.EditorState) => {
+    const prev = latest.current;
+    const next = update(prev);
+    if (next === prev) return;
+    if (next.text !== prev.text) setSelected(0);
+    latest.current = next;
+    onChange(next);
+  };
+  const submit = (text: string) => {
+    setSelected(0);
+    change((s) => ed.commit(ed.replaceText(s, text)));
+    onSubmit(text);
+  };
+  const newline = () => change((s) => ed.insert(s, "\n"));
+
+  // Keys typed faster than the terminal delivers them arrive as one chunk ("hello\r"): a single
+  // trailing CR is Enter; several line breaks mean an unbracketed paste, kept as text.
+  const typed = (input: string) => {
+    const breaks = (input.match(/\r\n?|\n/g) ?? []).length;
+    if (breaks === 1 && /(?:\r\n?|\n)$/.test(input)) {
+      change((s) => ed.insert(s, cleanInput(input.replace(/(?:\r\n?|\n)$/, ""))));
+      return enter();
+    }
+    const clean = cleanInput(input);
+    if (clean !== "") change((s) => ed.insert(s, clean));
+  };
+
+  const menuNow = () => {
+    const text = latest.current.text;
+    const list = completeSlash(text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {});
+    const open = isActive && list.length > 0 && dismissedFor !== text;
+    return { open, list, pick: open ? list[Math.min(selected, list.length - 1)] : undefined };
+  };
+
+  const enter = () => {
+    const s = latest.current;
+    const menu = menuNow();
+    if (menu.pick && menu.pick.value.trim() !== s.text.trim()) {
+      const value = menu.pick.value;
+      if (menu.pick.runnable) return submit(value);
+      return change((e) => ed.replaceText(e, value));
+    }
+    if (s.text.slice(0, s.cursor).endsWith("\\")) {
+      return change((e) => ed.insert(ed.backspace(e), "\n"));
+    }
+    return submit(s.text);
+  };
+
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === "c") return;
+      const menu = menuNow();
+      if (key.escape) {
+        if (menu.open) setDismissedFor(latest.current.text);
+        return;
+      }
+      if (key.return) return key.meta || key.shift ? newline() : enter();
+      if (input === "\n") return newline();
+      if (key.tab) {
+        const value = menu.pick?.value;
+        if (value !== undefined) change((s) => ed.replaceText(s, value));
+        return;
+      }
+      if (key.upArrow || key.downArrow) {
+        const dir = key.upArrow ? -1 : 1;
+        if (menu.open) return setSelected((i) => (i + dir + menu.list.length) % menu.list.length);
+        return change((s) => ed.moveVertical(s, dir));
+      }
+      if (key.leftArrow || key.rightArrow) {
+        const dir = key.leftArrow ? -1 : 1;
+        const word = key.meta || key.ctrl;
+        return change((s) => (word ? ed.moveWord(s, dir) : ed.moveHorizontal(s, dir)));
+      }
+      if (key.home) return change((s) => ed.moveLineEdge(s, "start"));
+      if (key.end) return change((s) => ed.moveLineEdge(s, "end"));
+      if (key.backspace) {
+        return change((s) => (key.meta ? ed.deleteWordBack(s) : ed.backspace(s)));
+      }
+      if (key.delete) return change((s) => ed.deleteForward(s));
+      if (key.ctrl) {
+        const action = CTRL_KEYS[input];
+        if (action) change(action);
+        return;
+      }
+      if (key.meta) {
+        if (input === "b") return change((s) => ed.moveWord(s, -1));
+        if (input === "f") return change((s) => ed.moveWord(s, 1));
+        return;
+      }
+      typed(input);
+    },
+    { isActive },
+  );
+
+  usePaste(
+    (text) => {
+      const clean = cleanInput(text);
+      if (clean !== "") change((s) => ed.insert(s, clean));
+    },
+    { isActive },
+  );
+
+  const showPlaceholder = editor.text === "" && props.placeholder && isActive;
+  return (
+    <Box flexDirection="column" width={width}>
+      {showPlaceholder ? (
+        <Text>
+          <Text color="cyan">{busy ? "… " : "❯ "}</Text>
+          <Text inverse> </Text>
+          <Text dimColor>{props.placeholder}</Text>
+        </Text>
+      ) : (
+        <BufferView editor={editor} active={isActive} busy={busy} />
+      )}
+      {menuOpen ? (
+        <SlashMenu items={items} selected={Math.min(selected, items.length - 1)} width={width} />
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+/** Start-up question for untrusted project hooks, showing the commands that would run. */
+import { Box, Text } from "ink";
+import { clip } from "../format.js";
+import { sanitizeLine } from "../sanitize.js";
+import { type Choice, ChoiceList } from "./choice-list.js";
+
+/** One untrusted hook as the prompt lists it. */
+export interface UntrustedHook {
+  event: string;
+  command: string;
+  /** The file it comes from, as the user would write it. */
+  source: string;
+}
+
+/** Props of {@link TrustPrompt}. */
+export interface TrustPromptProps {
+  projectDir: string;
+  hooks: readonly UntrustedHook[];
+  onAnswer: (trust: boolean) => void;
+  width: number;
+  /** How many hooks to list before "… N more" (default 8; fits 80×24). */
+  maxListed?: number;
+}
+
+const CHOICES: readonly Choice<boolean>[] = [
+  { value: true, label: "Trust these hooks and run them", keys: ["y", "1"] },
+  { value: false, label: "Continue without them", keys: ["n", "2"] },
+];
+
+/** Renders the untrusted hooks and the two answers. */
+export function TrustPrompt({
+  projectDir,
+  hooks,
+  onAnswer,
+  width,
+  maxListed = 8,
+}: TrustPromptProps) {
+  const inner = Math.max(20, width - 4);
+  const listed = hooks.slice(0, maxListed);
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={width}>
+      <Text bold color="yellow" wrap="truncate-end">
+        {clip(`This project defines hooks that run commands on your machine:`, inner)}
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        {clip(sanitizeLine(projectDir), inner)}
+      </Text>
+      {listed.map((h, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: hooks may repeat the same command
+        <Text key={i} wrap="truncate-end">
+          {clip(
+            `${h.event.padEnd(17)} ${sanitizeLine(h.command)}  (${sanitizeLine(h.source)})`,
+            inner,
+          )}
+        </Text>
+      ))}
+      {hooks.length > listed.length ? (
+        <Text dimColor>{`… ${hooks.length - listed.length} more (keel hooks list)`}</Text>
+      ) : null}
+      <ChoiceList choices={CHOICES} onChoose={onAnswer} escapeValue={false} />
+    </Box>
+  );
+}

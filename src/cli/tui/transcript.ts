@@ -1,0 +1,234 @@
+/**
+ * The TUI's view of a session: a pure reducer from AgentEvents to what is on screen. Finished
+ * entries go to `done` (rendered once, in Ink's <Static>); only the streaming tail, running tool
+ * cards and the spinner's phase are live. This is display state only: the loop lives in the agent.
+ */
+import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
+import type { HookRunRecord } from "../../hooks/types.js";
+
+/** A tool call as a card shows it. */
+export interface ToolCardData {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  status: "running" | ToolCallStatus;
+  /** Epoch ms when the call was announced (elapsed time while running). */
+  startedAt: number;
+  durationMs?: number;
+  content?: string;
+}
+
+/** One finished thing on screen. `key` is unique for the whole session. */
+export type Entry =
+  | { kind: "user"; key: string; text: string }
+  /** Assistant text, flushed a line at a time; `continued` entries carry no bullet. */
+  | { kind: "assistant"; key: string; text: string; continued: boolean }
+  | { kind: "reasoning"; key: string; text: string; expanded: boolean }
+  | { kind: "tool"; key: string; card: ToolCardData }
+  | { kind: "hook"; key: string; run: HookRunRecord }
+  | { kind: "notice"; key: string; level: "info" | "warn" | "error"; text: string }
+  /** Output of a slash command or of Keel itself (not sanitized by the reducer: Keel's own text). */
+  | { kind: "info"; key: string; title?: string; lines: string[] };
+
+/** What the spinner says is running. */
+export type Phase = { kind: "idle" } | { kind: "busy"; label: string; since: number };
+
+/** Token and cost counters for the status line. */
+export interface UsageTotals {
+  hitTokens: number;
+  missTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+/** Everything the transcript view needs. */
+export interface TranscriptState {
+  done: Entry[];
+  /** The assistant text of the current line being streamed (no newline yet). */
+  streamingText: string;
+  /** Whether the streaming text continues an assistant entry already flushed to `done`. */
+  streamingContinued: boolean;
+  streamingReasoning: string;
+  tools: ToolCardData[];
+  phase: Phase;
+  turn: UsageTotals;
+  session: UsageTotals;
+  /** The reasoning of the latest turn, for `/thinking`. */
+  lastReasoning: string;
+  expandReasoning: boolean;
+  seq: number;
+}
+
+const ZERO: UsageTotals = { hitTokens: 0, missTokens: 0, completionTokens: 0, costUsd: 0 };
+
+/** A fresh transcript. */
+export function initialTranscript(opts: { expandReasoning?: boolean } = {}): TranscriptState {
+  return {
+    done: [],
+    streamingText: "",
+    streamingContinued: false,
+    streamingReasoning: "",
+    tools: [],
+    phase: { kind: "idle" },
+    turn: ZERO,
+    session: ZERO,
+    lastReasoning: "",
+    expandReasoning: opts.expandReasoning ?? false,
+    seq: 0,
+  };
+}
+
+/** The cache hit ratio of some totals, or null before any request. */
+export function hitRatio(t: UsageTotals): number | null {
+  const total = t.hitTokens + t.missTokens;
+  return total === 0 ? null : t.hitTokens / total;
+}
+
+/** Whether a hook run deserves a row: it blocked, warned, failed, timed out or said something. */
+export function hookRunIsVisible(run: HookRunRecord): boolean {
+  if (run.outcome !== "pass") return true;
+  return (run.message ?? "").trim() !== "" || run.stdout.trim() !== "";
+}
+
+type EntryInit = Entry extends infer E ? (E extends Entry ? Omit<E, "key"> : never) : never;
+
+/** Appends finished entries (keys assigned here). */
+export function pushEntries(state: TranscriptState, ...entries: EntryInit[]): TranscriptState {
+  let seq = state.seq;
+  const added = entries.map((e) => ({ ...e, key: `e${++seq}` }) as Entry);
+  return { ...state, done: [...state.done, ...added], seq };
+}
+
+function flushReasoning(state: TranscriptState): TranscriptState {
+  if (state.streamingReasoning === "") return state;
+  const text = state.streamingReasoning;
+  const next = pushEntries(state, { kind: "reasoning", text, expanded: state.expandReasoning });
+  return { ...next, streamingReasoning: "", lastReasoning: text };
+}
+
+function flushText(state: TranscriptState): TranscriptState {
+  if (state.streamingText === "") return { ...state, streamingContinued: false };
+  const next = pushEntries(state, {
+    kind: "assistant",
+    text: state.streamingText,
+    continued: state.streamingContinued,
+  });
+  return { ...next, streamingText: "", streamingContinued: false };
+}
+
+function appendText(state: TranscriptState, delta: string): TranscriptState {
+  let s = flushReasoning(state);
+  const text = s.streamingText + delta;
+  const cut = text.lastIndexOf("\n");
+  if (cut < 0) return { ...s, streamingText: text };
+  // Complete lines become static at once, so a long answer never re-renders (or flickers).
+  s = pushEntries(s, {
+    kind: "assistant",
+    text: text.slice(0, cut),
+    continued: s.streamingContinued,
+  });
+  return { ...s, streamingText: text.slice(cut + 1), streamingContinued: true };
+}
+
+function busy(state: TranscriptState, label: string, now: number): TranscriptState {
+  if (state.phase.kind === "busy" && state.phase.label === label) return state;
+  return { ...state, phase: { kind: "busy", label, since: now } };
+}
+
+function addUsage(t: UsageTotals, u: Extract<AgentEvent, { type: "usage" }>): UsageTotals {
+  return {
+    hitTokens: t.hitTokens + u.usage.cacheHitTokens,
+    missTokens: t.missTokens + u.usage.cacheMissTokens,
+    completionTokens: t.completionTokens + u.usage.completionTokens,
+    costUsd: t.costUsd,
+  };
+}
+
+/** Applies one agent event. `now` is injected so the reducer stays pure. */
+export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number): TranscriptState {
+  switch (ev.type) {
+    case "turn_start":
+      return busy({ ...state, turn: ZERO, lastReasoning: "" }, "running hooks", now);
+    case "request_start":
+      return busy(state, "waiting for the model", now);
+    case "reasoning_delta":
+      return busy(
+        { ...state, streamingReasoning: state.streamingReasoning + ev.text },
+        "thinking",
+        now,
+      );
+    case "text_delta":
+      return busy(appendText(state, ev.text), "writing", now);
+    case "tool_call": {
+      const s = flushText(flushReasoning(state));
+      const card: ToolCardData = {
+        id: ev.id,
+        name: ev.name,
+        input: ev.input,
+        status: "running",
+        startedAt: now,
+      };
+      return busy({ ...s, tools: [...s.tools, card] }, `running ${ev.name}`, now);
+    }
+    case "tool_result": {
+      const running = state.tools.find((t) => t.id === ev.id);
+      const card: ToolCardData = {
+        id: ev.id,
+        name: ev.name,
+        input: ev.input,
+        status: ev.status,
+        startedAt: running?.startedAt ?? now - ev.durationMs,
+        durationMs: ev.durationMs,
+        content: ev.content,
+      };
+      const tools = state.tools.filter((t) => t.id !== ev.id);
+      const s = pushEntries({ ...state, tools }, { kind: "tool", card });
+      const label = tools.length > 0 ? `running ${tools[tools.length - 1]?.name}` : "running hooks";
+      return busy(s, label, now);
+    }
+    case "hook_run":
+      return hookRunIsVisible(ev.run) ? pushEntries(state, { kind: "hook", run: ev.run }) : state;
+    case "notice":
+      return pushEntries(flushText(state), { kind: "notice", level: ev.level, text: ev.text });
+    case "usage":
+      return {
+        ...state,
+        turn: { ...addUsage(state.turn, ev), costUsd: ev.turnCostUsd },
+        session: { ...addUsage(state.session, ev), costUsd: ev.costUsd },
+      };
+    case "compacted":
+      return pushEntries(state, {
+        kind: "notice",
+        level: "info",
+        text: `compacted ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
+      });
+    case "error":
+      return pushEntries(flushText(flushReasoning(state)), {
+        kind: "notice",
+        level: "error",
+        text: ev.message,
+      });
+    case "turn_end": {
+      let s = flushText(flushReasoning(state));
+      // Cards still running when the turn ends were cut off (interrupt): show them as such.
+      for (const card of s.tools) {
+        s = pushEntries(s, {
+          kind: "tool",
+          card: {
+            ...card,
+            status: "error",
+            durationMs: now - card.startedAt,
+            content: "interrupted",
+          },
+        });
+      }
+      s = { ...s, tools: [], phase: { kind: "idle" } };
+      if (ev.stopReason === "aborted") {
+        s = pushEntries(s, { kind: "notice", level: "warn", text: "interrupted" });
+      } else if (ev.stopReason === "max_turns") {
+        s = pushEntries(s, { kind: "notice", level: "warn", text: "stopped: too many steps" });
+      }
+      return s;
+    }
+  }
+}

@@ -1,0 +1,220 @@
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { HookRow } from "../../../src/cli/tui/components/hook-row.js";
+import { Reasoning } from "../../../src/cli/tui/components/reasoning.js";
+import { StatusLine } from "../../../src/cli/tui/components/status-line.js";
+import { ToolCard } from "../../../src/cli/tui/components/tool-card.js";
+import { hookRun, plain } from "./helpers.js";
+
+afterEach(() => cleanup());
+
+describe("ToolCard", () => {
+  it("shows name, key argument, status, duration and a preview", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c1",
+          name: "shell",
+          input: { command: "ls -la src" },
+          status: "ok",
+          startedAt: 0,
+          durationMs: 1234,
+          content: "a.ts\nb.ts\nc.ts\nd.ts\ne.ts\n",
+        }}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("shell ls -la src");
+    expect(screen).toContain("✓ ok 1.2s");
+    expect(screen).toContain("⎿ a.ts");
+    expect(screen).toContain("c.ts");
+    expect(screen).not.toContain("d.ts");
+    expect(screen).toContain("… 2 more lines");
+  });
+
+  it("shows a running card's elapsed time from `now`", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        now={5_500}
+        card={{
+          id: "c",
+          name: "read_file",
+          input: { path: "a.ts" },
+          status: "running",
+          startedAt: 1000,
+        }}
+      />,
+    );
+    expect(plain(lastFrame())).toContain("read_file a.ts ◌ running 4.5s");
+  });
+
+  it("marks blocked calls and shows the reason", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c",
+          name: "shell",
+          input: { command: "rm -rf /" },
+          status: "blocked",
+          startedAt: 0,
+          durationMs: 3,
+          content: "Blocked by hook guard.sh: destructive command",
+        }}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("⊘ blocked");
+    expect(screen).toContain("destructive command");
+  });
+
+  it("fits long commands into 80 columns", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c",
+          name: "shell",
+          input: { command: `echo ${"x".repeat(300)}` },
+          status: "ok",
+          startedAt: 0,
+          durationMs: 1,
+          content: "y".repeat(500),
+        }}
+      />,
+    );
+    for (const line of plain(lastFrame()).split("\n"))
+      expect([...line].length).toBeLessThanOrEqual(80);
+    expect(plain(lastFrame())).toContain("✓ ok");
+  });
+
+  it("strips control characters from tool output", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c",
+          name: "shell",
+          input: { command: "evil\x1b[2J" },
+          status: "ok",
+          startedAt: 0,
+          durationMs: 1,
+          content: "\x1b[2J\x1b[Hclean\x07 \x1b]0;title\x07text",
+        }}
+      />,
+    );
+    const raw = lastFrame() ?? "";
+    expect(raw).not.toContain("\x1b[2J");
+    expect(raw).not.toContain("\x1b]0;");
+    expect(raw).not.toContain("\x07");
+    expect(plain(raw)).toContain("clean text");
+  });
+});
+
+describe("HookRow", () => {
+  it("shows event, command, outcome, duration and the block reason", () => {
+    const { lastFrame } = render(
+      <HookRow
+        width={80}
+        run={hookRun({
+          outcome: "block",
+          exitCode: 2,
+          stderr: "no force pushes",
+          message: "no force pushes",
+          durationMs: 12,
+        })}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("hook PreToolUse ./scripts/guard.sh blocked 12ms");
+    expect(screen).toContain("reason: no force pushes");
+  });
+
+  it("shows a warning's text and a timeout", () => {
+    const warn = render(
+      <HookRow width={80} run={hookRun({ outcome: "warn", stderr: "lint failed", exitCode: 1 })} />,
+    );
+    expect(plain(warn.lastFrame())).toContain("warning");
+    expect(plain(warn.lastFrame())).toContain("lint failed");
+    const timeout = render(
+      <HookRow width={80} run={hookRun({ outcome: "timeout", durationMs: 60_000 })} />,
+    );
+    expect(plain(timeout.lastFrame())).toContain("timed out 1m00s");
+  });
+
+  it("shows a passing hook's output", () => {
+    const { lastFrame } = render(
+      <HookRow width={80} run={hookRun({ event: "SessionStart", stdout: "branch: main\n" })} />,
+    );
+    expect(plain(lastFrame())).toContain("branch: main");
+  });
+
+  it("shortens long command paths and escapes control characters", () => {
+    const { lastFrame } = render(
+      <HookRow
+        width={80}
+        home="/home/u"
+        run={hookRun({
+          command: "/home/u/projects/deep/nested/dir/hooks/check.sh --flag",
+          outcome: "warn",
+          stderr: "\x1b[31mred\x1b[0m\x1b[2K warning",
+        })}
+      />,
+    );
+    const raw = lastFrame() ?? "";
+    expect(plain(raw)).toContain("…/hooks/check.sh --flag");
+    expect(raw).not.toContain("\x1b[2K");
+    expect(plain(raw)).toContain("red warning");
+  });
+});
+
+describe("StatusLine", () => {
+  it("shows model, mode, both cache ratios and the cost", () => {
+    const { lastFrame } = render(
+      <StatusLine
+        width={100}
+        model="deepseek-v4-flash"
+        mode="default"
+        turnHitRatio={0.934}
+        sessionHitRatio={0.5}
+        sessionCostUsd={0.0123}
+      />,
+    );
+    expect(plain(lastFrame())).toContain(
+      "deepseek-v4-flash · default · cache turn 93% session 50% · $0.01",
+    );
+  });
+
+  it("shows a dash before any request and shrinks at narrow widths", () => {
+    const { lastFrame } = render(
+      <StatusLine
+        width={50}
+        model="deepseek-v4-flash"
+        mode="acceptEdits"
+        turnHitRatio={null}
+        sessionHitRatio={null}
+        sessionCostUsd={0}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("cache –/–");
+    expect(screen.split("\n")[0]?.length).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("Reasoning", () => {
+  const text = "Let me look at the file first.\nThen edit it.";
+  it("is one collapsed line by default", () => {
+    const { lastFrame } = render(<Reasoning text={text} expanded={false} live />);
+    const screen = plain(lastFrame());
+    expect(screen).toContain(`thinking… ${text.length} chars`);
+    expect(screen).not.toContain("Then edit it");
+  });
+
+  it("shows the whole text when expanded", () => {
+    const { lastFrame } = render(<Reasoning text={text} expanded />);
+    expect(plain(lastFrame())).toContain("Then edit it.");
+  });
+});

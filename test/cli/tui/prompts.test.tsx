@@ -1,0 +1,253 @@
+import { cleanup, render } from "ink-testing-library";
+import { useState } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { PermissionAnswer } from "../../../src/agent/events.js";
+import { PermissionPrompt } from "../../../src/cli/tui/components/permission-prompt.js";
+import { PromptInput } from "../../../src/cli/tui/components/prompt-input.js";
+import { TrustPrompt } from "../../../src/cli/tui/components/trust-prompt.js";
+import { type EditorState, emptyEditor } from "../../../src/cli/tui/editor.js";
+import { KEY, waitForFrame } from "./helpers.js";
+
+afterEach(() => cleanup());
+
+const request = {
+  toolName: "shell",
+  input: { command: "rm -rf build" },
+  summary: "rm -rf build",
+  reason: "shell commands outside the allowlist need approval",
+};
+
+function renderPermission() {
+  const answers: PermissionAnswer[] = [];
+  const r = render(
+    <PermissionPrompt width={80} request={request} onAnswer={(a) => answers.push(a)} />,
+  );
+  return { ...r, answers };
+}
+
+describe("PermissionPrompt", () => {
+  it("shows the call and the three answers", async () => {
+    const { lastFrame } = renderPermission();
+    const screen = await waitForFrame(lastFrame, (s) => s.includes("Deny"));
+    expect(screen).toContain("Allow shell?");
+    expect(screen).toContain("rm -rf build");
+    expect(screen).toContain("Allow once");
+    expect(screen).toContain("Allow always for this session");
+  });
+
+  it.each([
+    ["y", "allow_once"],
+    ["a", "allow_always"],
+    ["n", "deny"],
+    ["3", "deny"],
+    [KEY.escape, "deny"],
+  ] as const)("key %j answers %s", async (key, answer) => {
+    const { stdin, answers, lastFrame } = renderPermission();
+    await waitForFrame(lastFrame, (s) => s.includes("Deny"));
+    stdin.write(key);
+    await expect.poll(() => answers).toEqual([answer]);
+  });
+
+  it("moves with the arrows and confirms with Enter", async () => {
+    const { stdin, answers, lastFrame } = renderPermission();
+    await waitForFrame(lastFrame, (s) => s.includes("❯ Allow once"));
+    stdin.write(KEY.down);
+    await waitForFrame(lastFrame, (s) => s.includes("❯ Allow always"));
+    stdin.write(KEY.enter);
+    await expect.poll(() => answers).toEqual(["allow_always"]);
+  });
+});
+
+describe("TrustPrompt", () => {
+  const hooks = [
+    { event: "PreToolUse", command: "./scripts/guard.sh", source: ".keel/settings.json" },
+    { event: "PostToolUse", command: "npm run lint\x1b[2J", source: ".claude/settings.json" },
+  ];
+  it("lists the commands that would run", async () => {
+    const { lastFrame } = render(
+      <TrustPrompt width={80} projectDir="/p" hooks={hooks} onAnswer={() => {}} />,
+    );
+    const screen = await waitForFrame(lastFrame, (s) => s.includes("Continue without them"));
+    expect(screen).toContain("./scripts/guard.sh");
+    expect(screen).toContain("npm run lint");
+    expect(lastFrame()).not.toContain("\x1b[2J");
+  });
+
+  it.each([
+    ["y", true],
+    ["n", false],
+    [KEY.escape, false],
+  ] as const)("key %j answers %s", async (key, trust) => {
+    const answers: boolean[] = [];
+    const { stdin, lastFrame } = render(
+      <TrustPrompt width={80} projectDir="/p" hooks={hooks} onAnswer={(a) => answers.push(a)} />,
+    );
+    await waitForFrame(lastFrame, (s) => s.includes("Trust these hooks"));
+    stdin.write(key);
+    await expect.poll(() => answers).toEqual([trust]);
+  });
+
+  it("lists at most maxListed hooks", async () => {
+    const many = Array.from({ length: 20 }, (_, i) => ({
+      event: "Stop",
+      command: `cmd${i}`,
+      source: "s",
+    }));
+    const { lastFrame } = render(
+      <TrustPrompt width={80} projectDir="/p" hooks={many} onAnswer={() => {}} maxListed={5} />,
+    );
+    const screen = await waitForFrame(lastFrame, (s) => s.includes("… 15 more"));
+    expect(screen).not.toContain("cmd5");
+  });
+});
+
+/** A PromptInput with its state held like the app holds it. */
+function Harness(props: { history?: string[]; onSubmit: (t: string) => void }) {
+  const [editor, setEditor] = useState<EditorState>(emptyEditor(props.history ?? []));
+  return (
+    <PromptInput
+      width={80}
+      editor={editor}
+      onChange={setEditor}
+      onSubmit={props.onSubmit}
+      dynamicArgs={{ model: ["deepseek-v4-flash", "deepseek-v4-pro"] }}
+    />
+  );
+}
+
+function renderInput(history: string[] = []) {
+  const submitted: string[] = [];
+  const r = render(<Harness history={history} onSubmit={(t) => submitted.push(t)} />);
+  return { ...r, submitted };
+}
+
+async function typeKeys(
+  r: { stdin: { write: (s: string) => void }; lastFrame: () => string | undefined },
+  keys: string[],
+  expectScreen?: string,
+) {
+  for (const k of keys) r.stdin.write(k);
+  if (expectScreen) await waitForFrame(r.lastFrame, (s) => s.includes(expectScreen));
+}
+
+describe("PromptInput", () => {
+  it("submits typed text with Enter", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["h", "i", " there"], "hi there");
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["hi there"]);
+  });
+
+  it("treats a chunk ending in CR as typing plus Enter", async () => {
+    const r = renderInput();
+    r.stdin.write("fast typing\r");
+    await expect.poll(() => r.submitted).toEqual(["fast typing"]);
+  });
+
+  it("edits with backspace and arrows", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["abd"], "abd");
+    await typeKeys(r, [KEY.left, "c"], "abcd");
+    await typeKeys(r, [KEY.ctrlE, KEY.backspace], "abc");
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["abc"]);
+  });
+
+  it("recalls history with up and down", async () => {
+    const r = renderInput(["first prompt", "second prompt"]);
+    await typeKeys(r, [KEY.up], "second prompt");
+    await typeKeys(r, [KEY.up], "first prompt");
+    await typeKeys(r, [KEY.down], "second prompt");
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["second prompt"]);
+  });
+
+  it("adds submitted prompts to history", async () => {
+    const r = renderInput();
+    r.stdin.write("one\r");
+    await expect.poll(() => r.submitted).toEqual(["one"]);
+    await typeKeys(r, [KEY.up], "one");
+  });
+
+  it.each([
+    ["Alt+Enter", KEY.altEnter],
+    ["Ctrl+J", KEY.ctrlJ],
+    ["backslash Enter", "\\\r"],
+  ])("inserts a newline with %s", async (_name, key) => {
+    const r = renderInput();
+    await typeKeys(r, ["line one"], "line one");
+    if (key === "\\\r") {
+      await typeKeys(r, ["\\"], "line one\\");
+      r.stdin.write(KEY.enter);
+    } else {
+      r.stdin.write(key);
+    }
+    await typeKeys(r, ["line two"], "line two");
+    expect(r.submitted).toEqual([]);
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["line one\nline two"]);
+  });
+
+  it("keeps a multi-line paste as one prompt", async () => {
+    const r = renderInput();
+    r.stdin.write("\x1b[200~first\r\nsecond\nthird\x1b[201~");
+    await waitForFrame(r.lastFrame, (s) => s.includes("third"));
+    expect(r.submitted).toEqual([]);
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["first\nsecond\nthird"]);
+  });
+
+  it("drops control characters from pasted text", async () => {
+    const r = renderInput();
+    r.stdin.write("\x1b[200~a\x1b[31mb\x07c\x1b[201~");
+    await waitForFrame(r.lastFrame, (s) => s.includes("abc"));
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["abc"]);
+  });
+});
+
+describe("slash completion", () => {
+  it("shows a menu while typing / and completes with Tab", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["/"], "/help");
+    let screen = await waitForFrame(r.lastFrame, (s) => s.includes("/compact"));
+    expect(screen).toContain("/hooks");
+    await typeKeys(r, ["h", "o"], "/hooks");
+    screen = await waitForFrame(r.lastFrame, (s) => !s.includes("/help"));
+    r.stdin.write(KEY.tab);
+    await waitForFrame(r.lastFrame, (s) => /❯ \/hooks/.test(s));
+    await typeKeys(r, [" "], "reload");
+    screen = await waitForFrame(r.lastFrame, (s) => s.includes("stats"));
+    expect(screen).toContain("trust");
+  });
+
+  it("runs the selected command with Enter", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["/st"], "/stats");
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["/stats"]);
+  });
+
+  it("selects with the arrows", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["/mo"], "/mode");
+    await typeKeys(r, [KEY.down]);
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["/mode"]);
+  });
+
+  it("completes runtime arguments", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["/model deepseek-v4-p"], "deepseek-v4-pro");
+    r.stdin.write(KEY.tab);
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual(["/model deepseek-v4-pro"]);
+  });
+
+  it("hides the menu on Escape", async () => {
+    const r = renderInput();
+    await typeKeys(r, ["/"], "/compact");
+    r.stdin.write(KEY.escape);
+    await waitForFrame(r.lastFrame, (s) => !s.includes("/compact"));
+  });
+});

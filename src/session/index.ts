@@ -1,0 +1,58 @@
+/** The session layer's public surface: transcripts, usage log, hook audit. */
+export {
+  appendHookAudit,
+  type HookAuditRecord,
+  type HookRunInput,
+  type HookStats,
+  hookStatsFromAudit,
+  percentile,
+  readHookAudit,
+  summarizeHookRuns,
+} from "./hook-audit.js";
+export {
+  latestSession,
+  listSessions,
+  loadSession,
+  openSession,
+  resolveSessionId,
+  type SessionSummary,
+} from "./list.js";
+export {
+  type LoadedEvent,
+  type LoadedSession,
+  liveMessages,
+  readSessionFile,
+  SessionError,
+} from "./load.js";
+export {
+  hookAuditPath,
+  hooksPathFor,
+  keelHomeFrom,
+  projectKey,
+  projectSessionsDir,
+  sessionsRoot,
+  usageLogPath,
+} from "./paths.js";
+export {
+  COMPACTION_EVENT,
+  type MessageMeta,
+  type SessionEventInput,
+  type SessionMeta,
+  type UsageInput,
+  type UsageRecord,
+} from "./records.js";
+export {
+  createSession,
+  reopenSession,
+  type SessionHandle,
+  type SessionWriteOptions,
+} from "./store.js";
+export {
+  appendUsage,
+  readUsage,
+  startOfToday,
+  sumUsage,
+  type UsageStats,
+  type UsageTotals,
+  usageStats,
+} from "./usage.js";

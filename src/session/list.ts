@@ -1,0 +1,140 @@
+/** Finding sessions: per project or all, the latest, by unique id prefix; loading and resuming. */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type LoadedSession, readSessionFile, SessionError } from "./load.js";
+import { projectSessionsDir, sessionsRoot } from "./paths.js";
+import { reopenSession, type SessionHandle, type SessionWriteOptions } from "./store.js";
+
+const PREVIEW_CHARS = 80;
+
+/** One line of `keel sessions`. */
+export interface SessionSummary {
+  id: string;
+  projectDir: string;
+  path: string;
+  model: string;
+  createdAt: string;
+  /** Last write (file modification time), ISO. */
+  updatedAt: string;
+  messages: number;
+  /** The first user message, one line, cut to 80 characters ("" when none yet). */
+  firstPrompt: string;
+}
+
+/** Session files under the sessions root, one project's or all. */
+function sessionFiles(keelHome: string, projectDir?: string): string[] {
+  const dirs = projectDir
+    ? [projectSessionsDir(keelHome, resolve(projectDir))]
+    : listDir(sessionsRoot(keelHome)).map((d) => join(sessionsRoot(keelHome), d));
+  return dirs.flatMap((dir) =>
+    listDir(dir)
+      .filter((f) => f.endsWith(".jsonl") && !f.endsWith(".hooks.jsonl"))
+      .map((f) => join(dir, f)),
+  );
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Summaries, newest update first. Unreadable files are skipped. */
+export function listSessions(opts: { keelHome: string; projectDir?: string }): SessionSummary[] {
+  const out: SessionSummary[] = [];
+  for (const path of sessionFiles(opts.keelHome, opts.projectDir)) {
+    let session: LoadedSession;
+    try {
+      session = readSessionFile(path);
+    } catch {
+      continue;
+    }
+    if (opts.projectDir && session.meta.projectDir !== resolve(opts.projectDir)) continue;
+    out.push({
+      id: session.meta.id,
+      projectDir: session.meta.projectDir,
+      path,
+      model: session.meta.model,
+      createdAt: session.meta.createdAt,
+      updatedAt: new Date(statSync(path).mtimeMs).toISOString(),
+      messages: session.messages.length,
+      firstPrompt: firstPrompt(session.messages),
+    });
+  }
+  return out.sort((a, b) =>
+    a.updatedAt === b.updatedAt
+      ? b.createdAt.localeCompare(a.createdAt)
+      : b.updatedAt.localeCompare(a.updatedAt),
+  );
+}
+
+/** The project's most recently updated session, or null. */
+export function latestSession(opts: {
+  keelHome: string;
+  projectDir: string;
+}): SessionSummary | null {
+  return listSessions(opts)[0] ?? null;
+}
+
+/** Finds a session by full id or unique prefix. */
+export function resolveSessionId(opts: {
+  keelHome: string;
+  id: string;
+  projectDir?: string;
+}): { ok: true; id: string; path: string } | { ok: false; error: string } {
+  const want = opts.id.trim();
+  if (want === "") return { ok: false, error: "no session id given" };
+  const matches = sessionFiles(opts.keelHome, opts.projectDir)
+    .map((path) => ({ path, id: (path.split("/").at(-1) ?? "").replace(/\.jsonl$/, "") }))
+    .filter((s) => s.id.startsWith(want));
+  const exact = matches.find((s) => s.id === want);
+  if (exact) return { ok: true, ...exact };
+  const [only, ...rest] = matches;
+  if (!only) return { ok: false, error: `no session matches "${want}" (see \`keel sessions\`)` };
+  if (rest.length > 0) {
+    const ids = matches.map((s) => s.id).sort();
+    return {
+      ok: false,
+      error: `"${want}" matches ${ids.length} sessions (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}); give more of the id`,
+    };
+  }
+  return { ok: true, ...only };
+}
+
+/** Loads a session by id or unique prefix. Throws SessionError when none or several match. */
+export function loadSession(opts: { keelHome: string; id: string }): LoadedSession {
+  const found = resolveSessionId(opts);
+  if (!found.ok) throw new SessionError(found.error);
+  if (!existsSync(found.path)) throw new SessionError(`session file ${found.path} is gone`);
+  return readSessionFile(found.path);
+}
+
+/** Loads a session and reopens it for appending (resume). Throws SessionError like loadSession. */
+export function openSession(opts: SessionWriteOptions & { id: string }): {
+  session: LoadedSession;
+  handle: SessionHandle;
+} {
+  const session = loadSession(opts);
+  const handle = reopenSession({ ...opts, path: session.path, meta: session.meta });
+  return { session, handle };
+}
+
+function firstPrompt(messages: readonly string[]): string {
+  for (const rendered of messages) {
+    let value: unknown;
+    try {
+      value = JSON.parse(rendered);
+    } catch {
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (Reflect.get(value, "role") !== "user") continue;
+    const content = Reflect.get(value, "content");
+    if (typeof content !== "string") continue;
+    const line = content.replace(/\s+/g, " ").trim();
+    return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
+  }
+  return "";
+}

@@ -1,0 +1,102 @@
+/** Reading a session back: meta, messages as their exact bytes, events, usage, warnings. */
+import { parseLine, readLines } from "./jsonl.js";
+import {
+  COMPACTION_EVENT,
+  eventLineSchema,
+  messageLineSchema,
+  type SessionMeta,
+  sessionMetaSchema,
+  sliceRendered,
+  type UsageRecord,
+  usageLineSchema,
+} from "./records.js";
+
+/** An event as read back, with its position among the messages. */
+export interface LoadedEvent {
+  kind: string;
+  /** How many messages were appended before this event. */
+  atMessage: number;
+  ts: string | undefined;
+  data: Record<string, unknown>;
+}
+
+/** A whole session as stored. */
+export interface LoadedSession {
+  meta: SessionMeta;
+  path: string;
+  /** Every message ever appended, byte-identical to what the agent rendered. */
+  messages: string[];
+  /** The turn number of each message (parallel to `messages`). */
+  turns: number[];
+  events: LoadedEvent[];
+  usage: UsageRecord[];
+  /** Lines that could not be read (a torn last line after a crash, hand edits); never fatal. */
+  warnings: string[];
+}
+
+/** A session file that cannot be read at all (missing, or no meta line). */
+export class SessionError extends Error {
+  override name = "SessionError";
+}
+
+/** Reads a session file. Throws SessionError only when there is no readable meta line. */
+export function readSessionFile(path: string): LoadedSession {
+  const { lines, tail } = readLines(path);
+  const all = tail ? [...lines, tail] : lines;
+  const first = all[0];
+  const meta = first ? sessionMetaSchema.safeParse(parseLine(first.text)) : undefined;
+  if (!first || !meta?.success) {
+    throw new SessionError(`${path} is not a Keel session (no session line at the top)`);
+  }
+  const out: LoadedSession = {
+    meta: meta.data,
+    path,
+    messages: [],
+    turns: [],
+    events: [],
+    usage: [],
+    warnings: [],
+  };
+  for (const line of all.slice(1)) {
+    const isTail = line === tail;
+    const value = parseLine(line.text);
+    if (value === undefined) {
+      out.warnings.push(
+        isTail
+          ? `line ${line.lineNo}: incomplete last line ignored (the session was interrupted while writing)`
+          : `line ${line.lineNo}: not valid JSON, ignored`,
+      );
+      continue;
+    }
+    const message = messageLineSchema.safeParse(value);
+    if (message.success) {
+      const rendered = sliceRendered(line.text);
+      if (rendered === null) {
+        out.warnings.push(`line ${line.lineNo}: message re-serialized (not in Keel's line format)`);
+      }
+      out.messages.push(rendered ?? JSON.stringify(message.data.m));
+      out.turns.push(message.data.turn);
+      continue;
+    }
+    const event = eventLineSchema.safeParse(value);
+    if (event.success) {
+      const { type: _t, kind, ts, ...data } = event.data;
+      out.events.push({ kind, ts, atMessage: out.messages.length, data });
+      continue;
+    }
+    const usage = usageLineSchema.safeParse(value);
+    if (usage.success) {
+      const { type: _t, ...record } = usage.data;
+      out.usage.push(record);
+      continue;
+    }
+    out.warnings.push(`line ${line.lineNo}: unknown record, ignored`);
+  }
+  return out;
+}
+
+/** The messages after the last compaction: what a resumed session replays. */
+export function liveMessages(session: LoadedSession): string[] {
+  const last = session.events.filter((e) => e.kind === COMPACTION_EVENT).at(-1);
+  return last ? session.messages.slice(last.atMessage) : [...session.messages];
+}

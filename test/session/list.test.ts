@@ -1,0 +1,89 @@
+import { utimesSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  latestSession,
+  listSessions,
+  loadSession,
+  resolveSessionId,
+} from "../../src/session/list.js";
+import { SessionError } from "../../src/session/load.js";
+import { createSession } from "../../src/session/store.js";
+import { tempDir } from "./helpers.js";
+
+let home: ReturnType<typeof tempDir>;
+let projA: ReturnType<typeof tempDir>;
+let projB: ReturnType<typeof tempDir>;
+
+beforeEach(() => {
+  home = tempDir("keel-home-");
+  projA = tempDir("keel-a-");
+  projB = tempDir("keel-b-");
+});
+afterEach(() => {
+  for (const d of [home, projA, projB]) d.cleanup();
+});
+
+function session(projectDir: string, id: string, prompt: string | null, mtimeSec: number) {
+  const s = createSession({ keelHome: home.dir, projectDir, model: "m", id });
+  if (prompt !== null) {
+    s.appendMessage(JSON.stringify({ role: "user", content: prompt }), { turn: 1 });
+    s.appendMessage('{"role":"assistant","content":"ok"}', { turn: 1 });
+  }
+  s.close();
+  utimesSync(s.path, mtimeSec, mtimeSec);
+  return s;
+}
+
+describe("listing sessions", () => {
+  it("lists a project's sessions newest first, with counts and a one-line prompt preview", () => {
+    session(projA.dir, "aaaa-1111", "fix the\nbug in parser", 1_000);
+    session(projA.dir, "aaaa-2222", "x".repeat(200), 3_000);
+    session(projB.dir, "bbbb-3333", null, 2_000);
+    const a = listSessions({ keelHome: home.dir, projectDir: projA.dir });
+    expect(a.map((s) => s.id)).toEqual(["aaaa-2222", "aaaa-1111"]);
+    expect(a[1]).toMatchObject({
+      projectDir: projA.dir,
+      messages: 2,
+      firstPrompt: "fix the bug in parser",
+    });
+    expect(a[0]?.firstPrompt).toHaveLength(80);
+    const all = listSessions({ keelHome: home.dir });
+    expect(all.map((s) => s.id)).toEqual(["aaaa-2222", "bbbb-3333", "aaaa-1111"]);
+    expect(all[1]).toMatchObject({ projectDir: projB.dir, messages: 0, firstPrompt: "" });
+  });
+
+  it("finds the latest session of a project, or null", () => {
+    session(projA.dir, "aaaa-1111", "old", 5_000);
+    session(projA.dir, "aaaa-2222", "new", 6_000);
+    session(projB.dir, "bbbb-3333", "other", 9_000);
+    expect(latestSession({ keelHome: home.dir, projectDir: projA.dir })?.id).toBe("aaaa-2222");
+    const empty = tempDir("keel-empty-");
+    expect(latestSession({ keelHome: home.dir, projectDir: empty.dir })).toBeNull();
+    empty.cleanup();
+  });
+
+  it("resolves ids by unique prefix and explains misses and ambiguity", () => {
+    session(projA.dir, "aaaa-1111", "p", 1);
+    session(projA.dir, "aaaa-2222", "p", 1);
+    session(projB.dir, "bbbb-3333", "p", 1);
+    expect(resolveSessionId({ keelHome: home.dir, id: "aaaa-1" })).toMatchObject({
+      ok: true,
+      id: "aaaa-1111",
+    });
+    expect(resolveSessionId({ keelHome: home.dir, id: "b" })).toMatchObject({
+      ok: true,
+      id: "bbbb-3333",
+    });
+    const amb = resolveSessionId({ keelHome: home.dir, id: "aaaa" });
+    expect(amb).toEqual({
+      ok: false,
+      error: expect.stringContaining('"aaaa" matches 2 sessions (aaaa-1111, aaaa-2222)'),
+    });
+    expect(resolveSessionId({ keelHome: home.dir, id: "zz" })).toEqual({
+      ok: false,
+      error: expect.stringContaining('no session matches "zz"'),
+    });
+    expect(loadSession({ keelHome: home.dir, id: "aaaa-2" }).meta.id).toBe("aaaa-2222");
+    expect(() => loadSession({ keelHome: home.dir, id: "aaaa" })).toThrow(SessionError);
+  });
+});

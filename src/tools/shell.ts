@@ -5,6 +5,7 @@
  * tool returns once the shell exits and the pipes drain (or a short grace passes).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { statSync } from "node:fs";
 import { z } from "zod";
 import { toParameters } from "./json-schema.js";
 import { HeadTailBuffer } from "./output-buffer.js";
@@ -102,6 +103,13 @@ function runShell(
       content: "shell: the command was not started because the call was interrupted.",
       isError: true,
       details: { stdout: "", stderr: "", exitCode: null, interrupted: true, truncated: false },
+    });
+  }
+  if (!isDirectory(ctx.cwd)) {
+    return Promise.resolve({
+      content: `shell: the working directory ${ctx.cwd} does not exist; the command was not run.`,
+      isError: true,
+      details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
     });
   }
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
@@ -203,8 +211,9 @@ function render(r: {
   const truncated = r.combined.truncated;
   const output = r.combined.text();
   const lines: string[] = [output.length > 0 ? output.replace(/\n$/, "") : "(no output)"];
-  if (r.spawnError) lines.push(`[could not run the command: ${r.spawnError}]`);
-  if (r.ending === "timeout") {
+  if (r.spawnError) {
+    lines.push(`[could not run the command: ${r.spawnError}]`);
+  } else if (r.ending === "timeout") {
     lines.push(`[timed out after ${r.timeoutMs} ms; the command and its children were killed]`);
   } else if (r.ending === "aborted") {
     lines.push("[interrupted by the user; the command and its children were killed]");
@@ -225,4 +234,12 @@ function render(r: {
       ...(r.ending === "timeout" ? { timedOut: true } : {}),
     },
   };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -52,14 +52,14 @@ describe("shell tool", () => {
   it("kills the whole process group on timeout, including a backgrounded grandchild", async () => {
     const tool = createShellTool({ cwd: project.dir });
     const r = await tool.run(
-      { command: "sleep 60 & echo PID=$!; sleep 60", timeout_ms: 300 },
+      { command: "sleep 60 & echo PID=$!; sleep 60", timeout_ms: 1000 },
       { signal: NO_SIGNAL },
     );
     const [pid] = pidsIn(r.content);
     expect(pid).toBeDefined();
     leftovers.push(pid ?? 0);
     expect(r.isError).toBe(true);
-    expect(r.content).toContain("timed out after 300 ms");
+    expect(r.content).toContain("timed out after 1000 ms");
     expect(r.details).toMatchObject({ interrupted: true, exitCode: null });
     expect(await waitForDeath(pid ?? 0)).toBe(true);
   });
@@ -67,7 +67,7 @@ describe("shell tool", () => {
   it("escalates to SIGKILL for a grandchild that ignores SIGTERM and holds the pipes", async () => {
     const tool = createShellTool({ cwd: project.dir });
     const r = await tool.run(
-      { command: `sh -c 'trap "" TERM; echo PID=$$; sleep 60; sleep 60' & wait`, timeout_ms: 300 },
+      { command: `sh -c 'trap "" TERM; echo PID=$$; sleep 60; sleep 60' & wait`, timeout_ms: 1000 },
       { signal: NO_SIGNAL },
     );
     const [pid] = pidsIn(r.content);
@@ -147,5 +147,16 @@ describe("shell tool", () => {
     const tool = createShellTool({ cwd: project.dir });
     expect(tool.kind).toBe("shell");
     expect(tool.primaryArg({ command: "git push" })).toBe("git push");
+  });
+});
+
+describe("shell tool without a project directory", () => {
+  it("says the working directory is missing instead of a confusing spawn error", async () => {
+    const r = await createShellTool({ cwd: "/nonexistent/keel-dir" }).run(
+      { command: "echo hi" },
+      { signal: NO_SIGNAL },
+    );
+    expect(r).toMatchObject({ isError: true });
+    expect(r.content).toContain("working directory /nonexistent/keel-dir does not exist");
   });
 });

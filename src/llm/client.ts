@@ -1,0 +1,236 @@
+/**
+ * The OpenAI-compatible streaming chat client: POST `<baseUrl>/chat/completions`, SSE parsing,
+ * retries with backoff before the first byte of a body (never mid-stream), abort support. It never
+ * throws: every failure ends the stream with an `error` event, and the API key is redacted from
+ * every message it produces.
+ */
+import { StreamAssembler } from "./assemble.js";
+import { errorBodyMessage, wireChunk } from "./chunk.js";
+import { buildRequestBody } from "./request-body.js";
+import {
+  backoffDelay,
+  defaultSleep,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  type Sleep,
+} from "./retry.js";
+import { SseParser } from "./sse.js";
+import type { ChatClient, ChatRequest, StreamEvent } from "./types.js";
+
+/** Options of `createChatClient`. */
+export interface ChatClientOptions {
+  /** e.g. `https://api.deepseek.com`; requests go to `<baseUrl>/chat/completions`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Defaults to the global fetch. */
+  fetchImpl?: typeof fetch;
+  /** Retries after the first attempt (default 4). */
+  maxRetries?: number;
+  /** First backoff delay (default 500 ms), doubled per attempt, with jitter. */
+  baseDelayMs?: number;
+  /** Cap on any single delay, Retry-After included (default 60 s). */
+  maxDelayMs?: number;
+  /** Injectable for tests; must resolve early when the signal aborts. */
+  sleep?: Sleep;
+  /** Injectable jitter source (0..1). */
+  random?: () => number;
+}
+
+type ErrorEvent = Extract<StreamEvent, { type: "error" }>;
+
+/** How one attempt ended. */
+type Attempt =
+  | { kind: "finished" }
+  | { kind: "fatal"; event: ErrorEvent }
+  | { kind: "retryable"; status: number; message: string; retryAfterMs: number | null };
+
+/** Creates a client for one endpoint and key. */
+export function createChatClient(options: ChatClientOptions): ChatClient {
+  return { stream: (req) => streamChat(options, req) };
+}
+
+/** The chat-completions URL for a base URL (trailing slashes tolerated). */
+export function chatCompletionsUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
+}
+
+async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerator<StreamEvent> {
+  const redact = redactor(o.apiKey);
+  const maxRetries = o.maxRetries ?? 4;
+  const sleep = o.sleep ?? defaultSleep;
+  const body = buildRequestBody(req, { stream: true });
+  for (let attempt = 1; ; attempt++) {
+    if (req.signal?.aborted) {
+      yield aborted();
+      return;
+    }
+    const outcome = yield* attemptOnce(o, req, body);
+    if (outcome.kind === "finished") return;
+    if (outcome.kind === "fatal") {
+      yield { ...outcome.event, message: redact(outcome.event.message) };
+      return;
+    }
+    if (attempt > maxRetries) {
+      const status = outcome.status === 0 ? null : outcome.status;
+      const tries = `${attempt} attempt${attempt === 1 ? "" : "s"}`;
+      yield {
+        type: "error",
+        message: redact(`${outcome.message} (after ${tries})`),
+        status,
+        retryable: true,
+      };
+      return;
+    }
+    const delayMs = backoffDelay({
+      attempt,
+      baseDelayMs: o.baseDelayMs ?? 500,
+      maxDelayMs: o.maxDelayMs ?? 60_000,
+      retryAfterMs: outcome.retryAfterMs,
+      ...(o.random ? { random: o.random } : {}),
+    });
+    yield {
+      type: "retry",
+      attempt,
+      status: outcome.status,
+      delayMs,
+      message: redact(outcome.message),
+    };
+    await sleep(delayMs, req.signal);
+  }
+}
+
+async function* attemptOnce(
+  o: ChatClientOptions,
+  req: ChatRequest,
+  body: string,
+): AsyncGenerator<StreamEvent, Attempt> {
+  let res: Response;
+  try {
+    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        authorization: `Bearer ${o.apiKey}`,
+      },
+      body,
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
+  } catch (err) {
+    if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
+    return {
+      kind: "retryable",
+      status: 0,
+      message: `network error: ${describe(err)}`,
+      retryAfterMs: null,
+    };
+  }
+  if (!res.ok) {
+    let text = "";
+    try {
+      text = await res.text();
+    } catch {
+      if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
+    }
+    const detail = errorBodyMessage(text) || res.statusText || "request failed";
+    const message = `HTTP ${res.status}: ${detail}`;
+    if (RETRYABLE_STATUSES.has(res.status)) {
+      const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
+      return { kind: "retryable", status: res.status, message, retryAfterMs };
+    }
+    return {
+      kind: "fatal",
+      event: { type: "error", message, status: res.status, retryable: false },
+    };
+  }
+  if (!res.body) {
+    return { kind: "fatal", event: streamError("the response has no body") };
+  }
+  return yield* readStream(res.body, req.signal);
+}
+
+async function* readStream(
+  stream: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<StreamEvent, Attempt> {
+  const reader = stream.getReader();
+  const parser = new SseParser();
+  const assembler = new StreamAssembler();
+  let gotBytes = false;
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (signal?.aborted) return { kind: "fatal", event: aborted() };
+        const message = `network error: ${describe(err)}`;
+        // Once any byte arrived the server may have started generating: never retry then.
+        if (!gotBytes) return { kind: "retryable", status: 0, message, retryAfterMs: null };
+        return { kind: "fatal", event: streamError(`stream interrupted (${message})`) };
+      }
+      const datas = chunk.done ? parser.end() : parser.push(chunk.value);
+      if (!chunk.done && chunk.value.length > 0) gotBytes = true;
+      for (const data of datas) {
+        if (data.trim() === "[DONE]") {
+          yield assembler.done();
+          return { kind: "finished" };
+        }
+        const parsed = parseChunk(data);
+        if (typeof parsed === "string") return { kind: "fatal", event: streamError(parsed) };
+        yield* assembler.apply(parsed);
+      }
+      if (chunk.done) break;
+    }
+    if (signal?.aborted) return { kind: "fatal", event: aborted() };
+    // Some OpenAI-compatible servers end without [DONE]; a finish reason is enough.
+    if (assembler.finishReason !== null) {
+      yield assembler.done();
+      return { kind: "finished" };
+    }
+    if (!gotBytes) {
+      return { kind: "retryable", status: 0, message: "empty response body", retryAfterMs: null };
+    }
+    return { kind: "fatal", event: streamError("stream ended before the completion finished") };
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** Parses one SSE data payload; returns an error message string for bad or error chunks. */
+function parseChunk(data: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return `malformed stream chunk: ${data.slice(0, 80)}`;
+  }
+  const parsed = wireChunk.safeParse(json);
+  if (!parsed.success) return `unexpected stream chunk: ${data.slice(0, 80)}`;
+  if (parsed.data.error) return `server error in stream: ${parsed.data.error.message ?? "unknown"}`;
+  return parsed.data;
+}
+
+function aborted(): ErrorEvent {
+  return { type: "error", message: "request aborted", status: null, retryable: false };
+}
+
+function streamError(message: string): ErrorEvent {
+  return { type: "error", message, status: null, retryable: false };
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause;
+  if (cause instanceof Error) {
+    const code = "code" in cause && typeof cause.code === "string" ? cause.code : cause.message;
+    return `${err.message} (${code})`;
+  }
+  return err.message;
+}
+
+/** Replaces every occurrence of the key in a message: keys must never reach logs. */
+function redactor(apiKey: string): (text: string) => string {
+  if (apiKey.length < 4) return (text) => text;
+  return (text) => text.split(apiKey).join("[redacted]");
+}

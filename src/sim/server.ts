@@ -1,0 +1,316 @@
+/**
+ * The DeepSeek-compatible simulator: an HTTP server on loopback answering `POST /chat/completions`
+ * (streamed or not) from a script, with DeepSeek's validation, error bodies and context-cache
+ * accounting, and `GET /_sim/requests` listing what it received.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ReplyInput, ScriptBuilder, toReply } from "./builder.js";
+import { arrayElements, topLevelMembers } from "./json-spans.js";
+import { PrefixCache } from "./prefix-cache.js";
+import { newRecord, type SimRequestRecord } from "./record.js";
+import { ReplyQueue } from "./reply-queue.js";
+import { type ResolvedReply, resolveReply } from "./resolve-reply.js";
+import { completionBody, errorBody, streamPayloads, type WireUsage } from "./respond.js";
+import { parseScript, type Script, type ScriptFile, type ScriptReply } from "./script.js";
+import { renderPrompt } from "./template.js";
+import { loadTokenizer, SegmentEncoder } from "./tokenizer.js";
+import { type SimChatRequest, validateRequest } from "./validate.js";
+
+/** What `startSimulator` accepts as a script. */
+export type ScriptInput = ScriptFile | ScriptBuilder | ScriptReply[];
+
+/** Options of `startSimulator`. */
+export interface SimulatorOptions {
+  script: ScriptInput;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Keep raw request bytes in the records (default true; benchmarks of memory may turn it off). */
+  keepBodies?: boolean;
+}
+
+/** A running simulator. */
+export interface Simulator {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (use it as the client's baseUrl). */
+  url: string;
+  port: number;
+  /** Every request received, in arrival order (live). */
+  requests: SimRequestRecord[];
+  /** Scripted replies not yet used. */
+  remainingReplies(): number;
+  /** Appends replies to the script. Throws on an invalid reply (a programming error in a test). */
+  addReplies(...replies: ReplyInput[]): void;
+  close(): Promise<void>;
+}
+
+/** The text sent when the script has no reply left for a request. */
+export const EXHAUSTED_TEXT = "(simulator: script exhausted)";
+
+/** Starts the simulator. Rejects when the script is invalid (the message names the field). */
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const script = toScript(options.script);
+  const state: ServerState = {
+    script,
+    queue: new ReplyQueue(script.replies),
+    cache: new PrefixCache(),
+    encoder: null,
+    records: [],
+    keepBodies: options.keepBodies ?? true,
+  };
+  const server = createServer((req, res) => {
+    handle(state, req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, 500, `simulator failure: ${String(err)}`, "api_error");
+      else res.destroy();
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    requests: state.records,
+    remainingReplies: () => state.queue.remaining(),
+    addReplies: (...replies) => {
+      const parsed = parseScript({ replies: replies.map(toReply) });
+      if (!parsed.ok) throw new Error(`invalid reply: ${parsed.error}`);
+      state.queue.add(parsed.script.replies);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface ServerState {
+  script: Script;
+  queue: ReplyQueue;
+  cache: PrefixCache;
+  encoder: SegmentEncoder | null;
+  records: SimRequestRecord[];
+  keepBodies: boolean;
+}
+
+function toScript(input: ScriptInput): Script {
+  const value = input instanceof ScriptBuilder ? input.toJSON() : input;
+  const parsed = parseScript(value);
+  if (!parsed.ok) throw new Error(`invalid simulator script: ${parsed.error}`);
+  return parsed.script;
+}
+
+async function handle(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://sim").pathname;
+  if (req.method === "GET" && path === "/_sim/requests") {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(state.records));
+    return;
+  }
+  if (req.method !== "POST" || (path !== "/chat/completions" && path !== "/v1/chat/completions")) {
+    sendError(res, 404, `no route for ${req.method} ${path}`, "invalid_request_error");
+    return;
+  }
+  const raw = await readBody(req);
+  const record = newRecord(state.records.length, path, state.keepBodies ? raw : null);
+  state.records.push(record);
+  const fail = (
+    status: number,
+    message: string,
+    type: string,
+    headers: Record<string, string> = {},
+  ) => {
+    record.status = status;
+    record.error = message;
+    sendError(res, status, message, type, headers);
+  };
+  const key = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
+  if (!key) return fail(401, "Authentication Fails, no API key given", "authentication_error");
+  record.keyId = createHash("sha256").update(key).digest("hex").slice(0, 12);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return fail(400, "Failed to parse the request body as JSON", "invalid_request_error");
+  }
+  const validated = validateRequest(json);
+  if (!validated.ok) return fail(validated.status, validated.message, validated.type);
+  const request = validated.request;
+  describeRequest(record, request, raw, state.keepBodies);
+
+  const taken = state.queue.take(request);
+  record.replyIndex = taken?.index ?? null;
+  record.scriptExhausted = taken === null;
+  const reply = taken?.reply;
+  const latency = { ...state.script.latency, ...reply?.latency };
+  if (reply?.error) {
+    await delay(latency.firstByteMs);
+    const e = reply.error;
+    const headers: Record<string, string> =
+      e.retryAfter === undefined ? {} : { "retry-after": String(e.retryAfter) };
+    return fail(
+      e.status,
+      e.message ?? defaultErrorMessage(e.status),
+      e.type ?? errorType(e.status),
+      headers,
+    );
+  }
+  const resolved: ResolvedReply = reply
+    ? resolveReply(reply)
+    : {
+        reasoning: "",
+        text: EXHAUSTED_TEXT,
+        toolCalls: [],
+        finishReason: "stop",
+        chunkChars: undefined,
+      };
+  resolved.chunkChars ??= state.script.chunkChars;
+
+  state.encoder ??= new SegmentEncoder(await loadTokenizer());
+  const usage = account(state, state.encoder, record, request, resolved, reply?.usage);
+  record.finishReason = resolved.finishReason;
+  const meta = {
+    id: `chatcmpl-sim-${record.index}`,
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    callId: (i: number) => `call_${record.index}_${i}`,
+  };
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+  });
+  if (!request.stream) {
+    await delay(latency.firstByteMs);
+    record.status = 200;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(completionBody(resolved, meta, usage));
+    return;
+  }
+  record.status = 200;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.flushHeaders();
+  for (let i = 0; i < (reply?.keepAlive ?? 0) && !closed; i++) await write(res, ": keep-alive\n\n");
+  await delay(latency.firstByteMs);
+  const cut = reply?.disconnectAfterChunks;
+  if (cut === 0) return void res.destroy();
+  const payloads = streamPayloads(resolved, meta, usage);
+  for (const [i, payload] of payloads.entries()) {
+    if (closed) return;
+    if (i > 0) await delay(latency.chunkDelayMs);
+    await write(res, `data: ${payload}\n\n`);
+    if (cut !== undefined && i + 1 >= cut) return void res.destroy();
+  }
+  if (!closed) res.end("data: [DONE]\n\n");
+}
+
+/** Fills the record with the request's parsed and exact-bytes views. */
+function describeRequest(
+  record: SimRequestRecord,
+  request: SimChatRequest,
+  raw: string,
+  keep: boolean,
+) {
+  record.model = request.model;
+  record.stream = request.stream;
+  record.messages = request.messages;
+  if (!keep) return;
+  const members = topLevelMembers(raw);
+  const messages = members.get("messages");
+  if (messages) {
+    record.messagesText = raw.slice(messages.start, messages.end);
+    record.messageTexts = arrayElements(raw, messages).map((s) => raw.slice(s.start, s.end));
+  }
+  const tools = members.get("tools");
+  if (tools) record.toolsText = raw.slice(tools.start, tools.end);
+}
+
+/** Cache accounting and completion token counts; fills the record, returns the wire usage. */
+function account(
+  state: ServerState,
+  encoder: SegmentEncoder,
+  record: SimRequestRecord,
+  request: SimChatRequest,
+  reply: ResolvedReply,
+  override:
+    | { completionTokens?: number | undefined; reasoningTokens?: number | undefined }
+    | undefined,
+): WireUsage {
+  const segments = renderPrompt(request).map((s) => encoder.tokens(s));
+  const cache = state.cache.account(record.keyId ?? "", record.index, segments);
+  const reasoningTokens = override?.reasoningTokens ?? encoder.count(reply.reasoning);
+  let completion = reasoningTokens + encoder.count(reply.text);
+  for (const c of reply.toolCalls) completion += encoder.count(c.name) + encoder.count(c.arguments);
+  const completionTokens = override?.completionTokens ?? completion;
+  Object.assign(record, cache, { completionTokens, reasoningTokens });
+  return {
+    prompt_tokens: cache.promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: cache.promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cache.hitTokens },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+    prompt_cache_hit_tokens: cache.hitTokens,
+    prompt_cache_miss_tokens: cache.missTokens,
+  };
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(errorBody(message, type));
+}
+
+function defaultErrorMessage(status: number): string {
+  const messages: Record<number, string> = {
+    400: "Invalid request body format",
+    401: "Authentication Fails, Your api key is invalid",
+    402: "Insufficient Balance",
+    422: "Invalid Parameters",
+    429: "Rate Limit Reached",
+    500: "Server Error",
+    503: "Server Overloaded",
+  };
+  return messages[status] ?? `HTTP ${status}`;
+}
+
+function errorType(status: number): string {
+  if (status === 429) return "rate_limit_error";
+  if (status === 401) return "authentication_error";
+  if (status >= 500) return "api_error";
+  return "invalid_request_error";
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function write(res: ServerResponse, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    res.write(text, () => resolve());
+  });
+}
+
+function delay(ms: number | undefined): Promise<void> {
+  if (!ms) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,141 @@
+/**
+ * Validates a chat request the way DeepSeek does (string content only, tool name pattern, at most
+ * 128 tools, JSON mode needs the word "json"), producing the parsed request or a 400 message.
+ */
+import { z } from "zod";
+import type { ChatMessage } from "../llm/types.js";
+
+/** A validated request, reduced to what the simulator uses. */
+export interface SimChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Tool specs as parsed objects, in the order sent. */
+  tools: unknown[];
+  stream: boolean;
+  jsonMode: boolean;
+}
+
+/** Validation result: the request or a DeepSeek-style error. */
+export type ValidationResult =
+  | { ok: true; request: SimChatRequest }
+  | { ok: false; status: number; message: string; type: string };
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const MAX_TOOLS = 128;
+
+const toolCall = z.object({
+  id: z.string(),
+  type: z.literal("function").optional(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+const message = z.object({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string().nullish(),
+  reasoning_content: z.string().nullish(),
+  tool_calls: z.array(toolCall).nullish(),
+  tool_call_id: z.string().nullish(),
+  name: z.string().optional(),
+});
+
+const body = z.object({
+  model: z.string().min(1),
+  messages: z.array(z.unknown()).min(1),
+  tools: z.array(z.unknown()).nullish(),
+  stream: z.boolean().nullish(),
+  response_format: z.object({ type: z.enum(["text", "json_object"]) }).nullish(),
+});
+
+const toolSpec = z.object({
+  type: z.literal("function"),
+  function: z.object({
+    name: z.string(),
+    description: z.string().optional(),
+    parameters: z.unknown().optional(),
+  }),
+});
+
+/** Validates a parsed JSON body. */
+export function validateRequest(json: unknown): ValidationResult {
+  const parsed = body.safeParse(json);
+  if (!parsed.success) return deserializeError(parsed.error.issues[0]);
+  const messages: ChatMessage[] = [];
+  for (const [i, raw] of parsed.data.messages.entries()) {
+    const result = toMessage(raw, i);
+    if (typeof result === "string") return invalid(result);
+    messages.push(result);
+  }
+  const tools = parsed.data.tools ?? [];
+  if (tools.length > MAX_TOOLS) {
+    return invalid(
+      `Invalid 'tools': array too long. Expected at most ${MAX_TOOLS} tools, got ${tools.length}.`,
+    );
+  }
+  for (const [i, raw] of tools.entries()) {
+    const spec = toolSpec.safeParse(raw);
+    if (!spec.success) return deserializeError(spec.error.issues[0], `tools[${i}]`);
+    if (!TOOL_NAME.test(spec.data.function.name)) {
+      return invalid(
+        `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`,
+      );
+    }
+  }
+  const jsonMode = parsed.data.response_format?.type === "json_object";
+  if (jsonMode && !messages.some((m) => /json/i.test(m.content ?? ""))) {
+    return invalid(
+      "Prompt must contain the word 'json' in some form to use 'response_format' of type 'json_object'.",
+    );
+  }
+  return {
+    ok: true,
+    request: {
+      model: parsed.data.model,
+      messages,
+      tools,
+      stream: parsed.data.stream === true,
+      jsonMode,
+    },
+  };
+}
+
+function toMessage(raw: unknown, i: number): ChatMessage | string {
+  const where = `messages[${i}]`;
+  if (raw !== null && typeof raw === "object" && "content" in raw && Array.isArray(raw.content)) {
+    return `Failed to deserialize the JSON body into the target type: ${where}.content: invalid type: sequence, expected a string`;
+  }
+  const parsed = message.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.length ? `.${issue.path.join(".")}` : "";
+    return `Failed to deserialize the JSON body into the target type: ${where}${field}: ${issue?.message ?? "invalid"}`;
+  }
+  const m = parsed.data;
+  if (m.role !== "assistant" && typeof m.content !== "string") {
+    return `Failed to deserialize the JSON body into the target type: ${where}: missing field \`content\``;
+  }
+  if (m.role === "tool" && !m.tool_call_id) {
+    return `Failed to deserialize the JSON body into the target type: ${where}: missing field \`tool_call_id\``;
+  }
+  const out: ChatMessage = { role: m.role, content: m.content ?? null };
+  if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
+  if (m.tool_calls?.length) {
+    out.tool_calls = m.tool_calls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: c.function,
+    }));
+  }
+  if (m.tool_call_id) out.tool_call_id = m.tool_call_id;
+  return out;
+}
+
+function deserializeError(issue: z.core.$ZodIssue | undefined, prefix = ""): ValidationResult {
+  const path = [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join(".");
+  return invalid(
+    `Failed to deserialize the JSON body into the target type: ${path ? `${path}: ` : ""}${issue?.message ?? "invalid"}`,
+  );
+}
+
+function invalid(message: string): ValidationResult {
+  return { ok: false, status: 400, message, type: "invalid_request_error" };
+}

@@ -1,0 +1,220 @@
+import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { referenceCost, renderStats, runStats, usd } from "../../src/cli/commands/stats.js";
+import { main } from "../../src/cli/main.js";
+import { appendUsage, startOfToday, usageLogPath, usageStats } from "../../src/session/index.js";
+
+async function keel(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  process.exitCode = undefined;
+  try {
+    return { code: await main(args), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
+let root: string;
+let keelHome: string;
+const saved = { KEEL_HOME: process.env.KEEL_HOME, HOME: process.env.HOME };
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-stats-cli-")));
+  keelHome = join(root, "keel-home");
+  mkdirSync(keelHome, { recursive: true });
+  mkdirSync(join(root, "home"));
+  process.env.KEEL_HOME = keelHome;
+  process.env.HOME = join(root, "home");
+});
+
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+function usage(opts: {
+  ts: string;
+  model?: string;
+  hit: number;
+  miss: number;
+  out: number;
+  cost: number;
+  noCache: number;
+}): void {
+  appendUsage({
+    keelHome,
+    record: {
+      ts: opts.ts,
+      sessionId: "s1",
+      projectDir: "/p",
+      model: opts.model ?? "deepseek-v4-flash",
+      promptTokens: opts.hit + opts.miss,
+      cacheHitTokens: opts.hit,
+      cacheMissTokens: opts.miss,
+      completionTokens: opts.out,
+      costUsd: opts.cost,
+      costWithoutCacheUsd: opts.noCache,
+    },
+  });
+}
+
+const longAgo = "2020-01-02T03:04:05.000Z";
+const now = () => new Date().toISOString();
+
+describe("keel stats", () => {
+  it("with no usage log: a friendly line, exit 0; --json gives zeros", async () => {
+    const r = await keel(["stats"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      'No usage recorded yet. Run `keel` or `keel run "<prompt>"` and check back.\n',
+    );
+    const today = await keel(["stats", "--today"]);
+    expect(today.stdout).toBe("No model requests recorded today.\n");
+    const json = JSON.parse((await keel(["stats", "--json"])).stdout);
+    expect(json).toMatchObject({
+      period: "all",
+      requests: 0,
+      costUsd: 0,
+      cacheHitRatio: 0,
+      byModel: {},
+    });
+  });
+
+  it("sums tokens, cost, hit ratio and savings over the whole log", async () => {
+    usage({ ts: longAgo, hit: 0, miss: 2000, out: 100, cost: 0.0003, noCache: 0.0003 });
+    usage({ ts: now(), hit: 9000, miss: 1000, out: 400, cost: 0.0004, noCache: 0.0016 });
+    const r = await keel(["stats"]);
+    expect(r.code).toBe(0);
+    const text = r.stdout;
+    expect(text).toMatch(/^Usage \(all time\): 2 requests, 1 model\n/);
+    expect(text).toMatch(/prompt tokens\s+12,000\n/);
+    expect(text).toMatch(/cache hit\s+9,000\s+75\.0% of prompt\n/);
+    expect(text).toMatch(/cache miss\s+3,000\n/);
+    expect(text).toMatch(/completion tokens\s+500\n/);
+    expect(text).toMatch(/cost\s+\$0\.0007\n/);
+    expect(text).toMatch(/without cache\s+\$0\.0019\s+the cache saved \$0\.0012 \(63\.2%\)\n/);
+    expect(text).not.toContain("By model");
+  });
+
+  it("--today leaves out earlier requests", async () => {
+    usage({ ts: longAgo, hit: 0, miss: 2000, out: 100, cost: 0.0003, noCache: 0.0003 });
+    usage({ ts: now(), hit: 900, miss: 100, out: 40, cost: 0.00004, noCache: 0.00016 });
+    const r = await keel(["stats", "--today"]);
+    expect(r.stdout).toMatch(/^Usage \(today\): 1 request, 1 model\n/);
+    expect(r.stdout).toMatch(/prompt tokens\s+1,000\n/);
+    const json = JSON.parse((await keel(["stats", "--today", "--json"])).stdout);
+    expect(json.period).toBe("today");
+    expect(Date.parse(json.since)).toBe(startOfToday());
+    expect(json.requests).toBe(1);
+    expect(json.cacheHitRatio).toBeCloseTo(0.9);
+  });
+
+  it("--json has the totals, savings and per-model figures", async () => {
+    usage({
+      ts: now(),
+      model: "deepseek-v4-pro",
+      hit: 500,
+      miss: 500,
+      out: 10,
+      cost: 0.002,
+      noCache: 0.003,
+    });
+    usage({
+      ts: now(),
+      model: "deepseek-v4-flash",
+      hit: 900,
+      miss: 100,
+      out: 10,
+      cost: 0.0001,
+      noCache: 0.0002,
+    });
+    const json = JSON.parse((await keel(["stats", "--json"])).stdout);
+    expect(json).toMatchObject({
+      period: "all",
+      since: null,
+      requests: 2,
+      promptTokens: 2000,
+      cacheHitTokens: 1400,
+      cacheMissTokens: 600,
+      completionTokens: 20,
+      costUsd: 0.0021,
+      costWithoutCacheUsd: 0.0032,
+      savingsUsd: 0.0011,
+      cacheHitRatio: 0.7,
+      skippedLines: 0,
+    });
+    expect(Object.keys(json.byModel)).toEqual(["deepseek-v4-flash", "deepseek-v4-pro"]);
+    expect(json.byModel["deepseek-v4-pro"]).toMatchObject({
+      requests: 1,
+      cacheHitRatio: 0.5,
+      costUsd: 0.002,
+    });
+    const text = (await keel(["stats"])).stdout;
+    expect(text).toMatch(
+      /By model:\n {2}deepseek-v4-flash\s+1 request\s+hit 90\.0%\s+\$0\.0001\n {2}deepseek-v4-pro\s+1 request\s+hit 50\.0%\s+\$0\.0020\n/,
+    );
+  });
+
+  it("reports unreadable lines in the log without failing", async () => {
+    usage({ ts: now(), hit: 10, miss: 10, out: 1, cost: 0.00001, noCache: 0.00002 });
+    appendFileSync(usageLogPath(keelHome), "not json\n");
+    const r = await keel(["stats"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\(1 unreadable line in the usage log skipped\)\n$/);
+  });
+});
+
+describe("stats formatting", () => {
+  it("compares with a reference price when one is given", async () => {
+    usage({ ts: now(), hit: 900_000, miss: 100_000, out: 10_000, cost: 0.0434, noCache: 0.1708 });
+    const reference = { label: "Claude Sonnet", inputPerMillion: 3, outputPerMillion: 15 };
+    const text = await runStats({}, { keelHome, reference });
+    expect(text).toMatch(
+      /Claude Sonnet\s+\$3\.15\s+at \$3 in \/ \$15 out per 1M, 72\.6× what Keel cost\n/,
+    );
+    const json = JSON.parse(await runStats({ json: true }, { keelHome, reference }));
+    expect(json.reference).toEqual({ ...reference, costUsd: 3.15, savingsUsd: 3.1066 });
+    const none = await runStats({}, { keelHome, reference: null });
+    expect(none).not.toContain("Sonnet");
+  });
+
+  it("referenceCost prices prompt and completion tokens", () => {
+    const stats = usageStats({ keelHome });
+    expect(
+      referenceCost(
+        { ...stats, promptTokens: 2e6, completionTokens: 1e6 },
+        { label: "x", inputPerMillion: 3, outputPerMillion: 15 },
+      ),
+    ).toBe(21);
+  });
+
+  it("dollar amounts", () => {
+    expect(usd(0)).toBe("$0.00");
+    expect(usd(0.00042)).toBe("$0.0004");
+    expect(usd(1.239)).toBe("$1.24");
+    expect(usd(-0.5)).toBe("-$0.5000");
+  });
+
+  it("renders nothing but the friendly line for an empty period", () => {
+    const stats = usageStats({ keelHome });
+    expect(renderStats(stats, { today: true, reference: null })).toEqual([
+      "No model requests recorded today.",
+    ]);
+  });
+});

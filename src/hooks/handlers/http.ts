@@ -31,8 +31,6 @@ export interface HttpHandlerDeps {
   resolver?: Resolver;
   /** Default: node:http / node:https to the checked address. */
   connector?: Connector;
-  /** Where allowed header variables are read when the hook's env lacks them (default process.env). */
-  baseEnv?: Record<string, string | undefined>;
   /** Clock for `$timestamp` (epoch ms). */
   now?: () => number;
 }
@@ -139,7 +137,8 @@ async function runHttp(
   const { headers, dropped } = expandHeaders({
     headers: handler.headers ?? {},
     allowedEnvVars: handler.allowedEnvVars ?? [],
-    env: { ...(deps.baseEnv ?? process.env), ...req.env },
+    // The engine passes the hook's full environment (base env + dialect variables).
+    env: req.env,
   });
   if (url.username && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
     // Node ignores URL credentials when given an address; send them as the URL asked.

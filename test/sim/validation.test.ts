@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type Simulator, script, startSimulator } from "../../src/sim/index.js";
+
+let sim: Simulator | null = null;
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+});
+
+async function post(
+  body: unknown,
+  headers: Record<string, string> = { authorization: "Bearer k" },
+) {
+  sim ??= await startSimulator({ script: script().text("ok") });
+  const res = await fetch(`${sim.url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.text() };
+}
+
+const tool = (name: string) => ({
+  type: "function",
+  function: { name, description: "d", parameters: { type: "object" } },
+});
+const base = { model: "deepseek-v4-flash", messages: [{ role: "user", content: "hi" }] };
+
+function errorMessage(body: string): string {
+  const parsed: { error: { message: string } } = JSON.parse(body);
+  return parsed.error.message;
+}
+
+describe("request validation like DeepSeek", () => {
+  it("answers a non-streamed completion", async () => {
+    const { status, body } = await post(base);
+    expect(status).toBe(200);
+    const parsed = JSON.parse(body);
+    expect(parsed.object).toBe("chat.completion");
+    expect(parsed.choices[0].message).toEqual({ role: "assistant", content: "ok" });
+    expect(parsed.usage.prompt_tokens).toBe(
+      parsed.usage.prompt_cache_hit_tokens + parsed.usage.prompt_cache_miss_tokens,
+    );
+  });
+
+  it("rejects content given as an array of parts", async () => {
+    const { status, body } = await post({
+      ...base,
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    });
+    expect(status).toBe(400);
+    expect(errorMessage(body)).toContain("messages[0].content");
+    expect(sim?.remainingReplies()).toBe(1);
+  });
+
+  it("rejects a bad tool name", async () => {
+    const { status, body } = await post({ ...base, tools: [tool("read file")] });
+    expect(status).toBe(400);
+    expect(errorMessage(body)).toContain("tools[0].function.name");
+  });
+
+  it("rejects more than 128 tools", async () => {
+    const tools = Array.from({ length: 129 }, (_, i) => tool(`t${i}`));
+    const { status, body } = await post({ ...base, tools });
+    expect(status).toBe(400);
+    expect(errorMessage(body)).toContain("at most 128");
+    expect((await post({ ...base, tools: tools.slice(0, 128) })).status).toBe(200);
+  });
+
+  it("requires the word json in JSON mode", async () => {
+    const { status, body } = await post({ ...base, response_format: { type: "json_object" } });
+    expect(status).toBe(400);
+    expect(errorMessage(body)).toContain("json");
+  });
+
+  it("rejects a request without an API key", async () => {
+    expect((await post(base, {})).status).toBe(401);
+  });
+
+  it("rejects malformed JSON and a missing tool_call_id", async () => {
+    expect((await post("{not json")).status).toBe(400);
+    const { status, body } = await post({ ...base, messages: [{ role: "tool", content: "x" }] });
+    expect(status).toBe(400);
+    expect(errorMessage(body)).toContain("tool_call_id");
+    expect(sim?.requests.map((r) => r.status)).toEqual([400, 400]);
+  });
+});

@@ -34,8 +34,8 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   {
     name: "mode",
     description: "show or switch the permission mode",
-    usage: "[default|acceptEdits|plan|bypass]",
-    args: ["default", "acceptEdits", "plan", "bypass"],
+    usage: "[default|acceptEdits|plan|bypassPermissions]",
+    args: ["default", "acceptEdits", "plan", "bypassPermissions"],
     argsOptional: true,
   },
   {

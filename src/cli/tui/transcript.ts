@@ -193,7 +193,8 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
     case "usage":
       return {
         ...state,
-        turn: { ...addUsage(state.turn, ev), costUsd: ev.turnCostUsd },
+        // `turnCostUsd` is this request's cost; `costUsd` the session's running total.
+        turn: { ...addUsage(state.turn, ev), costUsd: state.turn.costUsd + ev.turnCostUsd },
         session: { ...addUsage(state.session, ev), costUsd: ev.costUsd },
       };
     case "compacted":

@@ -22,6 +22,9 @@ export async function waitForFrame(
     },
     { timeout: opts.timeout ?? 5000, interval: 10 },
   );
+  // A frame is written at commit; React runs passive effects (Ink's input subscriptions) in a
+  // later task. Yield once so keys typed next reach the components on screen.
+  await new Promise((resolve) => setImmediate(resolve));
   return screen;
 }
 

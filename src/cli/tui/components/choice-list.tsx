@@ -29,7 +29,7 @@ export function ChoiceList<T>({
   const [index, setIndex] = useState(0);
   useInput(
     (input, key) => {
-      if (key.ctrl) return;
+      if (!isActive || key.ctrl) return;
       if (key.escape) return onChoose(escapeValue);
       if (key.upArrow) return setIndex((i) => (i + choices.length - 1) % choices.length);
       if (key.downArrow || key.tab) return setIndex((i) => (i + 1) % choices.length);

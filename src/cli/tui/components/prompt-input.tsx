@@ -155,7 +155,8 @@ export function PromptInput(props: PromptInputProps) {
 
   useInput(
     (input, key) => {
-      if (key.ctrl && input === "c") return;
+      // The handler sees the latest props at once; Ink's unsubscribe runs a task later.
+      if (!isActive || (key.ctrl && input === "c")) return;
       const menu = menuNow();
       if (key.escape) {
         if (menu.open) setDismissedFor(latest.current.text);
@@ -201,6 +202,7 @@ export function PromptInput(props: PromptInputProps) {
 
   usePaste(
     (text) => {
+      if (!isActive) return;
       const clean = cleanInput(text);
       if (clean !== "") change((s) => ed.insert(s, clean));
     },

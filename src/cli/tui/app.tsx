@@ -1,0 +1,313 @@
+/**
+ * The interactive session: transcript (finished entries in <Static>, the streaming tail live),
+ * prompts, spinner and status line. It consumes the agent's event stream and runs slash
+ * commands; every decision about the session itself is the agent's.
+ */
+import { Box, Static, Text, useApp, useInput, useStdout, useWindowSize } from "ink";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { AgentEvent } from "../../agent/events.js";
+import type { TuiBackend } from "./backend.js";
+import { runSlashCommand, type SlashIO } from "./commands.js";
+import { AssistantText, EntryView } from "./components/entry-view.js";
+import { LiveTools } from "./components/live-tools.js";
+import { PermissionPrompt } from "./components/permission-prompt.js";
+import { PromptInput } from "./components/prompt-input.js";
+import { Reasoning } from "./components/reasoning.js";
+import { Spinner } from "./components/spinner.js";
+import { StatusLine } from "./components/status-line.js";
+import { TrustPrompt } from "./components/trust-prompt.js";
+import { type EditorState, emptyEditor } from "./editor.js";
+import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
+import { parseSlash } from "./slash.js";
+import {
+  applyEvent,
+  hitRatio,
+  initialTranscript,
+  pushEntries,
+  type TranscriptState,
+} from "./transcript.js";
+import { untrustedHooks } from "./trust.js";
+
+/** Props of {@link App}. */
+export interface AppProps {
+  backend: TuiBackend;
+  permissions: PermissionBridge;
+  /** Called once, after SessionEnd, when the UI is about to unmount. */
+  onExit?: () => void;
+  /** Aborting it ends the session and quits (SIGTERM, SIGHUP). */
+  quitSignal?: AbortSignal;
+  home?: string;
+  /** Window for the second Ctrl+C that exits (default 2000 ms). */
+  doubleCtrlCMs?: number;
+}
+
+interface Task {
+  controller: AbortController;
+  done: Promise<void>;
+  startedAt: number;
+}
+
+/** The whole TUI. */
+export function App(props: AppProps) {
+  const { backend, permissions } = props;
+  const { exit: inkExit } = useApp();
+  const { stdout } = useStdout();
+  const { columns } = useWindowSize();
+  const width = Math.max(20, columns);
+  const [t, setT] = useState<TranscriptState>(() => initialTranscript());
+  const [editor, setEditor] = useState<EditorState>(() => emptyEditor());
+  const [pending, setPending] = useState<PendingPermission | null>(null);
+  const [trust, setTrust] = useState(() =>
+    untrustedHooks(backend.agent().hooks, backend.projectDir),
+  );
+  const [task, setTask] = useState<Task | null>(null);
+  const [hint, setHint] = useState<string | null>(null);
+  const [exiting, setExiting] = useState(false);
+  const [staticKey, setStaticKey] = useState(0);
+  const [hooksChanged, setHooksChanged] = useState(false);
+  const [sessionIds, setSessionIds] = useState<string[]>([]);
+  const dynamicArgs = useMemo(
+    () => ({ model: backend.models(), resume: sessionIds }),
+    [backend, sessionIds],
+  );
+  const taskRef = useRef<Task | null>(null);
+  const pendingRef = useRef<PendingPermission | null>(null);
+  const queue = useRef<string[]>([]);
+  const lastCtrlC = useRef(0);
+  const exitingRef = useRef(false);
+  const doubleMs = props.doubleCtrlCMs ?? 2000;
+
+  const apply = (ev: AgentEvent) => setT((s) => applyEvent(s, ev, Date.now()));
+  const stream = async (events: AsyncIterable<AgentEvent>) => {
+    for await (const ev of events) apply(ev);
+  };
+  const notice = (level: "info" | "warn" | "error", text: string) =>
+    setT((s) => pushEntries(s, { kind: "notice", level, text }));
+
+  const runTask = (body: (signal: AbortSignal) => Promise<void>) => {
+    const controller = new AbortController();
+    const entry: Task = { controller, done: Promise.resolve(), startedAt: Date.now() };
+    entry.done = (async () => {
+      try {
+        await body(controller.signal);
+      } catch (err) {
+        notice("error", err instanceof Error ? err.message : String(err));
+      } finally {
+        taskRef.current = null;
+        setTask(null);
+        afterTask();
+      }
+    })();
+    taskRef.current = entry;
+    setTask(entry);
+  };
+
+  const afterTask = () => {
+    if (exitingRef.current) return;
+    refreshSessionInfo();
+    const next = queue.current.shift();
+    if (next !== undefined) start(next);
+  };
+
+  // Disk reads happen between tasks, never per rendered frame.
+  const refreshSessionInfo = () => {
+    backend
+      .agent()
+      .hooks.changedOnDisk()
+      .then(setHooksChanged, () => {});
+    try {
+      setSessionIds(
+        backend
+          .sessions()
+          .slice(0, 10)
+          .map((s) => s.id.slice(0, 8)),
+      );
+    } catch {
+      // A sessions directory that cannot be read only costs completion candidates.
+    }
+  };
+
+  const io = (signal: AbortSignal): SlashIO => ({
+    print: (block) => setT((s) => pushEntries(s, { kind: "info", ...block })),
+    notice,
+    stream,
+    signal,
+    exit: () => void quit("exit"),
+    clearScreen: () => {
+      stdout.write("\x1b[2J\x1b[3J\x1b[H");
+      setT((s) => ({ ...initialTranscript({ expandReasoning: s.expandReasoning }), seq: s.seq }));
+      setStaticKey((k) => k + 1);
+    },
+    lastReasoning: () => t.lastReasoning,
+  });
+
+  const start = (text: string) => {
+    setT((s) => pushEntries(s, { kind: "user", text }));
+    const inv = parseSlash(text);
+    if (inv) return runTask((signal) => runSlashCommand(inv, { backend, io: io(signal) }));
+    runTask((signal) => stream(backend.agent().runTurn(text, { signal })));
+  };
+
+  const submit = (text: string) => {
+    if (text.trim() === "" || exitingRef.current) return;
+    if (taskRef.current) {
+      queue.current.push(text);
+      notice("info", `queued: ${text.split("\n")[0]}`);
+      return;
+    }
+    start(text);
+  };
+
+  const quit = async (reason: "exit" | "other") => {
+    if (exitingRef.current) return;
+    exitingRef.current = true;
+    setExiting(true);
+    pendingRef.current?.answer("deny");
+    const running = taskRef.current;
+    if (running) {
+      running.controller.abort();
+      await Promise.race([running.done, new Promise((r) => setTimeout(r, 3000).unref())]);
+    }
+    try {
+      await stream(backend.agent().end(reason));
+    } catch (err) {
+      notice("error", `SessionEnd: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    props.onExit?.();
+    inkExit();
+  };
+
+  // Mount-only: the session starts once, the bridge and the quit signal are wired once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: mount-only effect
+  useEffect(() => {
+    const unsubscribe = permissions.subscribe((p) => {
+      pendingRef.current = p;
+      setPending(p);
+    });
+    const signal = props.quitSignal;
+    const onQuit = () => void quit("other");
+    signal?.addEventListener("abort", onQuit, { once: true });
+    refreshSessionInfo();
+    if (!trust) runTask((s) => stream(backend.agent().start({ signal: s })));
+    return () => {
+      unsubscribe();
+      signal?.removeEventListener("abort", onQuit);
+    };
+  }, []);
+
+  const answerTrust = (yes: boolean) => {
+    setTrust(null);
+    runTask(async (signal) => {
+      const hooks = backend.agent().hooks;
+      if (yes) {
+        await hooks.trust();
+        await hooks.reload();
+        notice("info", "project hooks trusted");
+      } else {
+        notice("warn", "continuing without the project's hooks (/hooks trust to enable them)");
+      }
+      await stream(backend.agent().start({ signal }));
+    });
+  };
+
+  const interrupt = () => {
+    const now = Date.now();
+    const quick = now - lastCtrlC.current < doubleMs;
+    lastCtrlC.current = now;
+    if (pendingRef.current || taskRef.current) {
+      if (quick) return void quit("exit");
+      pendingRef.current?.answer("deny");
+      taskRef.current?.controller.abort();
+      setHint("interrupting… (Ctrl+C again to exit)");
+      return;
+    }
+    if (editor.text !== "") {
+      lastCtrlC.current = 0;
+      setEditor(emptyEditor(editor.history));
+      return;
+    }
+    if (quick) return void quit("exit");
+    setHint("Press Ctrl+C again to exit");
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") return interrupt();
+    if (hint) setHint(null);
+    if (key.ctrl && input === "o")
+      return setT((s) => ({ ...s, expandReasoning: !s.expandReasoning }));
+    if (key.escape && taskRef.current && !pendingRef.current)
+      return taskRef.current.controller.abort();
+    if (key.ctrl && input === "d" && editor.text === "" && !taskRef.current)
+      return void quit("exit");
+  });
+
+  const agent = backend.agent();
+  const phase = t.phase;
+  return (
+    <>
+      <Static key={staticKey} items={t.done}>
+        {(entry) => (
+          <EntryView
+            key={entry.key}
+            entry={entry}
+            width={width}
+            {...(props.home ? { home: props.home } : {})}
+          />
+        )}
+      </Static>
+      <Box flexDirection="column" width={width}>
+        {t.streamingReasoning ? (
+          <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} live />
+        ) : null}
+        {t.streamingText ? (
+          <AssistantText text={t.streamingText} continued={t.streamingContinued} width={width} />
+        ) : null}
+        {t.tools.length > 0 ? <LiveTools tools={t.tools} width={width} /> : null}
+        {pending ? (
+          <PermissionPrompt request={pending.request} onAnswer={pending.answer} width={width} />
+        ) : trust ? (
+          <TrustPrompt
+            projectDir={backend.projectDir}
+            hooks={trust}
+            onAnswer={answerTrust}
+            width={width}
+          />
+        ) : task || exiting ? (
+          <Box marginTop={1}>
+            <Spinner
+              label={exiting ? "ending session" : phase.kind === "busy" ? phase.label : "working"}
+              since={
+                phase.kind === "busy" && !exiting ? phase.since : (task?.startedAt ?? Date.now())
+              }
+              hint={exiting ? undefined : "esc to interrupt"}
+            />
+          </Box>
+        ) : null}
+        {trust ? null : (
+          <Box marginTop={task ? 0 : 1}>
+            <PromptInput
+              editor={editor}
+              onChange={setEditor}
+              onSubmit={submit}
+              width={width}
+              isActive={!pending && !exiting}
+              busy={task !== null}
+              placeholder={task ? "type ahead; Enter queues it" : "ask Keel, or /help"}
+              dynamicArgs={dynamicArgs}
+            />
+          </Box>
+        )}
+        {hint ? <Text dimColor>{hint}</Text> : null}
+        <StatusLine
+          model={backend.model()}
+          mode={agent.getPermissionMode()}
+          turnHitRatio={hitRatio(t.turn)}
+          sessionHitRatio={hitRatio(t.session)}
+          sessionCostUsd={t.session.costUsd}
+          width={width}
+          {...(hooksChanged ? { note: "hooks changed on disk: /hooks reload" } : {})}
+        />
+      </Box>
+    </>
+  );
+}

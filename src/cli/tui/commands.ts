@@ -1,0 +1,233 @@
+/**
+ * What each slash command does. Commands talk to the session through the TuiBackend and to the
+ * screen through SlashIO, so they are tested without a terminal.
+ */
+import { homedir } from "node:os";
+import type { AgentEvent } from "../../agent/events.js";
+import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { renderListing, summaryLine } from "../commands/hooks-render.js";
+import { table } from "../format/text.js";
+import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
+import { formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
+import { sanitize } from "./sanitize.js";
+import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
+
+/** How a command reaches the screen and the running task. */
+export interface SlashIO {
+  /** Prints Keel's own output (a titled block of lines). */
+  print(block: { title?: string; lines: string[] }): void;
+  notice(level: "info" | "warn" | "error", text: string): void;
+  /** Feeds agent events (hook rows, notices) into the transcript until the stream ends. */
+  stream(events: AsyncIterable<AgentEvent>): Promise<void>;
+  /** Aborted by Ctrl+C while the command runs. */
+  signal: AbortSignal;
+  /** Ends the session and quits. */
+  exit(): void;
+  /** Forgets what is on screen (after /clear). */
+  clearScreen(): void;
+  /** The full reasoning of the last turn ("" when none). */
+  lastReasoning(): string;
+}
+
+/** Keys and multi-line input, for /help. */
+export const KEY_HELP: readonly string[] = [
+  "Enter send · Alt+Enter, Ctrl+J or a trailing \\ then Enter: new line (Shift+Enter where the terminal reports it)",
+  "↑/↓ history · Tab complete a /command · Ctrl+A/E line start/end · Ctrl+U/K/W delete",
+  "Ctrl+O expand reasoning · Esc or Ctrl+C interrupt a turn · Ctrl+C twice (or Ctrl+D on an empty prompt) exit",
+];
+
+/** Runs one slash command. Never throws: failures are printed. */
+export async function runSlashCommand(
+  inv: SlashInvocation,
+  ctx: { backend: TuiBackend; io: SlashIO },
+): Promise<void> {
+  const { io } = ctx;
+  try {
+    const handler = HANDLERS[inv.name];
+    if (!handler) {
+      io.notice("error", `unknown command /${inv.name} — /help lists the commands`);
+      return;
+    }
+    await handler(inv.args, ctx);
+  } catch (err) {
+    io.notice("error", `/${inv.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+type Handler = (args: string[], ctx: { backend: TuiBackend; io: SlashIO }) => Promise<void>;
+
+const HANDLERS: Record<string, Handler> = {
+  help: async (_args, { io }) => {
+    const rows = SLASH_COMMANDS.map((c) => [
+      `/${c.name}${c.usage ? ` ${c.usage}` : ""}`,
+      c.description,
+    ]);
+    io.print({ title: "Commands", lines: [...table(rows, { indent: "  " }), "", ...KEY_HELP] });
+  },
+  hooks: async (args, { backend, io }) => {
+    const hooks = backend.agent().hooks;
+    const sub = args[0] ?? "list";
+    const ctx = { projectDir: backend.projectDir, base: backend.projectDir, home: homedir() };
+    if (sub === "list") {
+      io.print({ title: "Hooks", lines: renderListing(hooks.listing(), ctx) });
+    } else if (sub === "reload") {
+      const listing = await hooks.reload();
+      io.print({ title: "Hooks reloaded", lines: [summaryLine(listing)] });
+    } else if (sub === "trust" || sub === "untrust") {
+      await (sub === "trust" ? hooks.trust() : hooks.untrust());
+      const listing = await hooks.reload();
+      const project = listing.hooks.filter((h) => h.source.scope !== "user").length;
+      io.notice(
+        "info",
+        `${sub === "trust" ? "trusted" : "untrusted"} ${project} project hook(s); ${summaryLine(listing)}`,
+      );
+    } else if (sub === "stats") {
+      io.print({ title: "Hook stats (this session)", lines: hookStatsLines(backend) });
+    } else {
+      io.notice(
+        "error",
+        `unknown /hooks subcommand "${sub}" — list, reload, trust, untrust, stats`,
+      );
+    }
+  },
+  stats: async (_args, { backend, io }) => {
+    const s = backend.agent().stats();
+    const saved = s.costWithoutCacheUsd - s.costUsd;
+    const rows = [
+      ["session", s.sessionId],
+      ["model", backend.model()],
+      ["requests", String(s.requests)],
+      [
+        "prompt tokens",
+        `${formatTokens(s.usage.promptTokens)} (hit ${formatTokens(s.usage.cacheHitTokens)}, miss ${formatTokens(s.usage.cacheMissTokens)})`,
+      ],
+      ["completion tokens", formatTokens(s.usage.completionTokens)],
+      ["cache hit ratio", s.requests === 0 ? "–" : formatRatio(s.cacheHitRatio)],
+      ["cost", formatCost(s.costUsd)],
+      ["without cache", `${formatCost(s.costWithoutCacheUsd)} (saved ${formatCost(saved)})`],
+      ["compactions", String(s.compactions)],
+      ["messages", String(s.messages)],
+    ];
+    io.print({ title: "Session stats", lines: table(rows, { indent: "  " }) });
+  },
+  model: async (args, { backend, io }) => {
+    const name = args[0];
+    if (!name) {
+      io.print({
+        title: "Model",
+        lines: [`current: ${backend.model()}`, `available: ${backend.models().join(", ")}`],
+      });
+      return;
+    }
+    if (name === backend.model()) {
+      io.notice("info", `already using ${name}`);
+      return;
+    }
+    if (!backend.models().includes(name)) {
+      io.notice("warn", `${name} is not in the pricing table: its cost will show as $0`);
+    }
+    await swap(backend, io, { model: name }, "other");
+    io.notice("info", `model: ${backend.model()}`);
+  },
+  mode: async (args, { backend, io }) => {
+    const agent = backend.agent();
+    if (!args[0]) {
+      io.print({
+        title: "Permission mode",
+        lines: [`current: ${agent.getPermissionMode()}`, `modes: ${PERMISSION_MODES.join(", ")}`],
+      });
+      return;
+    }
+    const mode = parseMode(args[0]);
+    if (!mode) {
+      io.notice("error", `unknown mode "${args[0]}" — ${PERMISSION_MODES.join(", ")}`);
+      return;
+    }
+    agent.setPermissionMode(mode);
+    io.notice("info", `permission mode: ${mode}`);
+  },
+  compact: async (args, { backend, io }) => {
+    const instructions = args.join(" ").trim();
+    await io.stream(
+      backend.agent().compact({ signal: io.signal, ...(instructions ? { instructions } : {}) }),
+    );
+  },
+  clear: async (_args, { backend, io }) => {
+    await swap(backend, io, {}, "clear");
+    io.clearScreen();
+    io.notice("info", `new session ${backend.agent().sessionId}`);
+  },
+  sessions: async (_args, { backend, io }) => {
+    const list = backend.sessions().slice(0, 15);
+    if (list.length === 0) {
+      io.print({ title: "Sessions", lines: ["no stored sessions for this project"] });
+      return;
+    }
+    const current = backend.agent().sessionId;
+    const rows = list.map((s) => [
+      `${s.id === current ? "*" : " "}${s.id.slice(0, 8)}`,
+      s.updatedAt.replace("T", " ").slice(0, 16),
+      `${s.messages} msg`,
+      sanitize(s.firstPrompt).replace(/\s+/g, " ").slice(0, 40),
+    ]);
+    io.print({ title: "Sessions (resume with /resume <id>)", lines: table(rows, { indent: " " }) });
+  },
+  resume: async (args, { backend, io }) => {
+    const id = args[0];
+    if (!id) {
+      io.notice("error", "usage: /resume <id> — /sessions lists them");
+      return;
+    }
+    if (await swap(backend, io, { resume: id }, "other")) {
+      io.notice("info", `resumed session ${backend.agent().sessionId}`);
+    }
+  },
+  thinking: async (_args, { io }) => {
+    const text = io.lastReasoning();
+    io.print({
+      title: "Reasoning of the last turn",
+      lines: text ? sanitize(text).split("\n") : ["(no reasoning in the last turn)"],
+    });
+  },
+  exit: async (_args, { io }) => io.exit(),
+  quit: async (_args, { io }) => io.exit(),
+};
+
+/** Opens the new agent first (so a bad id leaves the session alone), then ends the old one. */
+async function swap(
+  backend: TuiBackend,
+  io: SlashIO,
+  opts: { resume?: string; model?: string },
+  reason: "clear" | "other",
+): Promise<boolean> {
+  const old = backend.agent();
+  const result: ActionResult = await backend.replace(opts);
+  if (!result.ok) {
+    io.notice("error", result.error);
+    return false;
+  }
+  await io.stream(old.end(reason));
+  await io.stream(backend.agent().start({ signal: io.signal }));
+  return true;
+}
+
+function hookStatsLines(backend: TuiBackend): string[] {
+  const stats = backend.agent().hooks.stats();
+  if (stats.length === 0) return ["no hook has run in this session"];
+  const rows = [
+    ["event", "hook", "runs", "blocks", "warn", "err", "t/o", "p50", "p95", "max"],
+    ...stats.map((s) => [
+      s.event,
+      sanitize(s.command).replace(/\s+/g, " ").slice(0, 28),
+      String(s.runs),
+      String(s.blocks),
+      String(s.warnings),
+      String(s.errors),
+      String(s.timeouts),
+      formatDuration(s.p50Ms),
+      formatDuration(s.p95Ms),
+      formatDuration(s.maxMs),
+    ]),
+  ];
+  return table(rows, { indent: "  " });
+}

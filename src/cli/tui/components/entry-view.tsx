@@ -1,0 +1,73 @@
+/** Renders one finished transcript entry. */
+import { Box, Text } from "ink";
+import { sanitize } from "../sanitize.js";
+import type { Entry } from "../transcript.js";
+import { HookRow } from "./hook-row.js";
+import { Reasoning } from "./reasoning.js";
+import { ToolCard } from "./tool-card.js";
+
+/** Props of {@link EntryView}. */
+export interface EntryViewProps {
+  entry: Entry;
+  width: number;
+  home?: string;
+}
+
+const LEVEL_COLOR = { info: "blue", warn: "yellow", error: "red" } as const;
+
+/** One entry of the transcript, laid out for `width` columns. */
+export function EntryView({ entry, width, home }: EntryViewProps) {
+  switch (entry.kind) {
+    case "user":
+      return (
+        <Box marginTop={1} width={width}>
+          <Text color="gray">❯ </Text>
+          <Text bold>{entry.text}</Text>
+        </Box>
+      );
+    case "assistant":
+      return <AssistantText text={entry.text} continued={entry.continued} width={width} />;
+    case "reasoning":
+      return <Reasoning text={entry.text} expanded={entry.expanded} />;
+    case "tool":
+      return <ToolCard card={entry.card} width={width} />;
+    case "hook":
+      return <HookRow run={entry.run} width={width} {...(home ? { home } : {})} />;
+    case "notice":
+      return (
+        <Box width={width}>
+          <Text color={LEVEL_COLOR[entry.level]}>
+            {entry.level === "error" ? "✗ " : entry.level === "warn" ? "! " : "· "}
+            {sanitize(entry.text)}
+          </Text>
+        </Box>
+      );
+    case "info":
+      return (
+        <Box flexDirection="column" width={width} marginTop={1}>
+          {entry.title ? <Text bold>{entry.title}</Text> : null}
+          <Text>{sanitize(entry.lines.join("\n"))}</Text>
+        </Box>
+      );
+  }
+}
+
+/** Assistant text: a bullet on the first line of a reply, indented continuation lines. */
+export function AssistantText({
+  text,
+  continued,
+  width,
+}: {
+  text: string;
+  continued: boolean;
+  width: number;
+}) {
+  return (
+    <Box width={width} marginTop={continued ? 0 : 1}>
+      <Box width={2} flexShrink={0}>
+        <Text color="white">{continued ? " " : "●"}</Text>
+      </Box>
+      <Text>{sanitize(text)}</Text>
+    </Box>
+  );
+}

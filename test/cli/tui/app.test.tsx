@@ -1,0 +1,289 @@
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentEvent, PermissionAnswer } from "../../../src/agent/events.js";
+import { App } from "../../../src/cli/tui/app.js";
+import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
+import { aborted, type FakeOptions, fakeBackend, hookDef } from "./fake-backend.js";
+import { hookRun, KEY, waitForFrame } from "./helpers.js";
+
+afterEach(() => cleanup());
+
+function mount(opts: FakeOptions = {}) {
+  const { backend, log } = fakeBackend(opts);
+  const permissions = createPermissionBridge();
+  let exited = 0;
+  const r = render(
+    <App
+      backend={backend}
+      permissions={permissions}
+      onExit={() => exited++}
+      doubleCtrlCMs={60_000}
+    />,
+  );
+  const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+  const type = (text: string) => r.stdin.write(text);
+  return { ...r, backend, log, permissions, screen, type, exited: () => exited };
+}
+
+const usage = (hit: number, miss: number, cost: number, total: number): AgentEvent => ({
+  type: "usage",
+  usage: {
+    promptTokens: hit + miss,
+    cacheHitTokens: hit,
+    cacheMissTokens: miss,
+    completionTokens: 10,
+    reasoningTokens: 0,
+  },
+  costUsd: total,
+  turnCostUsd: cost,
+});
+
+describe("App", () => {
+  it("starts the session, shows the prompt and the status line", async () => {
+    const m = mount();
+    const s = await m.screen((s) => s.includes("ask Keel, or /help"));
+    expect(s).toContain("deepseek-v4-flash · default · cache turn – session –");
+    await expect.poll(() => m.log.calls).toContain("start:session-0");
+  });
+
+  it("streams a turn: text, reasoning, a tool card, a hook block and the status line", async () => {
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield { type: "request_start", turn: 1, request: 1 };
+        yield { type: "reasoning_delta", text: "I should list files." };
+        yield { type: "tool_call", id: "t1", name: "shell", input: { command: "rm -rf /" } };
+        yield {
+          type: "hook_run",
+          run: hookRun({ outcome: "block", message: "destructive command refused", exitCode: 2 }),
+        };
+        yield { type: "hook_run", run: hookRun({ hookId: "quiet", command: "./quiet.sh" }) };
+        yield {
+          type: "tool_result",
+          id: "t1",
+          name: "shell",
+          input: { command: "rm -rf /" },
+          status: "blocked",
+          content: "blocked by hook: destructive command refused",
+          durationMs: 4,
+        };
+        yield usage(640, 360, 0.001, 0.001);
+        yield { type: "request_start", turn: 1, request: 2 };
+        yield { type: "text_delta", text: "I could not do that.\nThe hook " };
+        yield { type: "text_delta", text: "refused it." };
+        yield usage(1000, 0, 0.0005, 0.0015);
+        yield { type: "turn_end", turn: 1, text: "…", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("delete everything\r");
+    const s = await m.screen((s) => s.includes("refused it.") && s.includes("ask Keel"));
+    expect(s).toContain("❯ delete everything");
+    expect(s).toContain("thought 20 chars");
+    expect(s).toContain("shell rm -rf / ⊘ blocked");
+    expect(s).toContain("hook PreToolUse ./scripts/guard.sh blocked");
+    expect(s).toContain("reason: destructive command refused");
+    expect(s).not.toContain("quiet.sh");
+    expect(s).toContain("I could not do that.");
+    // turn: (640+1000)/2000 = 82%; session the same; cost is the running total.
+    expect(s).toContain("cache turn 82% session 82% · $0.0015");
+  });
+
+  it("asks for permission and passes the answer to the agent", async () => {
+    const answers: PermissionAnswer[] = [];
+    const holder: { ask?: ReturnType<typeof createPermissionBridge>["ask"] } = {};
+    const m = mount({
+      turn: async function* (prompt, signal) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield {
+          type: "tool_call",
+          id: "t1",
+          name: "write_file",
+          input: { path: "a.txt", content: "x" },
+        };
+        const answer = await holder.ask!(
+          {
+            toolName: "write_file",
+            input: { path: "a.txt" },
+            summary: "write a.txt",
+            reason: "writes need approval",
+          },
+          { signal },
+        );
+        answers.push(answer);
+        yield {
+          type: "tool_result",
+          id: "t1",
+          name: "write_file",
+          input: { path: "a.txt" },
+          status: answer === "deny" ? "error" : "ok",
+          content: answer === "deny" ? "denied by the user" : "wrote 1 byte",
+          durationMs: 5,
+        };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    holder.ask = m.permissions.ask;
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("write it\r");
+    const s = await m.screen((s) => s.includes("Allow always for this session"));
+    expect(s).toContain("Allow write_file?");
+    expect(s).toContain("write a.txt");
+    m.type("a");
+    await m.screen((s) => s.includes("wrote 1 byte"));
+    expect(answers).toEqual(["allow_always"]);
+  });
+
+  it("interrupts a running turn with Ctrl+C and exits on the second, firing SessionEnd", async () => {
+    const m = mount({
+      turn: async function* (prompt, signal) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield { type: "tool_call", id: "t1", name: "shell", input: { command: "sleep 100" } };
+        await aborted(signal);
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "aborted" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("wait\r");
+    await m.screen((s) => s.includes("running shell"));
+    m.type(KEY.ctrlC);
+    const s = await m.screen((s) => s.includes("interrupted") && s.includes("ask Keel"));
+    expect(s).toContain("shell sleep 100 ✗ error");
+    expect(m.exited()).toBe(0);
+    m.type(KEY.ctrlC);
+    await expect.poll(() => m.exited()).toBe(1);
+    expect(m.log.ended).toEqual(["session-0:exit"]);
+  });
+
+  it("asks to trust untrusted project hooks before SessionStart", async () => {
+    const m = mount({
+      hooks: [
+        hookDef({ event: "SessionStart", handler: { type: "command", command: "./init.sh" } }),
+      ],
+      trusted: false,
+    });
+    const s = await m.screen((s) => s.includes("Trust these hooks"));
+    expect(s).toContain("./init.sh");
+    expect(m.log.calls).not.toContain("start:session-0");
+    m.type("y");
+    await expect.poll(() => m.log.calls).toContain("start:session-0");
+    expect(m.log.trusted).toBe(1);
+    await m.screen((s) => s.includes("project hooks trusted"));
+  });
+
+  it("declining trust starts the session without trusting", async () => {
+    const m = mount({ hooks: [hookDef()], trusted: false });
+    await m.screen((s) => s.includes("Trust these hooks"));
+    m.type("n");
+    await expect.poll(() => m.log.calls).toContain("start:session-0");
+    expect(m.log.trusted).toBe(0);
+  });
+
+  it("runs /hooks, /hooks stats, /stats and /mode", async () => {
+    const m = mount({
+      hooks: [hookDef()],
+      stats: [
+        {
+          hookId: "h",
+          event: "PreToolUse",
+          command: "./scripts/guard.sh",
+          source: "s",
+          runs: 3,
+          blocks: 1,
+          warnings: 0,
+          errors: 0,
+          timeouts: 0,
+          p50Ms: 20,
+          p95Ms: 40,
+          maxMs: 41,
+        },
+      ],
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/hooks list\r");
+    let s = await m.screen((s) => s.includes("1 hook from 1 file"));
+    expect(s).toContain("./scripts/guard.sh");
+    m.type("/hooks stats\r");
+    s = await m.screen((s) => s.includes("Hook stats"));
+    expect(s).toMatch(/PreToolUse\s+\.\/scripts\/guard\.sh\s+3\s+1/);
+    m.type("/stats\r");
+    s = await m.screen((s) => s.includes("Session stats"));
+    expect(s).toContain("cache hit ratio");
+    expect(s).toContain("90%");
+    m.type("/mode plan\r");
+    await m.screen((s) => s.includes("deepseek-v4-flash · plan ·"));
+    m.type("/nope\r");
+    await m.screen((s) => s.includes("unknown command /nope"));
+  });
+
+  it("/clear ends the session with reason clear and starts a new one", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/clear\r");
+    await m.screen((s) => s.includes("new session session-1"));
+    expect(m.log.ended).toEqual(["session-0:clear"]);
+    expect(m.log.calls).toContain("start:session-1");
+  });
+
+  it("/resume with an unknown id keeps the current session", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/resume zzz\r");
+    await m.screen((s) => s.includes("no session zzz"));
+    expect(m.log.ended).toEqual([]);
+    m.type("/resume 0123\r");
+    await m.screen((s) => s.includes("resumed session session-1"));
+    expect(m.log.ended).toEqual(["session-0:other"]);
+  });
+
+  it("/exit fires SessionEnd and exits", async () => {
+    const m = mount({
+      endEvents: [
+        { type: "hook_run", run: hookRun({ event: "SessionEnd", stdout: "bye from hook" }) },
+      ],
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/exit\r");
+    await expect.poll(() => m.exited()).toBe(1);
+    expect(m.log.ended).toEqual(["session-0:exit"]);
+  });
+
+  it("queues a prompt typed while a turn runs", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        if (prompt === "first") await gate;
+        yield { type: "text_delta", text: `done ${prompt}` };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("first\r");
+    await m.screen((s) => s.includes("Enter queues it"));
+    m.type("second\r");
+    await m.screen((s) => s.includes("queued: second"));
+    release();
+    await m.screen((s) => s.includes("done second"));
+    expect(m.log.calls.filter((c) => c.startsWith("turn:"))).toEqual(["turn:first", "turn:second"]);
+  });
+
+  it("strips control characters from streamed model text", async () => {
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield { type: "text_delta", text: "safe\x1b[2J\x1b]0;title\x07 text\n" };
+        yield { type: "notice", level: "warn", text: "hook says \x1b[31mhi\x1b[0m" };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("go\r");
+    await m.screen((s) => s.includes("safe text") && s.includes("hook says hi"));
+    expect(m.lastFrame()).not.toContain("\x1b[2J");
+    expect(m.lastFrame()).not.toContain("\x1b]0;");
+  });
+});

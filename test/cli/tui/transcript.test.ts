@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../../src/agent/events.js";
+import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
+import {
+  applyEvent,
+  hitRatio,
+  hookRunIsVisible,
+  initialTranscript,
+  type TranscriptState,
+} from "../../../src/cli/tui/transcript.js";
+import { hookRun } from "./helpers.js";
+
+const run = (events: AgentEvent[], start: TranscriptState = initialTranscript()) =>
+  events.reduce((s, e) => applyEvent(s, e, 1000), start);
+
+describe("transcript", () => {
+  it("moves complete lines of streamed text to the static part at once", () => {
+    const s = run([
+      { type: "text_delta", text: "one\ntw" },
+      { type: "text_delta", text: "o\nthr" },
+    ]);
+    expect(s.done.map((e) => (e.kind === "assistant" ? [e.text, e.continued] : null))).toEqual([
+      ["one", false],
+      ["two", true],
+    ]);
+    expect(s.streamingText).toBe("thr");
+  });
+
+  it("collapses reasoning into one entry when the answer starts", () => {
+    const s = run([
+      { type: "reasoning_delta", text: "hmm " },
+      { type: "reasoning_delta", text: "ok" },
+      { type: "text_delta", text: "x" },
+    ]);
+    expect(s.done).toMatchObject([{ kind: "reasoning", text: "hmm ok", expanded: false }]);
+    expect(s.lastReasoning).toBe("hmm ok");
+  });
+
+  it.each([
+    [hookRun({ outcome: "pass" }), false],
+    [hookRun({ outcome: "pass", stdout: "context" }), true],
+    [hookRun({ outcome: "block" }), true],
+    [hookRun({ outcome: "warn" }), true],
+    [hookRun({ outcome: "error" }), true],
+    [hookRun({ outcome: "timeout" }), true],
+    [hookRun({ outcome: "cancelled" }), true],
+  ])("hook run %# visible: %s", (r, visible) => {
+    expect(hookRunIsVisible(r)).toBe(visible);
+  });
+
+  it("marks cards still running at an aborted turn end as interrupted", () => {
+    const s = run([
+      { type: "tool_call", id: "a", name: "shell", input: { command: "sleep 9" } },
+      { type: "turn_end", turn: 1, text: "", stopReason: "aborted" },
+    ]);
+    expect(s.tools).toEqual([]);
+    expect(s.done).toMatchObject([
+      { kind: "tool", card: { status: "error", content: "interrupted" } },
+      { kind: "notice", text: "interrupted" },
+    ]);
+    expect(s.phase.kind).toBe("idle");
+  });
+
+  it("accumulates cache ratios per turn and per session", () => {
+    const usage = (hit: number, miss: number, turnCost: number, total: number): AgentEvent => ({
+      type: "usage",
+      usage: {
+        promptTokens: hit + miss,
+        cacheHitTokens: hit,
+        cacheMissTokens: miss,
+        completionTokens: 1,
+        reasoningTokens: 0,
+      },
+      costUsd: total,
+      turnCostUsd: turnCost,
+    });
+    let s = run([usage(0, 100, 0.01, 0.01)]);
+    s = run(
+      [
+        { type: "turn_start", turn: 2, prompt: "p" },
+        usage(100, 0, 0.001, 0.011),
+        usage(100, 0, 0.001, 0.012),
+      ],
+      s,
+    );
+    expect(hitRatio(s.turn)).toBe(1);
+    expect(hitRatio(s.session)).toBeCloseTo(2 / 3);
+    expect(s.turn.costUsd).toBeCloseTo(0.002);
+    expect(s.session.costUsd).toBeCloseTo(0.012);
+    expect(hitRatio(initialTranscript().turn)).toBeNull();
+  });
+});
+
+describe("permission bridge", () => {
+  const req = { toolName: "shell", input: {}, summary: "ls", reason: "" };
+  it("denies when no UI listens", async () => {
+    const b = createPermissionBridge();
+    await expect(b.ask(req, { signal: new AbortController().signal })).resolves.toBe("deny");
+  });
+
+  it("delivers the UI's answer and clears the prompt", async () => {
+    const b = createPermissionBridge();
+    const seen: Array<string | null> = [];
+    b.subscribe((p) => {
+      seen.push(p ? p.request.summary : null);
+      p?.answer("allow_once");
+    });
+    await expect(b.ask(req, { signal: new AbortController().signal })).resolves.toBe("allow_once");
+    expect(seen).toEqual([null, "ls", null]);
+  });
+
+  it("denies when the turn is aborted while asking", async () => {
+    const b = createPermissionBridge();
+    b.subscribe(() => {});
+    const ac = new AbortController();
+    const answer = b.ask(req, { signal: ac.signal });
+    ac.abort();
+    await expect(answer).resolves.toBe("deny");
+  });
+});

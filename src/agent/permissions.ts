@@ -4,16 +4,11 @@
  */
 import type { ToolKind } from "../tools/types.js";
 
-/** The permission modes (the same strings hooks see as `permission_mode`). */
-export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+/** Every permission mode (the same strings hooks see as `permission_mode`), in cycling order. */
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
 
-/** Every mode, for parsing `--mode` and cycling in the TUI. */
-export const PERMISSION_MODES: readonly PermissionMode[] = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "bypassPermissions",
-];
+/** A permission mode. */
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** What the mode says about one call. */
 export type PermissionVerdict =

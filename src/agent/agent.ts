@@ -1,0 +1,215 @@
+/**
+ * `createAgent`: builds the cache-first agent for one session — prefix, log, hooks (with the
+ * prompt and agent runners wired), permissions — and exposes it as turn-by-turn event streams.
+ */
+import { randomUUID } from "node:crypto";
+import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
+import { createHookEngine } from "../hooks/index.js";
+import type { HookEngine } from "../hooks/types.js";
+import type { Usage } from "../llm/types.js";
+import { toolSpecs } from "../tools/registry.js";
+import { compactLog } from "./compact.js";
+import { AgentCore } from "./core.js";
+import type { AgentEvent } from "./events.js";
+import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { createNullHookEngine } from "./null-hooks.js";
+import type { PermissionMode } from "./permissions.js";
+import { ImmutablePrefix } from "./prefix.js";
+import { createPromptRunner } from "./prompt-runner.js";
+import { prepareToolSpecs } from "./repair/index.js";
+import { healDanglingCalls } from "./resume.js";
+import { createAgentRunner } from "./subagent.js";
+import { SYSTEM_PROMPT } from "./system-prompt.js";
+import { runTurn } from "./turn.js";
+import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
+
+/** Default model requests per user turn. */
+export const DEFAULT_MAX_TURNS = 50;
+
+/** A session that keeps nothing on disk (library use without a store). */
+export function memorySession(id: string = randomUUID()): SessionPort {
+  return {
+    id,
+    transcriptPath: "",
+    messages: [],
+    appendMessage: () => {},
+    recordCompaction: () => {},
+    appendUsage: () => {},
+    appendHookRun: () => {},
+  };
+}
+
+/**
+ * Creates an agent for one session. A session whose port holds stored messages is resumed:
+ * its bytes are replayed exactly, and SessionStart fires with `source: "resume"`.
+ */
+export async function createAgent(opts: AgentOptions): Promise<Agent> {
+  const session = opts.session ?? memorySession();
+  const clock = opts.clock ?? Date.now;
+  let mode: PermissionMode = opts.permissionMode ?? "default";
+  const info: HookSessionInfo = {
+    sessionId: session.id,
+    transcriptPath: session.transcriptPath,
+    projectDir: opts.projectDir,
+    permissionMode: () => mode,
+  };
+  const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
+
+  let engine: HookEngine;
+  if (opts.hooks) engine = opts.hooks;
+  else if (opts.noHooks) engine = createNullHookEngine();
+  else {
+    engine = await createHookEngine({
+      projectDir: opts.projectDir,
+      ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+      ...(opts.env !== undefined ? { env: opts.env } : {}),
+      ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+      promptRunner: createPromptRunner({
+        client: opts.client,
+        model: opts.cheapModel ?? opts.model,
+        onUsage,
+      }),
+      agentRunner: createAgentRunner({
+        client: opts.client,
+        model: opts.model,
+        hooks: () => engine,
+        info,
+        onUsage,
+      }),
+      onRun: (run) => session.appendHookRun(run),
+    });
+  }
+
+  const prepared = prepareToolSpecs(toolSpecs(opts.tools));
+  const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
+  const core: AgentCore = new AgentCore({
+    client: opts.client,
+    model: opts.model,
+    prefix,
+    repairTools: prepared.tools,
+    hooks: engine,
+    session,
+    info,
+    dispatch: {
+      tools: opts.tools,
+      hooks: engine,
+      info,
+      askPermission: opts.askPermission,
+      autoApprove: opts.autoApprove ?? false,
+      allowed: new Set(),
+      clock,
+    },
+    maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS,
+    clock,
+    ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
+  });
+  const resumed = session.messages.length > 0;
+  if (resumed) {
+    const restored = core.log.restore(session.messages);
+    if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
+    healDanglingCalls(core.log);
+  }
+
+  let started = false;
+  let ended = false;
+  let busy = false;
+
+  async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    if (started) return;
+    started = true;
+    const decision = yield* fireHook(
+      engine,
+      info,
+      "SessionStart",
+      { source: resumed ? "resume" : "startup" },
+      o.signal,
+    );
+    core.addPending("SessionStart", decision.additionalContext);
+  }
+
+  /** Serializes turns and compactions: one thing at a time per session. */
+  async function* exclusive(body: AsyncGenerator<AgentEvent>): AsyncGenerator<AgentEvent> {
+    if (ended) {
+      yield { type: "error", message: "the session has ended" };
+      return;
+    }
+    if (busy) {
+      yield { type: "error", message: "a turn is already running in this session" };
+      return;
+    }
+    busy = true;
+    try {
+      yield* body;
+    } finally {
+      busy = false;
+    }
+  }
+
+  const never = new AbortController().signal;
+
+  const agent: Agent = {
+    sessionId: session.id,
+    transcriptPath: session.transcriptPath,
+    hooks: engine,
+    start: (o) => exclusive(start(o)),
+    runTurn: (prompt, o = {}) =>
+      exclusive(
+        (async function* () {
+          yield* start(o);
+          yield* runTurn(core, prompt, o.signal ?? never);
+        })(),
+      ),
+    compact: (o = {}) =>
+      exclusive(
+        (async function* () {
+          yield* start(o.signal ? { signal: o.signal } : {});
+          yield* compactLog(core, {
+            ...(o.instructions !== undefined ? { instructions: o.instructions } : {}),
+            signal: o.signal ?? never,
+          });
+        })(),
+      ),
+    end: (reason = "exit") =>
+      (async function* (): AsyncGenerator<AgentEvent> {
+        if (ended) return;
+        ended = true;
+        const began = clock();
+        yield* fireHook(
+          engine,
+          info,
+          "SessionEnd",
+          { reason },
+          AbortSignal.timeout(SESSION_END_BUDGET_MS),
+        );
+        const left = Math.max(0, SESSION_END_BUDGET_MS - (clock() - began));
+        try {
+          await engine.shutdown({ budgetMs: left });
+        } catch {
+          // shutdown must not throw; nothing else to do at exit.
+        }
+      })(),
+    getPermissionMode: () => mode,
+    setPermissionMode: (m) => {
+      mode = m;
+    },
+    stats: (): AgentStats => {
+      const { cacheHitTokens: hit, cacheMissTokens: miss } = core.usage;
+      return {
+        sessionId: session.id,
+        requests: core.requests,
+        usage: { ...core.usage },
+        costUsd: core.costUsd,
+        costWithoutCacheUsd: core.costWithoutCacheUsd,
+        cacheHitRatio: hit + miss === 0 ? 0 : hit / (hit + miss),
+        compactions: core.log.compactions,
+        prefixFingerprint: prefix.fingerprint,
+        messages: core.log.length,
+      };
+    },
+    transcript: () => core.log.messages(),
+  };
+  return agent;
+}

@@ -1,0 +1,259 @@
+/**
+ * The agent's state for one session: the immutable prefix, the append-only log, the scratch,
+ * the hooks and tools, and the one place requests are built and streamed. `turn.ts`,
+ * `compact.ts` and `agent.ts` drive it.
+ */
+import type { HookEventName } from "../hooks/events.js";
+import type { HookEngine } from "../hooks/types.js";
+import { stableStringify } from "../llm/stable-json.js";
+import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
+import { requestCost } from "./cost.js";
+import type { DispatchContext } from "./dispatch.js";
+import type { AgentEvent } from "./events.js";
+import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
+import { AppendOnlyLog } from "./log.js";
+import type { ImmutablePrefix } from "./prefix.js";
+import { renderMessage } from "./render.js";
+import { createStormBreaker, type RepairTool, type StormBreaker } from "./repair/index.js";
+import { VolatileScratch } from "./scratch.js";
+import type { RequestReply } from "./turn.js";
+import type { SessionPort } from "./types.js";
+
+/** Hook text waiting for the next user message (SessionStart output, async hook results). */
+interface PendingContext {
+  event: HookEventName;
+  text: string;
+}
+
+/** Settings the core is built from. */
+export interface CoreOptions {
+  client: ChatClient;
+  model: string;
+  prefix: ImmutablePrefix;
+  repairTools: readonly RepairTool[];
+  hooks: HookEngine;
+  session: SessionPort;
+  info: HookSessionInfo;
+  dispatch: DispatchContext;
+  maxTurns: number;
+  clock: () => number;
+  thinking?: "enabled" | "disabled";
+  temperature?: number;
+  maxTokens?: number;
+  benchmarkCacheHostile: boolean;
+}
+
+/** A zero usage record. */
+export function emptyUsage(): Usage {
+  return {
+    promptTokens: 0,
+    cacheHitTokens: 0,
+    cacheMissTokens: 0,
+    completionTokens: 0,
+    reasoningTokens: 0,
+  };
+}
+
+/** The state of one session and the request path. */
+export class AgentCore {
+  readonly log: AppendOnlyLog;
+  readonly scratch = new VolatileScratch();
+  readonly hooks: HookEngine;
+  readonly info: HookSessionInfo;
+  readonly dispatch: DispatchContext;
+  readonly maxTurns: number;
+  readonly session: SessionPort;
+  readonly prefix: ImmutablePrefix;
+  /** The tools as repair sees them (flattened schemas re-nest at dispatch). */
+  readonly repairTools: readonly RepairTool[];
+  readonly storm: StormBreaker = createStormBreaker();
+  turns = 0;
+  requests = 0;
+  readonly usage: Usage = emptyUsage();
+  costUsd = 0;
+  costWithoutCacheUsd = 0;
+  readonly #pending: PendingContext[] = [];
+  readonly #opts: CoreOptions;
+
+  constructor(opts: CoreOptions) {
+    this.#opts = opts;
+    this.hooks = opts.hooks;
+    this.info = opts.info;
+    this.dispatch = opts.dispatch;
+    this.maxTurns = opts.maxTurns;
+    this.session = opts.session;
+    this.prefix = opts.prefix;
+    this.repairTools = opts.repairTools;
+    this.log = new AppendOnlyLog({
+      onAppend: (bytes) => opts.session.appendMessage(bytes, { turn: this.turns }),
+    });
+  }
+
+  /** Whether a tool changes state (storm breaker: a change makes re-reading legitimate). */
+  isMutating(name: string): boolean {
+    const tool = this.dispatch.tools.find((t) => t.name === name);
+    return tool === undefined || tool.kind !== "read";
+  }
+
+  /** Queues hook text for the next user message (new content: nothing sent is edited). */
+  addPending(event: HookEventName, text: string | null): void {
+    if (text?.trim()) this.#pending.push({ event, text });
+  }
+
+  /** The next user message: queued hook context, the prompt, then UserPromptSubmit context. */
+  composeUserMessage(prompt: string, submitContext: string | null): string {
+    const parts = this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text));
+    parts.push(prompt);
+    if (submitContext?.trim()) parts.push(hookContextBlock("UserPromptSubmit", submitContext));
+    return parts.join("\n\n");
+  }
+
+  /** Takes finished async hook results: runs and notices now, context into the next message. */
+  *collectAsyncResults(): Generator<AgentEvent> {
+    let results: ReturnType<HookEngine["takeAsyncResults"]>;
+    try {
+      results = this.hooks.takeAsyncResults();
+    } catch {
+      return;
+    }
+    for (const r of results) {
+      yield { type: "hook_run", run: r.run };
+      if (r.systemMessage) yield { type: "notice", level: "info", text: r.systemMessage };
+      this.addPending(r.run.event, r.additionalContext);
+    }
+  }
+
+  /** The request for the current log plus `extra` (not stored), e.g. a compaction instruction. */
+  buildRequest(extra: readonly ChatMessage[] = [], signal?: AbortSignal): ChatRequest {
+    const o = this.#opts;
+    let messages = this.prefix.messages.concat(this.log.messages(), extra.map(renderMessage));
+    let tools = this.prefix.toolsJson;
+    if (o.benchmarkCacheHostile) {
+      const hostile = hostileParts(this.prefix, o.clock());
+      messages = [hostile.system, ...messages.slice(1)];
+      tools = hostile.tools;
+    }
+    return {
+      model: o.model,
+      messages,
+      ...(tools !== undefined ? { tools } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
+      ...(o.thinking !== undefined ? { thinking: o.thinking } : {}),
+      ...(signal ? { signal } : {}),
+    };
+  }
+
+  /** Streams one request, yielding deltas and usage; returns the assembled message. */
+  async *request(opts: {
+    turn: number;
+    signal: AbortSignal;
+    extra?: readonly ChatMessage[];
+  }): AsyncGenerator<AgentEvent, RequestReply> {
+    this.requests += 1;
+    yield { type: "request_start", turn: opts.turn, request: this.requests };
+    const req = this.buildRequest(opts.extra, opts.signal);
+    try {
+      for await (const ev of this.#opts.client.stream(req)) {
+        switch (ev.type) {
+          case "reasoning_delta":
+            this.scratch.reasoning += ev.text;
+            yield ev;
+            break;
+          case "text_delta":
+            yield ev;
+            break;
+          case "retry":
+            yield {
+              type: "notice",
+              level: "warn",
+              text: `${ev.message}; retrying (attempt ${ev.attempt})`,
+            };
+            break;
+          case "error":
+            return { kind: "error", message: ev.message };
+          case "done": {
+            if (ev.usage) yield this.#account(ev.usage);
+            return {
+              kind: "message",
+              message: assistantMessage(ev.message),
+              finishReason: ev.finishReason,
+              usage: ev.usage,
+            };
+          }
+        }
+      }
+    } catch (err) {
+      return { kind: "error", message: err instanceof Error ? err.message : String(err) };
+    }
+    return { kind: "error", message: "the model's stream ended without an answer" };
+  }
+
+  /** Accounts a model call made outside the conversation (prompt and agent hooks). */
+  accountExternal(model: string, usage: Usage): void {
+    this.#add(model, usage);
+  }
+
+  #account(usage: Usage): AgentEvent {
+    const turnCost = this.#add(this.#opts.model, usage);
+    return { type: "usage", usage, costUsd: this.costUsd, turnCostUsd: turnCost };
+  }
+
+  /** Adds one call to the totals and the usage log; returns its cost. */
+  #add(model: string, usage: Usage): number {
+    const { costUsd: turnCost, costWithoutCacheUsd: without } = requestCost(model, usage);
+    this.usage.promptTokens += usage.promptTokens;
+    this.usage.cacheHitTokens += usage.cacheHitTokens;
+    this.usage.cacheMissTokens += usage.cacheMissTokens;
+    this.usage.completionTokens += usage.completionTokens;
+    this.usage.reasoningTokens += usage.reasoningTokens;
+    this.costUsd += turnCost;
+    this.costWithoutCacheUsd += without;
+    this.session.appendUsage({
+      sessionId: this.session.id,
+      model,
+      at: this.#opts.clock(),
+      usage,
+      costUsd: turnCost,
+      costWithoutCacheUsd: without,
+    });
+    return turnCost;
+  }
+}
+
+/** Only the fields the wire message needs, in the assistant's shape. */
+function assistantMessage(m: ChatMessage): ChatMessage {
+  const out: ChatMessage = { role: "assistant", content: m.content };
+  if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
+  if (m.tool_calls && m.tool_calls.length > 0) out.tool_calls = m.tool_calls;
+  if (out.content === null && out.tool_calls === undefined) out.content = "";
+  return out;
+}
+
+/** FOR BENCHMARKS ONLY: a timestamped system message and tool specs with shuffled key order. */
+function hostileParts(prefix: ImmutablePrefix, now: number): { system: string; tools?: string } {
+  const first = prefix.messages[0] ?? renderMessage({ role: "system", content: "" });
+  const parsed: { content?: unknown } = JSON.parse(first);
+  const content = `Current time: ${new Date(now).toISOString()}\n\n${String(parsed.content ?? "")}`;
+  const system = renderMessage({ role: "system", content });
+  if (prefix.toolsJson === undefined) return { system };
+  return { system, tools: shuffledJson(JSON.parse(prefix.toolsJson)) };
+}
+
+function shuffledJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(shuffledJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      const a = entries[i];
+      const b = entries[j];
+      if (a !== undefined && b !== undefined) {
+        entries[i] = b;
+        entries[j] = a;
+      }
+    }
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${shuffledJson(v)}`).join(",")}}`;
+  }
+  return stableStringify(value);
+}

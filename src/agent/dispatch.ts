@@ -1,0 +1,294 @@
+/**
+ * Running one tool call the model asked for: validate the arguments, PreToolUse, permissions
+ * (mode, PermissionRequest, the user), the tool itself, PostToolUse / PostToolUseFailure. Every
+ * path ends in exactly one tool result, so the log always stays a valid conversation.
+ */
+import type { HookEngine } from "../hooks/types.js";
+import { type AnyTool, findTool, validateToolInput } from "../tools/registry.js";
+import type { ToolResult } from "../tools/types.js";
+import type { AgentEvent, ToolCallStatus } from "./events.js";
+import {
+  fireHook,
+  type HookSessionInfo,
+  hookContextBlock,
+  isVeto,
+  messageOf,
+  vetoingHooks,
+  vetoReason,
+} from "./hook-fire.js";
+import { allowKey, modeVerdict } from "./permissions.js";
+import type { AskPermission } from "./types.js";
+
+/** What dispatch needs from the agent. */
+export interface DispatchContext {
+  tools: readonly AnyTool[];
+  hooks: HookEngine;
+  info: HookSessionInfo;
+  askPermission: AskPermission | undefined;
+  autoApprove: boolean;
+  /** "Allow always" answers of this session. */
+  allowed: Set<string>;
+  clock: () => number;
+}
+
+/** How a call ended: the text the model sees, and whether a hook ended the turn. */
+export interface DispatchOutcome {
+  status: ToolCallStatus;
+  content: string;
+  input: Record<string, unknown>;
+  /** Set when a hook said `continue: false`: the turn ends after this call. */
+  stopReason: string | null;
+}
+
+/** A call after repair: what to run, or the error the model gets instead. */
+export interface PreparedCall {
+  id: string;
+  name: string;
+  /** Parsed (and re-nested) arguments. */
+  input: Record<string, unknown>;
+  /** Set when the call must not run (repair could not fix it, storm breaker). */
+  error?: string;
+}
+
+/** Runs one call and yields its events; never throws. */
+export async function* dispatchToolCall(
+  ctx: DispatchContext,
+  call: PreparedCall,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, DispatchOutcome> {
+  const name = call.name;
+  const started = ctx.clock();
+  yield { type: "tool_call", id: call.id, name, input: call.input };
+
+  const finish = (
+    status: ToolCallStatus,
+    content: string,
+    input: Record<string, unknown>,
+    stopReason: string | null = null,
+  ): { event: AgentEvent; outcome: DispatchOutcome } => ({
+    event: {
+      type: "tool_result",
+      id: call.id,
+      name,
+      input,
+      status,
+      content,
+      durationMs: ctx.clock() - started,
+    },
+    outcome: { status, content, input, stopReason },
+  });
+
+  if (call.error !== undefined) {
+    const r = finish("error", call.error, call.input);
+    yield r.event;
+    return r.outcome;
+  }
+  const tool = findTool(ctx.tools, name);
+  if (tool === undefined) {
+    const names = ctx.tools.map((t) => t.name).join(", ");
+    const r = finish("error", `Unknown tool \`${name}\`. Available tools: ${names}.`, call.input);
+    yield r.event;
+    return r.outcome;
+  }
+  const valid = validateToolInput(tool, call.input);
+  if (!valid.ok) {
+    const r = finish("error", valid.error, call.input);
+    yield r.event;
+    return r.outcome;
+  }
+  let input: Record<string, unknown> = valid.input;
+
+  const pre = yield* fireHook(
+    ctx.hooks,
+    ctx.info,
+    "PreToolUse",
+    { tool_name: name, tool_input: input, tool_use_id: call.id },
+    signal,
+  );
+  if (isVeto(pre)) {
+    const text = `Blocked by ${vetoingHooks(pre)}: ${vetoReason(pre)}. The tool did not run.`;
+    const r = finish("blocked", text, input);
+    yield r.event;
+    return r.outcome;
+  }
+  if (!pre.continue) {
+    const why = pre.stopReason ?? "a PreToolUse hook stopped the agent";
+    const r = finish("blocked", `Not run: ${why}`, input, why);
+    yield r.event;
+    return r.outcome;
+  }
+  if (pre.updatedInput !== null) {
+    const rewritten = validateToolInput(tool, pre.updatedInput);
+    if (!rewritten.ok) {
+      const text = `A PreToolUse hook (${vetoingHooks(pre)}) rewrote the arguments and the result is invalid, so the tool did not run: ${rewritten.error}`;
+      const r = finish("error", text, input);
+      yield r.event;
+      return r.outcome;
+    }
+    input = rewritten.input;
+  }
+
+  const permitted = yield* checkPermission(ctx, {
+    tool,
+    input,
+    callId: call.id,
+    hookSays: pre.decision,
+    signal,
+  });
+  if (!permitted.ok) {
+    const r = finish("blocked", permitted.reason, input);
+    yield r.event;
+    return r.outcome;
+  }
+
+  let result: ToolResult;
+  const runStarted = ctx.clock();
+  if (signal.aborted) {
+    result = { content: "Interrupted by the user before the tool ran.", isError: true };
+  } else {
+    try {
+      result = await tool.run(input, { signal });
+    } catch (err) {
+      result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
+    }
+    if (signal.aborted && result.isError) {
+      result = { ...result, content: `${result.content}\n(Interrupted by the user.)` };
+    }
+  }
+  const durationMs = ctx.clock() - runStarted;
+
+  let content = result.content;
+  let stopReason: string | null = null;
+  if (!result.isError) {
+    const post = yield* fireHook(
+      ctx.hooks,
+      ctx.info,
+      "PostToolUse",
+      {
+        tool_name: name,
+        tool_input: input,
+        tool_use_id: call.id,
+        tool_response: { content: result.content, ...(result.details ?? {}) },
+        duration_ms: durationMs,
+      },
+      signal,
+    );
+    if (post.updatedToolOutput !== null) content = post.updatedToolOutput;
+    content = withContext(content, "PostToolUse", post.additionalContext, post.reason);
+    if (!post.continue) stopReason = post.stopReason ?? "a PostToolUse hook stopped the agent";
+  } else {
+    const failure = yield* fireHook(
+      ctx.hooks,
+      ctx.info,
+      "PostToolUseFailure",
+      {
+        tool_name: name,
+        tool_input: input,
+        tool_use_id: call.id,
+        error: result.content,
+        is_interrupt: signal.aborted,
+        duration_ms: durationMs,
+      },
+      signal,
+    );
+    content = withContext(content, "PostToolUseFailure", failure.additionalContext, null);
+    if (!failure.continue) {
+      stopReason = failure.stopReason ?? "a PostToolUseFailure hook stopped the agent";
+    }
+  }
+  const r = finish(result.isError ? "error" : "ok", content, input, stopReason);
+  yield r.event;
+  return r.outcome;
+}
+
+/** Appends hook context (and a block reason not already in it) after the tool output. */
+function withContext(
+  content: string,
+  event: "PostToolUse" | "PostToolUseFailure",
+  context: string | null,
+  reason: string | null,
+): string {
+  const parts: string[] = [];
+  if (context?.trim()) parts.push(context.trim());
+  if (reason?.trim() && !parts.some((p) => p.includes(reason.trim()))) parts.push(reason.trim());
+  if (parts.length === 0) return content;
+  return `${content}\n\n${hookContextBlock(event, parts.join("\n"))}`;
+}
+
+/** The permission pipeline: mode → (ask) session memory → PermissionRequest → the user. */
+async function* checkPermission(
+  ctx: DispatchContext,
+  opts: {
+    tool: AnyTool;
+    input: Record<string, unknown>;
+    callId: string;
+    hookSays: string;
+    signal: AbortSignal;
+  },
+): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
+  const { tool, input, signal } = opts;
+  const primary = safePrimary(tool, input);
+  const verdict = modeVerdict({
+    mode: ctx.info.permissionMode(),
+    toolName: tool.name,
+    kind: tool.kind,
+    primary,
+  });
+  if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
+  const hookAsks = opts.hookSays === "ask";
+  if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
+  const key = allowKey(tool.name, tool.kind, primary);
+  if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
+
+  const reason =
+    verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";
+  const request = yield* fireHook(
+    ctx.hooks,
+    ctx.info,
+    "PermissionRequest",
+    { tool_name: tool.name, tool_input: input, tool_use_id: opts.callId },
+    signal,
+  );
+  if (isVeto(request)) {
+    return {
+      ok: false,
+      reason: `Permission denied by ${vetoingHooks(request)}: ${vetoReason(request)}. The tool did not run.`,
+    };
+  }
+  if (request.decision === "allow") return { ok: true };
+  if (ctx.autoApprove) return { ok: true };
+  const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
+  if (ctx.askPermission === undefined) {
+    return {
+      ok: false,
+      reason: `Permission denied: ${summary} needs the user's approval (${reason}), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`,
+    };
+  }
+  yield* fireHook(
+    ctx.hooks,
+    ctx.info,
+    "Notification",
+    {
+      message: `Keel needs your permission to use ${tool.name}`,
+      notification_type: "permission_prompt",
+    },
+    signal,
+  );
+  let answer: string;
+  try {
+    answer = await ctx.askPermission({ toolName: tool.name, input, summary, reason }, { signal });
+  } catch {
+    answer = "deny";
+  }
+  if (answer === "allow_always") ctx.allowed.add(key);
+  if (answer === "allow_once" || answer === "allow_always") return { ok: true };
+  return { ok: false, reason: `The user denied ${summary}. The tool did not run.` };
+}
+
+function safePrimary(tool: AnyTool, input: Record<string, unknown>): string | undefined {
+  try {
+    return tool.primaryArg(input);
+  } catch {
+    return undefined;
+  }
+}

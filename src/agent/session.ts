@@ -1,0 +1,96 @@
+/**
+ * Opening the session an agent persists to: a new one, the project's latest (`--continue`) or
+ * one by id (`--resume`), adapted to the agent's SessionPort (never throws once open).
+ */
+import {
+  COMPACTION_EVENT,
+  createSession,
+  latestSession,
+  liveMessages,
+  openSession,
+  type SessionHandle,
+} from "../session/index.js";
+import type { SessionPort } from "./types.js";
+
+/** Options of `openAgentSession`. */
+export interface OpenSessionOptions {
+  keelHome: string;
+  projectDir: string;
+  /** Recorded in a new session's first line. */
+  model: string;
+  /** Resume this session id (or unique prefix). */
+  resume?: string;
+  /** Resume the project's most recently updated session (a new one when there is none). */
+  continueLatest?: boolean;
+  /** fsync every line (default false: a killed process still keeps every written line). */
+  fsync?: boolean;
+  /** Called when a write fails (disk full, ...). Must not throw. */
+  onError?: (err: unknown) => void;
+}
+
+/** An open session port; `close()` releases the file. */
+export interface OpenedSession extends SessionPort {
+  /** Warnings from reading a resumed file (a torn last line after a crash, ...). */
+  readonly warnings: readonly string[];
+  close(): void;
+}
+
+/**
+ * Opens (or creates) the session. Throws only for a bad `resume` id (SessionError, whose
+ * message is fit to show the user).
+ */
+export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
+  let resumeId = opts.resume;
+  if (resumeId === undefined && opts.continueLatest) {
+    resumeId = latestSession({ keelHome: opts.keelHome, projectDir: opts.projectDir })?.id;
+  }
+  const write = { keelHome: opts.keelHome, ...(opts.fsync ? { fsync: true } : {}) };
+  if (resumeId !== undefined) {
+    const { session, handle } = openSession({ ...write, id: resumeId });
+    return adapt(handle, liveMessages(session), session.warnings, opts.onError);
+  }
+  const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
+  return adapt(handle, [], [], opts.onError);
+}
+
+function adapt(
+  handle: SessionHandle,
+  messages: readonly string[],
+  warnings: readonly string[],
+  onError: ((err: unknown) => void) | undefined,
+): OpenedSession {
+  const guard = (fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      onError?.(err);
+    }
+  };
+  return {
+    id: handle.id,
+    transcriptPath: handle.path,
+    messages,
+    warnings,
+    appendMessage: (bytes, meta) => guard(() => handle.appendMessage(bytes, meta)),
+    recordCompaction: (after, meta) =>
+      guard(() => {
+        handle.appendEvent({ kind: COMPACTION_EVENT, messages: after.length });
+        for (const bytes of after) handle.appendMessage(bytes, meta);
+      }),
+    appendUsage: (entry) =>
+      guard(() => {
+        handle.appendUsage({
+          ts: new Date(entry.at).toISOString(),
+          model: entry.model,
+          promptTokens: entry.usage.promptTokens,
+          cacheHitTokens: entry.usage.cacheHitTokens,
+          cacheMissTokens: entry.usage.cacheMissTokens,
+          completionTokens: entry.usage.completionTokens,
+          costUsd: entry.costUsd,
+          costWithoutCacheUsd: entry.costWithoutCacheUsd,
+        });
+      }),
+    appendHookRun: (run) => guard(() => handle.appendHookRun(run)),
+    close: () => guard(() => handle.close()),
+  };
+}

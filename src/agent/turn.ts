@@ -1,0 +1,175 @@
+/**
+ * One user turn as an event stream: UserPromptSubmit, the user message, then model requests
+ * and tool calls until the model answers without tools and the Stop hooks let it stop.
+ */
+import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
+import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
+import type { AgentCore } from "./core.js";
+import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
+import type { AgentEvent } from "./events.js";
+import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
+import { repairAssistantMessage, stormAbortMessage, stormStubResult } from "./repair/index.js";
+
+type StopReason = Extract<AgentEvent, { type: "turn_end" }>["stopReason"];
+
+/** Runs one turn of `core`. Never throws: failures end the stream with `error` + `turn_end`. */
+export async function* runTurn(
+  core: AgentCore,
+  prompt: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent> {
+  const turn = ++core.turns;
+  core.scratch.reset();
+  core.storm.reset();
+  yield { type: "turn_start", turn, prompt };
+  const end = (stopReason: StopReason, text = ""): AgentEvent => ({
+    type: "turn_end",
+    turn,
+    text,
+    stopReason,
+  });
+
+  yield* core.collectAsyncResults();
+  const submit = yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
+  if (isVeto(submit)) {
+    yield {
+      type: "notice",
+      level: "error",
+      text: `Prompt blocked by ${vetoingHooks(submit)}: ${vetoReason(submit)}`,
+    };
+    yield end("blocked");
+    return;
+  }
+  if (!submit.continue) {
+    yield { type: "notice", level: "warn", text: submit.stopReason ?? "Stopped by a hook." };
+    yield end("hook_stop");
+    return;
+  }
+  core.log.append({
+    role: "user",
+    content: core.composeUserMessage(prompt, submit.additionalContext),
+  });
+
+  let requests = 0;
+  let lastText = "";
+  for (;;) {
+    if (signal.aborted) {
+      yield end("aborted", lastText);
+      return;
+    }
+    if (requests >= core.maxTurns) {
+      yield {
+        type: "notice",
+        level: "warn",
+        text: `Stopped after ${core.maxTurns} model requests in this turn (--max-turns).`,
+      };
+      yield end("max_turns", lastText);
+      return;
+    }
+    requests += 1;
+    const reply = yield* core.request({ turn, signal });
+    if (reply.kind === "error") {
+      if (signal.aborted) {
+        yield end("aborted", lastText);
+      } else {
+        yield { type: "error", message: reply.message };
+        yield end("error", lastText);
+      }
+      return;
+    }
+    const repaired = repairAssistantMessage({
+      message: reply.message,
+      allowedTools: core.repairTools,
+      finishReason: reply.finishReason,
+    });
+    for (const note of repaired.notes) yield { type: "notice", level: "warn", text: note };
+    const calls = repaired.toolCalls;
+    lastText = repaired.text;
+    core.log.append(repaired.message);
+
+    if (calls.length > 0) {
+      let stopReason: string | null = null;
+      let storm: string | null = null;
+      for (const call of calls) {
+        if (stopReason !== null || storm !== null || signal.aborted) {
+          // Every call gets a result so the log stays a valid conversation.
+          const content = signal.aborted
+            ? "Not run: the user interrupted the turn."
+            : `Not run: ${stopReason ?? storm}`;
+          core.log.append({ role: "tool", content, tool_call_id: call.id });
+          continue;
+        }
+        const prepared: PreparedCall = { id: call.id, name: call.name, input: call.input };
+        if (call.error !== undefined) prepared.error = call.error;
+        else {
+          const verdict = core.storm.check(
+            { name: call.name, arguments: call.input },
+            { mutating: core.isMutating(call.name) },
+          );
+          if (verdict === "stub") prepared.error = stormStubResult(call.name);
+          if (verdict === "abort") {
+            storm = stormAbortMessage(call.name);
+            prepared.error = storm;
+          }
+        }
+        const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
+        core.log.append({ role: "tool", content: outcome.content, tool_call_id: call.id });
+        stopReason = outcome.stopReason;
+      }
+      if (storm !== null) {
+        yield { type: "error", message: storm };
+        yield end("error", lastText);
+        return;
+      }
+      if (stopReason !== null) {
+        yield { type: "notice", level: "warn", text: stopReason };
+        yield end("hook_stop", lastText);
+        return;
+      }
+      if (signal.aborted) {
+        yield end("aborted", lastText);
+        return;
+      }
+      continue;
+    }
+
+    const stop = yield* fireHook(
+      core.hooks,
+      core.info,
+      "Stop",
+      { stop_hook_active: core.scratch.stopBlocks > 0, last_assistant_message: lastText },
+      signal,
+    );
+    if (!stop.continue) {
+      yield { type: "notice", level: "warn", text: stop.stopReason ?? "Stopped by a Stop hook." };
+      yield end("hook_stop", lastText);
+      return;
+    }
+    if (isVeto(stop) && !signal.aborted) {
+      if (core.scratch.stopBlocks >= MAX_STOP_BLOCKS_IN_A_ROW) {
+        yield {
+          type: "notice",
+          level: "warn",
+          text: `Stop hooks blocked ${MAX_STOP_BLOCKS_IN_A_ROW} times in a row; stopping anyway.`,
+        };
+      } else {
+        core.scratch.stopBlocks += 1;
+        const reason = vetoReason(stop);
+        yield {
+          type: "notice",
+          level: "info",
+          text: `${vetoingHooks(stop)} asked to continue: ${reason}`,
+        };
+        core.log.append({ role: "user", content: hookContextBlock("Stop", reason) });
+        continue;
+      }
+    }
+    yield end("end", lastText);
+    return;
+  }
+}
+
+/** What one model request produced. */
+export type RequestReply =
+  | { kind: "message"; message: ChatMessage; finishReason: FinishReason; usage: Usage | null }
+  | { kind: "error"; message: string };

@@ -1,0 +1,136 @@
+/**
+ * The agent's public shapes: options for `createAgent`, the Agent it returns, its statistics,
+ * and the small session port the agent persists through.
+ */
+import type { HookEngine, HookRunRecord } from "../hooks/types.js";
+import type { ChatClient, Usage } from "../llm/types.js";
+import type { Tool } from "../tools/types.js";
+import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
+import type { PermissionMode } from "./permissions.js";
+
+/** One request's usage as persisted (usage log, session). */
+export interface UsageEntry {
+  sessionId: string;
+  model: string;
+  /** Epoch milliseconds. */
+  at: number;
+  usage: Usage;
+  costUsd: number;
+  costWithoutCacheUsd: number;
+}
+
+/**
+ * Where a session's bytes go. The agent appends each message's bytes as soon as it is
+ * rendered (flushed per message, so a crash loses at most the turn in flight).
+ */
+export interface SessionPort {
+  readonly id: string;
+  /** Absolute path of the JSONL transcript (hooks get it as `transcript_path`). */
+  readonly transcriptPath: string;
+  /** The stored message bytes, in order (empty for a new session). */
+  readonly messages: readonly string[];
+  /** Persists one message's bytes; `turn` is the user turn it belongs to. Must not throw. */
+  appendMessage(bytes: string, meta: { turn: number }): void;
+  /** Persists a compaction: the log was replaced by `messages`. Must not throw. */
+  recordCompaction(messages: readonly string[], meta: { turn: number }): void;
+  /** Persists one request's usage. Must not throw. */
+  appendUsage(entry: UsageEntry): void;
+  /** Persists one hook run (the audit log). Must not throw. */
+  appendHookRun(run: HookRunRecord): void;
+}
+
+/** Asks the user to approve a call. Must not throw (treat a failure as `deny`). */
+export type AskPermission = (
+  prompt: PermissionPrompt,
+  opts: { signal: AbortSignal },
+) => Promise<PermissionAnswer>;
+
+/** Options of `createAgent`. */
+export interface AgentOptions {
+  /** Absolute project directory: tools and hooks run here. */
+  projectDir: string;
+  /** Replaces `~/.keel` for hooks, sessions and logs (default `$KEEL_HOME`, then `~/.keel`). */
+  keelHome?: string;
+  client: ChatClient;
+  model: string;
+  /** Model for prompt hooks (default: `model`). */
+  cheapModel?: string;
+  /** The tools the model may call (e.g. `createBuiltinTools({cwd})`). */
+  tools: readonly Tool[];
+  /** A hooks engine; when absent the agent creates one with prompt and agent runners wired. */
+  hooks?: HookEngine;
+  /** Load no hooks at all (library users, benchmarks). Ignored when `hooks` is given. */
+  noHooks?: boolean;
+  permissionMode?: PermissionMode;
+  /** Interactive approval; absent means headless: calls needing approval are refused. */
+  askPermission?: AskPermission;
+  /** Approve every call that would be asked about (`keel run --yes`). Plan mode still refuses. */
+  autoApprove?: boolean;
+  /** Model requests per user turn (default 50). */
+  maxTurns?: number;
+  /**
+   * Where the session is stored: a port (e.g. from `openAgentSession`), or undefined for an
+   * in-memory session that persists nothing.
+   */
+  session?: SessionPort;
+  /** Epoch-millisecond clock (tests, benchmarks). */
+  clock?: () => number;
+  /** DeepSeek V4 thinking switch, passed through. */
+  thinking?: "enabled" | "disabled";
+  temperature?: number;
+  maxTokens?: number;
+  /** Environment for hooks (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Home directory for `~/.claude` and `~/.reasonix` hooks (default os.homedir()). */
+  homeDir?: string;
+  /**
+   * FOR BENCHMARKS ONLY: break the cache on purpose — a timestamp in the system prompt and tool
+   * specs re-serialized with shuffled key order on every request. Never use it otherwise.
+   */
+  benchmarkCacheHostile?: boolean;
+}
+
+/** Options of one user turn. */
+export interface TurnOptions {
+  /** Aborting kills the running tool and hooks and ends the turn (`stopReason: aborted`). */
+  signal?: AbortSignal;
+}
+
+/** Session totals. */
+export interface AgentStats {
+  sessionId: string;
+  /** Model requests made by this agent (not counting resumed history). */
+  requests: number;
+  usage: Usage;
+  costUsd: number;
+  costWithoutCacheUsd: number;
+  /** hit / (hit + miss); 0 before the first request. */
+  cacheHitRatio: number;
+  compactions: number;
+  prefixFingerprint: string;
+  messages: number;
+}
+
+/** The cache-first agent: one session, driven turn by turn. */
+export interface Agent {
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  /** The hooks engine in use (for `/hooks` in the TUI). */
+  readonly hooks: HookEngine;
+  /**
+   * Fires SessionStart (startup, or resume for a resumed session). Idempotent; `runTurn` calls
+   * it when it was not called. Its output goes into the first user message.
+   */
+  start(opts?: TurnOptions): AsyncIterable<AgentEvent>;
+  /** Runs one user turn: the prompt, model requests, tool calls and hooks, as events. */
+  runTurn(prompt: string, opts?: TurnOptions): AsyncIterable<AgentEvent>;
+  /** Manual compaction: PreCompact, one summary call, the log rewrite, PostCompact, SessionStart. */
+  compact(opts?: { instructions?: string; signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** Fires SessionEnd (2 s budget) and stops async hooks. Later turns are refused. */
+  end(reason?: "exit" | "clear" | "logout" | "other"): AsyncIterable<AgentEvent>;
+  getPermissionMode(): PermissionMode;
+  setPermissionMode(mode: PermissionMode): void;
+  stats(): AgentStats;
+  /** The exact bytes the next request would send, after the system prompt (tests, debugging). */
+  transcript(): readonly string[];
+}

@@ -1,0 +1,29 @@
+/**
+ * The LLM layer's surface: client, JSON-mode helper, canonical JSON, pricing, configuration.
+ */
+export { type ChatClientOptions, chatCompletionsUrl, createChatClient } from "./client.js";
+export { type CompleteJsonResult, completeJson } from "./complete-json.js";
+export {
+  type ConfigSource,
+  DEFAULT_BASE_URL,
+  DEFAULT_MODEL,
+  type LlmConfig,
+  type LlmConfigFile,
+  type LlmConfigResult,
+  type LoadLlmConfigOptions,
+  loadLlmConfig,
+  type SaveLlmConfigOptions,
+  saveLlmConfig,
+} from "./config.js";
+export {
+  costUsd,
+  costWithoutCacheUsd,
+  loadModelTable,
+  type ModelPrice,
+  type ModelTable,
+  priceFor,
+  referenceCostUsd,
+} from "./pricing.js";
+export { buildRequestBody } from "./request-body.js";
+export { stableStringify } from "./stable-json.js";
+export type * from "./types.js";

@@ -5,9 +5,9 @@
  */
 import type { HookEventName } from "../hooks/events.js";
 import type { HookEngine } from "../hooks/types.js";
+import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import { stableStringify } from "../llm/stable-json.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
-import { requestCost } from "./cost.js";
 import type { DispatchContext } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
@@ -201,7 +201,9 @@ export class AgentCore {
 
   /** Adds one call to the totals and the usage log; returns its cost. */
   #add(model: string, usage: Usage): number {
-    const { costUsd: turnCost, costWithoutCacheUsd: without } = requestCost(model, usage);
+    const at = new Date(this.#opts.clock());
+    const turnCost = costUsd(model, usage, at);
+    const without = costWithoutCacheUsd(model, usage, at);
     this.usage.promptTokens += usage.promptTokens;
     this.usage.cacheHitTokens += usage.cacheHitTokens;
     this.usage.cacheMissTokens += usage.cacheMissTokens;

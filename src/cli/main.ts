@@ -13,8 +13,10 @@ export type RegisterCommand = (program: Command) => void;
 
 const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
   // one line per command module, e.g. () => import("./commands/hooks.js"),
+  () => import("./commands/interactive.js"),
   () => import("./commands/sessions.js"),
   () => import("./commands/stats.js"),
+  () => import("./commands/run.js"),
 ];
 
 /** Builds the commander program with every command registered (exported for tests). */

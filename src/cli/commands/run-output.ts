@@ -1,0 +1,97 @@
+/** How `keel run` prints: streamed text, one JSON object at the end, or one JSON line per event. */
+import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
+
+/** The `--output-format json` object (exactly these keys). */
+export interface RunJson {
+  result: string;
+  sessionId: string;
+  turns: number;
+  usage: {
+    promptTokens: number;
+    cacheHitTokens: number;
+    cacheMissTokens: number;
+    completionTokens: number;
+  };
+  costUsd: number;
+  cacheHitRatio: number;
+  toolCalls: Array<{ name: string; input: Record<string, unknown>; status: ToolCallStatus }>;
+  hookRuns: Array<{ event: string; source: string; outcome: string; durationMs: number }>;
+}
+
+/** What a finished run produced: the JSON summary and, when it failed, a one-line reason. */
+export interface RunSummary {
+  json: RunJson;
+  failure: string | null;
+}
+
+/** Where the printer writes. */
+export interface RunStreams {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Prints events as they come and the summary at the end. */
+export interface RunPrinter {
+  event(ev: AgentEvent): void;
+  finish(summary: RunSummary): void;
+}
+
+/** Creates the printer for one output format. */
+export function createRunPrinter(
+  format: "text" | "json" | "stream-json",
+  out: RunStreams,
+): RunPrinter {
+  if (format === "json") {
+    return { event: () => {}, finish: (s) => out.stdout(`${JSON.stringify(s.json)}\n`) };
+  }
+  if (format === "stream-json") {
+    return {
+      event: (ev) => out.stdout(`${JSON.stringify(ev)}\n`),
+      finish: (s) => out.stdout(`${JSON.stringify({ type: "result", ...s.json })}\n`),
+    };
+  }
+  let endsWithNewline = true;
+  const text = (t: string) => {
+    if (t === "") return;
+    out.stdout(t);
+    endsWithNewline = t.endsWith("\n");
+  };
+  return {
+    event: (ev) => {
+      switch (ev.type) {
+        case "text_delta":
+          text(ev.text);
+          break;
+        case "request_start":
+        case "turn_end":
+          if (!endsWithNewline) text("\n");
+          break;
+        case "tool_call":
+          out.stderr(`keel: ${ev.name} ${preview(ev.input)}\n`);
+          break;
+        case "tool_result":
+          if (ev.status !== "ok")
+            out.stderr(`keel: ${ev.name} ${ev.status}: ${firstLine(ev.content)}\n`);
+          break;
+        case "notice":
+          out.stderr(`keel: ${ev.text}\n`);
+          break;
+        default:
+          break;
+      }
+    },
+    finish: () => {
+      if (!endsWithNewline) text("\n");
+    },
+  };
+}
+
+function preview(input: Record<string, unknown>): string {
+  const s = JSON.stringify(input);
+  return s.length > 120 ? `${s.slice(0, 119)}…` : s;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

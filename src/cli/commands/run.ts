@@ -1,0 +1,191 @@
+/**
+ * `keel run "<prompt>"`: one headless turn through the same agent core the TUI drives, printed
+ * as text, one JSON object, or one JSON line per event. Exit 0 on success, 1 with a one-line
+ * reason on stderr otherwise.
+ */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { createAgent } from "../../agent/agent.js";
+import type { AgentEvent } from "../../agent/events.js";
+import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { openAgentSession } from "../../agent/session.js";
+import { createChatClient } from "../../llm/client.js";
+import { loadLlmConfig } from "../../llm/config.js";
+import { keelHomeFrom, SessionError } from "../../session/index.js";
+import { createBuiltinTools } from "../../tools/registry.js";
+import { UserError } from "../main.js";
+import { createRunPrinter, type RunSummary } from "./run-output.js";
+
+const optionsSchema = z.object({
+  outputFormat: z.enum(["text", "json", "stream-json"]).default("text"),
+  yes: z.boolean().default(false),
+  model: z.string().min(1).optional(),
+  maxTurns: z.coerce.number().int().min(1).optional(),
+  continue: z.boolean().default(false),
+  resume: z.string().min(1).optional(),
+  mode: z.enum(PERMISSION_MODES).optional(),
+  cwd: z.string().optional(),
+});
+
+/** Registers `keel run`. */
+export function register(program: Command): void {
+  program
+    .command("run")
+    .description("Run one prompt without the TUI and print the answer")
+    .argument("<prompt>", "what to ask")
+    .option("--output-format <format>", "text | json | stream-json", "text")
+    .option("-y, --yes", "approve every tool call that would ask for permission")
+    .option("--model <model>", "model id (default from config / KEEL_MODEL)")
+    .option("--max-turns <n>", "model requests allowed for this prompt")
+    .option("-c, --continue", "resume this project's most recent session")
+    .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
+    .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
+    .option("--cwd <dir>", "project directory (default: the current directory)")
+    .action(async (prompt: string, raw: Record<string, unknown>) => {
+      await runCommand(prompt, raw);
+    });
+}
+
+async function runCommand(prompt: string, raw: Record<string, unknown>): Promise<void> {
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? "option").replace(
+      /[A-Z]/g,
+      (c) => `-${c.toLowerCase()}`,
+    );
+    throw new UserError(`--${field}: ${issue?.message ?? "invalid value"}`);
+  }
+  const o = parsed.data;
+  if (o.continue && o.resume !== undefined) {
+    throw new UserError("--continue and --resume cannot be used together");
+  }
+  const keelHome = keelHomeFrom(process.env);
+  const projectDir = resolve(o.cwd ?? process.cwd());
+  if (!(await stat(projectDir).catch(() => null))?.isDirectory()) {
+    throw new UserError(`--cwd: not a directory: ${projectDir}`);
+  }
+  const config = await loadLlmConfig({ keelHome, env: process.env });
+  if (!config.ok) throw new UserError(config.error);
+  const llm = config.config;
+  if (!llm.apiKey) {
+    throw new UserError("no API key: set DEEPSEEK_API_KEY or add apiKey to $KEEL_HOME/config.json");
+  }
+  const model = o.model ?? llm.model;
+
+  let writeError: string | null = null;
+  let session: ReturnType<typeof openAgentSession>;
+  try {
+    session = openAgentSession({
+      keelHome,
+      projectDir,
+      model,
+      continueLatest: o.continue,
+      ...(o.resume !== undefined ? { resume: o.resume } : {}),
+      onError: (err) => {
+        writeError ??= err instanceof Error ? err.message : String(err);
+      },
+    });
+  } catch (err) {
+    if (err instanceof SessionError) throw new UserError(err.message);
+    throw err;
+  }
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  const printer = createRunPrinter(o.outputFormat, {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+  });
+  let summary: RunSummary;
+  try {
+    for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
+    const agent = await createAgent({
+      projectDir,
+      keelHome,
+      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey }),
+      model,
+      ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
+      tools: createBuiltinTools({ cwd: projectDir }),
+      session,
+      autoApprove: o.yes,
+      ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
+      ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+    });
+    const events: AgentEvent[] = [];
+    const track = (ev: AgentEvent) => {
+      events.push(ev);
+      printer.event(ev);
+    };
+    for await (const ev of agent.runTurn(prompt, { signal: controller.signal })) track(ev);
+    for await (const ev of agent.end("exit")) track(ev);
+    summary = summarize(events, agent.stats());
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+    session.close();
+  }
+  printer.finish(summary);
+  const failure =
+    summary.failure ?? (writeError ? `could not write the session: ${writeError}` : null);
+  if (failure !== null) throw new UserError(failure);
+}
+
+function summarize(
+  events: readonly AgentEvent[],
+  stats: ReturnType<Awaited<ReturnType<typeof createAgent>>["stats"]>,
+): RunSummary {
+  let result = "";
+  let failure: string | null = null;
+  let lastError: string | null = null;
+  let lastNotice: string | null = null;
+  const toolCalls: RunSummary["json"]["toolCalls"] = [];
+  const hookRuns: RunSummary["json"]["hookRuns"] = [];
+  for (const ev of events) {
+    if (ev.type === "tool_result") {
+      toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
+    } else if (ev.type === "hook_run") {
+      hookRuns.push({
+        event: ev.run.event,
+        source: ev.run.source,
+        outcome: ev.run.outcome,
+        durationMs: ev.run.durationMs,
+      });
+    } else if (ev.type === "error") {
+      lastError = ev.message;
+    } else if (ev.type === "notice" && ev.level !== "info") {
+      lastNotice = ev.text;
+    } else if (ev.type === "turn_end") {
+      result = ev.text;
+      if (ev.stopReason === "error") failure = lastError ?? "the model request failed";
+      else if (ev.stopReason === "aborted") failure = "interrupted";
+      else if (ev.stopReason === "blocked") failure = lastNotice ?? "the prompt was blocked";
+      else if (ev.stopReason === "max_turns") failure = lastNotice ?? "too many model requests";
+    }
+  }
+  if (!events.some((e) => e.type === "turn_end")) failure = lastError ?? "the turn did not run";
+  return {
+    failure: failure === null ? null : oneLine(failure),
+    json: {
+      result,
+      sessionId: stats.sessionId,
+      turns: stats.requests,
+      usage: {
+        promptTokens: stats.usage.promptTokens,
+        cacheHitTokens: stats.usage.cacheHitTokens,
+        cacheMissTokens: stats.usage.cacheMissTokens,
+        completionTokens: stats.usage.completionTokens,
+      },
+      costUsd: stats.costUsd,
+      cacheHitRatio: stats.cacheHitRatio,
+      toolCalls,
+      hookRuns,
+    },
+  };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}

@@ -2,7 +2,13 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { referenceCost, renderStats, runStats, usd } from "../../src/cli/commands/stats.js";
+import {
+  defaultReference,
+  referenceCost,
+  renderStats,
+  runStats,
+  usd,
+} from "../../src/cli/commands/stats.js";
 import { main } from "../../src/cli/main.js";
 import { appendUsage, startOfToday, usageLogPath, usageStats } from "../../src/session/index.js";
 
@@ -177,6 +183,23 @@ describe("keel stats", () => {
     const r = await keel(["stats"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\(1 unreadable line in the usage log skipped\)\n$/);
+  });
+});
+
+describe("keel stats: reference price from the pricing data", () => {
+  it("compares with the reference model of data/models.json", async () => {
+    const ref = defaultReference();
+    expect(ref).not.toBeNull();
+    if (!ref) return;
+    expect(ref.label).toMatch(/Sonnet/);
+    usage({ ts: now(), hit: 900_000, miss: 100_000, out: 10_000, cost: 0.0434, noCache: 0.1708 });
+    const cost = (1_000_000 * ref.inputPerMillion + 10_000 * ref.outputPerMillion) / 1e6;
+    const r = await keel(["stats"]);
+    expect(r.stdout).toContain(`${ref.label}  `);
+    expect(r.stdout).toContain(usd(cost));
+    const json = JSON.parse((await keel(["stats", "--json"])).stdout);
+    expect(json.reference.costUsd).toBeCloseTo(cost, 8);
+    expect(json.reference.savingsUsd).toBeCloseTo(cost - 0.0434, 8);
   });
 });
 

@@ -4,6 +4,7 @@
  * the request was made), so a later price change does not rewrite history.
  */
 import type { Command } from "commander";
+import { loadModelTable } from "../../llm/pricing.js";
 import {
   keelHomeFrom,
   startOfToday,
@@ -134,7 +135,7 @@ export async function runStats(
   const keelHome = env.keelHome ?? keelHomeFrom();
   const since = opts.today === true ? startOfToday(env.now) : null;
   const stats = usageStats(since === null ? { keelHome } : { keelHome, since });
-  const reference = env.reference === undefined ? await defaultReference() : env.reference;
+  const reference = env.reference === undefined ? defaultReference() : env.reference;
   if (opts.json === true) {
     return `${JSON.stringify(statsJson(stats, { since, reference }), null, 2)}\n`;
   }
@@ -142,8 +143,11 @@ export async function runStats(
 }
 
 /** The comparison price from the pricing data, when it has one. */
-async function defaultReference(): Promise<ReferencePrice | null> {
-  return null;
+export function defaultReference(): ReferencePrice | null {
+  const loaded = loadModelTable();
+  if (!loaded.ok) return null;
+  const r = loaded.table.reference;
+  return { label: r.label, inputPerMillion: r.inputPerM, outputPerMillion: r.outputPerM };
 }
 
 /** Registers `keel stats`. */

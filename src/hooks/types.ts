@@ -104,6 +104,8 @@ export interface HookDefinition {
   /** False when the hook cannot run (malformed matcher or condition, invalid handler). */
   active: boolean;
   problems: HookProblem[];
+  /** Where the handler is written in its file (for `file:line` messages). */
+  location?: { line: number; column: number; field: string };
 }
 
 /** How one hook run ended. */

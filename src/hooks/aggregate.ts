@@ -1,0 +1,101 @@
+/**
+ * Pure aggregation of the runs of one firing into a HookDecision (design §2.2): block/deny
+ * veto, deny > ask > allow, updatedInput applied in configuration order and mapped back to
+ * Keel's input, contexts and system messages concatenated in configuration order.
+ */
+import type { RunVerdict } from "./decide.js";
+import type { Dialect } from "./dialects/types.js";
+import type { HookEventName, ToolInput } from "./events.js";
+import type { DecisionKind, HookDecision, HookRunRecord } from "./types.js";
+
+/** One run to aggregate: its verdict, its record, and the dialect its output is written in. */
+export interface AggregateItem {
+  verdict: RunVerdict;
+  record: HookRunRecord;
+  dialect: Dialect;
+  /** Configuration order (items are sorted by it, never by finish time). */
+  order: number;
+}
+
+/** The tool call a firing concerns, when it concerns one. */
+export interface AggregateToolContext {
+  keelTool: string;
+  input: ToolInput;
+  projectDir: string;
+}
+
+const EVENTS_WITH_INPUT_REWRITE: ReadonlySet<HookEventName> = new Set([
+  "PreToolUse",
+  "PermissionRequest",
+]);
+
+/** Folds the runs of one firing into the decision the agent acts on. */
+export function aggregate(
+  event: HookEventName,
+  items: readonly AggregateItem[],
+  tool?: AggregateToolContext,
+): HookDecision {
+  const sorted = [...items].sort((a, b) => a.order - b.order);
+  const vetoes = sorted.filter(
+    (i) => i.verdict.decision === "block" || i.verdict.decision === "deny",
+  );
+  const asks = sorted.filter((i) => i.verdict.decision === "ask");
+  const allows = sorted.filter((i) => i.verdict.decision === "allow");
+
+  let decision: DecisionKind = "pass";
+  let deciding: AggregateItem[] = [];
+  if (vetoes.length > 0) {
+    // Both veto; the first veto in configuration order names the kind.
+    decision = vetoes[0]?.verdict.decision === "deny" ? "deny" : "block";
+    deciding = vetoes;
+  } else if (asks.length > 0) {
+    decision = "ask";
+    deciding = asks;
+  } else if (allows.length > 0) {
+    decision = "allow";
+    deciding = allows;
+  }
+  const reasons = deciding.map((i) => i.verdict.message).filter((m): m is string => m !== null);
+
+  let updatedInput: ToolInput | null = null;
+  if (tool && EVENTS_WITH_INPUT_REWRITE.has(event)) {
+    for (const item of sorted) {
+      const upd = item.verdict.updatedInput;
+      if (!upd) continue;
+      const mapped = item.dialect.inputFromDialect(tool.keelTool, upd, tool.input, {
+        projectDir: tool.projectDir,
+      });
+      updatedInput = { ...(updatedInput ?? tool.input), ...mapped };
+    }
+  }
+
+  const contexts = sorted
+    .map((i) => i.verdict.additionalContext)
+    .filter((c): c is string => c !== null && c !== "");
+  const stoppers = sorted.filter((i) => !i.verdict.continue);
+  const outputs = sorted
+    .map((i) => i.verdict.updatedToolOutput)
+    .filter((o): o is string => o !== null);
+
+  return {
+    event,
+    decision,
+    reason: reasons.length > 0 ? reasons.join("\n") : null,
+    updatedInput,
+    updatedToolOutput: outputs.at(-1) ?? null,
+    additionalContext: contexts.length > 0 ? contexts.join("\n\n") : null,
+    systemMessages: sorted
+      .map((i) => i.verdict.systemMessage)
+      .filter((m): m is string => m !== null),
+    continue: stoppers.length === 0,
+    stopReason:
+      stoppers.map((i) => i.verdict.stopReason).find((r): r is string => r !== null) ??
+      (stoppers.length > 0 ? "stopped by hook" : null),
+    runs: sorted.map((i) => i.record),
+  };
+}
+
+/** The decision of a firing where nothing ran. */
+export function emptyDecision(event: HookEventName): HookDecision {
+  return aggregate(event, []);
+}

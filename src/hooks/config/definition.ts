@@ -1,0 +1,111 @@
+/** From a raw hook to a HookDefinition: compiled matcher and condition, identity, id. */
+import { createHash } from "node:crypto";
+import { DIALECTS } from "../dialects/index.js";
+import { EVENT_SPECS } from "../events.js";
+import { compileMatcher, parseCondition } from "../match.js";
+import type { HandlerConfig, HookDefinition, HookProblem, HookSource } from "../types.js";
+import { canonicalJson } from "../util.js";
+import type { RawHook, ReadContext } from "./handler.js";
+import { formatField } from "./positions.js";
+
+/** What makes two handlers "the same" for deduplication: type + command/args or url (or prompt). */
+export function handlerIdentity(handler: HandlerConfig): string {
+  switch (handler.type) {
+    case "command":
+      return canonicalJson({
+        type: "command",
+        command: handler.command,
+        args: handler.args,
+        cwd: handler.cwd,
+      });
+    case "http":
+      return canonicalJson({ type: "http", url: handler.url });
+    default:
+      return canonicalJson({ type: handler.type, prompt: handler.prompt, model: handler.model });
+  }
+}
+
+/** What a hook runs, for display: the command, the URL, or the prompt's first line. */
+export function handlerLabel(handler: HandlerConfig): string {
+  switch (handler.type) {
+    case "command":
+      return handler.command ?? (handler.args ?? []).join(" ");
+    case "http":
+      return handler.url;
+    default:
+      return handler.prompt.split("\n", 1)[0] ?? "";
+  }
+}
+
+/** Builds the definition (trusted is decided later, from the trust store). */
+export function toDefinition(
+  raw: RawHook,
+  source: HookSource,
+  order: number,
+  ctx: ReadContext,
+): HookDefinition {
+  const dialect = DIALECTS[source.dialect];
+  const spec = EVENT_SPECS[raw.event];
+  const problems: HookProblem[] = [...raw.problems];
+  let active = true;
+
+  const matcherUsed =
+    raw.matcher !== undefined &&
+    raw.matcher !== "" &&
+    raw.matcher !== "*" &&
+    (spec.toolEvent || dialect.matchesNonToolEvents);
+  if (matcherUsed && spec.matcherField === null) {
+    problems.push(
+      ctx.problem(
+        "warning",
+        [...raw.at, "matcher"],
+        `${raw.event} has no matcher field; matcher ignored`,
+      ),
+    );
+  } else if (matcherUsed) {
+    const compiled = compileMatcher(dialect.matcherStyle, raw.matcher, spec.matchMode);
+    if (!compiled.ok) {
+      active = false;
+      problems.push(
+        ctx.problem("error", [...raw.at, "matcher"], `${compiled.message}; hook inactive`),
+      );
+    }
+  }
+  const condition = raw.handler.if;
+  if (condition !== undefined) {
+    if (!spec.toolEvent) {
+      problems.push(
+        ctx.problem(
+          "warning",
+          [...raw.at, "if"],
+          `\`if\` applies to tool events only; ignored on ${raw.event}`,
+        ),
+      );
+    } else {
+      const parsed = parseCondition(condition);
+      if (!parsed.ok) {
+        active = false;
+        problems.push(ctx.problem("error", [...raw.at, "if"], `${parsed.message}; hook inactive`));
+      }
+    }
+  }
+  const id = `h${createHash("sha256")
+    .update(
+      canonicalJson([source.path, raw.event, raw.matcher ?? "", handlerIdentity(raw.handler)]),
+    )
+    .digest("hex")
+    .slice(0, 12)}`;
+  const pos = ctx.locate(raw.at);
+  return {
+    ...(pos ? { location: { ...pos, field: formatField(raw.at) } } : {}),
+    id,
+    event: raw.event,
+    matcher: raw.matcher,
+    handler: raw.handler,
+    source,
+    order,
+    trusted: source.scope === "user",
+    active,
+    problems,
+  };
+}

@@ -1,0 +1,128 @@
+/** Turning one validated handler entry into a HandlerConfig, and the shared reader plumbing. */
+import type { z } from "zod";
+import type { HookEventName } from "../events.js";
+import type {
+  DialectName,
+  HandlerCommon,
+  HandlerConfig,
+  HookProblem,
+  SourceScope,
+} from "../types.js";
+import { type FieldPath, formatField } from "./positions.js";
+import type { HandlerInput } from "./schema.js";
+
+/** A hook as read from a file, before matchers and conditions are compiled. */
+export interface RawHook {
+  event: HookEventName;
+  matcher: string | undefined;
+  handler: HandlerConfig;
+  /** Where the handler was written. */
+  at: FieldPath;
+  /** Warnings about this hook that do not stop it. */
+  problems: HookProblem[];
+}
+
+/** What every reader gets: the file it reads and a way to report located problems. */
+export interface ReadContext {
+  path: string;
+  dialect: DialectName;
+  scope: SourceScope;
+  /** Line/column of a field in this file. */
+  locate(at: FieldPath): { line: number; column: number } | undefined;
+  /** Makes a problem located at `at` in this file. */
+  problem(severity: HookProblem["severity"], at: FieldPath, message: string): HookProblem;
+}
+
+/** The problems of a failed zod parse, each located at its field. */
+export function zodProblems(ctx: ReadContext, at: FieldPath, error: z.ZodError): HookProblem[] {
+  return error.issues.map((issue) => {
+    const path = [...at, ...issue.path.filter((p): p is string | number => typeof p !== "symbol")];
+    return ctx.problem("error", path, `${formatField(path) || "file"}: ${issue.message}`);
+  });
+}
+
+function common(input: HandlerInput): HandlerCommon {
+  const out: HandlerCommon = {};
+  if (input.timeout !== undefined) out.timeout = input.timeout;
+  const cond = input.if ?? input.condition;
+  if (cond !== undefined) out.if = cond;
+  const isAsync = input.async ?? input.async_mode;
+  if (isAsync !== undefined) out.async = isAsync;
+  if (input.onTimeout !== undefined) out.onTimeout = input.onTimeout;
+  if (input.description !== undefined) out.description = input.description;
+  if (input.statusMessage !== undefined) out.statusMessage = input.statusMessage;
+  return out;
+}
+
+/**
+ * Builds the HandlerConfig of an entry. Returns no handler (and an error) when the entry
+ * cannot run at all; warnings about fields that are ignored come back with the handler.
+ */
+export function toHandlerConfig(
+  input: HandlerInput,
+  ctx: ReadContext,
+  at: FieldPath,
+): { handler?: HandlerConfig; problems: HookProblem[] } {
+  const type = input.type ?? input.mode ?? (input.url !== undefined ? "http" : "command");
+  const base = common(input);
+  const problems: HookProblem[] = [];
+  const need = (field: string, message: string) => ({
+    problems: [ctx.problem("error", [...at, field], `${formatField([...at, field])}: ${message}`)],
+  });
+  let handler: HandlerConfig;
+  switch (type) {
+    case "command": {
+      if (input.command === undefined && input.args === undefined) {
+        return need("command", "a command hook needs `command` or `args`");
+      }
+      handler = { type: "command", ...base };
+      if (input.args !== undefined) handler.args = input.args;
+      else if (input.command !== undefined) handler.command = input.command;
+      if (input.cwd !== undefined) handler.cwd = input.cwd;
+      break;
+    }
+    case "http": {
+      if (input.url === undefined) return need("url", "an http hook needs `url`");
+      handler = { type: "http", ...base, url: input.url };
+      if (input.headers !== undefined) handler.headers = input.headers;
+      if (input.allowedEnvVars !== undefined) handler.allowedEnvVars = input.allowedEnvVars;
+      const template = input.payloadTemplate ?? input.payload_template;
+      if (template !== undefined) handler.payloadTemplate = template;
+      break;
+    }
+    case "prompt":
+    case "agent": {
+      if (input.prompt === undefined) return need("prompt", `a ${type} hook needs \`prompt\``);
+      handler =
+        type === "prompt"
+          ? { type, ...base, prompt: input.prompt }
+          : { type, ...base, prompt: input.prompt };
+      if (input.model !== undefined) handler.model = input.model;
+      if (handler.type === "agent" && input.maxTurns !== undefined) {
+        handler.maxTurns = input.maxTurns;
+      }
+      if (handler.async) {
+        problems.push(
+          ctx.problem(
+            "warning",
+            [...at, "async"],
+            `async is only for command and http hooks; ignored`,
+          ),
+        );
+        delete handler.async;
+      }
+      break;
+    }
+    default:
+      return {
+        problems: [
+          ctx.problem(
+            ctx.dialect === "claude" ? "warning" : "error",
+            [...at, input.type !== undefined ? "type" : "mode"],
+            `unsupported hook type "${type}" (Keel runs command, http, prompt and agent hooks)`,
+          ),
+        ],
+      };
+  }
+  return { handler, problems };
+}

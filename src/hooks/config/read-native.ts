@@ -1,0 +1,126 @@
+/**
+ * The native reader for JSON hook files (keel, claude, tutorial): Claude Code's nested form,
+ * the flat Reasonix-like form, and seed-004's array of `{event, mode, condition, ...}`.
+ */
+import { isHookEventName } from "../events.js";
+import type { HookProblem } from "../types.js";
+import { isRecord } from "../util.js";
+import { type RawHook, type ReadContext, toHandlerConfig, zodProblems } from "./handler.js";
+import type { FieldPath } from "./positions.js";
+import { FlatEntrySchema, GroupSchema, HandlerInputSchema } from "./schema.js";
+
+/** Result of reading the `hooks` value of one file. */
+export interface ReadResult {
+  hooks: RawHook[];
+  problems: HookProblem[];
+}
+
+/** Timeouts this large in a seconds field were almost certainly meant as milliseconds. */
+const SUSPICIOUS_TIMEOUT_SEC = 1000;
+
+function handlerAt(
+  value: unknown,
+  event: RawHook["event"],
+  matcher: string | undefined,
+  at: FieldPath,
+  ctx: ReadContext,
+  out: ReadResult,
+): void {
+  const parsed = HandlerInputSchema.safeParse(value);
+  if (!parsed.success) {
+    out.problems.push(...zodProblems(ctx, at, parsed.error));
+    return;
+  }
+  const { handler, problems } = toHandlerConfig(parsed.data, ctx, at);
+  if (!handler) {
+    out.problems.push(...problems);
+    return;
+  }
+  if ((handler.timeout ?? 0) >= SUSPICIOUS_TIMEOUT_SEC) {
+    problems.push(
+      ctx.problem(
+        "warning",
+        [...at, "timeout"],
+        `timeout ${handler.timeout} is in seconds here; did you mean ${(handler.timeout ?? 0) / 1000} (milliseconds are only for .reasonix files)?`,
+      ),
+    );
+  }
+  out.hooks.push({ event, matcher, handler, at, problems });
+}
+
+function unknownEvent(ctx: ReadContext, at: FieldPath, name: string): HookProblem {
+  // Foreign files may name events their own agent has and Keel does not fire: a warning there.
+  return ctx.problem(
+    ctx.dialect === "keel" ? "error" : "warning",
+    at,
+    `unknown hook event "${name}"; these hooks never run`,
+  );
+}
+
+function entryAt(
+  entry: unknown,
+  event: RawHook["event"],
+  at: FieldPath,
+  ctx: ReadContext,
+  out: ReadResult,
+): void {
+  if (isRecord(entry) && "hooks" in entry) {
+    const group = GroupSchema.safeParse(entry);
+    if (!group.success) {
+      out.problems.push(...zodProblems(ctx, at, group.error));
+      return;
+    }
+    const matcher = group.data.matcher ?? group.data.match;
+    group.data.hooks.forEach((h, i) => {
+      handlerAt(h, event, matcher, [...at, "hooks", i], ctx, out);
+    });
+    return;
+  }
+  const flat = FlatEntrySchema.safeParse(entry);
+  if (!flat.success) {
+    out.problems.push(...zodProblems(ctx, at, flat.error));
+    return;
+  }
+  handlerAt(entry, event, flat.data.matcher ?? flat.data.match, at, ctx, out);
+}
+
+/** Reads a native `hooks` value. Never throws; everything wrong becomes a located problem. */
+export function readNativeHooks(hooks: unknown, ctx: ReadContext): ReadResult {
+  const out: ReadResult = { hooks: [], problems: [] };
+  if (hooks === undefined || hooks === null) return out;
+  if (Array.isArray(hooks)) {
+    hooks.forEach((entry, i) => {
+      const at: FieldPath = ["hooks", i];
+      const event = isRecord(entry) ? entry.event : undefined;
+      if (typeof event !== "string") {
+        out.problems.push(
+          ctx.problem("error", [...at, "event"], `hooks[${i}].event: missing event name`),
+        );
+      } else if (!isHookEventName(event)) {
+        out.problems.push(unknownEvent(ctx, [...at, "event"], event));
+      } else {
+        entryAt(entry, event, at, ctx, out);
+      }
+    });
+    return out;
+  }
+  if (!isRecord(hooks)) {
+    out.problems.push(ctx.problem("error", ["hooks"], "hooks: expected an object keyed by event"));
+    return out;
+  }
+  for (const [event, entries] of Object.entries(hooks)) {
+    const at: FieldPath = ["hooks", event];
+    if (!isHookEventName(event)) {
+      out.problems.push(unknownEvent(ctx, at, event));
+      continue;
+    }
+    if (!Array.isArray(entries)) {
+      out.problems.push(ctx.problem("error", at, `hooks.${event}: expected an array`));
+      continue;
+    }
+    entries.forEach((entry, i) => {
+      entryAt(entry, event, [...at, i], ctx, out);
+    });
+  }
+  return out;
+}

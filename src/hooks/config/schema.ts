@@ -1,0 +1,85 @@
+/**
+ * Zod schemas for every hook source. Entries are validated one at a time so that one bad
+ * entry is a problem naming its field while the rest of the file still loads.
+ */
+import { z } from "zod";
+
+/** One handler as written in a native (keel / claude / tutorial) file or a cagent YAML file.
+ *  Accepts the seed-004 spellings `mode`, `condition`, `async_mode`, `payload_template`. */
+export const HandlerInputSchema = z.object({
+  type: z.string().optional(),
+  mode: z.string().optional(),
+  command: z.string().optional(),
+  args: z.array(z.string()).min(1).optional(),
+  cwd: z.string().optional(),
+  timeout: z.number().positive().optional(),
+  if: z.string().optional(),
+  condition: z.string().optional(),
+  async: z.boolean().optional(),
+  async_mode: z.boolean().optional(),
+  onTimeout: z.enum(["block", "allow"]).optional(),
+  description: z.string().optional(),
+  statusMessage: z.string().optional(),
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  payloadTemplate: z.unknown().optional(),
+  payload_template: z.unknown().optional(),
+  prompt: z.string().optional(),
+  model: z.string().optional(),
+  maxTurns: z.number().int().positive().optional(),
+});
+export type HandlerInput = z.infer<typeof HandlerInputSchema>;
+
+/** Claude Code's nested group: a matcher and its handlers. */
+export const GroupSchema = z.object({
+  matcher: z.string().optional(),
+  match: z.string().optional(),
+  hooks: z.array(z.unknown()),
+});
+
+/** The flat form (Reasonix-like / seed-004): matcher and handler fields in one object. */
+export const FlatEntrySchema = HandlerInputSchema.extend({
+  matcher: z.string().optional(),
+  match: z.string().optional(),
+  event: z.string().optional(),
+});
+
+/** A Reasonix entry: `timeout` is in milliseconds. */
+export const ReasonixEntrySchema = z.object({
+  match: z.string().optional(),
+  command: z.string().optional(),
+  description: z.string().optional(),
+  timeout: z.number().positive().optional(),
+  cwd: z.string().optional(),
+});
+
+/** The parts of a Keel settings file the hooks engine reads (other keys are left alone). */
+export const KeelSettingsSchema = z.looseObject({
+  hooks: z.unknown().optional(),
+  compat: z
+    .object({
+      claude: z.boolean().optional(),
+      reasonix: z.boolean().optional(),
+      tutorial: z.boolean().optional(),
+      cagent: z.union([z.boolean(), z.string(), z.array(z.string())]).optional(),
+    })
+    .optional(),
+  /** http hooks may reach private networks (honoured only in user-level files). */
+  allowPrivateNetworks: z.boolean().optional(),
+  disableAllHooks: z.boolean().optional(),
+});
+export type KeelSettingsFile = z.infer<typeof KeelSettingsSchema>;
+
+/** The top level of any JSON hooks file: an object; `hooks` is checked entry by entry. */
+export const HooksFileSchema = z.looseObject({
+  hooks: z.unknown().optional(),
+  disableAllHooks: z.boolean().optional(),
+});
+
+/** A cagent agent file: `agents.<name>.hooks.<event_key>`. */
+export const CagentFileSchema = z.looseObject({
+  agents: z
+    .record(z.string(), z.looseObject({ hooks: z.unknown().optional() }).nullable())
+    .optional(),
+});

@@ -1,0 +1,31 @@
+/** The Claude Code dialect: PascalCase tools, `file_path` fields with absolute paths. */
+
+import { nativeDefaultTimeoutSec, nativeStdinObject } from "./native.js";
+import { createToolMapper, type ToolTable } from "./tool-map.js";
+import type { Dialect } from "./types.js";
+
+/** Keel tool → Claude Code tool (design §2.4). */
+export const CLAUDE_TOOLS: ToolTable = {
+  shell: { name: "Bash", fields: { timeout_ms: "timeout" } },
+  read_file: { name: "Read", fields: { path: "file_path" } },
+  write_file: { name: "Write", fields: { path: "file_path" } },
+  edit_file: { name: "Edit", fields: { path: "file_path" } },
+  glob: { name: "Glob" },
+  grep: { name: "Grep", fields: { ignore_case: "-i" } },
+  list_dir: { name: "LS" },
+};
+
+const tools = createToolMapper(CLAUDE_TOOLS, { absolutePaths: true });
+
+/** Hooks from `.claude/settings*.json` and `~/.claude/settings.json`. */
+export const claudeDialect: Dialect = {
+  name: "claude",
+  ...tools,
+  eventName: (event) => event,
+  stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
+  matcherStyle: "claude",
+  matchesNonToolEvents: true,
+  defaultTimeoutSec: nativeDefaultTimeoutSec,
+  exitTable: "native",
+  parsesJson: true,
+};

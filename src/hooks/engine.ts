@@ -1,0 +1,246 @@
+/**
+ * The hooks engine: a snapshot of every hook for one project, fired as plan (event, matcher,
+ * `if`, trust, dedup) → run (parallel, bounded) → aggregate. fire() never throws.
+ */
+import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
+import { AsyncRunner } from "./async-runner.js";
+import { resolveHookPaths } from "./config/load.js";
+import { decideRun } from "./decide.js";
+import { shapePayload } from "./dialects/index.js";
+import { type AnyEventPayload, type HookEventName, SESSION_END_BUDGET_MS } from "./events.js";
+import { createHandlers } from "./handlers/index.js";
+import type { Handler, HandlerResult } from "./handlers/types.js";
+import { type PreparedHook, planFiring } from "./plan.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, type SpawnFn } from "./process.js";
+import { applyTrust, type HookSnapshot, snapshotChanged, takeSnapshot } from "./snapshot.js";
+import { StatsCollector } from "./stats.js";
+import { setTrust } from "./trust.js";
+import type {
+  FireOptions,
+  HandlerType,
+  HookDecision,
+  HookEngine,
+  HookEngineOptions,
+  HookRunRecord,
+} from "./types.js";
+import { isRecord } from "./util.js";
+
+/** Options beyond the contract: seams for tests and benchmarks, and limits. */
+export interface EngineExtras {
+  /** Replaces node's spawn for command hooks (count or fake processes). */
+  spawn?: SpawnFn;
+  /** Replaces handlers by type (tests). */
+  handlers?: Partial<Record<HandlerType, Handler>>;
+  /** Cap per output stream, bytes (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** Maximum async hooks running at once (default 4). */
+  asyncConcurrency?: number;
+}
+
+const NEVER = new AbortController().signal;
+
+function runsInBackground(h: PreparedHook): boolean {
+  return (
+    h.def.handler.async === true &&
+    (h.def.handler.type === "command" || h.def.handler.type === "http")
+  );
+}
+
+async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return out;
+}
+
+/** Creates an engine for one project: reads every source now (the snapshot). */
+export async function createHookEngine(
+  opts: HookEngineOptions & EngineExtras,
+): Promise<HookEngine> {
+  const paths = resolveHookPaths(opts);
+  const { projectDir, keelHome } = paths;
+  const baseEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) baseEnv[k] = v;
+  const handlers: Record<HandlerType, Handler> = {
+    ...createHandlers(opts.spawn ? { spawn: opts.spawn } : {}),
+    ...opts.handlers,
+  };
+  const concurrency = opts.concurrency ?? 8;
+  const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stats = new StatsCollector();
+  const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
+  let snapshot: HookSnapshot = await takeSnapshot(paths);
+
+  const report = (run: HookRunRecord): void => {
+    try {
+      opts.onRun?.(run);
+    } catch {
+      // onRun must not throw; if it does, the firing still completes.
+    }
+  };
+
+  const runOne = async (
+    h: PreparedHook,
+    payload: AnyEventPayload,
+    signal: AbortSignal,
+    run: { async: boolean; deadline?: number },
+  ): Promise<AggregateItem> => {
+    const event = payload.hook_event_name;
+    const type = h.def.handler.type;
+    let timeoutMs = (h.def.handler.timeout ?? h.dialect.defaultTimeoutSec(event, type)) * 1000;
+    if (run.deadline !== undefined) timeoutMs = Math.min(timeoutMs, run.deadline - Date.now());
+    const startedAt = Date.now();
+    let result: HandlerResult;
+    if (timeoutMs <= 0) {
+      result = {
+        kind: "decided",
+        outcome: "timeout",
+        message: null,
+        stdout: "",
+        stderr: "",
+        exitCode: null,
+        truncated: false,
+        durationMs: 0,
+      };
+    } else {
+      const shaped = shapePayload(h.dialect, payload, { projectDir });
+      const req = {
+        hook: h.def,
+        payload,
+        stdin: shaped.stdin,
+        env: { ...baseEnv, ...shaped.env },
+        projectDir,
+        timeoutMs,
+        signal,
+        maxOutputBytes,
+        allowPrivateNetworks: snapshot.loaded.settings.allowPrivateNetworks,
+        ...(opts.promptRunner ? { promptRunner: opts.promptRunner } : {}),
+        ...(opts.agentRunner ? { agentRunner: opts.agentRunner } : {}),
+      };
+      try {
+        result = await handlers[type](req);
+      } catch (err) {
+        const message = `hook handler failed: ${err instanceof Error ? err.message : String(err)}`;
+        result = {
+          kind: "decided",
+          outcome: "error",
+          message,
+          stdout: "",
+          stderr: "",
+          exitCode: null,
+          truncated: false,
+          durationMs: Date.now() - startedAt,
+        };
+      }
+    }
+    const verdict = decideRun(
+      {
+        event,
+        exitTable: h.dialect.exitTable,
+        parsesJson: h.dialect.parsesJson,
+        label: h.label,
+        timeoutMs,
+        ...(h.def.handler.onTimeout ? { onTimeout: h.def.handler.onTimeout } : {}),
+      },
+      result,
+    );
+    const record: HookRunRecord = {
+      hookId: h.def.id,
+      event,
+      source: h.def.source.path,
+      dialect: h.def.source.dialect,
+      scope: h.def.source.scope,
+      handlerType: type,
+      command: h.label,
+      outcome: verdict.outcome,
+      exitCode: result.exitCode,
+      durationMs: result.durationMs,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      truncated: result.truncated,
+      message: verdict.message,
+      startedAt,
+      async: run.async,
+    };
+    stats.record(h.def, record);
+    report(record);
+    return { verdict, record, dialect: h.dialect, order: h.def.order };
+  };
+
+  const fireInner = async (options: FireOptions): Promise<HookDecision> => {
+    // EventPayload<HookEventName> and the distributed union describe the same objects; TS
+    // cannot see that through the generic, so this one widening is spelled out.
+    const payload = options.payload as AnyEventPayload;
+    const event: HookEventName = options.event;
+    const candidates = snapshot.byEvent.get(event);
+    if (!candidates) return aggregate(event, []);
+    const planned = planFiring(candidates, payload, projectDir);
+    if (planned.length === 0) return aggregate(event, []);
+
+    for (const h of planned.filter(runsInBackground)) {
+      background.start(async (signal) => {
+        const item = await runOne(h, payload, signal, { async: true });
+        return {
+          run: item.record,
+          additionalContext: item.verdict.additionalContext,
+          systemMessage: item.verdict.systemMessage,
+        };
+      });
+    }
+    const foreground = planned.filter((h) => !runsInBackground(h));
+    const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
+    const signal = options.signal ?? NEVER;
+    const items = await mapBounded(foreground, concurrency, (h) =>
+      runOne(h, payload, signal, { async: false, ...(deadline !== undefined ? { deadline } : {}) }),
+    );
+    const p: Record<string, unknown> = { ...payload };
+    const tool: AggregateToolContext | undefined =
+      typeof p.tool_name === "string" && isRecord(p.tool_input)
+        ? { keelTool: p.tool_name, input: p.tool_input, projectDir }
+        : undefined;
+    return aggregate(event, items, tool);
+  };
+
+  return {
+    async fire(options) {
+      try {
+        return await fireInner(options);
+      } catch (err) {
+        // A bug here must not take the agent down: report it as a pass with a visible message.
+        const decision = aggregate(options.event, []);
+        decision.systemMessages.push(
+          `hooks engine error: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        return decision;
+      }
+    },
+    listing: () => snapshot.listing,
+    async reload() {
+      snapshot = await takeSnapshot(paths);
+      return snapshot.listing;
+    },
+    changedOnDisk: () => snapshotChanged(snapshot),
+    async trust() {
+      // Trust what the user reviewed (the snapshot), not whatever is on disk now.
+      await setTrust(keelHome, projectDir, snapshot.listing.projectTrust.hash);
+      snapshot = applyTrust(snapshot.loaded, true);
+    },
+    async untrust() {
+      await setTrust(keelHome, projectDir, null);
+      snapshot = applyTrust(snapshot.loaded, false);
+    },
+    stats: () => stats.snapshot(),
+    takeAsyncResults: () => background.take(),
+    shutdown: (o) => background.shutdown(o?.budgetMs ?? SESSION_END_BUDGET_MS),
+  };
+}

@@ -1,0 +1,37 @@
+/** The command handler: runs `command` with `sh -c` (or `args` without a shell) via process.ts. */
+import { resolve } from "node:path";
+import { runProcess, type SpawnFn } from "../process.js";
+import type { Handler } from "./types.js";
+
+/** Builds the command handler; `spawn` is the seam tests and benchmarks use to count processes. */
+export function createCommandHandler(deps: { spawn?: SpawnFn } = {}): Handler {
+  return async (req) => {
+    const handler = req.hook.handler;
+    if (handler.type !== "command") {
+      return {
+        kind: "decided",
+        outcome: "error",
+        message: `command handler given a ${handler.type} hook`,
+        stdout: "",
+        stderr: "",
+        exitCode: null,
+        truncated: false,
+        durationMs: 0,
+      };
+    }
+    const result = await runProcess({
+      ...(handler.args !== undefined ? { args: handler.args } : { command: handler.command ?? "" }),
+      cwd: handler.cwd !== undefined ? resolve(req.projectDir, handler.cwd) : req.projectDir,
+      env: req.env,
+      stdin: req.stdin,
+      timeoutMs: req.timeoutMs,
+      signal: req.signal,
+      maxOutputBytes: req.maxOutputBytes,
+      ...(deps.spawn ? { spawn: deps.spawn } : {}),
+    });
+    return { kind: "raw", ...result };
+  };
+}
+
+/** The command handler with node's spawn. */
+export const commandHandler: Handler = createCommandHandler();

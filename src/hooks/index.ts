@@ -1,0 +1,28 @@
+/**
+ * The hooks engine's entry point: create an engine for a project and fire events through it;
+ * helpers for `keel hooks list | validate | test | trust`.
+ */
+
+export type { AggregateItem, AggregateToolContext } from "./aggregate.js";
+export { aggregate } from "./aggregate.js";
+export { handlerIdentity, handlerLabel } from "./config/definition.js";
+export type { FileSnapshot, HookPaths, HookSettings, LoadedHooks } from "./config/load.js";
+export { loadHooks, resolveHookPaths } from "./config/load.js";
+export type { DecideContext, RunDecisionKind, RunVerdict } from "./decide.js";
+export { decideRun, isGating } from "./decide.js";
+export type { Dialect } from "./dialects/index.js";
+export { DIALECTS, keelToolNameFromAny, shapePayload } from "./dialects/index.js";
+export type { EngineExtras } from "./engine.js";
+export { createHookEngine } from "./engine.js";
+export * from "./events.js";
+export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
+export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
+export type { PayloadOptions } from "./payload.js";
+export { buildPayload } from "./payload.js";
+export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
+export { runProcess } from "./process.js";
+export type { HookSnapshot } from "./snapshot.js";
+export { takeSnapshot } from "./snapshot.js";
+export { isTrusted, projectHooksHash, readTrustStore, setTrust, trustStorePath } from "./trust.js";
+export type * from "./types.js";
+export { findMissingExecutables, validateHooks } from "./validate.js";

@@ -1,0 +1,152 @@
+/**
+ * Matchers (per dialect) and `if` conditions in permission-rule form `Tool(glob)`. Both are
+ * compiled once when hooks are loaded; a malformed one is a problem and makes its hook
+ * inactive — never "match everything".
+ */
+import { isAbsolute, relative, resolve } from "node:path";
+import picomatch from "picomatch";
+import { keelToolNameFromAny } from "./dialects/index.js";
+import type { MatcherStyle } from "./dialects/types.js";
+import type { ToolInput } from "./events.js";
+
+/** A compiled matcher: a predicate, or the reason it could not be compiled. */
+export type CompiledMatcher =
+  | { ok: true; matchesAll: boolean; test: (value: string) => boolean }
+  | { ok: false; message: string };
+
+const ALL: CompiledMatcher = { ok: true, matchesAll: true, test: () => true };
+
+function regex(source: string): RegExp | string {
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * Compiles a matcher the way its dialect reads it. `mode` "search" (UserPromptSubmit's prompt
+ * text) looks for the regex anywhere instead of requiring a full match.
+ */
+export function compileMatcher(
+  style: MatcherStyle,
+  matcher: string | undefined,
+  mode: "name" | "search" = "name",
+): CompiledMatcher {
+  if (matcher === undefined || matcher === "" || matcher === "*") return ALL;
+  if (style === "exact" && mode === "name") {
+    return { ok: true, matchesAll: false, test: (v) => v === matcher };
+  }
+  if (style === "claude" && mode === "name" && /^[A-Za-z0-9_ ,|-]+$/.test(matcher)) {
+    const names = new Set(
+      matcher
+        .split(/[|,]/)
+        .map((n) => n.trim())
+        .filter((n) => n !== ""),
+    );
+    return { ok: true, matchesAll: false, test: (v) => names.has(v) };
+  }
+  const anchored = style !== "claude" && mode === "name";
+  const re = regex(anchored ? `^(?:${matcher})$` : matcher);
+  if (typeof re === "string") return { ok: false, message: `invalid matcher regex: ${re}` };
+  return { ok: true, matchesAll: false, test: (v) => re.test(v) };
+}
+
+/** A parsed `if` condition. */
+export interface Condition {
+  /** The condition as written. */
+  text: string;
+  /** The Keel tool it names (any dialect's name is accepted). */
+  tool: string;
+  /** Tests the call's input; true when the glob matches its primary argument. */
+  test(input: ToolInput, projectDir: string): boolean;
+}
+
+/** Fields tried, in order, for the primary argument of tools Keel has no entry for. */
+const FALLBACK_ARGS = ["command", "path", "file_path", "pattern", "url"];
+const PRIMARY: Record<string, string> = {
+  shell: "command",
+  read_file: "path",
+  write_file: "path",
+  edit_file: "path",
+  list_dir: "path",
+  glob: "pattern",
+  grep: "pattern",
+};
+
+/** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form. */
+function simpleGlob(glob: string): RegExp {
+  const g = glob.endsWith(":*") ? `${glob.slice(0, -2)}*` : glob;
+  const body = g
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${body}$`, "s");
+}
+
+/** Splits a shell command into its subcommands at `&&`, `||`, `;`, `|`, `&` and newlines. */
+export function splitShellCommand(command: string): string[] {
+  const parts: string[] = [];
+  let current = "";
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i] ?? "";
+    if (quote) {
+      current += c;
+      if (c === "\\" && quote === '"' && i + 1 < command.length) current += command[++i] ?? "";
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "\\" && i + 1 < command.length) {
+      current += c + (command[++i] ?? "");
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      current += c;
+      continue;
+    }
+    if (c === ";" || c === "\n" || c === "|" || c === "&") {
+      if (command[i + 1] === c && (c === "|" || c === "&")) i++;
+      parts.push(current);
+      current = "";
+      continue;
+    }
+    current += c;
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim()).filter((p) => p !== "");
+}
+
+/** Parses `Tool`, `Tool(glob)`; returns an error message when the text is not of that form. */
+export function parseCondition(
+  text: string,
+): { ok: true; condition: Condition } | { ok: false; message: string } {
+  const m = /^\s*([A-Za-z0-9_.:-]+)\s*(?:\(([\s\S]*)\))?\s*$/.exec(text);
+  if (!m) {
+    return { ok: false, message: `invalid condition "${text}": expected Tool or Tool(glob)` };
+  }
+  const tool = keelToolNameFromAny(m[1] ?? "");
+  const glob = m[2]?.trim();
+  if (glob === undefined || glob === "" || glob === "*" || glob === "**") {
+    return { ok: true, condition: { text, tool, test: () => true } };
+  }
+  const field = PRIMARY[tool];
+  const isPathField = field === "path";
+  const pathMatcher = isPathField
+    ? picomatch(glob.replace(/^\.\//, ""), { dot: true, basename: !glob.includes("/") })
+    : null;
+  const plain = simpleGlob(glob);
+  const test = (input: ToolInput, projectDir: string): boolean => {
+    const key = field ?? FALLBACK_ARGS.find((k) => typeof input[k] === "string");
+    const arg = key === undefined ? undefined : input[key];
+    if (typeof arg !== "string") return false;
+    if (pathMatcher) {
+      const abs = resolve(projectDir, arg);
+      return isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs));
+    }
+    if (key === "command") return splitShellCommand(arg).some((sub) => plain.test(sub));
+    return plain.test(arg);
+  };
+  return { ok: true, condition: { text, tool, test } };
+}

@@ -1,0 +1,70 @@
+/** Building Keel-native payloads (for `keel hooks test` and the agent). */
+import type { EventPayload, HookEventName, ToolInput } from "./events.js";
+
+/** What a synthetic payload is built from; unset fields get neutral defaults. */
+export interface PayloadOptions {
+  projectDir: string;
+  sessionId?: string;
+  transcriptPath?: string;
+  permissionMode?: "default" | "acceptEdits" | "plan" | "bypassPermissions";
+  tool?: string;
+  input?: ToolInput;
+  toolUseId?: string;
+  toolResponse?: unknown;
+  error?: string;
+  prompt?: string;
+  source?: "startup" | "resume" | "clear" | "compact";
+  reason?: "exit" | "clear" | "logout" | "other";
+  trigger?: "manual" | "auto";
+  message?: string;
+  notificationType?: string;
+  lastAssistantMessage?: string;
+  stopHookActive?: boolean;
+  agentId?: string;
+  agentType?: string;
+}
+
+/** A complete Keel-native payload for `event` (Keel tool names and input fields). */
+export function buildPayload<E extends HookEventName>(event: E, o: PayloadOptions): EventPayload<E>;
+export function buildPayload(event: HookEventName, o: PayloadOptions): object {
+  const common = {
+    session_id: o.sessionId ?? "keel-hooks-test",
+    transcript_path: o.transcriptPath ?? "",
+    cwd: o.projectDir,
+    permission_mode: o.permissionMode ?? "default",
+    hook_event_name: event,
+  };
+  const tool = {
+    tool_name: o.tool ?? "shell",
+    tool_input: o.input ?? {},
+    tool_use_id: o.toolUseId ?? "toolu_test",
+  };
+  const fields: Record<HookEventName, Record<string, unknown>> = {
+    SessionStart: { source: o.source ?? "startup" },
+    UserPromptSubmit: { prompt: o.prompt ?? "" },
+    PreToolUse: tool,
+    PermissionRequest: tool,
+    PostToolUse: { ...tool, tool_response: o.toolResponse ?? "" },
+    PostToolUseFailure: { ...tool, error: o.error ?? "" },
+    Stop: {
+      stop_hook_active: o.stopHookActive ?? false,
+      last_assistant_message: o.lastAssistantMessage ?? "",
+    },
+    SubagentStart: { agent_id: o.agentId ?? "agent_test", agent_type: o.agentType ?? "general" },
+    SubagentStop: {
+      agent_id: o.agentId ?? "agent_test",
+      agent_type: o.agentType ?? "general",
+      stop_hook_active: o.stopHookActive ?? false,
+      last_assistant_message: o.lastAssistantMessage ?? "",
+    },
+    PreCompact: { trigger: o.trigger ?? "manual", custom_instructions: "" },
+    PostCompact: { trigger: o.trigger ?? "manual" },
+    Notification: {
+      message: o.message ?? "",
+      notification_type: o.notificationType ?? "idle_prompt",
+    },
+    SessionEnd: { reason: o.reason ?? "exit" },
+  };
+  // The table is keyed by event, so the fields always belong to the event asked for.
+  return { ...common, ...fields[event] };
+}

@@ -1,0 +1,204 @@
+/**
+ * Running one hook process: its own process group, payload on stdin (a hook that never reads
+ * it is fine), capped and safely decoded output, and a kill path (SIGTERM to the group, then
+ * SIGKILL) that a grandchild holding the pipes cannot stall. Spawning goes through a seam so
+ * tests and benchmarks can count or replace it.
+ */
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { KILL_GRACE_MS } from "./events.js";
+
+/** The spawn seam (node's `child_process.spawn` by default). */
+export type SpawnFn = (
+  file: string,
+  args: readonly string[],
+  options: SpawnOptions,
+) => ChildProcess;
+
+/** Default cap on each of stdout and stderr. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** After the hook exits, how long its pipes may stay open (a grandchild holding them) before
+ *  the engine stops reading and moves on. */
+export const PIPE_GRACE_MS = 200;
+
+/** What to run. Exactly one of `command` (run with `sh -c`) and `args` (exec form). */
+export interface ProcessSpec {
+  command?: string;
+  args?: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  maxOutputBytes?: number;
+  killGraceMs?: number;
+  spawn?: SpawnFn;
+}
+
+/** What happened. Never thrown: failures to start are `startError`. */
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  cancelled: boolean;
+  startError: string | null;
+  durationMs: number;
+}
+
+/** Collects at most `max` bytes while the stream keeps being drained. */
+class Capture {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+  constructor(private readonly max: number) {}
+  push(chunk: Buffer): void {
+    const room = this.max - this.size;
+    if (room <= 0) {
+      this.truncated = true;
+      return;
+    }
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length < chunk.length) this.truncated = true;
+    this.chunks.push(part);
+    this.size += part.length;
+  }
+  text(): string {
+    // Invalid UTF-8 (and a character cut by the cap) becomes U+FFFD instead of throwing.
+    return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(this.chunks, this.size));
+  }
+}
+
+function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, sig);
+  } catch {
+    try {
+      child.kill(sig);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs one process to completion, timeout or cancellation. Never throws. */
+export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  const started = performance.now();
+  const max = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const grace = spec.killGraceMs ?? KILL_GRACE_MS;
+  const base = {
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    truncated: false,
+    timedOut: false,
+    cancelled: false,
+    startError: null,
+  };
+  if (spec.signal?.aborted) return Promise.resolve({ ...base, cancelled: true, durationMs: 0 });
+  const [file, ...args] =
+    spec.args !== undefined ? spec.args : ["/bin/sh", "-c", spec.command ?? ""];
+  if (file === undefined || file === "") {
+    return Promise.resolve({ ...base, startError: "empty command", durationMs: 0 });
+  }
+
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = (spec.spawn ?? spawn)(file, args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    } catch (err) {
+      resolve({ ...base, startError: `cannot start hook: ${message(err)}`, durationMs: 0 });
+      return;
+    }
+    const out = new Capture(max);
+    const err = new Capture(max);
+    let exit: { code: number | null; signal: string | null } | null = null;
+    let timedOut = false;
+    let cancelled = false;
+    let startError: string | null = null;
+    let settled = false;
+    let killing = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      spec.signal?.removeEventListener("abort", onAbort);
+      // A grandchild may still hold the pipes: stop reading them so nothing holds the engine.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        stdout: out.text(),
+        stderr: err.text(),
+        truncated: out.truncated || err.truncated,
+        timedOut,
+        cancelled,
+        startError,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    };
+    const later = (ms: number, fn: () => void): void => {
+      timers.push(setTimeout(fn, ms));
+    };
+
+    const stop = (): void => {
+      if (killing) return;
+      killing = true;
+      killGroup(child, "SIGTERM");
+      // The SIGKILL stays armed after we resolve: a grandchild that traps SIGTERM still dies.
+      setTimeout(() => killGroup(child, "SIGKILL"), grace).unref();
+      later(grace + 100, finish);
+    };
+    function onAbort(): void {
+      if (settled || exit) return;
+      cancelled = true;
+      stop();
+    }
+
+    child.stdout?.on("data", (c: Buffer) => out.push(c));
+    child.stderr?.on("data", (c: Buffer) => err.push(c));
+    // EPIPE when the hook exits without reading its payload is normal, not a failure.
+    child.stdin?.on("error", () => {});
+    child.stdout?.on("error", () => {});
+    child.stderr?.on("error", () => {});
+    child.on("error", (e) => {
+      if (child.pid === undefined) {
+        startError = `cannot start hook: ${message(e)}`;
+        finish();
+      }
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      later(PIPE_GRACE_MS, finish);
+    });
+    child.on("close", (code, signal) => {
+      exit ??= { code, signal };
+      finish();
+    });
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    later(Math.max(0, spec.timeoutMs), () => {
+      if (settled || exit) return;
+      timedOut = true;
+      stop();
+    });
+    child.stdin?.end(spec.stdin);
+  });
+}

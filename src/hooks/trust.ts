@@ -1,0 +1,77 @@
+/**
+ * Trust for project hooks: `$KEEL_HOME/trust.json` maps a project path to the sha256 of its
+ * normalized hooks, so any change to them (a `git pull`) makes them untrusted again.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { z } from "zod";
+import type { HookDefinition } from "./types.js";
+import { canonicalJson } from "./util.js";
+
+const TrustFileSchema = z.object({
+  version: z.literal(1),
+  projects: z.record(z.string(), z.string()),
+});
+type TrustFile = z.infer<typeof TrustFileSchema>;
+
+/** Path of the trust store. */
+export function trustStorePath(keelHome: string): string {
+  return join(keelHome, "trust.json");
+}
+
+/** The hooks that need trust: those from files inside the project. */
+export function projectScopedHooks(hooks: readonly HookDefinition[]): HookDefinition[] {
+  return hooks.filter((h) => h.source.scope !== "user");
+}
+
+/** sha256 of the canonical JSON of every project-scope hook definition (file, event, matcher, handler). */
+export function projectHooksHash(hooks: readonly HookDefinition[], projectDir: string): string {
+  const normalized = projectScopedHooks(hooks).map((h) => ({
+    file: relative(projectDir, h.source.path),
+    dialect: h.source.dialect,
+    event: h.event,
+    matcher: h.matcher ?? null,
+    handler: h.handler,
+  }));
+  return createHash("sha256").update(canonicalJson(normalized)).digest("hex");
+}
+
+/** Reads the store; a missing or corrupt file is an empty store (nothing trusted). */
+export async function readTrustStore(keelHome: string): Promise<TrustFile> {
+  try {
+    const parsed = TrustFileSchema.safeParse(
+      JSON.parse(await readFile(trustStorePath(keelHome), "utf8")),
+    );
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Missing or unreadable: nothing is trusted, which is the safe reading.
+  }
+  return { version: 1, projects: {} };
+}
+
+/** Whether the store holds exactly `hash` for the project. */
+export async function isTrusted(
+  keelHome: string,
+  projectDir: string,
+  hash: string,
+): Promise<boolean> {
+  const store = await readTrustStore(keelHome);
+  return store.projects[projectDir] === hash;
+}
+
+/** Records (hash) or removes (null) the project's trust. Written atomically. */
+export async function setTrust(
+  keelHome: string,
+  projectDir: string,
+  hash: string | null,
+): Promise<void> {
+  const store = await readTrustStore(keelHome);
+  if (hash === null) delete store.projects[projectDir];
+  else store.projects[projectDir] = hash;
+  await mkdir(keelHome, { recursive: true });
+  const path = trustStorePath(keelHome);
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+  await rename(tmp, path);
+}

@@ -1,0 +1,161 @@
+/**
+ * Checks for `keel hooks validate`: every problem of a listing plus command hooks whose
+ * executable is missing (a mistyped script path is exit 127, a silently disabled gate).
+ */
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import { delimiter, join, resolve } from "node:path";
+import type { HookDefinition, HookListing, HookProblem } from "./types.js";
+
+const SHELL_WORDS = new Set(
+  (
+    "! [ [[ { ( . : alias bg break builtin case cd command continue declare echo eval exec exit " +
+    "export false fc fg for function getopts hash if jobs kill let local printf pwd read readonly " +
+    "return set shift source test time times trap true type typeset ulimit umask unalias unset wait while until"
+  ).split(" "),
+);
+const INTERPRETERS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "python",
+  "python3",
+  "node",
+  "ruby",
+  "perl",
+  "deno",
+  "bun",
+  "npx",
+  "tsx",
+]);
+
+/** Splits the start of a shell command into words (quotes honoured, stops at operators). */
+export function leadingWords(command: string, max = 2): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (words.length < max + 8 && i < command.length) {
+    while (i < command.length && /\s/.test(command[i] ?? "")) i++;
+    if (i >= command.length || /[;&|<>]/.test(command[i] ?? "")) break;
+    let word = "";
+    while (i < command.length && !/[\s;&|<>]/.test(command[i] ?? "")) {
+      const c = command[i] ?? "";
+      if (c === "'" || c === '"') {
+        const end = command.indexOf(c, i + 1);
+        const stop = end === -1 ? command.length : end;
+        word += command.slice(i + 1, stop);
+        i = stop + 1;
+      } else {
+        word += c;
+        i++;
+      }
+    }
+    // Leading `VAR=value` assignments are not the command.
+    if (words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+    words.push(word);
+    if (words.length >= max) break;
+  }
+  return words;
+}
+
+function expand(word: string, vars: Record<string, string>): string | null {
+  let out = word.replace(/^~(?=\/|$)/, vars.HOME ?? "~");
+  out = out.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (m, name: string) => vars[name] ?? m);
+  // Anything still dynamic cannot be checked statically.
+  return /[$`*?(]/.test(out) ? null : out;
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function onPath(name: string, pathVar: string): Promise<boolean> {
+  for (const dir of pathVar.split(delimiter)) {
+    if (dir !== "" && (await isExecutable(join(dir, name)))) return true;
+  }
+  return false;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why a command's executable (or interpreted script) cannot run, or null when it looks fine. */
+export async function missingExecutable(
+  words: readonly string[],
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<string | null> {
+  const [first, second] = words.map((w) => expand(w, opts.env));
+  if (!first || SHELL_WORDS.has(first)) return null;
+  if (first.includes("/")) {
+    const path = resolve(opts.cwd, first);
+    if (!(await exists(path))) return `command not found: ${first} (no such file)`;
+    if (!(await isExecutable(path))) return `not executable: ${first} (chmod +x?)`;
+  } else if (!(await onPath(first, opts.env.PATH ?? ""))) {
+    return `command not found: ${first} (not on PATH)`;
+  }
+  const interp = first.split("/").at(-1) ?? "";
+  if (
+    INTERPRETERS.has(interp) &&
+    second &&
+    !second.startsWith("-") &&
+    /\/|\.(sh|py|js|mjs|ts|rb|pl)$/.test(second)
+  ) {
+    if (!(await exists(resolve(opts.cwd, second)))) return `script not found: ${second}`;
+  }
+  return null;
+}
+
+/** Problems for command hooks whose executable does not exist, is not executable, or is not on PATH. */
+export async function findMissingExecutables(
+  hooks: readonly HookDefinition[],
+  opts: { projectDir: string; env?: NodeJS.ProcessEnv },
+): Promise<HookProblem[]> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
+  env.KEEL_PROJECT_DIR = opts.projectDir;
+  env.CLAUDE_PROJECT_DIR = opts.projectDir;
+  const problems: HookProblem[] = [];
+  for (const hook of hooks) {
+    const h = hook.handler;
+    if (h.type !== "command") continue;
+    const cwd = h.cwd !== undefined ? resolve(opts.projectDir, h.cwd) : opts.projectDir;
+    const words = h.args !== undefined ? h.args.slice(0, 2) : leadingWords(h.command ?? "");
+    const why = await missingExecutable(words, { cwd, env });
+    if (why === null) continue;
+    const p: HookProblem = {
+      severity: "error",
+      path: hook.source.path,
+      message: `${hook.event} hook: ${why}`,
+    };
+    if (hook.location) {
+      p.line = hook.location.line;
+      p.column = hook.location.column;
+      p.field = hook.location.field;
+    }
+    problems.push(p);
+  }
+  return problems;
+}
+
+/** Every problem `keel hooks validate` reports: files, hooks, and missing executables. */
+export async function validateHooks(
+  listing: HookListing,
+  opts: { projectDir: string; env?: NodeJS.ProcessEnv },
+): Promise<HookProblem[]> {
+  return [
+    ...listing.problems,
+    ...listing.hooks.flatMap((h) => h.problems),
+    ...(await findMissingExecutables(listing.hooks, opts)),
+  ];
+}

@@ -1,0 +1,252 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadHooks, resolveHookPaths } from "../../src/hooks/config/load.js";
+import { makeWorld, type World, worldOptions } from "./helpers.js";
+
+let w: World;
+beforeEach(() => {
+  w = makeWorld();
+});
+afterEach(() => w.cleanup());
+
+const load = () => loadHooks(resolveHookPaths(worldOptions(w)));
+const cmd = (command: string) => ({ type: "command", command });
+
+describe("loading every source", () => {
+  it("reads keel, claude, reasonix, tutorial and cagent files in configuration order", async () => {
+    w.json("keel/settings.json", {
+      hooks: { PreToolUse: [{ matcher: "shell", hooks: [cmd("keel-user")] }] },
+      compat: { cagent: "agent.yaml" },
+    });
+    w.json("project/.keel/settings.json", {
+      hooks: { PreToolUse: [{ hooks: [cmd("keel-project")] }] },
+    });
+    w.json("project/.keel/settings.local.json", {
+      hooks: { Stop: [{ hooks: [cmd("keel-local")] }] },
+    });
+    w.json("home/.claude/settings.json", {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [cmd("claude-user")] }] },
+    });
+    w.json("project/.claude/settings.json", {
+      permissions: {},
+      hooks: { PostToolUse: [{ matcher: "Write|Edit", hooks: [cmd("claude-project")] }] },
+    });
+    w.json("project/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ match: "run_command", command: "reasonix-project", timeout: 1500 }] },
+    });
+    w.json("home/.reasonix/settings.json", { hooks: { Stop: [{ command: "reasonix-user" }] } });
+    w.json("project/.hooks.json", {
+      hooks: { PreToolUse: [{ matcher: "bash", command: "tutorial" }] },
+    });
+    w.write(
+      "project/agent.yaml",
+      [
+        "agents:",
+        "  root:",
+        "    model: openai/gpt-4o",
+        "    hooks:",
+        "      pre_tool_use:",
+        '        - matcher: "shell|edit_file"',
+        "          hooks:",
+        "            - type: command",
+        "              command: cagent-pre",
+        "              timeout: 30",
+        "      session_start:",
+        "        - type: command",
+        "          command: cagent-start",
+        "",
+      ].join("\n"),
+    );
+    const loaded = await load();
+    expect(loaded.problems).toEqual([]);
+    const seen = loaded.hooks.map((h) => [
+      h.handler.type === "command" ? h.handler.command : "",
+      h.source.dialect,
+      h.source.scope,
+      h.event,
+    ]);
+    expect(seen).toEqual([
+      ["keel-user", "keel", "user", "PreToolUse"],
+      ["keel-project", "keel", "project", "PreToolUse"],
+      ["keel-local", "keel", "local", "Stop"],
+      ["claude-user", "claude", "user", "PreToolUse"],
+      ["claude-project", "claude", "project", "PostToolUse"],
+      ["reasonix-project", "reasonix", "project", "PreToolUse"],
+      ["reasonix-user", "reasonix", "user", "Stop"],
+      ["tutorial", "tutorial", "project", "PreToolUse"],
+      ["cagent-pre", "cagent", "project", "PreToolUse"],
+      ["cagent-start", "cagent", "project", "SessionStart"],
+    ]);
+    expect(loaded.hooks.map((h) => h.order)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Reasonix timeouts are milliseconds.
+    expect(loaded.hooks[5]?.handler.timeout).toBe(1.5);
+    expect(loaded.hooks[8]?.matcher).toBe("shell|edit_file");
+    expect(loaded.hooks[0]?.trusted).toBe(true);
+    expect(loaded.hooks[1]?.trusted).toBe(false);
+  });
+
+  it("accepts the flat Reasonix form and seed-004 field names in native files", async () => {
+    w.json("project/.keel/settings.json", {
+      hooks: {
+        PreToolUse: [
+          {
+            match: "write_file",
+            mode: "command",
+            command: 'lint --file "$tool_input_path"',
+            condition: "Write(src/**/*.ts)",
+            timeout: 10,
+          },
+        ],
+        PostToolUse: [{ mode: "http", url: "http://127.0.0.1:9/audit", async_mode: true }],
+      },
+    });
+    const { hooks, problems } = await load();
+    expect(problems).toEqual([]);
+    expect(hooks[0]).toMatchObject({
+      matcher: "write_file",
+      handler: { type: "command", if: "Write(src/**/*.ts)", timeout: 10 },
+    });
+    expect(hooks[1]).toMatchObject({
+      handler: { type: "http", async: true, url: "http://127.0.0.1:9/audit" },
+    });
+  });
+
+  it("accepts seed-004's array of hooks with an event field", async () => {
+    w.json("project/.keel/settings.json", {
+      hooks: [{ event: "PreToolUse", matcher: "Write", mode: "command", command: "x" }],
+    });
+    const { hooks, problems } = await load();
+    expect(problems).toEqual([]);
+    expect(hooks[0]).toMatchObject({ event: "PreToolUse", matcher: "Write" });
+  });
+
+  it("compat switches sources off", async () => {
+    w.json("project/.keel/settings.json", { compat: { claude: false, tutorial: false } });
+    w.json("project/.claude/settings.json", { hooks: { Stop: [{ hooks: [cmd("c")] }] } });
+    w.json("project/.hooks.json", { hooks: { Stop: [{ command: "t" }] } });
+    w.json("project/.reasonix/settings.json", { hooks: { Stop: [{ command: "r" }] } });
+    const { hooks } = await load();
+    expect(hooks.map((h) => h.source.dialect)).toEqual(["reasonix"]);
+  });
+});
+
+describe("malformed sources", () => {
+  it("a JSON syntax error is a problem with line and column; other files still load", async () => {
+    const path = w.write(
+      "project/.claude/settings.json",
+      '{\n  "hooks": {\n    "Stop": [\n  }\n}\n',
+    );
+    w.json("project/.keel/settings.json", { hooks: { Stop: [{ hooks: [cmd("ok")] }] } });
+    const { hooks, problems } = await load();
+    expect(hooks.map((h) => h.source.dialect)).toEqual(["keel"]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: "error", path, line: 4, column: 3 });
+    expect(problems[0]?.message).toMatch(/invalid JSON/);
+  });
+
+  it("a wrong field type names the field with its line and column; siblings load", async () => {
+    const path = w.write(
+      "project/.keel/settings.json",
+      '{\n  "hooks": {\n    "PreToolUse": [\n      { "hooks": [ { "type": "command", "command": "a", "timeout": "ten" } ] },\n      { "hooks": [ { "type": "command", "command": "b" } ] }\n    ]\n  }\n}\n',
+    );
+    const { hooks, problems } = await load();
+    expect(hooks.map((h) => (h.handler.type === "command" ? h.handler.command : ""))).toEqual([
+      "b",
+    ]);
+    expect(problems[0]).toMatchObject({
+      path,
+      field: "hooks.PreToolUse[0].hooks[0].timeout",
+      line: 4,
+      column: 68,
+    });
+  });
+
+  it("unknown events are problems", async () => {
+    w.json("project/.keel/settings.json", { hooks: { PreToolUs: [{ hooks: [cmd("x")] }] } });
+    w.json("project/.claude/settings.json", { hooks: { TeammateIdle: [{ hooks: [cmd("x")] }] } });
+    const { problems } = await load();
+    expect(problems.map((p) => [p.severity, p.field])).toEqual([
+      ["error", "hooks.PreToolUs"],
+      ["warning", "hooks.TeammateIdle"],
+    ]);
+  });
+
+  it("a malformed matcher makes the hook inactive with a located problem", async () => {
+    w.write(
+      "project/.keel/settings.json",
+      '{"hooks": {"PreToolUse": [\n {"matcher": "[oops", "hooks": [{"type": "command", "command": "x"}]}]}}',
+    );
+    const { hooks } = await load();
+    expect(hooks[0]?.active).toBe(false);
+    expect(hooks[0]?.problems[0]).toMatchObject({
+      severity: "error",
+      field: "hooks.PreToolUse[0].hooks[0].matcher",
+      line: 2,
+    });
+    expect(hooks[0]?.problems[0]?.message).toMatch(/invalid matcher regex/);
+  });
+
+  it("a cagent YAML error carries line and column", async () => {
+    w.json("project/.keel/settings.json", { compat: { cagent: "bad.yaml" } });
+    const path = w.write(
+      "project/bad.yaml",
+      "agents:\n  root:\n    hooks:\n      pre_tool_use: [\n",
+    );
+    const { problems } = await load();
+    expect(problems[0]).toMatchObject({ path, severity: "error" });
+    expect(problems[0]?.line).toBeGreaterThan(0);
+    expect(problems[0]?.column).toBeGreaterThan(0);
+  });
+
+  it("unknown cagent event keys and handlers without a command are problems", async () => {
+    w.json("project/.keel/settings.json", { compat: { cagent: ["a.yaml"] } });
+    w.write(
+      "project/a.yaml",
+      "agents:\n  root:\n    hooks:\n      pre_tool_usage: []\n      session_end:\n        - type: command\n",
+    );
+    const { problems } = await load();
+    expect(problems.map((p) => p.field)).toEqual([
+      "agents.root.hooks.pre_tool_usage",
+      "agents.root.hooks.session_end[0].command",
+    ]);
+    expect(problems[1]?.line).toBe(6);
+  });
+
+  it("a missing cagent file named in settings is a problem", async () => {
+    w.json("project/.keel/settings.json", { compat: { cagent: "nope.yaml" } });
+    const { problems } = await load();
+    expect(problems[0]?.message).toMatch(/does not exist/);
+  });
+
+  it("reasonix entries without a command are skipped with a warning", async () => {
+    w.json("project/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ match: "x" }, { command: "ok" }] },
+    });
+    const { hooks, problems } = await load();
+    expect(hooks).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: "warning", field: "hooks.PreToolUse[0]" });
+  });
+});
+
+describe("user-level settings", () => {
+  it("allowPrivateNetworks is honoured only from user-level settings", async () => {
+    w.json("project/.keel/settings.json", { allowPrivateNetworks: true });
+    let loaded = await load();
+    expect(loaded.settings.allowPrivateNetworks).toBe(false);
+    expect(loaded.problems[0]?.message).toMatch(/only honoured in user-level/);
+    w.json("keel/settings.json", { allowPrivateNetworks: true });
+    loaded = await load();
+    expect(loaded.settings.allowPrivateNetworks).toBe(true);
+  });
+
+  it("KEEL_HOME replaces ~/.keel", () => {
+    const paths = resolveHookPaths({
+      projectDir: w.project,
+      homeDir: w.home,
+      env: { KEEL_HOME: w.keelHome },
+    });
+    expect(paths.keelHome).toBe(w.keelHome);
+    expect(resolveHookPaths({ projectDir: w.project, homeDir: w.home, env: {} }).keelHome).toBe(
+      `${w.home}/.keel`,
+    );
+  });
+});

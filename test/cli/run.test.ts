@@ -1,0 +1,224 @@
+/** `keel run`: output formats, permissions headless, configuration errors. */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/index.js";
+import {
+  commandHook,
+  createWorld,
+  hookScript,
+  keel,
+  type World,
+  writeSettings,
+} from "../agent/harness.js";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.dispose();
+  world = undefined;
+});
+
+const writeScript = () =>
+  script(
+    reply().tool("write_file", { path: "out.txt", content: "hello" }),
+    reply().text("Wrote it."),
+  );
+
+describe("keel run output", () => {
+  it("json prints exactly one object with the documented keys", async () => {
+    world = await createWorld(
+      script(reply().tool("list_dir", { path: "." }), reply().text("The answer is 42.")),
+    );
+    const r = await keel(world, ["run", "what is it?", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const out = JSON.parse(lines[0] ?? "");
+    expect(Object.keys(out).sort()).toEqual(
+      [
+        "cacheHitRatio",
+        "costUsd",
+        "hookRuns",
+        "result",
+        "sessionId",
+        "toolCalls",
+        "turns",
+        "usage",
+      ].sort(),
+    );
+    expect(out.result).toBe("The answer is 42.");
+    expect(out.turns).toBe(2);
+    expect(out.toolCalls).toEqual([{ name: "list_dir", input: { path: "." }, status: "ok" }]);
+    const sim = world.sim.requests;
+    expect(out.usage).toEqual({
+      promptTokens: sim.reduce((n, q) => n + q.promptTokens, 0),
+      cacheHitTokens: sim.reduce((n, q) => n + q.hitTokens, 0),
+      cacheMissTokens: sim.reduce((n, q) => n + q.missTokens, 0),
+      completionTokens: sim.reduce((n, q) => n + q.completionTokens, 0),
+    });
+    expect(out.costUsd).toBeGreaterThan(0);
+    expect(out.cacheHitRatio).toBeCloseTo(out.usage.cacheHitTokens / out.usage.promptTokens, 10);
+    expect(out.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("text streams the answer to stdout", async () => {
+    world = await createWorld(script(reply().text("Hello from the model.")));
+    const r = await keel(world, ["run", "hi"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Hello from the model.\n");
+  });
+
+  it("stream-json prints one JSON line per event, ending with the result", async () => {
+    world = await createWorld(
+      script(reply().tool("list_dir", { path: "." }), reply().text("done")),
+    );
+    const r = await keel(world, ["run", "go", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("turn_start");
+    expect(types).toContain("request_start");
+    expect(types).toContain("tool_call");
+    expect(types).toContain("tool_result");
+    expect(types).toContain("usage");
+    expect(types).toContain("turn_end");
+    expect(events.at(-1)).toMatchObject({ type: "result", result: "done" });
+  });
+
+  it("fails with one line and exit 1 without an API key", async () => {
+    world = await createWorld(script(reply().text("x")));
+    world.env.DEEPSEEK_API_KEY = undefined;
+    const r = await keel(world, ["run", "hi"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/API key/);
+    expect(world.sim.requests).toHaveLength(0);
+  });
+
+  it("fails with exit 1 and the reason when the model endpoint errors", async () => {
+    world = await createWorld(script(reply().error(401, { message: "Authentication Fails" })));
+    const r = await keel(world, ["run", "hi", "--output-format", "json"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^keel: .*Authentication Fails/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("--max-turns stops a tool loop", async () => {
+    world = await createWorld(
+      script(
+        reply().tool("list_dir", { path: "." }),
+        reply().tool("glob", { pattern: "*" }),
+        reply().tool("list_dir", { path: ".." }),
+        reply().text("done"),
+      ),
+    );
+    const r = await keel(world, ["run", "go", "--max-turns", "2"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/2 model requests/);
+    expect(world.sim.requests).toHaveLength(2);
+  });
+});
+
+describe("keel run permissions (headless)", () => {
+  it("refuses a write without --yes, with a clear tool error", async () => {
+    world = await createWorld(writeScript());
+    const r = await keel(world, ["run", "write", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+    expect(existsSync(join(world.project, "out.txt"))).toBe(false);
+    const toolMsg = world.sim.requests[1]?.messages.at(-1)?.content ?? "";
+    expect(toolMsg).toMatch(/Permission denied.*headless/);
+  });
+
+  it("allows it with --yes", async () => {
+    world = await createWorld(writeScript());
+    const r = await keel(world, ["run", "write", "--yes", "--output-format", "json"]);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("ok");
+    expect(readFileSync(join(world.project, "out.txt"), "utf8")).toBe("hello");
+  });
+
+  it("allows it when a PermissionRequest hook allows, and the hook sees the call", async () => {
+    world = await createWorld(writeScript());
+    const log = join(world.root, "perm.log");
+    const hook = hookScript(
+      world,
+      "perm.sh",
+      `cat > "${log}"\necho '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"allow"}}'`,
+    );
+    writeSettings(world, { PermissionRequest: [commandHook(hook, "write_file")] });
+    const r = await keel(world, ["run", "write", "--output-format", "json"]);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("ok");
+    expect(readFileSync(join(world.project, "out.txt"), "utf8")).toBe("hello");
+    expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({
+      hook_event_name: "PermissionRequest",
+      tool_name: "write_file",
+      tool_input: { path: "out.txt", content: "hello" },
+    });
+  });
+
+  it("a PermissionRequest hook deny refuses even with --yes", async () => {
+    world = await createWorld(writeScript());
+    const hook = hookScript(
+      world,
+      "deny.sh",
+      "cat >/dev/null\necho 'no writes on Fridays' >&2\nexit 2",
+    );
+    writeSettings(world, { PermissionRequest: [commandHook(hook)] });
+    const r = await keel(world, ["run", "write", "--yes", "--output-format", "json"]);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+    expect(world.sim.requests[1]?.messages.at(-1)?.content).toContain("no writes on Fridays");
+  });
+
+  it("runs read-only shell commands without asking, and asks for others", async () => {
+    world = await createWorld(
+      script(
+        reply().tool("shell", { command: "ls" }).tool("shell", { command: "touch made.txt" }),
+        reply().text("ok"),
+      ),
+    );
+    const r = await keel(world, ["run", "go", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls;
+    expect(calls.map((c: { status: string }) => c.status)).toEqual(["ok", "blocked"]);
+    expect(existsSync(join(world.project, "made.txt"))).toBe(false);
+  });
+
+  it("acceptEdits allows writes but still asks for shell", async () => {
+    world = await createWorld(
+      script(
+        reply()
+          .tool("write_file", { path: "w.txt", content: "w" })
+          .tool("shell", { command: "touch made.txt" }),
+        reply().text("ok"),
+      ),
+    );
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls;
+    expect(calls.map((c: { status: string }) => c.status)).toEqual(["ok", "blocked"]);
+  });
+
+  it("plan mode refuses writes even with --yes, and says why", async () => {
+    world = await createWorld(writeScript());
+    const r = await keel(world, [
+      "run",
+      "write",
+      "--mode",
+      "plan",
+      "--yes",
+      "--output-format",
+      "json",
+    ]);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+    expect(world.sim.requests[1]?.messages.at(-1)?.content).toMatch(/plan mode/);
+    expect(existsSync(join(world.project, "out.txt"))).toBe(false);
+  });
+
+  it("rejects an unknown mode with one line", async () => {
+    world = await createWorld(script(reply().text("x")));
+    const r = await keel(world, ["run", "x", "--mode", "yolo"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--mode/);
+  });
+});

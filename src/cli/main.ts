@@ -13,6 +13,7 @@ export type RegisterCommand = (program: Command) => void;
 
 const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
   // one line per command module, e.g. () => import("./commands/hooks.js"),
+  () => import("./commands/sim.js"),
   () => import("./commands/interactive.js"),
   () => import("./commands/sessions.js"),
   () => import("./commands/stats.js"),

@@ -30,6 +30,8 @@ export interface SimulatorOptions {
   host?: string;
   /** Keep raw request bytes in the records (default true; benchmarks of memory may turn it off). */
   keepBodies?: boolean;
+  /** Called once each chat request has been answered (e.g. to log it). Must not throw. */
+  onRequest?: (record: SimRequestRecord) => void;
 }
 
 /** A running simulator. */
@@ -61,10 +63,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     keepBodies: options.keepBodies ?? true,
   };
   const server = createServer((req, res) => {
-    handle(state, req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendError(res, 500, `simulator failure: ${String(err)}`, "api_error");
-      else res.destroy();
-    });
+    handle(state, req, res)
+      .catch((err: unknown) => {
+        if (!res.headersSent) sendError(res, 500, `simulator failure: ${String(err)}`, "api_error");
+        else res.destroy();
+        return null;
+      })
+      .then((record) => {
+        if (record) options.onRequest?.(record);
+      });
   });
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
@@ -106,20 +113,21 @@ function toScript(input: ScriptInput): Script {
   return parsed.script;
 }
 
+/** Answers one HTTP request; returns the record of a chat request. */
 async function handle(
   state: ServerState,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
+): Promise<SimRequestRecord | null> {
   const path = new URL(req.url ?? "/", "http://sim").pathname;
   if (req.method === "GET" && path === "/_sim/requests") {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(state.records));
-    return;
+    return null;
   }
   if (req.method !== "POST" || (path !== "/chat/completions" && path !== "/v1/chat/completions")) {
     sendError(res, 404, `no route for ${req.method} ${path}`, "invalid_request_error");
-    return;
+    return null;
   }
   const raw = await readBody(req);
   const record = newRecord(state.records.length, path, state.keepBodies ? raw : null);
@@ -133,6 +141,7 @@ async function handle(
     record.status = status;
     record.error = message;
     sendError(res, status, message, type, headers);
+    return record;
   };
   const key = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
   if (!key) return fail(401, "Authentication Fails, no API key given", "authentication_error");
@@ -194,7 +203,7 @@ async function handle(
     record.status = 200;
     res.writeHead(200, { "content-type": "application/json" });
     res.end(completionBody(resolved, meta, usage));
-    return;
+    return record;
   }
   record.status = 200;
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -202,15 +211,22 @@ async function handle(
   for (let i = 0; i < (reply?.keepAlive ?? 0) && !closed; i++) await write(res, ": keep-alive\n\n");
   await delay(latency.firstByteMs);
   const cut = reply?.disconnectAfterChunks;
-  if (cut === 0) return void res.destroy();
+  if (cut === 0) return disconnect(res, record);
   const payloads = streamPayloads(resolved, meta, usage);
   for (const [i, payload] of payloads.entries()) {
-    if (closed) return;
+    if (closed) return record;
     if (i > 0) await delay(latency.chunkDelayMs);
     await write(res, `data: ${payload}\n\n`);
-    if (cut !== undefined && i + 1 >= cut) return void res.destroy();
+    if (cut !== undefined && i + 1 >= cut) return disconnect(res, record);
   }
   if (!closed) res.end("data: [DONE]\n\n");
+  return record;
+}
+
+function disconnect(res: ServerResponse, record: SimRequestRecord): SimRequestRecord {
+  record.error = "connection dropped by the script";
+  res.destroy();
+  return record;
 }
 
 /** Fills the record with the request's parsed and exact-bytes views. */

@@ -1,0 +1,286 @@
+/**
+ * The agent API driven directly (as the TUI drives it): permission prompts and Notification,
+ * compaction with PreCompact/PostCompact/SessionStart(compact), async hook results, abort, resume.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent, memorySession } from "../../src/agent/agent.js";
+import type { AgentEvent, PermissionPrompt } from "../../src/agent/events.js";
+import { openAgentSession } from "../../src/agent/session.js";
+import type { AgentOptions } from "../../src/agent/types.js";
+import type { HookRunRecord } from "../../src/hooks/types.js";
+import { createChatClient } from "../../src/llm/client.js";
+import { type ReplyInput, reply, script } from "../../src/sim/index.js";
+import { createBuiltinTools } from "../../src/tools/registry.js";
+import { commandHook, createWorld, hookScript, type World, writeSettings } from "./harness.js";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.dispose();
+  world = undefined;
+});
+
+async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const ev of events) out.push(ev);
+  return out;
+}
+
+function agentFor(w: World, extra: Partial<AgentOptions> = {}) {
+  return createAgent({
+    projectDir: w.project,
+    keelHome: w.home,
+    homeDir: w.root,
+    env: w.env,
+    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+    model: "deepseek-v4-flash",
+    tools: createBuiltinTools({ cwd: w.project }),
+    ...extra,
+  });
+}
+
+async function start(...replies: ReplyInput[]): Promise<World> {
+  world = await createWorld(script(...replies));
+  return world;
+}
+
+describe("permission prompts", () => {
+  it("fires Notification(permission_prompt), asks, and remembers allow_always", async () => {
+    const w = await start(
+      reply().tool("write_file", { path: "a.txt", content: "1" }),
+      reply().tool("write_file", { path: "b.txt", content: "2" }),
+      reply().text("done"),
+    );
+    const log = join(w.root, "notify.log");
+    const hook = hookScript(w, "notify.sh", `cat >> "${log}"\necho >> "${log}"`);
+    writeSettings(w, { Notification: [commandHook(hook, "permission_prompt")] });
+    const asked: PermissionPrompt[] = [];
+    const agent = await agentFor(w, {
+      askPermission: async (p) => {
+        asked.push(p);
+        return "allow_always";
+      },
+    });
+    const events = await collect(agent.runTurn("write two files"));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ toolName: "write_file", summary: "write_file a.txt" });
+    expect(readFileSync(join(w.project, "b.txt"), "utf8")).toBe("2");
+    const statuses = events.flatMap((e) => (e.type === "tool_result" ? [e.status] : []));
+    expect(statuses).toEqual(["ok", "ok"]);
+    const notes = readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
+    expect(notes).toHaveLength(1);
+    expect(JSON.parse(notes[0] ?? "{}")).toMatchObject({
+      hook_event_name: "Notification",
+      notification_type: "permission_prompt",
+    });
+  });
+
+  it("a denied prompt becomes a blocked tool result", async () => {
+    const w = await start(reply().tool("shell", { command: "touch x" }), reply().text("ok"));
+    const agent = await agentFor(w, { askPermission: async () => "deny" });
+    const events = await collect(agent.runTurn("go"));
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ status: "blocked" });
+    expect(w.sim.requests[1]?.messages.at(-1)?.content).toMatch(/user denied/);
+  });
+
+  it("switches permission mode mid-session and hooks see it", async () => {
+    const w = await start(
+      reply().tool("write_file", { path: "m.txt", content: "m" }),
+      reply().text("ok"),
+    );
+    const log = join(w.root, "mode.log");
+    const hook = hookScript(w, "mode.sh", `cat > "${log}"`);
+    writeSettings(w, { PreToolUse: [commandHook(hook)] });
+    const agent = await agentFor(w);
+    agent.setPermissionMode("acceptEdits");
+    expect(agent.getPermissionMode()).toBe("acceptEdits");
+    await collect(agent.runTurn("go"));
+    expect(readFileSync(join(w.project, "m.txt"), "utf8")).toBe("m");
+    expect(JSON.parse(readFileSync(log, "utf8")).permission_mode).toBe("acceptEdits");
+  });
+});
+
+describe("compaction", () => {
+  it("PreCompact block cancels it and nothing is rewritten", async () => {
+    const w = await start(reply().text("hello"));
+    const hook = hookScript(
+      w,
+      "nocompact.sh",
+      "cat >/dev/null\necho 'keep full history' >&2\nexit 2",
+    );
+    writeSettings(w, { PreCompact: [commandHook(hook)] });
+    const agent = await agentFor(w);
+    await collect(agent.runTurn("hi"));
+    const before = agent.transcript();
+    const events = await collect(agent.compact());
+    expect(events.some((e) => e.type === "compacted")).toBe(false);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "notice",
+        text: expect.stringContaining("keep full history"),
+      }),
+    );
+    expect(agent.transcript()).toEqual(before);
+    expect(w.sim.requests).toHaveLength(1);
+  });
+
+  it("summarizes with one call, rewrites the log once, then PostCompact and SessionStart(compact)", async () => {
+    const w = await start(
+      reply().text("first answer"),
+      reply().text("SUMMARY: the user said hi."),
+      reply().text("after compaction"),
+    );
+    const log = join(w.root, "compact.log");
+    const hook = hookScript(
+      w,
+      "log.sh",
+      `cat >> "${log}"\necho >> "${log}"\necho 'compacted context note'`,
+    );
+    writeSettings(w, {
+      PostCompact: [commandHook(hook)],
+      SessionStart: [commandHook(hook, "compact")],
+    });
+    const session = openAgentSession({
+      keelHome: w.home,
+      projectDir: w.project,
+      model: "deepseek-v4-flash",
+    });
+    const agent = await agentFor(w, { session });
+    await collect(agent.runTurn("hi"));
+    const events = await collect(agent.compact({ instructions: "keep file names" }));
+    expect(events).toContainEqual({ type: "compacted", beforeMessages: 2, afterMessages: 1 });
+    expect(agent.stats().compactions).toBe(1);
+    // The summary request extended the conversation (it still hit the cache).
+    const summaryReq = w.sim.requests[1];
+    const firstReq = w.sim.requests[0]?.messageTexts ?? [];
+    expect(summaryReq?.messageTexts.slice(0, firstReq.length)).toEqual(firstReq);
+    expect(summaryReq?.messages.at(-1)?.content).toContain("keep file names");
+    const fired = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(fired.map((p) => p.hook_event_name)).toEqual(["PostCompact", "SessionStart"]);
+    expect(fired[1].source).toBe("compact");
+
+    await collect(agent.runTurn("next"));
+    const next = w.sim.requests[2]?.messages ?? [];
+    expect(next.map((m) => m.role)).toEqual(["system", "user", "user"]);
+    expect(next[1]?.content).toContain("SUMMARY: the user said hi.");
+    expect(next[2]?.content).toContain("compacted context note");
+    session.close();
+
+    // A resumed session replays the compacted log, not the old one.
+    const reopened = openAgentSession({
+      keelHome: w.home,
+      projectDir: w.project,
+      model: "deepseek-v4-flash",
+      resume: session.id,
+    });
+    expect(reopened.messages[0]).toBe(w.sim.requests[2]?.messageTexts[1]);
+    reopened.close();
+  });
+});
+
+describe("async hooks", () => {
+  it("delivers an async hook's context with the next turn as new content", async () => {
+    const w = await start(
+      reply().tool("list_dir", { path: "." }),
+      reply().text("listed"),
+      reply().text("second"),
+    );
+    const hook = hookScript(
+      w,
+      "bg.sh",
+      `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"background scan: clean"}}'`,
+    );
+    writeSettings(w, { PostToolUse: [commandHook(hook, "list_dir", { async: true })] });
+    let sawAsync: () => void = () => {};
+    const asyncDone = new Promise<void>((res) => {
+      sawAsync = res;
+    });
+    const session = {
+      ...memorySession(),
+      appendHookRun: (run: HookRunRecord) => {
+        if (run.async) sawAsync();
+      },
+    };
+    const agent = await agentFor(w, { session });
+    await collect(agent.runTurn("list"));
+    await asyncDone;
+    await new Promise((r) => setImmediate(r));
+    const second = await collect(agent.runTurn("again"));
+    expect(second).toContainEqual(
+      expect.objectContaining({ type: "hook_run", run: expect.objectContaining({ async: true }) }),
+    );
+    const sent = w.sim.requests[2]?.messages ?? [];
+    expect(sent.at(-1)?.content).toContain("background scan: clean");
+    expect(sent.at(-1)?.content).toContain("again");
+    // Earlier messages were not edited: the request extends the previous one.
+    const prev = w.sim.requests[1]?.messageTexts ?? [];
+    expect(w.sim.requests[2]?.messageTexts.slice(0, prev.length)).toEqual(prev);
+  });
+});
+
+describe("abort", () => {
+  it("kills the running tool and ends the turn with a valid log", async () => {
+    const w = await start(
+      reply().tool("shell", { command: "sleep 30" }).tool("list_dir", { path: "." }),
+      reply().text("next turn"),
+    );
+    const agent = await agentFor(w, { permissionMode: "bypassPermissions" });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    for await (const ev of agent.runTurn("run it", { signal: controller.signal })) {
+      events.push(ev);
+      if (ev.type === "tool_call" && ev.name === "shell") controller.abort();
+    }
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "aborted" });
+    const tools = agent.transcript().filter((m) => m.includes('"role":"tool"'));
+    expect(tools).toHaveLength(2);
+    // The session goes on.
+    const next = await collect(agent.runTurn("continue"));
+    expect(next.at(-1)).toMatchObject({ type: "turn_end", stopReason: "end", text: "next turn" });
+  });
+});
+
+describe("resume", () => {
+  it("replays the stored bytes exactly and fires SessionStart(resume)", async () => {
+    const w = await start(
+      reply().tool("list_dir", { path: "." }),
+      reply().text("one"),
+      reply().text("two"),
+    );
+    const log = join(w.root, "start.log");
+    writeFileSync(log, "");
+    const hook = hookScript(w, "start.sh", `cat >> "${log}"\necho >> "${log}"`);
+    writeSettings(w, { SessionStart: [commandHook(hook)] });
+    const first = openAgentSession({ keelHome: w.home, projectDir: w.project, model: "m" });
+    const a = await agentFor(w, { session: first });
+    await collect(a.runTurn("first"));
+    await collect(a.end());
+    first.close();
+    const stored = a.transcript();
+
+    const again = openAgentSession({
+      keelHome: w.home,
+      projectDir: w.project,
+      model: "m",
+      continueLatest: true,
+    });
+    expect(again.id).toBe(first.id);
+    const b = await agentFor(w, { session: again });
+    await collect(b.runTurn("second"));
+    again.close();
+    const resumedReq = w.sim.requests[2]?.messageTexts ?? [];
+    expect(resumedReq.slice(1, 1 + stored.length)).toEqual(stored);
+    const sources = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).source);
+    expect(sources).toEqual(["startup", "resume"]);
+  });
+});

@@ -14,15 +14,23 @@ export class AsyncRunner {
 
   constructor(private readonly concurrency: number) {}
 
-  /** Queues a task; it gets a signal that aborts at shutdown. Tasks must not throw. */
-  start(task: (signal: AbortSignal) => Promise<AsyncHookResult>): void {
+  /**
+   * Queues a task; it gets a signal that aborts at shutdown. `onDone` runs once its result is
+   * collectable (so a listener woken by it finds the result in take()). Tasks must not throw.
+   */
+  start(
+    task: (signal: AbortSignal) => Promise<AsyncHookResult>,
+    onDone?: (result: AsyncHookResult) => void,
+  ): void {
     const run = (async () => {
       if (this.running >= this.concurrency) {
         await new Promise<void>((resolve) => this.waiting.push(resolve));
       }
       this.running++;
       try {
-        this.results.push(await task(this.controller.signal));
+        const result = await task(this.controller.signal);
+        this.results.push(result);
+        onDone?.(result);
       } catch {
         // Tasks report their own failures as results; nothing to add here.
       } finally {

@@ -173,7 +173,8 @@ export async function createHookEngine(
       async: run.async,
     };
     stats.record(h.def, record);
-    report(record);
+    // Background runs are reported once their result can be taken (see AsyncRunner).
+    if (!run.async) report(record);
     return { verdict, record, dialect: h.dialect, order: h.def.order };
   };
 
@@ -188,14 +189,17 @@ export async function createHookEngine(
     if (planned.length === 0) return aggregate(event, []);
 
     for (const h of planned.filter(runsInBackground)) {
-      background.start(async (signal) => {
-        const item = await runOne(h, payload, signal, { async: true });
-        return {
-          run: item.record,
-          additionalContext: item.verdict.additionalContext,
-          systemMessage: item.verdict.systemMessage,
-        };
-      });
+      background.start(
+        async (signal) => {
+          const item = await runOne(h, payload, signal, { async: true });
+          return {
+            run: item.record,
+            additionalContext: item.verdict.additionalContext,
+            systemMessage: item.verdict.systemMessage,
+          };
+        },
+        (result) => report(result.run),
+      );
     }
     const foreground = planned.filter((h) => !runsInBackground(h));
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;

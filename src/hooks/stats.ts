@@ -5,6 +5,7 @@ import type { HookDefinition, HookRunRecord, HookStats } from "./types.js";
 const MAX_SAMPLES = 2000;
 
 interface Entry {
+  order: number;
   base: Omit<HookStats, "p50Ms" | "p95Ms" | "maxMs">;
   durations: number[];
   maxMs: number;
@@ -26,6 +27,7 @@ export class StatsCollector {
     let e = this.entries.get(hook.id);
     if (!e) {
       e = {
+        order: hook.order,
         base: {
           hookId: hook.id,
           event: hook.event,
@@ -52,9 +54,10 @@ export class StatsCollector {
     e.maxMs = Math.max(e.maxMs, run.durationMs);
   }
 
-  /** A snapshot of every hook's stats, in first-run order. */
+  /** A snapshot of every hook's stats, in configuration order. */
   snapshot(): HookStats[] {
-    return [...this.entries.values()].map((e) => {
+    const entries = [...this.entries.values()].sort((a, b) => a.order - b.order);
+    return entries.map((e) => {
       const sorted = [...e.durations].sort((a, b) => a - b);
       return {
         ...e.base,

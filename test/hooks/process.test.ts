@@ -1,0 +1,140 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runProcess, type SpawnFn } from "../../src/hooks/process.js";
+import { makeWorld, type World } from "./helpers.js";
+
+let w: World;
+beforeEach(() => {
+  w = makeWorld();
+});
+afterEach(() => w.cleanup());
+
+const base = () => ({ cwd: w.project, env: { ...process.env }, stdin: "", timeoutMs: 10_000 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `pid` is gone (the SIGKILL lands 500 ms after SIGTERM). */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  return !alive(pid);
+}
+
+describe("runProcess", () => {
+  it("runs sh -c in the project dir with the given env and stdin", async () => {
+    const r = await runProcess({
+      ...base(),
+      command: 'pwd; echo "$FOO"; wc -c',
+      env: { ...process.env, FOO: "bar" },
+      stdin: "12345",
+    });
+    expect(r.exitCode).toBe(0);
+    expect(
+      r.stdout
+        .split("\n")
+        .slice(0, 3)
+        .map((s) => s.trim()),
+    ).toEqual([w.project, "bar", "5"]);
+  });
+
+  it("runs the exec form without a shell (no expansion of payload-like text)", async () => {
+    const r = await runProcess({ ...base(), args: ["/bin/echo", "$HOME", "a;b"] });
+    expect(r.stdout).toBe("$HOME a;b\n");
+  });
+
+  it("kills a hanging hook at its timeout", async () => {
+    const r = await runProcess({ ...base(), command: "sleep 30", timeoutMs: 200 });
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+  }, 10_000);
+
+  it("does not wait for a backgrounded sleep that holds stdout", async () => {
+    const r = await runProcess({ ...base(), command: "sleep 30 & echo started" });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("started\n");
+    expect(r.timedOut).toBe(false);
+  }, 10_000);
+
+  it("a grandchild holding the pipes cannot hold a timed-out run; the group is killed", async () => {
+    const pidFile = join(w.root, "pids");
+    const r = await runProcess({
+      ...base(),
+      command: `(trap '' TERM; sleep 30) & echo $! > ${pidFile}; trap '' TERM; sleep 30`,
+      timeoutMs: 300,
+    });
+    expect(r.timedOut).toBe(true);
+    const grandchild = Number(readFileSync(pidFile, "utf8").trim());
+    expect(await gone(grandchild)).toBe(true);
+  }, 10_000);
+
+  it("SIGKILLs a hook that traps SIGTERM", async () => {
+    const pidFile = join(w.root, "pid");
+    const r = await runProcess({
+      ...base(),
+      command: `echo $$ > ${pidFile}; trap 'echo got term >&2' TERM; while :; do sleep 0.05; done`,
+      timeoutMs: 300,
+    });
+    expect(r.timedOut).toBe(true);
+    expect(await gone(Number(readFileSync(pidFile, "utf8").trim()))).toBe(true);
+  }, 10_000);
+
+  it("caps 50 MB of output, flags it, and keeps draining so the hook finishes", async () => {
+    const r = await runProcess({
+      ...base(),
+      command: "head -c 52428800 /dev/zero | tr '\\0' a; echo done >&2",
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.truncated).toBe(true);
+    expect(r.stdout.length).toBe(1024 * 1024);
+    expect(r.stderr).toBe("done\n");
+  }, 30_000);
+
+  it("survives a hook that exits without reading a 1 MB payload", async () => {
+    const r = await runProcess({ ...base(), command: "exit 0", stdin: "x".repeat(1024 * 1024) });
+    expect(r.exitCode).toBe(0);
+    expect(r.startError).toBeNull();
+  });
+
+  it("decodes non-UTF-8 output safely", async () => {
+    const r = await runProcess({
+      ...base(),
+      command: "printf '\\377\\376 ok'; printf '\\303' >&2",
+    });
+    expect(r.stdout).toBe("\uFFFD\uFFFD ok");
+    expect(r.stderr).toBe("\uFFFD");
+  });
+
+  it("reports a missing executable: 127 via the shell, a start error in exec form", async () => {
+    const viaShell = await runProcess({ ...base(), command: "definitely-not-a-command-xyz" });
+    expect(viaShell.exitCode).toBe(127);
+    const exec = await runProcess({ ...base(), args: [join(w.root, "missing.sh")] });
+    expect(exec.startError).toMatch(/ENOENT/);
+  });
+
+  it("cancels on abort", async () => {
+    const controller = new AbortController();
+    const pending = runProcess({ ...base(), command: "sleep 30", signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const r = await pending;
+    expect(r.cancelled).toBe(true);
+    expect(r.timedOut).toBe(false);
+  }, 10_000);
+
+  it("spawns through the seam", async () => {
+    const calls: string[] = [];
+    const counting: SpawnFn = (file, args, options) => {
+      calls.push([file, ...args].join(" "));
+      return spawn(file, [...args], options);
+    };
+    await runProcess({ ...base(), command: "true", spawn: counting });
+    expect(calls).toEqual(["/bin/sh -c true"]);
+  });
+});

@@ -18,6 +18,7 @@ const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
   () => import("./commands/sessions.js"),
   () => import("./commands/stats.js"),
   () => import("./commands/run.js"),
+  () => import("./commands/hooks.js"),
 ];
 
 /** Builds the commander program with every command registered (exported for tests). */

@@ -1,0 +1,243 @@
+/**
+ * `keel hooks test <Event>`: fires a synthetic payload through the real engine and shows what
+ * each hook did and what the agent would decide.
+ */
+
+import type { EventPayload } from "../../hooks/events.js";
+import { EVENT_SPECS } from "../../hooks/events.js";
+import type {
+  HookDecision,
+  HookDefinition,
+  HookListing,
+  HookRunRecord,
+} from "../../hooks/types.js";
+import { displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
+import { buildTestPayload } from "./hooks-payload.js";
+import { handlerSummary, problemLine } from "./hooks-render.js";
+import { keelHomeDir, type Output, openEngine, resolveProjectDir } from "./hooks-shared.js";
+
+/** Options of `keel hooks test`, as commander parses them. */
+export interface HooksTestOptions {
+  tool?: string;
+  input?: string;
+  prompt?: string;
+  payload?: string;
+  json?: boolean;
+  cwd?: string;
+}
+
+/** The exit status for a decision: 2 when the hooks stopped the action, else 0. */
+export function exitStatusFor(decision: HookDecision["decision"]): number {
+  return decision === "deny" || decision === "block" ? 2 : 0;
+}
+
+/** The `--json` document: exactly the fields hook tooling relies on. */
+export function decisionJson(decision: HookDecision, runs: HookRunRecord[]): unknown {
+  return {
+    event: decision.event,
+    decision: decision.decision,
+    reason: decision.reason,
+    updatedInput: decision.updatedInput,
+    additionalContext: decision.additionalContext,
+    systemMessages: decision.systemMessages,
+    continue: decision.continue,
+    runs: runs.map((r) => ({
+      source: r.source,
+      dialect: r.dialect,
+      command: r.command,
+      outcome: r.outcome,
+      exitCode: r.exitCode,
+      durationMs: r.durationMs,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      truncated: r.truncated,
+    })),
+  };
+}
+
+/** Runs `keel hooks test`; returns the exit status. */
+export async function runHooksTest(
+  eventName: string,
+  opts: HooksTestOptions,
+  out: Output,
+): Promise<number> {
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const payload = buildTestPayload({
+    event: eventName,
+    projectDir,
+    keelHome: keelHomeDir(),
+    tool: opts.tool,
+    input: opts.input,
+    prompt: opts.prompt,
+    payload: opts.payload,
+  });
+  const engine = await openEngine(projectDir);
+  const listing = engine.listing();
+  const configErrors = explainSkipped(listing, payload, projectDir, out);
+  const decision = await engine.fire({ event: payload.hook_event_name, payload });
+  await engine.shutdown({ budgetMs: 10_000 });
+  const asyncRuns = engine.takeAsyncResults().map((r) => r.run);
+  const runs = [...decision.runs, ...asyncRuns];
+  if (opts.json === true) {
+    out.stdout(`${JSON.stringify(decisionJson(decision, runs))}\n`);
+  } else {
+    const ran = new Set(runs.map((r) => r.hookId));
+    const notRun = listing.hooks.filter(
+      (h) => h.event === payload.hook_event_name && h.trusted && h.active && !ran.has(h.id),
+    );
+    const text = renderTestResult(decision, payload, { projectDir, asyncRuns, notRun });
+    out.stdout(`${text.join("\n")}\n`);
+  }
+  const status = exitStatusFor(decision.decision);
+  return status === 0 && configErrors ? 1 : status;
+}
+
+/**
+ * Tells the user (on stderr, so `--json` stays clean) about hooks for this event that will
+ * not run: untrusted project hooks and inactive ones. Returns whether any source has an error.
+ */
+function explainSkipped(
+  listing: HookListing,
+  payload: EventPayload,
+  projectDir: string,
+  out: Output,
+): boolean {
+  const event = payload.hook_event_name;
+  const forEvent = listing.hooks.filter((h) => h.event === event);
+  const untrusted = forEvent.filter((h) => !h.trusted);
+  if (untrusted.length > 0) {
+    out.stderr(
+      `keel: ${plural(untrusted.length, "untrusted project hook")} for ${event} did not run ` +
+        "(run `keel hooks trust` to allow them):\n",
+    );
+    for (const h of untrusted) {
+      const src = displayPath(h.source.path, { base: projectDir });
+      out.stderr(`  ${handlerSummary(h.handler)}  (${src}, ${h.source.dialect})\n`);
+    }
+  }
+  for (const h of forEvent.filter((x) => !x.active && x.trusted)) {
+    const why = h.problems[0]?.message ?? "invalid";
+    out.stderr(`keel: inactive hook not run: ${truncate(handlerSummary(h.handler), 40)}: ${why}\n`);
+  }
+  const errors = listing.problems.filter((p) => p.severity === "error");
+  for (const p of errors) out.stderr(`keel: ${problemLine(p, { projectDir })}\n`);
+  return errors.length > 0 || forEvent.some((h) => h.problems.some((p) => p.severity === "error"));
+}
+
+function describePayload(payload: EventPayload): string {
+  const parts: string[] = [payload.hook_event_name];
+  if ("tool_name" in payload)
+    parts.push(`tool ${payload.tool_name}`, JSON.stringify(payload.tool_input));
+  if ("prompt" in payload) parts.push(`prompt ${JSON.stringify(payload.prompt)}`);
+  const field = EVENT_SPECS[payload.hook_event_name].matcherField;
+  if (field !== null && field !== "tool_name" && field !== "prompt" && field in payload) {
+    parts.push(`${field} ${String(Reflect.get(payload, field))}`);
+  }
+  return parts.join(" · ");
+}
+
+/** JSON output shown on one line; anything else as written. */
+function compactOutput(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return trimmed;
+  try {
+    return JSON.stringify(JSON.parse(trimmed));
+  } catch {
+    return trimmed;
+  }
+}
+
+function outputLines(label: string, text: string, indent: string): string[] {
+  const compact = compactOutput(text);
+  if (compact === "") return [];
+  const lines = compact.split(/\r?\n/);
+  const shown = lines.slice(0, 6);
+  const width = TEXT_WIDTH - indent.length - label.length - 2;
+  const rendered = shown.map(
+    (l, i) =>
+      `${indent}${i === 0 ? `${label}: ` : " ".repeat(label.length + 2)}${truncate(l, width)}`,
+  );
+  if (lines.length > shown.length) {
+    const more = plural(lines.length - shown.length, "more line");
+    rendered.push(`${indent}${" ".repeat(label.length + 2)}… ${more}`);
+  }
+  return rendered;
+}
+
+function runLines(run: HookRunRecord, projectDir: string): string[] {
+  const exit = run.exitCode === null ? "no exit" : `exit ${run.exitCode}`;
+  const right = `${exit}  ${Math.round(run.durationMs)} ms`;
+  const head = `  ${pad(run.outcome, 9)} `;
+  const room = TEXT_WIDTH - head.length - right.length - 2;
+  const lines = [`${head}${pad(truncate(run.command, room), room)}  ${right}`];
+  const indent = " ".repeat(head.length);
+  const src = displayPath(run.source, { base: projectDir });
+  lines.push(`${indent}${run.dialect} · ${run.scope} · ${src}${run.async ? " · async" : ""}`);
+  const message = run.message?.trim() ?? "";
+  if (message !== "") {
+    lines.push(...wrap(message, { indent: `${indent}→ `, hangingIndent: `${indent}  ` }));
+  }
+  // Output that only repeats the message is not shown twice.
+  if (run.stdout.trim() !== message) lines.push(...outputLines("stdout", run.stdout, indent));
+  if (run.stderr.trim() !== message) lines.push(...outputLines("stderr", run.stderr, indent));
+  if (run.truncated) lines.push(`${indent}(output truncated at the cap)`);
+  return lines;
+}
+
+/** The human-readable result of `keel hooks test`. */
+export function renderTestResult(
+  decision: HookDecision,
+  payload: EventPayload,
+  ctx: { projectDir: string; asyncRuns: HookRunRecord[]; notRun?: HookDefinition[] },
+): string[] {
+  const out = wrap(describePayload(payload));
+  out.push("");
+  const syncRuns = decision.runs;
+  if (syncRuns.length === 0) out.push("  No hooks ran.");
+  for (const run of syncRuns) out.push(...runLines(run, ctx.projectDir));
+  const notRun = ctx.notRun ?? [];
+  if (notRun.length > 0) {
+    out.push("", "Not run (matcher or `if` did not match, or a duplicate of a hook that ran):");
+    for (const h of notRun) {
+      const src = displayPath(h.source.path, { base: ctx.projectDir });
+      out.push(
+        ...wrap(`${handlerSummary(h.handler)}  (${src})`, { indent: "  ", breakLongWords: true }),
+      );
+    }
+  }
+  if (ctx.asyncRuns.length > 0) {
+    out.push("", "Async hooks (their output reaches the agent with the next turn):");
+    for (const run of ctx.asyncRuns) out.push(...runLines(run, ctx.projectDir));
+  }
+  out.push("");
+  const status = exitStatusFor(decision.decision);
+  out.push(`Decision: ${decision.decision}${status === 2 ? " (exit status 2)" : ""}`);
+  if (decision.reason !== null)
+    out.push(...wrap(decision.reason, { indent: "Reason: ", hangingIndent: "        " }));
+  if (decision.updatedInput !== null) {
+    out.push(
+      ...wrap(JSON.stringify(decision.updatedInput), {
+        indent: "Updated input: ",
+        hangingIndent: "  ",
+      }),
+    );
+  }
+  if (decision.updatedToolOutput !== null) {
+    out.push("Updated tool output:", ...wrap(decision.updatedToolOutput, { indent: "  " }));
+  }
+  if (decision.additionalContext !== null) {
+    out.push(
+      "Additional context (for the model):",
+      ...wrap(decision.additionalContext, { indent: "  " }),
+    );
+  }
+  for (const m of decision.systemMessages) {
+    out.push(...wrap(m, { indent: "System message (for the user): ", hangingIndent: "  " }));
+  }
+  if (!decision.continue) {
+    out.push(
+      `Continue: false — the turn ends${decision.stopReason ? `: ${decision.stopReason}` : ""}`,
+    );
+  }
+  return out;
+}

@@ -1,0 +1,193 @@
+/**
+ * `keel hooks`: list, validate, trust, untrust and try the hooks Keel would run in a project
+ * (design §2.7). The engine does the loading and running; this file only presents it.
+ */
+import type { Command } from "commander";
+import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
+import { findMissingExecutables } from "../../hooks/index.js";
+import type { HookListing } from "../../hooks/types.js";
+import { plural } from "../format/text.js";
+import {
+  allProblems,
+  listingJson,
+  problemLine,
+  renderHookGroups,
+  renderListing,
+  summaryLine,
+} from "./hooks-render.js";
+import { type Output, openEngine, processOutput, resolveProjectDir } from "./hooks-shared.js";
+import { type HooksStatsOptions, runHooksStats } from "./hooks-stats.js";
+import { type HooksTestOptions, runHooksTest } from "./hooks-test.js";
+
+interface CwdOptions {
+  cwd?: string;
+}
+
+const CWD_FLAG = "--cwd <dir>";
+const CWD_HELP = "project directory (default: the current directory)";
+
+/** The engine's listing with missing executables added to the hooks that have them. */
+async function checkedListing(projectDir: string): Promise<HookListing> {
+  const listing = (await openEngine(projectDir)).listing();
+  const hooks = await Promise.all(
+    listing.hooks.map(async (hook) => {
+      const missing = await findMissingExecutables([hook], { projectDir });
+      return missing.length === 0 ? hook : { ...hook, problems: [...hook.problems, ...missing] };
+    }),
+  );
+  return { ...listing, hooks };
+}
+
+/** `keel hooks list`. */
+export async function runHooksList(
+  opts: CwdOptions & { json?: boolean },
+  out: Output,
+): Promise<number> {
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const listing = await checkedListing(projectDir);
+  if (opts.json === true) {
+    out.stdout(`${JSON.stringify(listingJson(listing, { projectDir }), null, 2)}\n`);
+  } else {
+    out.stdout(`${renderListing(listing, { projectDir }).join("\n")}\n`);
+  }
+  return 0;
+}
+
+/** `keel hooks validate`: exit status 1 when any source or hook has an error. */
+export async function runHooksValidate(
+  opts: CwdOptions & { json?: boolean },
+  out: Output,
+): Promise<number> {
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const listing = await checkedListing(projectDir);
+  const problems = allProblems(listing);
+  const errors = problems.filter((p) => p.severity === "error").length;
+  if (opts.json === true) {
+    out.stdout(
+      `${JSON.stringify({ ok: errors === 0, errors, warnings: problems.length - errors, problems }, null, 2)}\n`,
+    );
+  } else {
+    for (const p of problems) out.stdout(`${problemLine(p, { projectDir })}\n`);
+    out.stdout(`${errors === 0 ? "ok: " : ""}${summaryLine(listing)}\n`);
+  }
+  return errors > 0 ? 1 : 0;
+}
+
+/** `keel hooks trust`: records the project hooks' hash and shows what may now run. */
+export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<number> {
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const engine = await openEngine(projectDir);
+  const listing = engine.listing();
+  const projectHooks = listing.hooks.filter((h) => h.source.scope !== "user");
+  if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
+    out.stdout(`No project hooks in ${projectDir}; nothing to trust.\n`);
+    return 0;
+  }
+  await engine.trust();
+  out.stdout(
+    `Trusted ${plural(projectHooks.length, "project hook")} in ${projectDir} ` +
+      `(hash ${listing.projectTrust.hash.slice(0, 12)}). From now on these run:\n`,
+  );
+  out.stdout(
+    `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
+  );
+  out.stdout("\nEditing these files makes them untrusted again.\n");
+  const errors = allProblems(listing).filter((p) => p.severity === "error");
+  if (errors.length > 0)
+    out.stderr(`keel: note: ${plural(errors.length, "error")}; see \`keel hooks validate\`\n`);
+  return 0;
+}
+
+/** `keel hooks untrust`: forgets the project's trust record. */
+export async function runHooksUntrust(opts: CwdOptions, out: Output): Promise<number> {
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const engine = await openEngine(projectDir);
+  const wasTrusted = engine.listing().projectTrust.trusted;
+  await engine.untrust();
+  out.stdout(
+    wasTrusted
+      ? `Removed trust for ${projectDir}; its project hooks will not run until \`keel hooks trust\`.\n`
+      : `${projectDir} was not trusted; nothing changed.\n`,
+  );
+  return 0;
+}
+
+const EVENTS_HELP = HOOK_EVENTS.map(
+  (e) =>
+    `  ${e.padEnd(19)}${EVENT_SPECS[e].gating ? "gating   " : "observing"} ${EVENT_SPECS[e].matcherField ?? "-"}`,
+).join("\n");
+
+/** Registers `keel hooks` and its subcommands. */
+export function register(program: Command): void {
+  const hooks = program
+    .command("hooks")
+    .description("list, validate, trust and test the hooks Keel runs in a project");
+  const done = (code: number) => {
+    process.exitCode = code;
+  };
+
+  hooks
+    .command("list")
+    .description("every hook, grouped by event, with its source, dialect, trust state and problems")
+    .option("--json", "print one JSON document")
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (opts: CwdOptions & { json?: boolean }) =>
+      done(await runHooksList(opts, processOutput)),
+    );
+
+  hooks
+    .command("validate")
+    .description(
+      "check every hook file; prints path:line:col: messages; exit status 1 if any error " +
+        "(bad JSON/YAML, bad schema, bad regex, missing executable)",
+    )
+    .option("--json", "print the problems as one JSON document")
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (opts: CwdOptions & { json?: boolean }) =>
+      done(await runHooksValidate(opts, processOutput)),
+    );
+
+  hooks
+    .command("trust")
+    .description(
+      "allow this project's hooks to run (records a hash of them in $KEEL_HOME/trust.json)",
+    )
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (opts: CwdOptions) => done(await runHooksTrust(opts, processOutput)));
+
+  hooks
+    .command("untrust")
+    .description("stop this project's hooks from running until trusted again")
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (opts: CwdOptions) => done(await runHooksUntrust(opts, processOutput)));
+
+  hooks
+    .command("stats")
+    .description(
+      "per-hook runs, blocks, warnings, errors, timeouts and p50/p95/max duration " +
+        "from the hook audit log ($KEEL_HOME/hooks-audit.jsonl)",
+    )
+    .option("--all", "every project, not only this one")
+    .option("--session <id>", "only runs of this session")
+    .option("--json", "print one JSON document")
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (opts: HooksStatsOptions) => done(await runHooksStats(opts, processOutput)));
+
+  hooks
+    .command("test")
+    .description(
+      "fire a synthetic event through the hooks and show each hook's outcome and the decision; " +
+        "exit status 0 = pass/allow/ask, 2 = deny/block, 1 = usage or configuration error",
+    )
+    .argument("<event>", "event name, e.g. PreToolUse (see below)")
+    .option("--tool <name>", "tool events: Keel tool name (default: shell)")
+    .option("--input <json>", "tool events: the tool input as a JSON object, Keel field names")
+    .option("--prompt <text>", "UserPromptSubmit: the prompt text (default: hello)")
+    .option("--payload <json>", `other payload fields to set, e.g. '{"source":"resume"}'`)
+    .option("--json", "print exactly one JSON object with the decision and every run")
+    .option(CWD_FLAG, CWD_HELP)
+    .addHelpText("after", `\nEvents (gating?, matcher filters on):\n${EVENTS_HELP}\n`)
+    .action(async (event: string, opts: HooksTestOptions) =>
+      done(await runHooksTest(event, opts, processOutput)),
+    );
+}

@@ -1,0 +1,140 @@
+/**
+ * Small plain-text helpers for command output meant to fit a terminal (80 columns by default).
+ */
+import { homedir } from "node:os";
+import { isAbsolute, relative, sep } from "node:path";
+
+/** Default width command output is laid out for. */
+export const TEXT_WIDTH = 80;
+
+/** Number of columns a string takes (code points; Keel's output is ASCII-heavy). */
+export function columns(text: string): number {
+  return [...text].length;
+}
+
+/** Cuts `text` to at most `width` columns, ending with an ellipsis when cut; newlines become spaces. */
+export function truncate(text: string, width: number): string {
+  const flat = text.replace(/\s*[\r\n]+\s*/g, " ");
+  const chars = [...flat];
+  if (chars.length <= width) return flat;
+  if (width <= 1) return chars.slice(0, width).join("");
+  return `${chars.slice(0, width - 1).join("")}…`;
+}
+
+/** Pads `text` with spaces to `width` columns. */
+export function pad(text: string, width: number): string {
+  const n = columns(text);
+  return n >= width ? text : text + " ".repeat(width - n);
+}
+
+/** Options for `wrap` and `wrapParts`. */
+export interface WrapOptions {
+  /** Total line width including the indent (default 80). */
+  width?: number;
+  /** Prefix of the first line. */
+  indent?: string;
+  /** Prefix of later lines (default: same as `indent`). */
+  hangingIndent?: string;
+  /** Cut words longer than a line instead of letting them overflow (for commands, URLs). */
+  breakLongWords?: boolean;
+}
+
+function splitLong(word: string, room: number): string[] {
+  const chars = [...word];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += room) out.push(chars.slice(i, i + room).join(""));
+  return out;
+}
+
+/** Word-wraps `text` to `width` columns, keeping its line breaks. */
+export function wrap(text: string, opts: WrapOptions = {}): string[] {
+  const width = opts.width ?? TEXT_WIDTH;
+  const first = opts.indent ?? "";
+  const rest = opts.hangingIndent ?? first;
+  const room = Math.max(10, width - columns(rest));
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let line = lines.length === 0 ? first : rest;
+    let empty = true;
+    const words = paragraph.split(/\s+/).filter((w) => w !== "");
+    const pieces = opts.breakLongWords ? words.flatMap((w) => splitLong(w, room)) : words;
+    for (const word of pieces) {
+      const candidate = empty ? line + word : `${line} ${word}`;
+      if (!empty && columns(candidate) > width) {
+        lines.push(line);
+        line = rest + word;
+      } else {
+        line = candidate;
+      }
+      empty = false;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Joins `parts` with `separator`, starting a new line before a part that would overflow. */
+export function wrapParts(
+  parts: string[],
+  opts: WrapOptions & { separator?: string } = {},
+): string[] {
+  const width = opts.width ?? TEXT_WIDTH;
+  const sep = opts.separator ?? " · ";
+  const rest = opts.hangingIndent ?? opts.indent ?? "";
+  const lines: string[] = [];
+  let line = opts.indent ?? "";
+  let empty = true;
+  for (const part of parts) {
+    const candidate = empty ? line + part : line + sep + part;
+    if (!empty && columns(candidate) > width) {
+      lines.push(line);
+      line = rest + part;
+    } else {
+      line = candidate;
+    }
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** Lays out rows as columns separated by two spaces; the last column is not padded. */
+export function table(rows: string[][], opts: { indent?: string } = {}): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, columns(cell));
+    });
+  }
+  return rows.map(
+    (row) =>
+      (opts.indent ?? "") +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : pad(cell, widths[i] ?? 0)))
+        .join("  ")
+        .trimEnd(),
+  );
+}
+
+/**
+ * A path as a user would type it: relative to `base` (default the current directory) when
+ * inside it, `~/…` when under the home directory, absolute otherwise.
+ */
+export function displayPath(path: string, opts: { base?: string; home?: string } = {}): string {
+  if (!isAbsolute(path)) return path;
+  const base = opts.base ?? process.cwd();
+  const rel = relative(base, path);
+  if (rel === "") return ".";
+  if (!rel.startsWith("..") && !isAbsolute(rel)) return rel;
+  const home = opts.home ?? homedir();
+  const fromHome = relative(home, path);
+  if (fromHome !== "" && !fromHome.startsWith("..") && !isAbsolute(fromHome)) {
+    return `~${sep}${fromHome}`;
+  }
+  return path;
+}
+
+/** "1 hook", "2 hooks". */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : pluralForm}`;
+}

@@ -1,0 +1,339 @@
+/**
+ * `keel hooks` end to end: real fixture projects in each dialect, real hook processes (bash +
+ * jq, python3, node, sh), a temp KEEL_HOME and HOME, the CLI run in-process via main().
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { keel, parseOnlyJson, type Sandbox, sandbox } from "./hooks-helpers.js";
+
+let box: Sandbox | undefined;
+afterEach(async () => {
+  await box?.cleanup();
+  box = undefined;
+});
+
+async function project(name?: string): Promise<Sandbox> {
+  box = await sandbox(name);
+  return box;
+}
+
+async function testJson(dir: string, ...args: string[]) {
+  const r = await keel(["hooks", "test", ...args, "--json", "--cwd", dir]);
+  return { ...r, json: parseOnlyJson(r.stdout) };
+}
+
+const RM_RF = ["PreToolUse", "--tool", "shell", "--input", '{"command":"rm -rf /"}'];
+
+describe("keel hooks test: Claude Code dialect", () => {
+  it("does not run untrusted project hooks, and says so on stderr", async () => {
+    const p = await project("claude");
+    const r = await testJson(p.project, ...RM_RF);
+    expect(r.code).toBe(0);
+    expect(r.json.decision).toBe("pass");
+    expect(r.json.runs).toEqual([]);
+    expect(r.stderr).toContain("untrusted");
+    expect(r.stderr).toContain("validate-bash.sh");
+    expect(r.stderr).toContain("keel hooks trust");
+  });
+
+  it("denies rm -rf through a bash + jq validator once trusted, exit 2", async () => {
+    const p = await project("claude");
+    const trust = await keel(["hooks", "trust", "--cwd", p.project]);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain("validate-bash.sh");
+
+    const r = await testJson(p.project, ...RM_RF);
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ event: "PreToolUse", decision: "deny", continue: true });
+    expect(String(r.json.reason)).toContain("Destructive command blocked by policy");
+    expect(r.json.runs).toMatchObject([
+      { dialect: "claude", outcome: "block", exitCode: 0, truncated: false },
+    ]);
+    expect(Object.keys(r.json).sort()).toEqual(
+      [
+        "event",
+        "decision",
+        "reason",
+        "updatedInput",
+        "additionalContext",
+        "systemMessages",
+        "continue",
+        "runs",
+      ].sort(),
+    );
+  });
+
+  it("lets an ordinary command through with exit 0", async () => {
+    const p = await project("claude");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const r = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"ls -la"}',
+    );
+    expect(r.code).toBe(0);
+    expect(r.json.decision).toBe("pass");
+    expect(r.json.runs).toMatchObject([{ outcome: "pass", exitCode: 0 }]);
+  });
+
+  it("stops running the hooks after untrust", async () => {
+    const p = await project("claude");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const untrust = await keel(["hooks", "untrust", "--cwd", p.project]);
+    expect(untrust.code).toBe(0);
+    const r = await testJson(p.project, ...RM_RF);
+    expect(r.code).toBe(0);
+    expect(r.json.runs).toEqual([]);
+  });
+
+  it("prints a human summary with the decision", async () => {
+    const p = await project("claude");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const r = await keel(["hooks", "test", ...RM_RF, "--cwd", p.project]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("Decision: deny");
+    expect(r.stdout).toContain("validate-bash.sh");
+    for (const line of r.stdout.split("\n")) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe("keel hooks test: other dialects", () => {
+  it("Reasonix: a jq one-liner reading .toolArgs.command blocks with exit 2", async () => {
+    const p = await project("reasonix");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const blocked = await testJson(p.project, ...RM_RF);
+    expect(blocked.code).toBe(2);
+    expect(blocked.json.decision).toBe("block");
+    expect(String(blocked.json.reason)).toContain("refusing rm -rf");
+    expect(blocked.json.runs).toMatchObject([
+      { dialect: "reasonix", outcome: "block", exitCode: 2 },
+    ]);
+
+    const allowed = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"ls"}',
+    );
+    expect(allowed.code).toBe(0);
+    expect(allowed.json.decision).toBe("pass");
+  });
+
+  it(".hooks.json: a python3 hook exiting 1 blocks with its stderr as the reason", async () => {
+    const p = await project("tutorial");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const blocked = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"sudo rm x"}',
+    );
+    expect(blocked.code).toBe(2);
+    expect(blocked.json.decision).toBe("block");
+    expect(String(blocked.json.reason)).toContain("sudo is not allowed in this project");
+    expect(blocked.json.runs).toMatchObject([
+      { dialect: "tutorial", outcome: "block", exitCode: 1 },
+    ]);
+
+    const allowed = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"ls"}',
+    );
+    expect(allowed.code).toBe(0);
+  });
+
+  it("cagent: a node hook's snake_case updated_input.cmd comes back as updatedInput.command", async () => {
+    const p = await project("cagent");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const r = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"npm install"}',
+    );
+    expect(r.code).toBe(0);
+    expect(r.json.decision).toBe("allow");
+    expect(r.json.updatedInput).toEqual({ command: "npm ci" });
+    expect(r.json.runs).toMatchObject([{ dialect: "cagent", outcome: "pass" }]);
+
+    const untouched = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"ls"}',
+    );
+    expect(untouched.json.updatedInput).toBeNull();
+  });
+
+  it("keel: an `if: shell(git push*)` hook spawns only for git push", async () => {
+    const p = await project("keel");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const push = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"git add . && git push origin main"}',
+    );
+    expect(push.code).toBe(2);
+    expect(push.json.decision).toBe("block");
+    expect(String(push.json.reason)).toContain("open a pull request");
+
+    const status = await testJson(
+      p.project,
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"git status"}',
+    );
+    expect(status.code).toBe(0);
+    expect(status.json.runs).toEqual([]);
+  });
+});
+
+describe("keel hooks test: usage errors", () => {
+  it("an unknown event lists the valid ones, exit 1, no stack trace", async () => {
+    const p = await project();
+    const r = await keel(["hooks", "test", "PreToolUze", "--cwd", p.project]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("unknown event");
+    expect(r.stderr).toContain("PreToolUse");
+    expect(r.stderr).toContain("SessionEnd");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe("");
+  });
+
+  it("invalid --input JSON is a usage error", async () => {
+    const p = await project();
+    const r = await keel([
+      "hooks",
+      "test",
+      "PreToolUse",
+      "--input",
+      "{command:",
+      "--json",
+      "--cwd",
+      p.project,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--input is not valid JSON");
+    expect(r.stdout).toBe("");
+  });
+
+  it("--tool on an event that is not about a tool is a usage error", async () => {
+    const p = await project();
+    const r = await keel(["hooks", "test", "Stop", "--tool", "shell", "--cwd", p.project]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--tool only applies to tool events");
+  });
+
+  it("a --payload field of the wrong type names the field", async () => {
+    const p = await project();
+    const r = await keel([
+      "hooks",
+      "test",
+      "SessionStart",
+      "--payload",
+      '{"source":"reboot"}',
+      "--cwd",
+      p.project,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('"source"');
+  });
+
+  it("passes Stop payload fields from --payload to the hook", async () => {
+    const p = await project();
+    const script = join(p.project, "stop.sh");
+    await writeFile(
+      script,
+      "#!/bin/sh\njq -e '.stop_hook_active == true' >/dev/null && exit 0\necho keep going >&2\nexit 2\n",
+      { mode: 0o755 },
+    );
+    const settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: script }] }] } };
+    await mkdir(p.keelHome, { recursive: true });
+    await writeFile(join(p.keelHome, "settings.json"), JSON.stringify(settings));
+    const first = await testJson(p.project, "Stop");
+    expect(first.code).toBe(2);
+    expect(first.json.decision).toBe("block");
+    const again = await testJson(p.project, "Stop", "--payload", '{"stop_hook_active":true}');
+    expect(again.code).toBe(0);
+    expect(again.json.decision).toBe("pass");
+  });
+});
+
+describe("keel hooks list / validate", () => {
+  it("validate exits 1 on a malformed file with path:line:col, and other files still load", async () => {
+    const p = await project("malformed");
+    const r = await keel(["hooks", "validate", "--cwd", p.project]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\.keel[/\\]settings\.json:\d+:\d+: error: /);
+
+    const list = await keel(["hooks", "list", "--json", "--cwd", p.project]);
+    expect(list.code).toBe(0);
+    const doc = parseOnlyJson(list.stdout);
+    expect(JSON.stringify(doc.hooks)).toContain("echo fine");
+    expect(JSON.stringify(doc.problems)).toContain("settings.json");
+  });
+
+  it("validate exits 0 on good files", async () => {
+    const p = await project("claude");
+    const r = await keel(["hooks", "validate", "--cwd", p.project]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("ok: 1 hook");
+  });
+
+  it("list --json parses and labels every hook with its source, dialect and trust", async () => {
+    const p = await project("claude");
+    const r = await keel(["hooks", "list", "--json", "--cwd", p.project]);
+    expect(r.code).toBe(0);
+    const doc = parseOnlyJson(r.stdout);
+    expect(doc.hooks).toMatchObject([
+      {
+        event: "PreToolUse",
+        matcher: "Bash",
+        trusted: false,
+        active: true,
+        source: { dialect: "claude", scope: "project" },
+      },
+    ]);
+  });
+
+  it("list prints every hook grouped by event within 80 columns", async () => {
+    const p = await project("keel");
+    const r = await keel(["hooks", "list", "--cwd", p.project]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("PreToolUse");
+    expect(r.stdout).toContain("no-push.sh");
+    expect(r.stdout).toContain("if shell(git push*)");
+    expect(r.stdout).toContain("untrusted");
+    for (const line of r.stdout.split("\n")) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe("keel hooks --help", () => {
+  it.each(["list", "validate", "trust", "untrust", "test"])("%s --help exits 0", async (sub) => {
+    const r = await keel(["hooks", sub, "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`hooks ${sub}`);
+    expect(r.stdout).toContain("--cwd");
+  });
+});

@@ -28,7 +28,11 @@ export interface SimulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Keep raw request bytes in the records (default true; benchmarks of memory may turn it off). */
+  /**
+   * Keep each request's bytes and parsed messages in its record (default true). A long session
+   * re-sends its whole history every turn, so records grow quadratically; memory benchmarks that
+   * run the simulator in-process turn this off and keep only the counts.
+   */
   keepBodies?: boolean;
   /** Called once each chat request has been answered (e.g. to log it). Must not throw. */
   onRequest?: (record: SimRequestRecord) => void;
@@ -238,8 +242,8 @@ function describeRequest(
 ) {
   record.model = request.model;
   record.stream = request.stream;
-  record.messages = request.messages;
   if (!keep) return;
+  record.messages = request.messages;
   const members = topLevelMembers(raw);
   const messages = members.get("messages");
   if (messages) {

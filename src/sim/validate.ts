@@ -65,6 +65,8 @@ export function validateRequest(json: unknown): ValidationResult {
     if (typeof result === "string") return invalid(result);
     messages.push(result);
   }
+  const pairing = checkToolPairing(messages);
+  if (pairing) return invalid(pairing);
   const tools = parsed.data.tools ?? [];
   if (tools.length > MAX_TOOLS) {
     return invalid(
@@ -96,6 +98,28 @@ export function validateRequest(json: unknown): ValidationResult {
       jsonMode,
     },
   };
+}
+
+/**
+ * Tool results must answer the tool calls of the assistant message just before them, all of
+ * them, before anything else is said: the API rejects any other order.
+ */
+function checkToolPairing(messages: readonly ChatMessage[]): string | null {
+  let pending = new Set<string>();
+  const insufficient =
+    "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)";
+  for (const [i, m] of messages.entries()) {
+    if (m.role === "tool") {
+      if (!pending.delete(m.tool_call_id ?? "")) {
+        return `Messages with role 'tool' must be a response to a preceding message with 'tool_calls' (messages[${i}])`;
+      }
+      continue;
+    }
+    if (pending.size > 0) return `${insufficient} (messages[${i}])`;
+    if (m.role === "assistant" && m.tool_calls?.length)
+      pending = new Set(m.tool_calls.map((c) => c.id));
+  }
+  return pending.size > 0 ? insufficient : null;
 }
 
 function toMessage(raw: unknown, i: number): ChatMessage | string {

@@ -84,4 +84,26 @@ describe("request validation like DeepSeek", () => {
     expect(errorMessage(body)).toContain("tool_call_id");
     expect(sim?.requests.map((r) => r.status)).toEqual([400, 400]);
   });
+
+  it("requires every tool call to be answered, right after it", async () => {
+    const call = (id: string) => ({
+      id,
+      type: "function",
+      function: { name: "shell", arguments: "{}" },
+    });
+    const asked = { role: "assistant", content: "", tool_calls: [call("a"), call("b")] };
+    const answer = (id: string) => ({ role: "tool", tool_call_id: id, content: "ok" });
+    const user = { role: "user", content: "go" };
+    const unanswered = await post({ ...base, messages: [user, asked, answer("a"), user] });
+    expect(unanswered.status).toBe(400);
+    expect(errorMessage(unanswered.body)).toContain("insufficient tool messages");
+    const stray = await post({
+      ...base,
+      messages: [user, asked, answer("a"), answer("b"), answer("c")],
+    });
+    expect(stray.status).toBe(400);
+    expect(errorMessage(stray.body)).toContain("must be a response to a preceding message");
+    const fine = await post({ ...base, messages: [user, asked, answer("b"), answer("a"), user] });
+    expect(fine.status).toBe(200);
+  });
 });

@@ -1,0 +1,141 @@
+/**
+ * Crash safety, end to end with a spawned `node bin/keel.js` (built in beforeAll): SIGKILL the
+ * process mid-turn, then `--continue`: nothing earlier is lost, and the resumed first request's
+ * messages start with the stored bytes.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { liveMessages, readSessionFile } from "../../src/session/index.js";
+import { reply, script } from "../../src/sim/index.js";
+import { createWorld, keel, type World } from "../agent/harness.js";
+
+const ROOT = resolve(__dirname, "../..");
+const BIN = join(ROOT, "bin", "keel.js");
+
+beforeAll(() => {
+  // Other work in progress may leave type errors elsewhere; tsc still emits, so judge by the output.
+  spawnSync(
+    process.execPath,
+    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    {
+      cwd: ROOT,
+      stdio: "ignore",
+    },
+  );
+  if (!existsSync(join(ROOT, "dist/cli/commands/run.js")))
+    throw new Error("build failed: no dist/cli/commands/run.js");
+}, 240_000);
+
+let world: World | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  child = undefined;
+  await world?.dispose();
+  world = undefined;
+});
+
+/** A spawned `keel run --output-format stream-json`. */
+interface Spawned {
+  proc: ChildProcess;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+function spawnRun(w: World, args: string[]): Spawned {
+  const proc = spawn(
+    process.execPath,
+    [BIN, "run", ...args, "--output-format", "stream-json", "--cwd", w.project],
+    { env: w.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child = proc;
+  let out = "";
+  proc.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  proc.stderr?.resume();
+  const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+  return { proc, stdout: () => out, exited };
+}
+
+/** Waits until `cond()` holds (checked as output arrives and every 20 ms); fails if keel exits first. */
+async function until(s: Spawned, cond: () => boolean): Promise<void> {
+  let exited = false;
+  void s.exited.then(() => {
+    exited = true;
+  });
+  while (!cond()) {
+    if (exited) throw new Error(`keel exited before the awaited moment:\n${s.stdout()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function kill(s: Spawned): Promise<void> {
+  s.proc.kill("SIGKILL");
+  await s.exited;
+}
+
+function sessionFile(w: World): string {
+  const dir = join(w.home, "sessions");
+  const [project] = readdirSync(dir);
+  const files = readdirSync(join(dir, project ?? "")).filter((f) => !f.endsWith(".hooks.jsonl"));
+  expect(files).toHaveLength(1);
+  return join(dir, project ?? "", files[0] ?? "");
+}
+
+describe("crash safety (spawned keel)", () => {
+  it("a kill while the model answers loses only that turn; --continue replays the same bytes", async () => {
+    world = await createWorld(
+      script(
+        reply().text("First turn done."),
+        reply().tool("list_dir", { path: "." }),
+        reply().text("never delivered").latency({ firstByteMs: 60_000 }),
+        reply().text("Resumed fine."),
+      ),
+    );
+    const w = world;
+    expect(await spawnRun(w, ["hello"]).exited).toBe(0);
+
+    const second = spawnRun(w, ["second prompt", "--continue"]);
+    await until(second, () => w.sim.requests.length >= 3);
+    await kill(second);
+
+    const stored = liveMessages(readSessionFile(sessionFile(w)));
+    // Everything from the first turn, and the second turn up to the kill, is on disk:
+    // user, assistant, user, assistant(tool call), tool result.
+    expect(stored[0]).toBe(w.sim.requests[0]?.messageTexts[1]);
+    expect(stored).toHaveLength(5);
+    expect(w.sim.requests[2]?.messageTexts.slice(1)).toEqual(stored);
+
+    const r = await keel(w, ["run", "third prompt", "--continue", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe("Resumed fine.");
+    const resumed = w.sim.requests[3]?.messageTexts ?? [];
+    expect(resumed.slice(1, 1 + stored.length)).toEqual(stored);
+    expect(w.sim.requests[3]?.messages.at(-1)?.content).toContain("third prompt");
+  });
+
+  it("a kill while a tool runs: resume answers the dangling call and keeps the stored bytes", async () => {
+    world = await createWorld(
+      script(reply().tool("shell", { command: "sleep 20" }), reply().text("Recovered.")),
+    );
+    const w = world;
+    const run = spawnRun(w, ["run a long thing", "--yes"]);
+    await until(run, () => run.stdout().includes('"type":"tool_call"'));
+    await kill(run);
+
+    const stored = liveMessages(readSessionFile(sessionFile(w)));
+    expect(stored).toHaveLength(2);
+    expect(stored[1]).toContain('"tool_calls"');
+
+    const r = await keel(w, ["run", "what happened?", "--continue", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const resumed = w.sim.requests[1];
+    expect(resumed?.messageTexts.slice(1, 3)).toEqual(stored);
+    expect(resumed?.messages[3]).toMatchObject({ role: "tool" });
+    expect(resumed?.messages[3]?.content).toMatch(/interrupted/);
+    expect(resumed?.messages[4]?.content).toContain("what happened?");
+  });
+});

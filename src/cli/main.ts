@@ -15,6 +15,7 @@ const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
   // one line per command module, e.g. () => import("./commands/hooks.js"),
   () => import("./commands/sim.js"),
   () => import("./commands/interactive.js"),
+  () => import("./commands/doctor.js"),
   () => import("./commands/sessions.js"),
   () => import("./commands/stats.js"),
   () => import("./commands/run.js"),

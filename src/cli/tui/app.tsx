@@ -37,6 +37,8 @@ export interface AppProps {
   /** Aborting it ends the session and quits (SIGTERM, SIGHUP). */
   quitSignal?: AbortSignal;
   home?: string;
+  /** Shown once at start (e.g. warnings from reading a resumed session). */
+  initialNotices?: readonly string[];
   /** Window for the second Ctrl+C that exits (default 2000 ms). */
   doubleCtrlCMs?: number;
 }
@@ -54,7 +56,12 @@ export function App(props: AppProps) {
   const { stdout } = useStdout();
   const { columns } = useWindowSize();
   const width = Math.max(20, columns);
-  const [t, setT] = useState<TranscriptState>(() => initialTranscript());
+  const [t, setT] = useState<TranscriptState>(() =>
+    (props.initialNotices ?? []).reduce(
+      (s, text) => pushEntries(s, { kind: "notice", level: "warn", text }),
+      initialTranscript(),
+    ),
+  );
   const [editor, setEditor] = useState<EditorState>(() => emptyEditor());
   const [pending, setPending] = useState<PendingPermission | null>(null);
   const [trust, setTrust] = useState(() =>
@@ -283,7 +290,7 @@ export function App(props: AppProps) {
             />
           </Box>
         ) : null}
-        {trust ? null : (
+        {trust || pending ? null : (
           <Box marginTop={task ? 0 : 1}>
             <PromptInput
               editor={editor}

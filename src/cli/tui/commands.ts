@@ -8,8 +8,8 @@ import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { renderListing, summaryLine } from "../commands/hooks-render.js";
 import { table } from "../format/text.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
-import { formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
-import { sanitize } from "./sanitize.js";
+import { clip, formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
+import { sanitize, sanitizeLine } from "./sanitize.js";
 import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
 
 /** How a command reaches the screen and the running task. */
@@ -211,23 +211,13 @@ async function swap(
   return true;
 }
 
+/** Two lines per hook so the table fits 80 columns whatever the command's length. */
 function hookStatsLines(backend: TuiBackend): string[] {
   const stats = backend.agent().hooks.stats();
   if (stats.length === 0) return ["no hook has run in this session"];
-  const rows = [
-    ["event", "hook", "runs", "blocks", "warn", "err", "t/o", "p50", "p95", "max"],
-    ...stats.map((s) => [
-      s.event,
-      sanitize(s.command).replace(/\s+/g, " ").slice(0, 28),
-      String(s.runs),
-      String(s.blocks),
-      String(s.warnings),
-      String(s.errors),
-      String(s.timeouts),
-      formatDuration(s.p50Ms),
-      formatDuration(s.p95Ms),
-      formatDuration(s.maxMs),
-    ]),
-  ];
-  return table(rows, { indent: "  " });
+  return stats.flatMap((s) => [
+    `  ${s.event}  ${clip(sanitizeLine(s.command), 74 - s.event.length)}`,
+    `    runs ${s.runs} · blocks ${s.blocks} · warn ${s.warnings} · err ${s.errors} · t/o ${s.timeouts}` +
+      ` · p50 ${formatDuration(s.p50Ms)} p95 ${formatDuration(s.p95Ms)} max ${formatDuration(s.maxMs)}`,
+  ]);
 }

@@ -1,0 +1,72 @@
+/**
+ * `keel doctor`: checks the Node version, the configuration and API key (masked), that the
+ * endpoint answers, and every hook source with its problems. Exit 1 when a check fails.
+ */
+import type { Command } from "commander";
+import { displayPath } from "../format/text.js";
+import {
+  checkConfig,
+  checkEndpoint,
+  checkHooks,
+  checkNode,
+  type Finding,
+} from "./doctor-checks.js";
+import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
+
+const MARK: Record<Finding["status"], string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
+
+/** Options of {@link runDoctor}. */
+export interface DoctorOptions {
+  cwd?: string;
+  offline?: boolean;
+  json?: boolean;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  write?: (text: string) => void;
+}
+
+/** Runs every check, prints the report, returns the exit code. */
+export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
+  const env = opts.env ?? process.env;
+  const write = opts.write ?? ((t: string) => void process.stdout.write(t));
+  const keelHome = keelHomeDir();
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const display = (path: string) => displayPath(path, { base: projectDir });
+  const config = await checkConfig({ keelHome, env });
+  const findings: Finding[] = [
+    checkNode(),
+    ...config.findings,
+    await checkEndpoint({
+      config: config.config,
+      offline: opts.offline ?? false,
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    }),
+    ...(await checkHooks({ projectDir, keelHome, env, display })),
+  ];
+  const failed = findings.some((f) => f.status === "fail");
+  if (opts.json) {
+    write(`${JSON.stringify({ ok: !failed, projectDir, keelHome, findings }, null, 2)}\n`);
+  } else {
+    for (const f of findings) write(`${MARK[f.status]} ${f.check.padEnd(8)} ${f.detail}\n`);
+    write(failed ? "\nSome checks failed.\n" : "\nAll checks passed.\n");
+  }
+  return failed ? 1 : 0;
+}
+
+/** Registers `keel doctor`. */
+export function register(program: Command): void {
+  program
+    .command("doctor")
+    .description("Check Node, configuration, API key, endpoint and hook sources")
+    .option("--offline", "do not contact the endpoint")
+    .option("--json", "print the findings as JSON")
+    .option("--cwd <dir>", "project directory (default: the current directory)")
+    .action(async (o: { offline?: boolean; json?: boolean; cwd?: string }) => {
+      const code = await runDoctor({
+        ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+        offline: o.offline === true,
+        json: o.json === true,
+      });
+      process.exitCode = code;
+    });
+}

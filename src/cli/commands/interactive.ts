@@ -1,0 +1,62 @@
+/**
+ * The default action: `keel` with no subcommand starts the interactive TUI. The TUI (Ink, React)
+ * is imported inside the action, so `keel --help`, `keel --version` and every subcommand start
+ * without loading it.
+ */
+import { type Command, Option } from "commander";
+import { z } from "zod";
+import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { UserError } from "../main.js";
+import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
+
+const optionsSchema = z.object({
+  model: z.string().min(1).optional(),
+  mode: z.enum(PERMISSION_MODES).optional(),
+  continue: z.boolean().default(false),
+  resume: z.string().min(1).optional(),
+  cwd: z.string().optional(),
+});
+
+/** Registers the default action and its options on the program itself. */
+export function register(program: Command): void {
+  program
+    // Options of `keel` itself are read only before a subcommand, so `keel run --model x`
+    // still reaches `run`; stray words are reported by the action below.
+    .enablePositionalOptions()
+    .allowExcessArguments(true)
+    .addOption(new Option("-m, --model <model>", "model for the interactive session"))
+    .addOption(
+      new Option("--mode <mode>", "permission mode for the interactive session").choices(
+        PERMISSION_MODES,
+      ),
+    )
+    .addOption(new Option("-c, --continue", "resume this project's most recent session"))
+    .addOption(new Option("-r, --resume <id>", "resume a session by id (or unique prefix)"))
+    .addOption(new Option("--cwd <dir>", "project directory (default: the current directory)"))
+    .action(async (raw: Record<string, unknown>, cmd: Command) => {
+      if (cmd.args.length > 0) {
+        throw new UserError(`unknown command '${cmd.args[0]}' (see \`keel --help\`)`);
+      }
+      const parsed = optionsSchema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UserError(
+          `--${String(issue?.path[0] ?? "option")}: ${issue?.message ?? "invalid value"}`,
+        );
+      }
+      const o = parsed.data;
+      if (o.continue && o.resume !== undefined) {
+        throw new UserError("--continue and --resume cannot be used together");
+      }
+      const projectDir = await resolveProjectDir(o.cwd);
+      const { runInteractive } = await import("../tui/run.js");
+      await runInteractive({
+        keelHome: keelHomeDir(),
+        projectDir,
+        ...(o.model !== undefined ? { model: o.model } : {}),
+        ...(o.mode !== undefined ? { mode: o.mode } : {}),
+        ...(o.resume !== undefined ? { resume: o.resume } : {}),
+        continueLatest: o.continue,
+      });
+    });
+}

@@ -1,0 +1,110 @@
+/**
+ * First-run setup: asks for the API key (masked) and the base URL, then hands them back. Saving
+ * is the caller's job (saveLlmConfig writes $KEEL_HOME/config.json with mode 0600).
+ */
+import { Box, Text, useInput, usePaste } from "ink";
+import { useRef, useState } from "react";
+
+/** What the form collects. */
+export interface SetupValues {
+  apiKey: string;
+  baseUrl: string;
+}
+
+/** Props of {@link SetupForm}. */
+export interface SetupFormProps {
+  defaultBaseUrl: string;
+  /** Where the answers will be saved, shown to the user. */
+  configPath: string;
+  onDone: (values: SetupValues) => void;
+  onCancel: () => void;
+  /** Validation error from the caller (e.g. saving failed). */
+  error?: string;
+}
+
+/** Shows "sk-…abcd": never the whole key. */
+export function maskKey(key: string): string {
+  const k = key.trim();
+  if (k.length === 0) return "";
+  if (k.length <= 8) return "•".repeat(k.length);
+  return `${k.slice(0, 3)}…${k.slice(-4)}`;
+}
+
+/** Checks a base URL the way the client will use it. */
+export function checkBaseUrl(text: string): string | null {
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return "the base URL must be http(s)";
+    return null;
+  } catch {
+    return "not a URL (e.g. https://api.deepseek.com)";
+  }
+}
+
+/** The two-step form. Enter confirms a field; Esc or Ctrl+C cancels. */
+export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error }: SetupFormProps) {
+  const [step, setStep] = useState<"key" | "url">("key");
+  const [key, setKey] = useState("");
+  const [url, setUrl] = useState(defaultBaseUrl);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Several keys can arrive before a re-render (a pasted key without bracketed paste).
+  const latest = useRef({ key: "", url: defaultBaseUrl });
+
+  const edit = (f: (s: string) => string) => {
+    if (step === "key") {
+      latest.current.key = f(latest.current.key);
+      setKey(latest.current.key);
+    } else {
+      latest.current.url = f(latest.current.url);
+      setUrl(latest.current.url);
+    }
+    setProblem(null);
+  };
+
+  const confirm = () => {
+    if (step === "key") {
+      if (latest.current.key.trim() === "") return setProblem("the key is required");
+      return setStep("url");
+    }
+    const bad = checkBaseUrl(latest.current.url);
+    if (bad) return setProblem(bad);
+    onDone({ apiKey: latest.current.key.trim(), baseUrl: latest.current.url.trim() });
+  };
+
+  useInput((input, key) => {
+    if (key.escape || (key.ctrl && input === "c")) return onCancel();
+    if (key.return) return confirm();
+    if (key.backspace || key.delete) return edit((s) => s.slice(0, -1));
+    if (key.ctrl && input === "u") return edit(() => "");
+    if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow) return;
+    const clean = input.replace(/[\x00-\x1f\x7f]/g, "");
+    const submit = /[\r\n]$/.test(input);
+    if (clean) edit((s) => s + clean);
+    if (submit) confirm();
+  });
+  usePaste((text) => edit((s) => s + text.replace(/[\x00-\x1f\x7f]/g, "")));
+
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text bold>Welcome to Keel — no API key is configured yet.</Text>
+      <Text dimColor>
+        Saved to {configPath} (readable only by you). DEEPSEEK_API_KEY and KEEL_BASE_URL skip this.
+      </Text>
+      <Box marginTop={1}>
+        <Text color={step === "key" ? "cyan" : undefined}>API key: </Text>
+        <Text>{step === "key" ? "•".repeat(key.length) : maskKey(key)}</Text>
+        {step === "key" ? <Text inverse> </Text> : null}
+      </Box>
+      {step === "url" ? (
+        <Box>
+          <Text color="cyan">Base URL: </Text>
+          <Text>{url}</Text>
+          <Text inverse> </Text>
+        </Box>
+      ) : null}
+      {problem || error ? <Text color="red">{problem ?? error}</Text> : null}
+      <Text dimColor>Enter to confirm · Esc to cancel</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * `keel` with no subcommand: first-run setup when no key is configured, then the interactive
+ * session. Loaded lazily by commands/interactive.ts so `keel --help` never loads Ink or React.
+ */
+import { render } from "ink";
+import type { PermissionMode } from "../../agent/permissions.js";
+import { createChatClient } from "../../llm/client.js";
+import {
+  DEFAULT_BASE_URL,
+  type LlmConfig,
+  loadLlmConfig,
+  saveLlmConfig,
+} from "../../llm/config.js";
+import { SessionError } from "../../session/index.js";
+import { UserError } from "../main.js";
+import { App } from "./app.js";
+import { SetupForm, type SetupValues } from "./components/setup-form.js";
+import { createPermissionBridge } from "./permission-bridge.js";
+import { createSessionBackend } from "./session-backend.js";
+
+/** Options of {@link runInteractive}, already validated by the command. */
+export interface InteractiveOptions {
+  keelHome: string;
+  projectDir: string;
+  model?: string;
+  mode?: PermissionMode;
+  continueLatest?: boolean;
+  resume?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs the TUI until the user exits. Throws UserError for setup problems. */
+export async function runInteractive(opts: InteractiveOptions): Promise<void> {
+  const env = opts.env ?? process.env;
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UserError(
+      'the interactive UI needs a terminal; use `keel run "<prompt>"` in scripts',
+    );
+  }
+  let loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
+  if (!loaded.ok) throw new UserError(loaded.error);
+  // A base URL from the environment means a deliberate setup (a proxy, the simulator): no wizard.
+  if (loaded.config.apiKey === null && !env.KEEL_BASE_URL) {
+    const values = await runSetup(loaded.config);
+    if (!values) throw new UserError("setup cancelled; set DEEPSEEK_API_KEY or run `keel` again");
+    const saved = await saveLlmConfig({ keelHome: opts.keelHome, values });
+    if (!saved.ok) throw new UserError(`could not save the configuration: ${saved.error}`);
+    loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
+    if (!loaded.ok) throw new UserError(loaded.error);
+  }
+  const llm = loaded.config;
+
+  let writeError: string | null = null;
+  const permissions = createPermissionBridge();
+  let opened: Awaited<ReturnType<typeof createSessionBackend>>;
+  try {
+    opened = await createSessionBackend({
+      projectDir: opts.projectDir,
+      keelHome: opts.keelHome,
+      model: opts.model ?? llm.model,
+      cheapModel: llm.cheapModel,
+      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
+      permissions,
+      ...(opts.mode ? { permissionMode: opts.mode } : {}),
+      ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
+      ...(opts.continueLatest ? { continueLatest: true } : {}),
+      onWriteError: (err) => {
+        writeError ??= err instanceof Error ? err.message : String(err);
+      },
+    });
+  } catch (err) {
+    if (err instanceof SessionError) throw new UserError(err.message);
+    throw err;
+  }
+
+  const quit = new AbortController();
+  const onSignal = () => quit.abort();
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
+  try {
+    const instance = render(
+      <App
+        backend={opened.backend}
+        permissions={permissions}
+        quitSignal={quit.signal}
+        home={env.HOME ?? ""}
+        initialNotices={opened.warnings}
+      />,
+      { exitOnCtrlC: false, patchConsole: true },
+    );
+    await instance.waitUntilExit();
+  } finally {
+    process.removeListener("SIGTERM", onSignal);
+    process.removeListener("SIGHUP", onSignal);
+    opened.close();
+  }
+  const id = opened.backend.agent().sessionId;
+  process.stdout.write(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
+  if (writeError) process.stderr.write(`keel: could not write the session: ${writeError}\n`);
+}
+
+/** Shows the setup form; resolves with the answers or null when cancelled. */
+async function runSetup(config: LlmConfig): Promise<SetupValues | null> {
+  let result: SetupValues | null = null;
+  const instance = render(
+    <SetupForm
+      defaultBaseUrl={config.baseUrl || DEFAULT_BASE_URL}
+      configPath={config.path}
+      onDone={(values) => {
+        result = values;
+        instance.unmount();
+      }}
+      onCancel={() => instance.unmount()}
+    />,
+    { exitOnCtrlC: false },
+  );
+  await instance.waitUntilExit();
+  return result;
+}

@@ -1,0 +1,137 @@
+/**
+ * The real TuiBackend: opens sessions through the session store and builds agents with the
+ * TUI's permission bridge, so /clear, /resume and /model can replace the agent in place.
+ */
+import { createAgent } from "../../agent/agent.js";
+import type { PermissionMode } from "../../agent/permissions.js";
+import { type OpenedSession, openAgentSession } from "../../agent/session.js";
+import type { Agent } from "../../agent/types.js";
+import { loadModelTable } from "../../llm/pricing.js";
+import type { ChatClient } from "../../llm/types.js";
+import { listSessions, SessionError } from "../../session/index.js";
+import { createBuiltinTools } from "../../tools/registry.js";
+import type { TuiBackend } from "./backend.js";
+import type { PermissionBridge } from "./permission-bridge.js";
+
+/** Options of {@link createSessionBackend}. */
+export interface SessionBackendOptions {
+  projectDir: string;
+  keelHome: string;
+  model: string;
+  cheapModel?: string;
+  client: ChatClient;
+  permissions: PermissionBridge;
+  permissionMode?: PermissionMode;
+  /** Resume this session id (or unique prefix). */
+  resume?: string;
+  /** Resume the project's latest session. */
+  continueLatest?: boolean;
+  /** Called when a session write fails. Must not throw. */
+  onWriteError?: (err: unknown) => void;
+}
+
+/** The backend plus what the caller needs at start and exit. */
+export interface SessionBackend {
+  backend: TuiBackend;
+  /** Warnings from reading a resumed session (a torn last line, ...). */
+  warnings: readonly string[];
+  /** Closes every session file opened. */
+  close(): void;
+}
+
+/** Opens the first session and returns the backend. Throws SessionError for a bad resume id. */
+export async function createSessionBackend(opts: SessionBackendOptions): Promise<SessionBackend> {
+  const opened: OpenedSession[] = [];
+  let model = opts.model;
+
+  const open = async (o: {
+    resume?: string;
+    continueLatest?: boolean;
+    model: string;
+    mode?: PermissionMode;
+  }) => {
+    const session = openAgentSession({
+      keelHome: opts.keelHome,
+      projectDir: opts.projectDir,
+      model: o.model,
+      ...(o.resume !== undefined ? { resume: o.resume } : {}),
+      ...(o.continueLatest ? { continueLatest: true } : {}),
+      ...(opts.onWriteError ? { onError: opts.onWriteError } : {}),
+    });
+    opened.push(session);
+    try {
+      const agent = await createAgent({
+        projectDir: opts.projectDir,
+        keelHome: opts.keelHome,
+        client: opts.client,
+        model: o.model,
+        ...(opts.cheapModel ? { cheapModel: opts.cheapModel } : {}),
+        tools: createBuiltinTools({ cwd: opts.projectDir }),
+        session,
+        askPermission: opts.permissions.ask,
+        ...(o.mode ? { permissionMode: o.mode } : {}),
+      });
+      return { agent, session };
+    } catch (err) {
+      session.close();
+      throw err;
+    }
+  };
+
+  const first = await open({
+    model,
+    ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
+    ...(opts.continueLatest ? { continueLatest: true } : {}),
+    ...(opts.permissionMode ? { mode: opts.permissionMode } : {}),
+  });
+  let agent: Agent = first.agent;
+
+  const backend: TuiBackend = {
+    projectDir: opts.projectDir,
+    agent: () => agent,
+    model: () => model,
+    models: () => {
+      const table = loadModelTable();
+      if (!table.ok) return [model];
+      const today = new Date().toISOString().slice(0, 10);
+      return Object.entries(table.table.models)
+        .filter(([, m]) => m.retiredAfter === undefined || m.retiredAfter >= today)
+        .map(([name]) => name);
+    },
+    sessions: () =>
+      listSessions({ keelHome: opts.keelHome, projectDir: opts.projectDir }).map((s) => ({
+        id: s.id,
+        updatedAt: s.updatedAt,
+        messages: s.messages,
+        firstPrompt: s.firstPrompt,
+        model: s.model,
+      })),
+    replace: async (o) => {
+      const nextModel = o.model ?? model;
+      const resume = o.resume ?? (o.model ? agent.sessionId : undefined);
+      try {
+        const next = await open({
+          model: nextModel,
+          mode: agent.getPermissionMode(),
+          ...(resume !== undefined ? { resume } : {}),
+        });
+        agent = next.agent;
+        model = nextModel;
+        return { ok: true };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        return {
+          ok: false,
+          error: err instanceof SessionError ? message : `cannot open the session: ${message}`,
+        };
+      }
+    },
+  };
+  return {
+    backend,
+    warnings: first.session.warnings,
+    close: () => {
+      for (const s of opened) s.close();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runDoctor } from "../../src/cli/commands/doctor.js";
+import { checkNode, maskedSuffix } from "../../src/cli/commands/doctor-checks.js";
+
+const KEY = "sk-secret-0123456789abcdef";
+let dir: string;
+let home: string;
+let project: string;
+let server: Server;
+let url: string;
+let status = 200;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.statusCode = req.url === "/models" ? status : 404;
+    res.end("{}");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "keel-doctor-"));
+  home = join(dir, "keel-home");
+  project = join(dir, "proj");
+  await mkdir(home);
+  await mkdir(project);
+  process.env.KEEL_HOME = home;
+  status = 200;
+});
+afterEach(async () => {
+  delete process.env.KEEL_HOME;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function doctor(opts: { env?: NodeJS.ProcessEnv; offline?: boolean } = {}) {
+  let out = "";
+  const code = await runDoctor({
+    cwd: project,
+    env: { PATH: process.env.PATH, HOME: dir, ...opts.env },
+    offline: opts.offline ?? false,
+    timeoutMs: 3000,
+    write: (t) => {
+      out += t;
+    },
+  });
+  return { code, out };
+}
+
+async function writeConfig(value: unknown, mode = 0o600) {
+  const path = join(home, "config.json");
+  await writeFile(path, JSON.stringify(value));
+  await chmod(path, mode);
+}
+
+describe("keel doctor", () => {
+  it("passes with a key and a reachable endpoint, and never prints the key", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: url });
+    const { code, out } = await doctor();
+    expect(out).toContain("✓ api key  from config.json (…cdef)");
+    expect(out).toMatch(/✓ endpoint .*\/models: HTTP 200/);
+    expect(out).toContain("All checks passed.");
+    expect(out).not.toContain(KEY);
+    expect(out).not.toContain("0123456789");
+    expect(code).toBe(0);
+  });
+
+  it("fails without a key and skips the endpoint", async () => {
+    const { code, out } = await doctor();
+    expect(out).toContain("✗ api key  no API key");
+    expect(out).toContain("- endpoint skipped: no API key");
+    expect(code).toBe(1);
+  });
+
+  it("takes the key from DEEPSEEK_API_KEY", async () => {
+    const { code, out } = await doctor({ env: { DEEPSEEK_API_KEY: KEY, KEEL_BASE_URL: url } });
+    expect(out).toContain("from DEEPSEEK_API_KEY (…cdef)");
+    expect(out).not.toContain(KEY);
+    expect(code).toBe(0);
+  });
+
+  it("fails when the endpoint rejects the key", async () => {
+    status = 401;
+    await writeConfig({ apiKey: KEY, baseUrl: url });
+    const { code, out } = await doctor();
+    expect(out).toContain("the key was rejected (HTTP 401)");
+    expect(code).toBe(1);
+  });
+
+  it("fails when the endpoint is unreachable", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await writeConfig({ apiKey: KEY, baseUrl: `http://127.0.0.1:${port}` });
+    const { code, out } = await doctor();
+    expect(out).toMatch(/✗ endpoint .*unreachable/);
+    expect(code).toBe(1);
+  });
+
+  it("says so when the network check is skipped", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: url });
+    const { code, out } = await doctor({ offline: true });
+    expect(out).toContain("- endpoint skipped (--offline)");
+    expect(code).toBe(0);
+  });
+
+  it("warns about a config file others can read", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: url }, 0o644);
+    const { out } = await doctor({ offline: true });
+    expect(out).toContain("readable by others (mode 644)");
+  });
+
+  it("fails on a malformed config file, naming it", async () => {
+    await writeFile(join(home, "config.json"), "{ nope");
+    const { code, out } = await doctor({ offline: true });
+    expect(out).toContain(`✗ config   ${join(home, "config.json")}: not valid JSON`);
+    expect(code).toBe(1);
+  });
+
+  it("lists hook sources and fails on their errors", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: url });
+    await mkdir(join(project, ".keel"));
+    await writeFile(
+      join(project, ".keel", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "(", hooks: [{ type: "command", command: "./missing.sh" }] }],
+        },
+      }),
+    );
+    await writeFile(join(project, ".hooks.json"), "{ broken");
+    const { code, out } = await doctor({ offline: true });
+    expect(out).toMatch(/✓ hooks +.*\.keel\/settings\.json \[keel\]/);
+    expect(out).toMatch(/✗ hooks +\.hooks\.json/);
+    expect(out).toContain("missing.sh");
+    expect(out).toContain("project hooks are not trusted");
+    expect(code).toBe(1);
+  });
+});
+
+describe("doctor checks", () => {
+  it.each([
+    ["22.12.0", "ok"],
+    ["22.23.3", "ok"],
+    ["24.0.0", "ok"],
+    ["22.11.9", "fail"],
+    ["20.18.0", "fail"],
+  ])("node %s is %s", (version, status) => {
+    expect(checkNode(version).status).toBe(status);
+  });
+
+  it("masks keys down to four characters", () => {
+    expect(maskedSuffix(KEY)).toBe("…cdef");
+    expect(maskedSuffix("short")).toBe("…");
+  });
+});

@@ -5,6 +5,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { VERDICT_TOOL } from "../../src/agent/subagent.js";
+import { appendHookAudit } from "../../src/session/index.js";
+import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { keel, parseOnlyJson, type Sandbox, sandbox } from "./hooks-helpers.js";
 
 let box: Sandbox | undefined;
@@ -330,10 +333,169 @@ describe("keel hooks list / validate", () => {
 });
 
 describe("keel hooks --help", () => {
-  it.each(["list", "validate", "trust", "untrust", "test"])("%s --help exits 0", async (sub) => {
-    const r = await keel(["hooks", sub, "--help"]);
+  it.each(["list", "validate", "trust", "untrust", "test", "stats"])(
+    "%s --help exits 0",
+    async (sub) => {
+      const r = await keel(["hooks", sub, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`hooks ${sub}`);
+      expect(r.stdout).toContain("--cwd");
+    },
+  );
+});
+
+async function userSettings(p: Sandbox, settings: unknown): Promise<void> {
+  await mkdir(p.keelHome, { recursive: true });
+  await writeFile(join(p.keelHome, "settings.json"), JSON.stringify(settings));
+}
+
+describe("keel hooks test: prompt and agent hooks through --base-url", () => {
+  let sim: Simulator | undefined;
+  afterEach(async () => {
+    await sim?.close();
+    sim = undefined;
+  });
+
+  it("asks the model at --base-url and turns ok:false into a block", async () => {
+    const p = await project();
+    await userSettings(p, {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "shell",
+            hooks: [{ type: "prompt", prompt: "Is this command destructive? $ARGUMENTS" }],
+          },
+        ],
+      },
+    });
+    sim = await startSimulator({
+      script: [{ text: '{"ok": false, "reason": "it deletes the file system"}' }],
+    });
+    const r = await testJson(p.project, ...RM_RF, "--base-url", sim.url);
+    expect(r.code).toBe(2);
+    expect(r.json.decision).toBe("block");
+    expect(r.json.reason).toContain("it deletes the file system");
+    expect(r.json.runs).toMatchObject([{ outcome: "block" }]);
+    expect(sim.requests).toHaveLength(1);
+    expect(sim.requests[0]?.rawBody).toContain("rm -rf /");
+  });
+
+  it("runs an agent hook's read-only sub-agent against --base-url", async () => {
+    const p = await project();
+    await userSettings(p, {
+      hooks: {
+        Stop: [{ hooks: [{ type: "agent", prompt: "Check that README.md exists.", maxTurns: 3 }] }],
+      },
+    });
+    sim = await startSimulator({
+      script: [
+        { toolCalls: [{ name: "list_dir", arguments: { path: "." } }] },
+        {
+          toolCalls: [
+            { name: VERDICT_TOOL, arguments: { ok: false, reason: "README.md is missing" } },
+          ],
+        },
+      ],
+    });
+    const r = await testJson(p.project, "Stop", "--base-url", sim.url);
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ decision: "block", reason: "README.md is missing" });
+    expect(sim.requests).toHaveLength(2);
+  });
+
+  it("without an API key or --base-url a prompt hook warns instead of deciding", async () => {
+    const p = await project();
+    await userSettings(p, {
+      hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "Are the tests green?" }] }] },
+    });
+    const saved = process.env.DEEPSEEK_API_KEY;
+    delete process.env.DEEPSEEK_API_KEY;
+    try {
+      const r = await testJson(p.project, "Stop");
+      expect(r.code).toBe(0);
+      expect(r.json.decision).toBe("pass");
+      expect(r.json.runs).toMatchObject([{ outcome: "warn" }]);
+      const text = await keel(["hooks", "test", "Stop", "--cwd", p.project]);
+      expect(text.stdout).toContain("no API key for prompt/agent hooks");
+    } finally {
+      if (saved !== undefined) process.env.DEEPSEEK_API_KEY = saved;
+    }
+  });
+
+  it("rejects a --base-url that is not an http(s) URL", async () => {
+    const p = await project();
+    const r = await keel([
+      "hooks",
+      "test",
+      "Stop",
+      "--base-url",
+      "localhost:1",
+      "--cwd",
+      p.project,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--base-url must be an http(s) URL");
+  });
+});
+
+describe("keel hooks validate: missing executables", () => {
+  it("reports a mistyped script path with path:line:col and exits 1", async () => {
+    const p = await project();
+    await mkdir(join(p.project, ".keel"), { recursive: true });
+    await writeFile(
+      join(p.project, ".keel", "settings.json"),
+      `{\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "shell", "hooks": [{ "type": "command", "command": "./scripts/gaurd.sh" }] }\n    ]\n  }\n}\n`,
+    );
+    const r = await keel(["hooks", "validate", "--cwd", p.project]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\.keel[/\\]settings\.json:4:\d+: error: .*gaurd\.sh/);
+    const list = await keel(["hooks", "list", "--cwd", p.project]);
+    expect(list.stdout).toContain("gaurd.sh");
+    expect(list.stdout).toMatch(/! error: .*gaurd\.sh/);
+  });
+});
+
+describe("keel hooks stats", () => {
+  it("summarizes this project's runs from the audit log", async () => {
+    const p = await project();
+    const run = (outcome: string, durationMs: number, projectDir = p.project) =>
+      appendHookAudit({
+        keelHome: p.keelHome,
+        projectDir,
+        run: {
+          hookId: "h1",
+          event: "PreToolUse",
+          source: join(p.project, ".keel", "settings.json"),
+          command: "./.keel/hooks/guard.sh",
+          outcome,
+          exitCode: outcome === "block" ? 2 : 0,
+          durationMs,
+          startedAt: Date.now(),
+        },
+      });
+    run("pass", 10);
+    run("block", 30);
+    run("timeout", 60_000);
+    run("pass", 5, join(p.root, "elsewhere"));
+
+    const text = await keel(["hooks", "stats", "--cwd", p.project]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("guard.sh");
+    expect(text.stdout).toMatch(/guard\.sh\s+3\s+1\s+0\s+0\s+1\s+/);
+    for (const line of text.stdout.split("\n")) expect([...line].length).toBeLessThanOrEqual(80);
+
+    const json = await keel(["hooks", "stats", "--json", "--cwd", p.project]);
+    expect(parseOnlyJson(json.stdout).hooks).toMatchObject([
+      { runs: 3, blocks: 1, timeouts: 1, maxMs: 60_000 },
+    ]);
+    const all = await keel(["hooks", "stats", "--all", "--json", "--cwd", p.project]);
+    expect(parseOnlyJson(all.stdout).hooks).toMatchObject([{ runs: 4 }]);
+  });
+
+  it("says so when nothing was recorded", async () => {
+    const p = await project();
+    const r = await keel(["hooks", "stats", "--cwd", p.project]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`hooks ${sub}`);
-    expect(r.stdout).toContain("--cwd");
+    expect(r.stdout).toContain("No hook runs recorded");
   });
 });

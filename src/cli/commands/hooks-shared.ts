@@ -6,7 +6,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createHookEngine } from "../../hooks/index.js";
-import type { HookEngine } from "../../hooks/types.js";
+import type { HookEngine, HookEngineOptions } from "../../hooks/types.js";
 import { UserError } from "../main.js";
 
 /** Where a command writes; the process streams in normal use. */
@@ -41,6 +41,9 @@ export async function resolveProjectDir(cwd: string | undefined): Promise<string
 }
 
 /** Creates the hooks engine for a project, the way the agent would. */
-export async function openEngine(projectDir: string): Promise<HookEngine> {
-  return createHookEngine({ projectDir, keelHome: keelHomeDir() });
+export async function openEngine(
+  projectDir: string,
+  runners: Pick<HookEngineOptions, "promptRunner" | "agentRunner"> = {},
+): Promise<HookEngine> {
+  return createHookEngine({ projectDir, keelHome: keelHomeDir(), ...runners });
 }

@@ -8,7 +8,7 @@ import {
   readHookAudit,
   summarizeHookRuns,
 } from "../../session/index.js";
-import { displayPath, pad, plural, truncate } from "../format/text.js";
+import { displayPath, pad, plural, truncate, wrap } from "../format/text.js";
 import { keelHomeDir, type Output, resolveProjectDir } from "./hooks-shared.js";
 
 /** Options of `keel hooks stats`. */
@@ -79,7 +79,8 @@ export async function runHooksStats(opts: HooksStatsOptions, out: Output): Promi
   if (stats.length === 0) {
     out.stdout(`No hook runs recorded for ${where} in ${log}.\n`);
   } else {
-    out.stdout(`Hook runs for ${where} (${plural(mine.length, "run")}, from ${log})\n\n`);
+    const title = `Hook runs for ${where}: ${plural(mine.length, "run")}, from ${log}`;
+    out.stdout(`${wrap(title, { breakLongWords: true }).join("\n")}\n\n`);
     out.stdout(`${renderStats(stats).join("\n")}\n`);
   }
   if (skippedLines > 0)

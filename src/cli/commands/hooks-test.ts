@@ -8,12 +8,15 @@ import { EVENT_SPECS } from "../../hooks/events.js";
 import type {
   HookDecision,
   HookDefinition,
+  HookEngine,
   HookListing,
   HookRunRecord,
 } from "../../hooks/types.js";
 import { displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
+import { UserError } from "../main.js";
 import { buildTestPayload } from "./hooks-payload.js";
 import { handlerSummary, problemLine } from "./hooks-render.js";
+import { createTestRunners } from "./hooks-runners.js";
 import { keelHomeDir, type Output, openEngine, resolveProjectDir } from "./hooks-shared.js";
 
 /** Options of `keel hooks test`, as commander parses them. */
@@ -24,6 +27,7 @@ export interface HooksTestOptions {
   payload?: string;
   json?: boolean;
   cwd?: string;
+  baseUrl?: string;
 }
 
 /** The exit status for a decision: 2 when the hooks stopped the action, else 0. */
@@ -71,7 +75,21 @@ export async function runHooksTest(
     prompt: opts.prompt,
     payload: opts.payload,
   });
-  const engine = await openEngine(projectDir);
+  if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.baseUrl)) {
+    throw new UserError(`--base-url must be an http(s) URL, like http://127.0.0.1:8787`);
+  }
+  let created: HookEngine | undefined;
+  const runners = createTestRunners({
+    keelHome: keelHomeDir(),
+    baseUrl: opts.baseUrl,
+    payload,
+    engine: () => {
+      if (created === undefined) throw new Error("the hooks engine is not ready");
+      return created;
+    },
+  });
+  const engine = await openEngine(projectDir, runners);
+  created = engine;
   const listing = engine.listing();
   const configErrors = explainSkipped(listing, payload, projectDir, out);
   const decision = await engine.fire({ event: payload.hook_event_name, payload });

@@ -185,6 +185,10 @@ export function register(program: Command): void {
     .option("--prompt <text>", "UserPromptSubmit: the prompt text (default: hello)")
     .option("--payload <json>", `other payload fields to set, e.g. '{"source":"resume"}'`)
     .option("--json", "print exactly one JSON object with the decision and every run")
+    .option(
+      "--base-url <url>",
+      "prompt/agent hooks: the OpenAI-compatible endpoint to ask (e.g. a `keel sim` URL)",
+    )
     .option(CWD_FLAG, CWD_HELP)
     .addHelpText("after", `\nEvents (gating?, matcher filters on):\n${EVENTS_HELP}\n`)
     .action(async (event: string, opts: HooksTestOptions) =>

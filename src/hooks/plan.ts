@@ -57,34 +57,73 @@ export function indexByEvent(hooks: readonly PreparedHook[]): Map<HookEventName,
   return out;
 }
 
+const ALL_DIALECTS = Object.values(DIALECTS);
+
+/**
+ * The names a tool matcher is tested against. A hook's own dialect name first; every dialect
+ * but Claude's (PascalCase names, unanchored regexes) also matches Keel's name; and native
+ * (keel) matchers accept any dialect's name, so seed-004's `matcher: "Write"` works in a
+ * Keel file just as `if: "Write(...)"` does.
+ */
+function toolNames(dialect: Dialect, keelTool: string): string[] {
+  const key = `${dialect.name}\0${keelTool}`;
+  let names = NAME_CACHE.get(key);
+  if (!names) {
+    const own = dialect.toolName(keelTool);
+    if (dialect.name === "keel")
+      names = [...new Set(ALL_DIALECTS.map((d) => d.toolName(keelTool)))];
+    else names = dialect.name === "claude" || own === keelTool ? [own] : [own, keelTool];
+    if (NAME_CACHE.size > 10_000) NAME_CACHE.clear();
+    NAME_CACHE.set(key, names);
+  }
+  return names;
+}
+const NAME_CACHE = new Map<string, string[]>();
+
+/** The payload fields matching reads, extracted once per firing. */
+interface MatchView {
+  event: HookEventName;
+  fields: Record<string, unknown>;
+  keelTool: string;
+  input: ToolInput;
+  projectDir: string;
+}
+
+function viewOf(payload: AnyEventPayload, projectDir: string): MatchView {
+  const fields: Record<string, unknown> = { ...payload };
+  return {
+    event: payload.hook_event_name,
+    fields,
+    keelTool: typeof fields.tool_name === "string" ? fields.tool_name : "",
+    input: isRecord(fields.tool_input) ? fields.tool_input : {},
+    projectDir,
+  };
+}
+
+function matchesView(h: PreparedHook, v: MatchView): boolean {
+  const spec = EVENT_SPECS[v.event];
+  if (h.matcher) {
+    if (spec.matcherField === "tool_name") {
+      if (!toolNames(h.dialect, v.keelTool).some((name) => h.matcher?.test(name))) return false;
+    } else if (spec.matcherField !== null) {
+      const value = v.fields[spec.matcherField];
+      if (!h.matcher.test(typeof value === "string" ? value : "")) return false;
+    }
+  }
+  if (h.condition) {
+    if (h.condition.tool !== v.keelTool) return false;
+    if (!h.condition.test(v.input, v.projectDir)) return false;
+  }
+  return true;
+}
+
 /** Whether a prepared hook applies to this payload (matcher and `if`; not trust). */
 export function hookMatches(
   h: PreparedHook,
   payload: AnyEventPayload,
   projectDir: string,
 ): boolean {
-  const spec = EVENT_SPECS[payload.hook_event_name];
-  const p: Record<string, unknown> = { ...payload };
-  const keelTool = typeof p.tool_name === "string" ? p.tool_name : "";
-  if (h.matcher) {
-    if (spec.matcherField === "tool_name") {
-      const own = h.dialect.toolName(keelTool);
-      // Every dialect but Claude's (PascalCase names, unanchored regexes) also matches Keel's name.
-      const hit =
-        h.matcher.test(own) ||
-        (h.dialect.name !== "claude" && own !== keelTool && h.matcher.test(keelTool));
-      if (!hit) return false;
-    } else if (spec.matcherField !== null) {
-      const value = p[spec.matcherField];
-      if (!h.matcher.test(typeof value === "string" ? value : "")) return false;
-    }
-  }
-  if (h.condition) {
-    if (h.condition.tool !== keelTool) return false;
-    const input: ToolInput = isRecord(p.tool_input) ? p.tool_input : {};
-    if (!h.condition.test(input, projectDir)) return false;
-  }
-  return true;
+  return matchesView(h, viewOf(payload, projectDir));
 }
 
 /** The hooks to run for one firing: active, trusted, matching, identical handlers once. */
@@ -93,11 +132,12 @@ export function planFiring(
   payload: AnyEventPayload,
   projectDir: string,
 ): PreparedHook[] {
+  const view = viewOf(payload, projectDir);
   const seen = new Set<string>();
   const out: PreparedHook[] = [];
   for (const h of candidates) {
     if (!h.def.active || !h.def.trusted) continue;
-    if (!hookMatches(h, payload, projectDir)) continue;
+    if (!matchesView(h, view)) continue;
     if (seen.has(h.identity)) continue;
     seen.add(h.identity);
     out.push(h);

@@ -270,7 +270,7 @@ exit 0
       hooks: {
         PostToolUse: [
           {
-            matcher: "write_file",
+            matcher: "Write",
             mode: "command",
             command: 'bin/lint-check "$tool_input_path"',
             condition: "Write(src/**/*.ts)",

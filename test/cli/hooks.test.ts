@@ -499,3 +499,21 @@ describe("keel hooks stats", () => {
     expect(r.stdout).toContain("No hook runs recorded");
   });
 });
+
+describe("keel hooks test: async hooks", () => {
+  it("waits for async hooks and shows what they deliver with the next turn", async () => {
+    const p = await project();
+    const command = `echo '{"systemMessage": "audit uploaded"}'`;
+    await userSettings(p, {
+      hooks: {
+        PostToolUse: [{ matcher: "shell", hooks: [{ type: "command", command, async: true }] }],
+      },
+    });
+    const text = await keel(["hooks", "test", "PostToolUse", "--cwd", p.project]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("Async hooks");
+    expect(text.stdout).toContain("next turn, for the user: audit uploaded");
+    const r = await testJson(p.project, "PostToolUse");
+    expect(r.json.runs).toMatchObject([{ outcome: "pass", command }]);
+  });
+});

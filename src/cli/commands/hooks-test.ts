@@ -6,6 +6,7 @@
 import type { EventPayload } from "../../hooks/events.js";
 import { EVENT_SPECS } from "../../hooks/events.js";
 import type {
+  AsyncHookResult,
   HookDecision,
   HookDefinition,
   HookEngine,
@@ -94,8 +95,8 @@ export async function runHooksTest(
   const configErrors = explainSkipped(listing, payload, projectDir, out);
   const decision = await engine.fire({ event: payload.hook_event_name, payload });
   await engine.shutdown({ budgetMs: 10_000 });
-  const asyncRuns = engine.takeAsyncResults().map((r) => r.run);
-  const runs = [...decision.runs, ...asyncRuns];
+  const asyncResults = engine.takeAsyncResults();
+  const runs = [...decision.runs, ...asyncResults.map((r) => r.run)];
   if (opts.json === true) {
     out.stdout(`${JSON.stringify(decisionJson(decision, runs))}\n`);
   } else {
@@ -103,7 +104,7 @@ export async function runHooksTest(
     const notRun = listing.hooks.filter(
       (h) => h.event === payload.hook_event_name && h.trusted && h.active && !ran.has(h.id),
     );
-    const text = renderTestResult(decision, payload, { projectDir, asyncRuns, notRun });
+    const text = renderTestResult(decision, payload, { projectDir, asyncResults, notRun });
     out.stdout(`${text.join("\n")}\n`);
   }
   const status = exitStatusFor(decision.decision);
@@ -206,7 +207,7 @@ function runLines(run: HookRunRecord, projectDir: string): string[] {
 export function renderTestResult(
   decision: HookDecision,
   payload: EventPayload,
-  ctx: { projectDir: string; asyncRuns: HookRunRecord[]; notRun?: HookDefinition[] },
+  ctx: { projectDir: string; asyncResults: AsyncHookResult[]; notRun?: HookDefinition[] },
 ): string[] {
   const out = wrap(describePayload(payload));
   out.push("");
@@ -223,9 +224,28 @@ export function renderTestResult(
       );
     }
   }
-  if (ctx.asyncRuns.length > 0) {
+  if (ctx.asyncResults.length > 0) {
     out.push("", "Async hooks (their output reaches the agent with the next turn):");
-    for (const run of ctx.asyncRuns) out.push(...runLines(run, ctx.projectDir));
+    for (const r of ctx.asyncResults) {
+      out.push(...runLines(r.run, ctx.projectDir));
+      const indent = " ".repeat(12);
+      if (r.additionalContext !== null) {
+        out.push(
+          ...wrap(`next turn, for the model: ${r.additionalContext}`, {
+            indent,
+            hangingIndent: `${indent}  `,
+          }),
+        );
+      }
+      if (r.systemMessage !== null) {
+        out.push(
+          ...wrap(`next turn, for the user: ${r.systemMessage}`, {
+            indent,
+            hangingIndent: `${indent}  `,
+          }),
+        );
+      }
+    }
   }
   out.push("");
   const status = exitStatusFor(decision.decision);

@@ -227,6 +227,20 @@ describe("malformed sources", () => {
   });
 });
 
+describe("cagent file scope", () => {
+  it("a file outside the project is user-level only when user settings name it", async () => {
+    w.write(
+      "home/agents/a.yaml",
+      "agents:\n  root:\n    hooks:\n      session_start:\n        - type: command\n          command: x\n",
+    );
+    w.json("keel/settings.json", { compat: { cagent: "~/agents/a.yaml" } });
+    expect((await load()).hooks[0]?.source.scope).toBe("user");
+    w.json("keel/settings.json", {});
+    w.json("project/.keel/settings.json", { compat: { cagent: "~/agents/a.yaml" } });
+    expect((await load()).hooks[0]?.source.scope).toBe("project");
+  });
+});
+
 describe("user-level settings", () => {
   it("allowPrivateNetworks is honoured only from user-level settings", async () => {
     w.json("project/.keel/settings.json", { allowPrivateNetworks: true });

@@ -302,3 +302,53 @@ describe("validateHooks", () => {
     ]);
   });
 });
+
+describe("faulty hooks through the engine", () => {
+  it("invalid JSON, wrong field types and a missing executable are warnings that never block", async () => {
+    w.write("project/bad-json.py", "print('{\"decision\": block}')\n");
+    w.write(
+      "project/wrong-type.js",
+      'process.stdout.write(JSON.stringify({ hookSpecificOutput: { permissionDecision: "deny", additionalContext: 42 } }));\n',
+    );
+    w.json("keel/settings.json", {
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              cmd("python3 bad-json.py"),
+              cmd("node wrong-type.js"),
+              cmd("./scripts/missing-guard.sh"),
+            ],
+          },
+        ],
+      },
+    });
+    const engine = await engineFor();
+    const d = await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(d.decision).toBe("pass");
+    expect(d.runs.map((r) => r.outcome)).toEqual(["warn", "warn", "warn"]);
+    expect(d.runs[0]?.message).toMatch(/not valid JSON/);
+    expect(d.runs[1]?.message).toMatch(/"hookSpecificOutput.additionalContext"/);
+    expect(d.runs[2]).toMatchObject({ exitCode: 127 });
+    expect(d.runs[2]?.message).toMatch(/^command not found/);
+  });
+
+  it("a 1 MB tool input reaches a hook that never reads stdin (env values are capped)", async () => {
+    w.json("keel/settings.json", {
+      hooks: {
+        PreToolUse: [
+          { hooks: [cmd('printf %s "$tool_input_content" | wc -c | tr -d " " >&2; exit 2')] },
+        ],
+      },
+    });
+    const engine = await engineFor();
+    const big = buildPayload("PreToolUse", {
+      projectDir: w.project,
+      tool: "write_file",
+      input: { path: "a.txt", content: "z".repeat(1024 * 1024) },
+    });
+    const d = await engine.fire({ event: "PreToolUse", payload: big });
+    expect(d.decision).toBe("block");
+    expect(d.reason).toBe(String(32 * 1024));
+  });
+});

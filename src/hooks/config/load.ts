@@ -34,6 +34,8 @@ export interface HookPaths {
 /** Settings the engine honours, merged over the keel files (later files win). */
 export interface HookSettings {
   compat: { claude: boolean; reasonix: boolean; tutorial: boolean; cagent: string[] };
+  /** The cagent files named only by user-level settings (all others need project trust). */
+  cagentFromUser: string[];
   /** From user-level settings only: http hooks may reach private networks. */
   allowPrivateNetworks: boolean;
 }
@@ -185,6 +187,7 @@ function mergeSettings(
 ): HookSettings {
   const out: HookSettings = {
     compat: { claude: true, reasonix: true, tutorial: true, cagent: [] },
+    cagentFromUser: [],
     allowPrivateNetworks: false,
   };
   for (const { source, settings, ctx } of files) {
@@ -195,9 +198,13 @@ function mergeSettings(
     if (compat?.reasonix !== undefined) out.compat.reasonix = compat.reasonix;
     if (compat?.tutorial !== undefined) out.compat.tutorial = compat.tutorial;
     const cagent = compat?.cagent;
-    if (cagent === false) out.compat.cagent = [];
-    else if (typeof cagent === "string") out.compat.cagent.push(cagent);
-    else if (Array.isArray(cagent)) out.compat.cagent.push(...cagent);
+    const named = typeof cagent === "string" ? [cagent] : Array.isArray(cagent) ? cagent : [];
+    if (cagent === false) {
+      out.compat.cagent = [];
+      out.cagentFromUser = [];
+    }
+    out.compat.cagent.push(...named);
+    if (source.scope === "user") out.cagentFromUser.push(...named);
     if (allowPrivateNetworks !== undefined) {
       if (source.scope === "user") out.allowPrivateNetworks = allowPrivateNetworks;
       else {
@@ -212,6 +219,12 @@ function mergeSettings(
     }
   }
   return out;
+}
+
+function namesCagent(settings: unknown, file: string): boolean {
+  const parsed = KeelSettingsSchema.safeParse(settings);
+  const cagent = parsed.success ? parsed.data.compat?.cagent : undefined;
+  return cagent === file || (Array.isArray(cagent) && cagent.includes(file));
 }
 
 function expandHome(path: string, paths: HookPaths): string {
@@ -285,7 +298,12 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   }
   for (const file of settings.compat.cagent) {
     const path = expandHome(file, paths);
-    more.push({ path, dialect: "cagent", scope: isInside(projectDir, path) ? "project" : "user" });
+    // A project file must not make hooks trusted by naming a file outside the project.
+    const userOnly =
+      settings.cagentFromUser.includes(file) &&
+      !keelFiles.some((k) => k.source.scope !== "user" && namesCagent(k.settings, file));
+    const scope = userOnly && !isInside(projectDir, path) ? "user" : "project";
+    more.push({ path, dialect: "cagent", scope });
   }
   await readAll(more);
   for (const c of settings.compat.cagent) {

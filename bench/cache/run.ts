@@ -1,0 +1,122 @@
+/**
+ * Cache benchmark (issue 3), against the simulator in one run:
+ * - three scripted sessions, each normal and with the benchmark-only cache-hostile option:
+ *   cache hit ratio, hit tokens / the simulator's cacheable limit (target ≥ 0.99), cost vs hostile;
+ * - peak resident memory of a 500-turn session next to a 50-turn one, each in a child process:
+ *   growth must be linear in the transcript (no per-turn copies of the whole history).
+ * Prints PASS/FAIL lines; exits non-zero on any FAIL.  Run: npx tsx bench/cache/run.ts
+ */
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { script, startSimulator } from "../../src/sim/index.js";
+import { runSession, SESSIONS, type SessionResult } from "./sessions.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+let failed = false;
+const verdict = (ok: boolean, text: string) => {
+  if (!ok) failed = true;
+  console.log(`${ok ? "PASS" : "FAIL"} ${text}`);
+};
+const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+console.log("Cache benchmark (simulator, DeepSeek prefix cache: 64-token units)\n");
+console.log("session            mode     reqs  hit ratio  hit/cacheable  cost USD    vs hostile");
+for (const def of SESSIONS) {
+  const normal = await runSession(def, false);
+  const hostile = await runSession(def, true);
+  for (const r of [normal, hostile]) {
+    console.log(
+      [
+        r.name.padEnd(18),
+        (r.hostile ? "hostile" : "keel").padEnd(8),
+        String(r.requests).padStart(4),
+        pct(ratio(r.hitTokens, r.promptTokens)).padStart(10),
+        ratio(r.hitTokens, r.cacheableTokens).toFixed(4).padStart(14),
+        r.costUsd.toFixed(6).padStart(10),
+        r.hostile ? "" : `   ×${ratio(r.costUsd, hostile.costUsd).toFixed(3)}`,
+      ].join(" "),
+    );
+  }
+  check(normal, hostile);
+}
+
+function check(normal: SessionResult, hostile: SessionResult): void {
+  const errs = [...normal.errors, ...hostile.errors];
+  verdict(errs.length === 0, `${normal.name}: no errors${errs.length ? ` (${errs[0]})` : ""}`);
+  const limit = ratio(normal.hitTokens, normal.cacheableTokens);
+  verdict(
+    limit >= 0.99,
+    `${normal.name}: hit tokens / cacheable limit = ${limit.toFixed(4)} (≥ 0.99)`,
+  );
+  verdict(
+    normal.costUsd < hostile.costUsd,
+    `${normal.name}: cost ${normal.costUsd.toFixed(6)} < hostile ${hostile.costUsd.toFixed(6)} (×${ratio(normal.costUsd, hostile.costUsd).toFixed(3)})`,
+  );
+}
+
+interface MemoryResult {
+  turns: number;
+  errors: number;
+  transcriptBytes: number;
+  maxRssKb: number;
+  heapUsedBytes: number;
+}
+
+async function memoryRun(turns: number): Promise<MemoryResult> {
+  const text = "The design keeps every message's bytes once and replays them. ".repeat(120);
+  const s = script();
+  for (let i = 0; i < turns; i++) s.text(`Answer ${i}. ${text}`);
+  const sim = await startSimulator({ script: s, keepBodies: false });
+  try {
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", join(here, "memory-child.ts"), sim.url, String(turns)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    const code = await new Promise<number | null>((res) => child.on("close", res));
+    if (code !== 0) throw new Error(`memory child for ${turns} turns exited ${code}`);
+    const parsed: unknown = JSON.parse(out.trim().split("\n").at(-1) ?? "{}");
+    if (typeof parsed !== "object" || parsed === null) throw new Error("bad child output");
+    const get = (k: string) => Number(Reflect.get(parsed, k));
+    return {
+      turns,
+      errors: get("errors"),
+      transcriptBytes: get("transcriptBytes"),
+      maxRssKb: get("maxRssKb"),
+      heapUsedBytes: get("heapUsedBytes"),
+    };
+  } finally {
+    await sim.close();
+  }
+}
+
+console.log("\nPeak resident memory (child process per run, full GC after each turn)");
+const small = await memoryRun(50);
+const large = await memoryRun(500);
+for (const m of [small, large]) {
+  console.log(
+    `  ${String(m.turns).padStart(3)} turns: transcript ${(m.transcriptBytes / 1024).toFixed(0)} KiB, peak RSS ${(m.maxRssKb / 1024).toFixed(1)} MiB, heap at end ${(m.heapUsedBytes / 1048576).toFixed(1)} MiB`,
+  );
+}
+verdict(small.errors + large.errors === 0, "memory runs: no errors");
+// Extra memory per extra transcript byte. Keeping a copy of the history per turn would cost
+// about turns/2 bytes per transcript byte (250 at 500 turns); linear storage costs a few.
+const extra = large.transcriptBytes - small.transcriptBytes;
+const rssPerByte = ratio((large.maxRssKb - small.maxRssKb) * 1024, extra);
+const heapPerByte = ratio(large.heapUsedBytes - small.heapUsedBytes, extra);
+verdict(
+  rssPerByte <= 16,
+  `peak RSS growth 50→500 turns: ${rssPerByte.toFixed(2)} bytes per transcript byte (≤ 16: linear, no per-turn history copies)`,
+);
+verdict(
+  heapPerByte <= 8,
+  `retained heap growth 50→500 turns: ${heapPerByte.toFixed(2)} bytes per transcript byte (≤ 8)`,
+);
+
+process.exitCode = failed ? 1 : 0;

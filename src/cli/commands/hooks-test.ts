@@ -13,7 +13,7 @@ import type {
   HookListing,
   HookRunRecord,
 } from "../../hooks/types.js";
-import { displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
+import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
 import { UserError } from "../main.js";
 import { buildTestPayload } from "./hooks-payload.js";
 import { handlerSummary, problemLine } from "./hooks-render.js";
@@ -209,7 +209,7 @@ export function renderTestResult(
   payload: EventPayload,
   ctx: { projectDir: string; asyncResults: AsyncHookResult[]; notRun?: HookDefinition[] },
 ): string[] {
-  const out = wrap(describePayload(payload));
+  const out = chunk(describePayload(payload));
   out.push("");
   const syncRuns = decision.runs;
   if (syncRuns.length === 0) out.push("  No hooks ran.");

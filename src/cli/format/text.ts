@@ -73,6 +73,11 @@ export function wrap(text: string, opts: WrapOptions = {}): string[] {
   return lines;
 }
 
+/** Cuts `text` into lines of at most `width` columns, exactly as written (no reflowing). */
+export function chunk(text: string, width: number = TEXT_WIDTH): string[] {
+  return text.split(/\r?\n/).flatMap((line) => (line === "" ? [""] : splitLong(line, width)));
+}
+
 /** Joins `parts` with `separator`, starting a new line before a part that would overflow. */
 export function wrapParts(
   parts: string[],

@@ -121,7 +121,7 @@ const EVENTS_HELP = HOOK_EVENTS.map(
 export function register(program: Command): void {
   const hooks = program
     .command("hooks")
-    .description("list, validate, trust and test the hooks Keel runs in a project");
+    .description("list, validate, trust, test and measure the hooks Keel runs in a project");
   const done = (code: number) => {
     process.exitCode = code;
   };

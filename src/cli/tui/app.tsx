@@ -239,6 +239,8 @@ export function App(props: AppProps) {
 
   useInput((input, key) => {
     if (key.ctrl && input === "c") return interrupt();
+    // "Twice" means twice in a row: any other key starts the count again.
+    lastCtrlC.current = 0;
     if (hint) setHint(null);
     if (key.ctrl && input === "o")
       return setT((s) => ({ ...s, expandReasoning: !s.expandReasoning }));

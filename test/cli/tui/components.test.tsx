@@ -101,7 +101,8 @@ describe("ToolCard", () => {
           status: "ok",
           startedAt: 0,
           durationMs: 1,
-          content: "\x1b[2J\x1b[Hclean\x07 \x1b]0;title\x07text",
+          content:
+            "\x1b[2J\x1b[Hclean\x07 \x1b]0;title\x07text \x1b[35mmagenta\x1b[0m\ncopying 10%\rcopying 100%",
         }}
       />,
     );
@@ -109,7 +110,12 @@ describe("ToolCard", () => {
     expect(raw).not.toContain("\x1b[2J");
     expect(raw).not.toContain("\x1b]0;");
     expect(raw).not.toContain("\x07");
-    expect(plain(raw)).toContain("clean text");
+    // Colours from tool output are dropped (the card never uses magenta itself).
+    expect(raw).not.toContain("\x1b[35m");
+    expect(plain(raw)).toContain("clean text magenta");
+    // A progress line rewritten with CR shows its final state, as a terminal would.
+    expect(plain(raw)).toContain("copying 100%");
+    expect(plain(raw)).not.toContain("10%copying");
   });
 });
 
@@ -159,14 +165,16 @@ describe("HookRow", () => {
         run={hookRun({
           command: "/home/u/projects/deep/nested/dir/hooks/check.sh --flag",
           outcome: "warn",
-          stderr: "\x1b[31mred\x1b[0m\x1b[2K warning",
+          stderr: "\x1b[35mmagenta\x1b[0m\x1b[2K warning\tdone 1/2\rdone 2/2",
         })}
       />,
     );
     const raw = lastFrame() ?? "";
     expect(plain(raw)).toContain("…/hooks/check.sh --flag");
     expect(raw).not.toContain("\x1b[2K");
-    expect(plain(raw)).toContain("red warning");
+    expect(raw).not.toContain("\x1b[35m");
+    expect(plain(raw)).toContain("done 2/2");
+    expect(plain(raw)).not.toContain("done 1/2");
   });
 });
 

@@ -1,0 +1,133 @@
+/**
+ * Drives the real `keel` binary inside a private tmux server (its own socket, 80×24) and reads
+ * the screen with capture-pane. Waiting is polling with a deadline, never a fixed sleep.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+
+/** The repository root. */
+export const ROOT = resolve(__dirname, "../..");
+/** The built CLI entry. */
+export const KEEL_BIN = resolve(ROOT, "bin/keel.js");
+
+/** Whether tmux can be run here. */
+export function hasTmux(): boolean {
+  return spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+}
+
+/** Compiles src/ to dist/ once (type errors elsewhere do not stop the emit). */
+export function buildDist(): void {
+  const tsc = resolve(ROOT, "node_modules/typescript/bin/tsc");
+  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (
+    !existsSync(resolve(ROOT, "dist/cli/main.js")) ||
+    !existsSync(resolve(ROOT, "dist/cli/tui/run.js"))
+  ) {
+    throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+/** A terminal running one command. */
+export class TmuxTerminal {
+  private readonly socket = `keel-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private readonly target = "keel";
+
+  constructor(opts: {
+    cwd: string;
+    env: Record<string, string>;
+    argv: string[];
+    width?: number;
+    height?: number;
+  }) {
+    const envArgs = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
+    // `env -i`: nothing from the test runner's environment (API keys, KEEL_*) leaks in. The
+    // marker line tells the test how the program exited; the pane then stays for reading.
+    const command = [
+      "env",
+      "-i",
+      ...envArgs,
+      "sh",
+      "-c",
+      '"$@"; echo "KEEL_EXITED $?"; sleep 600',
+      "sh",
+      ...opts.argv,
+    ];
+    this.tmux([
+      "new-session",
+      "-d",
+      "-s",
+      this.target,
+      "-x",
+      String(opts.width ?? 80),
+      "-y",
+      String(opts.height ?? 24),
+      "-c",
+      opts.cwd,
+      ...command,
+    ]);
+    this.tmux(["set-option", "-t", this.target, "history-limit", "5000"]);
+  }
+
+  private tmux(args: string[]): string {
+    return execFileSync("tmux", ["-u", "-L", this.socket, "-f", "/dev/null", ...args], {
+      encoding: "utf8",
+    });
+  }
+
+  /** The visible screen. */
+  screen(): string {
+    return this.tmux(["capture-pane", "-p", "-t", this.target]);
+  }
+
+  /** Everything printed so far: scrollback plus screen, wrapped lines joined. */
+  all(): string {
+    return this.tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", this.target]);
+  }
+
+  /** The pane title (an OSC 0 sequence that reached the terminal would change it). */
+  title(): string {
+    return this.tmux(["display-message", "-p", "-t", this.target, "#{pane_title}"]).trim();
+  }
+
+  /** Types literal text (no key names interpreted). */
+  type(text: string): void {
+    this.tmux(["send-keys", "-t", this.target, "-l", text]);
+  }
+
+  /** Presses keys by tmux name: Enter, C-c, Escape, Up… */
+  press(...keys: string[]): void {
+    this.tmux(["send-keys", "-t", this.target, ...keys]);
+  }
+
+  resize(width: number, height: number): void {
+    this.tmux(["resize-window", "-t", this.target, "-x", String(width), "-y", String(height)]);
+  }
+
+  /** Polls until `check` holds for the screen (or the whole history), or throws at the deadline. */
+  async waitFor(
+    check: (text: string) => boolean,
+    opts: { timeoutMs?: number; what?: string; history?: boolean } = {},
+  ): Promise<string> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+    let text = "";
+    while (Date.now() < deadline) {
+      text = opts.history ? this.all() : this.screen();
+      if (check(text)) return text;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${opts.what ?? "the screen"}; last screen:\n${text}`);
+  }
+
+  /** Kills the tmux server (and with it the program). */
+  close(): void {
+    try {
+      this.tmux(["kill-server"]);
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * End to end: the real `keel` binary in tmux against the simulator — trust prompt, a streamed
+ * answer, a permission prompt, a hook blocking a call, /hooks and /stats, Ctrl+C interrupting a
+ * long tool, exit with SessionEnd; first-run setup; --help/--version without Ink.
+ */
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/builder.js";
+import { type Simulator, startSimulator } from "../../src/sim/server.js";
+import { buildDist, hasTmux, KEEL_BIN, TmuxTerminal } from "./tui-harness.js";
+
+const TMUX = hasTmux();
+if (!TMUX) console.warn("test/e2e/tui.test.ts: tmux is not installed; skipping the terminal tests");
+
+// A duration nothing else on the machine uses, so the test can look for the process.
+const SLEEP = "sleep 73.25";
+
+let dir: string;
+const terminals: TmuxTerminal[] = [];
+const sims: Simulator[] = [];
+
+beforeAll(() => {
+  buildDist();
+}, 240_000);
+
+afterEach(async () => {
+  for (const t of terminals.splice(0)) t.close();
+  for (const s of sims.splice(0)) await s.close();
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function setup(opts: { config: boolean }) {
+  dir = await mkdtemp(join(tmpdir(), "keel-tui-e2e-"));
+  const home = join(dir, "home");
+  const keelHome = join(dir, "keel-home");
+  const project = join(dir, "project");
+  await mkdir(home);
+  await mkdir(keelHome);
+  await mkdir(join(project, ".keel"), { recursive: true });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    KEEL_HOME: keelHome,
+    TERM: "xterm-256color",
+    LANG: "C.UTF-8",
+  };
+  return { home, keelHome, project, env, config: opts.config };
+}
+
+async function writeConfig(keelHome: string, baseUrl: string) {
+  const path = join(keelHome, "config.json");
+  await writeFile(path, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl }));
+  await chmod(path, 0o600);
+}
+
+function processRunning(pattern: string): boolean {
+  const r = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" });
+  return r.stdout.split("\n").some((line) => line.trim() === pattern);
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
+  it("runs a session: trust, permission, hook block, /hooks, /stats, Ctrl+C, exit", async () => {
+    const s = await setup({ config: true });
+    const sim = await startSimulator({
+      script: script()
+        .reply(
+          reply()
+            .reasoning("The user wants a note; write_file will do.")
+            .text("Writing the note now.")
+            .tool("write_file", { path: "note.txt", content: "hello from keel\n" }),
+        )
+        .text("Wrote note.txt.")
+        .reply(reply().tool("shell", { command: "git push --force origin main" }))
+        .text("The hook refused the force push.")
+        .reply(
+          reply().tool("shell", {
+            command: "printf '\\033[2J\\033[H\\033[31mtool-start\\rtool-colour\\033[0m\\n'",
+          }),
+        )
+        .text("Printed.")
+        .reply(reply().tool("shell", { command: SLEEP }))
+        .text("unreachable")
+        .chunkChars(6),
+    });
+    sims.push(sim);
+    await writeConfig(s.keelHome, sim.url);
+    await writeFile(
+      join(s.project, ".keel", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "shell",
+              hooks: [
+                {
+                  type: "command",
+                  command:
+                    'case "$tool_input_command" in *--force*) echo "force pushes are not allowed here" >&2; exit 2;; esac',
+                },
+              ],
+            },
+          ],
+          PostToolUse: [
+            {
+              matcher: "shell",
+              hooks: [
+                {
+                  type: "command",
+                  command:
+                    "printf '\\033[2J\\033[H\\033]0;pwned\\007\\033[31mhook-start\\rhook-colour\\033[0m\\n'",
+                },
+              ],
+            },
+          ],
+          SessionEnd: [
+            { hooks: [{ type: "command", command: 'cat > "$KEEL_PROJECT_DIR/session-end.json"' }] },
+          ],
+        },
+      }),
+    );
+    const term = new TmuxTerminal({
+      cwd: s.project,
+      env: s.env,
+      argv: [process.execPath, KEEL_BIN],
+    });
+    terminals.push(term);
+
+    // Untrusted project hooks: the prompt shows what would run.
+    let screen = await term.waitFor((t) => t.includes("Trust these hooks"), {
+      what: "the trust prompt",
+    });
+    expect(screen).toContain("This project defines hooks");
+    expect(screen).toContain("tool_input_command");
+    term.type("y");
+    await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+
+    // A streamed answer, a tool card and a permission prompt.
+    term.type("write a note");
+    term.press("Enter");
+    screen = await term.waitFor((t) => t.includes("Allow always for this session"), {
+      what: "the permission prompt",
+    });
+    expect(screen).toContain("Allow write_file?");
+    expect(screen).toContain("Writing the note now.");
+    term.type("y");
+    screen = await term.waitFor((t) => t.includes("Wrote note.txt.") && t.includes("ask Keel"), {
+      what: "the end of turn 1",
+    });
+    expect(screen).toMatch(/write_file note\.txt ✓ ok/);
+    expect(screen).toMatch(/thought \d+ chars/);
+    expect(await readFile(join(s.project, "note.txt"), "utf8")).toBe("hello from keel\n");
+
+    // A hook blocks a call; its reason is on screen.
+    term.type("force push");
+    term.press("Enter");
+    screen = await term.waitFor((t) => t.includes("The hook refused the force push."), {
+      what: "the blocked call",
+    });
+    expect(screen).toContain("reason: force pushes are not allowed here");
+    expect(screen).toMatch(/hook PreToolUse .* blocked/);
+    expect(screen).toMatch(/shell git push --force origin main ⊘ blocked/);
+    // The status line shows the cache at work on the second turn.
+    expect(screen).toMatch(/deepseek-v4-flash · default · cache turn \d+% session \d+% · \$/);
+
+    // A tool and a hook print escape sequences (clear screen, colours, a title): shown as text only.
+    term.type("show colours");
+    term.press("Enter");
+    screen = await term.waitFor((t) => t.includes("Printed."), { what: "the colour turn" });
+    expect(screen).toContain("❯ show colours");
+    expect(screen).toMatch(/⎿ tool-colour$/m);
+    expect(screen).toMatch(/hook PostToolUse .* ok/);
+    expect(screen).toMatch(/^ {4}hook-colour$/m);
+    expect(term.title()).not.toContain("pwned");
+    // Carriage returns resolve as in a terminal: only the final text of the line shows.
+    expect(screen).not.toMatch(/^\s*(⎿ )?(tool|hook)-start/m);
+
+    // Slash commands.
+    term.type("/hooks");
+    term.press("Enter");
+    screen = await term.waitFor((t) => t.includes("3 hooks from 1 file"), {
+      what: "/hooks",
+      history: true,
+    });
+    expect(screen).toMatch(
+      /❯ \/hooks\n[\s\S]*PostToolUse +\(observing[\s\S]*3 hooks from 1 file; 0 errors/,
+    );
+    term.type("/stats");
+    term.press("Enter");
+    screen = await term.waitFor(
+      (t) => t.includes("Session stats") && t.includes("cache hit ratio"),
+      {
+        what: "/stats",
+      },
+    );
+    expect(screen).toMatch(/requests\s+6/);
+
+    // A long tool, approved, then interrupted with Ctrl+C: the process is killed.
+    term.type("wait for it");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("Allow shell?"), { what: "the shell permission prompt" });
+    term.type("y");
+    await until(() => processRunning(SLEEP), "the sleep to start");
+    await term.waitFor((t) => t.includes(`shell ${SLEEP} ◌ running`), { what: "the running card" });
+    term.press("C-c");
+    screen = await term.waitFor((t) => t.includes("interrupted") && t.includes("ask Keel"), {
+      what: "the interrupt",
+    });
+    await until(() => !processRunning(SLEEP), "the sleep to be killed");
+
+    // Resize; a key in between, so the next Ctrl+C is not "twice quickly" after the interrupt.
+    term.resize(60, 20);
+    term.type("x");
+    await term.waitFor((t) => /❯ x/.test(t) && /cache \d+%\/\d+%/.test(t), {
+      what: "the prompt after resize",
+    });
+    // Exit: Ctrl+C clears the prompt, then twice in a row quits; SessionEnd fires with reason exit.
+    term.press("C-c");
+    await term.waitFor((t) => t.includes("ask Keel"), { what: "the cleared prompt" });
+    term.press("C-c");
+    await term.waitFor((t) => t.includes("Press Ctrl+C again to exit"), { what: "the exit hint" });
+    term.press("C-c");
+    await term.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit", history: true });
+    const end = JSON.parse(await readFile(join(s.project, "session-end.json"), "utf8"));
+    expect(end).toMatchObject({ hook_event_name: "SessionEnd", reason: "exit" });
+  }, 120_000);
+
+  it("first run without a key: setup saves config.json with mode 0600", async () => {
+    const s = await setup({ config: false });
+    const sim = await startSimulator({ script: script().text("hi") });
+    sims.push(sim);
+    const term = new TmuxTerminal({
+      cwd: s.project,
+      env: s.env,
+      argv: [process.execPath, KEEL_BIN],
+    });
+    terminals.push(term);
+    await term.waitFor((t) => t.includes("no API key is configured"), { what: "the setup form" });
+    term.type("sk-first-run-key-1234");
+    let screen = await term.waitFor((t) => t.includes("•••••"), { what: "the masked key" });
+    expect(screen).not.toContain("first-run");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("Base URL:"), { what: "the base URL field" });
+    term.press("C-u");
+    term.type(sim.url);
+    term.press("Enter");
+    screen = await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    const path = join(s.keelHome, "config.json");
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({
+      apiKey: "sk-first-run-key-1234",
+      baseUrl: sim.url,
+    });
+    term.type("/exit");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit", history: true });
+  }, 60_000);
+});
+
+describe("keel --help and --version", () => {
+  it("do not load Ink or React", async () => {
+    const work = await mkdtemp(join(tmpdir(), "keel-trace-"));
+    try {
+      const trace = join(work, "trace.mjs");
+      const log = join(work, "loaded.txt");
+      await writeFile(
+        trace,
+        `import { registerHooks } from "node:module";
+import { appendFileSync } from "node:fs";
+registerHooks({ resolve(spec, ctx, next) {
+  const r = next(spec, ctx);
+  if (/\\/node_modules\\/(ink|react)\\//.test(r.url)) appendFileSync(${JSON.stringify(log)}, r.url + "\\n");
+  return r;
+} });
+`,
+      );
+      const env = { ...process.env, KEEL_HOME: work };
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, ["--import", trace, ...args], { encoding: "utf8", env });
+      const loaded = () => readFile(log, "utf8").catch(() => "");
+      const version = run([KEEL_BIN, "--version"]);
+      expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+      const help = run([KEEL_BIN, "--help"]);
+      expect(help.stdout).toContain("doctor");
+      expect(await loaded()).toBe("");
+      // The tracer works: importing the TUI does load Ink.
+      run([
+        "-e",
+        `await import(${JSON.stringify(join(KEEL_BIN, "../../dist/cli/tui/app.js"))})`,
+        "--input-type=module",
+      ]);
+      expect(await loaded()).toContain("/node_modules/ink/");
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,29 +4,49 @@
  * messages start with the stored bytes.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liveMessages, readSessionFile } from "../../src/session/index.js";
 import { reply, script } from "../../src/sim/index.js";
 import { createWorld, keel, type World } from "../agent/harness.js";
 
 const ROOT = resolve(__dirname, "../..");
-const BIN = join(ROOT, "bin", "keel.js");
+/** A private build (its own dist, bin, data and node_modules link): other test files that
+ *  rebuild ./dist concurrently can never hand this test a half-written module. */
+const BUILD = mkdtempSync(join(tmpdir(), "keel-build-"));
+const BIN = join(BUILD, "bin", "keel.js");
 
 beforeAll(() => {
+  const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
   // Other work in progress may leave type errors elsewhere; tsc still emits, so judge by the output.
   spawnSync(
     process.execPath,
-    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-    {
-      cwd: ROOT,
-      stdio: "ignore",
-    },
+    [tsc, "-p", "tsconfig.build.json", "--outDir", join(BUILD, "dist"), "--sourceMap", "false"],
+    { cwd: ROOT, stdio: "ignore" },
   );
-  if (!existsSync(join(ROOT, "dist/cli/commands/run.js")))
+  if (!existsSync(join(BUILD, "dist/cli/commands/run.js"))) {
     throw new Error("build failed: no dist/cli/commands/run.js");
+  }
+  mkdirSync(join(BUILD, "bin"));
+  copyFileSync(join(ROOT, "bin/keel.js"), BIN);
+  copyFileSync(join(ROOT, "package.json"), join(BUILD, "package.json"));
+  symlinkSync(join(ROOT, "data"), join(BUILD, "data"));
+  symlinkSync(join(ROOT, "node_modules"), join(BUILD, "node_modules"));
 }, 240_000);
+
+afterAll(() => {
+  rmSync(BUILD, { recursive: true, force: true });
+});
 
 let world: World | undefined;
 let child: ChildProcess | undefined;

@@ -13,7 +13,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Relative imports of a source file, resolved to paths relative to src/. */
-export function importsOf(file: string): string[] {
+function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map(
     (m) => m[1] ?? "",

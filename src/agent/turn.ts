@@ -61,7 +61,7 @@ export async function* runTurn(
       yield {
         type: "notice",
         level: "warn",
-        text: `Stopped after ${core.maxTurns} model requests in this turn (--max-turns).`,
+        text: `Stopped after ${core.maxTurns} model requests in this turn (the per-turn limit).`,
       };
       yield end("max_turns", lastText);
       return;
@@ -160,7 +160,10 @@ export async function* runTurn(
           level: "info",
           text: `${vetoingHooks(stop)} asked to continue: ${reason}`,
         };
-        core.log.append({ role: "user", content: hookContextBlock("Stop", reason) });
+        core.log.append({
+          role: "user",
+          content: hookContextBlock("Stop", `A Stop hook asks you to keep working:\n${reason}`),
+        });
         continue;
       }
     }

@@ -8,7 +8,7 @@ import { hookRun, KEY, waitForFrame } from "./helpers.js";
 
 afterEach(() => cleanup());
 
-function mount(opts: FakeOptions = {}) {
+function mount(opts: FakeOptions = {}, quitSignal?: AbortSignal) {
   const { backend, log } = fakeBackend(opts);
   const permissions = createPermissionBridge();
   let exited = 0;
@@ -18,6 +18,7 @@ function mount(opts: FakeOptions = {}) {
       permissions={permissions}
       onExit={() => exited++}
       doubleCtrlCMs={60_000}
+      {...(quitSignal ? { quitSignal } : {})}
     />,
   );
   const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
@@ -286,5 +287,50 @@ describe("App", () => {
     await m.screen((s) => s.includes("safe text") && s.includes("hook says hi"));
     expect(m.lastFrame()).not.toContain("\x1b[2J");
     expect(m.lastFrame()).not.toContain("\x1b]0;");
+  });
+
+  it("Ctrl+C clears typed text first; Escape interrupts a turn without exiting", async () => {
+    const m = mount({
+      turn: async function* (prompt, signal) {
+        yield { type: "turn_start", turn: 1, prompt };
+        await aborted(signal);
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "aborted" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("draft text");
+    await m.screen((s) => s.includes("draft text"));
+    m.type(KEY.ctrlC);
+    await m.screen((s) => s.includes("ask Keel") && !s.includes("draft text"));
+    m.type("go\r");
+    await m.screen((s) => s.includes("esc to interrupt"));
+    m.type(KEY.escape);
+    await m.screen((s) => s.includes("interrupted") && s.includes("ask Keel"));
+    expect(m.exited()).toBe(0);
+  });
+
+  it("quits with SessionEnd reason other when the process is told to stop", async () => {
+    const quit = new AbortController();
+    const m = mount({}, quit.signal);
+    await m.screen((s) => s.includes("ask Keel"));
+    quit.abort();
+    await expect.poll(() => m.exited()).toBe(1);
+    expect(m.log.ended).toEqual(["session-0:other"]);
+  });
+
+  it("toggles reasoning with Ctrl+O", async () => {
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield { type: "reasoning_delta", text: "secret plan: read the file first" };
+        yield { type: "text_delta", text: "done" };
+        yield { type: "turn_end", turn: 1, text: "done", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("\x0f");
+    m.type("go\r");
+    const s = await m.screen((s) => s.includes("done") && s.includes("ask Keel"));
+    expect(s).toContain("secret plan: read the file first");
   });
 });

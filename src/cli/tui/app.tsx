@@ -24,6 +24,7 @@ import {
   hitRatio,
   initialTranscript,
   pushEntries,
+  rebaseCost,
   type TranscriptState,
 } from "./transcript.js";
 import { untrustedHooks } from "./trust.js";
@@ -146,6 +147,7 @@ export function App(props: AppProps) {
       setStaticKey((k) => k + 1);
     },
     lastReasoning: () => t.lastReasoning,
+    agentChanged: () => setT(rebaseCost),
   });
 
   const start = (text: string) => {

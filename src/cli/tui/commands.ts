@@ -27,6 +27,8 @@ export interface SlashIO {
   clearScreen(): void;
   /** The full reasoning of the last turn ("" when none). */
   lastReasoning(): string;
+  /** Tells the screen a new agent took over (its cost total starts again from 0). */
+  agentChanged(): void;
 }
 
 /** Keys and multi-line input, for /help. */
@@ -206,6 +208,7 @@ async function swap(
     io.notice("error", result.error);
     return false;
   }
+  io.agentChanged();
   await io.stream(old.end(reason));
   await io.stream(backend.agent().start({ signal: io.signal }));
   return true;

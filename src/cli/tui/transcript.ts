@@ -56,6 +56,8 @@ export interface TranscriptState {
   /** The reasoning of the latest turn, for `/thinking`. */
   lastReasoning: string;
   expandReasoning: boolean;
+  /** Cost of earlier agents of this session (after /model or /resume swapped the agent). */
+  costBase: number;
   seq: number;
 }
 
@@ -74,6 +76,7 @@ export function initialTranscript(opts: { expandReasoning?: boolean } = {}): Tra
     session: ZERO,
     lastReasoning: "",
     expandReasoning: opts.expandReasoning ?? false,
+    costBase: 0,
     seq: 0,
   };
 }
@@ -144,6 +147,11 @@ function addUsage(t: UsageTotals, u: Extract<AgentEvent, { type: "usage" }>): Us
   };
 }
 
+/** Keeps the cost so far when a new agent (whose own total starts at 0) takes over the session. */
+export function rebaseCost(state: TranscriptState): TranscriptState {
+  return { ...state, costBase: state.session.costUsd };
+}
+
 /** Applies one agent event. `now` is injected so the reducer stays pure. */
 export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number): TranscriptState {
   switch (ev.type) {
@@ -195,7 +203,7 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
         ...state,
         // `turnCostUsd` is this request's cost; `costUsd` the session's running total.
         turn: { ...addUsage(state.turn, ev), costUsd: state.turn.costUsd + ev.turnCostUsd },
-        session: { ...addUsage(state.session, ev), costUsd: ev.costUsd },
+        session: { ...addUsage(state.session, ev), costUsd: state.costBase + ev.costUsd },
       };
     case "compacted":
       return pushEntries(state, {

@@ -333,4 +333,23 @@ describe("App", () => {
     const s = await m.screen((s) => s.includes("done") && s.includes("ask Keel"));
     expect(s).toContain("secret plan: read the file first");
   });
+
+  it("keeps the session cost when /model hands the session to a new agent", async () => {
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        // Each agent reports its own running total, which starts at 0.
+        yield usage(100, 0, 0.001, 0.001);
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("one\r");
+    await m.screen((s) => s.includes("· $0.0010"));
+    m.type("/model deepseek-v4-pro\r");
+    await m.screen((s) => s.includes("deepseek-v4-pro · default"));
+    m.type("two\r");
+    await m.screen((s) => s.includes("· $0.0020"));
+    expect(m.log.ended).toEqual(["session-0:other"]);
+  });
 });

@@ -3,32 +3,47 @@
  * the screen with capture-pane. Waiting is polling with a deadline, never a fixed sleep.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
 /** The repository root. */
 export const ROOT = resolve(__dirname, "../..");
-/** The built CLI entry. */
-export const KEEL_BIN = resolve(ROOT, "bin/keel.js");
 
 /** Whether tmux can be run here. */
 export function hasTmux(): boolean {
   return spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
 }
 
-/** Compiles src/ to dist/ once (type errors elsewhere do not stop the emit). */
-export function buildDist(): void {
+/**
+ * Compiles src/ into a private directory (its own dist, bin, package.json, and links to data and
+ * node_modules), so other test files rebuilding ./dist concurrently never hand the spawned
+ * `keel` a half-written module. Type errors elsewhere do not stop the emit.
+ */
+export function buildPrivate(): { bin: string; cleanup: () => void } {
+  const build = mkdtempSync(join(tmpdir(), "keel-tui-build-"));
   const tsc = resolve(ROOT, "node_modules/typescript/bin/tsc");
-  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    process.execPath,
+    [tsc, "-p", "tsconfig.build.json", "--outDir", join(build, "dist"), "--sourceMap", "false"],
+    { cwd: ROOT, encoding: "utf8" },
+  );
   if (
-    !existsSync(resolve(ROOT, "dist/cli/main.js")) ||
-    !existsSync(resolve(ROOT, "dist/cli/tui/run.js"))
+    !existsSync(join(build, "dist/cli/main.js")) ||
+    !existsSync(join(build, "dist/cli/tui/run.js"))
   ) {
+    rmSync(build, { recursive: true, force: true });
     throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
   }
+  mkdirSync(join(build, "bin"));
+  copyFileSync(join(ROOT, "bin/keel.js"), join(build, "bin/keel.js"));
+  copyFileSync(join(ROOT, "package.json"), join(build, "package.json"));
+  symlinkSync(join(ROOT, "data"), join(build, "data"));
+  symlinkSync(join(ROOT, "node_modules"), join(build, "node_modules"));
+  return {
+    bin: join(build, "bin/keel.js"),
+    cleanup: () => rmSync(build, { recursive: true, force: true }),
+  };
 }
 
 /** A terminal running one command. */

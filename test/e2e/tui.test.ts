@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
-import { buildDist, hasTmux, KEEL_BIN, TmuxTerminal } from "./tui-harness.js";
+import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
 if (!TMUX) console.warn("test/e2e/tui.test.ts: tmux is not installed; skipping the terminal tests");
@@ -22,8 +22,13 @@ let dir: string;
 const terminals: TmuxTerminal[] = [];
 const sims: Simulator[] = [];
 
+let KEEL_BIN = "";
+let cleanupBuild: () => void = () => {};
+
 beforeAll(() => {
-  buildDist();
+  const build = buildPrivate();
+  KEEL_BIN = build.bin;
+  cleanupBuild = build.cleanup;
 }, 240_000);
 
 afterEach(async () => {
@@ -33,6 +38,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
+  cleanupBuild();
 });
 
 async function setup(opts: { config: boolean }) {

@@ -163,8 +163,10 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       if (killing) return;
       killing = true;
       killGroup(child, "SIGTERM");
-      // The SIGKILL stays armed after we resolve: a grandchild that traps SIGTERM still dies.
-      setTimeout(() => killGroup(child, "SIGKILL"), grace).unref();
+      // The SIGKILL stays armed after we resolve (the shell may die at SIGTERM while a child
+      // that traps it lives on), and it keeps the event loop alive: a short-lived Keel
+      // (`keel hooks test`, exit after SessionEnd) must not exit and leave the group running.
+      setTimeout(() => killGroup(child, "SIGKILL"), grace);
       later(grace + 100, finish);
     };
     function onAbort(): void {

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runProcess, type SpawnFn } from "../../src/hooks/process.js";
 import { makeWorld, type World } from "./helpers.js";
 
+const REPO = resolve(__dirname, "../..");
 let w: World;
 beforeEach(() => {
   w = makeWorld();
@@ -85,6 +86,41 @@ describe("runProcess", () => {
     expect(r.timedOut).toBe(true);
     expect(await gone(Number(readFileSync(pidFile, "utf8").trim()))).toBe(true);
   }, 10_000);
+
+  it("a Keel process that exits right after a timeout still SIGKILLs a TERM-trapping hook", async () => {
+    // The shell dies at SIGTERM and the run resolves early; the script it started traps
+    // SIGTERM. Only the SIGKILL 500 ms later ends it, so Keel must not exit before sending it.
+    const pidFile = join(w.root, "pid");
+    const hook = w.write(
+      "trap.sh",
+      `#!/bin/sh\necho $$ > ${pidFile}\ntrap '' TERM\nwhile :; do sleep 0.05; done\n`,
+      { executable: true },
+    );
+    const driver = w.write(
+      "driver.mts",
+      `import { runProcess } from ${JSON.stringify(join(REPO, "src/hooks/process.ts"))};
+const r = await runProcess({ command: ${JSON.stringify(`${hook}; true`)}, cwd: ${JSON.stringify(w.project)},
+  env: process.env, stdin: "", timeoutMs: 300 });
+process.stdout.write(JSON.stringify({ timedOut: r.timedOut }));
+`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", driver], {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    await new Promise((done) => child.on("exit", done));
+    expect(JSON.parse(out)).toEqual({ timedOut: true });
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    try {
+      expect(await gone(pid)).toBe(true);
+    } finally {
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  }, 20_000);
 
   it("caps 50 MB of output, flags it, and keeps draining so the hook finishes", async () => {
     const r = await runProcess({

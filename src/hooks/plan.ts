@@ -4,7 +4,7 @@
  * whose matcher or condition does not match.
  */
 import { handlerIdentity, handlerLabel } from "./config/definition.js";
-import { DIALECTS } from "./dialects/index.js";
+import { DIALECTS, matcherApplies } from "./dialects/index.js";
 import type { Dialect } from "./dialects/types.js";
 import { type AnyEventPayload, EVENT_SPECS, type HookEventName, type ToolInput } from "./events.js";
 import { type CompiledMatcher, type Condition, compileMatcher, parseCondition } from "./match.js";
@@ -27,7 +27,7 @@ export function prepareHook(def: HookDefinition): PreparedHook {
   const dialect = DIALECTS[def.source.dialect];
   const spec = EVENT_SPECS[def.event];
   let matcher: PreparedHook["matcher"] = null;
-  if (spec.matcherField !== null && (spec.toolEvent || dialect.matchesNonToolEvents)) {
+  if (matcherApplies(dialect, def.event)) {
     const m = compileMatcher(dialect.matcherStyle, def.matcher, spec.matchMode);
     if (m.ok && !m.matchesAll) matcher = m;
   }

@@ -170,19 +170,99 @@ describe("malformed sources", () => {
     ]);
   });
 
-  it("a malformed matcher makes the hook inactive with a located problem", async () => {
+  it("a malformed matcher is reported where the matcher is written, for every handler of its group", async () => {
     w.write(
-      "project/.keel/settings.json",
-      '{"hooks": {"PreToolUse": [\n {"matcher": "[oops", "hooks": [{"type": "command", "command": "x"}]}]}}',
+      "project/.claude/settings.json",
+      [
+        "{",
+        '  "hooks": {',
+        '    "PostToolUse": [',
+        "      {",
+        '        "matcher": "Edit|Write(",',
+        '        "hooks": [',
+        '          { "type": "command", "command": "true" },',
+        '          { "type": "command", "command": "false" }',
+        "        ]",
+        "      }",
+        "    ]",
+        "  }",
+        "}",
+      ].join("\n"),
     );
     const { hooks } = await load();
-    expect(hooks[0]?.active).toBe(false);
-    expect(hooks[0]?.problems[0]).toMatchObject({
-      severity: "error",
-      field: "hooks.PreToolUse[0].hooks[0].matcher",
-      line: 2,
+    expect(hooks.map((h) => h.active)).toEqual([false, false]);
+    for (const h of hooks) {
+      expect(h.problems).toEqual([
+        expect.objectContaining({
+          severity: "error",
+          field: "hooks.PostToolUse[0].matcher",
+          line: 5,
+          column: 20,
+          message: expect.stringMatching(/invalid matcher regex/),
+        }),
+      ]);
+    }
+    // The handlers themselves are located at their own lines.
+    expect(hooks.map((h) => h.location?.line)).toEqual([7, 8]);
+  });
+
+  it("flat, Reasonix and cagent matchers are located at their own keys", async () => {
+    w.write(
+      "project/.keel/settings.json",
+      '{"compat": {"cagent": "agent.yaml"}, "hooks": {"PreToolUse": [\n {"command": "x",\n  "matcher": "[oops"}]}}',
+    );
+    w.write(
+      "project/.reasonix/settings.json",
+      '{"hooks": {"PreToolUse": [\n {"command": "y",\n\n  "match": "(bad"}]}}',
+    );
+    w.write(
+      "project/agent.yaml",
+      'agents:\n  root:\n    hooks:\n      pre_tool_use:\n        - matcher: "*("\n          hooks:\n            - type: command\n              command: z\n',
+    );
+    const { hooks } = await load();
+    const at = hooks.map((h) => [h.source.dialect, h.problems[0]?.field, h.problems[0]?.line]);
+    expect(at).toEqual([
+      ["keel", "hooks.PreToolUse[0].matcher", 3],
+      ["reasonix", "hooks.PreToolUse[0].match", 4],
+      ["cagent", "agents.root.hooks.pre_tool_use[0].matcher", 5],
+    ]);
+  });
+
+  it("a matcher the dialect's own agent ignores is a warning, and the hook runs on every firing", async () => {
+    w.json("project/.claude/settings.json", {
+      hooks: { UserPromptSubmit: [{ matcher: "deploy", hooks: [cmd("claude-ups")] }] },
     });
-    expect(hooks[0]?.problems[0]?.message).toMatch(/invalid matcher regex/);
+    w.json("project/.reasonix/settings.json", {
+      hooks: { UserPromptSubmit: [{ match: "deploy", command: "reasonix-ups" }] },
+    });
+    w.json("project/.keel/settings.json", {
+      hooks: { Stop: [{ matcher: "x", hooks: [cmd("keel-stop")] }] },
+    });
+    const { hooks } = await load();
+    expect(hooks.map((h) => [h.active, h.problems.map((p) => [p.severity, p.message])])).toEqual([
+      [
+        true,
+        [["warning", "Stop has no matcher field; matcher ignored, the hook runs on every Stop"]],
+      ],
+      [
+        true,
+        [
+          [
+            "warning",
+            "Claude Code ignores matchers on UserPromptSubmit; matcher ignored, the hook runs on every UserPromptSubmit",
+          ],
+        ],
+      ],
+      [
+        true,
+        [
+          [
+            "warning",
+            "Reasonix ignores matchers on UserPromptSubmit; matcher ignored, the hook runs on every UserPromptSubmit",
+          ],
+        ],
+      ],
+    ]);
   });
 
   it("a cagent YAML error carries line and column", async () => {

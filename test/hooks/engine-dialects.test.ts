@@ -92,6 +92,33 @@ jq -n --arg p "$path" '{hookSpecificOutput: {hookEventName: "PostToolUse", addit
     });
     expect(d.additionalContext).toBe(`formatted ${w.project}/src/a.ts`);
   });
+
+  it("a UserPromptSubmit matcher is ignored, as Claude Code ignores it; Keel files search the prompt", async () => {
+    w.json("project/.claude/settings.json", {
+      hooks: {
+        UserPromptSubmit: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "echo claude-context" }] },
+        ],
+      },
+    });
+    w.json("project/.keel/settings.json", {
+      hooks: {
+        UserPromptSubmit: [
+          { matcher: "deploy", hooks: [{ type: "command", command: "echo keel-context" }] },
+        ],
+      },
+    });
+    const engine = await trustedEngine();
+    const fire = (prompt: string) =>
+      engine.fire({
+        event: "UserPromptSubmit",
+        payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt }),
+      });
+    expect((await fire("fix the tests")).additionalContext).toBe("claude-context");
+    expect((await fire("please deploy it")).additionalContext).toBe(
+      "keel-context\n\nclaude-context",
+    );
+  });
 });
 
 describe("Reasonix hooks", () => {

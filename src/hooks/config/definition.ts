@@ -1,12 +1,21 @@
 /** From a raw hook to a HookDefinition: compiled matcher and condition, identity, id. */
 import { createHash } from "node:crypto";
-import { DIALECTS } from "../dialects/index.js";
+import { DIALECTS, matcherApplies } from "../dialects/index.js";
 import { EVENT_SPECS } from "../events.js";
 import { compileMatcher, parseCondition } from "../match.js";
 import type { HandlerConfig, HookDefinition, HookProblem, HookSource } from "../types.js";
 import { canonicalJson } from "../util.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { formatField } from "./positions.js";
+
+/** How each format is named in messages. */
+const DIALECT_LABELS: Readonly<Record<HookSource["dialect"], string>> = {
+  keel: "Keel",
+  claude: "Claude Code",
+  reasonix: "Reasonix",
+  cagent: "cagent",
+  tutorial: "the .hooks.json format",
+};
 
 /** What makes two handlers "the same" for deduplication: type + command/args or url (or prompt). */
 export function handlerIdentity(handler: HandlerConfig): string {
@@ -25,11 +34,17 @@ export function handlerIdentity(handler: HandlerConfig): string {
   }
 }
 
-/** What a hook runs, for display: the command, the URL, or the prompt's first line. */
+/** One exec-form argument as a POSIX shell would need it written: bare when safe, else quoted. */
+export function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** What a hook runs, for display: the command, the URL, or the prompt's first line. Exec-form
+ *  arguments are shell-quoted, so `["a b"]` and `["a", "b"]` never read the same. */
 export function handlerLabel(handler: HandlerConfig): string {
   switch (handler.type) {
     case "command":
-      return handler.command ?? (handler.args ?? []).join(" ");
+      return handler.command ?? (handler.args ?? []).map(quoteArg).join(" ");
     case "http":
       return handler.url;
     default:
@@ -49,26 +64,25 @@ export function toDefinition(
   const problems: HookProblem[] = [...raw.problems];
   let active = true;
 
-  const matcherUsed =
-    raw.matcher !== undefined &&
-    raw.matcher !== "" &&
-    raw.matcher !== "*" &&
-    (spec.toolEvent || dialect.matchesNonToolEvents);
-  if (matcherUsed && spec.matcherField === null) {
+  const matcherWritten = raw.matcher !== undefined && raw.matcher !== "" && raw.matcher !== "*";
+  const matcherAt = raw.matcherAt ?? [...raw.at, "matcher"];
+  if (matcherWritten && !matcherApplies(dialect, raw.event)) {
+    const why =
+      spec.matcherField === null
+        ? `${raw.event} has no matcher field`
+        : `${DIALECT_LABELS[source.dialect]} ignores matchers on ${raw.event}`;
     problems.push(
       ctx.problem(
         "warning",
-        [...raw.at, "matcher"],
-        `${raw.event} has no matcher field; matcher ignored`,
+        matcherAt,
+        `${why}; matcher ignored, the hook runs on every ${raw.event}`,
       ),
     );
-  } else if (matcherUsed) {
+  } else if (matcherWritten) {
     const compiled = compileMatcher(dialect.matcherStyle, raw.matcher, spec.matchMode);
     if (!compiled.ok) {
       active = false;
-      problems.push(
-        ctx.problem("error", [...raw.at, "matcher"], `${compiled.message}; hook inactive`),
-      );
+      problems.push(ctx.problem("error", matcherAt, `${compiled.message}; hook inactive`));
     }
   }
   const condition = raw.handler.if;

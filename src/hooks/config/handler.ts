@@ -18,6 +18,8 @@ export interface RawHook {
   handler: HandlerConfig;
   /** Where the handler was written. */
   at: FieldPath;
+  /** Where the matcher was written (a nested group's `matcher`, or the flat entry's own). */
+  matcherAt?: FieldPath;
   /** Warnings about this hook that do not stop it. */
   problems: HookProblem[];
 }

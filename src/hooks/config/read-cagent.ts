@@ -63,7 +63,13 @@ export function readCagentHooks(doc: unknown, ctx: ReadContext): ReadResult {
         },
       );
       out.problems.push(...read.problems);
-      for (const hook of read.hooks) out.hooks.push({ ...hook, at: reroot(hook.at, base, key) });
+      for (const hook of read.hooks) {
+        out.hooks.push({
+          ...hook,
+          at: reroot(hook.at, base, key),
+          ...(hook.matcherAt ? { matcherAt: reroot(hook.matcherAt, base, key) } : {}),
+        });
+      }
     }
   }
   return out;

@@ -18,10 +18,20 @@ export interface ReadResult {
 /** Timeouts this large in a seconds field were almost certainly meant as milliseconds. */
 const SUSPICIOUS_TIMEOUT_SEC = 1000;
 
+/** The matcher of an entry and where it is written (`matcher` wins over Reasonix's `match`). */
+function matcherOf(
+  entry: { matcher?: string | undefined; match?: string | undefined },
+  at: FieldPath,
+): { matcher: string | undefined; matcherAt?: FieldPath } {
+  if (entry.matcher !== undefined) return { matcher: entry.matcher, matcherAt: [...at, "matcher"] };
+  if (entry.match !== undefined) return { matcher: entry.match, matcherAt: [...at, "match"] };
+  return { matcher: undefined };
+}
+
 function handlerAt(
   value: unknown,
   event: RawHook["event"],
-  matcher: string | undefined,
+  where: { matcher: string | undefined; matcherAt?: FieldPath },
   at: FieldPath,
   ctx: ReadContext,
   out: ReadResult,
@@ -45,7 +55,7 @@ function handlerAt(
       ),
     );
   }
-  out.hooks.push({ event, matcher, handler, at, problems });
+  out.hooks.push({ event, ...where, handler, at, problems });
 }
 
 function unknownEvent(ctx: ReadContext, at: FieldPath, name: string): HookProblem {
@@ -70,9 +80,9 @@ function entryAt(
       out.problems.push(...zodProblems(ctx, at, group.error));
       return;
     }
-    const matcher = group.data.matcher ?? group.data.match;
+    const where = matcherOf(group.data, at);
     group.data.hooks.forEach((h, i) => {
-      handlerAt(h, event, matcher, [...at, "hooks", i], ctx, out);
+      handlerAt(h, event, where, [...at, "hooks", i], ctx, out);
     });
     return;
   }
@@ -81,7 +91,7 @@ function entryAt(
     out.problems.push(...zodProblems(ctx, at, flat.error));
     return;
   }
-  handlerAt(entry, event, flat.data.matcher ?? flat.data.match, at, ctx, out);
+  handlerAt(entry, event, matcherOf(flat.data, at), at, ctx, out);
 }
 
 /** Reads a native `hooks` value. Never throws; everything wrong becomes a located problem. */

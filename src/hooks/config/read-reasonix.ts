@@ -46,7 +46,14 @@ export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult 
       if (timeout !== undefined) handler.timeout = timeout / 1000;
       if (description !== undefined) handler.description = description;
       if (cwd !== undefined) handler.cwd = cwd;
-      out.hooks.push({ event, matcher: match, handler, at: entryAt, problems: [] });
+      out.hooks.push({
+        event,
+        matcher: match,
+        ...(match !== undefined ? { matcherAt: [...entryAt, "match"] } : {}),
+        handler,
+        at: entryAt,
+        problems: [],
+      });
     });
   }
   return out;

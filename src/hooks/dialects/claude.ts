@@ -25,6 +25,9 @@ export const claudeDialect: Dialect = {
   stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
   matcherStyle: "claude",
   matchesNonToolEvents: true,
+  // Claude Code documents UserPromptSubmit as an event without matchers: one written there is
+  // silently ignored, so the hook runs for every prompt.
+  ignoresMatcherOn: new Set(["UserPromptSubmit"]),
   defaultTimeoutSec: nativeDefaultTimeoutSec,
   exitTable: "native",
   parsesJson: true,

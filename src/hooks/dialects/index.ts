@@ -1,5 +1,10 @@
 /** The dialect registry and the payload shaping every dialect shares (stdin and environment). */
-import type { AnyEventPayload, ToolInput } from "../events.js";
+import {
+  type AnyEventPayload,
+  EVENT_SPECS,
+  type HookEventName,
+  type ToolInput,
+} from "../events.js";
 import type { DialectName } from "../types.js";
 import { isRecord } from "../util.js";
 import { cagentDialect } from "./cagent.js";
@@ -19,6 +24,14 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   cagent: cagentDialect,
   tutorial: tutorialDialect,
 };
+
+/** Whether hooks of this dialect filter `event` by their matcher, as their own agent does. */
+export function matcherApplies(dialect: Dialect, event: HookEventName): boolean {
+  const spec = EVENT_SPECS[event];
+  if (spec.matcherField === null) return false;
+  if (!spec.toolEvent && !dialect.matchesNonToolEvents) return false;
+  return dialect.ignoresMatcherOn?.has(event) !== true;
+}
 
 const LOOKUP_ORDER: readonly Dialect[] = [
   claudeDialect,

@@ -46,6 +46,9 @@ export interface Dialect {
   readonly matcherStyle: MatcherStyle;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
+  /** Events whose matchers this dialect's agent ignores although Keel's native files honour
+   *  them (Claude Code fires UserPromptSubmit hooks on every prompt, whatever the matcher). */
+  readonly ignoresMatcherOn?: ReadonlySet<HookEventName>;
   /** Default timeout in seconds for a handler of `type` on `event`. */
   defaultTimeoutSec(event: HookEventName, type: HandlerType): number;
   readonly exitTable: ExitTable;

@@ -58,6 +58,9 @@ export function isGating(event: HookEventName, table: ExitTable): boolean {
   return table === "reasonix" ? REASONIX_GATING.has(event) : EVENT_SPECS[event].gating;
 }
 
+/** Events whose decisions are permission decisions on a tool call. */
+const PERMISSION_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PermissionRequest"]);
+
 /** Events whose plain (non-JSON) stdout on exit 0 becomes context for the model. */
 const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set([
   "UserPromptSubmit",
@@ -163,8 +166,14 @@ export function decideRun(ctx: DecideContext, result: HandlerResult): RunVerdict
     switch (result.outcome) {
       case "timeout":
         return timeoutVerdict(ctx);
-      case "block":
-        return blockOrFeedback(ctx, result.message ?? `blocked by hook: ${ctx.label}`);
+      case "block": {
+        // Only prompt and agent hooks decide a block themselves (`ok: false`). On a tool call
+        // that is a permission decision, so it reads as deny, as Claude Code reads it.
+        const v = blockOrFeedback(ctx, result.message ?? `blocked by hook: ${ctx.label}`);
+        return v.decision === "block" && PERMISSION_EVENTS.has(ctx.event)
+          ? { ...v, decision: "deny" }
+          : v;
+      }
       default:
         return verdict({ outcome: result.outcome, message: result.message });
     }

@@ -356,7 +356,7 @@ describe("keel hooks test: prompt and agent hooks through --base-url", () => {
     sim = undefined;
   });
 
-  it("asks the model at --base-url and turns ok:false into a block", async () => {
+  it("asks the model at --base-url and turns ok:false on PreToolUse into a deny", async () => {
     const p = await project();
     await userSettings(p, {
       hooks: {
@@ -373,7 +373,7 @@ describe("keel hooks test: prompt and agent hooks through --base-url", () => {
     });
     const r = await testJson(p.project, ...RM_RF, "--base-url", sim.url);
     expect(r.code).toBe(2);
-    expect(r.json.decision).toBe("block");
+    expect(r.json.decision).toBe("deny");
     expect(r.json.reason).toContain("it deletes the file system");
     expect(r.json.runs).toMatchObject([{ outcome: "block" }]);
     expect(sim.requests).toHaveLength(1);

@@ -414,5 +414,16 @@ describe("decideRun", () => {
       decision: null,
       additionalContext: "model says no",
     });
+    // A prompt/agent verdict on a tool call is a permission decision: deny, as Claude Code reads it.
+    for (const event of ["PreToolUse", "PermissionRequest"] as const) {
+      expect(decideRun(ctx("native", event), decided)).toMatchObject({
+        outcome: "block",
+        decision: "deny",
+        message: "model says no",
+      });
+    }
+    expect(decideRun(ctx("native", "UserPromptSubmit"), decided)).toMatchObject({
+      decision: "block",
+    });
   });
 });

@@ -116,6 +116,22 @@ describe("planning", () => {
     expect(d.runs.map((r) => r.dialect)).toEqual(["keel", "reasonix"]);
   });
 
+  it("exec-form hooks are labelled with shell-quoted arguments", async () => {
+    w.json("keel/settings.json", {
+      hooks: {
+        PreToolUse: [
+          { hooks: [{ type: "command", args: ["printf", "%s|", "a b", "it's", ""] }] },
+          { hooks: [{ type: "command", args: ["printf", "%s|", "a", "b"] }] },
+        ],
+      },
+    });
+    const d = await (await engineFor()).fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(d.runs.map((r) => [r.command, r.stdout])).toEqual([
+      ["printf '%s|' 'a b' 'it'\\''s' ''", "a b|it's||"],
+      ["printf '%s|' a b", "a|b|"],
+    ]);
+  });
+
   it("a malformed regex makes only that hook inactive", async () => {
     w.json("keel/settings.json", {
       hooks: {

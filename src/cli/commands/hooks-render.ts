@@ -3,6 +3,7 @@
  * Pure functions: listing in, lines out.
  */
 import { EVENT_SPECS, HOOK_EVENTS, type HookEventName } from "../../hooks/events.js";
+import { handlerLabel } from "../../hooks/index.js";
 import type {
   HandlerConfig,
   HookDefinition,
@@ -24,8 +25,7 @@ export interface RenderContext {
 export function handlerSummary(handler: HandlerConfig): string {
   switch (handler.type) {
     case "command":
-      if (handler.command !== undefined) return handler.command;
-      return (handler.args ?? []).map(quoteArg).join(" ") || "(no command)";
+      return handlerLabel(handler) || "(no command)";
     case "http":
       return `POST ${handler.url}`;
     case "prompt":
@@ -37,10 +37,6 @@ export function handlerSummary(handler: HandlerConfig): string {
 
 function firstLine(text: string): string {
   return text.trim().split(/\r?\n/)[0] ?? "";
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
 /** `path:line:col: severity: message [field]`, the compiler-style line `validate` prints. */

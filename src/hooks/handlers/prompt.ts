@@ -2,9 +2,9 @@
  * The prompt handler (design §2.5): one JSON-mode call to the cheap model, which answers
  * `{"ok": boolean, "reason": string}`.
  *
- * `ok: false` is a decided "block" carrying the reason; the engine maps it per event (deny on
- * PreToolUse, prompt refused on UserPromptSubmit, "keep going with this reason" on Stop, feedback
- * on observing events). `ok: true` passes. An answer that is not that object is a warning, never
+ * `ok: false` is a decided "block" carrying the reason; decide.ts maps it per event (decision
+ * "deny" on PreToolUse and PermissionRequest, "block" elsewhere: prompt refused on
+ * UserPromptSubmit, "keep going with this reason" on Stop; feedback on observing events). `ok: true` passes. An answer that is not that object is a warning, never
  * a block: a confused model must not be able to stop the agent by accident.
  */
 import { z } from "zod";

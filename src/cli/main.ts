@@ -25,7 +25,9 @@ const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
 /** Builds the commander program with every command registered (exported for tests). */
 export async function buildProgram(): Promise<Command> {
   const program = new Command("keel")
-    .description("A cache-first terminal coding agent with hooks")
+    .description(
+      "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
+    )
     .version(VERSION, "-v, --version")
     .exitOverride()
     .showHelpAfterError()

@@ -126,7 +126,7 @@ export class AgentCore {
   /** The request for the current log plus `extra` (not stored), e.g. a compaction instruction. */
   buildRequest(extra: readonly ChatMessage[] = [], signal?: AbortSignal): ChatRequest {
     const o = this.#opts;
-    let messages = this.prefix.messages.concat(this.log.messages(), extra.map(renderMessage));
+    let messages = this.prefix.messages.concat(this.log.messagesWith(extra));
     let tools = this.prefix.toolsJson;
     if (o.benchmarkCacheHostile) {
       const hostile = hostileParts(this.prefix, o.clock());
@@ -226,7 +226,8 @@ export class AgentCore {
 /** Only the fields the wire message needs, in the assistant's shape. */
 function assistantMessage(m: ChatMessage): ChatMessage {
   const out: ChatMessage = { role: "assistant", content: m.content };
-  if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
+  // Kept even when empty: a thinking-mode tool turn must pass reasoning_content back.
+  if (m.reasoning_content !== undefined) out.reasoning_content = m.reasoning_content;
   if (m.tool_calls && m.tool_calls.length > 0) out.tool_calls = m.tool_calls;
   if (out.content === null && out.tool_calls === undefined) out.content = "";
   return out;

@@ -169,7 +169,10 @@ async function ask(
     if (ev.type === "done") {
       if (ev.usage) opts.onUsage?.(req.model, ev.usage);
       const out: ChatMessage = { role: "assistant", content: ev.message.content ?? "" };
-      if (ev.message.reasoning_content) out.reasoning_content = ev.message.reasoning_content;
+      // Kept even when empty: a thinking-mode tool turn must pass reasoning_content back.
+      if (ev.message.reasoning_content !== undefined) {
+        out.reasoning_content = ev.message.reasoning_content;
+      }
       if (ev.message.tool_calls?.length) {
         out.tool_calls = ev.message.tool_calls;
         if (!ev.message.content) out.content = null;

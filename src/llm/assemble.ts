@@ -15,6 +15,8 @@ interface PartialCall {
 export class StreamAssembler {
   private text = "";
   private reasoning = "";
+  /** Thinking mode announces itself with `reasoning_content` (often "" at first): keep even an empty one. */
+  private thinking = false;
   private readonly calls = new Map<number, PartialCall>();
   private usage: Usage | null = null;
   /** The finish reason once a chunk carried one. */
@@ -27,6 +29,7 @@ export class StreamAssembler {
     const choice = chunk.choices?.[0];
     if (!choice) return events;
     const delta = choice.delta;
+    if (typeof delta?.reasoning_content === "string") this.thinking = true;
     if (delta?.reasoning_content) {
       this.reasoning += delta.reasoning_content;
       events.push({ type: "reasoning_delta", text: delta.reasoning_content });
@@ -69,7 +72,9 @@ export class StreamAssembler {
         function: { name: c.name, arguments: c.args },
       }));
     const message: ChatMessage = { role: "assistant", content: this.text };
-    if (this.reasoning) message.reasoning_content = this.reasoning;
+    // DeepSeek V4 rejects a thinking-mode tool turn passed back without reasoning_content, even
+    // when the reasoning was empty, so an empty one is kept as "".
+    if (this.thinking) message.reasoning_content = this.reasoning;
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
     return {
       type: "done",

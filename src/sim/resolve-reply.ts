@@ -13,6 +13,12 @@ export interface ResolvedToolCall {
 
 /** What the server sends for one reply. */
 export interface ResolvedReply {
+  /**
+   * Thinking mode: the reply streams `reasoning_content` (even when empty, as DeepSeek V4 does
+   * with thinking on), and its tool calls' reasoning must be passed back in later requests.
+   * True when the script gives `reasoning` (even "") or a fault puts reasoning there.
+   */
+  thinking: boolean;
   reasoning: string;
   text: string;
   toolCalls: ResolvedToolCall[];
@@ -86,7 +92,8 @@ export function resolveReply(reply: Reply): ResolvedReply {
   }
   const finishReason =
     reply.finishReason ?? faultFinish ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
-  return { reasoning, text, toolCalls, finishReason, chunkChars };
+  const thinking = reply.reasoning !== undefined || reasoning !== "";
+  return { thinking, reasoning, text, toolCalls, finishReason, chunkChars };
 }
 
 /** DeepSeek V3.2 DSML tool-call markup (full-width bars), as leaked into text. */

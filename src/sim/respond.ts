@@ -46,7 +46,7 @@ export function streamPayloads(
     });
   const size = reply.chunkChars ?? DEFAULT_CHUNK_CHARS;
   const out: string[] = [];
-  const thinking = reply.reasoning !== "";
+  const thinking = reply.thinking;
   out.push(
     chunk(
       thinking
@@ -82,7 +82,7 @@ export function completionBody(
   usage: WireUsage,
 ): string {
   const message: Record<string, unknown> = { role: "assistant", content: reply.text };
-  if (reply.reasoning) message.reasoning_content = reply.reasoning;
+  if (reply.thinking) message.reasoning_content = reply.reasoning;
   if (reply.toolCalls.length > 0) {
     message.tool_calls = reply.toolCalls.map((c, index) => ({
       id: c.id ?? meta.callId(index),

@@ -16,7 +16,12 @@ import { completionBody, errorBody, streamPayloads, type WireUsage } from "./res
 import { parseScript, type Script, type ScriptFile, type ScriptReply } from "./script.js";
 import { renderPrompt } from "./template.js";
 import { loadTokenizer, SegmentEncoder } from "./tokenizer.js";
-import { type SimChatRequest, validateRequest } from "./validate.js";
+import {
+  REASONING_NOT_PASSED_BACK,
+  reasoningNotPassedBack,
+  type SimChatRequest,
+  validateRequest,
+} from "./validate.js";
 
 /** What `startSimulator` accepts as a script. */
 export type ScriptInput = ScriptFile | ScriptBuilder | ScriptReply[];
@@ -65,6 +70,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     encoder: null,
     records: [],
     keepBodies: options.keepBodies ?? true,
+    thinkingCallIds: new Set(),
   };
   const server = createServer((req, res) => {
     handle(state, req, res)
@@ -108,6 +114,8 @@ interface ServerState {
   encoder: SegmentEncoder | null;
   records: SimRequestRecord[];
   keepBodies: boolean;
+  /** Ids of tool calls sent in thinking mode: their reasoning must come back with them. */
+  thinkingCallIds: Set<string>;
 }
 
 function toScript(input: ScriptInput): Script {
@@ -160,6 +168,14 @@ async function handle(
   if (!validated.ok) return fail(validated.status, validated.message, validated.type);
   const request = validated.request;
   describeRequest(record, request, raw, state.keepBodies);
+  const unreturned = reasoningNotPassedBack(request, state.thinkingCallIds);
+  if (unreturned !== null) {
+    return fail(
+      400,
+      `${REASONING_NOT_PASSED_BACK} (messages[${unreturned}])`,
+      "invalid_request_error",
+    );
+  }
 
   const taken = state.queue.take(request);
   record.replyIndex = taken?.index ?? null;
@@ -181,6 +197,7 @@ async function handle(
   const resolved: ResolvedReply = reply
     ? resolveReply(reply)
     : {
+        thinking: false,
         reasoning: "",
         text: EXHAUSTED_TEXT,
         toolCalls: [],
@@ -198,6 +215,11 @@ async function handle(
     model: request.model,
     callId: (i: number) => `call_${record.index}_${i}`,
   };
+  if (resolved.thinking) {
+    for (const [i, call] of resolved.toolCalls.entries()) {
+      state.thinkingCallIds.add(call.id ?? meta.callId(i));
+    }
+  }
   let closed = false;
   res.on("close", () => {
     closed = true;

@@ -13,6 +13,8 @@ export interface SimChatRequest {
   tools: unknown[];
   stream: boolean;
   jsonMode: boolean;
+  /** False only when the request switches thinking off (`thinking: {type: "disabled"}`). */
+  thinking: boolean;
 }
 
 /** Validation result: the request or a DeepSeek-style error. */
@@ -44,6 +46,7 @@ const body = z.object({
   tools: z.array(z.unknown()).nullish(),
   stream: z.boolean().nullish(),
   response_format: z.object({ type: z.enum(["text", "json_object"]) }).nullish(),
+  thinking: z.object({ type: z.enum(["enabled", "disabled"]) }).nullish(),
 });
 
 const toolSpec = z.object({
@@ -96,6 +99,7 @@ export function validateRequest(json: unknown): ValidationResult {
       tools,
       stream: parsed.data.stream === true,
       jsonMode,
+      thinking: parsed.data.thinking?.type !== "disabled",
     },
   };
 }
@@ -141,7 +145,8 @@ function toMessage(raw: unknown, i: number): ChatMessage | string {
     return `Failed to deserialize the JSON body into the target type: ${where}: missing field \`tool_call_id\``;
   }
   const out: ChatMessage = { role: m.role, content: m.content ?? null };
-  if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
+  // Present-but-empty is kept: passing back "" is how a thinking turn without reasoning returns.
+  if (typeof m.reasoning_content === "string") out.reasoning_content = m.reasoning_content;
   if (m.tool_calls?.length) {
     out.tool_calls = m.tool_calls.map((c) => ({
       id: c.id,
@@ -162,4 +167,25 @@ function deserializeError(issue: z.core.$ZodIssue | undefined, prefix = ""): Val
 
 function invalid(message: string): ValidationResult {
   return { ok: false, status: 400, message, type: "invalid_request_error" };
+}
+
+/** DeepSeek's answer when a thinking-mode tool turn comes back without its reasoning. */
+export const REASONING_NOT_PASSED_BACK =
+  "The `reasoning_content` in the thinking mode must be passed back to the API.";
+
+/**
+ * The index of the first assistant message that carries tool calls the simulator answered in
+ * thinking mode but comes back without `reasoning_content` (DeepSeek answers such requests
+ * 400), or null when every such message kept it.
+ */
+export function reasoningNotPassedBack(
+  request: SimChatRequest,
+  thinkingCallIds: ReadonlySet<string>,
+): number | null {
+  if (!request.thinking || thinkingCallIds.size === 0) return null;
+  for (const [i, m] of request.messages.entries()) {
+    if (m.role !== "assistant" || m.reasoning_content !== undefined) continue;
+    if (m.tool_calls?.some((c) => thinkingCallIds.has(c.id))) return i;
+  }
+  return null;
 }

@@ -56,6 +56,19 @@ describe("createChatClient against the simulator", () => {
     expect(done.usage?.completionTokens).toBeGreaterThan(done.usage?.reasoningTokens ?? 0);
   });
 
+  it("keeps an empty reasoning_content in thinking mode (it must be passed back)", async () => {
+    const { client } = await setup(
+      script(
+        { reasoning: "", toolCalls: [{ name: "list_dir", arguments: { path: "." } }] },
+        { text: "no thinking here" },
+      ),
+    );
+    const thinking = doneOf(await collect(client.stream(userRequest("ls"))));
+    expect(thinking.message.reasoning_content).toBe("");
+    const plain = doneOf(await collect(client.stream(userRequest("hi"))));
+    expect(plain.message).not.toHaveProperty("reasoning_content");
+  });
+
   it("assembles tool calls from id, name and argument fragments by index", async () => {
     const args0 = { command: "ls -la src && echo done", timeout_ms: 5000 };
     const args1 = { path: "README.md" };

@@ -106,4 +106,41 @@ describe("request validation like DeepSeek", () => {
     const fine = await post({ ...base, messages: [user, asked, answer("b"), answer("a"), user] });
     expect(fine.status).toBe(200);
   });
+
+  it("answers 400 when a thinking-mode tool turn comes back without its reasoning_content", async () => {
+    sim = await startSimulator({
+      script: [
+        { reasoning: "", toolCalls: [{ name: "shell", arguments: {}, id: "call_t" }] },
+        { text: "fine" },
+        { text: "fine too" },
+      ],
+    });
+    const url = `${sim.url}/chat/completions`;
+    const send = async (body: unknown) => {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer k" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.text() };
+    };
+    expect((await send(base)).status).toBe(200);
+    const call = { id: "call_t", type: "function", function: { name: "shell", arguments: "{}" } };
+    const result = { role: "tool", tool_call_id: "call_t", content: "ok" };
+    const user = { role: "user", content: "go" };
+    const dropped = { role: "assistant", content: "", tool_calls: [call] };
+    const missing = await send({ ...base, messages: [user, dropped, result, user] });
+    expect(missing.status).toBe(400);
+    expect(errorMessage(missing.body)).toContain("reasoning_content");
+    expect(errorMessage(missing.body)).toContain("messages[1]");
+    expect(sim.remainingReplies()).toBe(2);
+    const kept = { ...dropped, reasoning_content: "" };
+    expect((await send({ ...base, messages: [user, kept, result, user] })).status).toBe(200);
+    const off = {
+      ...base,
+      thinking: { type: "disabled" },
+      messages: [user, dropped, result, user],
+    };
+    expect((await send(off)).status).toBe(200);
+  });
 });

@@ -1,0 +1,164 @@
+/**
+ * No request ever holds two user messages in a row (DeepSeek's thinking models have rejected
+ * them), even after a failed request, an interrupt or a compaction, and the merge keeps every
+ * answered request a byte prefix of the next one, across a resume too.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent } from "../../src/agent/agent.js";
+import type { AgentEvent } from "../../src/agent/events.js";
+import { AppendOnlyLog } from "../../src/agent/log.js";
+import { renderMessage } from "../../src/agent/render.js";
+import { openAgentSession } from "../../src/agent/session.js";
+import type { AgentOptions } from "../../src/agent/types.js";
+import { createChatClient } from "../../src/llm/client.js";
+import type { ChatMessage } from "../../src/llm/types.js";
+import { type ReplyInput, reply, script } from "../../src/sim/index.js";
+import { createBuiltinTools } from "../../src/tools/registry.js";
+import { createWorld, type World } from "./harness.js";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.dispose();
+  world = undefined;
+});
+
+async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const ev of events) out.push(ev);
+  return out;
+}
+
+async function start(...replies: ReplyInput[]): Promise<World> {
+  world = await createWorld(script(...replies));
+  return world;
+}
+
+function agentFor(w: World, extra: Partial<AgentOptions> = {}) {
+  return createAgent({
+    projectDir: w.project,
+    keelHome: w.home,
+    homeDir: w.root,
+    env: w.env,
+    noHooks: true,
+    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test", maxRetries: 0 }),
+    model: "deepseek-v4-flash",
+    tools: createBuiltinTools({ cwd: w.project }),
+    ...extra,
+  });
+}
+
+/** Roles of a request's messages, as the simulator parsed them. */
+function roles(w: World, i: number): string[] {
+  return (w.sim.requests[i]?.messages ?? []).map((m: ChatMessage) => m.role);
+}
+
+function hasUserRun(rs: readonly string[]): boolean {
+  return rs.some((r, i) => r === "user" && rs[i - 1] === "user");
+}
+
+describe("AppendOnlyLog request view", () => {
+  it("merges consecutive user messages for requests but stores each one", () => {
+    const persisted: string[] = [];
+    const log = new AppendOnlyLog({ onAppend: (b) => persisted.push(b) });
+    log.append({ role: "user", content: "first" });
+    log.append({ role: "user", content: "second" });
+    expect(persisted).toEqual([
+      renderMessage({ role: "user", content: "first" }),
+      renderMessage({ role: "user", content: "second" }),
+    ]);
+    expect(log.stored()).toEqual(persisted);
+    expect(log.messages()).toEqual([renderMessage({ role: "user", content: "first\n\nsecond" })]);
+    log.append({ role: "assistant", content: "ok" });
+    log.append({ role: "user", content: "third" });
+    expect(log.messages()).toHaveLength(3);
+
+    const resumed = new AppendOnlyLog();
+    expect(resumed.restore(persisted)).toEqual({ ok: true });
+    expect(resumed.messages()).toEqual(log.messages());
+    expect(log.messagesWith([{ role: "user", content: "x" }]).at(-1)).toBe(
+      renderMessage({ role: "user", content: "third\n\nx" }),
+    );
+  });
+});
+
+describe("no two user messages in a row", () => {
+  it("after a failed request the next prompt joins the unanswered one, and resume keeps the bytes", async () => {
+    const w = await start(
+      reply().error(401),
+      reply().text("answer to both"),
+      reply().text("third answer"),
+    );
+    const session = openAgentSession({ keelHome: w.home, projectDir: w.project, model: "m" });
+    const agent = await agentFor(w, { session });
+    const failed = await drain(agent.runTurn("first prompt"));
+    expect(failed.at(-1)).toMatchObject({ type: "turn_end", stopReason: "error" });
+    await drain(agent.runTurn("second prompt"));
+    session.close();
+    expect(roles(w, 1)).toEqual(["system", "user"]);
+    expect(w.sim.requests[1]?.messages[1]?.content).toBe("first prompt\n\nsecond prompt");
+
+    const again = openAgentSession({
+      keelHome: w.home,
+      projectDir: w.project,
+      model: "m",
+      resume: session.id,
+    });
+    expect(again.messages).toHaveLength(3);
+    const resumed = await agentFor(w, { session: again });
+    await drain(resumed.runTurn("third prompt"));
+    again.close();
+    const answered = w.sim.requests[1]?.messageTexts ?? [];
+    const next = w.sim.requests[2]?.messageTexts ?? [];
+    expect(next.slice(0, answered.length)).toEqual(answered);
+    expect(hasUserRun(roles(w, 2))).toBe(false);
+  });
+
+  it("after an interrupted request", async () => {
+    const w = await start(
+      reply().text("slow answer").latency({ chunkDelayMs: 60_000 }),
+      reply().text("ok"),
+    );
+    const controller = new AbortController();
+    let interrupted = false;
+    // Interrupt once the server has accepted the request (headers in), as Ctrl+C would.
+    const fetchImpl: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!interrupted) {
+        interrupted = true;
+        controller.abort();
+      }
+      return res;
+    };
+    const agent = await agentFor(w, {
+      client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test", fetchImpl }),
+    });
+    const events = await drain(agent.runTurn("first", { signal: controller.signal }));
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "aborted" });
+    await drain(agent.runTurn("second"));
+    expect(w.sim.requests).toHaveLength(2);
+    const last = w.sim.requests[1]?.messages ?? [];
+    expect(last.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(last[1]?.content).toBe("first\n\nsecond");
+  });
+
+  it("after a compaction, for the summary request and the next prompt", async () => {
+    const w = await start(
+      reply().text("one"),
+      reply().error(400, { message: "bad" }),
+      reply().text("The summary."),
+      reply().text("after"),
+    );
+    const agent = await agentFor(w);
+    await drain(agent.runTurn("p1"));
+    await drain(agent.runTurn("p2 fails"));
+    const compacted = await drain(agent.compact());
+    expect(compacted.some((e) => e.type === "compacted")).toBe(true);
+    await drain(agent.runTurn("p3"));
+    for (let i = 0; i < w.sim.requests.length; i++) {
+      expect(hasUserRun(roles(w, i)), `request ${i}: ${roles(w, i).join(",")}`).toBe(false);
+    }
+    const last = w.sim.requests.at(-1)?.messages ?? [];
+    expect(last.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(last[1]?.content).toMatch(/The summary\.\n\np3$/);
+  });
+});

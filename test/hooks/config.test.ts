@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadHooks, resolveHookPaths } from "../../src/hooks/config/load.js";
+import { createHookEngine } from "../../src/hooks/engine.js";
+import { buildPayload } from "../../src/hooks/payload.js";
 import { makeWorld, type World, worldOptions } from "./helpers.js";
 
 let w: World;
@@ -126,6 +128,117 @@ describe("loading every source", () => {
     w.json("project/.reasonix/settings.json", { hooks: { Stop: [{ command: "r" }] } });
     const { hooks } = await load();
     expect(hooks.map((h) => h.source.dialect)).toEqual(["reasonix"]);
+  });
+
+  it("a project file switches off only the project's sources, never your user-level ones", async () => {
+    w.json("project/.keel/settings.json", {
+      compat: { claude: false, reasonix: false, cagent: false },
+    });
+    w.json("home/.claude/settings.json", { hooks: { Stop: [{ hooks: [cmd("user-claude")] }] } });
+    w.json("project/.claude/settings.json", { hooks: { Stop: [{ hooks: [cmd("proj-claude")] }] } });
+    w.json("home/.reasonix/settings.json", { hooks: { Stop: [{ command: "user-reasonix" }] } });
+    w.json("project/.reasonix/settings.json", { hooks: { Stop: [{ command: "proj-reasonix" }] } });
+    w.write(
+      "home/a.yaml",
+      "agents:\n  r:\n    hooks:\n      session_end:\n        - command: user-cagent\n",
+    );
+    w.json("keel/settings.json", { compat: { cagent: "~/a.yaml" } });
+    const labels = async () =>
+      (await load()).hooks.map((h) => (h.handler.type === "command" ? h.handler.command : ""));
+    expect(await labels()).toEqual(["user-claude", "user-reasonix", "user-cagent"]);
+    // User-level switches turn a format off everywhere; a project `true` cannot turn it back on.
+    w.json("keel/settings.json", { compat: { claude: false, reasonix: false, cagent: false } });
+    w.json("project/.keel/settings.json", {
+      compat: { claude: true, reasonix: true, cagent: "~/a.yaml" },
+    });
+    expect(await labels()).toEqual([]);
+  });
+});
+
+describe("disableAllHooks", () => {
+  const commands = async () =>
+    (await load()).hooks.map((h) => [
+      h.handler.type === "command" ? h.handler.command : "",
+      h.active,
+    ]);
+  const everywhere = () => {
+    w.json("keel/settings.json", { hooks: { Stop: [{ hooks: [cmd("keel-user")] }] } });
+    w.json("project/.keel/settings.json", { hooks: { Stop: [{ hooks: [cmd("keel-proj")] }] } });
+    w.json("home/.claude/settings.json", { hooks: { Stop: [{ hooks: [cmd("claude-user")] }] } });
+    w.json("project/.claude/settings.json", {
+      hooks: { Stop: [{ hooks: [cmd("claude-proj")] }] },
+    });
+    w.json("project/.hooks.json", { hooks: { Stop: [{ command: "tutorial" }] } });
+  };
+
+  it("in ~/.keel/settings.json it turns every hook off, each listed with why", async () => {
+    everywhere();
+    w.json("keel/settings.json", {
+      disableAllHooks: true,
+      hooks: { Stop: [{ hooks: [cmd("keel-user")] }] },
+    });
+    const loaded = await load();
+    expect(loaded.hooks.every((h) => !h.active)).toBe(true);
+    expect(loaded.hooks[1]?.problems[0]).toMatchObject({
+      severity: "warning",
+      message: expect.stringContaining(`"disableAllHooks": true in ${w.keelHome}/settings.json`),
+      line: expect.any(Number),
+    });
+  });
+
+  it("in a project's Keel settings it turns off the project's hooks, not yours", async () => {
+    everywhere();
+    w.json("project/.keel/settings.local.json", { disableAllHooks: true });
+    expect(await commands()).toEqual([
+      ["keel-user", true],
+      ["keel-proj", false],
+      ["claude-user", true],
+      ["claude-proj", false],
+      ["tutorial", false],
+    ]);
+    const loaded = await load();
+    expect(loaded.hooks[1]?.problems[0]?.message).toBe(
+      'disabled by "disableAllHooks": true in .keel/settings.local.json; hook inactive',
+    );
+  });
+
+  it("in Claude Code settings it turns off Claude Code hooks: all from ~/.claude, the project's from .claude", async () => {
+    everywhere();
+    w.json("project/.claude/settings.local.json", { disableAllHooks: true });
+    expect(await commands()).toEqual([
+      ["keel-user", true],
+      ["keel-proj", true],
+      ["claude-user", true],
+      ["claude-proj", false],
+      ["tutorial", true],
+    ]);
+    w.json("home/.claude/settings.json", {
+      disableAllHooks: true,
+      hooks: { Stop: [{ hooks: [cmd("claude-user")] }] },
+    });
+    expect(await commands()).toEqual([
+      ["keel-user", true],
+      ["keel-proj", true],
+      ["claude-user", false],
+      ["claude-proj", false],
+      ["tutorial", true],
+    ]);
+  });
+
+  it("false re-enables nothing, and a disabled hook never runs", async () => {
+    w.json("keel/settings.json", { disableAllHooks: true });
+    w.json("project/.keel/settings.json", {
+      disableAllHooks: false,
+      hooks: { Stop: [{ hooks: [cmd("echo ran")] }] },
+    });
+    expect(await commands()).toEqual([["echo ran", false]]);
+    const engine = await createHookEngine(worldOptions(w));
+    await engine.trust();
+    const d = await engine.fire({
+      event: "Stop",
+      payload: buildPayload("Stop", { projectDir: w.project }),
+    });
+    expect(d.runs).toEqual([]);
   });
 });
 

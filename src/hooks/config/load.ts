@@ -23,6 +23,16 @@ import { readCagentHooks } from "./read-cagent.js";
 import { type ReadResult, readNativeHooks } from "./read-native.js";
 import { readReasonixHooks } from "./read-reasonix.js";
 import { HooksFileSchema, KeelSettingsSchema } from "./schema.js";
+import {
+  applyDisableRules,
+  type CompatFormat,
+  compatAllows,
+  type DisableRule,
+  disableRuleOf,
+  type HookSettings,
+  mergeSettings,
+  type SettingsFile,
+} from "./settings.js";
 
 /** Where hooks are looked for. */
 export interface HookPaths {
@@ -31,14 +41,7 @@ export interface HookPaths {
   homeDir: string;
 }
 
-/** Settings the engine honours, merged over the keel files (later files win). */
-export interface HookSettings {
-  compat: { claude: boolean; reasonix: boolean; tutorial: boolean; cagent: string[] };
-  /** The cagent files named only by user-level settings (all others need project trust). */
-  cagentFromUser: string[];
-  /** From user-level settings only: http hooks may reach private networks. */
-  allowPrivateNetworks: boolean;
-}
+export type { HookSettings } from "./settings.js";
 
 /** The content of every file looked at (null: absent), to detect changes on disk. */
 export interface FileSnapshot {
@@ -181,56 +184,17 @@ function readSource(source: HookSource, text: string): ReadResult & { settings?:
   };
 }
 
-function mergeSettings(
-  files: { source: HookSource; settings?: unknown; ctx: ReadContext }[],
-  problems: HookProblem[],
-): HookSettings {
-  const out: HookSettings = {
-    compat: { claude: true, reasonix: true, tutorial: true, cagent: [] },
-    cagentFromUser: [],
-    allowPrivateNetworks: false,
-  };
-  for (const { source, settings, ctx } of files) {
-    const parsed = KeelSettingsSchema.safeParse(settings);
-    if (!parsed.success) continue;
-    const { compat, allowPrivateNetworks } = parsed.data;
-    if (compat?.claude !== undefined) out.compat.claude = compat.claude;
-    if (compat?.reasonix !== undefined) out.compat.reasonix = compat.reasonix;
-    if (compat?.tutorial !== undefined) out.compat.tutorial = compat.tutorial;
-    const cagent = compat?.cagent;
-    const named = typeof cagent === "string" ? [cagent] : Array.isArray(cagent) ? cagent : [];
-    if (cagent === false) {
-      out.compat.cagent = [];
-      out.cagentFromUser = [];
-    }
-    out.compat.cagent.push(...named);
-    if (source.scope === "user") out.cagentFromUser.push(...named);
-    if (allowPrivateNetworks !== undefined) {
-      if (source.scope === "user") out.allowPrivateNetworks = allowPrivateNetworks;
-      else {
-        problems.push(
-          ctx.problem(
-            "warning",
-            ["allowPrivateNetworks"],
-            "allowPrivateNetworks is only honoured in user-level settings (~/.keel/settings.json); ignored",
-          ),
-        );
-      }
-    }
-  }
-  return out;
-}
-
-function namesCagent(settings: unknown, file: string): boolean {
-  const parsed = KeelSettingsSchema.safeParse(settings);
-  const cagent = parsed.success ? parsed.data.compat?.cagent : undefined;
-  return cagent === file || (Array.isArray(cagent) && cagent.includes(file));
-}
-
 function expandHome(path: string, paths: HookPaths): string {
   if (path === "~") return paths.homeDir;
   if (path.startsWith("~/")) return join(paths.homeDir, path.slice(2));
   return resolve(paths.projectDir, path);
+}
+
+/** How a settings file is named in a message: relative inside the project, `~/` at home. */
+function showPath(path: string, paths: HookPaths): string {
+  if (isInside(paths.projectDir, path)) return relative(paths.projectDir, path);
+  if (isInside(paths.homeDir, path)) return `~/${relative(paths.homeDir, path)}`;
+  return path;
 }
 
 /** Reads every source. Never throws: unreadable and malformed files become problems. */
@@ -240,12 +204,13 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   const files: FileSnapshot[] = [];
   const seen = new Set<string>();
   const raws: { source: HookSource; hooks: RawHook[]; ctx: ReadContext }[] = [];
+  const rules: DisableRule[] = [];
 
   const readAll = async (candidates: Candidate[]) => {
     const fresh = candidates.filter((c) => !seen.has(c.path));
     for (const c of fresh) seen.add(c.path);
     const texts = await Promise.all(fresh.map((c) => readText(c.path)));
-    const out: { source: HookSource; settings?: unknown; ctx: ReadContext }[] = [];
+    const out: SettingsFile[] = [];
     fresh.forEach((c, i) => {
       const { content, error } = texts[i] ?? { content: null };
       files.push({ path: c.path, content });
@@ -260,6 +225,8 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
       problems.push(...read.problems);
       raws.push({ source, hooks: read.hooks, ctx });
       out.push({ source, settings: read.settings, ctx });
+      const rule = disableRuleOf(source, read.settings);
+      if (rule) rules.push(rule);
     });
     return out;
   };
@@ -271,43 +238,30 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   ]);
   const settings = mergeSettings(keelFiles, problems);
 
-  const more: Candidate[] = [];
-  if (settings.compat.claude) {
-    more.push(
-      { path: join(homeDir, ".claude", "settings.json"), dialect: "claude", scope: "user" },
-      { path: join(projectDir, ".claude", "settings.json"), dialect: "claude", scope: "project" },
-      {
-        path: join(projectDir, ".claude", "settings.local.json"),
-        dialect: "claude",
-        scope: "local",
-      },
-    );
+  const compatFiles: (Candidate & { dialect: CompatFormat })[] = [
+    { path: join(homeDir, ".claude", "settings.json"), dialect: "claude", scope: "user" },
+    { path: join(projectDir, ".claude", "settings.json"), dialect: "claude", scope: "project" },
+    { path: join(projectDir, ".claude", "settings.local.json"), dialect: "claude", scope: "local" },
+    { path: join(projectDir, ".reasonix", "settings.json"), dialect: "reasonix", scope: "project" },
+    { path: join(homeDir, ".reasonix", "settings.json"), dialect: "reasonix", scope: "user" },
+    { path: join(projectDir, ".hooks.json"), dialect: "tutorial", scope: "project" },
+  ];
+  const more: Candidate[] = compatFiles.filter((c) => compatAllows(settings, c.dialect, c.scope));
+  // A file named by user-level settings is user-level when it lies outside the project and no
+  // project file names it too: a project must not make hooks trusted by naming a file.
+  const cagentNames = [
+    ...settings.cagent.user.map((name) => ({ name, byUser: true })),
+    ...settings.cagent.project.map((name) => ({ name, byUser: false })),
+  ];
+  const cagentPaths = new Map<string, SourceScope>();
+  for (const { name, byUser } of cagentNames) {
+    const path = expandHome(name, paths);
+    const userOnly = byUser && !isInside(projectDir, path) && cagentPaths.get(path) !== "project";
+    cagentPaths.set(path, userOnly ? "user" : "project");
   }
-  if (settings.compat.reasonix) {
-    more.push(
-      {
-        path: join(projectDir, ".reasonix", "settings.json"),
-        dialect: "reasonix",
-        scope: "project",
-      },
-      { path: join(homeDir, ".reasonix", "settings.json"), dialect: "reasonix", scope: "user" },
-    );
-  }
-  if (settings.compat.tutorial) {
-    more.push({ path: join(projectDir, ".hooks.json"), dialect: "tutorial", scope: "project" });
-  }
-  for (const file of settings.compat.cagent) {
-    const path = expandHome(file, paths);
-    // A project file must not make hooks trusted by naming a file outside the project.
-    const userOnly =
-      settings.cagentFromUser.includes(file) &&
-      !keelFiles.some((k) => k.source.scope !== "user" && namesCagent(k.settings, file));
-    const scope = userOnly && !isInside(projectDir, path) ? "user" : "project";
-    more.push({ path, dialect: "cagent", scope });
-  }
+  for (const [path, scope] of cagentPaths) more.push({ path, dialect: "cagent", scope });
   await readAll(more);
-  for (const c of settings.compat.cagent) {
-    const path = expandHome(c, paths);
+  for (const path of cagentPaths.keys()) {
     const snap = files.find((f) => f.path === path);
     if (snap && snap.content === null && !problems.some((p) => p.path === path)) {
       problems.push({
@@ -329,6 +283,7 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
       hooks.push(def);
     }
   }
+  applyDisableRules(hooks, rules, (path) => showPath(path, paths));
   return {
     paths,
     hooks,

@@ -1,0 +1,153 @@
+/**
+ * The settings the hooks engine honours besides hooks: which compatibility sources are read
+ * (`compat`), the cagent files they name, `allowPrivateNetworks` and `disableAllHooks`.
+ *
+ * One rule keeps them safe: a file inside the project can switch off or disable only the
+ * project's own hooks. Otherwise a cloned repository with `{"compat": {"claude": false}}` or
+ * `{"disableAllHooks": true}` would silently remove the guard hooks in your home directory,
+ * without ever asking for trust (it has no hooks to trust).
+ */
+import type { DialectName, HookDefinition, HookProblem, HookSource } from "../types.js";
+import type { ReadContext } from "./handler.js";
+import { HooksFileSchema, KeelSettingsSchema } from "./schema.js";
+
+/** The compatibility formats a Keel settings file can switch off. */
+export type CompatFormat = "claude" | "reasonix" | "tutorial";
+
+/** Settings the engine honours, merged over the keel files (later files win at each level). */
+export interface HookSettings {
+  /** Switched by user-level Keel settings: whether any file of the format is read. */
+  userCompat: Record<CompatFormat, boolean>;
+  /** Switched by project-level Keel settings: whether the project's files of the format are read. */
+  projectCompat: Record<CompatFormat, boolean>;
+  /** cagent files named by user-level settings, and by project-level settings. */
+  cagent: { user: string[]; project: string[] };
+  /** From user-level settings only: http hooks may reach private networks. */
+  allowPrivateNetworks: boolean;
+}
+
+/** One Keel settings file as read, for merging. */
+export interface SettingsFile {
+  source: HookSource;
+  /** The parsed file (undefined when it did not validate). */
+  settings?: unknown;
+  ctx: ReadContext;
+}
+
+const FORMATS: readonly CompatFormat[] = ["claude", "reasonix", "tutorial"];
+
+/** Merges the Keel settings files (user, project, local); problems are appended. */
+export function mergeSettings(
+  files: readonly SettingsFile[],
+  problems: HookProblem[],
+): HookSettings {
+  const out: HookSettings = {
+    userCompat: { claude: true, reasonix: true, tutorial: true },
+    projectCompat: { claude: true, reasonix: true, tutorial: true },
+    cagent: { user: [], project: [] },
+    allowPrivateNetworks: false,
+  };
+  let cagentOff = false;
+  for (const { source, settings, ctx } of files) {
+    const parsed = KeelSettingsSchema.safeParse(settings);
+    if (!parsed.success) continue;
+    const { compat, allowPrivateNetworks } = parsed.data;
+    const user = source.scope === "user";
+    const switches = user ? out.userCompat : out.projectCompat;
+    for (const format of FORMATS) {
+      const value = compat?.[format];
+      if (value !== undefined) switches[format] = value;
+    }
+    const cagent = compat?.cagent;
+    const named = user ? out.cagent.user : out.cagent.project;
+    if (cagent === false) {
+      named.length = 0;
+      // A user-level `false` turns the format off everywhere, like the other switches.
+      if (user) cagentOff = true;
+    } else if (typeof cagent === "string") named.push(cagent);
+    else if (Array.isArray(cagent)) named.push(...cagent);
+    if (allowPrivateNetworks !== undefined) {
+      if (user) out.allowPrivateNetworks = allowPrivateNetworks;
+      else {
+        problems.push(
+          ctx.problem(
+            "warning",
+            ["allowPrivateNetworks"],
+            "allowPrivateNetworks is only honoured in user-level settings (~/.keel/settings.json); ignored",
+          ),
+        );
+      }
+    }
+  }
+  if (cagentOff) out.cagent.project = [];
+  return out;
+}
+
+/** Whether files of `format` at `scope` are read. */
+export function compatAllows(
+  settings: HookSettings,
+  format: CompatFormat,
+  scope: HookSource["scope"],
+): boolean {
+  return settings.userCompat[format] && (scope === "user" || settings.projectCompat[format]);
+}
+
+/** A `"disableAllHooks": true` found in a Keel or Claude Code settings file. */
+export interface DisableRule {
+  /** The file that says it. */
+  path: string;
+  /** Which hooks it turns off. */
+  applies(hook: HookDefinition): boolean;
+}
+
+const DISABLING_DIALECTS: ReadonlySet<DialectName> = new Set(["keel", "claude"]);
+
+/**
+ * The disable rule a settings file states, if any. What it turns off (Claude Code semantics,
+ * bounded by the project rule above):
+ * - `~/.keel/settings.json` ($KEEL_HOME): every hook, from every file;
+ * - `.keel/settings.json`, `.keel/settings.local.json`: every hook from a project-level file;
+ * - `~/.claude/settings.json`: every Claude Code hook (user and project `.claude` files);
+ * - `.claude/settings.json`, `.claude/settings.local.json`: the project's Claude Code hooks.
+ * A `false` never re-enables what another file disabled.
+ */
+export function disableRuleOf(source: HookSource, settings: unknown): DisableRule | null {
+  if (!DISABLING_DIALECTS.has(source.dialect)) return null;
+  const parsed = HooksFileSchema.safeParse(settings);
+  if (!parsed.success || parsed.data.disableAllHooks !== true) return null;
+  const everyScope = source.scope === "user";
+  const everyDialect = source.dialect === "keel";
+  return {
+    path: source.path,
+    applies: (hook) =>
+      (everyScope || hook.source.scope !== "user") &&
+      (everyDialect || hook.source.dialect === source.dialect),
+  };
+}
+
+/**
+ * Marks the hooks a rule disables as inactive, with a warning (first among their problems, so
+ * it is the reason shown) naming the file that disabled them.
+ */
+export function applyDisableRules(
+  hooks: HookDefinition[],
+  rules: readonly DisableRule[],
+  show: (path: string) => string,
+): void {
+  for (const hook of hooks) {
+    const rule = rules.find((r) => r.applies(hook));
+    if (!rule) continue;
+    hook.active = false;
+    const problem: HookProblem = {
+      severity: "warning",
+      path: hook.source.path,
+      message: `disabled by "disableAllHooks": true in ${show(rule.path)}; hook inactive`,
+    };
+    if (hook.location) {
+      problem.line = hook.location.line;
+      problem.column = hook.location.column;
+      problem.field = hook.location.field;
+    }
+    hook.problems = [problem, ...hook.problems];
+  }
+}

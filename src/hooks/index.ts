@@ -19,6 +19,8 @@ export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
 export type { PayloadOptions } from "./payload.js";
 export { buildPayload } from "./payload.js";
+export type { FiringExplanation, FiringSkip } from "./plan.js";
+export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
 export type { HookSnapshot } from "./snapshot.js";

@@ -3,10 +3,18 @@
  * handlers deduplicated. Pure over a prepared snapshot, so nothing is spawned for a hook
  * whose matcher or condition does not match.
  */
+import { relative } from "node:path";
 import { handlerIdentity, handlerLabel } from "./config/definition.js";
+import { isInside } from "./config/load.js";
 import { DIALECTS, matcherApplies } from "./dialects/index.js";
 import type { Dialect } from "./dialects/types.js";
-import { type AnyEventPayload, EVENT_SPECS, type HookEventName, type ToolInput } from "./events.js";
+import {
+  type AnyEventPayload,
+  EVENT_SPECS,
+  type EventPayload,
+  type HookEventName,
+  type ToolInput,
+} from "./events.js";
 import { type CompiledMatcher, type Condition, compileMatcher, parseCondition } from "./match.js";
 import type { HookDefinition } from "./types.js";
 import { isRecord } from "./util.js";
@@ -100,30 +108,34 @@ function viewOf(payload: AnyEventPayload, projectDir: string): MatchView {
   };
 }
 
-function matchesView(h: PreparedHook, v: MatchView): boolean {
-  const spec = EVENT_SPECS[v.event];
-  if (h.matcher) {
-    if (spec.matcherField === "tool_name") {
-      if (!toolNames(h.dialect, v.keelTool).some((name) => h.matcher?.test(name))) return false;
-    } else if (spec.matcherField !== null) {
-      const value = v.fields[spec.matcherField];
-      if (!h.matcher.test(typeof value === "string" ? value : "")) return false;
-    }
+/** Why a hook does not run for a payload (null: it runs). Checked in this order. */
+export type FiringSkip = "inactive" | "untrusted" | "matcher" | "if" | "duplicate";
+
+function matcherMatches(h: PreparedHook, v: MatchView): boolean {
+  if (!h.matcher) return true;
+  const field = EVENT_SPECS[v.event].matcherField;
+  if (field === "tool_name") {
+    return toolNames(h.dialect, v.keelTool).some((name) => h.matcher?.test(name));
   }
-  if (h.condition) {
-    if (h.condition.tool !== v.keelTool) return false;
-    if (!h.condition.test(v.input, v.projectDir)) return false;
-  }
-  return true;
+  if (field === null) return true;
+  const value = v.fields[field];
+  return h.matcher.test(typeof value === "string" ? value : "");
 }
 
-/** Whether a prepared hook applies to this payload (matcher and `if`; not trust). */
-export function hookMatches(
-  h: PreparedHook,
-  payload: AnyEventPayload,
-  projectDir: string,
-): boolean {
-  return matchesView(h, viewOf(payload, projectDir));
+function conditionMatches(h: PreparedHook, v: MatchView): boolean {
+  if (!h.condition) return true;
+  return h.condition.tool === v.keelTool && h.condition.test(v.input, v.projectDir);
+}
+
+/** The one decision planFiring and explainFiring share; `seen` maps identities to the hook that runs. */
+function skipOf(h: PreparedHook, v: MatchView, seen: Map<string, PreparedHook>): FiringSkip | null {
+  if (!h.def.active) return "inactive";
+  if (!h.def.trusted) return "untrusted";
+  if (!matcherMatches(h, v)) return "matcher";
+  if (!conditionMatches(h, v)) return "if";
+  if (seen.has(h.identity)) return "duplicate";
+  seen.set(h.identity, h);
+  return null;
 }
 
 /** The hooks to run for one firing: active, trusted, matching, identical handlers once. */
@@ -133,14 +145,84 @@ export function planFiring(
   projectDir: string,
 ): PreparedHook[] {
   const view = viewOf(payload, projectDir);
-  const seen = new Set<string>();
+  const seen = new Map<string, PreparedHook>();
   const out: PreparedHook[] = [];
-  for (const h of candidates) {
-    if (!h.def.active || !h.def.trusted) continue;
-    if (!matchesView(h, view)) continue;
-    if (seen.has(h.identity)) continue;
-    seen.add(h.identity);
-    out.push(h);
-  }
+  for (const h of candidates) if (skipOf(h, view, seen) === null) out.push(h);
   return out;
+}
+
+/** Whether one hook runs for a payload and, when it does not, why (see explainFiring). */
+export interface FiringExplanation {
+  hook: HookDefinition;
+  runs: boolean;
+  /** Null when the hook runs. */
+  skip: FiringSkip | null;
+  /** One line for people: why it does not run, or null. */
+  reason: string | null;
+}
+
+function inactiveReason(def: HookDefinition): string {
+  const p = def.problems.find((x) => x.severity === "error") ?? def.problems[0];
+  return p ? p.message : "inactive";
+}
+
+function skipReason(
+  skip: FiringSkip,
+  h: PreparedHook,
+  v: MatchView,
+  runner?: PreparedHook,
+): string {
+  switch (skip) {
+    case "inactive":
+      return inactiveReason(h.def);
+    case "untrusted":
+      return "project hooks not trusted (keel hooks trust)";
+    case "matcher": {
+      const field = EVENT_SPECS[v.event].matcherField;
+      const what =
+        field === "tool_name"
+          ? `tool ${toolNames(h.dialect, v.keelTool).join(" / ")}`
+          : `${field} ${JSON.stringify(field === null ? "" : (v.fields[field] ?? ""))}`;
+      return `matcher ${JSON.stringify(h.def.matcher)} does not match ${what}`;
+    }
+    case "if": {
+      const c = h.condition;
+      if (c && c.tool !== v.keelTool) return `if "${c.text}" is about ${c.tool}, not ${v.keelTool}`;
+      return `if "${c?.text ?? ""}" does not match this input`;
+    }
+    case "duplicate": {
+      const path = runner?.def.source.path ?? "";
+      const src = isInside(v.projectDir, path) ? relative(v.projectDir, path) : path;
+      const line = runner?.def.location ? `:${runner.def.location.line}` : "";
+      return `identical to a hook that runs (${src}${line}); identical handlers run once`;
+    }
+  }
+}
+
+/**
+ * Explains, for every hook of the payload's event, whether it would run and why not: untrusted,
+ * inactive, matcher, `if`, or a duplicate of an identical handler that runs. The same decision
+ * as the engine's planning, in configuration order.
+ */
+export function explainFiring(
+  hooks: readonly HookDefinition[],
+  payload: EventPayload,
+  projectDir: string,
+): FiringExplanation[] {
+  // The same widening as the engine's fire(): EventPayload<HookEventName> is the union.
+  const view = viewOf(payload as AnyEventPayload, projectDir);
+  const prepared = hooks
+    .filter((h) => h.event === view.event)
+    .sort((a, b) => a.order - b.order)
+    .map(prepareHook);
+  const seen = new Map<string, PreparedHook>();
+  return prepared.map((h) => {
+    const skip = skipOf(h, view, seen);
+    return {
+      hook: h.def,
+      runs: skip === null,
+      skip,
+      reason: skip === null ? null : skipReason(skip, h, view, seen.get(h.identity)),
+    };
+  });
 }

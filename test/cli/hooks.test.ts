@@ -102,6 +102,43 @@ describe("keel hooks test: Claude Code dialect", () => {
     expect(r.stdout).toContain("validate-bash.sh");
     for (const line of r.stdout.split("\n")) expect([...line].length).toBeLessThanOrEqual(80);
   });
+
+  it("says in the human output why each hook of the event did not run", async () => {
+    const p = await project("keel");
+    await writeFile(
+      join(p.project, ".keel", "settings.local.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "write_file", hooks: [{ type: "command", command: "echo writes" }] },
+            { matcher: "(", hooks: [{ type: "command", command: "echo broken" }] },
+          ],
+        },
+      }),
+    );
+    const before = await keel(["hooks", "test", "PreToolUse", "--cwd", p.project]);
+    expect(before.stdout).toContain("project hooks not trusted (keel hooks trust)");
+    expect(before.stderr).not.toContain("untrusted project hook");
+    await keel(["hooks", "trust", "--cwd", p.project]);
+    const r = await keel([
+      "hooks",
+      "test",
+      "PreToolUse",
+      "--input",
+      '{"command":"ls"}',
+      "--cwd",
+      p.project,
+    ]);
+    const notRun = r.stdout.slice(r.stdout.indexOf("Not run:"));
+    expect(notRun).toMatch(
+      /no-push\.sh \(\.keel\/settings\.json:\d+\)\n\s+→ if "shell\(git push\*\)" does not match this input/,
+    );
+    expect(notRun).toMatch(/echo writes .*\n\s+→ matcher "write_file" does not match tool shell/);
+    expect(notRun).toMatch(/echo broken .*\n\s+→ invalid matcher regex/);
+    // The same reasons go to stderr with --json, whose stdout stays one object.
+    const json = await testJson(p.project, "PreToolUse");
+    expect(json.stderr).toContain("inactive hook not run: echo broken: invalid matcher regex");
+  });
 });
 
 describe("keel hooks test: other dialects", () => {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import { buildPayload } from "../../src/hooks/payload.js";
+import { explainFiring } from "../../src/hooks/plan.js";
 import type { SpawnFn } from "../../src/hooks/process.js";
 import type { HookRunRecord } from "../../src/hooks/types.js";
 import { validateHooks } from "../../src/hooks/validate.js";
@@ -102,6 +103,43 @@ describe("trust", () => {
 });
 
 describe("planning", () => {
+  it("explainFiring says, per hook, why it does not run, agreeing with what fire() spawns", async () => {
+    w.json("keel/settings.json", {
+      hooks: {
+        PreToolUse: [
+          { matcher: "shell", hooks: [cmd("echo runs")] },
+          { matcher: "write_file", hooks: [cmd("echo other-tool")] },
+          { matcher: "shell", hooks: [cmd("echo push", { if: "shell(git push*)" })] },
+          { matcher: "shell", hooks: [cmd("echo edit", { if: "Edit(*.ts)" })] },
+          { matcher: "[bad", hooks: [cmd("echo bad")] },
+          { hooks: [cmd("echo runs")] },
+        ],
+        Stop: [{ hooks: [cmd("echo stop")] }],
+      },
+    });
+    w.json("project/.claude/settings.json", {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [cmd("echo claude")] }] },
+    });
+    const engine = await engineFor();
+    const payload = shell("ls -la");
+    const explained = explainFiring(engine.listing().hooks, payload, w.project);
+    expect(explained.map((e) => [e.skip, e.reason])).toEqual([
+      [null, null],
+      ["matcher", expect.stringMatching(/^matcher "write_file" does not match tool shell \/ Bash/)],
+      ["if", 'if "shell(git push*)" does not match this input'],
+      ["if", 'if "Edit(*.ts)" is about edit_file, not shell'],
+      ["inactive", expect.stringMatching(/^invalid matcher regex/)],
+      [
+        "duplicate",
+        `identical to a hook that runs (${w.keelHome}/settings.json:7); identical handlers run once`,
+      ],
+      ["untrusted", "project hooks not trusted (keel hooks trust)"],
+    ]);
+    await engine.fire({ event: "PreToolUse", payload });
+    expect(spawned).toEqual(["echo runs"]);
+    expect(explained.filter((e) => e.runs)).toHaveLength(spawned.length);
+  });
+
   it("identical handlers in claude and keel files run once", async () => {
     w.json("keel/settings.json", {
       hooks: { PreToolUse: [{ matcher: "shell", hooks: [cmd("echo same")] }] },

@@ -5,10 +5,10 @@
 
 import type { EventPayload } from "../../hooks/events.js";
 import { EVENT_SPECS } from "../../hooks/events.js";
+import { explainFiring, type FiringExplanation } from "../../hooks/index.js";
 import type {
   AsyncHookResult,
   HookDecision,
-  HookDefinition,
   HookEngine,
   HookListing,
   HookRunRecord,
@@ -92,18 +92,18 @@ export async function runHooksTest(
   const engine = await openEngine(projectDir, runners);
   created = engine;
   const listing = engine.listing();
-  const configErrors = explainSkipped(listing, payload, projectDir, out);
+  const explained = explainFiring(listing.hooks, payload, projectDir);
+  const json = opts.json === true;
+  // Human output explains every hook that did not run; with --json, stderr says it instead.
+  const configErrors = reportProblems(listing, explained, { projectDir, out, notRun: json });
   const decision = await engine.fire({ event: payload.hook_event_name, payload });
   await engine.shutdown({ budgetMs: 10_000 });
   const asyncResults = engine.takeAsyncResults();
   const runs = [...decision.runs, ...asyncResults.map((r) => r.run)];
-  if (opts.json === true) {
+  if (json) {
     out.stdout(`${JSON.stringify(decisionJson(decision, runs))}\n`);
   } else {
-    const ran = new Set(runs.map((r) => r.hookId));
-    const notRun = listing.hooks.filter(
-      (h) => h.event === payload.hook_event_name && h.trusted && h.active && !ran.has(h.id),
-    );
+    const notRun = explained.filter((e) => !e.runs);
     const text = renderTestResult(decision, payload, { projectDir, asyncResults, notRun });
     out.stdout(`${text.join("\n")}\n`);
   }
@@ -112,35 +112,39 @@ export async function runHooksTest(
 }
 
 /**
- * Tells the user (on stderr, so `--json` stays clean) about hooks for this event that will
- * not run: untrusted project hooks and inactive ones. Returns whether any source has an error.
+ * Writes configuration errors to stderr (so `--json` stays one object) and, when `notRun`,
+ * the untrusted and inactive hooks of this event that will not run. Returns whether any
+ * source or hook of the event has an error.
  */
-function explainSkipped(
+function reportProblems(
   listing: HookListing,
-  payload: EventPayload,
-  projectDir: string,
-  out: Output,
+  explained: readonly FiringExplanation[],
+  ctx: { projectDir: string; out: Output; notRun: boolean },
 ): boolean {
-  const event = payload.hook_event_name;
-  const forEvent = listing.hooks.filter((h) => h.event === event);
-  const untrusted = forEvent.filter((h) => !h.trusted);
-  if (untrusted.length > 0) {
-    out.stderr(
-      `keel: ${plural(untrusted.length, "untrusted project hook")} for ${event} did not run ` +
-        "(run `keel hooks trust` to allow them):\n",
-    );
-    for (const h of untrusted) {
-      const src = displayPath(h.source.path, { base: projectDir });
-      out.stderr(`  ${handlerSummary(h.handler)}  (${src}, ${h.source.dialect})\n`);
+  const { out, projectDir } = ctx;
+  if (ctx.notRun) {
+    const untrusted = explained.filter((e) => e.skip === "untrusted");
+    if (untrusted.length > 0) {
+      out.stderr(
+        `keel: ${plural(untrusted.length, "untrusted project hook")} for this event did not run ` +
+          "(run `keel hooks trust` to allow them):\n",
+      );
+      for (const { hook } of untrusted) {
+        const src = displayPath(hook.source.path, { base: projectDir });
+        out.stderr(`  ${handlerSummary(hook.handler)}  (${src}, ${hook.source.dialect})\n`);
+      }
     }
-  }
-  for (const h of forEvent.filter((x) => !x.active && x.trusted)) {
-    const why = h.problems[0]?.message ?? "invalid";
-    out.stderr(`keel: inactive hook not run: ${truncate(handlerSummary(h.handler), 40)}: ${why}\n`);
+    for (const e of explained.filter((x) => x.skip === "inactive")) {
+      out.stderr(
+        `keel: inactive hook not run: ${truncate(handlerSummary(e.hook.handler), 40)}: ${e.reason}\n`,
+      );
+    }
   }
   const errors = listing.problems.filter((p) => p.severity === "error");
   for (const p of errors) out.stderr(`keel: ${problemLine(p, { projectDir })}\n`);
-  return errors.length > 0 || forEvent.some((h) => h.problems.some((p) => p.severity === "error"));
+  return (
+    errors.length > 0 || explained.some((e) => e.hook.problems.some((p) => p.severity === "error"))
+  );
 }
 
 function describePayload(payload: EventPayload): string {
@@ -207,7 +211,11 @@ function runLines(run: HookRunRecord, projectDir: string): string[] {
 export function renderTestResult(
   decision: HookDecision,
   payload: EventPayload,
-  ctx: { projectDir: string; asyncResults: AsyncHookResult[]; notRun?: HookDefinition[] },
+  ctx: {
+    projectDir: string;
+    asyncResults: AsyncHookResult[];
+    notRun?: readonly FiringExplanation[];
+  },
 ): string[] {
   const out = chunk(describePayload(payload));
   out.push("");
@@ -216,11 +224,16 @@ export function renderTestResult(
   for (const run of syncRuns) out.push(...runLines(run, ctx.projectDir));
   const notRun = ctx.notRun ?? [];
   if (notRun.length > 0) {
-    out.push("", "Not run (matcher or `if` did not match, or a duplicate of a hook that ran):");
-    for (const h of notRun) {
-      const src = displayPath(h.source.path, { base: ctx.projectDir });
+    out.push("", "Not run:");
+    for (const { hook, reason } of notRun) {
+      let src = displayPath(hook.source.path, { base: ctx.projectDir });
+      if (hook.location) src += `:${hook.location.line}`;
       out.push(
-        ...wrap(`${handlerSummary(h.handler)}  (${src})`, { indent: "  ", breakLongWords: true }),
+        ...wrap(`${handlerSummary(hook.handler)}  (${src})`, {
+          indent: "  ",
+          breakLongWords: true,
+        }),
+        ...wrap(reason ?? "", { indent: "    → ", hangingIndent: "      " }),
       );
     }
   }

@@ -65,7 +65,13 @@ export function aggregate(
       const mapped = item.dialect.inputFromDialect(tool.keelTool, upd, tool.input, {
         projectDir: tool.projectDir,
       });
-      updatedInput = { ...(updatedInput ?? tool.input), ...mapped };
+      const next: ToolInput = { ...(updatedInput ?? tool.input), ...mapped };
+      // A whole-input rewrite also removes what it left out of the input it was shown; applied
+      // as that change, so rewrites of other fields by other hooks still compose.
+      if (item.dialect.updatedInputIsWhole) {
+        for (const key of Object.keys(tool.input)) if (!(key in mapped)) delete next[key];
+      }
+      updatedInput = next;
     }
   }
 

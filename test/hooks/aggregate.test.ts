@@ -71,6 +71,29 @@ describe("aggregate", () => {
     expect(d.updatedInput).toEqual({ command: "echo cagent", timeout_ms: 5000 });
   });
 
+  it("a Claude updatedInput is the whole input: fields it leaves out are dropped; others merge", () => {
+    const input = { path: "a.txt", offset: 10, limit: 5 };
+    const read = { keelTool: "read_file", input, projectDir: "/p" };
+    const claude = aggregate(
+      "PreToolUse",
+      [item(0, { updatedInput: { file_path: "/p/a.txt", limit: 50 } }, "claude")],
+      read,
+    );
+    expect(claude.updatedInput).toEqual({ path: "a.txt", limit: 50 });
+    const keel = aggregate("PreToolUse", [item(0, { updatedInput: { limit: 50 } })], read);
+    expect(keel.updatedInput).toEqual({ path: "a.txt", offset: 10, limit: 50 });
+    // Composed in configuration order: the Claude hook drops offset, the Keel hook sets limit.
+    const both = aggregate(
+      "PreToolUse",
+      [
+        item(1, { updatedInput: { limit: 7 } }),
+        item(0, { updatedInput: { file_path: "/p/a.txt", limit: 5 } }, "claude"),
+      ],
+      read,
+    );
+    expect(both.updatedInput).toEqual({ path: "a.txt", limit: 7 });
+  });
+
   it("maps a Claude absolute file_path back to the path the model wrote when unchanged", () => {
     const d = aggregate(
       "PreToolUse",

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import { buildPayload } from "../../src/hooks/payload.js";
@@ -302,6 +304,60 @@ describe("async hooks", () => {
     ]);
     expect(engine.takeAsyncResults()).toEqual([]);
   });
+
+  it("run at most asyncConcurrency at a time, and every firing runs its own (no dedup across firings)", async () => {
+    const release = join(w.root, "release");
+    w.json("keel/settings.json", {
+      hooks: {
+        PostToolUse: [
+          {
+            hooks: [
+              cmd(
+                `while [ ! -f ${release} ]; do sleep 0.02; done; echo '{"systemMessage":"done"}'`,
+                {
+                  async: true,
+                },
+              ),
+            ],
+          },
+        ],
+      },
+    });
+    let live = 0;
+    let maxLive = 0;
+    let started = 0;
+    let fourth: () => void = () => {};
+    const fourStarted = new Promise<void>((r) => {
+      fourth = r;
+    });
+    const tracking: SpawnFn = (file, args, options) => {
+      const child = spawn(file, [...args], options);
+      live++;
+      started++;
+      maxLive = Math.max(maxLive, live);
+      child.on("exit", () => {
+        live--;
+      });
+      if (started === 4) fourth();
+      return child;
+    };
+    const engine = await createHookEngine({ ...worldOptions(w), spawn: tracking });
+    const post = buildPayload("PostToolUse", {
+      projectDir: w.project,
+      tool: "shell",
+      input: { command: "ls" },
+    });
+    for (let i = 0; i < 6; i++) await engine.fire({ event: "PostToolUse", payload: post });
+    await fourStarted;
+    writeFileSync(release, "");
+    await engine.shutdown({ budgetMs: 20_000 });
+    const results = engine.takeAsyncResults();
+    expect(results.map((r) => [r.run.outcome, r.systemMessage])).toEqual(
+      Array.from({ length: 6 }, () => ["pass", "done"]),
+    );
+    expect(started).toBe(6);
+    expect(maxLive).toBe(4);
+  }, 30_000);
 
   it("are killed at shutdown after the budget", async () => {
     w.json("keel/settings.json", {

@@ -28,6 +28,9 @@ export const claudeDialect: Dialect = {
   // Claude Code documents UserPromptSubmit as an event without matchers: one written there is
   // silently ignored, so the hook runs for every prompt.
   ignoresMatcherOn: new Set(["UserPromptSubmit"]),
+  // Claude Code's updatedInput replaces the tool input; the hook saw every field (mapped), so a
+  // field it left out was removed on purpose.
+  updatedInputIsWhole: true,
   defaultTimeoutSec: nativeDefaultTimeoutSec,
   exitTable: "native",
   parsesJson: true,

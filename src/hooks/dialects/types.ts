@@ -46,6 +46,9 @@ export interface Dialect {
   readonly matcherStyle: MatcherStyle;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
+  /** Whether an `updatedInput` is the whole new input (Claude Code: a field left out is
+   *  dropped) rather than fields to change (merged into the call's input). */
+  readonly updatedInputIsWhole?: boolean;
   /** Events whose matchers this dialect's agent ignores although Keel's native files honour
    *  them (Claude Code fires UserPromptSubmit hooks on every prompt, whatever the matcher). */
   readonly ignoresMatcherOn?: ReadonlySet<HookEventName>;

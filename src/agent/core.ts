@@ -15,6 +15,7 @@ import { AppendOnlyLog } from "./log.js";
 import type { ImmutablePrefix } from "./prefix.js";
 import { renderMessage } from "./render.js";
 import { createStormBreaker, type RepairTool, type StormBreaker } from "./repair/index.js";
+import { LeakedMarkupFilter } from "./repair/stream-filter.js";
 import { VolatileScratch } from "./scratch.js";
 import type { RequestReply } from "./turn.js";
 import type { SessionPort } from "./types.js";
@@ -153,16 +154,23 @@ export class AgentCore {
     this.requests += 1;
     yield { type: "request_start", turn: opts.turn, request: this.requests };
     const req = this.buildRequest(opts.extra, opts.signal);
+    // Leaked tool-call markup is repaired once the reply is complete; never show it meanwhile.
+    const shownText = new LeakedMarkupFilter();
+    const shownReasoning = new LeakedMarkupFilter();
     try {
       for await (const ev of this.#opts.client.stream(req)) {
         switch (ev.type) {
-          case "reasoning_delta":
+          case "reasoning_delta": {
             this.scratch.reasoning += ev.text;
-            yield ev;
+            const text = shownReasoning.push(ev.text);
+            if (text !== "") yield { type: "reasoning_delta", text };
             break;
-          case "text_delta":
-            yield ev;
+          }
+          case "text_delta": {
+            const text = shownText.push(ev.text);
+            if (text !== "") yield { type: "text_delta", text };
             break;
+          }
           case "retry":
             yield {
               type: "notice",
@@ -173,6 +181,10 @@ export class AgentCore {
           case "error":
             return { kind: "error", message: ev.message };
           case "done": {
+            const reasoningTail = shownReasoning.end();
+            if (reasoningTail !== "") yield { type: "reasoning_delta", text: reasoningTail };
+            const textTail = shownText.end();
+            if (textTail !== "") yield { type: "text_delta", text: textTail };
             if (ev.usage) yield this.#account(ev.usage);
             return {
               kind: "message",

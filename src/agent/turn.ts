@@ -8,7 +8,12 @@ import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
-import { repairAssistantMessage, stormAbortMessage, stormStubResult } from "./repair/index.js";
+import {
+  finishNote,
+  repairAssistantMessage,
+  stormAbortMessage,
+  stormStubResult,
+} from "./repair/index.js";
 
 type StopReason = Extract<AgentEvent, { type: "turn_end" }>["stopReason"];
 
@@ -82,10 +87,23 @@ export async function* runTurn(
       allowedTools: core.repairTools,
       finishReason: reply.finishReason,
     });
-    for (const note of repaired.notes) yield { type: "notice", level: "warn", text: note };
     const calls = repaired.toolCalls;
+    // A reply the provider stopped before any answer (budget spent on reasoning, filtered,
+    // overloaded) is a failed turn, not an empty success.
+    const noAnswer =
+      calls.length === 0 && repaired.text.trim() === ""
+        ? finishNote(reply.finishReason, true)
+        : null;
+    for (const note of repaired.notes) {
+      if (note !== noAnswer) yield { type: "notice", level: "warn", text: note };
+    }
     lastText = repaired.text;
     core.log.append(repaired.message);
+    if (noAnswer !== null) {
+      yield { type: "error", message: noAnswer };
+      yield end("error", lastText);
+      return;
+    }
 
     if (calls.length > 0) {
       let stopReason: string | null = null;

@@ -121,7 +121,7 @@ async function* attemptOnce(
     return {
       kind: "retryable",
       status: 0,
-      message: `network error: ${describe(err)}`,
+      message: `network error: cannot reach ${hostOf(o.baseUrl)}: ${describe(err)}`,
       retryAfterMs: null,
     };
   }
@@ -209,6 +209,15 @@ function parseChunk(data: string) {
   if (!parsed.success) return `unexpected stream chunk: ${data.slice(0, 80)}`;
   if (parsed.data.error) return `server error in stream: ${parsed.data.error.message ?? "unknown"}`;
   return parsed.data;
+}
+
+/** The host:port a base URL names, for messages (never the path or any credentials). */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
 }
 
 function aborted(): ErrorEvent {

@@ -12,9 +12,11 @@ export const DEFAULT_BASE_URL = "https://api.deepseek.com";
 /** The default model (also the default cheap model for hooks and harvest). */
 export const DEFAULT_MODEL = "deepseek-v4-flash";
 
+const httpUrl = z.url({ protocol: /^https?$/ });
+
 const fileSchema = z.object({
   apiKey: z.string().min(1).optional(),
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  baseUrl: httpUrl.optional(),
   model: z.string().min(1).optional(),
   cheapModel: z.string().min(1).optional(),
 });
@@ -75,7 +77,15 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
       : fileValue !== undefined
         ? { value: fileValue, source: "file" as const }
         : { value: fallback, source: "default" as const };
-  const baseUrl = pick(env("KEEL_BASE_URL"), f.baseUrl, DEFAULT_BASE_URL);
+  const envBaseUrl = env("KEEL_BASE_URL");
+  if (envBaseUrl !== undefined && !httpUrl.safeParse(envBaseUrl).success) {
+    return {
+      ok: false,
+      error: `KEEL_BASE_URL: expected an http:// or https:// URL, got "${envBaseUrl}"`,
+      path,
+    };
+  }
+  const baseUrl = pick(envBaseUrl, f.baseUrl, DEFAULT_BASE_URL);
   const model = pick(env("KEEL_MODEL"), f.model, DEFAULT_MODEL);
   const cheapModel = pick(undefined, f.cheapModel, DEFAULT_MODEL);
   const envKey = env("DEEPSEEK_API_KEY");

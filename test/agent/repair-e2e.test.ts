@@ -10,7 +10,7 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import { createChatClient } from "../../src/llm/client.js";
 import { type ReplyInput, reply, script } from "../../src/sim/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
-import { createWorld, type World } from "./harness.js";
+import { createWorld, keel, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -74,5 +74,24 @@ describe("repair in the loop", () => {
     expect(results(events).map((r) => r.status)).toEqual(["ok", "ok", "error", "error"]);
     expect(results(events)[2]?.content).toMatch(/Not run: you have called read_file/);
     expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "error" });
+  });
+});
+
+describe("leaked markup in what the user sees", () => {
+  it("keel run prints the answer without the leaked DSML block", async () => {
+    world = await createWorld(
+      script(
+        reply()
+          .text("Let me look. ")
+          .leakDsml({ name: "read_file", arguments: { path: "a.txt" } }),
+        reply().text("It says hello."),
+      ),
+    );
+    writeFileSync(join(world.project, "a.txt"), "hello\n");
+    const r = await keel(world, ["run", "read it"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/DSML|｜/);
+    expect(r.stdout).toContain("Let me look.");
+    expect(r.stdout).toContain("It says hello.");
   });
 });

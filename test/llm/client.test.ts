@@ -233,6 +233,7 @@ describe("createChatClient against the simulator", () => {
     expect(delays).toHaveLength(1);
     const error = errorOf(events);
     expect(error.message).toContain("network error");
+    expect(error.message).toContain(`cannot reach ${new URL(url).host}`);
     expect(error.message).not.toContain(KEY);
     expect(error.retryable).toBe(true);
   });

@@ -64,6 +64,16 @@ describe("loadLlmConfig", () => {
     });
   });
 
+  it("rejects a KEEL_BASE_URL that is not an http(s) URL, naming the variable", async () => {
+    for (const bad of ["notaurl", "ftp://127.0.0.1", "api.deepseek.com"]) {
+      const result = await loadLlmConfig({ keelHome: home, env: { KEEL_BASE_URL: bad } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(new RegExp(`^KEEL_BASE_URL: .*"${bad}"`)),
+      });
+    }
+  });
+
   it("names the path and the field of a malformed file", async () => {
     const path = join(home, "config.json");
     await writeFile(path, JSON.stringify({ model: 42 }));

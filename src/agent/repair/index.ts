@@ -181,12 +181,9 @@ export function repairAssistantMessage(opts: {
 
   const text = scavenged.content;
   const reasoning = scavenged.reasoning;
-  if (cutOff && toolCalls.length === 0) {
-    notes.push(
-      text.trim() === ""
-        ? "The model used its whole output budget (finish_reason: length) without answering or calling a tool."
-        : "The model's answer was cut off at the output limit (finish_reason: length).",
-    );
+  if (toolCalls.length === 0) {
+    const note = finishNote(opts.finishReason, text.trim() === "");
+    if (note !== null) notes.push(note);
   }
 
   const out: ChatMessage = {
@@ -202,6 +199,29 @@ export function repairAssistantMessage(opts: {
     }));
   }
   return { toolCalls, text, reasoning, notes, message: out };
+}
+
+/** Notes for replies the provider stopped early, keyed by finish reason: [no answer, partial]. */
+export const FINISH_NOTES: Readonly<Record<string, readonly [string, string]>> = {
+  length: [
+    "The model used its whole output budget (finish_reason: length) without answering or calling a tool.",
+    "The model's answer was cut off at the output limit (finish_reason: length).",
+  ],
+  content_filter: [
+    "The provider's content filter stopped the answer before any text (finish_reason: content_filter).",
+    "The provider's content filter cut the answer short (finish_reason: content_filter).",
+  ],
+  insufficient_system_resource: [
+    "The provider ran out of capacity before answering (finish_reason: insufficient_system_resource); try again.",
+    "The provider ran out of capacity and cut the answer short (finish_reason: insufficient_system_resource).",
+  ],
+};
+
+/** The note for a reply without tool calls that the provider stopped early, or null. */
+export function finishNote(reason: FinishReason | undefined, empty: boolean): string | null {
+  const notes = reason === undefined ? undefined : FINISH_NOTES[reason];
+  if (notes === undefined) return null;
+  return empty ? notes[0] : notes[1];
 }
 
 function parsed(args: string): Record<string, unknown> {

@@ -34,6 +34,8 @@ export interface RunStreams {
 export interface RunPrinter {
   event(ev: AgentEvent): void;
   finish(summary: RunSummary): void;
+  /** Whether `line` was already printed on stderr (so a failure is not said twice). */
+  shownOnStderr(line: string): boolean;
 }
 
 /** Creates the printer for one output format. */
@@ -42,15 +44,21 @@ export function createRunPrinter(
   out: RunStreams,
 ): RunPrinter {
   if (format === "json") {
-    return { event: () => {}, finish: (s) => out.stdout(`${JSON.stringify(s.json)}\n`) };
+    return {
+      event: () => {},
+      finish: (s) => out.stdout(`${JSON.stringify(s.json)}\n`),
+      shownOnStderr: () => false,
+    };
   }
   if (format === "stream-json") {
     return {
       event: (ev) => out.stdout(`${JSON.stringify(ev)}\n`),
       finish: (s) => out.stdout(`${JSON.stringify({ type: "result", ...s.json })}\n`),
+      shownOnStderr: () => false,
     };
   }
   let endsWithNewline = true;
+  const notices = new Set<string>();
   const text = (t: string) => {
     if (t === "") return;
     out.stdout(t);
@@ -75,6 +83,7 @@ export function createRunPrinter(
           break;
         case "notice":
           out.stderr(`keel: ${ev.text}\n`);
+          notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
           break;
         default:
           break;
@@ -83,6 +92,7 @@ export function createRunPrinter(
     finish: () => {
       if (!endsWithNewline) text("\n");
     },
+    shownOnStderr: (line) => notices.has(line),
   };
 }
 

@@ -11,6 +11,7 @@ import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent } from "../../agent/events.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { openAgentSession } from "../../agent/session.js";
+import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
 import { loadLlmConfig } from "../../llm/config.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
@@ -22,7 +23,11 @@ const optionsSchema = z.object({
   outputFormat: z.enum(["text", "json", "stream-json"]).default("text"),
   yes: z.boolean().default(false),
   model: z.string().min(1).optional(),
-  maxTurns: z.coerce.number().int().min(1).optional(),
+  maxTurns: z
+    .string()
+    .regex(/^[1-9]\d*$/, { message: "expected a whole number of at least 1" })
+    .transform(Number)
+    .optional(),
   continue: z.boolean().default(false),
   resume: z.string().min(1).optional(),
   mode: z.enum(PERMISSION_MODES).optional(),
@@ -56,9 +61,12 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       /[A-Z]/g,
       (c) => `-${c.toLowerCase()}`,
     );
-    throw new UserError(`--${field}: ${issue?.message ?? "invalid value"}`);
+    const given = issue?.path[0] === undefined ? undefined : raw[String(issue.path[0])];
+    const got = typeof given === "string" ? ` (got "${given}")` : "";
+    throw new UserError(`--${field}: ${issue?.message ?? "invalid value"}${got}`);
   }
   const o = parsed.data;
+  if (prompt.trim() === "") throw new UserError('the prompt is empty: keel run "<prompt>"');
   if (o.continue && o.resume !== undefined) {
     throw new UserError("--continue and --resume cannot be used together");
   }
@@ -120,6 +128,9 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       events.push(ev);
       printer.event(ev);
     };
+    for (const text of hookWarnings(agent.hooks.listing())) {
+      track({ type: "notice", level: "warn", text });
+    }
     for await (const ev of agent.runTurn(prompt, { signal: controller.signal })) track(ev);
     for await (const ev of agent.end("exit")) track(ev);
     summary = summarize(events, agent.stats());
@@ -130,7 +141,30 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
   printer.finish(summary);
   const failure =
     summary.failure ?? (writeError ? `could not write the session: ${writeError}` : null);
-  if (failure !== null) throw new UserError(failure);
+  if (failure === null) return;
+  // The reason is already on stderr as the notice that ended the turn: one line is enough.
+  if (printer.shownOnStderr(failure)) {
+    process.exitCode = 1;
+    return;
+  }
+  throw new UserError(failure);
+}
+
+/** Why configured hooks will not run: untrusted project hooks, files that failed to load. */
+function hookWarnings(listing: HookListing): string[] {
+  const out: string[] = [];
+  const untrusted = listing.hooks.filter((h) => !h.trusted).length;
+  if (listing.projectTrust.hasProjectHooks && !listing.projectTrust.trusted && untrusted > 0) {
+    out.push(
+      `${untrusted} project hook${untrusted === 1 ? " is" : "s are"} not trusted and will not run; review with \`keel hooks list\`, then \`keel hooks trust\``,
+    );
+  }
+  for (const p of listing.problems) {
+    if (p.severity !== "error") continue;
+    const where = `${p.path}${p.line !== undefined ? `:${p.line}` : ""}`;
+    out.push(`hooks from ${where} were not loaded: ${p.message}`);
+  }
+  return out;
 }
 
 function summarize(
@@ -159,7 +193,7 @@ function summarize(
       lastNotice = ev.text;
     } else if (ev.type === "turn_end") {
       result = ev.text;
-      if (ev.stopReason === "error") failure = lastError ?? "the model request failed";
+      if (ev.stopReason === "error") failure = withHint(lastError ?? "the model request failed");
       else if (ev.stopReason === "aborted") failure = "interrupted";
       else if (ev.stopReason === "blocked") failure = lastNotice ?? "the prompt was blocked";
       else if (ev.stopReason === "max_turns") failure = lastNotice ?? "too many model requests";
@@ -184,6 +218,14 @@ function summarize(
       hookRuns,
     },
   };
+}
+
+/** Adds what to check to errors whose cause is on the user's side. */
+function withHint(message: string): string {
+  if (/^HTTP 401\b/.test(message)) {
+    return `${message} (check DEEPSEEK_API_KEY or apiKey in $KEEL_HOME/config.json)`;
+  }
+  return message;
 }
 
 function oneLine(text: string): string {

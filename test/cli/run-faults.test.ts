@@ -1,0 +1,124 @@
+/**
+ * `keel run` as a demanding user meets it: replies the provider stopped early, failures said
+ * exactly once, user mistakes as one line, hooks that will not run announced, hints for a bad key.
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/index.js";
+import { commandHook, createWorld, hookScript, keel, type World } from "../agent/harness.js";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.dispose();
+  world = undefined;
+});
+
+const lines = (text: string) => text.trim().split("\n").filter(Boolean);
+
+describe("replies the provider stopped early", () => {
+  it("reasoning that spends the whole budget is a failure, not an empty success", async () => {
+    world = await createWorld(script(reply().fault({ type: "reasoning_exhausts_budget" })));
+    const r = await keel(world, ["run", "think hard", "--output-format", "json"]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^keel: .*output budget/)]);
+    expect(JSON.parse(r.stdout).result).toBe("");
+  });
+
+  it("a content filter stop without text fails; a cut-off answer succeeds with a warning", async () => {
+    world = await createWorld(
+      script(reply().finish("content_filter"), reply().text("half an ans").finish("length")),
+    );
+    const filtered = await keel(world, ["run", "one"]);
+    expect(filtered.code).toBe(1);
+    expect(lines(filtered.stderr)).toEqual([expect.stringMatching(/content filter/)]);
+    const cut = await keel(world, ["run", "two", "--continue"]);
+    expect(cut.code).toBe(0);
+    expect(cut.stdout).toBe("half an ans\n");
+    expect(cut.stderr).toMatch(/cut off at the output limit/);
+  });
+});
+
+describe("failures are said once", () => {
+  it("--max-turns in text mode", async () => {
+    world = await createWorld(
+      script(reply().tool("list_dir", { path: "." }), reply().tool("glob", { pattern: "*" })),
+    );
+    const r = await keel(world, ["run", "go", "--max-turns", "1"]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr).filter((l) => /model requests/.test(l))).toHaveLength(1);
+  });
+
+  it("a prompt blocked by a UserPromptSubmit hook", async () => {
+    world = await createWorld(script(reply().text("never")));
+    const hook = hookScript(world, "block.sh", "cat >/dev/null\necho 'not today' >&2\nexit 2");
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({ hooks: { UserPromptSubmit: [commandHook(hook)] } }),
+    );
+    const r = await keel(world, ["run", "hello"]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^keel: Prompt blocked .*not today/)]);
+    expect(world.sim.requests).toHaveLength(0);
+  });
+
+  it("a rejected key, with what to check", async () => {
+    world = await createWorld(script(reply().error(401)));
+    const r = await keel(world, ["run", "hello"]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/401.*DEEPSEEK_API_KEY/)]);
+  });
+});
+
+describe("user mistakes", () => {
+  it("an empty prompt is refused before any request", async () => {
+    world = await createWorld(script(reply().text("x")));
+    const r = await keel(world, ["run", "  "]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/prompt is empty/)]);
+    expect(world.sim.requests).toHaveLength(0);
+  });
+
+  it("--max-turns that is not a whole number names the value", async () => {
+    world = await createWorld(script(reply().text("x")));
+    for (const bad of ["abc", "0", "1.5", "-2"]) {
+      const r = await keel(world, ["run", "x", "--max-turns", bad]);
+      expect(r.code).toBe(1);
+      expect(lines(r.stderr)).toEqual([
+        `keel: --max-turns: expected a whole number of at least 1 (got "${bad}")`,
+      ]);
+    }
+    expect(world.sim.requests).toHaveLength(0);
+  });
+});
+
+describe("hooks that will not run are announced", () => {
+  it("untrusted project hooks: a warning, and they do not run", async () => {
+    world = await createWorld(script(reply().text("hi")));
+    const marker = join(world.root, "ran");
+    mkdirSync(join(world.project, ".keel"));
+    writeFileSync(
+      join(world.project, ".keel", "settings.json"),
+      JSON.stringify({ hooks: { UserPromptSubmit: [commandHook(`touch "${marker}"`)] } }),
+    );
+    const text = await keel(world, ["run", "hello"]);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toMatch(/1 project hook is not trusted .*keel hooks trust/);
+    const stream = await keel(world, ["run", "hello", "--output-format", "stream-json"]);
+    const notices = lines(stream.stdout)
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === "notice");
+    expect(notices[0]?.text).toMatch(/not trusted/);
+    expect(stream.stderr).toBe("");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a settings file that does not parse: a warning naming it", async () => {
+    world = await createWorld(script(reply().text("hi")));
+    writeFileSync(join(world.home, "settings.json"), "{ not json");
+    const r = await keel(world, ["run", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(join(world.home, "settings.json"));
+    expect(r.stdout).toBe("hi\n");
+  });
+});

@@ -489,6 +489,10 @@ describe("keel hooks validate: missing executables", () => {
     const list = await keel(["hooks", "list", "--cwd", p.project]);
     expect(list.stdout).toContain("gaurd.sh");
     expect(list.stdout).toMatch(/! error: .*gaurd\.sh/);
+    // Trusting still works, and points at the same error validate counts.
+    const trust = await keel(["hooks", "trust", "--cwd", p.project]);
+    expect(trust.code).toBe(0);
+    expect(trust.stderr).toContain("1 error; see `keel hooks validate`");
   });
 });
 
@@ -527,6 +531,36 @@ describe("keel hooks stats", () => {
     ]);
     const all = await keel(["hooks", "stats", "--all", "--json", "--cwd", p.project]);
     expect(parseOnlyJson(all.stdout).hooks).toMatchObject([{ runs: 4 }]);
+  });
+
+  it("lists events in lifecycle order and hooks in the order they first ran", async () => {
+    const p = await project();
+    const run = (hookId: string, event: string, command: string) =>
+      appendHookAudit({
+        keelHome: p.keelHome,
+        projectDir: p.project,
+        run: {
+          hookId,
+          event,
+          source: join(p.project, ".keel", "settings.json"),
+          command,
+          outcome: "pass",
+          exitCode: 0,
+          durationMs: 1,
+          startedAt: Date.now(),
+        },
+      });
+    run("hz", "UserPromptSubmit", "ups-hook");
+    run("hb", "PreToolUse", "pre-second-id-first-run");
+    run("ha", "PreToolUse", "pre-first-id-second-run");
+    run("hc", "Stop", "stop-hook");
+    const json = await keel(["hooks", "stats", "--json", "--cwd", p.project]);
+    expect(parseOnlyJson(json.stdout).hooks).toMatchObject([
+      { command: "ups-hook" },
+      { command: "pre-second-id-first-run" },
+      { command: "pre-first-id-second-run" },
+      { command: "stop-hook" },
+    ]);
   });
 
   it("says so when nothing was recorded", async () => {

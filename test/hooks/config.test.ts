@@ -388,6 +388,12 @@ describe("malformed sources", () => {
     expect(problems[0]).toMatchObject({ path, severity: "error" });
     expect(problems[0]?.line).toBeGreaterThan(0);
     expect(problems[0]?.column).toBeGreaterThan(0);
+    w.write("project/bad.yaml", "agents:\n\troot: x\n");
+    const tabs = (await load()).problems[0];
+    expect(tabs).toMatchObject({ line: 2, column: 1 });
+    expect(tabs?.message).toBe(
+      "invalid YAML: Tabs are not allowed as indentation at line 2, column 1",
+    );
   });
 
   it("unknown cagent event keys and handlers without a command are problems", async () => {

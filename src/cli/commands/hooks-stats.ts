@@ -2,6 +2,7 @@
  * `keel hooks stats`: per-hook counts and durations from the hook audit log
  * (`$KEEL_HOME/hooks-audit.jsonl`), for the current project unless `--all`.
  */
+import { HOOK_EVENTS } from "../../hooks/events.js";
 import {
   type HookStats,
   hookAuditPath,
@@ -63,13 +64,33 @@ export function renderStats(stats: readonly HookStats[]): string[] {
   return out;
 }
 
+/** Events in the order a session meets them; hooks within one in the order they first ran. */
+function lifecycleOrder(
+  stats: HookStats[],
+  runs: readonly { hookId: string; event: string }[],
+): HookStats[] {
+  const firstRun = new Map<string, number>();
+  runs.forEach((r, i) => {
+    const key = `${r.event}\0${r.hookId}`;
+    if (!firstRun.has(key)) firstRun.set(key, i);
+  });
+  const eventIndex = (e: string) => {
+    const i = (HOOK_EVENTS as readonly string[]).indexOf(e);
+    return i === -1 ? HOOK_EVENTS.length : i;
+  };
+  const runIndex = (s: HookStats) => firstRun.get(`${s.event}\0${s.hookId}`) ?? 0;
+  return [...stats].sort(
+    (a, b) => eventIndex(a.event) - eventIndex(b.event) || runIndex(a) - runIndex(b),
+  );
+}
+
 /** Runs `keel hooks stats`; returns the exit status. */
 export async function runHooksStats(opts: HooksStatsOptions, out: Output): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
   const keelHome = keelHomeDir();
   const { records, skippedLines } = readHookAudit({ keelHome, sessionId: opts.session });
   const mine = opts.all === true ? records : records.filter((r) => r.projectDir === projectDir);
-  const stats = summarizeHookRuns(mine);
+  const stats = lifecycleOrder(summarizeHookRuns(mine), mine);
   if (opts.json === true) {
     out.stdout(`${JSON.stringify({ projectDir: opts.all ? null : projectDir, hooks: stats })}\n`);
     return 0;

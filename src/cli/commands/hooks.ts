@@ -92,7 +92,10 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
   out.stdout("\nEditing these files makes them untrusted again.\n");
-  const errors = allProblems(listing).filter((p) => p.severity === "error");
+  // Counted as `keel hooks validate` counts them (missing executables included).
+  const errors = allProblems(await checkedListing(projectDir)).filter(
+    (p) => p.severity === "error",
+  );
   if (errors.length > 0)
     out.stderr(`keel: note: ${plural(errors.length, "error")}; see \`keel hooks validate\`\n`);
   return 0;

@@ -156,7 +156,8 @@ function readSource(source: HookSource, text: string): ReadResult & { settings?:
           const p: HookProblem = {
             severity: "error",
             path: source.path,
-            message: `invalid YAML: ${e.message.split("\n", 1)[0]}`,
+            // The yaml parser's first line ends with ":" before a code excerpt we do not show.
+            message: `invalid YAML: ${(e.message.split("\n", 1)[0] ?? "").replace(/:\s*$/, "")}`,
           };
           if (pos) {
             p.line = pos.line;

@@ -8,8 +8,8 @@
  * 2. end of turn: from the simulator sending the last streamed token to the prompt being
  *    re-enabled on screen, against the same `node -e 0` time.
  *
- * The binary runs from dist/ (built here when missing) against the simulator, with a temporary
- * KEEL_HOME, HOME and project. Medians are printed; nothing is asserted (the machine is shared).
+ * The binary (bin/keel.js → dist/bundle/keel.mjs, built here when missing) runs against the
+ * simulator, with a temporary KEEL_HOME, HOME and project. Medians are printed; nothing is asserted (the machine is shared).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -78,16 +78,9 @@ class Pty {
 }
 
 function ensureBuilt(): void {
-  if (existsSync(join(ROOT, "dist/cli/tui/run.js"))) return;
-  console.log("building dist/ …");
-  spawnSync(
-    process.execPath,
-    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-    },
-  );
+  if (existsSync(join(ROOT, "dist/bundle/keel.mjs"))) return;
+  console.log("building dist/ (npm run build) …");
+  spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 }
 
 async function main(): Promise<void> {

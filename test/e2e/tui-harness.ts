@@ -16,22 +16,20 @@ export function hasTmux(): boolean {
 }
 
 /**
- * Compiles src/ into a private directory (its own dist, bin, package.json, and links to data and
- * node_modules), so other test files rebuilding ./dist concurrently never hand the spawned
- * `keel` a half-written module. Type errors elsewhere do not stop the emit.
+ * Builds the bundled CLI (scripts/build-cli.mjs, the same build `npm run build` ships) into a
+ * private directory with its own bin and package.json and links to data and node_modules, so
+ * other test files rebuilding ./dist concurrently never hand the spawned `keel` a half-written
+ * module.
  */
-export function buildPrivate(): { bin: string; cleanup: () => void } {
+export function buildPrivate(): { bin: string; bundle: string; cleanup: () => void } {
   const build = mkdtempSync(join(tmpdir(), "keel-tui-build-"));
-  const tsc = resolve(ROOT, "node_modules/typescript/bin/tsc");
+  const bundle = join(build, "dist/bundle/keel.mjs");
   const r = spawnSync(
     process.execPath,
-    [tsc, "-p", "tsconfig.build.json", "--outDir", join(build, "dist"), "--sourceMap", "false"],
+    [join(ROOT, "scripts/build-cli.mjs"), "--outdir", join(build, "dist/bundle")],
     { cwd: ROOT, encoding: "utf8" },
   );
-  if (
-    !existsSync(join(build, "dist/cli/main.js")) ||
-    !existsSync(join(build, "dist/cli/tui/run.js"))
-  ) {
+  if (r.status !== 0 || !existsSync(bundle)) {
     rmSync(build, { recursive: true, force: true });
     throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
   }
@@ -42,6 +40,7 @@ export function buildPrivate(): { bin: string; cleanup: () => void } {
   symlinkSync(join(ROOT, "node_modules"), join(build, "node_modules"));
   return {
     bin: join(build, "bin/keel.js"),
+    bundle,
     cleanup: () => rmSync(build, { recursive: true, force: true }),
   };
 }

@@ -12,6 +12,7 @@ import { AssistantText, EntryView } from "./components/entry-view.js";
 import { LiveTools } from "./components/live-tools.js";
 import { PermissionPrompt } from "./components/permission-prompt.js";
 import { PromptInput } from "./components/prompt-input.js";
+import { QueuedPrompts } from "./components/queued-prompts.js";
 import { Reasoning } from "./components/reasoning.js";
 import { Spinner } from "./components/spinner.js";
 import { StatusLine } from "./components/status-line.js";
@@ -28,6 +29,7 @@ import {
   type TranscriptState,
 } from "./transcript.js";
 import { untrustedHooks } from "./trust.js";
+import { useRedrawOnResize } from "./use-redraw-on-resize.js";
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -50,12 +52,16 @@ interface Task {
   startedAt: number;
 }
 
+const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+const INTERRUPTING = "interrupting… (Ctrl+C again to exit)";
+const AGAIN_TO_EXIT = "Press Ctrl+C again to exit";
+
 /** The whole TUI. */
 export function App(props: AppProps) {
   const { backend, permissions } = props;
   const { exit: inkExit } = useApp();
   const { stdout } = useStdout();
-  const { columns } = useWindowSize();
+  const { columns, rows } = useWindowSize();
   const width = Math.max(20, columns);
   const [t, setT] = useState<TranscriptState>(() =>
     (props.initialNotices ?? []).reduce(
@@ -71,6 +77,9 @@ export function App(props: AppProps) {
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
+  // Set once SessionEnd has run: the last frame is drawn without prompt or spinner, then Ink exits.
+  const [ended, setEnded] = useState(false);
+  const [queued, setQueued] = useState<readonly string[]>([]);
   const [staticKey, setStaticKey] = useState(0);
   const [hooksChanged, setHooksChanged] = useState(false);
   const [sessionIds, setSessionIds] = useState<string[]>([]);
@@ -84,6 +93,22 @@ export function App(props: AppProps) {
   const lastCtrlC = useRef(0);
   const exitingRef = useRef(false);
   const doubleMs = props.doubleCtrlCMs ?? 2000;
+
+  // The Ctrl+C hint means "a second press exits", which is only true inside the window.
+  useEffect(() => {
+    if (hint === null) return;
+    const timer = setTimeout(() => setHint(null), doubleMs);
+    return () => clearTimeout(timer);
+  }, [hint, doubleMs]);
+
+  useEffect(() => {
+    if (ended) inkExit();
+  }, [ended, inkExit]);
+
+  useRedrawOnResize(columns, () => {
+    stdout.write(CLEAR_SCREEN);
+    setStaticKey((k) => k + 1);
+  });
 
   const apply = (ev: AgentEvent) => setT((s) => applyEvent(s, ev, Date.now()));
   const stream = async (events: AsyncIterable<AgentEvent>) => {
@@ -103,6 +128,7 @@ export function App(props: AppProps) {
       } finally {
         taskRef.current = null;
         setTask(null);
+        setHint((h) => (h === INTERRUPTING ? AGAIN_TO_EXIT : h));
         afterTask();
       }
     })();
@@ -114,6 +140,7 @@ export function App(props: AppProps) {
     if (exitingRef.current) return;
     refreshSessionInfo();
     const next = queue.current.shift();
+    setQueued([...queue.current]);
     if (next !== undefined) start(next);
   };
 
@@ -142,7 +169,7 @@ export function App(props: AppProps) {
     signal,
     exit: () => void quit("exit"),
     clearScreen: () => {
-      stdout.write("\x1b[2J\x1b[3J\x1b[H");
+      stdout.write(CLEAR_SCREEN);
       setT((s) => ({ ...initialTranscript({ expandReasoning: s.expandReasoning }), seq: s.seq }));
       setStaticKey((k) => k + 1);
     },
@@ -161,7 +188,7 @@ export function App(props: AppProps) {
     if (text.trim() === "" || exitingRef.current) return;
     if (taskRef.current) {
       queue.current.push(text);
-      notice("info", `queued: ${text.split("\n")[0]}`);
+      setQueued([...queue.current]);
       return;
     }
     start(text);
@@ -183,7 +210,7 @@ export function App(props: AppProps) {
       notice("error", `SessionEnd: ${err instanceof Error ? err.message : String(err)}`);
     }
     props.onExit?.();
-    inkExit();
+    setEnded(true);
   };
 
   // Mount-only: the session starts once, the bridge and the quit signal are wired once.
@@ -225,9 +252,8 @@ export function App(props: AppProps) {
     lastCtrlC.current = now;
     if (pendingRef.current || taskRef.current) {
       if (quick) return void quit("exit");
-      pendingRef.current?.answer("deny");
-      taskRef.current?.controller.abort();
-      setHint("interrupting… (Ctrl+C again to exit)");
+      interruptTask();
+      setHint(INTERRUPTING);
       return;
     }
     if (editor.text !== "") {
@@ -236,7 +262,21 @@ export function App(props: AppProps) {
       return;
     }
     if (quick) return void quit("exit");
-    setHint("Press Ctrl+C again to exit");
+    setHint(AGAIN_TO_EXIT);
+  };
+
+  // Prompts queued behind an interrupted turn go back to the prompt: the user stopped the work,
+  // so nothing queued runs without being sent again.
+  const interruptTask = () => {
+    pendingRef.current?.answer("deny");
+    taskRef.current?.controller.abort();
+    const waiting = queue.current.splice(0);
+    if (waiting.length === 0) return;
+    setQueued([]);
+    setEditor((e) => {
+      const text = [...waiting, e.text].filter((x) => x !== "").join("\n");
+      return { ...e, text, cursor: text.length, historyIndex: null };
+    });
   };
 
   useInput((input, key) => {
@@ -246,26 +286,47 @@ export function App(props: AppProps) {
     if (hint) setHint(null);
     if (key.ctrl && input === "o")
       return setT((s) => ({ ...s, expandReasoning: !s.expandReasoning }));
-    if (key.escape && taskRef.current && !pendingRef.current)
-      return taskRef.current.controller.abort();
+    if (key.escape && taskRef.current && !pendingRef.current) return interruptTask();
     if (key.ctrl && input === "d" && editor.text === "" && !taskRef.current)
       return void quit("exit");
   });
 
   const agent = backend.agent();
   const phase = t.phase;
+  const status = (
+    <StatusLine
+      model={backend.model()}
+      mode={agent.getPermissionMode()}
+      turnHitRatio={hitRatio(t.turn)}
+      sessionHitRatio={hitRatio(t.session)}
+      sessionCostUsd={t.session.costUsd}
+      width={width}
+      {...(hooksChanged ? { note: "hooks changed on disk: /hooks reload" } : {})}
+    />
+  );
+  const transcript = (
+    <Static key={staticKey} items={t.done}>
+      {(entry) => (
+        <EntryView
+          key={entry.key}
+          entry={entry}
+          width={width}
+          {...(props.home ? { home: props.home } : {})}
+        />
+      )}
+    </Static>
+  );
+  if (ended) {
+    return (
+      <>
+        {transcript}
+        <Box width={width}>{status}</Box>
+      </>
+    );
+  }
   return (
     <>
-      <Static key={staticKey} items={t.done}>
-        {(entry) => (
-          <EntryView
-            key={entry.key}
-            entry={entry}
-            width={width}
-            {...(props.home ? { home: props.home } : {})}
-          />
-        )}
-      </Static>
+      {transcript}
       <Box flexDirection="column" width={width}>
         {t.streamingReasoning ? (
           <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} live />
@@ -273,9 +334,22 @@ export function App(props: AppProps) {
         {t.streamingText ? (
           <AssistantText text={t.streamingText} continued={t.streamingContinued} width={width} />
         ) : null}
-        {t.tools.length > 0 ? <LiveTools tools={t.tools} width={width} /> : null}
+        {t.tools.length > 0 ? (
+          <LiveTools
+            tools={t.tools}
+            width={width}
+            awaitingApproval={pending !== null}
+            {...(props.home ? { home: props.home } : {})}
+          />
+        ) : null}
         {pending ? (
-          <PermissionPrompt request={pending.request} onAnswer={pending.answer} width={width} />
+          <PermissionPrompt
+            request={pending.request}
+            onAnswer={pending.answer}
+            width={width}
+            // The rest of the prompt, the card above it and the status line take about 12 rows.
+            maxCallRows={Math.max(4, rows - 12)}
+          />
         ) : trust ? (
           <TrustPrompt
             projectDir={backend.projectDir}
@@ -294,7 +368,8 @@ export function App(props: AppProps) {
             />
           </Box>
         ) : null}
-        {trust || pending ? null : (
+        <QueuedPrompts prompts={queued} width={width} />
+        {trust || pending || exiting ? null : (
           <Box marginTop={task ? 0 : 1}>
             <PromptInput
               editor={editor}
@@ -308,16 +383,8 @@ export function App(props: AppProps) {
             />
           </Box>
         )}
-        {hint ? <Text dimColor>{hint}</Text> : null}
-        <StatusLine
-          model={backend.model()}
-          mode={agent.getPermissionMode()}
-          turnHitRatio={hitRatio(t.turn)}
-          sessionHitRatio={hitRatio(t.session)}
-          sessionCostUsd={t.session.costUsd}
-          width={width}
-          {...(hooksChanged ? { note: "hooks changed on disk: /hooks reload" } : {})}
-        />
+        {hint && !exiting ? <Text dimColor>{hint}</Text> : null}
+        {status}
       </Box>
     </>
   );

@@ -31,12 +31,29 @@ export interface SlashIO {
   agentChanged(): void;
 }
 
-/** Keys and multi-line input, for /help. */
+/** Keys and multi-line input, for /help (each line fits 80 columns). */
 export const KEY_HELP: readonly string[] = [
-  "Enter send · Alt+Enter, Ctrl+J or a trailing \\ then Enter: new line (Shift+Enter where the terminal reports it)",
-  "↑/↓ history · Tab complete a /command · Ctrl+A/E line start/end · Ctrl+U/K/W delete",
-  "Ctrl+O expand reasoning · Esc or Ctrl+C interrupt a turn · Ctrl+C twice (or Ctrl+D on an empty prompt) exit",
+  "  Enter            send",
+  "  Alt+Enter        new line (also Ctrl+J, Shift+Enter, or \\ at the end + Enter)",
+  "  ↑ / ↓            earlier prompts (lines of a multi-line prompt first)",
+  "  Tab              complete a /command",
+  "  Ctrl+A / Ctrl+E  start / end of line · Ctrl+U / K / W delete",
+  "  Ctrl+O           expand reasoning while the model thinks",
+  "  Esc / Ctrl+C     interrupt the running turn (Ctrl+C also clears the prompt)",
+  "  Ctrl+C twice     exit (Ctrl+D on an empty prompt, or /exit)",
 ];
+
+/** The command table of /help: usage on its own line when it does not fit the label column. */
+export function helpLines(width = 80): string[] {
+  const label = 18;
+  const descWidth = Math.max(20, width - label - 5);
+  return SLASH_COMMANDS.flatMap((c) => {
+    const name = `/${c.name}${c.usage ? ` ${c.usage}` : ""}`;
+    const desc = clip(c.description, descWidth);
+    if (name.length <= label) return [`  ${name.padEnd(label)} ${desc}`];
+    return [`  ${clip(name, width - 3)}`, `  ${" ".repeat(label)} ${desc}`];
+  });
+}
 
 /** Runs one slash command. Never throws: failures are printed. */
 export async function runSlashCommand(
@@ -60,11 +77,7 @@ type Handler = (args: string[], ctx: { backend: TuiBackend; io: SlashIO }) => Pr
 
 const HANDLERS: Record<string, Handler> = {
   help: async (_args, { io }) => {
-    const rows = SLASH_COMMANDS.map((c) => [
-      `/${c.name}${c.usage ? ` ${c.usage}` : ""}`,
-      c.description,
-    ]);
-    io.print({ title: "Commands", lines: [...table(rows, { indent: "  " }), "", ...KEY_HELP] });
+    io.print({ title: "Commands", lines: [...helpLines(), "", "Keys", ...KEY_HELP] });
   },
   hooks: async (args, { backend, io }) => {
     const hooks = backend.agent().hooks;
@@ -150,9 +163,30 @@ const HANDLERS: Record<string, Handler> = {
   },
   compact: async (args, { backend, io }) => {
     const instructions = args.join(" ").trim();
+    const events = backend
+      .agent()
+      .compact({ signal: io.signal, ...(instructions ? { instructions } : {}) });
+    let summary = "";
+    let compacted = false;
+    // The summary streams as model text; shown as a reply it would read like an answer to the
+    // last prompt, so it is collected and printed as what it is once the log was rewritten.
     await io.stream(
-      backend.agent().compact({ signal: io.signal, ...(instructions ? { instructions } : {}) }),
+      (async function* () {
+        for await (const ev of events) {
+          if (ev.type === "text_delta") summary += ev.text;
+          else if (ev.type !== "reasoning_delta") {
+            if (ev.type === "compacted") compacted = true;
+            yield ev;
+          }
+        }
+      })(),
     );
+    if (compacted && summary.trim() !== "") {
+      const lines = sanitize(summary.trim()).split("\n");
+      const shown = lines.slice(0, 8);
+      if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines`);
+      io.print({ title: "Summary the conversation continues from", lines: shown });
+    }
   },
   clear: async (_args, { backend, io }) => {
     await swap(backend, io, {}, "clear");

@@ -6,6 +6,11 @@
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord } from "../../hooks/types.js";
 
+/** A hook row or notice that belongs to a tool call, shown inside its card. */
+export type CardAttachment =
+  | { kind: "hook"; run: HookRunRecord }
+  | { kind: "notice"; level: "info" | "warn" | "error"; text: string };
+
 /** A tool call as a card shows it. */
 export interface ToolCardData {
   id: string;
@@ -16,6 +21,11 @@ export interface ToolCardData {
   startedAt: number;
   durationMs?: number;
   content?: string;
+  /**
+   * Hook runs and notices that arrived while the call ran (PreToolUse, PermissionRequest,
+   * PostToolUse…): the card shows them, so a PostToolUse row never lands above its own call.
+   */
+  attached?: readonly CardAttachment[];
 }
 
 /** One finished thing on screen. `key` is unique for the whole session. */
@@ -106,7 +116,9 @@ function flushReasoning(state: TranscriptState): TranscriptState {
   if (state.streamingReasoning === "") return state;
   const text = state.streamingReasoning;
   const next = pushEntries(state, { kind: "reasoning", text, expanded: state.expandReasoning });
-  return { ...next, streamingReasoning: "", lastReasoning: text };
+  // A turn may think before each request: /thinking shows all of it, in order.
+  const lastReasoning = state.lastReasoning ? `${state.lastReasoning}\n\n${text}` : text;
+  return { ...next, streamingReasoning: "", lastReasoning };
 }
 
 function flushText(state: TranscriptState): TranscriptState {
@@ -131,6 +143,14 @@ function appendText(state: TranscriptState, delta: string): TranscriptState {
     continued: s.streamingContinued,
   });
   return { ...s, streamingText: text.slice(cut + 1), streamingContinued: true };
+}
+
+/** Attaches to the newest running card; null when no call is running. */
+function attachToRunningCard(state: TranscriptState, item: CardAttachment): TranscriptState | null {
+  const last = state.tools[state.tools.length - 1];
+  if (!last) return null;
+  const card = { ...last, attached: [...(last.attached ?? []), item] };
+  return { ...state, tools: [...state.tools.slice(0, -1), card] };
 }
 
 function busy(state: TranscriptState, label: string, now: number): TranscriptState {
@@ -188,6 +208,7 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
         startedAt: running?.startedAt ?? now - ev.durationMs,
         durationMs: ev.durationMs,
         content: ev.content,
+        ...(running?.attached ? { attached: running.attached } : {}),
       };
       const tools = state.tools.filter((t) => t.id !== ev.id);
       const s = pushEntries({ ...state, tools }, { kind: "tool", card });
@@ -195,9 +216,16 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
       return busy(s, label, now);
     }
     case "hook_run":
-      return hookRunIsVisible(ev.run) ? pushEntries(state, { kind: "hook", run: ev.run }) : state;
+      if (!hookRunIsVisible(ev.run)) return state;
+      return (
+        attachToRunningCard(state, { kind: "hook", run: ev.run }) ??
+        pushEntries(state, { kind: "hook", run: ev.run })
+      );
     case "notice":
-      return pushEntries(flushText(state), { kind: "notice", level: ev.level, text: ev.text });
+      return (
+        attachToRunningCard(state, { kind: "notice", level: ev.level, text: ev.text }) ??
+        pushEntries(flushText(state), { kind: "notice", level: ev.level, text: ev.text })
+      );
     case "usage":
       return {
         ...state,
@@ -206,7 +234,7 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
         session: { ...addUsage(state.session, ev), costUsd: state.costBase + ev.costUsd },
       };
     case "compacted":
-      return pushEntries(state, {
+      return pushEntries(flushText(flushReasoning(state)), {
         kind: "notice",
         level: "info",
         text: `compacted ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,

@@ -8,7 +8,7 @@ import { hookRun, KEY, waitForFrame } from "./helpers.js";
 
 afterEach(() => cleanup());
 
-function mount(opts: FakeOptions = {}, quitSignal?: AbortSignal) {
+function mount(opts: FakeOptions = {}, quitSignal?: AbortSignal, doubleCtrlCMs = 60_000) {
   const { backend, log } = fakeBackend(opts);
   const permissions = createPermissionBridge();
   let exited = 0;
@@ -17,7 +17,7 @@ function mount(opts: FakeOptions = {}, quitSignal?: AbortSignal) {
       backend={backend}
       permissions={permissions}
       onExit={() => exited++}
-      doubleCtrlCMs={60_000}
+      doubleCtrlCMs={doubleCtrlCMs}
       {...(quitSignal ? { quitSignal } : {})}
     />,
   );
@@ -351,5 +351,106 @@ describe("App", () => {
     m.type("two\r");
     await m.screen((s) => s.includes("· $0.0020"));
     expect(m.log.ended).toEqual(["session-0:other"]);
+  });
+
+  it("shows the Ctrl+C hint only while a second press would exit", async () => {
+    const m = mount({}, undefined, 300);
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type(KEY.ctrlC);
+    await m.screen((s) => s.includes("Press Ctrl+C again to exit"));
+    await m.screen((s) => !s.includes("Press Ctrl+C again to exit"));
+    expect(m.exited()).toBe(0);
+  });
+
+  it("after an interrupt the hint says what the next Ctrl+C does, not 'interrupting'", async () => {
+    const m = mount({
+      turn: async function* (prompt, signal) {
+        yield { type: "turn_start", turn: 1, prompt };
+        await aborted(signal);
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "aborted" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("go\r");
+    await m.screen((s) => s.includes("esc to interrupt"));
+    m.type(KEY.ctrlC);
+    const s = await m.screen((s) => s.includes("ask Keel") && s.includes("interrupted"));
+    await m.screen((s) => s.includes("Press Ctrl+C again to exit"));
+    expect(s).not.toContain("interrupting…");
+  });
+
+  it("shows queued prompts above the prompt and hands them back when the turn is interrupted", async () => {
+    const m = mount({
+      turn: async function* (prompt, signal) {
+        yield { type: "turn_start", turn: 1, prompt };
+        await aborted(signal);
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "aborted" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("first\r");
+    await m.screen((s) => s.includes("Enter queues it"));
+    m.type("second\r");
+    await m.screen((s) => s.includes("queued: second"));
+    m.type(KEY.escape);
+    const s = await m.screen((s) => s.includes("❯ second") && s.includes("interrupted"));
+    expect(s).not.toContain("queued: second");
+    expect(m.log.calls.filter((c) => c.startsWith("turn:"))).toEqual(["turn:first"]);
+  });
+
+  it("/compact shows the summary as a summary, not as a reply", async () => {
+    const m = mount({
+      compactEvents: [
+        { type: "request_start", turn: 1, request: 3 },
+        { type: "text_delta", text: "The user fixed\nthe parser." },
+        { type: "compacted", beforeMessages: 12, afterMessages: 1 },
+      ],
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/compact\r");
+    const s = await m.screen((s) => s.includes("Summary the conversation continues from"));
+    expect(s).toContain("compacted 12 → 1 messages");
+    expect(s).toContain("the parser.");
+    expect(s).not.toContain("● The user fixed");
+  });
+
+  it("leaves the transcript and the status line, not a spinner or a prompt, on exit", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("hello\r");
+    await m.screen((s) => s.includes("echo: hello") && s.includes("ask Keel"));
+    m.type("/exit\r");
+    await expect.poll(() => m.exited()).toBe(1);
+    const s = await m.screen((s) => !s.includes("ask Keel") && !s.includes("ending session"));
+    expect(s).toContain("echo: hello");
+    expect(s).toContain("deepseek-v4-flash · default");
+    expect(s).not.toMatch(/^❯\s*$/m);
+  });
+
+  it("reprints the transcript on a clean screen when the width changes", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("hello\r");
+    await m.screen((s) => s.includes("echo: hello") && s.includes("ask Keel"));
+    const before = m.stdout.frames.length;
+    Object.defineProperty(m.stdout, "columns", { get: () => 60, configurable: true });
+    m.stdout.emit("resize");
+    await expect
+      .poll(() => m.stdout.frames.slice(before).some((f) => f.includes("\x1b[2J\x1b[3J")))
+      .toBe(true);
+    const s = await m.screen((s) => s.includes("echo: hello") && s.includes("ask Keel"));
+    expect(s.split("echo: hello").length).toBe(2);
+  });
+
+  it("lists every command in /help within 80 columns", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/help\r");
+    const s = await m.screen((s) => s.includes("Ctrl+C twice"));
+    for (const name of ["/hooks", "/stats", "/model", "/mode", "/compact", "/clear", "/resume"]) {
+      expect(s).toContain(name);
+    }
+    const help = s.slice(s.indexOf("Commands"), s.indexOf("Ctrl+C twice"));
+    for (const line of help.split("\n")) expect(line.trimEnd().length).toBeLessThanOrEqual(80);
   });
 });

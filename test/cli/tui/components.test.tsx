@@ -119,6 +119,60 @@ describe("ToolCard", () => {
   });
 });
 
+describe("ToolCard attachments", () => {
+  it("shows a PreToolUse row above the result and a PostToolUse row below it", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c",
+          name: "shell",
+          input: { command: "make" },
+          status: "ok",
+          startedAt: 0,
+          durationMs: 20,
+          content: "built ok",
+          attached: [
+            {
+              kind: "hook",
+              run: hookRun({ event: "PostToolUse", outcome: "warn", stderr: "lint" }),
+            },
+            { kind: "hook", run: hookRun({ event: "PreToolUse", stdout: "checked" }) },
+            { kind: "notice", level: "info", text: "note \x1b[31mfrom\x1b[0m a hook" },
+          ],
+        }}
+      />,
+    );
+    const lines = plain(lastFrame()).split("\n");
+    const at = (text: string) => lines.findIndex((l) => l.includes(text));
+    expect(at("shell make")).toBe(0);
+    expect(at("hook PreToolUse")).toBeGreaterThan(at("shell make"));
+    expect(at("⎿ built ok")).toBeGreaterThan(at("hook PreToolUse"));
+    expect(at("hook PostToolUse")).toBeGreaterThan(at("⎿ built ok"));
+    expect(at("note from a hook")).toBeGreaterThan(at("hook PostToolUse"));
+  });
+
+  it("says a running call awaits approval instead of ticking", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        now={9_000}
+        awaitingApproval
+        card={{
+          id: "c",
+          name: "write_file",
+          input: { path: "a.ts" },
+          status: "running",
+          startedAt: 0,
+        }}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("write_file a.ts ? awaiting approval");
+    expect(screen).not.toContain("9.0s");
+  });
+});
+
 describe("HookRow", () => {
   it("shows event, command, outcome, duration and the block reason", () => {
     const { lastFrame } = render(
@@ -209,6 +263,25 @@ describe("StatusLine", () => {
     const screen = plain(lastFrame());
     expect(screen).toContain("cache –/–");
     expect(screen.split("\n")[0]?.length).toBeLessThanOrEqual(50);
+  });
+
+  it.each([
+    [50, "default · cache 95%/95% · $0.0012"],
+    [30, "cache 95%/95% · $0.0012"],
+    [22, "95%/95% · $0.0012"],
+  ])("keeps the ratios and the cost at %i columns", (width, expected) => {
+    const { lastFrame } = render(
+      <StatusLine
+        width={width}
+        model="deepseek-v4-flash"
+        mode="default"
+        turnHitRatio={0.95}
+        sessionHitRatio={0.95}
+        sessionCostUsd={0.0012}
+      />,
+    );
+    const line = plain(lastFrame()).split("\n")[0] ?? "";
+    expect(line.trimEnd()).toBe(expected);
   });
 });
 

@@ -39,6 +39,7 @@ export interface FakeOptions {
   stats?: HookStats[];
   startEvents?: AgentEvent[];
   endEvents?: AgentEvent[];
+  compactEvents?: AgentEvent[];
 }
 
 async function* events(list: AgentEvent[]): AsyncIterable<AgentEvent> {
@@ -117,7 +118,9 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
       },
       compact: () => {
         log.calls.push("compact");
-        return events([{ type: "compacted", beforeMessages: 10, afterMessages: 2 }]);
+        return events(
+          opts.compactEvents ?? [{ type: "compacted", beforeMessages: 10, afterMessages: 2 }],
+        );
       },
       end: (reason = "exit") => {
         log.ended.push(`${id}:${reason}`);

@@ -61,6 +61,53 @@ describe("transcript", () => {
     expect(s.phase.kind).toBe("idle");
   });
 
+  it("keeps the hook rows and notices of a running call inside its card, not above it", () => {
+    const s = run([
+      { type: "tool_call", id: "a", name: "shell", input: { command: "make" } },
+      { type: "hook_run", run: hookRun({ event: "PreToolUse", stdout: "checked" }) },
+      { type: "hook_run", run: hookRun({ event: "PostToolUse", outcome: "warn", stderr: "lint" }) },
+      { type: "notice", level: "info", text: "from a hook" },
+      {
+        type: "tool_result",
+        id: "a",
+        name: "shell",
+        input: { command: "make" },
+        status: "ok",
+        content: "built",
+        durationMs: 5,
+      },
+      { type: "hook_run", run: hookRun({ event: "Stop", outcome: "warn", stderr: "late" }) },
+    ]);
+    expect(s.done.map((e) => e.kind)).toEqual(["tool", "hook"]);
+    const card = s.done[0]?.kind === "tool" ? s.done[0].card : null;
+    expect(card?.attached?.map((a) => (a.kind === "hook" ? a.run.event : a.text))).toEqual([
+      "PreToolUse",
+      "PostToolUse",
+      "from a hook",
+    ]);
+  });
+
+  it("flushes streamed text before the compaction notice", () => {
+    const s = run([
+      { type: "text_delta", text: "partial" },
+      { type: "compacted", beforeMessages: 9, afterMessages: 1 },
+    ]);
+    expect(s.streamingText).toBe("");
+    expect(s.done.map((e) => e.kind)).toEqual(["assistant", "notice"]);
+  });
+
+  it("keeps every reasoning block of the turn for /thinking", () => {
+    const s = run([
+      { type: "turn_start", turn: 1, prompt: "p" },
+      { type: "reasoning_delta", text: "first" },
+      { type: "tool_call", id: "a", name: "shell", input: { command: "ls" } },
+      { type: "reasoning_delta", text: "second" },
+      { type: "text_delta", text: "done" },
+    ]);
+    expect(s.lastReasoning).toBe("first\n\nsecond");
+    expect(run([{ type: "turn_start", turn: 2, prompt: "q" }], s).lastReasoning).toBe("");
+  });
+
   it("accumulates cache ratios per turn and per session", () => {
     const usage = (hit: number, miss: number, turnCost: number, total: number): AgentEvent => ({
       type: "usage",

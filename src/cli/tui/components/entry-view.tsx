@@ -30,7 +30,7 @@ export function EntryView({ entry, width, home }: EntryViewProps) {
     case "reasoning":
       return <Reasoning text={entry.text} expanded={entry.expanded} />;
     case "tool":
-      return <ToolCard card={entry.card} width={width} />;
+      return <ToolCard card={entry.card} width={width} {...(home ? { home } : {})} />;
     case "hook":
       return <HookRow run={entry.run} width={width} {...(home ? { home } : {})} />;
     case "notice":

@@ -7,16 +7,27 @@ import { ToolCard } from "./tool-card.js";
 export interface LiveToolsProps {
   tools: readonly ToolCardData[];
   width: number;
+  home?: string;
+  /** The newest card waits for the user's answer to a permission prompt. */
+  awaitingApproval?: boolean;
 }
 
 /** Renders running cards; re-renders every 200 ms for the elapsed time. */
-export function LiveTools({ tools, width }: LiveToolsProps) {
-  useAnimation({ interval: 200 });
+export function LiveTools({ tools, width, home, awaitingApproval = false }: LiveToolsProps) {
+  // Nothing ticks while a permission prompt waits: the frame stays still under the question.
+  useAnimation({ interval: 200, isActive: !awaitingApproval });
   const now = Date.now();
   return (
     <Box flexDirection="column">
-      {tools.map((card) => (
-        <ToolCard key={card.id} card={card} width={width} now={now} />
+      {tools.map((card, i) => (
+        <ToolCard
+          key={card.id}
+          card={card}
+          width={width}
+          now={now}
+          awaitingApproval={awaitingApproval && i === tools.length - 1}
+          {...(home ? { home } : {})}
+        />
       ))}
     </Box>
   );

@@ -89,7 +89,14 @@ function BufferView({
 /** The prompt line(s) and, while typing "/…", the completion menu. */
 export function PromptInput(props: PromptInputProps) {
   const { editor, onChange, onSubmit, width, isActive = true, busy = false } = props;
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelectedState] = useState(0);
+  // Like the buffer, the menu selection is read by keys that arrive in the same chunk as the
+  // arrow that moved it (Down then Enter): keep the latest value in a ref.
+  const selectedRef = useRef(0);
+  const setSelected = (update: number | ((i: number) => number)) => {
+    selectedRef.current = typeof update === "number" ? update : update(selectedRef.current);
+    setSelectedState(selectedRef.current);
+  };
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
   const items = useMemo(
     () => completeSlash(editor.text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {}),
@@ -136,7 +143,8 @@ export function PromptInput(props: PromptInputProps) {
     const text = latest.current.text;
     const list = completeSlash(text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {});
     const open = isActive && list.length > 0 && dismissedFor !== text;
-    return { open, list, pick: open ? list[Math.min(selected, list.length - 1)] : undefined };
+    const pick = open ? list[Math.min(selectedRef.current, list.length - 1)] : undefined;
+    return { open, list, pick };
   };
 
   const enter = () => {

@@ -18,7 +18,7 @@ export function Reasoning({ text, expanded, live = false }: ReasoningProps) {
     return (
       <Text dimColor wrap="truncate-end">
         {head}
-        {live ? " (ctrl+o to expand)" : ""}
+        {live ? " (ctrl+o to expand)" : " (/thinking)"}
       </Text>
     );
   }

@@ -14,15 +14,30 @@ export interface StatusLineProps {
   note?: string;
 }
 
-/** Renders one line that fits `width`: labels shrink before values disappear. */
-export function StatusLine(props: StatusLineProps) {
+/**
+ * The status text for `width` columns: labels shrink first, then the model and the mode go, so
+ * the cache ratios and the cost are the last things a narrow terminal loses.
+ */
+export function statusText(props: Omit<StatusLineProps, "note">): string {
   const { model, mode, width } = props;
   const turn = formatRatio(props.turnHitRatio);
   const session = formatRatio(props.sessionHitRatio);
   const cost = formatCost(props.sessionCostUsd);
-  const long = `${model} · ${mode} · cache turn ${turn} session ${session} · ${cost}`;
-  const short = `${model} · ${mode} · cache ${turn}/${session} · ${cost}`;
-  const text = long.length <= width ? long : clip(short, width);
+  const forms = [
+    `${model} · ${mode} · cache turn ${turn} session ${session} · ${cost}`,
+    `${model} · ${mode} · cache ${turn}/${session} · ${cost}`,
+    `${mode} · cache ${turn}/${session} · ${cost}`,
+    `cache ${turn}/${session} · ${cost}`,
+    `${turn}/${session} · ${cost}`,
+  ];
+  const fits = forms.find((f) => f.length <= width);
+  return fits ?? clip(forms[forms.length - 1] ?? "", width);
+}
+
+/** Renders one line that fits `width`. */
+export function StatusLine(props: StatusLineProps) {
+  const { width } = props;
+  const text = statusText(props);
   const note = props.note && text.length + props.note.length + 3 <= width ? props.note : "";
   return (
     <Box width={width}>

@@ -1,7 +1,9 @@
 /** A tool call as a compact card: name, key argument, status, elapsed time, result preview. */
 import { Box, Text } from "ink";
 import { clip, formatDuration, keyArgument, preview } from "../format.js";
-import type { ToolCardData } from "../transcript.js";
+import { sanitize } from "../sanitize.js";
+import type { CardAttachment, ToolCardData } from "../transcript.js";
+import { HookRow } from "./hook-row.js";
 
 /** Props of {@link ToolCard}. */
 export interface ToolCardProps {
@@ -12,6 +14,51 @@ export interface ToolCardProps {
   now?: number;
   /** How many result lines to preview (default 3). */
   previewLines?: number;
+  /** Home directory to shorten hook commands with. */
+  home?: string;
+  /** A running call that waits for the user's approval says so instead of "running". */
+  awaitingApproval?: boolean;
+}
+
+const AWAITING_APPROVAL = { icon: "?", color: "yellow", word: "awaiting approval" };
+
+// Hooks that decide whether the call runs are shown above its result; the others below it.
+const BEFORE_RESULT = new Set(["PreToolUse", "PermissionRequest", "Notification"]);
+
+const LEVEL = {
+  info: { color: "blue", icon: "· " },
+  warn: { color: "yellow", icon: "! " },
+  error: { color: "red", icon: "✗ " },
+} as const;
+
+function Attachments({
+  items,
+  width,
+  home,
+}: {
+  items: readonly CardAttachment[];
+  width: number;
+  home?: string;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      {items.map((item, i) =>
+        item.kind === "hook" ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: attachments only ever grow
+          <HookRow key={i} run={item.run} width={width} {...(home ? { home } : {})} />
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: attachments only ever grow
+          <Box key={i} paddingLeft={2} width={width}>
+            <Text color={LEVEL[item.level].color}>
+              {LEVEL[item.level].icon}
+              {sanitize(item.text)}
+            </Text>
+          </Box>
+        ),
+      )}
+    </Box>
+  );
 }
 
 const STATUS: Record<ToolCardData["status"], { icon: string; color: string; word: string }> = {
@@ -22,15 +69,27 @@ const STATUS: Record<ToolCardData["status"], { icon: string; color: string; word
 };
 
 /** Renders one tool call. */
-export function ToolCard({ card, width, now, previewLines = 3 }: ToolCardProps) {
-  const status = STATUS[card.status];
+export function ToolCard({
+  card,
+  width,
+  now,
+  previewLines = 3,
+  home,
+  awaitingApproval = false,
+}: ToolCardProps) {
+  const status =
+    card.status === "running" && awaitingApproval ? AWAITING_APPROVAL : STATUS[card.status];
   const elapsedMs = card.durationMs ?? Math.max(0, (now ?? Date.now()) - card.startedAt);
-  const tail = ` ${status.icon} ${status.word} ${formatDuration(elapsedMs)}`;
+  const elapsed = awaitingApproval ? "" : ` ${formatDuration(elapsedMs)}`;
+  const tail = ` ${status.icon} ${status.word}${elapsed}`;
   const head = `⏺ ${card.name} `;
   const argWidth = Math.max(8, width - head.length - tail.length - 1);
   const arg = clip(keyArgument(card.input), argWidth);
   const body = card.content === undefined ? null : preview(card.content, previewLines);
   const lineWidth = Math.max(10, width - 6);
+  const attached = card.attached ?? [];
+  const before = attached.filter((a) => a.kind === "hook" && BEFORE_RESULT.has(a.run.event));
+  const after = attached.filter((a) => !before.includes(a));
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
@@ -40,6 +99,7 @@ export function ToolCard({ card, width, now, previewLines = 3 }: ToolCardProps) 
         <Text>{arg}</Text>
         <Text color={status.color}>{tail}</Text>
       </Text>
+      <Attachments items={before} width={width} {...(home ? { home } : {})} />
       {body && body.lines.length > 0 ? (
         <Box flexDirection="column" paddingLeft={2}>
           {body.lines.map((line, i) => (
@@ -52,6 +112,7 @@ export function ToolCard({ card, width, now, previewLines = 3 }: ToolCardProps) 
           {body.more > 0 ? <Text dimColor>{`  … ${body.more} more lines`}</Text> : null}
         </Box>
       ) : null}
+      <Attachments items={after} width={width} {...(home ? { home } : {})} />
     </Box>
   );
 }

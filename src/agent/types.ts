@@ -57,7 +57,11 @@ export interface AgentOptions {
   cheapModel?: string;
   /** The tools the model may call (e.g. `createBuiltinTools({cwd})`). */
   tools: readonly Tool[];
-  /** A hooks engine; when absent the agent creates one with prompt and agent runners wired. */
+  /**
+   * A hooks engine; when absent the agent creates one with prompt and agent runners wired.
+   * Either way, every run the agent fires is recorded in the session's hook audit log (so do
+   * not also point the engine's `onRun` at the session).
+   */
   hooks?: HookEngine;
   /** Load no hooks at all (library users, benchmarks). Ignored when `hooks` is given. */
   noHooks?: boolean;

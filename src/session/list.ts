@@ -6,6 +6,11 @@ import { projectSessionsDir, sessionsRoot } from "./paths.js";
 import { reopenSession, type SessionHandle, type SessionWriteOptions } from "./store.js";
 
 const PREVIEW_CHARS = 80;
+/**
+ * Hook output the agent adds around a prompt (SessionStart, UserPromptSubmit context); the
+ * preview shows what the user typed. The agent writes these blocks (agent/hook-fire.ts).
+ */
+const HOOK_CONTEXT = /<hook-context event="[^"]*">[\s\S]*?<\/hook-context>/g;
 
 /** One line of `keel sessions`. */
 export interface SessionSummary {
@@ -17,7 +22,7 @@ export interface SessionSummary {
   /** Last write (file modification time), ISO. */
   updatedAt: string;
   messages: number;
-  /** The first user message, one line, cut to 80 characters ("" when none yet). */
+  /** The first prompt (the first user message without hook context), one line, cut to 80 characters ("" when none yet). */
   firstPrompt: string;
 }
 
@@ -133,7 +138,8 @@ function firstPrompt(messages: readonly string[]): string {
     if (Reflect.get(value, "role") !== "user") continue;
     const content = Reflect.get(value, "content");
     if (typeof content !== "string") continue;
-    const line = content.replace(/\s+/g, " ").trim();
+    const line = content.replace(HOOK_CONTEXT, " ").replace(/\s+/g, " ").trim();
+    if (line === "") continue;
     return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
   }
   return "";

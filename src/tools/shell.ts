@@ -210,7 +210,10 @@ function render(r: {
   const interrupted = r.ending !== "exited";
   const truncated = r.combined.truncated;
   const output = r.combined.text();
-  const lines: string[] = [output.length > 0 ? output.replace(/\n$/, "") : "(no output)"];
+  const shown = looksBinary(output)
+    ? `[binary output: ${r.combined.total} bytes not shown; redirect it to a file, or pipe it through od -c | head or base64 if you need to see it]`
+    : output.replace(/\n$/, "");
+  const lines: string[] = [output.length > 0 ? shown : "(no output)"];
   if (r.spawnError) {
     lines.push(`[could not run the command: ${r.spawnError}]`);
   } else if (r.ending === "timeout") {
@@ -234,6 +237,17 @@ function render(r: {
       ...(r.ending === "timeout" ? { timedOut: true } : {}),
     },
   };
+}
+
+/**
+ * Whether decoded output is binary rather than text: NUL bytes, or many bytes that were not
+ * UTF-8. Such bytes only cost tokens, and NULs can make the request itself invalid.
+ */
+export function looksBinary(text: string): boolean {
+  if (text.includes("\u0000")) return true;
+  let bad = 0;
+  for (const ch of text) if (ch === "\uFFFD") bad += 1;
+  return bad > 8 && bad * 20 > text.length;
 }
 
 function isDirectory(path: string): boolean {

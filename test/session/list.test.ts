@@ -52,6 +52,15 @@ describe("listing sessions", () => {
     expect(all[1]).toMatchObject({ projectDir: projB.dir, messages: 0, firstPrompt: "" });
   });
 
+  it("previews what the user typed, not the hook context around it", () => {
+    const prompt =
+      '<hook-context event="SessionStart">\nBranch: main\n</hook-context>\n\nfix the tests\n\n' +
+      '<hook-context event="UserPromptSubmit">\nlint is clean\n</hook-context>';
+    session(projA.dir, "aaaa-1111", prompt, 1_000);
+    const [s] = listSessions({ keelHome: home.dir, projectDir: projA.dir });
+    expect(s?.firstPrompt).toBe("fix the tests");
+  });
+
   it("finds the latest session of a project, or null", () => {
     session(projA.dir, "aaaa-1111", "old", 5_000);
     session(projA.dir, "aaaa-2222", "new", 6_000);

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runSim } from "../../src/cli/commands/sim.js";
+import { runSim, SCRIPT_HELP } from "../../src/cli/commands/sim.js";
 import { main, UserError } from "../../src/cli/main.js";
-import type { Simulator } from "../../src/sim/index.js";
+import { parseScript, type Simulator } from "../../src/sim/index.js";
 
 const ROOT = resolve(__dirname, "../..");
 let dir = "";
@@ -105,4 +105,17 @@ describe("keel sim", () => {
       expect(await exited).toBe(0);
     },
   );
+});
+
+describe("keel sim --help", () => {
+  it("shows script examples that are all valid replies", () => {
+    const examples = SCRIPT_HELP.split("\n")
+      .filter((l) => l.startsWith("  {"))
+      .map((l) => l.trim().slice(0, l.trim().lastIndexOf("}") + 1));
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+    for (const ex of examples) {
+      const parsed = parseScript([JSON.parse(ex)]);
+      expect(parsed, ex).toMatchObject({ ok: true });
+    }
+  });
 });

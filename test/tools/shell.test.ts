@@ -143,6 +143,18 @@ describe("shell tool", () => {
     expect(r.details).toMatchObject({ truncated: true });
   });
 
+  it("summarizes binary output instead of sending raw bytes to the model", async () => {
+    const tool = createShellTool({ cwd: project.dir });
+    const bytes = "printf 'PK\\003\\004\\000\\000\\377\\376'; head -c 4000 /dev/zero";
+    const r = await tool.run({ command: bytes }, { signal: NO_SIGNAL });
+    expect(r.isError).toBe(false);
+    expect(r.content).not.toContain("\u0000");
+    expect(r.content).toMatch(/^\[binary output: 4008 bytes not shown;/);
+    expect(r.content).toContain("[exit code: 0]");
+    const text = await tool.run({ command: "echo 'héllo wörld ✓'" }, { signal: NO_SIGNAL });
+    expect(text.content).toBe("héllo wörld ✓\n[exit code: 0]");
+  });
+
   it("exposes the command as its primary argument and is a shell-kind tool", () => {
     const tool = createShellTool({ cwd: project.dir });
     expect(tool.kind).toBe("shell");

@@ -3,7 +3,8 @@
  * newest first, with what is needed to pick one to resume.
  */
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import { keelHomeFrom, listSessions, type SessionSummary } from "../../session/index.js";
 import { displayPath, plural, TEXT_WIDTH, table, truncate } from "../format/text.js";
@@ -26,7 +27,7 @@ export function renderSessions(
     return opts.all
       ? ['No sessions yet. Start one with `keel` or `keel run "<prompt>"`.']
       : [
-          `No sessions yet for ${displayPath(opts.projectDir)}. Start one with \`keel\` or \`keel run "<prompt>"\`.`,
+          `No sessions yet for ${projectLabel(opts.projectDir)}. Start one with \`keel\` or \`keel run "<prompt>"\`.`,
         ];
   }
   const width = opts.width ?? TEXT_WIDTH;
@@ -51,13 +52,19 @@ export function renderSessions(
     const prompt = sessions[i]?.firstPrompt ?? "";
     row.push(prompt === "" ? "(no prompt yet)" : truncate(prompt, previewWidth));
   });
-  const scope = opts.all ? "all projects" : displayPath(opts.projectDir);
+  const scope = opts.all ? "all projects" : projectLabel(opts.projectDir);
   return [
     `${plural(sessions.length, "session")} (${scope}), newest first:`,
     ...table([header, ...rows]),
     "",
     `Resume one with: keel run --resume <ID> "<prompt>"   (or --continue for the latest)`,
   ];
+}
+
+/** A project directory as the user knows it: `~/…` under the home directory, else absolute. */
+function projectLabel(dir: string): string {
+  const rel = relative(homedir(), dir);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? `~${sep}${rel}` : dir;
 }
 
 /** The JSON of `keel sessions --json`: one object per session, newest first. */

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import type { SimRequestRecord } from "../../sim/record.js";
 import { loadScriptFile } from "../../sim/script.js";
-import { type Simulator, startSimulator } from "../../sim/server.js";
+import { EXHAUSTED_TEXT, type Simulator, startSimulator } from "../../sim/server.js";
 import { UserError } from "../main.js";
 
 /** Options of `runSim`. */
@@ -64,6 +64,23 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** The script format, shown after `keel sim --help` (every example is a valid reply). */
+export const SCRIPT_HELP = `
+Script: {"replies": [...]} (or a bare array), one reply per request, in order:
+  {"text": "Hello"}                                  an answer
+  {"reasoning": "...", "text": "..."}                thinking mode (reasoning_content)
+  {"toolCalls": [{"name": "shell", "arguments": {"command": "ls"}}]}
+  {"toolCalls": [{"name": "shell", "rawArguments": "{\\"command\\": "}]}   exact argument text
+  {"error": {"status": 429, "retryAfter": 1}, "repeat": 2}   HTTP errors (400-599)
+  {"fault": {"type": "dsml_leak", "calls": [{"name": "read_file", "arguments": {"path": "a"}}]}}
+    other faults: truncated_arguments, json_prefix, trailing_garbage (name, arguments),
+    empty_arguments (name), reasoning_exhausts_budget
+  more reply fields: finishReason, when {lastUserContains, lastMessageRole, jsonMode, ...},
+    latency {firstByteMs, chunkDelayMs}, keepAlive, chunkChars, disconnectAfterChunks, usage
+After the last reply every request gets "${EXHAUSTED_TEXT}".
+GET <url>/_sim/requests lists every request received, with its exact bytes and cache accounting.
+Point Keel at it: KEEL_BASE_URL=<url> DEEPSEEK_API_KEY=any keel run "..."`;
+
 /** Registers `keel sim`. */
 export function register(program: Command): void {
   program
@@ -71,6 +88,7 @@ export function register(program: Command): void {
     .description("Run the DeepSeek-compatible simulator on 127.0.0.1 (prints its base URL)")
     .requiredOption("--script <file>", "script of replies (JSON)")
     .option("--port <n>", "port to listen on (default: a free one)", parsePort)
+    .addHelpText("after", SCRIPT_HELP)
     .action(async (opts: { script: string; port?: number }) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

@@ -50,8 +50,12 @@ export function leadingWords(command: string, max = 2): string[] {
         i++;
       }
     }
-    // Leading `VAR=value` assignments are not the command.
-    if (words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+    // Leading `VAR=value` assignments are not the command. One that runs a command
+    // substitution (`f=$(jq -r …)`) spans words this scan cannot pair up: nothing to check.
+    if (words.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+      if (/\$\(|`/.test(word)) return [];
+      continue;
+    }
     words.push(word);
     if (words.length >= max) break;
   }

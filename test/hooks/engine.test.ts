@@ -393,6 +393,10 @@ describe("validateHooks", () => {
               cmd("python3 hooks/gone.py"),
               cmd("jq -r .tool_input.command | grep -q rm && exit 2 || exit 0"),
               cmd("FOO=1 echo hi"),
+              // docs/hooks.md's Claude example: the command is inside the substitution.
+              cmd(`f=$(jq -r '.tool_input.file_path'); case "$f" in *.json) jq empty "$f";; esac`),
+              cmd("out=`./hooks/ok.sh --x`; echo $out"),
+              cmd("X=1 ./hooks/also-missing.sh"),
             ],
           },
         ],
@@ -409,6 +413,7 @@ describe("validateHooks", () => {
       ["PreToolUse hook: not executable: ./hooks/not-exec.sh (chmod +x?)", 10],
       ["PreToolUse hook: command not found: no-such-tool-xyz (not on PATH)", 18],
       ["PreToolUse hook: script not found: hooks/gone.py", 22],
+      ["PreToolUse hook: command not found: ./hooks/also-missing.sh (no such file)", 42],
     ]);
   });
 });

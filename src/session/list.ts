@@ -75,12 +75,16 @@ export function listSessions(opts: { keelHome: string; projectDir?: string }): S
   );
 }
 
-/** The project's most recently updated session, or null. */
+/**
+ * The project's most recently updated session that holds a conversation (`--continue`), or
+ * null. A session with no messages yet (its only prompt was blocked by a hook, or it was
+ * opened and left) has nothing to continue, so an earlier one is taken.
+ */
 export function latestSession(opts: {
   keelHome: string;
   projectDir: string;
 }): SessionSummary | null {
-  return listSessions(opts)[0] ?? null;
+  return listSessions(opts).find((s) => s.messages > 0) ?? null;
 }
 
 /** Finds a session by full id or unique prefix. */

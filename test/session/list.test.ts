@@ -66,6 +66,9 @@ describe("listing sessions", () => {
     session(projA.dir, "aaaa-2222", "new", 6_000);
     session(projB.dir, "bbbb-3333", "other", 9_000);
     expect(latestSession({ keelHome: home.dir, projectDir: projA.dir })?.id).toBe("aaaa-2222");
+    // A newer session with no conversation (its prompt was blocked) is not what --continue wants.
+    session(projA.dir, "aaaa-3333", null, 7_000);
+    expect(latestSession({ keelHome: home.dir, projectDir: projA.dir })?.id).toBe("aaaa-2222");
     const empty = tempDir("keel-empty-");
     expect(latestSession({ keelHome: home.dir, projectDir: empty.dir })).toBeNull();
     empty.cleanup();

@@ -37,6 +37,9 @@ export interface DecideContext {
   /** What ran, for default messages. */
   label: string;
   timeoutMs?: number;
+  /** On observing events, a block message goes to the model (default) or only to the user
+   *  (the run's warning), as the hook's dialect says. */
+  feedbackTo?: "model" | "user";
 }
 
 const EMPTY: RunVerdict = {
@@ -81,6 +84,7 @@ function blockOrFeedback(
   if (isGating(ctx.event, ctx.exitTable)) {
     return verdict({ ...base, outcome: "block", decision: "block", message: reason });
   }
+  if (ctx.feedbackTo === "user") return verdict({ ...base, outcome: "warn", message: reason });
   const context = [base.additionalContext, reason].filter(Boolean).join("\n");
   return verdict({ ...base, outcome: "warn", message: reason, additionalContext: context });
 }

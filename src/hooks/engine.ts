@@ -151,6 +151,9 @@ export async function createHookEngine(
         label: h.label,
         timeoutMs,
         ...(h.def.handler.onTimeout ? { onTimeout: h.def.handler.onTimeout } : {}),
+        ...(h.dialect.feedbackToModelOn && !h.dialect.feedbackToModelOn.has(event)
+          ? { feedbackTo: "user" as const }
+          : {}),
       },
       result,
     );

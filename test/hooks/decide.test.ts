@@ -70,6 +70,14 @@ const rows: Row[] = [
     { outcome: "warn", decision: null, additionalContext: "lint failed" },
   ],
   [
+    "exit 2 observing, feedback to the user only (Claude Code on SessionStart)",
+    "native",
+    "SessionStart",
+    { exitCode: 2, stderr: "setup failed" },
+    { feedbackTo: "user" },
+    { outcome: "warn", decision: null, message: "setup failed", additionalContext: null },
+  ],
+  [
     "native exit 2 on Stop blocks (continue)",
     "native",
     "Stop",

@@ -93,6 +93,35 @@ jq -n --arg p "$path" '{hookSpecificOutput: {hookEventName: "PostToolUse", addit
     expect(d.additionalContext).toBe(`formatted ${w.project}/src/a.ts`);
   });
 
+  it("exit 2 stderr reaches the model after a tool ran, and only the user on SessionStart", async () => {
+    const exit2 = (text: string) => ({
+      hooks: [{ type: "command", command: `echo '${text}' >&2; exit 2` }],
+    });
+    w.json("project/.claude/settings.json", {
+      hooks: { SessionStart: [exit2("claude start")], PostToolUse: [exit2("claude post")] },
+    });
+    w.json("project/.keel/settings.json", { hooks: { SessionStart: [exit2("keel start")] } });
+    const engine = await trustedEngine();
+    const start = await engine.fire({
+      event: "SessionStart",
+      payload: buildPayload("SessionStart", { projectDir: w.project }),
+    });
+    expect(start.additionalContext).toBe("keel start");
+    expect(start.runs.map((r) => [r.dialect, r.outcome, r.message])).toEqual([
+      ["keel", "warn", "keel start"],
+      ["claude", "warn", "claude start"],
+    ]);
+    const post = await engine.fire({
+      event: "PostToolUse",
+      payload: buildPayload("PostToolUse", {
+        projectDir: w.project,
+        tool: "shell",
+        input: { command: "ls" },
+      }),
+    });
+    expect(post.additionalContext).toBe("claude post");
+  });
+
   it("a UserPromptSubmit matcher is ignored, as Claude Code ignores it; Keel files search the prompt", async () => {
     w.json("project/.claude/settings.json", {
       hooks: {

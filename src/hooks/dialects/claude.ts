@@ -31,6 +31,9 @@ export const claudeDialect: Dialect = {
   // Claude Code's updatedInput replaces the tool input; the hook saw every field (mapped), so a
   // field it left out was removed on purpose.
   updatedInputIsWhole: true,
+  // Claude Code sends an exit-2 message to the model only after a tool ran; on SessionStart,
+  // Notification, SessionEnd, SubagentStart and PostCompact it shows stderr to the user only.
+  feedbackToModelOn: new Set(["PostToolUse", "PostToolUseFailure"]),
   defaultTimeoutSec: nativeDefaultTimeoutSec,
   exitTable: "native",
   parsesJson: true,

@@ -46,6 +46,9 @@ export interface Dialect {
   readonly matcherStyle: MatcherStyle;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
+  /** Observing events whose exit-2 (or block) message this dialect's agent gives the model;
+   *  on the others it shows it to the user only. Undefined: the model, on every event. */
+  readonly feedbackToModelOn?: ReadonlySet<HookEventName>;
   /** Whether an `updatedInput` is the whole new input (Claude Code: a field left out is
    *  dropped) rather than fields to change (merged into the call's input). */
   readonly updatedInputIsWhole?: boolean;

@@ -416,6 +416,22 @@ describe("malformed sources", () => {
     expect(problems[0]?.message).toMatch(/does not exist/);
   });
 
+  it("a Reasonix timeout that looks like seconds is a warning (Reasonix timeouts are milliseconds)", async () => {
+    w.json("project/.reasonix/settings.json", {
+      hooks: {
+        PreToolUse: [
+          { command: "a", timeout: 5 },
+          { command: "b", timeout: 5000 },
+        ],
+      },
+    });
+    const { hooks } = await load();
+    expect(hooks.map((h) => [h.handler.timeout, h.problems.map((p) => p.message)])).toEqual([
+      [0.005, ["timeout 5 is in milliseconds in .reasonix files; did you mean 5000?"]],
+      [5, []],
+    ]);
+  });
+
   it("reasonix entries without a command are skipped with a warning", async () => {
     w.json("project/.reasonix/settings.json", {
       hooks: { PreToolUse: [{ match: "x" }, { command: "ok" }] },

@@ -1,11 +1,14 @@
 /** Reader for Reasonix settings: flat `{match, command, description, timeout(ms), cwd}` entries. */
 import { isHookEventName } from "../events.js";
-import type { CommandHandlerConfig } from "../types.js";
+import type { CommandHandlerConfig, HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
 import { type ReadContext, zodProblems } from "./handler.js";
 import type { FieldPath } from "./positions.js";
 import type { ReadResult } from "./read-native.js";
 import { ReasonixEntrySchema } from "./schema.js";
+
+/** Timeouts this small in a milliseconds field were almost certainly meant as seconds. */
+const SUSPICIOUS_TIMEOUT_MS = 100;
 
 /** Reads a Reasonix `hooks` value. Entries without a command are skipped with a warning. */
 export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult {
@@ -42,8 +45,20 @@ export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult 
         return;
       }
       const handler: CommandHandlerConfig = { type: "command", command };
+      const problems: HookProblem[] = [];
       // Reasonix timeouts are milliseconds; Keel's handler timeouts are seconds.
-      if (timeout !== undefined) handler.timeout = timeout / 1000;
+      if (timeout !== undefined) {
+        handler.timeout = timeout / 1000;
+        if (timeout < SUSPICIOUS_TIMEOUT_MS) {
+          problems.push(
+            ctx.problem(
+              "warning",
+              [...entryAt, "timeout"],
+              `timeout ${timeout} is in milliseconds in .reasonix files; did you mean ${timeout * 1000}?`,
+            ),
+          );
+        }
+      }
       if (description !== undefined) handler.description = description;
       if (cwd !== undefined) handler.cwd = cwd;
       out.hooks.push({
@@ -52,7 +67,7 @@ export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult 
         ...(match !== undefined ? { matcherAt: [...entryAt, "match"] } : {}),
         handler,
         at: entryAt,
-        problems: [],
+        problems,
       });
     });
   }

@@ -151,7 +151,8 @@ export async function* dispatchToolCall(
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
-    if (signal.aborted && result.isError) {
+    // Tools that noticed the interrupt say so themselves (shell: "[interrupted by the user…]").
+    if (signal.aborted && result.isError && !/interrupted/i.test(result.content)) {
       result = { ...result, content: `${result.content}\n(Interrupted by the user.)` };
     }
   }

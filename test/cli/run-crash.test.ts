@@ -10,8 +10,10 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -19,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liveMessages, readSessionFile } from "../../src/session/index.js";
 import { reply, script } from "../../src/sim/index.js";
 import { createWorld, keel, type World } from "../agent/harness.js";
+import { waitForDeath } from "../tools/helpers.js";
 
 const ROOT = resolve(__dirname, "../..");
 /** A private build (its own dist, bin, data and node_modules link): other test files that
@@ -158,4 +161,42 @@ describe("crash safety (spawned keel)", () => {
     expect(resumed?.messages[3]?.content).toMatch(/interrupted/);
     expect(resumed?.messages[4]?.content).toContain("what happened?");
   });
+
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
+    "%s mid-tool: the tool's processes are killed, SessionEnd fires, the session stays valid",
+    async (sig) => {
+      world = await createWorld(
+        script(
+          reply().tool("shell", { command: 'echo "$$" > tool.pid; sleep 30; echo never' }),
+          reply().text("Recovered."),
+        ),
+      );
+      const w = world;
+      const ended = join(w.root, "ended.json");
+      writeFileSync(
+        join(w.home, "settings.json"),
+        JSON.stringify({
+          hooks: { SessionEnd: [{ hooks: [{ type: "command", command: `cat > "${ended}"` }] }] },
+        }),
+      );
+      const run = spawnRun(w, ["run a long thing", "--yes"]);
+      const pidFile = join(w.project, "tool.pid");
+      await until(run, () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+      const toolPid = Number(readFileSync(pidFile, "utf8").trim());
+      run.proc.kill(sig);
+      expect(await run.exited).toBe(1);
+      expect(await waitForDeath(toolPid)).toBe(true);
+      expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({
+        hook_event_name: "SessionEnd",
+      });
+      const stored = liveMessages(readSessionFile(sessionFile(w)));
+      expect(stored).toHaveLength(3);
+      expect(stored[2]).toMatch(/"role":"tool".*interrupted/);
+      // Said once: the shell's own note, not a second one from the agent.
+      expect(stored[2]?.match(/interrupted/gi)).toHaveLength(1);
+      const r = await keel(w, ["run", "go on", "--continue", "--output-format", "json"]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).result).toBe("Recovered.");
+    },
+  );
 });

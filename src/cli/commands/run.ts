@@ -34,6 +34,9 @@ const optionsSchema = z.object({
   cwd: z.string().optional(),
 });
 
+/** Signals that stop a run gracefully (a second one of the same kind kills at once). */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /** Registers `keel run`. */
 export function register(program: Command): void {
   program
@@ -101,9 +104,16 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     throw err;
   }
 
+  // Ctrl+C, a terminal closing and a polite kill (CI timeouts, `timeout`) all end the run the
+  // same way: the running tool's process group is killed, the session stays valid and
+  // SessionEnd fires. Without this, SIGTERM left detached tool processes running.
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signalled ??= sig;
+    controller.abort();
+  };
+  for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
   const printer = createRunPrinter(o.outputFormat, {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
@@ -135,8 +145,11 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     for await (const ev of agent.end("exit")) track(ev);
     summary = summarize(events, agent.stats());
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
+  }
+  if (signalled !== null && signalled !== "SIGINT" && summary.failure === "interrupted") {
+    summary.failure = `interrupted (${signalled})`;
   }
   printer.finish(summary);
   const failure =

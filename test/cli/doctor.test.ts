@@ -71,6 +71,14 @@ describe("keel doctor", () => {
     expect(code).toBe(0);
   });
 
+  it("says when checks passed with warnings", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: url }, 0o644);
+    const { code, out } = await doctor();
+    expect(out).toMatch(/! config .*readable by others/);
+    expect(out).toContain("All checks passed (1 warning above).");
+    expect(code).toBe(0);
+  });
+
   it("fails without a key and skips the endpoint", async () => {
     const { code, out } = await doctor();
     expect(out).toContain("✗ api key  no API key");

@@ -48,7 +48,9 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     write(`${JSON.stringify({ ok: !failed, projectDir, keelHome, findings }, null, 2)}\n`);
   } else {
     for (const f of findings) write(`${MARK[f.status]} ${f.check.padEnd(8)} ${f.detail}\n`);
-    write(failed ? "\nSome checks failed.\n" : "\nAll checks passed.\n");
+    const warnings = findings.filter((f) => f.status === "warn").length;
+    const note = warnings === 0 ? "" : ` (${warnings} warning${warnings === 1 ? "" : "s"} above)`;
+    write(failed ? "\nSome checks failed.\n" : `\nAll checks passed${note}.\n`);
   }
   return failed ? 1 : 0;
 }

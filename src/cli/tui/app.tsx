@@ -18,7 +18,9 @@ import { Spinner } from "./components/spinner.js";
 import { StatusLine } from "./components/status-line.js";
 import { TrustPrompt } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
+import type { PromptHistory } from "./history.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
+import { replayEntries } from "./replay.js";
 import { parseSlash } from "./slash.js";
 import {
   applyEvent,
@@ -44,6 +46,8 @@ export interface AppProps {
   initialNotices?: readonly string[];
   /** Window for the second Ctrl+C that exits (default 2000 ms). */
   doubleCtrlCMs?: number;
+  /** Prompts of earlier runs for ↑, and where new ones are remembered. */
+  history?: PromptHistory;
 }
 
 interface Task {
@@ -69,7 +73,7 @@ export function App(props: AppProps) {
       initialTranscript(),
     ),
   );
-  const [editor, setEditor] = useState<EditorState>(() => emptyEditor());
+  const [editor, setEditor] = useState<EditorState>(() => emptyEditor(props.history?.load() ?? []));
   const [pending, setPending] = useState<PendingPermission | null>(null);
   const [trust, setTrust] = useState(() =>
     untrustedHooks(backend.agent().hooks, backend.projectDir),
@@ -175,7 +179,21 @@ export function App(props: AppProps) {
     },
     lastReasoning: () => t.lastReasoning,
     agentChanged: () => setT(rebaseCost),
+    showHistory,
   });
+
+  // A resumed conversation is shown, not just continued: its last turns, then where it stands.
+  const showHistory = () => {
+    const agent = backend.agent();
+    const bytes = agent.transcript();
+    setT((s) =>
+      pushEntries(s, ...replayEntries(bytes), {
+        kind: "notice",
+        level: "info",
+        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${bytes.length} messages`,
+      }),
+    );
+  };
 
   const start = (text: string) => {
     setT((s) => pushEntries(s, { kind: "user", text }));
@@ -186,6 +204,7 @@ export function App(props: AppProps) {
 
   const submit = (text: string) => {
     if (text.trim() === "" || exitingRef.current) return;
+    props.history?.append(text);
     if (taskRef.current) {
       queue.current.push(text);
       setQueued([...queue.current]);
@@ -224,6 +243,7 @@ export function App(props: AppProps) {
     const onQuit = () => void quit("other");
     signal?.addEventListener("abort", onQuit, { once: true });
     refreshSessionInfo();
+    if (backend.agent().transcript().length > 0) showHistory();
     if (!trust) runTask((s) => stream(backend.agent().start({ signal: s })));
     return () => {
       unsubscribe();

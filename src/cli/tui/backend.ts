@@ -24,6 +24,7 @@ export type TuiAgent = Pick<
   | "getPermissionMode"
   | "setPermissionMode"
   | "stats"
+  | "transcript"
 > & { readonly hooks: TuiHooks };
 
 /** A stored session as /sessions lists it. */

@@ -29,6 +29,8 @@ export interface SlashIO {
   lastReasoning(): string;
   /** Tells the screen a new agent took over (its cost total starts again from 0). */
   agentChanged(): void;
+  /** Shows the last turns of the current agent's stored conversation (after a resume). */
+  showHistory(): void;
 }
 
 /** Keys and multi-line input, for /help (each line fits 80 columns). */
@@ -214,9 +216,7 @@ const HANDLERS: Record<string, Handler> = {
       io.notice("error", "usage: /resume <id> — /sessions lists them");
       return;
     }
-    if (await swap(backend, io, { resume: id }, "other")) {
-      io.notice("info", `resumed session ${backend.agent().sessionId}`);
-    }
+    if (await swap(backend, io, { resume: id }, "other")) io.showHistory();
   },
   thinking: async (_args, { io }) => {
     const text = io.lastReasoning();

@@ -15,6 +15,7 @@ import { SessionError } from "../../session/index.js";
 import { UserError } from "../main.js";
 import { App } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
+import { createPromptHistory } from "./history.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
 
@@ -85,6 +86,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
         quitSignal={quit.signal}
         home={env.HOME ?? ""}
         initialNotices={opened.warnings}
+        history={createPromptHistory({ keelHome: opts.keelHome, projectDir: opts.projectDir })}
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );

@@ -26,6 +26,8 @@ export interface ToolCardData {
    * PostToolUse…): the card shows them, so a PostToolUse row never lands above its own call.
    */
   attached?: readonly CardAttachment[];
+  /** A call from a resumed session's history: no status or time is known, only what ran. */
+  historic?: boolean;
 }
 
 /** One finished thing on screen. `key` is unique for the whole session. */
@@ -103,7 +105,8 @@ export function hookRunIsVisible(run: HookRunRecord): boolean {
   return (run.message ?? "").trim() !== "" || run.stdout.trim() !== "";
 }
 
-type EntryInit = Entry extends infer E ? (E extends Entry ? Omit<E, "key"> : never) : never;
+/** An entry before it gets its key. */
+export type EntryInit = Entry extends infer E ? (E extends Entry ? Omit<E, "key"> : never) : never;
 
 /** Appends finished entries (keys assigned here). */
 export function pushEntries(state: TranscriptState, ...entries: EntryInit[]): TranscriptState {

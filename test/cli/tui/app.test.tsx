@@ -4,7 +4,7 @@ import type { AgentEvent, PermissionAnswer } from "../../../src/agent/events.js"
 import { App } from "../../../src/cli/tui/app.js";
 import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
 import { aborted, type FakeOptions, fakeBackend, hookDef } from "./fake-backend.js";
-import { hookRun, KEY, waitForFrame } from "./helpers.js";
+import { hookRun, KEY, plain, waitForFrame } from "./helpers.js";
 
 afterEach(() => cleanup());
 
@@ -234,7 +234,7 @@ describe("App", () => {
     await m.screen((s) => s.includes("no session zzz"));
     expect(m.log.ended).toEqual([]);
     m.type("/resume 0123\r");
-    await m.screen((s) => s.includes("resumed session session-1"));
+    await m.screen((s) => s.includes("resumed session session- · 0 messages"));
     expect(m.log.ended).toEqual(["session-0:other"]);
   });
 
@@ -421,7 +421,11 @@ describe("App", () => {
     await m.screen((s) => s.includes("echo: hello") && s.includes("ask Keel"));
     m.type("/exit\r");
     await expect.poll(() => m.exited()).toBe(1);
-    const s = await m.screen((s) => !s.includes("ask Keel") && !s.includes("ending session"));
+    // The last frame Ink drew (an unmounted instance may write an empty one after it).
+    const last = () => plain(m.stdout.frames.filter((f) => f.trim() !== "").at(-1));
+    await expect.poll(() => last().includes("ending session")).toBe(false);
+    const s = last();
+    expect(s).not.toContain("ask Keel");
     expect(s).toContain("echo: hello");
     expect(s).toContain("deepseek-v4-flash · default");
     expect(s).not.toMatch(/^❯\s*$/m);
@@ -452,5 +456,55 @@ describe("App", () => {
     }
     const help = s.slice(s.indexOf("Commands"), s.indexOf("Ctrl+C twice"));
     for (const line of help.split("\n")) expect(line.trimEnd().length).toBeLessThanOrEqual(80);
+  });
+
+  it("shows the last turns of a resumed session, without hook context", async () => {
+    const msg = (m: Record<string, unknown>) => JSON.stringify(m);
+    const m = mount({
+      transcript: [
+        msg({
+          role: "user",
+          content:
+            'fix the parser\n\n<hook-context event="UserPromptSubmit">\nsecret ctx\n</hook-context>',
+        }),
+        msg({
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            {
+              id: "c1",
+              type: "function",
+              function: { name: "read_file", arguments: '{"path":"src/parse.ts"}' },
+            },
+          ],
+        }),
+        msg({ role: "tool", tool_call_id: "c1", content: "export function parse() {}" }),
+        msg({ role: "assistant", content: "The parser is fixed." }),
+      ],
+    });
+    const s = await m.screen((s) => s.includes("ask Keel") && s.includes("resumed session"));
+    expect(s).toContain("❯ fix the parser");
+    expect(s).not.toContain("secret ctx");
+    expect(s).toContain("read_file src/parse.ts");
+    expect(s).toContain("⎿ export function parse() {}");
+    expect(s).toContain("● The parser is fixed.");
+    expect(s).toContain("resumed session session- · 4 messages");
+  });
+
+  it("offers prompts of earlier runs on ↑ and remembers new ones", async () => {
+    const remembered: string[] = [];
+    const { backend } = fakeBackend();
+    const r = render(
+      <App
+        backend={backend}
+        permissions={createPermissionBridge()}
+        history={{ load: () => ["from yesterday"], append: (t) => remembered.push(t) }}
+      />,
+    );
+    await waitForFrame(r.lastFrame, (s) => s.includes("ask Keel"));
+    r.stdin.write(KEY.up);
+    await waitForFrame(r.lastFrame, (s) => s.includes("❯ from yesterday"));
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => remembered).toEqual(["from yesterday"]);
   });
 });

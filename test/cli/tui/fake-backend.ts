@@ -40,6 +40,8 @@ export interface FakeOptions {
   startEvents?: AgentEvent[];
   endEvents?: AgentEvent[];
   compactEvents?: AgentEvent[];
+  /** Stored message bytes of the session (a resumed one has some). */
+  transcript?: string[];
 }
 
 async function* events(list: AgentEvent[]): AsyncIterable<AgentEvent> {
@@ -131,6 +133,7 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
         mode = m;
       },
       stats,
+      transcript: () => opts.transcript ?? [],
     };
   };
   let agent = makeAgent();

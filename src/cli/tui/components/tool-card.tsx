@@ -81,11 +81,12 @@ export function ToolCard({
     card.status === "running" && awaitingApproval ? AWAITING_APPROVAL : STATUS[card.status];
   const elapsedMs = card.durationMs ?? Math.max(0, (now ?? Date.now()) - card.startedAt);
   const elapsed = awaitingApproval ? "" : ` ${formatDuration(elapsedMs)}`;
-  const tail = ` ${status.icon} ${status.word}${elapsed}`;
+  const tail = card.historic ? "" : ` ${status.icon} ${status.word}${elapsed}`;
   const head = `⏺ ${card.name} `;
   const argWidth = Math.max(8, width - head.length - tail.length - 1);
   const arg = clip(keyArgument(card.input), argWidth);
-  const body = card.content === undefined ? null : preview(card.content, previewLines);
+  const body =
+    card.content === undefined ? null : preview(card.content, card.historic ? 1 : previewLines);
   const lineWidth = Math.max(10, width - 6);
   const attached = card.attached ?? [];
   const before = attached.filter((a) => a.kind === "hook" && BEFORE_RESULT.has(a.run.event));
@@ -93,7 +94,7 @@ export function ToolCard({
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
-        <Text color={status.color} bold>
+        <Text color={card.historic ? "gray" : status.color} bold>
           {head}
         </Text>
         <Text>{arg}</Text>

@@ -122,3 +122,20 @@ describe("hooks that will not run are announced", () => {
     expect(r.stdout).toBe("hi\n");
   });
 });
+
+describe("keel run --help", () => {
+  it("names every key the json output has, and the exit statuses", async () => {
+    world = await createWorld(script(reply().tool("list_dir", { path: "." }), reply().text("ok")));
+    const help = await keel(world, ["run", "--help"]);
+    expect(help.code).toBe(0);
+    const out = await keel(world, ["run", "go", "--output-format", "json"]);
+    const json = JSON.parse(out.stdout);
+    const keys = [
+      ...Object.keys(json),
+      ...Object.keys(json.usage),
+      ...Object.keys(json.toolCalls[0]),
+    ];
+    for (const key of keys) expect(help.stdout).toContain(key);
+    expect(help.stdout).toMatch(/Exit status: 0 .*; 1 /);
+  });
+});

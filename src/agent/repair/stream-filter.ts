@@ -25,6 +25,9 @@ const OPENERS: readonly Opener[] = BARS.flatMap((bar) => [
   ...SEPS.map((sep) => ({ text: `<${bar}tool${sep}calls${sep}begin${bar}>`, close: LEGACY_CLOSE })),
 ]);
 
+/** Longer than any closing tag (with some whitespace before its `>`). */
+const CLOSE_TAIL = 64;
+
 /** Filters one reply's stream of text (or of reasoning). */
 export class LeakedMarkupFilter {
   #held = "";
@@ -39,7 +42,9 @@ export class LeakedMarkupFilter {
       if (this.#hiding !== null) {
         const close = this.#hiding.exec(buf);
         if (close === null) {
-          this.#held = buf;
+          // Hidden text is dropped; keep only what could be the start of the closing tag, so a
+          // long leaked block costs linear time.
+          this.#held = buf.slice(-CLOSE_TAIL);
           return out;
         }
         buf = buf.slice(close.index + close[0].length);

@@ -37,6 +37,20 @@ const optionsSchema = z.object({
 /** Signals that stop a run gracefully (a second one of the same kind kills at once). */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/** Shown after `keel run --help`. */
+export const RUN_HELP = `
+Output formats:
+  text         the answer on stdout; tool calls, hook messages and warnings on stderr
+  json         one object: {result, sessionId, turns, usage: {promptTokens, cacheHitTokens,
+               cacheMissTokens, completionTokens}, costUsd, cacheHitRatio,
+               toolCalls: [{name, input, status}], hookRuns: [{event, source, outcome, durationMs}]}
+  stream-json  one JSON event per line, then {"type": "result", ...the json object}
+
+Without --yes, calls that need approval (writes, shell commands off the read-only list) are
+refused with an explanation to the model, unless a PermissionRequest hook allows them.
+Ctrl+C (or SIGTERM) stops the run: the running tool is killed and SessionEnd hooks run.
+Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
+
 /** Registers `keel run`. */
 export function register(program: Command): void {
   program
@@ -51,6 +65,7 @@ export function register(program: Command): void {
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
     .option("--cwd <dir>", "project directory (default: the current directory)")
+    .addHelpText("after", RUN_HELP)
     .action(async (prompt: string, raw: Record<string, unknown>) => {
       await runCommand(prompt, raw);
     });

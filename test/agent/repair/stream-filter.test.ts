@@ -26,6 +26,13 @@ describe("LeakedMarkupFilter", () => {
     expect(shown(`a${ascii}b`, size)).toBe("ab");
   });
 
+  it("hides a long leaked block in linear time, finding a close tag split across deltas", () => {
+    const big = dsmlMarkup([
+      { name: "write_file", arguments: { path: "a", content: "x".repeat(200_000) } },
+    ]);
+    expect(shown(`start ${big} end`, 16)).toBe("start  end");
+  });
+
   it("hides an unclosed block to the end of the reply", () => {
     const cut = dsmlMarkup(call).slice(0, 60);
     expect(shown(`Reading ${cut}`, 7)).toBe("Reading ");

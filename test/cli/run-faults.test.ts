@@ -139,3 +139,23 @@ describe("keel run --help", () => {
     expect(help.stdout).toMatch(/Exit status: 0 .*; 1 /);
   });
 });
+
+describe("hooks that fail are not silent in text mode", () => {
+  it("a missing executable and a failing hook each get a stderr line", async () => {
+    world = await createWorld(script(reply().text("answer")));
+    const failing = hookScript(world, "fail.sh", "cat >/dev/null\necho 'lint crashed' >&2\nexit 1");
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [commandHook(failing), commandHook("/nonexistent/hook-binary")],
+        },
+      }),
+    );
+    const r = await keel(world, ["run", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("answer\n");
+    expect(r.stderr).toMatch(/UserPromptSubmit hook .*fail\.sh warning: .*lint crashed/);
+    expect(r.stderr).toMatch(/UserPromptSubmit hook \/nonexistent\/hook-binary (warning|error)/);
+  });
+});

@@ -1,5 +1,6 @@
 /** How `keel run` prints: streamed text, one JSON object at the end, or one JSON line per event. */
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
+import type { HookRunRecord } from "../../hooks/types.js";
 
 /** The `--output-format json` object (exactly these keys). */
 export interface RunJson {
@@ -81,6 +82,16 @@ export function createRunPrinter(
           if (ev.status !== "ok")
             out.stderr(`keel: ${ev.name} ${ev.status}: ${firstLine(ev.content)}\n`);
           break;
+        case "hook_run":
+          // Passes and blocks speak through their effects; a hook that failed would be silent.
+          if (
+            ev.run.outcome === "warn" ||
+            ev.run.outcome === "error" ||
+            ev.run.outcome === "timeout"
+          ) {
+            out.stderr(`keel: ${hookFailure(ev.run)}\n`);
+          }
+          break;
         case "notice":
           out.stderr(`keel: ${ev.text}\n`);
           notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
@@ -94,6 +105,14 @@ export function createRunPrinter(
     },
     shownOnStderr: (line) => notices.has(line),
   };
+}
+
+/** One line about a hook run that did not pass: which hook, what happened, its message. */
+function hookFailure(run: HookRunRecord): string {
+  const what =
+    run.outcome === "timeout" ? "timed out" : run.outcome === "warn" ? "warning" : "error";
+  const detail = firstLine(run.message ?? run.stderr ?? "").trim();
+  return `${run.event} hook ${firstLine(run.command)} ${what}${detail ? `: ${detail}` : ""}`;
 }
 
 function preview(input: Record<string, unknown>): string {

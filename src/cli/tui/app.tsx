@@ -180,6 +180,7 @@ export function App(props: AppProps) {
     lastReasoning: () => t.lastReasoning,
     agentChanged: () => setT(rebaseCost),
     showHistory,
+    askTrust: () => setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir)),
   });
 
   // A resumed conversation is shown, not just continued: its last turns, then where it stands.
@@ -262,6 +263,7 @@ export function App(props: AppProps) {
       } else {
         notice("warn", "continuing without the project's hooks (/hooks trust to enable them)");
       }
+      // Idempotent: after a /hooks reload the session has started already and nothing fires.
       await stream(backend.agent().start({ signal }));
     });
   };

@@ -31,6 +31,8 @@ export interface SlashIO {
   agentChanged(): void;
   /** Shows the last turns of the current agent's stored conversation (after a resume). */
   showHistory(): void;
+  /** Asks the user to trust the project's hooks when some are untrusted (after a reload). */
+  askTrust(): void;
 }
 
 /** Keys and multi-line input, for /help (each line fits 80 columns). */
@@ -90,6 +92,8 @@ const HANDLERS: Record<string, Handler> = {
     } else if (sub === "reload") {
       const listing = await hooks.reload();
       io.print({ title: "Hooks reloaded", lines: [summaryLine(listing)] });
+      // Changed project hooks are untrusted again (trust is per content): ask, as at start-up.
+      io.askTrust();
     } else if (sub === "trust" || sub === "untrust") {
       await (sub === "trust" ? hooks.trust() : hooks.untrust());
       const listing = await hooks.reload();

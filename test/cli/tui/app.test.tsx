@@ -507,4 +507,17 @@ describe("App", () => {
     r.stdin.write(KEY.enter);
     await expect.poll(() => remembered).toEqual(["from yesterday"]);
   });
+
+  it("says when hooks changed on disk, and asks for trust again after /hooks reload", async () => {
+    const m = mount({ hooks: [hookDef()], trusted: true, changedOnDisk: true });
+    await m.screen((s) => s.includes("hooks changed on disk: /hooks reload"));
+    // A pull changed the project's hooks: their trust no longer holds.
+    m.type("/hooks untrust\r");
+    await m.screen((s) => s.includes("untrusted 1 project hook(s)"));
+    m.type("/hooks reload\r");
+    await m.screen((s) => s.includes("Trust these hooks"));
+    m.type("y");
+    await m.screen((s) => s.includes("project hooks trusted") && s.includes("ask Keel"));
+    expect(m.log.trusted).toBe(1);
+  });
 });

@@ -133,11 +133,11 @@ describe("ToolCard attachments", () => {
           durationMs: 20,
           content: "built ok",
           attached: [
+            { kind: "hook", run: hookRun({ event: "PreToolUse", stdout: "checked" }) },
             {
               kind: "hook",
               run: hookRun({ event: "PostToolUse", outcome: "warn", stderr: "lint" }),
             },
-            { kind: "hook", run: hookRun({ event: "PreToolUse", stdout: "checked" }) },
             { kind: "notice", level: "info", text: "note \x1b[31mfrom\x1b[0m a hook" },
           ],
         }}
@@ -150,6 +150,30 @@ describe("ToolCard attachments", () => {
     expect(at("⎿ built ok")).toBeGreaterThan(at("hook PreToolUse"));
     expect(at("hook PostToolUse")).toBeGreaterThan(at("⎿ built ok"));
     expect(at("note from a hook")).toBeGreaterThan(at("hook PostToolUse"));
+  });
+
+  it("keeps a hook's notice next to its row", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c",
+          name: "write_file",
+          input: { path: "a.ts" },
+          status: "ok",
+          startedAt: 0,
+          durationMs: 3,
+          content: "wrote a.ts",
+          attached: [
+            { kind: "hook", run: hookRun({ event: "PreToolUse", stdout: "{}" }) },
+            { kind: "notice", level: "info", text: "from the pre hook" },
+          ],
+        }}
+      />,
+    );
+    const lines = plain(lastFrame()).split("\n");
+    const at = (text: string) => lines.findIndex((l) => l.includes(text));
+    expect(at("from the pre hook")).toBeLessThan(at("⎿ wrote a.ts"));
   });
 
   it("says a running call awaits approval instead of ticking", () => {
@@ -174,6 +198,30 @@ describe("ToolCard attachments", () => {
 });
 
 describe("HookRow", () => {
+  it("describes JSON output instead of printing it", () => {
+    const { lastFrame } = render(
+      <HookRow
+        width={80}
+        run={hookRun({
+          stdout: JSON.stringify({
+            systemMessage: "shown elsewhere",
+            hookSpecificOutput: {
+              hookEventName: "PreToolUse",
+              permissionDecision: "allow",
+              permissionDecisionReason: "read-only",
+              additionalContext: "use pnpm",
+            },
+          }),
+        })}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("decision: allow (read-only)");
+    expect(screen).toContain("context for the model: use pnpm");
+    expect(screen).not.toContain("{");
+    expect(screen).not.toContain("shown elsewhere");
+  });
+
   it("shows event, command, outcome, duration and the block reason", () => {
     const { lastFrame } = render(
       <HookRow
@@ -263,6 +311,23 @@ describe("StatusLine", () => {
     const screen = plain(lastFrame());
     expect(screen).toContain("cache –/–");
     expect(screen.split("\n")[0]?.length).toBeLessThanOrEqual(50);
+  });
+
+  it("puts a note that does not fit beside the status on its own line", () => {
+    const { lastFrame } = render(
+      <StatusLine
+        width={80}
+        model="deepseek-v4-flash"
+        mode="default"
+        turnHitRatio={0.94}
+        sessionHitRatio={0.94}
+        sessionCostUsd={0.0001}
+        note="hooks changed on disk: /hooks reload"
+      />,
+    );
+    const lines = plain(lastFrame()).split("\n");
+    expect(lines[0]?.trim()).toBe("hooks changed on disk: /hooks reload");
+    expect(lines[1]).toContain("cache turn 94% session 94% · $0.0001");
   });
 
   it.each([

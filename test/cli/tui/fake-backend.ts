@@ -40,6 +40,8 @@ export interface FakeOptions {
   startEvents?: AgentEvent[];
   endEvents?: AgentEvent[];
   compactEvents?: AgentEvent[];
+  /** What `changedOnDisk` answers. */
+  changedOnDisk?: boolean;
   /** Stored message bytes of the session (a resumed one has some). */
   transcript?: string[];
 }
@@ -85,7 +87,7 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
       trusted = false;
     },
     stats: () => opts.stats ?? [],
-    changedOnDisk: async () => false,
+    changedOnDisk: async () => opts.changedOnDisk ?? false,
   };
   const stats = (): AgentStats => ({
     sessionId: `session-${generation}`,

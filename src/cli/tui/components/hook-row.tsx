@@ -1,5 +1,6 @@
 /** One hook run that did something: event, hook command, outcome, duration, reason or warning. */
 import { Box, Text } from "ink";
+import { z } from "zod";
 import type { HookRunRecord } from "../../../hooks/types.js";
 import { clip, formatDuration, shortenCommand } from "../format.js";
 import { sanitize } from "../sanitize.js";
@@ -21,9 +22,57 @@ const OUTCOME: Record<HookRunRecord["outcome"], { word: string; color: string }>
   cancelled: { word: "cancelled", color: "gray" },
 };
 
+const str = z.string().optional().catch(undefined);
+const jsonOutput = z.object({
+  systemMessage: str,
+  additionalContext: str,
+  hookSpecificOutput: z
+    .object({
+      permissionDecision: str,
+      permissionDecisionReason: str,
+      additionalContext: str,
+      updatedInput: z.unknown().optional(),
+    })
+    .optional()
+    .catch(undefined),
+});
+
+/**
+ * A hook's JSON output in words, or null when stdout is not a JSON object. The systemMessage is
+ * left out: the agent shows it as a notice of its own.
+ */
+export function describeHookJson(stdout: string): string | null {
+  const text = stdout.trim();
+  if (!text.startsWith("{") || !text.endsWith("}")) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = jsonOutput.safeParse(value);
+  if (!parsed.success) return null;
+  const out = parsed.data;
+  const specific = out.hookSpecificOutput;
+  const parts: string[] = [];
+  if (specific?.permissionDecision) {
+    const why = specific.permissionDecisionReason;
+    parts.push(`decision: ${specific.permissionDecision}${why ? ` (${why})` : ""}`);
+  }
+  if (specific?.updatedInput !== undefined) parts.push("rewrote the tool input");
+  const context = specific?.additionalContext ?? out.additionalContext;
+  if (context) parts.push(`context for the model: ${context}`);
+  return parts.join("\n");
+}
+
 /** What the row explains: the reason, the warning, or the hook's output. */
 export function hookRunDetail(run: HookRunRecord): string {
-  const candidates = [run.message, run.outcome === "pass" ? run.stdout : run.stderr, run.stdout];
+  const fromJson = run.outcome === "pass" ? describeHookJson(run.stdout) : null;
+  const candidates = [
+    run.message,
+    fromJson ?? (run.outcome === "pass" ? run.stdout : run.stderr),
+    fromJson === null ? run.stdout : "",
+  ];
   for (const c of candidates) {
     const text = sanitize(c ?? "").trim();
     if (text !== "") return text;

@@ -34,17 +34,21 @@ export function statusText(props: Omit<StatusLineProps, "note">): string {
   return fits ?? clip(forms[forms.length - 1] ?? "", width);
 }
 
-/** Renders one line that fits `width`. */
+/** Renders the status in one line; a note that does not fit beside it goes on a line above. */
 export function StatusLine(props: StatusLineProps) {
   const { width } = props;
   const text = statusText(props);
-  const note = props.note && text.length + props.note.length + 3 <= width ? props.note : "";
+  const note = props.note ? clip(props.note, Math.max(10, width - 1)) : "";
+  const beside = note !== "" && text.length + note.length + 3 <= width;
   return (
-    <Box width={width}>
-      <Text dimColor wrap="truncate-end">
-        {text}
-      </Text>
-      {note ? <Text color="yellow">{` · ${note}`}</Text> : null}
+    <Box flexDirection="column" width={width}>
+      {note && !beside ? <Text color="yellow">{note}</Text> : null}
+      <Box width={width}>
+        <Text dimColor wrap="truncate-end">
+          {text}
+        </Text>
+        {beside ? <Text color="yellow">{` · ${note}`}</Text> : null}
+      </Box>
     </Box>
   );
 }

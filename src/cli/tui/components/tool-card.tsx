@@ -31,6 +31,21 @@ const LEVEL = {
   error: { color: "red", icon: "✗ " },
 } as const;
 
+/** Splits attachments around the result; a notice stays with the hook row it followed. */
+function placeAttachments(items: readonly CardAttachment[]): {
+  before: CardAttachment[];
+  after: CardAttachment[];
+} {
+  const before: CardAttachment[] = [];
+  const after: CardAttachment[] = [];
+  let group = after;
+  for (const item of items) {
+    if (item.kind === "hook") group = BEFORE_RESULT.has(item.run.event) ? before : after;
+    group.push(item);
+  }
+  return { before, after };
+}
+
 function Attachments({
   items,
   width,
@@ -88,9 +103,7 @@ export function ToolCard({
   const body =
     card.content === undefined ? null : preview(card.content, card.historic ? 1 : previewLines);
   const lineWidth = Math.max(10, width - 6);
-  const attached = card.attached ?? [];
-  const before = attached.filter((a) => a.kind === "hook" && BEFORE_RESULT.has(a.run.event));
-  const after = attached.filter((a) => !before.includes(a));
+  const { before, after } = placeAttachments(card.attached ?? []);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">

@@ -2,12 +2,15 @@
  * Opening the session an agent persists to: a new one, the project's latest (`--continue`) or
  * one by id (`--resume`), adapted to the agent's SessionPort (never throws once open).
  */
+import { resolve } from "node:path";
 import {
   COMPACTION_EVENT,
   createSession,
   latestSession,
   liveMessages,
-  openSession,
+  loadSession,
+  reopenSession,
+  SessionError,
   type SessionHandle,
 } from "../session/index.js";
 import type { SessionPort } from "./types.js";
@@ -46,8 +49,16 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
   }
   const write = { keelHome: opts.keelHome, ...(opts.fsync ? { fsync: true } : {}) };
   if (resumeId !== undefined) {
-    const { session, handle } = openSession({ ...write, id: resumeId });
-    return adapt(handle, liveMessages(session), session.warnings, opts.onError);
+    const found = loadSession({ keelHome: opts.keelHome, id: resumeId });
+    // Tools and hooks run in the project directory: resuming another project's conversation
+    // here would point its file paths and commands at the wrong tree.
+    if (found.meta.projectDir !== resolve(opts.projectDir)) {
+      throw new SessionError(
+        `session ${found.meta.id.slice(0, 8)} belongs to ${found.meta.projectDir}; resume it from there (or with --cwd ${found.meta.projectDir})`,
+      );
+    }
+    const handle = reopenSession({ ...write, path: found.path, meta: found.meta });
+    return adapt(handle, liveMessages(found), found.warnings, opts.onError);
   }
   const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
   return adapt(handle, [], [], opts.onError);

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createSession } from "../../src/session/index.js";
 import { reply, script } from "../../src/sim/index.js";
 import { commandHook, createWorld, hookScript, keel, type World } from "../agent/harness.js";
 
@@ -157,5 +158,20 @@ describe("hooks that fail are not silent in text mode", () => {
     expect(r.stdout).toBe("answer\n");
     expect(r.stderr).toMatch(/UserPromptSubmit hook .*fail\.sh warning: .*lint crashed/);
     expect(r.stderr).toMatch(/UserPromptSubmit hook \/nonexistent\/hook-binary (warning|error)/);
+  });
+});
+
+describe("--resume across projects", () => {
+  it("refuses another project's session, naming where it belongs", async () => {
+    world = await createWorld(script(reply().text("one")));
+    const other = join(world.root, "other-project");
+    mkdirSync(other);
+    const elsewhere = createSession({ keelHome: world.home, projectDir: other, model: "m" });
+    elsewhere.appendMessage(JSON.stringify({ role: "user", content: "hi" }), { turn: 1 });
+    elsewhere.close();
+    const r = await keel(world, ["run", "again", "--resume", elsewhere.id.slice(0, 8)]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([expect.stringContaining(`belongs to ${other}`)]);
+    expect(world.sim.requests).toHaveLength(0);
   });
 });

@@ -6,6 +6,7 @@
 import { Box, Static, Text, useApp, useInput, useStdout, useWindowSize } from "ink";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { AgentEvent } from "../../agent/events.js";
+import type { PermissionMode } from "../../agent/permissions.js";
 import type { TuiBackend } from "./backend.js";
 import { runSlashCommand, type SlashIO } from "./commands.js";
 import { AssistantText, EntryView } from "./components/entry-view.js";
@@ -84,6 +85,8 @@ export function App(props: AppProps) {
   // Set once SessionEnd has run: the last frame is drawn without prompt or spinner, then Ink exits.
   const [ended, setEnded] = useState(false);
   const [queued, setQueued] = useState<readonly string[]>([]);
+  // The mode lives in the agent; this re-renders the status line after Shift+Tab changed it.
+  const [, setModeTick] = useState(0);
   const [staticKey, setStaticKey] = useState(0);
   const [hooksChanged, setHooksChanged] = useState(false);
   const [sessionIds, setSessionIds] = useState<string[]>([]);
@@ -287,6 +290,16 @@ export function App(props: AppProps) {
     setHint(AGAIN_TO_EXIT);
   };
 
+  // Shift+Tab steps through the modes people switch between while working; bypass is never
+  // one keypress away (it takes /mode bypassPermissions).
+  const cycleMode = () => {
+    const agent = backend.agent();
+    const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
+    const next = order[(order.indexOf(agent.getPermissionMode()) + 1) % order.length] ?? "default";
+    agent.setPermissionMode(next);
+    setModeTick((n) => n + 1);
+  };
+
   // Prompts queued behind an interrupted turn go back to the prompt: the user stopped the work,
   // so nothing queued runs without being sent again.
   const interruptTask = () => {
@@ -306,6 +319,7 @@ export function App(props: AppProps) {
     // "Twice" means twice in a row: any other key starts the count again.
     lastCtrlC.current = 0;
     if (hint) setHint(null);
+    if (key.tab && key.shift && !pendingRef.current) return cycleMode();
     if (key.ctrl && input === "o")
       return setT((s) => ({ ...s, expandReasoning: !s.expandReasoning }));
     if (key.escape && taskRef.current && !pendingRef.current) return interruptTask();
@@ -402,6 +416,7 @@ export function App(props: AppProps) {
               busy={task !== null}
               placeholder={task ? "type ahead; Enter queues it" : "ask Keel, or /help"}
               dynamicArgs={dynamicArgs}
+              maxRows={Math.max(3, rows - 8)}
             />
           </Box>
         )}

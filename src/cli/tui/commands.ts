@@ -41,6 +41,7 @@ export const KEY_HELP: readonly string[] = [
   "  Alt+Enter        new line (also Ctrl+J, Shift+Enter, or \\ at the end + Enter)",
   "  ↑ / ↓            earlier prompts (lines of a multi-line prompt first)",
   "  Tab              complete a /command",
+  "  Shift+Tab        next permission mode: default → acceptEdits → plan",
   "  Ctrl+A / Ctrl+E  start / end of line · Ctrl+U / K / W delete",
   "  Ctrl+O           expand reasoning while the model thinks",
   "  Esc / Ctrl+C     interrupt the running turn (Ctrl+C also clears the prompt)",

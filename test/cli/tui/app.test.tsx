@@ -520,4 +520,16 @@ describe("App", () => {
     await m.screen((s) => s.includes("project hooks trusted") && s.includes("ask Keel"));
     expect(m.log.trusted).toBe(1);
   });
+
+  it("Shift+Tab steps through default, acceptEdits and plan, never bypass", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("deepseek-v4-flash · default ·"));
+    m.type("\x1b[Z");
+    await m.screen((s) => s.includes("· acceptEdits ·"));
+    m.type("\x1b[Z");
+    await m.screen((s) => s.includes("· plan ·"));
+    m.type("\x1b[Z");
+    await m.screen((s) => s.includes("deepseek-v4-flash · default ·"));
+    expect(m.backend.agent().getPermissionMode()).toBe("default");
+  });
 });

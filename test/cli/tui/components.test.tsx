@@ -1,5 +1,6 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
+import { UserPrompt } from "../../../src/cli/tui/components/entry-view.js";
 import { HookRow } from "../../../src/cli/tui/components/hook-row.js";
 import { Reasoning } from "../../../src/cli/tui/components/reasoning.js";
 import { StatusLine } from "../../../src/cli/tui/components/status-line.js";
@@ -194,6 +195,17 @@ describe("ToolCard attachments", () => {
     const screen = plain(lastFrame());
     expect(screen).toContain("write_file a.ts ? awaiting approval");
     expect(screen).not.toContain("9.0s");
+  });
+});
+
+describe("UserPrompt", () => {
+  it("shows the first lines of a long prompt and how many more were sent", () => {
+    const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+    const screen = plain(render(<UserPrompt text={text} width={80} />).lastFrame());
+    expect(screen).toContain("❯ line 1");
+    expect(screen).toContain("line 8");
+    expect(screen).not.toContain("line 9");
+    expect(screen).toContain("… 22 more line(s) sent");
   });
 });
 

@@ -264,6 +264,18 @@ describe("PromptInput", () => {
     await expect.poll(() => r.submitted).toEqual(["first\nsecond\nthird"]);
   });
 
+  it("shows a long paste as a window around the cursor, and sends all of it", async () => {
+    const r = renderInput();
+    const text = Array.from({ length: 40 }, (_, i) => `row ${i + 1}`).join("\n");
+    r.stdin.write(`\x1b[200~${text}\x1b[201~`);
+    const screen = await waitForFrame(r.lastFrame, (s) => s.includes("row 40"));
+    expect(screen).toContain("more line(s) above");
+    expect(screen).not.toContain("row 1\n");
+    expect(screen.split("\n").length).toBeLessThan(16);
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => r.submitted).toEqual([text]);
+  });
+
   it("drops control characters from pasted text", async () => {
     const r = renderInput();
     r.stdin.write("\x1b[200~a\x1b[31mb\x07c\x1b[201~");

@@ -13,18 +13,15 @@ export interface EntryViewProps {
   home?: string;
 }
 
+const USER_LINES = 8;
+
 const LEVEL_COLOR = { info: "blue", warn: "yellow", error: "red" } as const;
 
 /** One entry of the transcript, laid out for `width` columns. */
 export function EntryView({ entry, width, home }: EntryViewProps) {
   switch (entry.kind) {
     case "user":
-      return (
-        <Box marginTop={1} width={width}>
-          <Text color="gray">❯ </Text>
-          <Text bold>{entry.text}</Text>
-        </Box>
-      );
+      return <UserPrompt text={entry.text} width={width} />;
     case "assistant":
       return <AssistantText text={entry.text} continued={entry.continued} width={width} />;
     case "reasoning":
@@ -50,6 +47,22 @@ export function EntryView({ entry, width, home }: EntryViewProps) {
         </Box>
       );
   }
+}
+
+/** A sent prompt; a long one (a paste) shows its first lines and how many more it had. */
+export function UserPrompt({ text, width }: { text: string; width: number }) {
+  const lines = sanitize(text).split("\n");
+  const shown = lines.slice(0, USER_LINES);
+  const more = lines.length - shown.length;
+  return (
+    <Box marginTop={1} width={width} flexDirection="column">
+      <Box>
+        <Text color="gray">❯ </Text>
+        <Text bold>{shown.join("\n")}</Text>
+      </Box>
+      {more > 0 ? <Text dimColor>{`  … ${more} more line(s) sent`}</Text> : null}
+    </Box>
+  );
 }
 
 /** Assistant text: a bullet on the first line of a reply, indented continuation lines. */

@@ -22,6 +22,8 @@ export interface PromptInputProps {
   dynamicArgs?: DynamicArgs;
   /** Marks the prompt as waiting (a turn is running): text typed now is queued. */
   busy?: boolean;
+  /** Rows the buffer may use; a longer one (a big paste) shows a window around the cursor. */
+  maxRows?: number;
 }
 
 /** Typed or pasted text as it may enter the buffer: newlines normalized, controls dropped. */
@@ -42,28 +44,51 @@ const CTRL_KEYS: Record<string, (s: ed.EditorState) => ed.EditorState> = {
   d: ed.deleteForward,
 };
 
-/** Renders the buffer with a block cursor. */
+/** The rows of a long buffer shown around the cursor's line: [start, end) of the lines. */
+export function visibleLines(
+  lineCount: number,
+  cursorLine: number,
+  maxRows: number,
+): { start: number; end: number } {
+  if (lineCount <= maxRows) return { start: 0, end: lineCount };
+  // Two rows go to the "… more lines" markers.
+  const rows = Math.max(1, maxRows - 2);
+  const start = Math.min(Math.max(0, cursorLine - Math.floor(rows / 2)), lineCount - rows);
+  return { start, end: start + rows };
+}
+
+/** Renders the buffer with a block cursor; a long one (a paste) as a window around the cursor. */
 function BufferView({
   editor,
   active,
   busy,
+  maxRows,
 }: {
   editor: ed.EditorState;
   active: boolean;
   busy: boolean;
+  maxRows: number;
 }) {
   const lines = editor.text.split("\n");
+  const starts: number[] = [];
   let offset = 0;
+  let cursorLine = 0;
+  for (const [i, line] of lines.entries()) {
+    starts.push(offset);
+    if (editor.cursor >= offset && editor.cursor <= offset + line.length) cursorLine = i;
+    offset += line.length + 1;
+  }
+  const { start: first, end } = visibleLines(lines.length, cursorLine, maxRows);
   return (
     <Box flexDirection="column">
-      {lines.map((line, i) => {
-        const start = offset;
-        offset += line.length + 1;
+      {first > 0 ? <Text dimColor>{`  … ${first} more line(s) above`}</Text> : null}
+      {lines.slice(first, end).map((line, j) => {
+        const i = first + j;
+        const start = starts[i] ?? 0;
         const prefix = i === 0 ? (busy ? "… " : "❯ ") : "  ";
-        const hasCursor = active && editor.cursor >= start && editor.cursor <= start + line.length;
+        const hasCursor = active && i === cursorLine;
         if (!hasCursor) {
           return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: lines of one buffer
             <Text key={i} dimColor={!active}>
               <Text color="cyan">{prefix}</Text>
               {line}
@@ -73,7 +98,6 @@ function BufferView({
         const col = editor.cursor - start;
         const under = line.slice(col, col + 1) || " ";
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines of one buffer
           <Text key={i}>
             <Text color="cyan">{prefix}</Text>
             {line.slice(0, col)}
@@ -82,6 +106,9 @@ function BufferView({
           </Text>
         );
       })}
+      {end < lines.length ? (
+        <Text dimColor>{`  … ${lines.length - end} more line(s) below`}</Text>
+      ) : null}
     </Box>
   );
 }
@@ -172,6 +199,8 @@ export function PromptInput(props: PromptInputProps) {
       }
       if (key.return) return key.meta || key.shift ? newline() : enter();
       if (input === "\n") return newline();
+      // Shift+Tab belongs to the app (it cycles the permission mode).
+      if (key.tab && key.shift) return;
       if (key.tab) {
         const value = menu.pick?.value;
         if (value !== undefined) change((s) => ed.replaceText(s, value));
@@ -227,7 +256,7 @@ export function PromptInput(props: PromptInputProps) {
           <Text dimColor>{props.placeholder}</Text>
         </Text>
       ) : (
-        <BufferView editor={editor} active={isActive} busy={busy} />
+        <BufferView editor={editor} active={isActive} busy={busy} maxRows={props.maxRows ?? 12} />
       )}
       {menuOpen ? (
         <SlashMenu items={items} selected={Math.min(selected, items.length - 1)} width={width} />

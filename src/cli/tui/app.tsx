@@ -90,6 +90,7 @@ export function App(props: AppProps) {
   const [staticKey, setStaticKey] = useState(0);
   const [hooksChanged, setHooksChanged] = useState(false);
   const [sessionIds, setSessionIds] = useState<string[]>([]);
+  const sessionIdsStale = useRef(true);
   const dynamicArgs = useMemo(
     () => ({ model: backend.models(), resume: sessionIds }),
     [backend, sessionIds],
@@ -157,6 +158,14 @@ export function App(props: AppProps) {
       .agent()
       .hooks.changedOnDisk()
       .then(setHooksChanged, () => {});
+    sessionIdsStale.current = true;
+  };
+
+  // Listing sessions reads every stored session of the project: done only when /resume is
+  // being typed (for its completion), at most once between two tasks, never at a turn's end.
+  useEffect(() => {
+    if (!sessionIdsStale.current || !/^\/res/i.test(editor.text)) return;
+    sessionIdsStale.current = false;
     try {
       setSessionIds(
         backend
@@ -167,7 +176,7 @@ export function App(props: AppProps) {
     } catch {
       // A sessions directory that cannot be read only costs completion candidates.
     }
-  };
+  }, [editor.text, backend]);
 
   const io = (signal: AbortSignal): SlashIO => ({
     print: (block) => setT((s) => pushEntries(s, { kind: "info", ...block })),

@@ -532,4 +532,19 @@ describe("App", () => {
     await m.screen((s) => s.includes("deepseek-v4-flash · default ·"));
     expect(m.backend.agent().getPermissionMode()).toBe("default");
   });
+
+  it("lists stored sessions only when /resume is typed, not after every turn", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    for (const p of ["one", "two"]) {
+      m.type(`${p}\r`);
+      await m.screen((s) => s.includes(`echo: ${p}`) && s.includes("ask Keel"));
+    }
+    expect(m.log.sessionLists).toBe(0);
+    m.type("/resume ");
+    await m.screen((s) => s.includes("01234567"));
+    m.type("0");
+    await m.screen((s) => s.includes("/resume 0"));
+    expect(m.log.sessionLists).toBe(1);
+  });
 });

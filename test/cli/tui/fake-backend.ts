@@ -13,6 +13,8 @@ export interface FakeLog {
   calls: string[];
   ended: string[];
   trusted: number;
+  /** How often the stored sessions were listed. */
+  sessionLists: number;
 }
 
 /** A project hook definition for listings. */
@@ -52,7 +54,7 @@ async function* events(list: AgentEvent[]): AsyncIterable<AgentEvent> {
 
 /** Builds the backend and its log. */
 export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log: FakeLog } {
-  const log: FakeLog = { calls: [], ended: [], trusted: 0 };
+  const log: FakeLog = { calls: [], ended: [], trusted: 0, sessionLists: 0 };
   let trusted = opts.trusted ?? true;
   let mode: PermissionMode = "default";
   let model = "deepseek-v4-flash";
@@ -144,15 +146,18 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
     agent: () => agent,
     model: () => model,
     models: () => ["deepseek-v4-flash", "deepseek-v4-pro"],
-    sessions: () => [
-      {
-        id: "0123456789abcdef",
-        updatedAt: "2025-01-02T03:04:05Z",
-        messages: 6,
-        firstPrompt: "fix the bug",
-        model,
-      },
-    ],
+    sessions: () => {
+      log.sessionLists++;
+      return [
+        {
+          id: "0123456789abcdef",
+          updatedAt: "2025-01-02T03:04:05Z",
+          messages: 6,
+          firstPrompt: "fix the bug",
+          model,
+        },
+      ];
+    },
     replace: async (o) => {
       if (o.resume && !o.resume.startsWith("0123"))
         return { ok: false, error: `no session ${o.resume}` };

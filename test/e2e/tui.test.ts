@@ -8,7 +8,10 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { formatCost, formatRatio } from "../../src/cli/tui/format.js";
+import { costUsd } from "../../src/llm/pricing.js";
 import { reply, script } from "../../src/sim/builder.js";
+import type { SimRequestRecord } from "../../src/sim/record.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
 import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
@@ -68,6 +71,30 @@ async function writeConfig(keelHome: string, baseUrl: string) {
 function processRunning(pattern: string): boolean {
   const r = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" });
   return r.stdout.split("\n").some((line) => line.trim() === pattern);
+}
+
+/** The cache hit ratio of simulator records, as the status line prints it. */
+function simRatio(records: readonly SimRequestRecord[]): string {
+  const hit = records.reduce((n, r) => n + r.hitTokens, 0);
+  const miss = records.reduce((n, r) => n + r.missTokens, 0);
+  return formatRatio(hit / (hit + miss));
+}
+
+/** What the records cost at the pricing table's rates, as the status line prints it. */
+function simCost(records: readonly SimRequestRecord[]): string {
+  const usd = records.reduce(
+    (sum, r) =>
+      sum +
+      costUsd(r.model ?? "deepseek-v4-flash", {
+        promptTokens: r.promptTokens,
+        cacheHitTokens: r.hitTokens,
+        cacheMissTokens: r.missTokens,
+        completionTokens: r.completionTokens,
+        reasoningTokens: r.reasoningTokens,
+      }),
+    0,
+  );
+  return formatCost(usd);
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
@@ -172,16 +199,24 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     expect(await readFile(join(s.project, "note.txt"), "utf8")).toBe("hello from keel\n");
 
     // A hook blocks a call; its reason is on screen.
+    const turn1Requests = sim.requests.length;
     term.type("force push");
     term.press("Enter");
-    screen = await term.waitFor((t) => t.includes("The hook refused the force push."), {
-      what: "the blocked call",
-    });
+    screen = await term.waitFor(
+      (t) => t.includes("The hook refused the force push.") && t.includes("ask Keel"),
+      { what: "the blocked call" },
+    );
     expect(screen).toContain("reason: force pushes are not allowed here");
     expect(screen).toMatch(/hook PreToolUse .* blocked/);
     expect(screen).toMatch(/shell git push --force origin main ⊘ blocked/);
-    // The status line shows the cache at work on the second turn.
-    expect(screen).toMatch(/deepseek-v4-flash · default · cache turn \d+% session \d+% · \$/);
+    // The status line shows what the simulator counted: this turn's and the session's cache hit
+    // ratio, and the session's cost at the pricing table's rates.
+    const answered = sim.requests.filter((r) => r.status === 200);
+    expect(answered.length).toBeGreaterThan(turn1Requests);
+    expect(screen).toContain(
+      `deepseek-v4-flash · default · cache turn ${simRatio(answered.slice(turn1Requests))} ` +
+        `session ${simRatio(answered)} · ${simCost(answered)}`,
+    );
 
     // A tool and a hook print escape sequences (clear screen, colours, a title): shown as text only.
     term.type("show colours");

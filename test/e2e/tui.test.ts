@@ -174,9 +174,12 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     terminals.push(term);
 
     // Untrusted project hooks: the prompt shows what would run.
-    let screen = await term.waitFor((t) => t.includes("Trust these hooks"), {
-      what: "the trust prompt",
-    });
+    let screen = await term.waitFor(
+      (t) => t.includes("Trust these hooks") && t.includes("enter confirm"),
+      {
+        what: "the trust prompt",
+      },
+    );
     expect(screen).toContain("This project defines hooks");
     expect(screen).toContain("tool_input_command");
     term.type("y");
@@ -185,9 +188,12 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     // A streamed answer, a tool card and a permission prompt.
     term.type("write a note");
     term.press("Enter");
-    screen = await term.waitFor((t) => t.includes("Allow always for this session"), {
-      what: "the permission prompt",
-    });
+    screen = await term.waitFor(
+      (t) => t.includes("Allow always for this session") && t.includes("enter confirm"),
+      {
+        what: "the permission prompt",
+      },
+    );
     expect(screen).toContain("Allow write_file?");
     expect(screen).toContain("Writing the note now.");
     term.type("y");
@@ -258,7 +264,9 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     // A long tool, approved, then interrupted with Ctrl+C: the process is killed.
     term.type("wait for it");
     term.press("Enter");
-    await term.waitFor((t) => t.includes("Allow shell?"), { what: "the shell permission prompt" });
+    await term.waitFor((t) => t.includes("Allow shell?") && t.includes("enter confirm"), {
+      what: "the shell permission prompt",
+    });
     term.type("y");
     await until(() => processRunning(SLEEP), "the sleep to start");
     await term.waitFor((t) => t.includes(`shell ${SLEEP} ◌ running`), { what: "the running card" });

@@ -127,7 +127,9 @@ describe("App", () => {
     holder.ask = m.permissions.ask;
     await m.screen((s) => s.includes("ask Keel"));
     m.type("write it\r");
-    const s = await m.screen((s) => s.includes("Allow always for this session"));
+    const s = await m.screen(
+      (s) => s.includes("Allow always for this session") && s.includes("enter confirm"),
+    );
     expect(s).toContain("Allow write_file?");
     expect(s).toContain("write a.txt");
     m.type("a");
@@ -163,7 +165,7 @@ describe("App", () => {
       ],
       trusted: false,
     });
-    const s = await m.screen((s) => s.includes("Trust these hooks"));
+    const s = await m.screen((s) => s.includes("Trust these hooks") && s.includes("enter confirm"));
     expect(s).toContain("./init.sh");
     expect(m.log.calls).not.toContain("start:session-0");
     m.type("y");
@@ -174,7 +176,7 @@ describe("App", () => {
 
   it("declining trust starts the session without trusting", async () => {
     const m = mount({ hooks: [hookDef()], trusted: false });
-    await m.screen((s) => s.includes("Trust these hooks"));
+    await m.screen((s) => s.includes("Trust these hooks") && s.includes("enter confirm"));
     m.type("n");
     await expect.poll(() => m.log.calls).toContain("start:session-0");
     expect(m.log.trusted).toBe(0);
@@ -515,7 +517,7 @@ describe("App", () => {
     m.type("/hooks untrust\r");
     await m.screen((s) => s.includes("untrusted 1 project hook(s)"));
     m.type("/hooks reload\r");
-    await m.screen((s) => s.includes("Trust these hooks"));
+    await m.screen((s) => s.includes("Trust these hooks") && s.includes("enter confirm"));
     m.type("y");
     await m.screen((s) => s.includes("project hooks trusted") && s.includes("ask Keel"));
     expect(m.log.trusted).toBe(1);

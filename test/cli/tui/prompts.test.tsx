@@ -110,14 +110,25 @@ describe("PermissionPrompt", () => {
     [KEY.escape, "deny"],
   ] as const)("key %j answers %s", async (key, answer) => {
     const { stdin, answers, lastFrame } = renderPermission();
-    await waitForFrame(lastFrame, (s) => s.includes("Deny"));
+    await waitForFrame(lastFrame, (s) => s.includes("enter confirm"));
     stdin.write(key);
     await expect.poll(() => answers).toEqual([answer]);
   });
 
+  it("ignores keys typed just as it appears (typing ahead must not approve a call)", async () => {
+    const { stdin, answers, lastFrame } = renderPermission();
+    await waitForFrame(lastFrame, (s) => s.includes("keys typed now are ignored"));
+    stdin.write("y");
+    stdin.write(KEY.enter);
+    await waitForFrame(lastFrame, (s) => s.includes("enter confirm"));
+    expect(answers).toEqual([]);
+    stdin.write("n");
+    await expect.poll(() => answers).toEqual(["deny"]);
+  });
+
   it("moves with the arrows and confirms with Enter", async () => {
     const { stdin, answers, lastFrame } = renderPermission();
-    await waitForFrame(lastFrame, (s) => s.includes("❯ Allow once"));
+    await waitForFrame(lastFrame, (s) => s.includes("❯ Allow once") && s.includes("enter confirm"));
     stdin.write(KEY.down);
     await waitForFrame(lastFrame, (s) => s.includes("❯ Allow always"));
     stdin.write(KEY.enter);
@@ -149,7 +160,10 @@ describe("TrustPrompt", () => {
     const { stdin, lastFrame } = render(
       <TrustPrompt width={80} projectDir="/p" hooks={hooks} onAnswer={(a) => answers.push(a)} />,
     );
-    await waitForFrame(lastFrame, (s) => s.includes("Trust these hooks"));
+    await waitForFrame(
+      lastFrame,
+      (s) => s.includes("Trust these hooks") && s.includes("enter confirm"),
+    );
     stdin.write(key);
     await expect.poll(() => answers).toEqual([trust]);
   });

@@ -6,6 +6,7 @@ import type {
 } from "../../../agent/events.js";
 import { clip } from "../format.js";
 import { sanitize, sanitizeLine } from "../sanitize.js";
+import { ARM_DELAY_MS, useArmed } from "../use-armed.js";
 import { type Choice, ChoiceList } from "./choice-list.js";
 
 /** Props of {@link PermissionPrompt}. */
@@ -16,6 +17,8 @@ export interface PermissionPromptProps {
   isActive?: boolean;
   /** Rows the call itself may use before it is cut (default 12, which fits 80×24). */
   maxCallRows?: number;
+  /** Keys are ignored this long after the prompt appears (default ARM_DELAY_MS). */
+  armDelayMs?: number;
 }
 
 const CHOICES: readonly Choice<PermissionAnswer>[] = [
@@ -92,7 +95,9 @@ export function PermissionPrompt({
   width,
   isActive,
   maxCallRows = 12,
+  armDelayMs = ARM_DELAY_MS,
 }: PermissionPromptProps) {
+  const armed = useArmed(armDelayMs);
   const inner = Math.max(20, width - 4);
   const rows = callRows(request, inner, maxCallRows);
   return (
@@ -115,10 +120,10 @@ export function PermissionPrompt({
         choices={CHOICES}
         onChoose={onAnswer}
         escapeValue="deny"
-        {...(isActive === undefined ? {} : { isActive })}
+        isActive={armed && isActive !== false}
       />
       <Text dimColor wrap="truncate-end">
-        ↑↓ choose · enter confirm · esc deny
+        {armed ? "↑↓ choose · enter confirm · esc deny" : "(keys typed now are ignored)"}
       </Text>
     </Box>
   );

@@ -2,6 +2,7 @@
 import { Box, Text } from "ink";
 import { clip } from "../format.js";
 import { sanitizeLine } from "../sanitize.js";
+import { ARM_DELAY_MS, useArmed } from "../use-armed.js";
 import { type Choice, ChoiceList } from "./choice-list.js";
 
 /** One untrusted hook as the prompt lists it. */
@@ -20,6 +21,8 @@ export interface TrustPromptProps {
   width: number;
   /** How many hooks to list before "… N more" (default 8; fits 80×24). */
   maxListed?: number;
+  /** Keys are ignored this long after the prompt appears (default ARM_DELAY_MS). */
+  armDelayMs?: number;
 }
 
 const CHOICES: readonly Choice<boolean>[] = [
@@ -34,7 +37,9 @@ export function TrustPrompt({
   onAnswer,
   width,
   maxListed = 8,
+  armDelayMs = ARM_DELAY_MS,
 }: TrustPromptProps) {
+  const armed = useArmed(armDelayMs);
   const inner = Math.max(20, width - 4);
   const listed = hooks.slice(0, maxListed);
   return (
@@ -57,7 +62,12 @@ export function TrustPrompt({
       {hooks.length > listed.length ? (
         <Text dimColor>{`… ${hooks.length - listed.length} more (keel hooks list)`}</Text>
       ) : null}
-      <ChoiceList choices={CHOICES} onChoose={onAnswer} escapeValue={false} />
+      <ChoiceList choices={CHOICES} onChoose={onAnswer} escapeValue={false} isActive={armed} />
+      <Text dimColor wrap="truncate-end">
+        {armed
+          ? "↑↓ choose · enter confirm · esc continues without them"
+          : "(keys typed now are ignored)"}
+      </Text>
     </Box>
   );
 }

@@ -4,45 +4,26 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createAgent, memorySession } from "../../src/agent/agent.js";
+import { describe, expect, it } from "vitest";
+import { memorySession } from "../../src/agent/agent.js";
 import type { AgentEvent, PermissionPrompt } from "../../src/agent/events.js";
 import { openAgentSession } from "../../src/agent/session.js";
-import type { AgentOptions } from "../../src/agent/types.js";
 import type { HookRunRecord } from "../../src/hooks/types.js";
-import { createChatClient } from "../../src/llm/client.js";
 import { type ReplyInput, reply, script } from "../../src/sim/index.js";
-import { createBuiltinTools } from "../../src/tools/registry.js";
-import { commandHook, createWorld, hookScript, type World, writeSettings } from "./harness.js";
+import {
+  agentFor,
+  collect,
+  commandHook,
+  hookScript,
+  type World,
+  worldPerTest,
+  writeSettings,
+} from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
-
-function agentFor(w: World, extra: Partial<AgentOptions> = {}) {
-  return createAgent({
-    projectDir: w.project,
-    keelHome: w.home,
-    homeDir: w.root,
-    env: w.env,
-    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
-    model: "deepseek-v4-flash",
-    tools: createBuiltinTools({ cwd: w.project }),
-    ...extra,
-  });
-}
+const newWorld = worldPerTest();
 
 async function start(...replies: ReplyInput[]): Promise<World> {
-  world = await createWorld(script(...replies));
-  return world;
+  return newWorld(script(...replies));
 }
 
 describe("permission prompts", () => {

@@ -3,9 +3,7 @@
  * them), even after a failed request, an interrupt or a compaction, and the merge keeps every
  * answered request a byte prefix of the next one, across a resume too.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent/agent.js";
-import type { AgentEvent } from "../../src/agent/events.js";
+import { describe, expect, it } from "vitest";
 import { AppendOnlyLog } from "../../src/agent/log.js";
 import { renderMessage } from "../../src/agent/render.js";
 import { openAgentSession } from "../../src/agent/session.js";
@@ -13,36 +11,19 @@ import type { AgentOptions } from "../../src/agent/types.js";
 import { createChatClient } from "../../src/llm/client.js";
 import type { ChatMessage } from "../../src/llm/types.js";
 import { type ReplyInput, reply, script } from "../../src/sim/index.js";
-import { createBuiltinTools } from "../../src/tools/registry.js";
-import { createWorld, type World } from "./harness.js";
+import { agentFor, collect, type World, worldPerTest } from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
-
-async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
+const newWorld = worldPerTest();
 
 async function start(...replies: ReplyInput[]): Promise<World> {
-  world = await createWorld(script(...replies));
-  return world;
+  return newWorld(script(...replies));
 }
 
-function agentFor(w: World, extra: Partial<AgentOptions> = {}) {
-  return createAgent({
-    projectDir: w.project,
-    keelHome: w.home,
-    homeDir: w.root,
-    env: w.env,
+/** Hooks off, and a failed request fails at once instead of being retried. */
+function plainAgent(w: World, extra: Partial<AgentOptions> = {}) {
+  return agentFor(w, {
     noHooks: true,
     client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test", maxRetries: 0 }),
-    model: "deepseek-v4-flash",
-    tools: createBuiltinTools({ cwd: w.project }),
     ...extra,
   });
 }
@@ -89,10 +70,10 @@ describe("no two user messages in a row", () => {
       reply().text("third answer"),
     );
     const session = openAgentSession({ keelHome: w.home, projectDir: w.project, model: "m" });
-    const agent = await agentFor(w, { session });
-    const failed = await drain(agent.runTurn("first prompt"));
+    const agent = await plainAgent(w, { session });
+    const failed = await collect(agent.runTurn("first prompt"));
     expect(failed.at(-1)).toMatchObject({ type: "turn_end", stopReason: "error" });
-    await drain(agent.runTurn("second prompt"));
+    await collect(agent.runTurn("second prompt"));
     session.close();
     expect(roles(w, 1)).toEqual(["system", "user"]);
     expect(w.sim.requests[1]?.messages[1]?.content).toBe("first prompt\n\nsecond prompt");
@@ -104,8 +85,8 @@ describe("no two user messages in a row", () => {
       resume: session.id,
     });
     expect(again.messages).toHaveLength(3);
-    const resumed = await agentFor(w, { session: again });
-    await drain(resumed.runTurn("third prompt"));
+    const resumed = await plainAgent(w, { session: again });
+    await collect(resumed.runTurn("third prompt"));
     again.close();
     const answered = w.sim.requests[1]?.messageTexts ?? [];
     const next = w.sim.requests[2]?.messageTexts ?? [];
@@ -129,12 +110,12 @@ describe("no two user messages in a row", () => {
       }
       return res;
     };
-    const agent = await agentFor(w, {
+    const agent = await plainAgent(w, {
       client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test", fetchImpl }),
     });
-    const events = await drain(agent.runTurn("first", { signal: controller.signal }));
+    const events = await collect(agent.runTurn("first", { signal: controller.signal }));
     expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "aborted" });
-    await drain(agent.runTurn("second"));
+    await collect(agent.runTurn("second"));
     expect(w.sim.requests).toHaveLength(2);
     const last = w.sim.requests[1]?.messages ?? [];
     expect(last.map((m) => m.role)).toEqual(["system", "user"]);
@@ -148,12 +129,12 @@ describe("no two user messages in a row", () => {
       reply().text("The summary."),
       reply().text("after"),
     );
-    const agent = await agentFor(w);
-    await drain(agent.runTurn("p1"));
-    await drain(agent.runTurn("p2 fails"));
-    const compacted = await drain(agent.compact());
+    const agent = await plainAgent(w);
+    await collect(agent.runTurn("p1"));
+    await collect(agent.runTurn("p2 fails"));
+    const compacted = await collect(agent.compact());
     expect(compacted.some((e) => e.type === "compacted")).toBe(true);
-    await drain(agent.runTurn("p3"));
+    await collect(agent.runTurn("p3"));
     for (let i = 0; i < w.sim.requests.length; i++) {
       expect(hasUserRun(roles(w, i)), `request ${i}: ${roles(w, i).join(",")}`).toBe(false);
     }

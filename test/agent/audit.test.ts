@@ -2,7 +2,7 @@
  * The hook audit log (what `keel hooks stats` reads) gets every run the agent fires: with the
  * agent's own engine (the `keel run` path) and with an engine the library user supplies.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent/agent.js";
 import { openAgentSession } from "../../src/agent/session.js";
 import { createHookEngine } from "../../src/hooks/index.js";
@@ -12,21 +12,17 @@ import { reply, script } from "../../src/sim/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import {
   commandHook,
-  createWorld,
   hookScript,
   keel,
   type World,
+  worldPerTest,
   writeSettings,
 } from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 async function setup(): Promise<World> {
-  world = await createWorld(script(reply().tool("list_dir", { path: "." }), reply().text("ok")));
+  const world = await newWorld(script(reply().tool("list_dir", { path: "." }), reply().text("ok")));
   const hook = hookScript(world, "ctx.sh", "cat >/dev/null\necho context");
   writeSettings(world, {
     UserPromptSubmit: [commandHook(hook)],

@@ -5,9 +5,15 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { vi } from "vitest";
+import { afterEach } from "vitest";
+import { createAgent } from "../../src/agent/agent.js";
+import type { AgentEvent } from "../../src/agent/events.js";
+import type { Agent, AgentOptions } from "../../src/agent/types.js";
 import { main } from "../../src/cli/main.js";
+import { createChatClient } from "../../src/llm/client.js";
 import { type ScriptInput, type Simulator, startSimulator } from "../../src/sim/index.js";
+import { createBuiltinTools } from "../../src/tools/registry.js";
+import { type CliResult, captureOutput } from "../helpers/cli.js";
 
 /** One test's world. */
 export interface World {
@@ -49,6 +55,43 @@ export async function createWorld(script: ScriptInput): Promise<World> {
   };
 }
 
+/**
+ * Call once at a test file's top level: returns `start`, which creates a world for the current
+ * test; an afterEach disposes every world started in that test.
+ */
+export function worldPerTest(): (script: ScriptInput) => Promise<World> {
+  const started: World[] = [];
+  afterEach(async () => {
+    for (const w of started.splice(0)) await w.dispose();
+  });
+  return async (script) => {
+    const w = await createWorld(script);
+    started.push(w);
+    return w;
+  };
+}
+
+/** Drains an agent event stream into an array. */
+export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const ev of events) out.push(ev);
+  return out;
+}
+
+/** An agent wired to the world: its project, KEEL_HOME, HOME, env, simulator and built-in tools. */
+export function agentFor(w: World, extra: Partial<AgentOptions> = {}): Promise<Agent> {
+  return createAgent({
+    projectDir: w.project,
+    keelHome: w.home,
+    homeDir: w.root,
+    env: w.env,
+    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+    model: "deepseek-v4-flash",
+    tools: createBuiltinTools({ cwd: w.project }),
+    ...extra,
+  });
+}
+
 /** Writes an executable hook script under `<root>/hooks/` and returns its absolute path. */
 export function hookScript(world: World, name: string, body: string): string {
   const dir = join(world.root, "hooks");
@@ -77,11 +120,7 @@ export function writeSettings(world: World, hooks: Record<string, unknown[]>): v
 }
 
 /** What an in-process `keel` run printed. */
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type RunResult = CliResult;
 
 /** Runs `keel <args>` in-process with the world's environment; captures stdout and stderr. */
 export async function keel(world: World, args: string[]): Promise<RunResult> {
@@ -91,25 +130,10 @@ export async function keel(world: World, args: string[]): Promise<RunResult> {
     if (v === undefined) delete process.env[key];
     else process.env[key] = v;
   }
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: unknown) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const exitBefore = process.exitCode;
   try {
     const withCwd = args[0] === "run" ? [...args, "--cwd", world.project] : args;
-    const code = await main(withCwd);
-    return { code, stdout, stderr };
+    return await captureOutput(() => main(withCwd));
   } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = exitBefore;
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
   }

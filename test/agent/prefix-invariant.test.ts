@@ -5,32 +5,22 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent/agent.js";
-import type { AgentEvent } from "../../src/agent/events.js";
 import { createChatClient } from "../../src/llm/client.js";
 import { reply, script } from "../../src/sim/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import {
+  collect,
   commandHook,
-  createWorld,
   hookScript,
   keel,
   type World,
+  worldPerTest,
   writeSettings,
 } from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
-
-async function collect(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const ev of it) out.push(ev);
-  return out;
-}
+const newWorld = worldPerTest();
 
 function installHooks(w: World): void {
   const blockRm = hookScript(
@@ -80,7 +70,7 @@ function assertPrefixGrowth(w: World): void {
 
 describe("the prefix invariant", () => {
   it("holds byte for byte while hooks block, rewrite, inject and continue", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().tool("shell", { command: "rm -rf build" }),
         reply().tool("write_file", { path: "a.txt", content: "original" }),
@@ -147,7 +137,7 @@ describe("the prefix invariant", () => {
   });
 
   it("gives two sessions in one project an identical prefix on their first turn", async () => {
-    world = await createWorld(script(reply().text("one"), reply().text("two")));
+    const world = await newWorld(script(reply().text("one"), reply().text("two")));
     const a = await keel(world, ["run", "hello"]);
     const b = await keel(world, ["run", "hello"]);
     expect([a.code, b.code]).toEqual([0, 0]);
@@ -163,7 +153,7 @@ describe("the prefix invariant", () => {
 
 describe("the prefix check itself", () => {
   it("fails for the benchmark-only cache-hostile configuration", async () => {
-    world = await createWorld(script(reply().text("a"), reply().text("b")));
+    const world = await newWorld(script(reply().text("a"), reply().text("b")));
     const w = world;
     const agent = await createAgent({
       projectDir: w.project,

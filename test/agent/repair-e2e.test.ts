@@ -4,22 +4,18 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent/agent.js";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { createChatClient } from "../../src/llm/client.js";
 import { type ReplyInput, reply, script } from "../../src/sim/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
-import { createWorld, keel, type World } from "./harness.js";
+import { keel, type World, worldPerTest } from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 async function run(...replies: ReplyInput[]): Promise<{ events: AgentEvent[]; w: World }> {
-  world = await createWorld(script(...replies));
+  const world = await newWorld(script(...replies));
   const w = world;
   writeFileSync(join(w.project, "a.txt"), "contents of a\n");
   const agent = await createAgent({
@@ -79,7 +75,7 @@ describe("repair in the loop", () => {
 
 describe("leaked markup in what the user sees", () => {
   it("keel run prints the answer without the leaked DSML block", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply()
           .text("Let me look. ")

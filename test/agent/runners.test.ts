@@ -4,22 +4,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
-import {
-  commandHook,
-  createWorld,
-  hookScript,
-  keel,
-  type World,
-  writeSettings,
-} from "./harness.js";
+import { commandHook, hookScript, keel, worldPerTest, writeSettings } from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 const toolNames = (toolsText: string | null | undefined): string[] =>
   JSON.parse(toolsText ?? "[]")
@@ -28,7 +17,7 @@ const toolNames = (toolsText: string | null | undefined): string[] =>
 
 describe("prompt hooks", () => {
   it("ask the cheap model once in JSON mode; ok:false blocks the tool", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().tool("list_dir", { path: "." }),
         reply()
@@ -65,7 +54,7 @@ describe("prompt hooks", () => {
   });
 
   it("ok:true lets the prompt through", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().when({ jsonMode: true }).text('{"ok": true}'), reply().text("hello there")),
     );
     writeSettings(world, {
@@ -80,7 +69,7 @@ describe("prompt hooks", () => {
 describe("agent hooks", () => {
   it("a read-only sub-agent verifies on Stop; its writes and shell are refused; it fires Subagent events, not PreToolUse", async () => {
     const sub = { lastUserContains: "VERIFY" };
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().text("I am finished."),
         reply().when(sub).tool("write_file", { path: "hack.txt", content: "x" }),

@@ -2,19 +2,15 @@
  * Thinking mode with tools: every assistant turn that called a tool goes back with its
  * `reasoning_content`, even an empty one, or DeepSeek (and the simulator) answer 400.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { script } from "../../src/sim/index.js";
-import { createWorld, keel, type World } from "./harness.js";
+import { keel, worldPerTest } from "./harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 describe("reasoning_content within tool turns", () => {
   it("is passed back, empty or not, through a multi-step keel run", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         { reasoning: "", toolCalls: [{ name: "list_dir", arguments: { path: "." } }] },
         { reasoning: "Now glob.", toolCalls: [{ name: "glob", arguments: { pattern: "*" } }] },

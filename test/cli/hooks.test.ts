@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { VERDICT_TOOL } from "../../src/agent/subagent.js";
 import { appendHookAudit } from "../../src/session/index.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
-import { keel, parseOnlyJson, type Sandbox, sandbox } from "./hooks-helpers.js";
+import { keel } from "../helpers/cli.js";
+import { parseOnlyJson, type Sandbox, sandbox } from "./hooks-helpers.js";
 
 let box: Sandbox | undefined;
 afterEach(async () => {

@@ -4,22 +4,18 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSession } from "../../src/session/index.js";
 import { reply, script } from "../../src/sim/index.js";
-import { commandHook, createWorld, hookScript, keel, type World } from "../agent/harness.js";
+import { commandHook, hookScript, keel, worldPerTest } from "../agent/harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 const lines = (text: string) => text.trim().split("\n").filter(Boolean);
 
 describe("replies the provider stopped early", () => {
   it("reasoning that spends the whole budget is a failure, not an empty success", async () => {
-    world = await createWorld(script(reply().fault({ type: "reasoning_exhausts_budget" })));
+    const world = await newWorld(script(reply().fault({ type: "reasoning_exhausts_budget" })));
     const r = await keel(world, ["run", "think hard", "--output-format", "json"]);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/^keel: .*output budget/)]);
@@ -27,7 +23,7 @@ describe("replies the provider stopped early", () => {
   });
 
   it("a content filter stop without text fails; a cut-off answer succeeds with a warning", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().finish("content_filter"), reply().text("half an ans").finish("length")),
     );
     const filtered = await keel(world, ["run", "one"]);
@@ -42,7 +38,7 @@ describe("replies the provider stopped early", () => {
 
 describe("failures are said once", () => {
   it("--max-turns in text mode", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("list_dir", { path: "." }), reply().tool("glob", { pattern: "*" })),
     );
     const r = await keel(world, ["run", "go", "--max-turns", "1"]);
@@ -51,7 +47,7 @@ describe("failures are said once", () => {
   });
 
   it("a prompt blocked by a UserPromptSubmit hook", async () => {
-    world = await createWorld(script(reply().text("never")));
+    const world = await newWorld(script(reply().text("never")));
     const hook = hookScript(world, "block.sh", "cat >/dev/null\necho 'not today' >&2\nexit 2");
     writeFileSync(
       join(world.home, "settings.json"),
@@ -64,7 +60,7 @@ describe("failures are said once", () => {
   });
 
   it("a rejected key, with what to check", async () => {
-    world = await createWorld(script(reply().error(401)));
+    const world = await newWorld(script(reply().error(401)));
     const r = await keel(world, ["run", "hello"]);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/401.*DEEPSEEK_API_KEY/)]);
@@ -73,7 +69,7 @@ describe("failures are said once", () => {
 
 describe("user mistakes", () => {
   it("an empty prompt is refused before any request", async () => {
-    world = await createWorld(script(reply().text("x")));
+    const world = await newWorld(script(reply().text("x")));
     const r = await keel(world, ["run", "  "]);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/prompt is empty/)]);
@@ -81,7 +77,7 @@ describe("user mistakes", () => {
   });
 
   it("--max-turns that is not a whole number names the value", async () => {
-    world = await createWorld(script(reply().text("x")));
+    const world = await newWorld(script(reply().text("x")));
     for (const bad of ["abc", "0", "1.5", "-2"]) {
       const r = await keel(world, ["run", "x", "--max-turns", bad]);
       expect(r.code).toBe(1);
@@ -95,7 +91,7 @@ describe("user mistakes", () => {
 
 describe("hooks that will not run are announced", () => {
   it("untrusted project hooks: a warning, and they do not run", async () => {
-    world = await createWorld(script(reply().text("hi")));
+    const world = await newWorld(script(reply().text("hi")));
     const marker = join(world.root, "ran");
     mkdirSync(join(world.project, ".keel"));
     writeFileSync(
@@ -115,7 +111,7 @@ describe("hooks that will not run are announced", () => {
   });
 
   it("a settings file that does not parse: a warning naming it", async () => {
-    world = await createWorld(script(reply().text("hi")));
+    const world = await newWorld(script(reply().text("hi")));
     writeFileSync(join(world.home, "settings.json"), "{ not json");
     const r = await keel(world, ["run", "hello"]);
     expect(r.code).toBe(0);
@@ -126,7 +122,9 @@ describe("hooks that will not run are announced", () => {
 
 describe("keel run --help", () => {
   it("names every key the json output has, and the exit statuses", async () => {
-    world = await createWorld(script(reply().tool("list_dir", { path: "." }), reply().text("ok")));
+    const world = await newWorld(
+      script(reply().tool("list_dir", { path: "." }), reply().text("ok")),
+    );
     const help = await keel(world, ["run", "--help"]);
     expect(help.code).toBe(0);
     const out = await keel(world, ["run", "go", "--output-format", "json"]);
@@ -143,7 +141,7 @@ describe("keel run --help", () => {
 
 describe("hooks that fail are not silent in text mode", () => {
   it("a missing executable and a failing hook each get a stderr line", async () => {
-    world = await createWorld(script(reply().text("answer")));
+    const world = await newWorld(script(reply().text("answer")));
     const failing = hookScript(world, "fail.sh", "cat >/dev/null\necho 'lint crashed' >&2\nexit 1");
     writeFileSync(
       join(world.home, "settings.json"),
@@ -163,7 +161,7 @@ describe("hooks that fail are not silent in text mode", () => {
 
 describe("--resume across projects", () => {
   it("refuses another project's session, naming where it belongs", async () => {
-    world = await createWorld(script(reply().text("one")));
+    const world = await newWorld(script(reply().text("one")));
     const other = join(world.root, "other-project");
     mkdirSync(other);
     const elsewhere = createSession({ keelHome: world.home, projectDir: other, model: "m" });

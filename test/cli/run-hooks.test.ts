@@ -4,22 +4,18 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import {
   commandHook,
-  createWorld,
   hookScript,
   keel,
   type World,
+  worldPerTest,
   writeSettings,
 } from "../agent/harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 function json(stdout: string): {
   result: string;
@@ -52,7 +48,7 @@ function sessionLines(w: World): string[] {
 
 describe("keel run: hook events", () => {
   it("SessionStart output goes into the first user message, not the system prompt", async () => {
-    world = await createWorld(script(reply().text("ok")));
+    const world = await newWorld(script(reply().text("ok")));
     const hook = hookScript(world, "start.sh", "cat >/dev/null\necho 'Use tabs in this repo.'");
     writeSettings(world, { SessionStart: [commandHook(hook, "startup")] });
     const r = await keel(world, ["run", "hi"]);
@@ -65,7 +61,7 @@ describe("keel run: hook events", () => {
   });
 
   it("UserPromptSubmit block: the prompt never reaches the model or the log; the user sees why", async () => {
-    world = await createWorld(script(reply().text("should not be used")));
+    const world = await newWorld(script(reply().text("should not be used")));
     const hook = hookScript(
       world,
       "ups.sh",
@@ -80,7 +76,7 @@ describe("keel run: hook events", () => {
   });
 
   it("UserPromptSubmit stdout and additionalContext are added to the user message", async () => {
-    world = await createWorld(script(reply().text("ok")));
+    const world = await newWorld(script(reply().text("ok")));
     const plain = hookScript(world, "plain.sh", "cat >/dev/null\necho 'current branch: feature/x'");
     const ctx = hookScript(
       world,
@@ -100,7 +96,7 @@ describe("keel run: hook events", () => {
   });
 
   it("PreToolUse block: the tool does not run; the model gets an error naming the hook and reason", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("write_file", { path: "x.txt", content: "x" }), reply().text("ok")),
     );
     const hook = hookScript(
@@ -126,7 +122,7 @@ describe("keel run: hook events", () => {
   });
 
   it("PreToolUse updatedInput is re-validated: an invalid rewrite becomes an error result", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("write_file", { path: "x.txt", content: "x" }), reply().text("ok")),
     );
     const hook = hookScript(
@@ -143,7 +139,7 @@ describe("keel run: hook events", () => {
   });
 
   it("PreToolUse allow skips the permission prompt; ask asks (headless: refused)", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().tool("write_file", { path: "allowed.txt", content: "a" }),
         reply().text("ok"),
@@ -173,7 +169,7 @@ describe("keel run: hook events", () => {
   });
 
   it("PostToolUse additionalContext and exit-2 feedback are appended to the tool result", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("read_file", { path: "a.txt" }), reply().text("ok")),
     );
     const { writeFileSync } = await import("node:fs");
@@ -200,7 +196,7 @@ describe("keel run: hook events", () => {
   });
 
   it("PostToolUse updatedToolOutput replaces what the model sees", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("read_file", { path: "s.txt" }), reply().text("ok")),
     );
     const { writeFileSync } = await import("node:fs");
@@ -218,7 +214,7 @@ describe("keel run: hook events", () => {
   });
 
   it("PostToolUseFailure fires for a failed tool and its context reaches the model", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("read_file", { path: "missing.txt" }), reply().text("ok")),
     );
     const log = join(world.root, "failure.log");
@@ -238,7 +234,9 @@ describe("keel run: hook events", () => {
   });
 
   it("Stop block continues with the reason; stop_hook_active is true on the next Stop", async () => {
-    world = await createWorld(script(reply().text("first answer"), reply().text("second answer")));
+    const world = await newWorld(
+      script(reply().text("first answer"), reply().text("second answer")),
+    );
     const log = join(world.root, "stop.log");
     const hook = hookScript(
       world,
@@ -263,7 +261,7 @@ describe("keel run: hook events", () => {
   it("Stop blocks at most 8 times in a row", async () => {
     const s = script();
     for (let i = 0; i < 12; i++) s.text(`answer ${i}`);
-    world = await createWorld(s);
+    const world = await newWorld(s);
     const hook = hookScript(world, "never.sh", "cat >/dev/null\necho 'not yet' >&2\nexit 2");
     writeSettings(world, { Stop: [commandHook(hook)] });
     const r = await keel(world, ["run", "go", "--output-format", "json"]);
@@ -273,7 +271,7 @@ describe("keel run: hook events", () => {
   });
 
   it("continue:false ends the turn and shows stopReason", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().tool("read_file", { path: "a.txt" }).tool("list_dir", { path: "." }),
         reply().text("never"),
@@ -297,7 +295,7 @@ describe("keel run: hook events", () => {
   });
 
   it("SessionEnd fires when the run finishes", async () => {
-    world = await createWorld(script(reply().text("ok")));
+    const world = await newWorld(script(reply().text("ok")));
     const log = join(world.root, "end.log");
     const hook = hookScript(world, "end.sh", `cat > "${log}"`);
     writeSettings(world, { SessionEnd: [commandHook(hook)] });

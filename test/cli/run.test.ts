@@ -1,22 +1,11 @@
 /** `keel run`: output formats, permissions headless, configuration errors. */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
-import {
-  commandHook,
-  createWorld,
-  hookScript,
-  keel,
-  type World,
-  writeSettings,
-} from "../agent/harness.js";
+import { commandHook, hookScript, keel, worldPerTest, writeSettings } from "../agent/harness.js";
 
-let world: World | undefined;
-afterEach(async () => {
-  await world?.dispose();
-  world = undefined;
-});
+const newWorld = worldPerTest();
 
 const writeScript = () =>
   script(
@@ -26,7 +15,7 @@ const writeScript = () =>
 
 describe("keel run output", () => {
   it("json prints exactly one object with the documented keys", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("list_dir", { path: "." }), reply().text("The answer is 42.")),
     );
     const r = await keel(world, ["run", "what is it?", "--output-format", "json"]);
@@ -62,14 +51,14 @@ describe("keel run output", () => {
   });
 
   it("text streams the answer to stdout", async () => {
-    world = await createWorld(script(reply().text("Hello from the model.")));
+    const world = await newWorld(script(reply().text("Hello from the model.")));
     const r = await keel(world, ["run", "hi"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Hello from the model.\n");
   });
 
   it("stream-json prints one JSON line per event, ending with the result", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(reply().tool("list_dir", { path: "." }), reply().text("done")),
     );
     const r = await keel(world, ["run", "go", "--output-format", "stream-json"]);
@@ -89,7 +78,7 @@ describe("keel run output", () => {
   });
 
   it("fails with one line and exit 1 without an API key", async () => {
-    world = await createWorld(script(reply().text("x")));
+    const world = await newWorld(script(reply().text("x")));
     world.env.DEEPSEEK_API_KEY = undefined;
     const r = await keel(world, ["run", "hi"]);
     expect(r.code).toBe(1);
@@ -99,7 +88,7 @@ describe("keel run output", () => {
   });
 
   it("fails with exit 1 and the reason when the model endpoint errors", async () => {
-    world = await createWorld(script(reply().error(401, { message: "Authentication Fails" })));
+    const world = await newWorld(script(reply().error(401, { message: "Authentication Fails" })));
     const r = await keel(world, ["run", "hi", "--output-format", "json"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^keel: .*Authentication Fails/);
@@ -107,7 +96,7 @@ describe("keel run output", () => {
   });
 
   it("--max-turns stops a tool loop", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().tool("list_dir", { path: "." }),
         reply().tool("glob", { pattern: "*" }),
@@ -124,7 +113,7 @@ describe("keel run output", () => {
 
 describe("keel run permissions (headless)", () => {
   it("refuses a write without --yes, with a clear tool error", async () => {
-    world = await createWorld(writeScript());
+    const world = await newWorld(writeScript());
     const r = await keel(world, ["run", "write", "--output-format", "json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
@@ -134,14 +123,14 @@ describe("keel run permissions (headless)", () => {
   });
 
   it("allows it with --yes", async () => {
-    world = await createWorld(writeScript());
+    const world = await newWorld(writeScript());
     const r = await keel(world, ["run", "write", "--yes", "--output-format", "json"]);
     expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("ok");
     expect(readFileSync(join(world.project, "out.txt"), "utf8")).toBe("hello");
   });
 
   it("allows it when a PermissionRequest hook allows, and the hook sees the call", async () => {
-    world = await createWorld(writeScript());
+    const world = await newWorld(writeScript());
     const log = join(world.root, "perm.log");
     const hook = hookScript(
       world,
@@ -160,7 +149,7 @@ describe("keel run permissions (headless)", () => {
   });
 
   it("a PermissionRequest hook deny refuses even with --yes", async () => {
-    world = await createWorld(writeScript());
+    const world = await newWorld(writeScript());
     const hook = hookScript(
       world,
       "deny.sh",
@@ -173,7 +162,7 @@ describe("keel run permissions (headless)", () => {
   });
 
   it("runs read-only shell commands without asking, and asks for others", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply().tool("shell", { command: "ls" }).tool("shell", { command: "touch made.txt" }),
         reply().text("ok"),
@@ -186,7 +175,7 @@ describe("keel run permissions (headless)", () => {
   });
 
   it("acceptEdits allows writes but still asks for shell", async () => {
-    world = await createWorld(
+    const world = await newWorld(
       script(
         reply()
           .tool("write_file", { path: "w.txt", content: "w" })
@@ -200,7 +189,7 @@ describe("keel run permissions (headless)", () => {
   });
 
   it("plan mode refuses writes even with --yes, and says why", async () => {
-    world = await createWorld(writeScript());
+    const world = await newWorld(writeScript());
     const r = await keel(world, [
       "run",
       "write",
@@ -216,7 +205,7 @@ describe("keel run permissions (headless)", () => {
   });
 
   it("rejects an unknown mode with one line", async () => {
-    world = await createWorld(script(reply().text("x")));
+    const world = await newWorld(script(reply().text("x")));
     const r = await keel(world, ["run", "x", "--mode", "yolo"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--mode/);

@@ -1,61 +1,32 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   formatLocalTime,
   relativeTime,
   renderSessions,
   shortIds,
 } from "../../src/cli/commands/sessions.js";
-import { main } from "../../src/cli/main.js";
 import { createSession } from "../../src/session/index.js";
-
-async function keel(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+import { keel } from "../helpers/cli.js";
+import { type TempHome, tempKeelHome } from "../helpers/temp-home.js";
 
 let root: string;
 let keelHome: string;
 let projectA: string;
 let projectB: string;
-const saved = { KEEL_HOME: process.env.KEEL_HOME, HOME: process.env.HOME };
+let temp: TempHome;
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-sessions-cli-")));
-  keelHome = join(root, "keel-home");
+  temp = tempKeelHome("keel-sessions-cli-");
+  root = temp.root;
+  keelHome = temp.keelHome;
   projectA = join(root, "alpha");
   projectB = join(root, "beta");
-  for (const d of [keelHome, projectA, projectB, join(root, "home")])
-    mkdirSync(d, { recursive: true });
-  process.env.KEEL_HOME = keelHome;
-  process.env.HOME = join(root, "home");
+  for (const d of [projectA, projectB]) mkdirSync(d, { recursive: true });
 });
 
-afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(root, { recursive: true, force: true });
-});
+afterEach(() => temp.restore());
 
 /** Writes a real session with `prompts` user turns; its file's mtime is set to `updated`. */
 function session(opts: { project: string; id: string; prompts: string[]; updated: Date }): void {

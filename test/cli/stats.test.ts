@@ -1,7 +1,5 @@
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { appendFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   defaultReference,
   referenceCost,
@@ -9,50 +7,19 @@ import {
   runStats,
   usd,
 } from "../../src/cli/commands/stats.js";
-import { main } from "../../src/cli/main.js";
 import { appendUsage, startOfToday, usageLogPath, usageStats } from "../../src/session/index.js";
+import { keel } from "../helpers/cli.js";
+import { type TempHome, tempKeelHome } from "../helpers/temp-home.js";
 
-async function keel(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
-}
-
-let root: string;
 let keelHome: string;
-const saved = { KEEL_HOME: process.env.KEEL_HOME, HOME: process.env.HOME };
+let temp: TempHome;
 
 beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-stats-cli-")));
-  keelHome = join(root, "keel-home");
-  mkdirSync(keelHome, { recursive: true });
-  mkdirSync(join(root, "home"));
-  process.env.KEEL_HOME = keelHome;
-  process.env.HOME = join(root, "home");
+  temp = tempKeelHome("keel-stats-cli-");
+  keelHome = temp.keelHome;
 });
 
-afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(root, { recursive: true, force: true });
-});
+afterEach(() => temp.restore());
 
 function usage(opts: {
   ts: string;

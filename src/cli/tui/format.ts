@@ -78,3 +78,91 @@ export function shortenCommand(command: string, opts: { home?: string } = {}): s
     return `…/${parts.slice(-2).join("/")}`;
   });
 }
+
+/**
+ * Terminal columns of one code point: 0 for combining marks and zero-width characters, 2 for
+ * East Asian wide and fullwidth characters and emoji, 1 otherwise. An approximation of what the
+ * terminal does, good enough to choose where lines break.
+ */
+export function charWidth(codePoint: number): number {
+  if (
+    (codePoint >= 0x300 && codePoint <= 0x36f) ||
+    (codePoint >= 0x200b && codePoint <= 0x200f) ||
+    (codePoint >= 0xfe00 && codePoint <= 0xfe0f) ||
+    codePoint === 0xfeff
+  ) {
+    return 0;
+  }
+  if (
+    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
+    (codePoint >= 0x2e80 && codePoint <= 0xa4cf && codePoint !== 0x303f) ||
+    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
+    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
+    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
+    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
+    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
+    (codePoint >= 0x1f300 && codePoint <= 0x1faff) ||
+    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
+  ) {
+    return 2;
+  }
+  return 1;
+}
+
+/**
+ * Word-wraps text to `width` columns. Unlike Ink's wrapping it drops the space a line breaks at,
+ * so wrapped lines of an answer start flush with the first; a word longer than a line is split.
+ */
+export function wordWrap(text: string, width: number): string {
+  const max = Math.max(1, width);
+  return text
+    .split("\n")
+    .map((line) => wrapLine(line, max).join("\n"))
+    .join("\n");
+}
+
+function wrapLine(line: string, max: number): string[] {
+  const out: string[] = [];
+  let current = "";
+  let used = 0;
+  // Words with the spaces before them; a run of spaces at the start of the line is kept.
+  for (const token of line.match(/\s*\S+|\s+$/g) ?? [""]) {
+    const word = token.trimStart();
+    const space = token.slice(0, token.length - word.length);
+    const w = width(word);
+    if (current !== "" && used + width(space) + w > max) {
+      out.push(current);
+      current = "";
+      used = 0;
+    }
+    const lead = current === "" && out.length > 0 ? "" : space;
+    if (width(lead) + w <= max || current !== "") {
+      current += lead + word;
+      used += width(lead) + w;
+      continue;
+    }
+    // A word wider than a line: split it at the column limit.
+    let piece = lead;
+    let pieceWidth = width(lead);
+    for (const ch of word) {
+      const cw = charWidth(ch.codePointAt(0) ?? 0);
+      if (pieceWidth + cw > max && piece !== "") {
+        out.push(piece);
+        piece = "";
+        pieceWidth = 0;
+      }
+      piece += ch;
+      pieceWidth += cw;
+    }
+    current = piece;
+    used = pieceWidth;
+  }
+  out.push(current);
+  return out;
+}
+
+function width(text: string): number {
+  let n = 0;
+  for (const ch of text) n += charWidth(ch.codePointAt(0) ?? 0);
+  return n;
+}

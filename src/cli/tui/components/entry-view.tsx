@@ -1,5 +1,6 @@
 /** Renders one finished transcript entry. */
 import { Box, Text } from "ink";
+import { wordWrap } from "../format.js";
 import { sanitize } from "../sanitize.js";
 import type { Entry } from "../transcript.js";
 import { HookRow } from "./hook-row.js";
@@ -80,7 +81,7 @@ export function AssistantText({
       <Box width={2} flexShrink={0}>
         <Text color="white">{continued ? " " : "●"}</Text>
       </Box>
-      <Text>{sanitize(text)}</Text>
+      <Text>{wordWrap(sanitize(text), width - 2)}</Text>
     </Box>
   );
 }

@@ -7,6 +7,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { KILL_GRACE_MS } from "./events.js";
+import type { RawRunResult } from "./handlers/types.js";
 
 /** The spawn seam (node's `child_process.spawn` by default). */
 export type SpawnFn = (
@@ -36,18 +37,9 @@ export interface ProcessSpec {
   spawn?: SpawnFn;
 }
 
-/** What happened. Never thrown: failures to start are `startError`. */
-export interface ProcessResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timedOut: boolean;
-  cancelled: boolean;
-  startError: string | null;
-  durationMs: number;
-}
+/** What happened (a command handler's raw result without its tag). Never thrown: failures to
+ *  start are `startError`. */
+export type ProcessResult = Omit<RawRunResult, "kind">;
 
 /** Collects at most `max` bytes while the stream keeps being drained. */
 class Capture {

@@ -11,6 +11,7 @@ import { createChatClient } from "../../src/llm/client.js";
 import { reply, script } from "../../src/sim/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import {
+  agentFor,
   collect,
   commandHook,
   hookScript,
@@ -82,15 +83,7 @@ describe("the prefix invariant", () => {
     );
     installHooks(world);
     const w = world;
-    const agent = await createAgent({
-      projectDir: w.project,
-      keelHome: w.home,
-      env: w.env,
-      client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
-      model: "deepseek-v4-flash",
-      tools: createBuiltinTools({ cwd: w.project }),
-      autoApprove: true,
-    });
+    const agent = await agentFor(w, { autoApprove: true });
     const first = await collect(agent.runTurn("Clean up and write a file."));
     const second = await collect(agent.runTurn("Anything else?"));
     await collect(agent.end("exit"));

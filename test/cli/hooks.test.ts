@@ -22,9 +22,27 @@ async function project(name?: string): Promise<Sandbox> {
   return box;
 }
 
+/** A fixture project whose project hooks are trusted. */
+async function trustedProject(name: string): Promise<Sandbox> {
+  const p = await project(name);
+  await keel(["hooks", "trust", "--cwd", p.project]);
+  return p;
+}
+
 async function testJson(dir: string, ...args: string[]) {
   const r = await keel(["hooks", "test", ...args, "--json", "--cwd", dir]);
   return { ...r, json: parseOnlyJson(r.stdout) };
+}
+
+/** `keel hooks test PreToolUse --json` for a shell tool call running `command`. */
+function shellTest(dir: string, command: string) {
+  return testJson(dir, "PreToolUse", "--tool", "shell", "--input", JSON.stringify({ command }));
+}
+
+/** Writes user-level (trusted) settings to `$KEEL_HOME/settings.json`. */
+async function userSettings(p: Sandbox, settings: unknown): Promise<void> {
+  await mkdir(p.keelHome, { recursive: true });
+  await writeFile(join(p.keelHome, "settings.json"), JSON.stringify(settings));
 }
 
 const RM_RF = ["PreToolUse", "--tool", "shell", "--input", '{"command":"rm -rf /"}'];
@@ -69,24 +87,15 @@ describe("keel hooks test: Claude Code dialect", () => {
   });
 
   it("lets an ordinary command through with exit 0", async () => {
-    const p = await project("claude");
-    await keel(["hooks", "trust", "--cwd", p.project]);
-    const r = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"ls -la"}',
-    );
+    const p = await trustedProject("claude");
+    const r = await shellTest(p.project, "ls -la");
     expect(r.code).toBe(0);
     expect(r.json.decision).toBe("pass");
     expect(r.json.runs).toMatchObject([{ outcome: "pass", exitCode: 0 }]);
   });
 
   it("stops running the hooks after untrust", async () => {
-    const p = await project("claude");
-    await keel(["hooks", "trust", "--cwd", p.project]);
+    const p = await trustedProject("claude");
     const untrust = await keel(["hooks", "untrust", "--cwd", p.project]);
     expect(untrust.code).toBe(0);
     const r = await testJson(p.project, ...RM_RF);
@@ -95,8 +104,7 @@ describe("keel hooks test: Claude Code dialect", () => {
   });
 
   it("prints a human summary with the decision", async () => {
-    const p = await project("claude");
-    await keel(["hooks", "trust", "--cwd", p.project]);
+    const p = await trustedProject("claude");
     const r = await keel(["hooks", "test", ...RM_RF, "--cwd", p.project]);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("Decision: deny");
@@ -144,8 +152,7 @@ describe("keel hooks test: Claude Code dialect", () => {
 
 describe("keel hooks test: other dialects", () => {
   it("Reasonix: a jq one-liner reading .toolArgs.command blocks with exit 2", async () => {
-    const p = await project("reasonix");
-    await keel(["hooks", "trust", "--cwd", p.project]);
+    const p = await trustedProject("reasonix");
     const blocked = await testJson(p.project, ...RM_RF);
     expect(blocked.code).toBe(2);
     expect(blocked.json.decision).toBe("block");
@@ -154,29 +161,14 @@ describe("keel hooks test: other dialects", () => {
       { dialect: "reasonix", outcome: "block", exitCode: 2 },
     ]);
 
-    const allowed = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"ls"}',
-    );
+    const allowed = await shellTest(p.project, "ls");
     expect(allowed.code).toBe(0);
     expect(allowed.json.decision).toBe("pass");
   });
 
   it(".hooks.json: a python3 hook exiting 1 blocks with its stderr as the reason", async () => {
-    const p = await project("tutorial");
-    await keel(["hooks", "trust", "--cwd", p.project]);
-    const blocked = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"sudo rm x"}',
-    );
+    const p = await trustedProject("tutorial");
+    const blocked = await shellTest(p.project, "sudo rm x");
     expect(blocked.code).toBe(2);
     expect(blocked.json.decision).toBe("block");
     expect(String(blocked.json.reason)).toContain("sudo is not allowed in this project");
@@ -184,67 +176,30 @@ describe("keel hooks test: other dialects", () => {
       { dialect: "tutorial", outcome: "block", exitCode: 1 },
     ]);
 
-    const allowed = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"ls"}',
-    );
+    const allowed = await shellTest(p.project, "ls");
     expect(allowed.code).toBe(0);
   });
 
   it("cagent: a node hook's snake_case updated_input.cmd comes back as updatedInput.command", async () => {
-    const p = await project("cagent");
-    await keel(["hooks", "trust", "--cwd", p.project]);
-    const r = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"npm install"}',
-    );
+    const p = await trustedProject("cagent");
+    const r = await shellTest(p.project, "npm install");
     expect(r.code).toBe(0);
     expect(r.json.decision).toBe("allow");
     expect(r.json.updatedInput).toEqual({ command: "npm ci" });
     expect(r.json.runs).toMatchObject([{ dialect: "cagent", outcome: "pass" }]);
 
-    const untouched = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"ls"}',
-    );
+    const untouched = await shellTest(p.project, "ls");
     expect(untouched.json.updatedInput).toBeNull();
   });
 
   it("keel: an `if: shell(git push*)` hook spawns only for git push", async () => {
-    const p = await project("keel");
-    await keel(["hooks", "trust", "--cwd", p.project]);
-    const push = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"git add . && git push origin main"}',
-    );
+    const p = await trustedProject("keel");
+    const push = await shellTest(p.project, "git add . && git push origin main");
     expect(push.code).toBe(2);
     expect(push.json.decision).toBe("block");
     expect(String(push.json.reason)).toContain("open a pull request");
 
-    const status = await testJson(
-      p.project,
-      "PreToolUse",
-      "--tool",
-      "shell",
-      "--input",
-      '{"command":"git status"}',
-    );
+    const status = await shellTest(p.project, "git status");
     expect(status.code).toBe(0);
     expect(status.json.runs).toEqual([]);
   });
@@ -309,9 +264,7 @@ describe("keel hooks test: usage errors", () => {
       "#!/bin/sh\njq -e '.stop_hook_active == true' >/dev/null && exit 0\necho keep going >&2\nexit 2\n",
       { mode: 0o755 },
     );
-    const settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: script }] }] } };
-    await mkdir(p.keelHome, { recursive: true });
-    await writeFile(join(p.keelHome, "settings.json"), JSON.stringify(settings));
+    await userSettings(p, { hooks: { Stop: [{ hooks: [{ type: "command", command: script }] }] } });
     const first = await testJson(p.project, "Stop");
     expect(first.code).toBe(2);
     expect(first.json.decision).toBe("block");
@@ -381,11 +334,6 @@ describe("keel hooks --help", () => {
     },
   );
 });
-
-async function userSettings(p: Sandbox, settings: unknown): Promise<void> {
-  await mkdir(p.keelHome, { recursive: true });
-  await writeFile(join(p.keelHome, "settings.json"), JSON.stringify(settings));
-}
 
 describe("keel hooks test: prompt and agent hooks through --base-url", () => {
   let sim: Simulator | undefined;
@@ -497,24 +445,41 @@ describe("keel hooks validate: missing executables", () => {
   });
 });
 
+/** Appends one run of the project's guard hook to the audit log, as `keel run` would. */
+function recordRun(
+  p: Sandbox,
+  over: {
+    hookId?: string;
+    event?: string;
+    command?: string;
+    outcome?: string;
+    durationMs?: number;
+  },
+  projectDir = p.project,
+): void {
+  const outcome = over.outcome ?? "pass";
+  appendHookAudit({
+    keelHome: p.keelHome,
+    projectDir,
+    run: {
+      hookId: "h1",
+      event: "PreToolUse",
+      source: join(p.project, ".keel", "settings.json"),
+      command: "./.keel/hooks/guard.sh",
+      exitCode: outcome === "block" ? 2 : 0,
+      durationMs: 1,
+      startedAt: Date.now(),
+      ...over,
+      outcome,
+    },
+  });
+}
+
 describe("keel hooks stats", () => {
   it("summarizes this project's runs from the audit log", async () => {
     const p = await project();
     const run = (outcome: string, durationMs: number, projectDir = p.project) =>
-      appendHookAudit({
-        keelHome: p.keelHome,
-        projectDir,
-        run: {
-          hookId: "h1",
-          event: "PreToolUse",
-          source: join(p.project, ".keel", "settings.json"),
-          command: "./.keel/hooks/guard.sh",
-          outcome,
-          exitCode: outcome === "block" ? 2 : 0,
-          durationMs,
-          startedAt: Date.now(),
-        },
-      });
+      recordRun(p, { outcome, durationMs }, projectDir);
     run("pass", 10);
     run("block", 30);
     run("timeout", 60_000);
@@ -537,20 +502,7 @@ describe("keel hooks stats", () => {
   it("lists events in lifecycle order and hooks in the order they first ran", async () => {
     const p = await project();
     const run = (hookId: string, event: string, command: string) =>
-      appendHookAudit({
-        keelHome: p.keelHome,
-        projectDir: p.project,
-        run: {
-          hookId,
-          event,
-          source: join(p.project, ".keel", "settings.json"),
-          command,
-          outcome: "pass",
-          exitCode: 0,
-          durationMs: 1,
-          startedAt: Date.now(),
-        },
-      });
+      recordRun(p, { hookId, event, command });
     run("hz", "UserPromptSubmit", "ups-hook");
     run("hb", "PreToolUse", "pre-second-id-first-run");
     run("ha", "PreToolUse", "pre-first-id-second-run");

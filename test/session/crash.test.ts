@@ -1,23 +1,15 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadSession, openSession } from "../../src/session/list.js";
-import { tempDir } from "./helpers.js";
+import { tempDirPerTest } from "./helpers.js";
 
 const REPO = resolve(__dirname, "../..");
 const STORE = resolve(REPO, "src/session/index.ts");
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir("keel-home-");
-  project = tempDir("keel-proj-");
-});
-afterEach(() => {
-  home.cleanup();
-  project.cleanup();
-});
+const home = tempDirPerTest("keel-home-");
+const project = tempDirPerTest("keel-proj-");
 
 // The child appends large messages forever, reporting each one after it is written.
 const CHILD = `

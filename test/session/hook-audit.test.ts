@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appendHookAudit, hookStatsFromAudit, percentile } from "../../src/session/hook-audit.js";
-import { tempDir } from "./helpers.js";
+import { tempDirPerTest } from "./helpers.js";
 
-let home: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir("keel-home-");
-});
-afterEach(() => home.cleanup());
+const home = tempDirPerTest("keel-home-");
 
 function run(hookId: string, outcome: string, durationMs: number, startedAt = Date.now()) {
   appendHookAudit({

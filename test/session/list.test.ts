@@ -1,5 +1,5 @@
 import { utimesSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   latestSession,
   listSessions,
@@ -8,20 +8,11 @@ import {
 } from "../../src/session/list.js";
 import { SessionError } from "../../src/session/load.js";
 import { createSession } from "../../src/session/store.js";
-import { tempDir } from "./helpers.js";
+import { tempDir, tempDirPerTest } from "./helpers.js";
 
-let home: ReturnType<typeof tempDir>;
-let projA: ReturnType<typeof tempDir>;
-let projB: ReturnType<typeof tempDir>;
-
-beforeEach(() => {
-  home = tempDir("keel-home-");
-  projA = tempDir("keel-a-");
-  projB = tempDir("keel-b-");
-});
-afterEach(() => {
-  for (const d of [home, projA, projB]) d.cleanup();
-});
+const home = tempDirPerTest("keel-home-");
+const projA = tempDirPerTest("keel-a-");
+const projB = tempDirPerTest("keel-b-");
 
 function session(projectDir: string, id: string, prompt: string | null, mtimeSec: number) {
   const s = createSession({ keelHome: home.dir, projectDir, model: "m", id });

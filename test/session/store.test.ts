@@ -1,22 +1,13 @@
 import { appendFileSync, readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadSession, openSession } from "../../src/session/list.js";
 import { liveMessages } from "../../src/session/load.js";
 import { projectSessionsDir } from "../../src/session/paths.js";
 import { createSession } from "../../src/session/store.js";
-import { tempDir } from "./helpers.js";
+import { tempDirPerTest } from "./helpers.js";
 
-let home: ReturnType<typeof tempDir>;
-let project: ReturnType<typeof tempDir>;
-
-beforeEach(() => {
-  home = tempDir("keel-home-");
-  project = tempDir("keel-proj-");
-});
-afterEach(() => {
-  home.cleanup();
-  project.cleanup();
-});
+const home = tempDirPerTest("keel-home-");
+const project = tempDirPerTest("keel-proj-");
 
 // Deliberately not what JSON.stringify would produce: escapes kept as escapes, odd spacing, key
 // order, a line separator, a surrogate pair written both ways. Re-serializing would change bytes.

@@ -1,14 +1,10 @@
 import { appendFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { usageLogPath } from "../../src/session/paths.js";
 import { appendUsage, startOfToday, usageStats } from "../../src/session/usage.js";
-import { tempDir } from "./helpers.js";
+import { tempDirPerTest } from "./helpers.js";
 
-let home: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir("keel-home-");
-});
-afterEach(() => home.cleanup());
+const home = tempDirPerTest("keel-home-");
 
 function record(model: string, ts: Date, hit: number, miss: number, cost: number, noCache: number) {
   appendUsage({

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { ToolInput } from "../events.js";
-import type { DialectContext } from "./types.js";
+import type { Dialect } from "./types.js";
 
 /** How one Keel tool looks in a dialect. */
 export interface ToolSpec {
@@ -18,17 +18,10 @@ export interface ToolSpec {
 export type ToolTable = Readonly<Record<string, ToolSpec>>;
 
 /** The mapping functions a dialect gets from its table. */
-export interface ToolMapper {
-  toolName(keelTool: string): string;
-  keelToolName(name: string): string | undefined;
-  inputToDialect(keelTool: string, input: ToolInput, ctx: DialectContext): ToolInput;
-  inputFromDialect(
-    keelTool: string,
-    input: ToolInput,
-    original: ToolInput,
-    ctx: DialectContext,
-  ): ToolInput;
-}
+export type ToolMapper = Pick<
+  Dialect,
+  "toolName" | "keelToolName" | "inputToDialect" | "inputFromDialect"
+>;
 
 /** Keel input fields that hold a path (made absolute for dialects that want absolute paths). */
 const PATH_FIELDS = new Set(["path"]);

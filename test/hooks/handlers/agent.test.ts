@@ -3,6 +3,7 @@ import type { AnyEventPayload } from "../../../src/hooks/events.js";
 import { agentHandler, agentMaxTurns } from "../../../src/hooks/handlers/agent.js";
 import type { HandlerRunRequest } from "../../../src/hooks/handlers/types.js";
 import type { AgentRunner } from "../../../src/hooks/types.js";
+import { handlerRequest } from "../../helpers/handler-request.js";
 
 const payload: AnyEventPayload = {
   hook_event_name: "Stop",
@@ -18,28 +19,16 @@ function request(
   handler: { prompt: string; maxTurns?: number; model?: string },
   over: Partial<HandlerRunRequest> = {},
 ): HandlerRunRequest {
-  return {
-    hook: {
+  return handlerRequest(
+    {
       id: "a1",
-      event: "Stop",
-      matcher: undefined,
       handler: { type: "agent", ...handler },
       source: { path: "/home/u/.keel/settings.json", dialect: "keel", scope: "user" },
-      order: 0,
-      trusted: true,
-      active: true,
-      problems: [],
+      projectDir: "/work/project",
     },
     payload,
-    stdin: `${JSON.stringify(payload)}\n`,
-    env: {},
-    projectDir: "/work/project",
-    timeoutMs: 10_000,
-    signal: new AbortController().signal,
-    maxOutputBytes: 1024 * 1024,
-    allowPrivateNetworks: false,
-    ...over,
-  };
+    over,
+  );
 }
 
 function fakeRunner(answer: unknown) {

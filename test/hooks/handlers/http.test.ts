@@ -12,6 +12,7 @@ import {
 } from "../../../src/hooks/ssrf-connect.js";
 import type { ResolvedAddress } from "../../../src/hooks/ssrf-resolve.js";
 import type { HttpHandlerConfig } from "../../../src/hooks/types.js";
+import { handlerRequest } from "../../helpers/handler-request.js";
 
 interface Seen {
   path: string;
@@ -99,28 +100,16 @@ function request(
   handler: Partial<HttpHandlerConfig> & { url: string },
   over: Partial<HandlerRunRequest> = {},
 ): HandlerRunRequest {
-  return {
-    hook: {
+  return handlerRequest(
+    {
       id: "h1",
-      event: "PreToolUse",
-      matcher: undefined,
       handler: { type: "http", ...handler },
       source: { path: "/proj/.keel/settings.json", dialect: "keel", scope: "project" },
-      order: 0,
-      trusted: true,
-      active: true,
-      problems: [],
+      projectDir: "/proj",
     },
     payload,
-    stdin: `${JSON.stringify(payload)}\n`,
-    env: {},
-    projectDir: "/proj",
-    timeoutMs: 10_000,
-    signal: new AbortController().signal,
-    maxOutputBytes: 1024 * 1024,
-    allowPrivateNetworks: false,
-    ...over,
-  };
+    over,
+  );
 }
 
 function spyConnector(inner: Connector = nodeConnector) {

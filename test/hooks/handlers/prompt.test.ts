@@ -3,6 +3,7 @@ import type { AnyEventPayload } from "../../../src/hooks/events.js";
 import { promptHandler } from "../../../src/hooks/handlers/prompt.js";
 import type { HandlerRunRequest } from "../../../src/hooks/handlers/types.js";
 import type { PromptRunner } from "../../../src/hooks/types.js";
+import { handlerRequest } from "../../helpers/handler-request.js";
 
 const payload: AnyEventPayload = {
   hook_event_name: "UserPromptSubmit",
@@ -12,35 +13,22 @@ const payload: AnyEventPayload = {
   permission_mode: "default",
   prompt: "delete prod $& $ARGUMENTS",
 };
-const stdin = `${JSON.stringify(payload)}\n`;
 
 function request(
   prompt: string,
   over: Partial<HandlerRunRequest> & { model?: string } = {},
 ): HandlerRunRequest {
   const { model, ...rest } = over;
-  return {
-    hook: {
+  return handlerRequest(
+    {
       id: "p1",
-      event: "UserPromptSubmit",
-      matcher: undefined,
       handler: { type: "prompt", prompt, ...(model ? { model } : {}) },
       source: { path: "/home/u/.keel/settings.json", dialect: "keel", scope: "user" },
-      order: 0,
-      trusted: true,
-      active: true,
-      problems: [],
+      projectDir: "/proj",
     },
     payload,
-    stdin,
-    env: {},
-    projectDir: "/proj",
-    timeoutMs: 10_000,
-    signal: new AbortController().signal,
-    maxOutputBytes: 1024 * 1024,
-    allowPrivateNetworks: false,
-    ...rest,
-  };
+    rest,
+  );
 }
 
 /** A runner that records what it was asked and answers with `answer`. */

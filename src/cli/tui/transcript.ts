@@ -220,9 +220,10 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
     }
     case "hook_run":
       if (!hookRunIsVisible(ev.run)) return state;
+      // A Stop hook runs after the last line of the answer, which may still be streaming text.
       return (
         attachToRunningCard(state, { kind: "hook", run: ev.run }) ??
-        pushEntries(state, { kind: "hook", run: ev.run })
+        pushEntries(flushText(flushReasoning(state)), { kind: "hook", run: ev.run })
       );
     case "notice":
       return (

@@ -87,6 +87,15 @@ describe("transcript", () => {
     ]);
   });
 
+  it("puts a Stop hook's row after the answer line still streaming", () => {
+    const s = run([
+      { type: "text_delta", text: "All done" },
+      { type: "hook_run", run: hookRun({ event: "Stop", outcome: "block", message: "run tests" }) },
+    ]);
+    expect(s.done.map((e) => e.kind)).toEqual(["assistant", "hook"]);
+    expect(s.streamingText).toBe("");
+  });
+
   it("flushes streamed text before the compaction notice", () => {
     const s = run([
       { type: "text_delta", text: "partial" },

@@ -32,12 +32,15 @@ export function EntryView({ entry, width, home }: EntryViewProps) {
     case "hook":
       return <HookRow run={entry.run} width={width} {...(home ? { home } : {})} />;
     case "notice":
+      // The marker in its own column, so a wrapped notice stays indented under its first line.
       return (
         <Box width={width}>
-          <Text color={LEVEL_COLOR[entry.level]}>
-            {entry.level === "error" ? "✗ " : entry.level === "warn" ? "! " : "· "}
-            {sanitize(entry.text)}
-          </Text>
+          <Box width={2} flexShrink={0}>
+            <Text color={LEVEL_COLOR[entry.level]}>
+              {entry.level === "error" ? "✗" : entry.level === "warn" ? "!" : "·"}
+            </Text>
+          </Box>
+          <Text color={LEVEL_COLOR[entry.level]}>{sanitize(entry.text)}</Text>
         </Box>
       );
     case "info":

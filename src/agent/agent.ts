@@ -149,7 +149,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       engine,
       info,
       "SessionStart",
-      { source: resumed ? "resume" : "startup" },
+      { source: opts.startSource ?? (resumed ? "resume" : "startup") },
       o.signal,
     );
     core.addPending("SessionStart", decision.additionalContext);

@@ -73,6 +73,11 @@ export interface AgentOptions {
   /** Model requests per user turn (default 50). */
   maxTurns?: number;
   /**
+   * The `source` of this session's SessionStart (default: "resume" when the session holds stored
+   * messages, else "startup"). Front ends pass "clear" for a session begun by /clear.
+   */
+  startSource?: "startup" | "resume" | "clear" | "compact";
+  /**
    * Where the session is stored: a port (e.g. from `openAgentSession`), or undefined for an
    * in-memory session that persists nothing.
    */

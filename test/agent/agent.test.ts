@@ -269,4 +269,16 @@ describe("resume", () => {
       .map((l) => JSON.parse(l).source);
     expect(sources).toEqual(["startup", "resume"]);
   });
+
+  it("fires SessionStart with the source the front end names (clear after /clear)", async () => {
+    const w = await start(reply().text("fresh"));
+    const log = join(w.root, "start.log");
+    writeFileSync(log, "");
+    const hook = hookScript(w, "start.sh", `jq -r .source >> "${log}"`);
+    writeSettings(w, { SessionStart: [commandHook(hook)] });
+    const a = await agentFor(w, { startSource: "clear" });
+    await collect(a.runTurn("hello"));
+    await collect(a.end());
+    expect(readFileSync(log, "utf8").trim()).toBe("clear");
+  });
 });

@@ -196,9 +196,11 @@ const HANDLERS: Record<string, Handler> = {
     }
   },
   clear: async (_args, { backend, io }) => {
-    await swap(backend, io, {}, "clear");
-    io.clearScreen();
-    io.notice("info", `new session ${backend.agent().sessionId}`);
+    // The screen is cleared before SessionStart, so the new session's hook rows stay visible.
+    await swap(backend, io, {}, "clear", () => {
+      io.clearScreen();
+      io.notice("info", `new session ${backend.agent().sessionId}`);
+    });
   },
   sessions: async (_args, { backend, io }) => {
     const list = backend.sessions().slice(0, 15);
@@ -221,7 +223,7 @@ const HANDLERS: Record<string, Handler> = {
       io.notice("error", "usage: /resume <id> — /sessions lists them");
       return;
     }
-    if (await swap(backend, io, { resume: id }, "other")) io.showHistory();
+    await swap(backend, io, { resume: id }, "other", () => io.showHistory());
   },
   thinking: async (_args, { io }) => {
     const text = io.lastReasoning();
@@ -240,6 +242,8 @@ async function swap(
   io: SlashIO,
   opts: { resume?: string; model?: string },
   reason: "clear" | "other",
+  /** Runs between the old session's end and the new one's start (what SessionStart follows). */
+  beforeStart?: () => void,
 ): Promise<boolean> {
   const old = backend.agent();
   const result: ActionResult = await backend.replace(opts);
@@ -249,6 +253,7 @@ async function swap(
   }
   io.agentChanged();
   await io.stream(old.end(reason));
+  beforeStart?.();
   await io.stream(backend.agent().start({ signal: io.signal }));
   return true;
 }

@@ -221,10 +221,17 @@ describe("App", () => {
   });
 
   it("/clear ends the session with reason clear and starts a new one", async () => {
-    const m = mount();
+    const m = mount({
+      startEvents: [
+        { type: "hook_run", run: hookRun({ event: "SessionStart", stdout: "welcome back" }) },
+      ],
+    });
     await m.screen((s) => s.includes("ask Keel"));
     m.type("/clear\r");
     await m.screen((s) => s.includes("new session session-1"));
+    // The new session's SessionStart row is on the cleared screen, after the notice.
+    const s = await m.screen((s) => s.includes("welcome back") && s.includes("ask Keel"));
+    expect(s.indexOf("welcome back")).toBeGreaterThan(s.indexOf("new session session-1"));
     expect(m.log.ended).toEqual(["session-0:clear"]);
     expect(m.log.calls).toContain("start:session-1");
   });

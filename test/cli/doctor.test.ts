@@ -145,7 +145,7 @@ describe("keel doctor", () => {
     );
     await writeFile(join(project, ".hooks.json"), "{ broken");
     const { code, out } = await doctor({ offline: true });
-    expect(out).toMatch(/✓ hooks +.*\.keel\/settings\.json \[keel\]/);
+    expect(out).toMatch(/✗ hooks +.*\.keel\/settings\.json \[keel\]/);
     expect(out).toMatch(/✗ hooks +\.hooks\.json/);
     expect(out).toContain("missing.sh");
     expect(out).toContain("project hooks are not trusted");

@@ -160,9 +160,15 @@ export async function checkHooks(opts: {
     ];
   }
   const problems = await validateHooks(listing, { projectDir: opts.projectDir, env: opts.env });
+  // The summary's mark agrees with its counts: a ✓ beside "2 errors" reads as "fine".
+  const worst = problems.some((p) => p.severity === "error")
+    ? "fail"
+    : problems.length > 0
+      ? "warn"
+      : "ok";
   const findings: Finding[] = [
     {
-      status: "ok",
+      status: worst,
       check: "hooks",
       detail:
         listing.sources.length === 0

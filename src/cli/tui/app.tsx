@@ -20,6 +20,7 @@ import { StatusLine } from "./components/status-line.js";
 import { TrustPrompt } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
+import { hookProblemLines } from "./hook-problems.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
 import { replayEntries } from "./replay.js";
 import { parseSlash } from "./slash.js";
@@ -193,7 +194,15 @@ export function App(props: AppProps) {
     agentChanged: () => setT(rebaseCost),
     showHistory,
     askTrust: () => setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir)),
+    announceHookProblems,
   });
+
+  const announceHookProblems = () => {
+    const lines = hookProblemLines(backend.agent().hooks.listing(), {
+      projectDir: backend.projectDir,
+    });
+    for (const text of lines) notice("warn", text);
+  };
 
   // A resumed conversation is shown, not just continued: its last turns, then where it stands.
   const showHistory = () => {
@@ -256,6 +265,7 @@ export function App(props: AppProps) {
     const onQuit = () => void quit("other");
     signal?.addEventListener("abort", onQuit, { once: true });
     refreshSessionInfo();
+    announceHookProblems();
     if (backend.agent().transcript().length > 0) showHistory();
     if (!trust) runTask((s) => stream(backend.agent().start({ signal: s })));
     return () => {

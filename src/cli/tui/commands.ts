@@ -33,6 +33,8 @@ export interface SlashIO {
   showHistory(): void;
   /** Asks the user to trust the project's hooks when some are untrusted (after a reload). */
   askTrust(): void;
+  /** Says which configured hooks will not run (broken files, bad matchers). */
+  announceHookProblems(): void;
 }
 
 /** Keys and multi-line input, for /help (each line fits 80 columns). */
@@ -93,6 +95,7 @@ const HANDLERS: Record<string, Handler> = {
     } else if (sub === "reload") {
       const listing = await hooks.reload();
       io.print({ title: "Hooks reloaded", lines: [summaryLine(listing)] });
+      io.announceHookProblems();
       // Changed project hooks are untrusted again (trust is per content): ask, as at start-up.
       io.askTrust();
     } else if (sub === "trust" || sub === "untrust") {

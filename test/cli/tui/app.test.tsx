@@ -556,4 +556,32 @@ describe("App", () => {
     await m.screen((s) => s.includes("/resume 0"));
     expect(m.log.sessionLists).toBe(1);
   });
+
+  it("says at start which configured hooks will not run", async () => {
+    const m = mount({
+      hooks: [
+        hookDef({
+          matcher: "(",
+          active: false,
+          location: { line: 4, column: 20, field: "matcher" },
+          problems: [
+            { severity: "error", path: "/proj/.keel/settings.json", message: "bad regex" },
+          ],
+        }),
+      ],
+      problems: [
+        {
+          severity: "error",
+          path: "/proj/.claude/settings.json",
+          line: 1,
+          message: "invalid JSON",
+        },
+        { severity: "warning", path: "/proj/.keel/settings.json", message: "unknown field" },
+      ],
+    });
+    const s = await m.screen((s) => s.includes("ask Keel") && s.includes("will not run"));
+    expect(s).toContain("hooks from .claude/settings.json:1 not loaded: invalid JSON");
+    expect(s).toContain("PreToolUse hook in .keel/settings.json:4 will not run: bad regex");
+    expect(s).not.toContain("unknown field");
+  });
 });

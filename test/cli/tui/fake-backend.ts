@@ -42,6 +42,8 @@ export interface FakeOptions {
   startEvents?: AgentEvent[];
   endEvents?: AgentEvent[];
   compactEvents?: AgentEvent[];
+  /** File-level problems of the hook listing. */
+  problems?: HookListing["problems"];
   /** What `changedOnDisk` answers. */
   changedOnDisk?: boolean;
   /** Stored message bytes of the session (a resumed one has some). */
@@ -66,7 +68,7 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
     }));
     return {
       hooks,
-      problems: [],
+      problems: opts.problems ?? [],
       sources: [...new Map(hooks.map((h) => [h.source.path, h.source])).values()],
       projectTrust: {
         trusted,

@@ -40,7 +40,7 @@ export function EntryView({ entry, width, home }: EntryViewProps) {
               {entry.level === "error" ? "✗" : entry.level === "warn" ? "!" : "·"}
             </Text>
           </Box>
-          <Text color={LEVEL_COLOR[entry.level]}>{sanitize(entry.text)}</Text>
+          <Text color={LEVEL_COLOR[entry.level]}>{wordWrap(sanitize(entry.text), width - 2)}</Text>
         </Box>
       );
     case "info":

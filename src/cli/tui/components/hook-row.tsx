@@ -2,7 +2,7 @@
 import { Box, Text } from "ink";
 import { z } from "zod";
 import type { HookRunRecord } from "../../../hooks/types.js";
-import { clip, formatDuration, shortenCommand } from "../format.js";
+import { clip, formatDuration, shortenCommand, wordWrap } from "../format.js";
 import { sanitize } from "../sanitize.js";
 
 /** Props of {@link HookRow}. */
@@ -101,8 +101,10 @@ export function HookRow({ run, width, home }: HookRowProps) {
           {detail.map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: detail lines have no identity
             <Text key={i} color={run.outcome === "pass" ? undefined : outcome.color} wrap="wrap">
-              {i === 0 ? label : ""}
-              {clip(line, Math.max(10, (width - 4) * 2))}
+              {wordWrap(
+                `${i === 0 ? label : ""}${clip(line, Math.max(10, (width - 4) * 2))}`,
+                width - 4,
+              )}
             </Text>
           ))}
         </Box>

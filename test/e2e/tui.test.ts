@@ -335,6 +335,38 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     expect(history.match(/❯ tell me a long story/g)).toHaveLength(1);
   }, 60_000);
 
+  // Ink redraws a frame taller than the screen from the top each time, pushing its first rows into
+  // the scrollback again on every redraw: the live part must stay small.
+  it("streams a paragraph without line breaks: every word once in the scrollback", async () => {
+    const s = await setup({ config: true });
+    const words = Array.from({ length: 400 }, (_, i) => `word${String(i).padStart(4, "0")}`);
+    const sim = await startSimulator({
+      script: script(
+        reply()
+          .text(`${words.join(" ")}\nEND`)
+          .chunkChars(6)
+          .latency({ chunkDelayMs: 2 }),
+      ),
+    });
+    sims.push(sim);
+    await writeConfig(s.keelHome, sim.url);
+    const term = new TmuxTerminal({
+      cwd: s.project,
+      env: s.env,
+      argv: [process.execPath, KEEL_BIN],
+    });
+    terminals.push(term);
+    await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    term.type("one long paragraph please");
+    term.press("Enter");
+    await term.waitFor((t) => /^\s*END$/m.test(t) && t.includes("ask Keel"), {
+      what: "the end of the answer",
+      timeoutMs: 40_000,
+    });
+    const seen = [...term.all().matchAll(/word(\d{4})/g)].map((m) => m[0]);
+    expect(seen).toEqual(words);
+  }, 60_000);
+
   it("first run without a key: setup saves config.json with mode 0600", async () => {
     const s = await setup({ config: false });
     const sim = await startSimulator({ script: script().text("hi") });

@@ -119,7 +119,9 @@ export function App(props: AppProps) {
     setStaticKey((k) => k + 1);
   });
 
-  const apply = (ev: AgentEvent) => setT((s) => applyEvent(s, ev, Date.now()));
+  const layout = useRef({ textWidth: width - 2 });
+  layout.current = { textWidth: width - 2 };
+  const apply = (ev: AgentEvent) => setT((s) => applyEvent(s, ev, Date.now(), layout.current));
   const stream = async (events: AsyncIterable<AgentEvent>) => {
     for await (const ev of events) apply(ev);
   };
@@ -384,7 +386,7 @@ export function App(props: AppProps) {
       {transcript}
       <Box flexDirection="column" width={width}>
         {t.streamingReasoning ? (
-          <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} live />
+          <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} width={width} live />
         ) : null}
         {t.streamingText ? (
           <AssistantText text={t.streamingText} continued={t.streamingContinued} width={width} />

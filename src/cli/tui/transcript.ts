@@ -5,6 +5,7 @@
  */
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord } from "../../hooks/types.js";
+import { wordWrap } from "./format.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
 export type CardAttachment =
@@ -134,18 +135,37 @@ function flushText(state: TranscriptState): TranscriptState {
   return { ...next, streamingText: "", streamingContinued: false };
 }
 
-function appendText(state: TranscriptState, delta: string): TranscriptState {
+function appendText(state: TranscriptState, delta: string, layout: Layout): TranscriptState {
   let s = flushReasoning(state);
   const text = s.streamingText + delta;
   const cut = text.lastIndexOf("\n");
-  if (cut < 0) return { ...s, streamingText: text };
+  if (cut < 0) return boundLiveText({ ...s, streamingText: text }, layout);
   // Complete lines become static at once, so a long answer never re-renders (or flickers).
   s = pushEntries(s, {
     kind: "assistant",
     text: text.slice(0, cut),
     continued: s.streamingContinued,
   });
-  return { ...s, streamingText: text.slice(cut + 1), streamingContinued: true };
+  return boundLiveText(
+    { ...s, streamingText: text.slice(cut + 1), streamingContinued: true },
+    layout,
+  );
+}
+
+/**
+ * A paragraph streamed without line breaks must not grow the live frame past the screen: Ink
+ * then redraws a frame taller than the terminal and every redraw pushes its top rows into the
+ * scrollback again. The rows that wrapped above the last one become static as they complete.
+ */
+function boundLiveText(s: TranscriptState, layout: Layout): TranscriptState {
+  if (!layout.textWidth) return s;
+  const rows = wordWrap(s.streamingText, layout.textWidth).split("\n");
+  if (rows.length <= (layout.maxLiveRows ?? 4)) return s;
+  const tail = rows[rows.length - 1] ?? "";
+  const head = s.streamingText.slice(0, s.streamingText.length - tail.length).trimEnd();
+  if (head === "") return s;
+  const next = pushEntries(s, { kind: "assistant", text: head, continued: s.streamingContinued });
+  return { ...next, streamingText: tail, streamingContinued: true };
 }
 
 /** Attaches to the newest running card; null when no call is running. */
@@ -175,8 +195,21 @@ export function rebaseCost(state: TranscriptState): TranscriptState {
   return { ...state, costBase: state.session.costUsd };
 }
 
+/** What the reducer needs to know about the screen (to keep the live frame small). */
+export interface Layout {
+  /** Columns available to assistant text; without it streamed text is never split. */
+  textWidth?: number;
+  /** Rows the streaming paragraph may take before its wrapped rows become static (default 4). */
+  maxLiveRows?: number;
+}
+
 /** Applies one agent event. `now` is injected so the reducer stays pure. */
-export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number): TranscriptState {
+export function applyEvent(
+  state: TranscriptState,
+  ev: AgentEvent,
+  now: number,
+  layout: Layout = {},
+): TranscriptState {
   switch (ev.type) {
     case "turn_start":
       return busy({ ...state, turn: ZERO, lastReasoning: "" }, "running hooks", now);
@@ -189,7 +222,7 @@ export function applyEvent(state: TranscriptState, ev: AgentEvent, now: number):
         now,
       );
     case "text_delta":
-      return busy(appendText(state, ev.text), "writing", now);
+      return busy(appendText(state, ev.text, layout), "writing", now);
     case "tool_call": {
       const s = flushText(flushReasoning(state));
       const card: ToolCardData = {

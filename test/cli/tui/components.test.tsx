@@ -363,6 +363,14 @@ describe("StatusLine", () => {
 });
 
 describe("Reasoning", () => {
+  it("shows only the last rows of live expanded reasoning", () => {
+    const text = Array.from({ length: 30 }, (_, i) => `thought ${i + 1}`).join("\n");
+    const screen = plain(render(<Reasoning text={text} expanded live width={80} />).lastFrame());
+    expect(screen).toContain("thought 30");
+    expect(screen).toContain("thought 25");
+    expect(screen).not.toContain("thought 24");
+  });
+
   const text = "Let me look at the file first.\nThen edit it.";
   it("is one collapsed line by default", () => {
     const { lastFrame } = render(<Reasoning text={text} expanded={false} live />);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../src/agent/events.js";
+import { wordWrap } from "../../../src/cli/tui/format.js";
 import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
 import {
   applyEvent,
@@ -24,6 +25,23 @@ describe("transcript", () => {
       ["two", true],
     ]);
     expect(s.streamingText).toBe("thr");
+  });
+
+  it("keeps a paragraph streamed without line breaks to a few live rows", () => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    let s = initialTranscript();
+    for (const w of words) {
+      s = applyEvent(s, { type: "text_delta", text: `${w} ` }, 0, {
+        textWidth: 20,
+        maxLiveRows: 2,
+      });
+      expect(wordWrap(s.streamingText, 20).split("\n").length).toBeLessThanOrEqual(2);
+    }
+    const shown = [...s.done.map((e) => (e.kind === "assistant" ? e.text : "")), s.streamingText];
+    expect(shown.join(" ").split(/\s+/).filter(Boolean)).toEqual(words);
+    for (const e of s.done) {
+      expect(e.kind === "assistant" && wordWrap(e.text, 20).split("\n").length).toBe(2);
+    }
   });
 
   it("collapses reasoning into one entry when the answer starts", () => {

@@ -404,8 +404,9 @@ export function App(props: AppProps) {
             request={pending.request}
             onAnswer={pending.answer}
             width={width}
-            // The rest of the prompt, the card above it and the status line take about 12 rows.
-            maxCallRows={Math.max(4, rows - 12)}
+            // The rest of the prompt, the card above it and the status line take about 12 rows;
+            // two more keep the frame below the screen height (a taller one garbles the scrollback).
+            maxCallRows={Math.max(4, rows - 14)}
           />
         ) : trust ? (
           <TrustPrompt

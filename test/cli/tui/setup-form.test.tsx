@@ -32,7 +32,9 @@ describe("SetupForm", () => {
     let s = await waitForFrame(m.lastFrame, (s) => s.includes("•••••"));
     expect(s).not.toContain("abcdef");
     m.stdin.write(KEY.enter);
-    s = await waitForFrame(m.lastFrame, (s) => s.includes("Base URL: https://api.deepseek.com"));
+    s = await waitForFrame(m.lastFrame, (s) =>
+      s.includes("https://api.deepseek.com (Enter keeps it)"),
+    );
     expect(s).toContain("sk-…3456");
     expect(s).not.toContain("abcdef");
     m.stdin.write(KEY.enter);
@@ -58,6 +60,15 @@ describe("SetupForm", () => {
     await expect
       .poll(() => m.done)
       .toEqual([{ apiKey: "sk-pasted-key-99", baseUrl: "http://127.0.0.1:9/v1" }]);
+  });
+
+  it("takes a key, Enter and a URL typed in one burst; the URL replaces the default", async () => {
+    const m = mount();
+    await waitForFrame(m.lastFrame, (s) => s.includes("API key:"));
+    m.stdin.write("sk-burst-key-77\rhttp://127.0.0.1:8/v1\r");
+    await expect
+      .poll(() => m.done)
+      .toEqual([{ apiKey: "sk-burst-key-77", baseUrl: "http://127.0.0.1:8/v1" }]);
   });
 
   it("requires a key and cancels on Escape", async () => {

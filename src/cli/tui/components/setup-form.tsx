@@ -44,15 +44,22 @@ export function checkBaseUrl(text: string): string | null {
 
 /** The two-step form. Enter confirms a field; Esc or Ctrl+C cancels. */
 export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error }: SetupFormProps) {
-  const [step, setStep] = useState<"key" | "url">("key");
+  const [step, setStepState] = useState<"key" | "url">("key");
+  // Read by keys of the same chunk as the Enter that changed it (a pasted key plus Enter).
+  const stepRef = useRef<"key" | "url">("key");
+  const setStep = (next: "key" | "url") => {
+    stepRef.current = next;
+    setStepState(next);
+  };
   const [key, setKey] = useState("");
-  const [url, setUrl] = useState(defaultBaseUrl);
+  // Empty means the default, shown as a placeholder: typing a URL replaces it, not appends to it.
+  const [url, setUrl] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   // Several keys can arrive before a re-render (a pasted key without bracketed paste).
-  const latest = useRef({ key: "", url: defaultBaseUrl });
+  const latest = useRef({ key: "", url: "" });
 
   const edit = (f: (s: string) => string) => {
-    if (step === "key") {
+    if (stepRef.current === "key") {
       latest.current.key = f(latest.current.key);
       setKey(latest.current.key);
     } else {
@@ -63,13 +70,14 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
   };
 
   const confirm = () => {
-    if (step === "key") {
+    if (stepRef.current === "key") {
       if (latest.current.key.trim() === "") return setProblem("the key is required");
       return setStep("url");
     }
-    const bad = checkBaseUrl(latest.current.url);
+    const baseUrl = latest.current.url.trim() || defaultBaseUrl;
+    const bad = checkBaseUrl(baseUrl);
     if (bad) return setProblem(bad);
-    onDone({ apiKey: latest.current.key.trim(), baseUrl: latest.current.url.trim() });
+    onDone({ apiKey: latest.current.key.trim(), baseUrl });
   };
 
   useInput((input, key) => {
@@ -78,10 +86,13 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
     if (key.backspace || key.delete) return edit((s) => s.slice(0, -1));
     if (key.ctrl && input === "u") return edit(() => "");
     if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow) return;
-    const clean = input.replace(/[\x00-\x1f\x7f]/g, "");
-    const submit = /[\r\n]$/.test(input);
-    if (clean) edit((s) => s + clean);
-    if (submit) confirm();
+    // A chunk may hold a whole pasted key and its Enter, even what follows it.
+    const parts = input.split(/\r\n?|\n/);
+    parts.forEach((part, i) => {
+      const clean = part.replace(/[\x00-\x1f\x7f]/g, "");
+      if (clean) edit((s) => s + clean);
+      if (i < parts.length - 1) confirm();
+    });
   });
   usePaste((text) => edit((s) => s + text.replace(/[\x00-\x1f\x7f]/g, "")));
 
@@ -101,6 +112,7 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
           <Text color="cyan">Base URL: </Text>
           <Text>{url}</Text>
           <Text inverse> </Text>
+          {url === "" ? <Text dimColor>{` ${defaultBaseUrl} (Enter keeps it)`}</Text> : null}
         </Box>
       ) : null}
       {problem || error ? <Text color="red">{problem ?? error}</Text> : null}

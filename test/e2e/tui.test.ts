@@ -367,6 +367,23 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     expect(seen).toEqual(words);
   }, 60_000);
 
+  it("--continue without an earlier conversation says it starts a new one", async () => {
+    const s = await setup({ config: true });
+    const sim = await startSimulator({ script: script().text("hi") });
+    sims.push(sim);
+    await writeConfig(s.keelHome, sim.url);
+    const term = new TmuxTerminal({
+      cwd: s.project,
+      env: s.env,
+      argv: [process.execPath, KEEL_BIN, "--continue"],
+    });
+    terminals.push(term);
+    const screen = await term.waitFor((t) => t.includes("ask Keel, or /help"), {
+      what: "the prompt",
+    });
+    expect(screen).toContain("no earlier conversation in this project to continue");
+  }, 30_000);
+
   it("first run without a key: setup saves config.json with mode 0600", async () => {
     const s = await setup({ config: false });
     const sim = await startSimulator({ script: script().text("hi") });

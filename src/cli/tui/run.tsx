@@ -85,7 +85,13 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
         permissions={permissions}
         quitSignal={quit.signal}
         home={env.HOME ?? ""}
-        initialNotices={opened.warnings}
+        initialNotices={[
+          ...opened.warnings,
+          // --continue in a project without a conversation to continue starts a new one: say so.
+          ...(opts.continueLatest && opened.backend.agent().transcript().length === 0
+            ? ["no earlier conversation in this project to continue; this is a new session"]
+            : []),
+        ]}
         history={createPromptHistory({ keelHome: opts.keelHome, projectDir: opts.projectDir })}
       />,
       { exitOnCtrlC: false, patchConsole: true },

@@ -9,15 +9,11 @@ import type { AgentEvent } from "../../agent/events.js";
 import type { PermissionMode } from "../../agent/permissions.js";
 import type { TuiBackend } from "./backend.js";
 import { runSlashCommand, type SlashIO } from "./commands.js";
-import { AssistantText, EntryView } from "./components/entry-view.js";
-import { LiveTools } from "./components/live-tools.js";
-import { PermissionPrompt } from "./components/permission-prompt.js";
+import { EntryView } from "./components/entry-view.js";
+import { LiveArea } from "./components/live-area.js";
 import { PromptInput } from "./components/prompt-input.js";
 import { QueuedPrompts } from "./components/queued-prompts.js";
-import { Reasoning } from "./components/reasoning.js";
-import { Spinner } from "./components/spinner.js";
 import { StatusLine } from "./components/status-line.js";
-import { TrustPrompt } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
@@ -34,6 +30,7 @@ import {
 } from "./transcript.js";
 import { untrustedHooks } from "./trust.js";
 import { useRedrawOnResize } from "./use-redraw-on-resize.js";
+import { useSessionIds } from "./use-session-ids.js";
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -90,11 +87,10 @@ export function App(props: AppProps) {
   const [, setModeTick] = useState(0);
   const [staticKey, setStaticKey] = useState(0);
   const [hooksChanged, setHooksChanged] = useState(false);
-  const [sessionIds, setSessionIds] = useState<string[]>([]);
-  const sessionIdsStale = useRef(true);
+  const sessionIds = useSessionIds(backend, editor.text);
   const dynamicArgs = useMemo(
-    () => ({ model: backend.models(), resume: sessionIds }),
-    [backend, sessionIds],
+    () => ({ model: backend.models(), resume: sessionIds.ids }),
+    [backend, sessionIds.ids],
   );
   const taskRef = useRef<Task | null>(null);
   const pendingRef = useRef<PendingPermission | null>(null);
@@ -161,25 +157,8 @@ export function App(props: AppProps) {
       .agent()
       .hooks.changedOnDisk()
       .then(setHooksChanged, () => {});
-    sessionIdsStale.current = true;
+    sessionIds.stale();
   };
-
-  // Listing sessions reads every stored session of the project: done only when /resume is
-  // being typed (for its completion), at most once between two tasks, never at a turn's end.
-  useEffect(() => {
-    if (!sessionIdsStale.current || !/^\/res/i.test(editor.text)) return;
-    sessionIdsStale.current = false;
-    try {
-      setSessionIds(
-        backend
-          .sessions()
-          .slice(0, 10)
-          .map((s) => s.id.slice(0, 8)),
-      );
-    } catch {
-      // A sessions directory that cannot be read only costs completion candidates.
-    }
-  }, [editor.text, backend]);
 
   const io = (signal: AbortSignal): SlashIO => ({
     print: (block) => setT((s) => pushEntries(s, { kind: "info", ...block })),
@@ -349,7 +328,6 @@ export function App(props: AppProps) {
   });
 
   const agent = backend.agent();
-  const phase = t.phase;
   const status = (
     <StatusLine
       model={backend.model()}
@@ -385,47 +363,18 @@ export function App(props: AppProps) {
     <>
       {transcript}
       <Box flexDirection="column" width={width}>
-        {t.streamingReasoning ? (
-          <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} width={width} live />
-        ) : null}
-        {t.streamingText ? (
-          <AssistantText text={t.streamingText} continued={t.streamingContinued} width={width} />
-        ) : null}
-        {t.tools.length > 0 ? (
-          <LiveTools
-            tools={t.tools}
-            width={width}
-            awaitingApproval={pending !== null}
-            {...(props.home ? { home: props.home } : {})}
-          />
-        ) : null}
-        {pending ? (
-          <PermissionPrompt
-            request={pending.request}
-            onAnswer={pending.answer}
-            width={width}
-            // The rest of the prompt, the card above it and the status line take about 12 rows;
-            // two more keep the frame below the screen height (a taller one garbles the scrollback).
-            maxCallRows={Math.max(4, rows - 14)}
-          />
-        ) : trust ? (
-          <TrustPrompt
-            projectDir={backend.projectDir}
-            hooks={trust}
-            onAnswer={answerTrust}
-            width={width}
-          />
-        ) : task || exiting ? (
-          <Box marginTop={1}>
-            <Spinner
-              label={exiting ? "ending session" : phase.kind === "busy" ? phase.label : "working"}
-              since={
-                phase.kind === "busy" && !exiting ? phase.since : (task?.startedAt ?? Date.now())
-              }
-              hint={exiting ? undefined : "esc to interrupt"}
-            />
-          </Box>
-        ) : null}
+        <LiveArea
+          t={t}
+          width={width}
+          rows={rows}
+          pending={pending}
+          trust={
+            trust ? { hooks: trust, projectDir: backend.projectDir, onAnswer: answerTrust } : null
+          }
+          taskStartedAt={task?.startedAt ?? null}
+          exiting={exiting}
+          {...(props.home ? { home: props.home } : {})}
+        />
         <QueuedPrompts prompts={queued} width={width} />
         {trust || pending || exiting ? null : (
           <Box marginTop={task ? 0 : 1}>

@@ -1,0 +1,89 @@
+/**
+ * The live part above the prompt: what is streaming (reasoning, the current line of the answer),
+ * the tool calls still running, and either the question waiting for the user (permission, trust)
+ * or the spinner of whatever runs.
+ */
+import { Box } from "ink";
+import type { PendingPermission } from "../permission-bridge.js";
+import type { TranscriptState } from "../transcript.js";
+import { AssistantText } from "./entry-view.js";
+import { LiveTools } from "./live-tools.js";
+import { PermissionPrompt } from "./permission-prompt.js";
+import { Reasoning } from "./reasoning.js";
+import { Spinner } from "./spinner.js";
+import { TrustPrompt, type UntrustedHook } from "./trust-prompt.js";
+
+/** Props of {@link LiveArea}. */
+export interface LiveAreaProps {
+  t: TranscriptState;
+  width: number;
+  /** Terminal rows, to keep the frame shorter than the screen. */
+  rows: number;
+  pending: PendingPermission | null;
+  trust: {
+    hooks: readonly UntrustedHook[];
+    projectDir: string;
+    onAnswer: (yes: boolean) => void;
+  } | null;
+  /** When the running task started, or null when nothing runs. */
+  taskStartedAt: number | null;
+  exiting: boolean;
+  home?: string;
+}
+
+/** Renders the live part of the screen. */
+export function LiveArea({
+  t,
+  width,
+  rows,
+  pending,
+  trust,
+  taskStartedAt,
+  exiting,
+  home,
+}: LiveAreaProps) {
+  const phase = t.phase;
+  return (
+    <>
+      {t.streamingReasoning ? (
+        <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} width={width} live />
+      ) : null}
+      {t.streamingText ? (
+        <AssistantText text={t.streamingText} continued={t.streamingContinued} width={width} />
+      ) : null}
+      {t.tools.length > 0 ? (
+        <LiveTools
+          tools={t.tools}
+          width={width}
+          awaitingApproval={pending !== null}
+          {...(home ? { home } : {})}
+        />
+      ) : null}
+      {pending ? (
+        <PermissionPrompt
+          request={pending.request}
+          onAnswer={pending.answer}
+          width={width}
+          // The rest of the prompt, the card above it and the status line take about 12 rows;
+          // two more keep the frame below the screen height (a taller one garbles the scrollback).
+          maxCallRows={Math.max(4, rows - 14)}
+        />
+      ) : trust ? (
+        <TrustPrompt
+          projectDir={trust.projectDir}
+          hooks={trust.hooks}
+          onAnswer={trust.onAnswer}
+          width={width}
+        />
+      ) : taskStartedAt !== null || exiting ? (
+        <Box marginTop={1}>
+          <Spinner
+            label={exiting ? "ending session" : phase.kind === "busy" ? phase.label : "working"}
+            since={phase.kind === "busy" && !exiting ? phase.since : (taskStartedAt ?? Date.now())}
+            hint={exiting ? undefined : "esc to interrupt"}
+          />
+        </Box>
+      ) : null}
+    </>
+  );
+}

@@ -49,6 +49,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     continueLatest?: boolean;
     model: string;
     mode?: PermissionMode;
+    startSource?: "clear";
   }) => {
     const session = openAgentSession({
       keelHome: opts.keelHome,
@@ -70,6 +71,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         session,
         askPermission: opts.permissions.ask,
         ...(o.mode ? { permissionMode: o.mode } : {}),
+        ...(o.startSource ? { startSource: o.startSource } : {}),
       });
       return { agent, session };
     } catch (err) {
@@ -114,6 +116,8 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
           model: nextModel,
           mode: agent.getPermissionMode(),
           ...(resume !== undefined ? { resume } : {}),
+          // Neither a resume nor a model switch: /clear began a fresh session.
+          ...(resume === undefined ? { startSource: "clear" as const } : {}),
         });
         agent = next.agent;
         model = nextModel;

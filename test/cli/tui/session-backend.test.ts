@@ -1,0 +1,48 @@
+/** The TUI's session backend: /clear, /resume and /model hand the session to a new agent. */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
+import { createSessionBackend } from "../../../src/cli/tui/session-backend.js";
+import { createChatClient } from "../../../src/llm/client.js";
+import { reply, script } from "../../../src/sim/index.js";
+import {
+  collect,
+  commandHook,
+  hookScript,
+  worldPerTest,
+  writeSettings,
+} from "../../agent/harness.js";
+
+const start = worldPerTest();
+
+it("fires SessionStart with source clear for the session /clear begins, resume for /model", async () => {
+  const w = await start(script(reply().text("first"), reply().text("second")));
+  const log = join(w.root, "sources.log");
+  writeFileSync(log, "");
+  writeSettings(w, {
+    SessionStart: [commandHook(hookScript(w, "source.sh", `jq -r .source >> "${log}"`))],
+  });
+  const { backend, close } = await createSessionBackend({
+    keelHome: w.home,
+    projectDir: w.project,
+    model: "deepseek-v4-flash",
+    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+    permissions: createPermissionBridge(),
+  });
+  try {
+    await collect(backend.agent().runTurn("hello"));
+    const before = backend.agent().sessionId;
+    await collect(backend.agent().end("clear"));
+    expect(await backend.replace({})).toEqual({ ok: true });
+    expect(backend.agent().sessionId).not.toBe(before);
+    await collect(backend.agent().runTurn("again"));
+    await collect(backend.agent().end("exit"));
+    expect(await backend.replace({ model: "deepseek-v4-pro" })).toEqual({ ok: true });
+    await collect(backend.agent().start());
+    await collect(backend.agent().end("exit"));
+  } finally {
+    close();
+  }
+  expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["startup", "clear", "resume"]);
+});

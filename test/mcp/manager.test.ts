@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} strings are the syntax under test
 import { afterEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/mcp/index.js";
 import { EVERYTHING, faultEntry, stdioEntry } from "./servers.js";

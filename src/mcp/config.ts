@@ -126,6 +126,12 @@ export function parseMcpFile(text: string, file: McpConfigFile): McpConfig {
     );
     return out;
   }
+  return parseMcpObject(json, file);
+}
+
+/** Reads an already parsed file (or a library caller's `{mcpServers: …}` object). */
+export function parseMcpObject(json: unknown, file: McpConfigFile): McpConfig {
+  const out: McpConfig = { servers: [], allow: [], problems: [] };
   const parsed = FileSchema.safeParse(json);
   if (!parsed.success) {
     out.problems.push(`${file.path}: ${issueText(parsed.error.issues[0], [])}`);

@@ -8,6 +8,7 @@ export {
   type McpServerEntry,
   mcpConfigFiles,
   parseMcpFile,
+  parseMcpObject,
 } from "./config.js";
 export type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from "./connection.js";
 export { expandVariables, resolveServerConfig } from "./expand.js";

@@ -78,7 +78,7 @@ export class McpManager {
   #starting: Promise<void>[] = [];
 
   private constructor(opts: McpStartOptions, slots: Slot[]) {
-    this.#opts = opts;
+    this.#opts = { ...opts };
     this.#slots = slots;
   }
 
@@ -166,7 +166,8 @@ export class McpManager {
           );
         },
         onClosed: () => {
-          if (this.#closed) return;
+          // A close during the handshake is a failed start, reported as such.
+          if (this.#closed || s.status.state !== "connected") return;
           s.status.state = "closed";
           s.status.error = "the server exited";
           s.status.stderrTail = s.stderr;
@@ -236,6 +237,11 @@ export class McpManager {
     this.#tools = [...unique.values()].sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
+  }
+
+  /** Where later notices go (an agent adopting a manager the CLI started). */
+  setNoticeHandler(onNotice: (level: "info" | "warn", text: string) => void): void {
+    this.#opts.onNotice = onNotice;
   }
 
   /** The tools pinned into the prefix (the snapshot from start or the last reload). */

@@ -46,6 +46,8 @@ export interface McpStartOptions {
   servers: readonly McpServerEntry[];
   /** Project servers that are not trusted: listed, never started. */
   untrusted?: readonly McpServerEntry[];
+  /** Problems found reading the config files (shown with the start-up notices). */
+  configProblems?: readonly string[];
   /** `permissions.allow` rules naming MCP tools. */
   allowRules?: readonly string[];
   /** Environment for `${VAR}` expansion. */
@@ -260,7 +262,9 @@ export class McpManager {
 
   /** Statuses worth telling the user at start: failures and untrusted servers, as notice lines. */
   startupNotices(): { level: "info" | "warn"; text: string }[] {
-    const out: { level: "info" | "warn"; text: string }[] = [];
+    const out: { level: "info" | "warn"; text: string }[] = (this.#opts.configProblems ?? []).map(
+      (p) => ({ level: "warn" as const, text: `MCP config: ${p}` }),
+    );
     const untrusted = this.#slots
       .filter((s) => s.status.state === "untrusted")
       .map((s) => s.entry.name);

@@ -88,6 +88,25 @@ describe("MCP tools in the agent", () => {
     });
   });
 
+  it("a PostToolUse hook's updatedMCPToolOutput replaces what the model sees", async () => {
+    const w = await newWorld(
+      script(reply().tool("mcp__fault__echo", { text: "secret" }), reply().text("done")),
+    );
+    const redact = hookScript(
+      w,
+      "redact.sh",
+      `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"content":[{"type":"text","text":"[redacted]"}]}}}'`,
+    );
+    writeSettings(w, { PostToolUse: [commandHook(redact, "mcp__fault__echo")] });
+    const agent = await agentFor(w, { mcpServers: { fault: servers.fault } });
+    const events = await collect(agent.runTurn("go"));
+    await collect(agent.end());
+    expect(results(events)).toEqual([["mcp__fault__echo", "ok", "[redacted]"]]);
+    const toolMessage = w.sim.requests[1]?.messageTexts.find((m) => m.includes('"role":"tool"'));
+    expect(toolMessage).toContain("[redacted]");
+    expect(toolMessage).not.toContain("secret");
+  });
+
   it("a tool not marked read-only asks (refused headless) and plan mode allows only read-only ones", async () => {
     const w = await newWorld(
       script(

@@ -8,11 +8,12 @@ import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
-import { toolSpecs } from "../tools/registry.js";
+import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { agentMcp, openMcp } from "./mcp.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -107,7 +108,23 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     });
   }
 
-  const prepared = prepareToolSpecs(toolSpecs(opts.tools));
+  // MCP tools join the built-ins before the prefix is rendered: pinned for the whole session.
+  const notices: AgentEvent[] = [];
+  const mcp =
+    opts.mcpServers === undefined
+      ? undefined
+      : await openMcp({
+          servers: opts.mcpServers,
+          projectDir: opts.projectDir,
+          env: opts.env ?? process.env,
+          notices,
+          ...(opts.mcpStartupTimeoutMs !== undefined
+            ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
+            : {}),
+          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
+        });
+  const tools: AnyTool[] = [...opts.tools, ...(mcp?.tools() ?? [])];
+  const prepared = prepareToolSpecs(toolSpecs(tools));
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
     client: opts.client,
@@ -118,7 +135,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     session,
     info,
     dispatch: {
-      tools: opts.tools,
+      tools,
       hooks: engine,
       info,
       askPermission: opts.askPermission,
@@ -136,6 +153,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const resumed = session.messages.length > 0;
   if (resumed) {
     const restored = core.log.restore(session.messages);
+    if (!restored.ok) await mcp?.close();
     if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
     healDanglingCalls(core.log);
   }
@@ -144,7 +162,16 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   let ended = false;
   let busy = false;
 
+  /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
+  function* drainNotices(): Generator<AgentEvent> {
+    while (notices.length > 0) {
+      const next = notices.shift();
+      if (next) yield next;
+    }
+  }
+
   async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    yield* drainNotices();
     if (started) return;
     started = true;
     const decision = yield* fireHook(
@@ -181,6 +208,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
     hooks: engine,
+    ...(mcp ? { mcp: agentMcp({ manager: mcp, tools, repairTools: prepared.tools, prefix }) } : {}),
     start: (o) => exclusive(start(o)),
     runTurn: (prompt, o = {}) =>
       exclusive(
@@ -217,6 +245,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         } catch {
           // shutdown must not throw; nothing else to do at exit.
         }
+        await mcp?.close();
       })(),
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
@@ -233,6 +262,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         cacheHitRatio: hit + miss === 0 ? 0 : hit / (hit + miss),
         compactions: core.log.compactions,
         prefixFingerprint: prefix.fingerprint,
+        prefixRevisions: prefix.revisions,
         messages: core.log.length,
       };
     },

@@ -16,6 +16,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
+import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import type { AskPermission } from "./types.js";
 
@@ -229,12 +230,9 @@ async function* checkPermission(
 ): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
-  const verdict = modeVerdict({
-    mode: ctx.info.permissionMode(),
-    toolName: tool.name,
-    kind: tool.kind,
-    primary,
-  });
+  const verdict =
+    mcpVerdict(ctx.info.permissionMode(), tool) ??
+    modeVerdict({ mode: ctx.info.permissionMode(), toolName: tool.name, kind: tool.kind, primary });
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
   const hookAsks = opts.hookSays === "ask";
   if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };

@@ -12,6 +12,8 @@ import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import type { MemoryReport } from "./memory.js";
+import { loadSessionMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -141,6 +143,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   let started = false;
   let ended = false;
   let busy = false;
+  let memory: MemoryReport | null = null;
+  const memoryOptions = {
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+    ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+  };
 
   async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
     if (started) return;
@@ -153,6 +161,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       o.signal,
     );
     core.addPending("SessionStart", decision.additionalContext);
+    // A resumed session already holds its memory in its first user message.
+    if (!resumed && opts.memory !== false) {
+      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+    }
   }
 
   /** Serializes turns and compactions: one thing at a time per session. */
@@ -216,6 +228,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           // shutdown must not throw; nothing else to do at exit.
         }
       })(),
+    memory: () => memory,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
       mode = m;

@@ -74,6 +74,8 @@ export class AgentCore {
   costUsd = 0;
   costWithoutCacheUsd = 0;
   readonly #pending: PendingContext[] = [];
+  /** Text that opens the next user message before any hook context (project memory). */
+  readonly #preamble: string[] = [];
   readonly #opts: CoreOptions;
 
   constructor(opts: CoreOptions) {
@@ -101,9 +103,15 @@ export class AgentCore {
     if (text?.trim()) this.#pending.push({ event, text });
   }
 
-  /** The next user message: queued hook context, the prompt, then UserPromptSubmit context. */
+  /** Queues text that opens the next user message (project memory), before hook context. */
+  addPreamble(text: string): void {
+    if (text.trim()) this.#preamble.push(text);
+  }
+
+  /** The next user message: memory, queued hook context, the prompt, UserPromptSubmit context. */
   composeUserMessage(prompt: string, submitContext: string | null): string {
-    const parts = this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text));
+    const parts = this.#preamble.splice(0);
+    parts.push(...this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text)));
     parts.push(prompt);
     if (submitContext?.trim()) parts.push(hookContextBlock("UserPromptSubmit", submitContext));
     return parts.join("\n\n");

@@ -30,6 +30,18 @@ export type AgentEvent =
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
   | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
   | { type: "compacted"; beforeMessages: number; afterMessages: number }
+  /** Project memory read at session start (or re-read after a compaction). */
+  | {
+      type: "memory_loaded";
+      files: {
+        path: string;
+        label: string;
+        scope: "user" | "project";
+        bytes: number;
+        importedBy: string | null;
+      }[];
+      skipped: { path: string; reason: string; importedBy: string | null }[];
+    }
   | {
       type: "turn_end";
       turn: number;

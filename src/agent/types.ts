@@ -6,6 +6,7 @@ import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
+import type { MemoryReport } from "./memory.js";
 import type { PermissionMode } from "./permissions.js";
 
 /** One request's usage as persisted (usage log, session). */
@@ -88,6 +89,11 @@ export interface AgentOptions {
   thinking?: "enabled" | "disabled";
   temperature?: number;
   maxTokens?: number;
+  /**
+   * Read project memory (AGENTS.md, KEEL.md, CLAUDE.md, $KEEL_HOME/KEEL.md) into the first user
+   * message of a new session (default true).
+   */
+  memory?: boolean;
   /** Environment for hooks (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Home directory for `~/.claude` and `~/.reasonix` hooks (default os.homedir()). */
@@ -137,6 +143,8 @@ export interface Agent {
   compact(opts?: { instructions?: string; signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** Fires SessionEnd (2 s budget) and stops async hooks. Later turns are refused. */
   end(reason?: "exit" | "clear" | "logout" | "other"): AsyncIterable<AgentEvent>;
+  /** The memory files read at session start (null before start, or for a resumed session). */
+  memory(): MemoryReport | null;
   getPermissionMode(): PermissionMode;
   setPermissionMode(mode: PermissionMode): void;
   stats(): AgentStats;

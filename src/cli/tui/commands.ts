@@ -10,6 +10,7 @@ import { table } from "../format/text.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
 import { clip, formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
 import { sanitize, sanitizeLine } from "./sanitize.js";
+import { SESSION_HANDLERS } from "./session-commands.js";
 import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
 
 /** How a command reaches the screen and the running task. */
@@ -237,6 +238,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   exit: async (_args, { io }) => io.exit(),
   quit: async (_args, { io }) => io.exit(),
+  ...SESSION_HANDLERS,
 };
 
 /** Opens the new agent first (so a bad id leaves the session alone), then ends the old one. */

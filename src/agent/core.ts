@@ -26,6 +26,15 @@ interface PendingContext {
   text: string;
 }
 
+/**
+ * A tool whose successful call ends a turn (a hook sub-agent's verdict): `take` returns the
+ * final text once the tool recorded an answer; `reset` forgets it when a stop hook objects.
+ */
+export interface FinishSignal {
+  take(): string | null;
+  reset(): void;
+}
+
 /** Settings the core is built from. */
 export interface CoreOptions {
   client: ChatClient;
@@ -42,6 +51,7 @@ export interface CoreOptions {
   temperature?: number;
   maxTokens?: number;
   benchmarkCacheHostile: boolean;
+  finish?: FinishSignal;
 }
 
 /** A zero usage record. */
@@ -68,6 +78,8 @@ export class AgentCore {
   /** The tools as repair sees them (flattened schemas re-nest at dispatch). */
   readonly repairTools: readonly RepairTool[];
   readonly storm: StormBreaker = createStormBreaker();
+  /** Set for a hook sub-agent: a successful call of its finish tool ends the turn. */
+  readonly finish: FinishSignal | undefined;
   turns = 0;
   requests = 0;
   readonly usage: Usage = emptyUsage();
@@ -87,6 +99,7 @@ export class AgentCore {
     this.session = opts.session;
     this.prefix = opts.prefix;
     this.repairTools = opts.repairTools;
+    this.finish = opts.finish;
     this.log = new AppendOnlyLog({
       onAppend: (bytes) => opts.session.appendMessage(bytes, { turn: this.turns }),
     });
@@ -117,8 +130,20 @@ export class AgentCore {
     return parts.join("\n\n");
   }
 
+  /** Whether this core is a sub-agent (its turn ends with SubagentStop, not Stop). */
+  get isSubagent(): boolean {
+    return this.info.agent !== undefined;
+  }
+
+  /** The model this core asks. */
+  get model(): string {
+    return this.#opts.model;
+  }
+
   /** Takes finished async hook results: runs and notices now, context into the next message. */
   *collectAsyncResults(): Generator<AgentEvent> {
+    // The session collects them; a sub-agent must not take the parent's results.
+    if (this.isSubagent) return;
     let results: ReturnType<HookEngine["takeAsyncResults"]>;
     try {
       results = this.hooks.takeAsyncResults();

@@ -3,11 +3,19 @@
  * and tool calls until the model answers without tools and the Stop hooks let it stop.
  */
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
+import type { HookDecision } from "../hooks/types.js";
 import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
 import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
+import {
+  fireHook,
+  hookContextBlock,
+  isVeto,
+  passDecision,
+  vetoingHooks,
+  vetoReason,
+} from "./hook-fire.js";
 import {
   finishNote,
   repairAssistantMessage,
@@ -35,7 +43,10 @@ export async function* runTurn(
   });
 
   yield* core.collectAsyncResults();
-  const submit = yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
+  // A sub-agent's prompt comes from the model, not the user: UserPromptSubmit is not for it.
+  const submit = core.isSubagent
+    ? passDecision("UserPromptSubmit")
+    : yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
   if (isVeto(submit)) {
     yield {
       type: "notice",
@@ -148,16 +159,12 @@ export async function* runTurn(
         yield end("aborted", lastText);
         return;
       }
-      continue;
+      const finished = core.finish?.take() ?? null;
+      if (finished === null) continue;
+      lastText = finished;
     }
 
-    const stop = yield* fireHook(
-      core.hooks,
-      core.info,
-      "Stop",
-      { stop_hook_active: core.scratch.stopBlocks > 0, last_assistant_message: lastText },
-      signal,
-    );
+    const stop = yield* fireStop(core, lastText, signal);
     if (!stop.continue) {
       yield { type: "notice", level: "warn", text: stop.stopReason ?? "Stopped by a Stop hook." };
       yield end("hook_stop", lastText);
@@ -171,6 +178,7 @@ export async function* runTurn(
           text: `Stop hooks blocked ${MAX_STOP_BLOCKS_IN_A_ROW} times in a row; stopping anyway.`,
         };
       } else {
+        core.finish?.reset();
         core.scratch.stopBlocks += 1;
         const reason = vetoReason(stop);
         yield {
@@ -180,7 +188,10 @@ export async function* runTurn(
         };
         core.log.append({
           role: "user",
-          content: hookContextBlock("Stop", `A Stop hook asks you to keep working:\n${reason}`),
+          content: hookContextBlock(
+            core.isSubagent ? "SubagentStop" : "Stop",
+            `A ${core.isSubagent ? "SubagentStop" : "Stop"} hook asks you to keep working:\n${reason}`,
+          ),
         });
         continue;
       }
@@ -188,6 +199,27 @@ export async function* runTurn(
     yield end("end", lastText);
     return;
   }
+}
+
+/** Stop for the session's turn; SubagentStop (with its id and type) for a sub-agent's. */
+async function* fireStop(
+  core: AgentCore,
+  lastText: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, HookDecision> {
+  const fields = {
+    stop_hook_active: core.scratch.stopBlocks > 0,
+    last_assistant_message: lastText,
+  };
+  const agent = core.info.agent;
+  if (agent === undefined) return yield* fireHook(core.hooks, core.info, "Stop", fields, signal);
+  return yield* fireHook(
+    core.hooks,
+    core.info,
+    "SubagentStop",
+    { agent_id: agent.id, agent_type: agent.type, ...fields },
+    signal,
+  );
 }
 
 /** What one model request produced. */

@@ -13,6 +13,7 @@ export const CLAUDE_TOOLS: ToolTable = {
   glob: { name: "Glob" },
   grep: { name: "Grep", fields: { ignore_case: "-i" } },
   list_dir: { name: "LS" },
+  task: { name: "Task" },
 };
 
 const tools = createToolMapper(CLAUDE_TOOLS, { absolutePaths: true });

@@ -43,7 +43,9 @@ const LOOKUP_ORDER: readonly Dialect[] = [
 /** The Keel tool a name from any dialect refers to (`Bash`, `run_command`, `bash` → `shell`). */
 export function keelToolNameFromAny(name: string): string {
   if (
-    ["shell", "read_file", "write_file", "edit_file", "glob", "grep", "list_dir"].includes(name)
+    ["shell", "read_file", "write_file", "edit_file", "glob", "grep", "list_dir", "task"].includes(
+      name,
+    )
   ) {
     return name;
   }

@@ -10,6 +10,7 @@ import type { Usage } from "../llm/types.js";
 import { toolSpecs } from "../tools/registry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
+import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import type { MemoryReport } from "./memory.js";
@@ -20,8 +21,10 @@ import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
+import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
+import { createTaskTool, runTask, TASK_TOOL, type TaskInput } from "./task-tool.js";
 import { runTurn } from "./turn.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
@@ -107,7 +110,38 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     });
   }
 
-  const prepared = prepareToolSpecs(toolSpecs(opts.tools));
+  const loaded = opts.settings
+    ? { settings: opts.settings, warnings: [] as string[] }
+    : loadSessionSettings({
+        projectDir: opts.projectDir,
+        ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+      });
+  const settings = loaded.settings;
+  const withTask = opts.subagents !== false && !opts.tools.some((t) => t.name === TASK_TOOL);
+  const tools = withTask ? [...opts.tools, createTaskTool()] : opts.tools;
+  const streaming = new Map<string, StreamingRun>();
+  if (withTask) {
+    streaming.set(TASK_TOOL, (input, call) =>
+      runTask(
+        {
+          client: opts.client,
+          hooks: engine,
+          info,
+          clock,
+          askPermission: opts.askPermission,
+          autoApprove: opts.autoApprove ?? false,
+          onUsage,
+          tools,
+          model: opts.model,
+          ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+        },
+        settings.subagents,
+        input as TaskInput,
+        call,
+      ),
+    );
+  }
+  const prepared = prepareToolSpecs(toolSpecs(tools));
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
     client: opts.client,
@@ -118,7 +152,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     session,
     info,
     dispatch: {
-      tools: opts.tools,
+      tools,
+      streaming,
       hooks: engine,
       info,
       askPermission: opts.askPermission,
@@ -160,6 +195,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       { source: opts.startSource ?? (resumed ? "resume" : "startup") },
       o.signal,
     );
+    for (const text of loaded.warnings) yield { type: "notice", level: "warn", text };
     core.addPending("SessionStart", decision.additionalContext);
     // A resumed session already holds its memory in its first user message.
     if (!resumed && opts.memory !== false) {

@@ -30,6 +30,15 @@ export type AgentEvent =
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
   | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
   | { type: "compacted"; beforeMessages: number; afterMessages: number }
+  /** Something a sub-agent did, inside the `task` call `toolCallId` of its parent. */
+  | {
+      type: "subagent";
+      toolCallId: string;
+      agentId: string;
+      agentType: string;
+      description: string;
+      event: AgentEvent;
+    }
   /** Project memory read at session start (or re-read after a compaction). */
   | {
       type: "memory_loaded";

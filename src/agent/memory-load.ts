@@ -22,6 +22,7 @@ export async function* loadSessionMemory(
     return { files: [], skipped: [] };
   }
   core.addPreamble(memoryBlock(report));
+  if (report.files.length === 0 && report.skipped.length === 0) return report;
   yield {
     type: "memory_loaded",
     files: report.files.map((f) => ({

@@ -8,6 +8,7 @@ import type { Tool } from "../tools/types.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { MemoryReport } from "./memory.js";
 import type { PermissionMode } from "./permissions.js";
+import type { SessionSettings } from "./settings.js";
 
 /** One request's usage as persisted (usage log, session). */
 export interface UsageEntry {
@@ -94,6 +95,10 @@ export interface AgentOptions {
    * message of a new session (default true).
    */
   memory?: boolean;
+  /** Offer the `task` tool (a read-only sub-agent by default; default true). */
+  subagents?: boolean;
+  /** Session settings (compaction, sub-agents); default: read from the settings files. */
+  settings?: SessionSettings;
   /** Environment for hooks (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Home directory for `~/.claude` and `~/.reasonix` hooks (default os.homedir()). */

@@ -6,9 +6,6 @@
 import type { AgentEvent } from "../../agent/events.js";
 import { type CardAttachment, pushEntries, type TranscriptState } from "./transcript.js";
 
-/** The events this module renders. */
-export type ExtraEvent = Extract<AgentEvent, { type: "memory_loaded" }>;
-
 /** Applies one session-level event; unknown events leave the state as it was. */
 export function applyExtraEvent(state: TranscriptState, ev: AgentEvent): TranscriptState {
   switch (ev.type) {
@@ -23,9 +20,72 @@ export function applyExtraEvent(state: TranscriptState, ev: AgentEvent): Transcr
           : `memory: nothing loaded${skipped}`;
       return pushEntries(state, { kind: "notice", level: "info", text });
     }
+    case "subagent":
+      return applySubagentEvent(state, ev);
     default:
       return state;
   }
+}
+
+/** A sub-agent's progress, shown inside its `task` card: its calls, failures, hooks; its cost. */
+function applySubagentEvent(
+  state: TranscriptState,
+  ev: Extract<AgentEvent, { type: "subagent" }>,
+): TranscriptState {
+  const inner = ev.event;
+  const attach = (item: CardAttachment) => attachToCard(state, ev.toolCallId, item) ?? state;
+  switch (inner.type) {
+    case "tool_call":
+      return attach({
+        kind: "notice",
+        level: "info",
+        text: `${ev.agentType} → ${inner.name} ${preview(inner.input)}`,
+      });
+    case "tool_result":
+      if (inner.status === "ok") return state;
+      return attach({
+        kind: "notice",
+        level: "warn",
+        text: `${ev.agentType} → ${inner.name} ${inner.status}: ${firstLine(inner.content)}`,
+      });
+    case "hook_run":
+      return inner.run.outcome === "pass" ? state : attach({ kind: "hook", run: inner.run });
+    case "notice":
+      return attach({ kind: "notice", level: inner.level, text: inner.text });
+    case "error":
+      return attach({ kind: "notice", level: "error", text: inner.message });
+    case "usage": {
+      const add = <
+        T extends {
+          hitTokens: number;
+          missTokens: number;
+          completionTokens: number;
+          costUsd: number;
+        },
+      >(
+        t: T,
+      ): T => ({
+        ...t,
+        hitTokens: t.hitTokens + inner.usage.cacheHitTokens,
+        missTokens: t.missTokens + inner.usage.cacheMissTokens,
+        completionTokens: t.completionTokens + inner.usage.completionTokens,
+        costUsd: t.costUsd + inner.turnCostUsd,
+      });
+      return { ...state, turn: add(state.turn), session: add(state.session) };
+    }
+    default:
+      return state;
+  }
+}
+
+function preview(input: Record<string, unknown>): string {
+  const first = Object.values(input).find((v) => typeof v === "string");
+  return typeof first === "string" ? firstLine(first) : "";
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** Adds `item` to the running card with id `cardId` (a sub-agent's progress); null if none. */

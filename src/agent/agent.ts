@@ -8,6 +8,7 @@ import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { toolSpecs } from "../tools/registry.js";
+import { autoCompactThreshold } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { StreamingRun } from "./dispatch.js";
@@ -167,6 +168,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
+    autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
   });
   const resumed = session.messages.length > 0;
   if (resumed) {
@@ -279,6 +281,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         costWithoutCacheUsd: core.costWithoutCacheUsd,
         cacheHitRatio: hit + miss === 0 ? 0 : hit / (hit + miss),
         compactions: core.log.compactions,
+        compactionLog: core.compactionLog.map((c) => ({ ...c })),
         prefixFingerprint: prefix.fingerprint,
         messages: core.log.length,
       };

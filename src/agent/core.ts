@@ -52,6 +52,21 @@ export interface CoreOptions {
   maxTokens?: number;
   benchmarkCacheHostile: boolean;
   finish?: FinishSignal;
+  /** Compact automatically once a response's prompt tokens reach this (null/absent: never). */
+  autoCompactAt?: number | null;
+}
+
+/** One compaction as the stats report it. */
+export interface CompactionRecord {
+  trigger: "manual" | "auto";
+  /** Why an automatic one ran. */
+  reason: "threshold" | "context_length" | "manual";
+  /** Prompt tokens of the last request before it (what each request cost to send). */
+  promptTokensBefore: number;
+  /** Prompt tokens of the first request after it (null until that request is made). */
+  promptTokensAfter: number | null;
+  /** Cost of the summary request. */
+  costUsd: number;
 }
 
 /** A zero usage record. */
@@ -78,6 +93,8 @@ export class AgentCore {
   /** The tools as repair sees them (flattened schemas re-nest at dispatch). */
   readonly repairTools: readonly RepairTool[];
   readonly storm: StormBreaker = createStormBreaker();
+  /** The automatic compaction threshold in prompt tokens, or null when it is off. */
+  readonly autoCompactAt: number | null;
   /** Set for a hook sub-agent: a successful call of its finish tool ends the turn. */
   readonly finish: FinishSignal | undefined;
   turns = 0;
@@ -85,7 +102,13 @@ export class AgentCore {
   readonly usage: Usage = emptyUsage();
   costUsd = 0;
   costWithoutCacheUsd = 0;
+  /** `usage.prompt_tokens` of the last response (what the next request will at least send). */
+  lastPromptTokens = 0;
+  /** The session's memory block, queued again after a compaction. */
+  memoryText = "";
+  readonly compactionLog: CompactionRecord[] = [];
   readonly #pending: PendingContext[] = [];
+  #afterCompaction = false;
   /** Text that opens the next user message before any hook context (project memory). */
   readonly #preamble: string[] = [];
   readonly #opts: CoreOptions;
@@ -100,6 +123,7 @@ export class AgentCore {
     this.prefix = opts.prefix;
     this.repairTools = opts.repairTools;
     this.finish = opts.finish;
+    this.autoCompactAt = opts.autoCompactAt ?? null;
     this.log = new AppendOnlyLog({
       onAppend: (bytes) => opts.session.appendMessage(bytes, { turn: this.turns }),
     });
@@ -157,10 +181,23 @@ export class AgentCore {
     }
   }
 
-  /** The request for the current log plus `extra` (not stored), e.g. a compaction instruction. */
-  buildRequest(extra: readonly ChatMessage[] = [], signal?: AbortSignal): ChatRequest {
+  /** Whether the last response's prompt tokens reached the automatic compaction threshold. */
+  needsCompaction(): boolean {
+    return this.autoCompactAt !== null && this.lastPromptTokens >= this.autoCompactAt;
+  }
+
+  /**
+   * The request for the current log plus `extra` (not stored), e.g. a compaction instruction;
+   * `view` replaces the log's messages (a shrunk view for a summary after a context overflow).
+   */
+  buildRequest(
+    extra: readonly ChatMessage[] = [],
+    signal?: AbortSignal,
+    view?: readonly string[],
+  ): ChatRequest {
     const o = this.#opts;
-    let messages = this.prefix.messages.concat(this.log.messagesWith(extra));
+    const body = view === undefined ? this.log.messagesWith(extra) : viewWith(view, extra);
+    let messages = this.prefix.messages.concat(body);
     let tools = this.prefix.toolsJson;
     if (o.benchmarkCacheHostile) {
       const hostile = hostileParts(this.prefix, o.clock());
@@ -183,10 +220,11 @@ export class AgentCore {
     turn: number;
     signal: AbortSignal;
     extra?: readonly ChatMessage[];
+    view?: readonly string[];
   }): AsyncGenerator<AgentEvent, RequestReply> {
     this.requests += 1;
     yield { type: "request_start", turn: opts.turn, request: this.requests };
-    const req = this.buildRequest(opts.extra, opts.signal);
+    const req = this.buildRequest(opts.extra, opts.signal, opts.view);
     // Leaked tool-call markup is repaired once the reply is complete; never show it meanwhile.
     const shownText = new LeakedMarkupFilter();
     const shownReasoning = new LeakedMarkupFilter();
@@ -234,12 +272,23 @@ export class AgentCore {
     return { kind: "error", message: "the model's stream ended without an answer" };
   }
 
+  /** Marks that the log was just compacted (the next response measures what it saved). */
+  markCompacted(): void {
+    this.#afterCompaction = true;
+    this.lastPromptTokens = 0;
+  }
+
   /** Accounts a model call made outside the conversation (prompt and agent hooks). */
   accountExternal(model: string, usage: Usage): void {
     this.#add(model, usage);
   }
 
   #account(usage: Usage): AgentEvent {
+    this.lastPromptTokens = usage.promptTokens;
+    const last = this.compactionLog.at(-1);
+    // The first request after a compaction measures what sending the conversation costs now.
+    if (this.#afterCompaction && last !== undefined) last.promptTokensAfter = usage.promptTokens;
+    this.#afterCompaction = false;
     const turnCost = this.#add(this.#opts.model, usage);
     return { type: "usage", usage, costUsd: this.costUsd, turnCostUsd: turnCost };
   }
@@ -266,6 +315,14 @@ export class AgentCore {
     });
     return turnCost;
   }
+}
+
+/** A replacement message view followed by `extra`, merged as the log merges user runs. */
+function viewWith(view: readonly string[], extra: readonly ChatMessage[]): string[] {
+  const tmp = new AppendOnlyLog();
+  const restored = tmp.restore(view);
+  if (!restored.ok) return [...view];
+  return tmp.messagesWith(extra);
 }
 
 /** Only the fields the wire message needs, in the assistant's shape. */

@@ -29,7 +29,16 @@ export type AgentEvent =
   /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
   | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
-  | { type: "compacted"; beforeMessages: number; afterMessages: number }
+  | {
+      type: "compacted";
+      beforeMessages: number;
+      afterMessages: number;
+      trigger?: "manual" | "auto";
+      /** Prompt tokens of the last request before the compaction. */
+      promptTokensBefore?: number;
+      /** What the summary request cost. */
+      costUsd?: number;
+    }
   /** Something a sub-agent did, inside the `task` call `toolCallId` of its parent. */
   | {
       type: "subagent";

@@ -21,7 +21,8 @@ export async function* loadSessionMemory(
     yield { type: "notice", level: "warn", text: `Memory files not loaded: ${String(err)}` };
     return { files: [], skipped: [] };
   }
-  core.addPreamble(memoryBlock(report));
+  core.memoryText = memoryBlock(report);
+  core.addPreamble(core.memoryText);
   if (report.files.length === 0 && report.skipped.length === 0) return report;
   yield {
     type: "memory_loaded",

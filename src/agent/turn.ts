@@ -5,6 +5,8 @@
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/types.js";
 import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
+import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
+import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
@@ -61,6 +63,8 @@ export async function* runTurn(
     yield end("hook_stop");
     return;
   }
+  // Over the threshold after the last turn: compact first, so the prompt opens the new log.
+  if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
   core.log.append({
     role: "user",
     content: core.composeUserMessage(prompt, submit.additionalContext),
@@ -68,6 +72,7 @@ export async function* runTurn(
 
   let requests = 0;
   let lastText = "";
+  let overflowRetried = false;
   for (;;) {
     if (signal.aborted) {
       yield end("aborted", lastText);
@@ -82,9 +87,25 @@ export async function* runTurn(
       yield end("max_turns", lastText);
       return;
     }
+    if (requests > 0 && core.needsCompaction()) {
+      yield* compactInTurn(core, signal, false);
+    }
     requests += 1;
     const reply = yield* core.request({ turn, signal });
     if (reply.kind === "error") {
+      if (!signal.aborted && !overflowRetried && isContextLengthError(reply.message)) {
+        // Too long for the model: compact (a shrunk summary request) and retry once.
+        overflowRetried = true;
+        yield {
+          type: "notice",
+          level: "warn",
+          text: "The conversation no longer fits the model's context window; compacting and retrying.",
+        };
+        if (yield* compactInTurn(core, signal, true)) {
+          requests -= 1;
+          continue;
+        }
+      }
       if (signal.aborted) {
         yield end("aborted", lastText);
       } else {
@@ -199,6 +220,22 @@ export async function* runTurn(
     yield end("end", lastText);
     return;
   }
+}
+
+/** Compacts in the middle of a turn, then asks the model to carry on from the summary. */
+async function* compactInTurn(
+  core: AgentCore,
+  signal: AbortSignal,
+  overflow: boolean,
+): AsyncGenerator<AgentEvent, boolean> {
+  const done = yield* compactLog(core, { signal, trigger: "auto", overflow });
+  if (done) {
+    core.log.append({
+      role: "user",
+      content: core.composeUserMessage(CONTINUE_AFTER_COMPACTION, null),
+    });
+  }
+  return done;
 }
 
 /** Stop for the session's turn; SubagentStop (with its id and type) for a sub-agent's. */

@@ -5,6 +5,7 @@
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { Tool } from "../tools/types.js";
+import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { MemoryReport } from "./memory.js";
 import type { PermissionMode } from "./permissions.js";
@@ -127,6 +128,8 @@ export interface AgentStats {
   /** hit / (hit + miss); 0 before the first request. */
   cacheHitRatio: number;
   compactions: number;
+  /** Each compaction: trigger, cost of its summary, prompt tokens before and after. */
+  compactionLog?: CompactionRecord[];
   prefixFingerprint: string;
   messages: number;
 }

@@ -169,6 +169,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    ...(settings.compaction.toolResultMaxChars !== undefined
+      ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
+      : {}),
   });
   const resumed = session.messages.length > 0;
   if (resumed) {

@@ -76,3 +76,17 @@ function cut(text: string | null, max: number): string | null {
   const half = Math.floor(max / 2);
   return `${text.slice(0, half)}\n[… ${text.length - max} characters left out …]\n${text.slice(-half)}`;
 }
+
+/** Tool results longer than this (characters) are sent trimmed by default. */
+export const DEFAULT_TOOL_RESULT_MAX_CHARS = 60_000;
+
+/**
+ * A tool result as the model gets it: whole when it fits, else its head and tail around a note.
+ * Applied once, when the result is rendered into the log, so its bytes never change afterwards.
+ */
+export function trimToolResult(content: string, maxChars: number): string {
+  if (content.length <= maxChars) return content;
+  const head = Math.floor(maxChars * 0.7);
+  const tail = maxChars - head;
+  return `${content.slice(0, head)}\n\n[… ${content.length - maxChars} characters of this result were left out to save context; the whole output is kept in the session file …]\n\n${content.slice(-tail)}`;
+}

@@ -8,6 +8,7 @@ import type { HookEngine } from "../hooks/types.js";
 import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import { stableStringify } from "../llm/stable-json.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
+import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
 import type { DispatchContext } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
@@ -54,6 +55,8 @@ export interface CoreOptions {
   finish?: FinishSignal;
   /** Compact automatically once a response's prompt tokens reach this (null/absent: never). */
   autoCompactAt?: number | null;
+  /** Tool results longer than this are sent trimmed (stored whole in the session). */
+  toolResultMaxChars?: number;
 }
 
 /** One compaction as the stats report it. */
@@ -179,6 +182,20 @@ export class AgentCore {
       if (r.systemMessage) yield { type: "notice", level: "info", text: r.systemMessage };
       this.addPending(r.run.event, r.additionalContext);
     }
+  }
+
+  /** Renders a tool result into the log, trimmed once if it is too long (whole in the session). */
+  appendToolResult(callId: string, content: string): void {
+    const max = this.#opts.toolResultMaxChars ?? DEFAULT_TOOL_RESULT_MAX_CHARS;
+    const sent = trimToolResult(content, max);
+    if (sent !== content) {
+      this.session.recordEvent?.("tool_output", {
+        toolCallId: callId,
+        chars: content.length,
+        content,
+      });
+    }
+    this.log.append({ role: "tool", content: sent, tool_call_id: callId });
   }
 
   /** Whether the last response's prompt tokens reached the automatic compaction threshold. */

@@ -163,7 +163,7 @@ export async function* runTurn(
           }
         }
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
-        core.log.append({ role: "tool", content: outcome.content, tool_call_id: call.id });
+        core.appendToolResult(call.id, outcome.content);
         stopReason = outcome.stopReason;
       }
       if (storm !== null) {

@@ -40,6 +40,8 @@ export interface SessionPort {
   appendUsage(entry: UsageEntry): void;
   /** Persists one hook run (the audit log). Must not throw. */
   appendHookRun(run: HookRunRecord): void;
+  /** Persists a session event (e.g. a tool's whole output when the model got it trimmed). */
+  recordEvent?(kind: string, fields: Record<string, unknown>): void;
 }
 
 /** Asks the user to approve a call. Must not throw (treat a failure as `deny`). */

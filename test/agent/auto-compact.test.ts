@@ -132,4 +132,42 @@ describe("automatic compaction", () => {
     // The request, then one compaction attempt (nothing to shrink below the prefix), no loop.
     expect(w.sim.requests.length).toBeLessThanOrEqual(3);
   });
+
+  it("sends a long tool result trimmed, once, and keeps it whole in the session file", async () => {
+    const w = await newWorld(
+      script(
+        reply().tool("read_file", { path: "long.txt" }),
+        reply().tool("list_dir", { path: "." }),
+        reply().text("ok"),
+      ),
+    );
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i} ${"x".repeat(20)}`);
+    writeFileSync(join(w.project, "long.txt"), lines.join("\n"));
+    writeFileSync(
+      join(w.home, "settings.json"),
+      JSON.stringify({ compaction: { toolResultMaxChars: 1000 } }),
+    );
+    const r = await keel(w, ["run", "read it", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const [, second, third] = w.sim.requests;
+    const sent = second?.messages.at(-1)?.content ?? "";
+    expect(sent).toMatch(/characters of this result were left out/);
+    expect(sent).toContain("line 0 ");
+    expect(sent).toContain("line 199 ");
+    expect(sent).not.toContain("line 100 ");
+    // Rendered once: the next request replays the same bytes.
+    expect(third?.messageTexts.slice(0, second?.messageTexts.length)).toEqual(second?.messageTexts);
+    const { sessionId } = JSON.parse(r.stdout);
+    const { execFileSync } = await import("node:child_process");
+    const file = execFileSync("grep", ["-rl", sessionId, w.home], { encoding: "utf8" })
+      .split("\n")
+      .find((f) => f.endsWith(".jsonl") && f.includes(sessionId));
+    const events = readFileSync(file ?? "", "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === "event" && e.kind === "tool_output");
+    expect(events).toHaveLength(1);
+    expect(events[0].content).toContain("line 100 ");
+  });
 });

@@ -9,6 +9,8 @@ import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
+import { invokeCommand } from "./commands/invoke.js";
+import { loadCommands } from "./commands/load.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { StreamingRun } from "./dispatch.js";
@@ -143,6 +145,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     );
   }
   const prepared = prepareToolSpecs(toolSpecs(tools));
+  const commands = loadCommands({
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+  });
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
     client: opts.client,
@@ -200,7 +206,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       { source: opts.startSource ?? (resumed ? "resume" : "startup") },
       o.signal,
     );
-    for (const text of loaded.warnings) yield { type: "notice", level: "warn", text };
+    for (const text of [...loaded.warnings, ...commands.problems]) {
+      yield { type: "notice", level: "warn", text };
+    }
     core.addPending("SessionStart", decision.additionalContext);
     // A resumed session already holds its memory in its first user message.
     if (!resumed && opts.memory !== false) {
@@ -237,7 +245,33 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       exclusive(
         (async function* () {
           yield* start(o);
-          yield* runTurn(core, prompt, o.signal ?? never);
+          const signal = o.signal ?? never;
+          const invoked = yield* invokeCommand(
+            {
+              catalog: commands,
+              projectDir: opts.projectDir,
+              tools,
+              hooks: engine,
+              info,
+              askPermission: opts.askPermission,
+              autoApprove: opts.autoApprove ?? false,
+            },
+            prompt,
+            signal,
+          );
+          if (invoked.kind === "refused") {
+            yield { type: "turn_start", turn: core.turns + 1, prompt };
+            yield { type: "notice", level: "error", text: invoked.reason };
+            yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
+            return;
+          }
+          const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
+          core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
+          try {
+            yield* runTurn(core, text, signal);
+          } finally {
+            core.turnModel = null;
+          }
         })(),
       ),
     compact: (o = {}) =>
@@ -270,6 +304,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         }
       })(),
     memory: () => memory,
+    commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
       mode = m;

@@ -107,6 +107,8 @@ export class AgentCore {
   costWithoutCacheUsd = 0;
   /** `usage.prompt_tokens` of the last response (what the next request will at least send). */
   lastPromptTokens = 0;
+  /** A model for the current turn only (a custom command's `model`), or null. */
+  turnModel: string | null = null;
   /** The session's memory block, queued again after a compaction. */
   memoryText = "";
   readonly compactionLog: CompactionRecord[] = [];
@@ -164,7 +166,7 @@ export class AgentCore {
 
   /** The model this core asks. */
   get model(): string {
-    return this.#opts.model;
+    return this.turnModel ?? this.#opts.model;
   }
 
   /** Takes finished async hook results: runs and notices now, context into the next message. */
@@ -222,7 +224,7 @@ export class AgentCore {
       tools = hostile.tools;
     }
     return {
-      model: o.model,
+      model: this.turnModel ?? o.model,
       messages,
       ...(tools !== undefined ? { tools } : {}),
       ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
@@ -306,7 +308,7 @@ export class AgentCore {
     // The first request after a compaction measures what sending the conversation costs now.
     if (this.#afterCompaction && last !== undefined) last.promptTokensAfter = usage.promptTokens;
     this.#afterCompaction = false;
-    const turnCost = this.#add(this.#opts.model, usage);
+    const turnCost = this.#add(this.turnModel ?? this.#opts.model, usage);
     return { type: "usage", usage, costUsd: this.costUsd, turnCostUsd: turnCost };
   }
 

@@ -5,6 +5,7 @@
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { Tool } from "../tools/types.js";
+import type { CommandCatalog } from "./commands/load.js";
 import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { MemoryReport } from "./memory.js";
@@ -153,6 +154,8 @@ export interface Agent {
   compact(opts?: { instructions?: string; signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** Fires SessionEnd (2 s budget) and stops async hooks. Later turns are refused. */
   end(reason?: "exit" | "clear" | "logout" | "other"): AsyncIterable<AgentEvent>;
+  /** The custom slash commands of this session (read at its creation). */
+  commands(): CommandCatalog;
   /** The memory files read at session start (null before start, or for a resumed session). */
   memory(): MemoryReport | null;
   getPermissionMode(): PermissionMode;

@@ -12,6 +12,8 @@ import { listSessions, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
+import { registerCustomCommands } from "./session-commands.js";
+import { SLASH_COMMANDS } from "./slash.js";
 
 /** Options of {@link createSessionBackend}. */
 export interface SessionBackendOptions {
@@ -73,6 +75,10 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
       });
+      registerCustomCommands(
+        agent.commands(),
+        SLASH_COMMANDS.map((c) => c.name),
+      );
       return { agent, session };
     } catch (err) {
       session.close();

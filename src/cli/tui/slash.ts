@@ -3,7 +3,7 @@
  * does lives in commands.ts; this file only knows names, arguments and help text.
  */
 
-import { SESSION_COMMANDS } from "./session-commands.js";
+import { customCommandSpecs, SESSION_COMMANDS } from "./session-commands.js";
 
 /** One slash command as the menu and /help show it. */
 export interface SlashCommandSpec {
@@ -89,7 +89,7 @@ export function completeSlash(
   text: string,
   opts: { commands?: readonly SlashCommandSpec[]; dynamic?: DynamicArgs } = {},
 ): Completion[] {
-  const commands = opts.commands ?? SLASH_COMMANDS;
+  const commands = opts.commands ?? [...SLASH_COMMANDS, ...customCommandSpecs()];
   if (!text.startsWith("/") || text.includes("\n")) return [];
   const space = text.indexOf(" ");
   if (space < 0) {

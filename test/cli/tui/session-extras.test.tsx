@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../src/agent/events.js";
 import { App } from "../../../src/cli/tui/app.js";
 import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
+import { registerCustomCommands } from "../../../src/cli/tui/session-commands.js";
 import { type FakeOptions, fakeBackend } from "./fake-backend.js";
-import { hookRun, waitForFrame } from "./helpers.js";
+import { hookRun, KEY, waitForFrame } from "./helpers.js";
 
 afterEach(() => cleanup());
 
@@ -105,5 +106,44 @@ describe("session extras in the TUI", () => {
     const card = s.slice(s.indexOf("⏺ task"), s.lastIndexOf("ask Keel"));
     expect(card).toContain("task → read_file notes.txt");
     expect(card).toContain("task → shell rm -rf /");
+  });
+
+  it("lists custom commands in /help and completion, and runs /NAME args as a turn", async () => {
+    const catalog = {
+      commands: [
+        {
+          name: "review",
+          source: "project" as const,
+          path: "/p/.keel/commands/review.md",
+          description: "Review a file",
+          argumentHint: "<file>",
+          allowedTools: [],
+          model: null,
+          body: "Review $1",
+        },
+      ],
+      problems: [],
+    };
+    registerCustomCommands(catalog, ["help"]);
+    try {
+      const { backend, log } = fakeBackend();
+      const agent = backend.agent;
+      backend.agent = () => ({ ...agent(), commands: () => catalog });
+      const r = render(<App backend={backend} permissions={createPermissionBridge()} />);
+      const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+      await screen((s) => s.includes("ask Keel"));
+      r.stdin.write("/rev");
+      await screen((s) => s.includes("/review <file>") && s.includes("Review a file (project)"));
+      for (let i = 0; i < 4; i++) r.stdin.write(KEY.backspace);
+      await screen((s) => s.includes("ask Keel, or /help"));
+      r.stdin.write("/help");
+      await screen((s) => s.includes("❯ /help"));
+      r.stdin.write(KEY.enter);
+      await screen((s) => s.includes("Commands") && s.includes("/review <file>"));
+      r.stdin.write("/review src/a.ts\r");
+      await expect.poll(() => log.calls).toContain("turn:/review src/a.ts");
+    } finally {
+      registerCustomCommands({ commands: [], problems: [] }, []);
+    }
   });
 });

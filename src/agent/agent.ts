@@ -7,6 +7,7 @@ import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
 import { invokeCommand } from "./commands/invoke.js";
@@ -27,7 +28,13 @@ import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
-import { createTaskTool, runTask, TASK_TOOL, type TaskInput } from "./task-tool.js";
+import {
+  createTaskTool,
+  runTask,
+  TASK_HOOK_FACTS,
+  TASK_TOOL,
+  type TaskInput,
+} from "./task-tool.js";
 import { runTurn } from "./turn.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
@@ -97,6 +104,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
       ...(opts.env !== undefined ? { env: opts.env } : {}),
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+      tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
       promptRunner: createPromptRunner({
         client: opts.client,
         model: opts.cheapModel ?? opts.model,

@@ -37,6 +37,14 @@ const DESCRIPTION = `Hand a self-contained job (a search across the project, an 
 
 const SUBAGENT_SYSTEM = `You are a sub-agent of Keel, a coding agent. The main agent gave you one task. Work only on that task with the tools you have; you cannot ask questions. When done, answer with a concise final report: what you found, with file paths (and line numbers where useful). Your final message is returned to the main agent as the result of its task; it sees nothing else you did.`;
 
+/** What hooks need to know about the task tool (its descriptor beside the built-ins'). */
+export const TASK_HOOK_FACTS = {
+  name: TASK_TOOL,
+  primaryArg: "description",
+  inputFields: ["description", "prompt"],
+  pathFields: [],
+} as const;
+
 /** How task sub-agents are built (from settings). */
 export interface TaskPolicy {
   /** Names of the session's tools the sub-agent may use (default: the read-only ones). */

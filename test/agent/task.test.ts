@@ -1,5 +1,5 @@
 /** The `task` tool: a sub-agent on the one turn loop, its hooks, its cost, its policy. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -157,5 +157,41 @@ describe("the task tool", () => {
       /did not finish: it reached its limit of 2 model requests/,
     );
     expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("error");
+  });
+
+  it("is Task to Claude Code hooks, inside sub-agents too (agent_type in the payload)", async () => {
+    const w = await newWorld(
+      script(
+        reply().tool("task", { description: "look", prompt: "FIND it" }),
+        reply().when(sub).tool("list_dir", { path: "." }),
+        reply().when(sub).text("found"),
+        reply().text("done"),
+      ),
+    );
+    const log = join(w.root, "claude.log");
+    const logger = hookScript(w, "claude-log.sh", `cat >> "${log}"\necho >> "${log}"`);
+    mkdirSync(join(w.root, ".claude"), { recursive: true });
+    writeFileSync(
+      join(w.root, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Task", hooks: [{ type: "command", command: logger }] },
+            { matcher: "LS", hooks: [{ type: "command", command: logger }] },
+          ],
+        },
+      }),
+    );
+    const r = await keel(w, ["run", "go"]);
+    expect(r.code).toBe(0);
+    const payloads = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l));
+    expect(payloads.map((p) => [p.tool_name, p.agent_type ?? null])).toEqual([
+      ["Task", null],
+      ["LS", "task"],
+    ]);
+    expect(payloads[0].tool_input).toEqual({ description: "look", prompt: "FIND it" });
   });
 });

@@ -30,7 +30,15 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Tools that run as event streams (the `task` sub-agent), by name. */
+  streaming?: ReadonlyMap<string, StreamingRun>;
 }
+
+/** A tool run that reports progress as agent events before its result. Must not throw. */
+export type StreamingRun = (
+  input: Record<string, unknown>,
+  call: { id: string; signal: AbortSignal },
+) => AsyncGenerator<AgentEvent, ToolResult>;
 
 /** How a call ended: the text the model sees, and whether a hook ended the turn. */
 export interface DispatchOutcome {
@@ -148,7 +156,10 @@ export async function* dispatchToolCall(
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
   } else {
     try {
-      result = await tool.run(input, { signal });
+      const streaming = ctx.streaming?.get(tool.name);
+      result = streaming
+        ? yield* streaming(input, { id: call.id, signal })
+        : await tool.run(input, { signal });
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }

@@ -3,6 +3,7 @@
  * temp paths, durations) are normalized; everything a hook or the model could observe is
  * compared and each difference becomes one short phrase.
  */
+import { hookParagraphs } from "./model-view.js";
 import type { HookRecord, Observation } from "./types.js";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -117,8 +118,18 @@ export function compareObservations(ref: Observation, keel: Observation): string
 
   const a = labelled(ref.hooks);
   const b = labelled(keel.hooks);
-  const order = (m: Map<string, HookRecord>) => [...m.keys()].join(",");
-  if (order(a) !== order(b)) out.push(`hooks fired [${order(a)}] ≠ [${order(b)}]`);
+  // Hooks of one event run in parallel in both agents: compare which fired, and the order of
+  // the events, not the order of hooks within one event.
+  const fired = (m: Map<string, HookRecord>) => [...m.keys()].sort().join(",");
+  if (fired(a) !== fired(b)) out.push(`hooks fired [${fired(a)}] ≠ [${fired(b)}]`);
+  const events = (m: Map<string, HookRecord>) =>
+    [...m.values()]
+      .map((r) => String(r.payload.hook_event_name))
+      .filter((e, i, all) => e !== all[i - 1])
+      .join(",");
+  if (fired(a) === fired(b) && events(a) !== events(b)) {
+    out.push(`event order [${events(a)}] ≠ [${events(b)}]`);
+  }
   for (const [label, ra] of a) {
     const rb = b.get(label);
     if (!rb) continue;
@@ -142,8 +153,8 @@ export function compareObservations(ref: Observation, keel: Observation): string
   for (let i = 0; i < views; i++) {
     const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths));
     const vb = (keel.modelView[i] ?? []).map((t) => normalizeText(t, keel.paths));
-    const fa = i === 0 ? va.filter(isHookText) : va;
-    const fb = i === 0 ? vb.filter(isHookText) : vb;
+    const fa = hookView(va, i === 0);
+    const fb = hookView(vb, i === 0);
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
       out.push(`model saw (request ${i + 1}) ${short(fa)} ≠ ${short(fb)}`);
     }
@@ -152,7 +163,16 @@ export function compareObservations(ref: Observation, keel: Observation): string
   return out;
 }
 
-/** Text in the first request that came from a hook. */
-function isHookText(item: string): boolean {
-  return /\bhook\b/i.test(item);
+/**
+ * Tool results as they are; other text reduced to its hook paragraphs when it has some. In the
+ * first request, text without hook paragraphs (each agent's own context, the prompt) is dropped.
+ */
+function hookView(items: readonly string[], first: boolean): string[] {
+  return items.flatMap((item) => {
+    if (item.startsWith("tool_result: ")) return [item];
+    const text = item.slice("text: ".length);
+    const paras = hookParagraphs(text);
+    if (paras.length > 0) return paras.map((p) => `text: ${p}`);
+    return first ? [] : [item];
+  });
 }

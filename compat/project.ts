@@ -81,7 +81,9 @@ export function claudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): obje
     if (h.timeout !== undefined) handler.timeout = h.timeout;
     const group: Record<string, unknown> = { hooks: [handler] };
     if (h.matcher !== undefined) group.matcher = h.matcher;
-    (byEvent[h.event] ??= []).push(group);
+    const list = byEvent[h.event] ?? [];
+    list.push(group);
+    byEvent[h.event] = list;
   }
   return { hooks: byEvent };
 }

@@ -16,7 +16,10 @@ import type { CompatCase, ModelCall, ModelTurn, Observation } from "./types.js";
 const KEEL_BIN = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
 
 /** Keel's tool call equivalent to a Claude call (paths relative, as a model writes them). */
-export function keelCall(call: ModelCall, project: string): { name: string; arguments: object } {
+export function keelCall(
+  call: ModelCall,
+  project: string,
+): { name: string; arguments: Record<string, unknown> } {
   const input = call.input;
   const path = (v: unknown) =>
     typeof v === "string" ? relative(project, v.replaceAll("$PROJECT", project)) : v;

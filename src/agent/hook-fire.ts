@@ -13,6 +13,8 @@ export interface HookSessionInfo {
   transcriptPath: string;
   projectDir: string;
   permissionMode(): PermissionMode;
+  /** Id of the user prompt being handled (set when a turn starts; none before the first). */
+  promptId?: string;
 }
 
 /** A decision that lets everything through (no engine, or nothing ran). */
@@ -44,6 +46,9 @@ export async function* fireHook<E extends HookEventName>(
     transcript_path: info.transcriptPath,
     cwd: info.projectDir,
     permission_mode: info.permissionMode(),
+    ...(info.promptId !== undefined && event !== "SessionStart"
+      ? { prompt_id: info.promptId }
+      : {}),
     hook_event_name: event,
     ...fields,
   };

@@ -2,12 +2,14 @@
  * One user turn as an event stream: UserPromptSubmit, the user message, then model requests
  * and tool calls until the model answers without tools and the Stop hooks let it stop.
  */
+import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
 import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
+import { stopFeedbackText } from "./hook-text.js";
 import {
   finishNote,
   repairAssistantMessage,
@@ -35,6 +37,7 @@ export async function* runTurn(
   });
 
   yield* core.collectAsyncResults();
+  core.info.promptId = randomUUID();
   const submit = yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
   if (isVeto(submit)) {
     yield {
@@ -180,7 +183,7 @@ export async function* runTurn(
         };
         core.log.append({
           role: "user",
-          content: hookContextBlock("Stop", `A Stop hook asks you to keep working:\n${reason}`),
+          content: hookContextBlock("Stop", stopFeedbackText(stop)),
         });
         continue;
       }

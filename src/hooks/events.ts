@@ -190,6 +190,8 @@ export interface CommonPayload {
   /** Absolute working directory of the session (the project root). */
   cwd: string;
   permission_mode: "default" | "acceptEdits" | "plan" | "bypassPermissions";
+  /** The user prompt this firing belongs to (every event but SessionStart, as Claude Code). */
+  prompt_id?: string;
 }
 
 /** A JSON object as tools take it. */

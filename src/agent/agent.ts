@@ -7,6 +7,7 @@ import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { toolSpecs } from "../tools/registry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
@@ -89,6 +90,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
       ...(opts.env !== undefined ? { env: opts.env } : {}),
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+      tools: BUILTIN_TOOL_HOOK_FACTS,
       promptRunner: createPromptRunner({
         client: opts.client,
         model: opts.cheapModel ?? opts.model,

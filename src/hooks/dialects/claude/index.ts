@@ -1,8 +1,14 @@
 /** The Claude Code dialect: PascalCase tools, `file_path` fields with absolute paths. */
-
-import { nativeDefaultTimeoutSec, nativeStdinObject } from "./native.js";
-import { createToolMapper, type ToolTable } from "./tool-map.js";
-import type { Dialect } from "./types.js";
+import { join } from "node:path";
+import { nativeExitTable } from "../shared/exit-native.js";
+import {
+  nativeDefaultTimeoutSec,
+  nativeEvents,
+  nativeStdinObject,
+  readClaudeStyleFile,
+} from "../shared/native.js";
+import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
+import { defineDialect } from "../types.js";
 
 /** Keel tool → Claude Code tool (design §2.4). */
 export const CLAUDE_TOOLS: ToolTable = {
@@ -15,13 +21,20 @@ export const CLAUDE_TOOLS: ToolTable = {
   list_dir: { name: "LS" },
 };
 
-const tools = createToolMapper(CLAUDE_TOOLS, { absolutePaths: true });
-
-/** Hooks from `.claude/settings*.json` and `~/.claude/settings.json`. */
-export const claudeDialect: Dialect = {
+/** Hooks from `~/.claude/settings.json` and `.claude/settings*.json`. */
+export const claudeDialect = defineDialect({
   name: "claude",
-  ...tools,
-  eventName: (event) => event,
+  label: "Claude Code",
+  files: (paths) => [
+    { path: join(paths.homeDir, ".claude", "settings.json"), scope: "user" },
+    { path: join(paths.projectDir, ".claude", "settings.json"), scope: "project" },
+    { path: join(paths.projectDir, ".claude", "settings.local.json"), scope: "local" },
+  ],
+  compatSwitch: true,
+  honoursDisableAll: true,
+  read: readClaudeStyleFile,
+  ...createToolMapper(CLAUDE_TOOLS, { absolutePaths: true }),
+  ...nativeEvents,
   stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
   matcherStyle: "claude",
   matchesNonToolEvents: true,
@@ -35,6 +48,7 @@ export const claudeDialect: Dialect = {
   // Notification, SessionEnd, SubagentStart and PostCompact it shows stderr to the user only.
   feedbackToModelOn: new Set(["PostToolUse", "PostToolUseFailure"]),
   defaultTimeoutSec: nativeDefaultTimeoutSec,
-  exitTable: "native",
+  timeoutUnit: "s",
+  exitTable: nativeExitTable,
   parsesJson: true,
-};
+});

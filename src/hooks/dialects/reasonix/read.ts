@@ -1,11 +1,12 @@
 /** Reader for Reasonix settings: flat `{match, command, description, timeout(ms), cwd}` entries. */
-import { isHookEventName } from "../events.js";
-import type { CommandHandlerConfig, HookProblem } from "../types.js";
-import { isRecord } from "../util.js";
-import { type ReadContext, zodProblems } from "./handler.js";
-import type { FieldPath } from "./positions.js";
-import type { ReadResult } from "./read-native.js";
-import { ReasonixEntrySchema } from "./schema.js";
+
+import { type ReadContext, zodProblems } from "../../config/handler.js";
+import type { FieldPath } from "../../config/positions.js";
+import type { ReadResult } from "../../config/read-native.js";
+import { ReasonixEntrySchema } from "../../config/schema.js";
+import { isHookEventName } from "../../events.js";
+import type { CommandHandlerConfig, HookProblem } from "../../types.js";
+import { isRecord } from "../../util.js";
 
 /** Timeouts this small in a milliseconds field were almost certainly meant as seconds. */
 const SUSPICIOUS_TIMEOUT_MS = 100;

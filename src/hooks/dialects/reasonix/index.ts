@@ -1,10 +1,15 @@
 /**
  * The Reasonix dialect: a camelCase envelope on stdin, exit codes only (0 pass, 2 block on its
- * gating events), 5 s / 30 s default timeouts, matchers only on tool events.
+ * gating events), millisecond timeouts (5 s / 30 s defaults), matchers only on tool events.
  */
-import type { HookEventName } from "../events.js";
-import { createToolMapper, type ToolTable } from "./tool-map.js";
-import type { Dialect } from "./types.js";
+import { join } from "node:path";
+import { readJsonHooksFile } from "../../config/parse.js";
+import { HooksFileSchema } from "../../config/schema.js";
+import { nativeEvents } from "../shared/native.js";
+import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
+import { defineDialect } from "../types.js";
+import { REASONIX_GATING, reasonixExitTable } from "./exit.js";
+import { readReasonixHooks } from "./read.js";
 
 /** Keel tool → Reasonix tool (design §2.4). */
 export const REASONIX_TOOLS: ToolTable = {
@@ -17,20 +22,18 @@ export const REASONIX_TOOLS: ToolTable = {
   list_dir: { name: "list_directory" },
 };
 
-/** The events Reasonix lets a hook block (its Stop exit 2 is only a warning). */
-export const REASONIX_GATING: ReadonlySet<HookEventName> = new Set([
-  "PreToolUse",
-  "UserPromptSubmit",
-  "PermissionRequest",
-]);
-
-const tools = createToolMapper(REASONIX_TOOLS, { absolutePaths: false });
-
 /** Hooks from `.reasonix/settings.json` and `~/.reasonix/settings.json`. */
-export const reasonixDialect: Dialect = {
+export const reasonixDialect = defineDialect({
   name: "reasonix",
-  ...tools,
-  eventName: (event) => event,
+  label: "Reasonix",
+  files: (paths) => [
+    { path: join(paths.projectDir, ".reasonix", "settings.json"), scope: "project" },
+    { path: join(paths.homeDir, ".reasonix", "settings.json"), scope: "user" },
+  ],
+  compatSwitch: true,
+  read: (text, ctx) => readJsonHooksFile(text, ctx, HooksFileSchema, readReasonixHooks),
+  ...createToolMapper(REASONIX_TOOLS, { absolutePaths: false }),
+  ...nativeEvents,
   stdinObject(payload, shaped) {
     const p: Record<string, unknown> = { ...payload };
     const out: Record<string, unknown> = { event: payload.hook_event_name, cwd: payload.cwd };
@@ -47,6 +50,7 @@ export const reasonixDialect: Dialect = {
   matcherStyle: "anchored",
   matchesNonToolEvents: false,
   defaultTimeoutSec: (event) => (REASONIX_GATING.has(event) ? 5 : 30),
-  exitTable: "reasonix",
+  timeoutUnit: "ms",
+  exitTable: reasonixExitTable,
   parsesJson: false,
-};
+});

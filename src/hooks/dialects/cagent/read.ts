@@ -3,19 +3,11 @@
  * hold `{matcher, hooks: [...]}` groups and the others hold handlers directly.
  */
 
-import { cagentEventName } from "../dialects/cagent.js";
-import { HOOK_EVENTS, type HookEventName } from "../events.js";
-import { isRecord } from "../util.js";
-import type { ReadContext } from "./handler.js";
-import type { FieldPath } from "./positions.js";
-import { type ReadResult, readNativeHooks } from "./read-native.js";
-
-const EVENT_BY_KEY = new Map<string, HookEventName>(
-  HOOK_EVENTS.flatMap((e) => [
-    [cagentEventName(e), e],
-    [e, e],
-  ]),
-);
+import type { ReadContext } from "../../config/handler.js";
+import type { FieldPath } from "../../config/positions.js";
+import { type ReadResult, readNativeHooks } from "../../config/read-native.js";
+import { isRecord } from "../../util.js";
+import { cagentEventFromName } from "./events.js";
 
 /** Reads the hooks of every agent in a parsed cagent file. */
 export function readCagentHooks(doc: unknown, ctx: ReadContext): ReadResult {
@@ -38,7 +30,7 @@ export function readCagentHooks(doc: unknown, ctx: ReadContext): ReadResult {
       continue;
     }
     for (const [key, entries] of Object.entries(agent.hooks)) {
-      const event = EVENT_BY_KEY.get(key);
+      const event = cagentEventFromName(key);
       if (!event) {
         out.problems.push(
           ctx.problem(

@@ -4,8 +4,8 @@
  * own names and inputs in every dialect.
  */
 import { isAbsolute, resolve } from "node:path";
-import type { ToolInput } from "../events.js";
-import type { Dialect } from "./types.js";
+import type { ToolInput } from "../../events.js";
+import type { Dialect } from "../types.js";
 
 /** How one Keel tool looks in a dialect. */
 export interface ToolSpec {
@@ -20,7 +20,7 @@ export type ToolTable = Readonly<Record<string, ToolSpec>>;
 /** The mapping functions a dialect gets from its table. */
 export type ToolMapper = Pick<
   Dialect,
-  "toolName" | "keelToolName" | "inputToDialect" | "inputFromDialect"
+  "tools" | "absolutePaths" | "toolName" | "keelToolName" | "inputToDialect" | "inputFromDialect"
 >;
 
 /** Keel input fields that hold a path (made absolute for dialects that want absolute paths). */
@@ -32,6 +32,8 @@ export function createToolMapper(table: ToolTable, opts: { absolutePaths: boolea
   for (const [keel, spec] of Object.entries(table)) byDialectName.set(spec.name, keel);
 
   return {
+    tools: table,
+    absolutePaths: opts.absolutePaths,
     toolName: (keelTool) => table[keelTool]?.name ?? keelTool,
     keelToolName: (name) => byDialectName.get(name),
     inputToDialect(keelTool, input, ctx) {

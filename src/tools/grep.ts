@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
 import { skippedFor } from "./glob.js";
 import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 import { type WalkEntry, walkFiles } from "./walk.js";
@@ -66,6 +66,8 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           extraReadDirs: opts.extraReadDirs,
         });
         if (!where.ok) return toolError(where.error);
+        const roots = [ctx.cwd, ...(opts.extraReadDirs ?? [])];
+        const readable = (abs: string) => insideRoots(abs, roots);
         let isDir: boolean;
         try {
           isDir = (await ops.stat(where.abs)).isDirectory();
@@ -77,7 +79,13 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") })
           : () => true;
         const files: AsyncIterable<WalkEntry> | WalkEntry[] = isDir
-          ? walkFiles({ ops, root: where.abs, signal, skip: skippedFor(input.glob ?? "") })
+          ? walkFiles({
+              ops,
+              root: where.abs,
+              signal,
+              linkAllowed: readable,
+              skip: skippedFor(input.glob ?? ""),
+            })
           : [{ abs: where.abs, rel: where.rel }];
         const hits: string[] = [];
         let more = 0;

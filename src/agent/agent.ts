@@ -183,6 +183,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    reasoning: {
+      harvest: opts.harvest ?? false,
+      branch: opts.branch ?? 1,
+      cheapModel: opts.cheapModel ?? opts.model,
+      ...(opts.branchSelector ? { selector: opts.branchSelector } : {}),
+    },
     ...(settings.compaction.toolResultMaxChars !== undefined
       ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
       : {}),
@@ -312,6 +318,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         }
       })(),
     memory: () => memory,
+    getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),
+    setReasoning: (r) => {
+      if (r.harvest !== undefined) core.reasoning.harvest = r.harvest;
+      if (r.branch !== undefined) core.reasoning.branch = Math.max(1, Math.min(8, r.branch));
+    },
     commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {

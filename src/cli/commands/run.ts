@@ -32,6 +32,12 @@ const optionsSchema = z.object({
   resume: z.string().min(1).optional(),
   mode: z.enum(PERMISSION_MODES).optional(),
   cwd: z.string().optional(),
+  harvest: z.boolean().default(false),
+  branch: z
+    .string()
+    .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
+    .transform(Number)
+    .optional(),
 });
 
 /** Signals that stop a run gracefully (a second one of the same kind kills at once). */
@@ -65,6 +71,8 @@ export function register(program: Command): void {
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
     .option("--cwd <dir>", "project directory (default: the current directory)")
+    .option("--harvest", "extract plan state from the model's reasoning (one cheap call per reply)")
+    .option("--branch <n>", "N samples per request at spread temperatures; one is picked")
     .addHelpText("after", RUN_HELP)
     .action(async (prompt: string, raw: Record<string, unknown>) => {
       await runCommand(prompt, raw);
@@ -147,6 +155,8 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       autoApprove: o.yes,
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
       ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+      ...(o.harvest ? { harvest: true } : {}),
+      ...(o.branch !== undefined ? { branch: o.branch } : {}),
     });
     const events: AgentEvent[] = [];
     const track = (ev: AgentEvent) => {

@@ -12,7 +12,7 @@ import { listSessions, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
-import { registerCustomCommands } from "./session-commands.js";
+import { onAgentOpened } from "./session-commands.js";
 import { SLASH_COMMANDS } from "./slash.js";
 
 /** Options of {@link createSessionBackend}. */
@@ -75,8 +75,8 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
       });
-      registerCustomCommands(
-        agent.commands(),
+      onAgentOpened(
+        agent,
         SLASH_COMMANDS.map((c) => c.name),
       );
       return { agent, session };

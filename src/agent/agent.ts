@@ -8,7 +8,7 @@ import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
-import { toolSpecs } from "../tools/registry.js";
+import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
 import { invokeCommand } from "./commands/invoke.js";
 import { loadCommands } from "./commands/load.js";
@@ -17,6 +17,7 @@ import { AgentCore } from "./core.js";
 import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { agentMcp, openMcp } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
@@ -121,6 +122,20 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     });
   }
 
+  const notices: AgentEvent[] = [];
+  const mcp =
+    opts.mcpServers === undefined
+      ? undefined
+      : await openMcp({
+          servers: opts.mcpServers,
+          projectDir: opts.projectDir,
+          env: opts.env ?? process.env,
+          notices,
+          ...(opts.mcpStartupTimeoutMs !== undefined
+            ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
+            : {}),
+          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
+        });
   const loaded = opts.settings
     ? { settings: opts.settings, warnings: [] as string[] }
     : loadSessionSettings({
@@ -129,7 +144,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       });
   const settings = loaded.settings;
   const withTask = opts.subagents !== false && !opts.tools.some((t) => t.name === TASK_TOOL);
-  const tools = withTask ? [...opts.tools, createTaskTool()] : opts.tools;
+  // MCP tools join the built-ins (and task) before the prefix is rendered: pinned for the session.
+  const tools: AnyTool[] = [
+    ...opts.tools,
+    ...(withTask ? [createTaskTool()] : []),
+    ...(mcp?.tools() ?? []),
+  ];
   const streaming = new Map<string, StreamingRun>();
   if (withTask) {
     streaming.set(TASK_TOOL, (input, call) =>
@@ -196,6 +216,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const resumed = session.messages.length > 0;
   if (resumed) {
     const restored = core.log.restore(session.messages);
+    if (!restored.ok) await mcp?.close();
     if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
     healDanglingCalls(core.log);
   }
@@ -210,7 +231,16 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
   };
 
+  /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
+  function* drainNotices(): Generator<AgentEvent> {
+    while (notices.length > 0) {
+      const next = notices.shift();
+      if (next) yield next;
+    }
+  }
+
   async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    yield* drainNotices();
     if (started) return;
     started = true;
     const decision = yield* fireHook(
@@ -254,6 +284,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
     hooks: engine,
+    ...(mcp ? { mcp: agentMcp({ manager: mcp, tools, repairTools: prepared.tools, prefix }) } : {}),
     start: (o) => exclusive(start(o)),
     runTurn: (prompt, o = {}) =>
       exclusive(
@@ -316,6 +347,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         } catch {
           // shutdown must not throw; nothing else to do at exit.
         }
+        await mcp?.close();
       })(),
     memory: () => memory,
     getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),
@@ -340,6 +372,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         compactions: core.log.compactions,
         compactionLog: core.compactionLog.map((c) => ({ ...c })),
         prefixFingerprint: prefix.fingerprint,
+        prefixRevisions: prefix.revisions,
         messages: core.log.length,
       };
     },

@@ -2,6 +2,7 @@
  * One user turn as an event stream: UserPromptSubmit, the user message, then model requests
  * and tool calls until the model answers without tools and the Stop hooks let it stop.
  */
+import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/types.js";
 import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
@@ -18,6 +19,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
+import { stopFeedbackText } from "./hook-text.js";
 import {
   finishNote,
   repairAssistantMessage,
@@ -45,6 +47,7 @@ export async function* runTurn(
   });
 
   yield* core.collectAsyncResults();
+  core.info.promptId = randomUUID();
   // A sub-agent's prompt comes from the model, not the user: UserPromptSubmit is not for it.
   const submit = core.isSubagent
     ? passDecision("UserPromptSubmit")
@@ -211,7 +214,7 @@ export async function* runTurn(
           role: "user",
           content: hookContextBlock(
             core.isSubagent ? "SubagentStop" : "Stop",
-            `A ${core.isSubagent ? "SubagentStop" : "Stop"} hook asks you to keep working:\n${reason}`,
+            stopFeedbackText(stop),
           ),
         });
         continue;

@@ -4,11 +4,13 @@
  */
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { ChatClient, Usage } from "../llm/types.js";
+import type { ElicitationHandler } from "../mcp/index.js";
 import type { Tool } from "../tools/types.js";
 import type { BranchSelector } from "./branch.js";
 import type { CommandCatalog } from "./commands/load.js";
 import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
+import type { AgentMcp, McpServersOption } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
 import type { PermissionMode } from "./permissions.js";
 import type { SessionSettings } from "./settings.js";
@@ -115,6 +117,16 @@ export interface AgentOptions {
   /** Home directory for `~/.claude` and `~/.reasonix` hooks (default os.homedir()). */
   homeDir?: string;
   /**
+   * MCP servers whose tools join the prefix at session start: definitions in `.mcp.json`'s shape
+   * (started here, trusted as given), or a running `McpManager`. Either way the agent stops them at
+   * `end()`.
+   */
+  mcpServers?: McpServersOption;
+  /** Bounded wait for MCP servers at start (default 15 s); a slower one is reported and skipped. */
+  mcpStartupTimeoutMs?: number;
+  /** Answers elicitation requests of servers the agent starts (absent: declined, as headless). */
+  onElicit?: ElicitationHandler;
+  /**
    * FOR BENCHMARKS ONLY: break the cache on purpose — a timestamp in the system prompt and tool
    * specs re-serialized with shuffled key order on every request. Never use it otherwise.
    */
@@ -141,6 +153,8 @@ export interface AgentStats {
   /** Each compaction: trigger, cost of its summary, prompt tokens before and after. */
   compactionLog?: CompactionRecord[];
   prefixFingerprint: string;
+  /** Deliberate prefix changes after start (`/mcp reload` adding tools), each one cache miss. */
+  prefixRevisions?: number;
   messages: number;
 }
 
@@ -150,6 +164,8 @@ export interface Agent {
   readonly transcriptPath: string;
   /** The hooks engine in use (for `/hooks` in the TUI). */
   readonly hooks: HookEngine;
+  /** The session's MCP servers (for `/mcp`); absent when none were given. */
+  readonly mcp?: AgentMcp;
   /**
    * Fires SessionStart (startup, or resume for a resumed session). Idempotent; `runTurn` calls
    * it when it was not called. Its output goes into the first user message.

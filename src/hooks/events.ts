@@ -214,6 +214,8 @@ export interface CommonPayload {
   /** Set when the event fires inside a sub-agent (its id and type), as in Claude Code. */
   agent_id?: string;
   agent_type?: string;
+  /** The user prompt this firing belongs to (every event but SessionStart, as Claude Code). */
+  prompt_id?: string;
 }
 
 /** A JSON object as tools take it. */

@@ -17,6 +17,7 @@ import { loadLlmConfig } from "../../llm/config.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { UserError } from "../main.js";
+import { startSessionServers } from "../mcp/session-servers.js";
 import { createRunPrinter, type RunSummary } from "./run-output.js";
 
 const optionsSchema = z.object({
@@ -144,6 +145,8 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
   let summary: RunSummary;
   try {
     for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
+    // Headless: no elicitation handler, so a server's questions are declined.
+    const mcpServers = await startSessionServers({ projectDir, keelHome });
     const agent = await createAgent({
       projectDir,
       keelHome,
@@ -157,6 +160,10 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
       ...(o.harvest ? { harvest: true } : {}),
       ...(o.branch !== undefined ? { branch: o.branch } : {}),
+      ...(mcpServers ? { mcpServers } : {}),
+    }).catch(async (err: unknown) => {
+      await mcpServers?.close();
+      throw err;
     });
     const events: AgentEvent[] = [];
     const track = (ev: AgentEvent) => {

@@ -322,7 +322,17 @@ export class AgentCore {
     this.lastPromptTokens = usage.promptTokens;
     const last = this.compactionLog.at(-1);
     // The first request after a compaction measures what sending the conversation costs now.
-    if (this.#afterCompaction && last !== undefined) last.promptTokensAfter = usage.promptTokens;
+    if (this.#afterCompaction && last !== undefined) {
+      last.promptTokensAfter = usage.promptTokens;
+      this.session.appendCompactionStats?.({
+        model: this.model,
+        trigger: last.trigger,
+        reason: last.reason,
+        promptTokensBefore: last.promptTokensBefore,
+        promptTokensAfter: usage.promptTokens,
+        summaryCostUsd: last.costUsd,
+      });
+    }
     this.#afterCompaction = false;
     const turnCost = this.#add(this.turnModel ?? this.#opts.model, usage);
     return { type: "usage", usage, costUsd: this.costUsd, turnCostUsd: turnCost };

@@ -44,6 +44,15 @@ export interface SessionPort {
   appendUsage(entry: UsageEntry): void;
   /** Persists one hook run (the audit log). Must not throw. */
   appendHookRun(run: HookRunRecord): void;
+  /** Logs a finished compaction's cost and effect (for `keel stats`). Must not throw. */
+  appendCompactionStats?(record: {
+    model: string;
+    trigger: "manual" | "auto";
+    reason: "threshold" | "context_length" | "manual";
+    promptTokensBefore: number;
+    promptTokensAfter: number;
+    summaryCostUsd: number;
+  }): void;
   /** Persists a session event (e.g. a tool's whole output when the model got it trimmed). */
   recordEvent?(kind: string, fields: Record<string, unknown>): void;
 }

@@ -112,5 +112,10 @@ describe("the prefix invariant with memory, commands, sub-agents, harvest and br
     expect(after.messages).toHaveLength(2);
     expect(after.messages[1]?.content).toMatch(/^This session was compacted/);
     expect(after.promptTokens).toBeLessThan(3000);
+    // keel stats reports what the compaction saved on every later request.
+    const stats = JSON.parse((await keel(w, ["stats", "--json"])).stdout);
+    expect(stats.compactions.tokensSavedPerRequest).toBe(second.promptTokens - after.promptTokens);
+    expect(stats.compactions.tokensSavedPerRequest).toBeGreaterThan(1000);
+    expect(stats.compactions.usdSavedPerRequest).toBeGreaterThan(0);
   });
 });

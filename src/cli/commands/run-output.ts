@@ -104,6 +104,12 @@ export function createRunPrinter(
         case "branch":
           out.stderr(`keel: ${branchLine(ev)}\n`);
           break;
+        case "subagent":
+          // A sub-agent's calls, one line each, under its task.
+          if (ev.event.type === "tool_call") {
+            out.stderr(`keel:   ${ev.agentType} → ${ev.event.name} ${preview(ev.event.input)}\n`);
+          }
+          break;
         default:
           break;
       }

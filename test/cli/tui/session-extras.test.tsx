@@ -203,4 +203,50 @@ describe("session extras in the TUI", () => {
     expect(reasoning).toEqual({ harvest: false, branch: 1 });
     expect(log.calls.filter((c) => c.startsWith("turn:"))).toEqual(["turn:puzzle"]);
   });
+
+  it("/memory lists what was loaded and skipped; an automatic compaction says so", async () => {
+    const { backend } = fakeBackend({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield {
+          type: "compacted",
+          beforeMessages: 12,
+          afterMessages: 1,
+          trigger: "auto",
+          promptTokensBefore: 90_000,
+          costUsd: 0.001,
+        };
+        yield { type: "text_delta", text: "Continuing." };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    const agent = backend.agent;
+    backend.agent = () => ({
+      ...agent(),
+      memory: () => ({
+        files: [
+          {
+            path: "/p/AGENTS.md",
+            label: "AGENTS.md",
+            scope: "project" as const,
+            importedBy: null,
+            content: "Use tabs.\n",
+          },
+        ],
+        skipped: [{ path: "/p/missing.md", reason: "not found", importedBy: "/p/AGENTS.md" }],
+      }),
+    });
+    const r = render(<App backend={backend} permissions={createPermissionBridge()} />);
+    const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+    await screen((s) => s.includes("ask Keel"));
+    r.stdin.write("/memory");
+    await screen((s) => s.includes("❯ /memory"));
+    r.stdin.write(KEY.enter);
+    const s = await screen((s) => s.includes("loaded  AGENTS.md"));
+    expect(s).toContain("loaded  AGENTS.md (project, 10 bytes)");
+    expect(s).toContain("skipped /p/missing.md: not found (imported by /p/AGENTS.md)");
+    r.stdin.write("go on\r");
+    const after = await screen((s) => s.includes("Continuing."));
+    expect(after).toContain("compacted automatically 12 → 1 messages");
+  });
 });

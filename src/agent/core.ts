@@ -116,6 +116,8 @@ export class AgentCore {
   turnModel: string | null = null;
   /** The session's memory block, queued again after a compaction. */
   memoryText = "";
+  /** The memory files behind it (InstructionsLoaded fires for them again after a compaction). */
+  memoryFiles: { path: string; scope: "user" | "project"; importedBy: string | null }[] = [];
   readonly compactionLog: CompactionRecord[] = [];
   readonly #pending: PendingContext[] = [];
   #afterCompaction = false;

@@ -20,6 +20,7 @@ function logHooks(w: World, settings: Record<string, unknown>): string {
         PreCompact: [commandHook(logger)],
         PostCompact: [commandHook(logger)],
         SessionStart: [commandHook(logger)],
+        InstructionsLoaded: [commandHook(logger)],
       },
     }),
   );
@@ -97,12 +98,16 @@ describe("automatic compaction", () => {
     expect(json.compactions).toMatchObject({ compactions: 1, automatic: 1 });
     expect(json.compactions.summaryCostUsd).toBeCloseTo(compacted.costUsd, 10);
     expect(statSync(join(w.home, "compactions.jsonl")).mode & 0o777).toBe(0o600);
-    const seq = payloads(log).map((p) => `${p.hook_event_name}:${p.trigger ?? p.source ?? ""}`);
+    const seq = payloads(log).map(
+      (p) => `${p.hook_event_name}:${p.trigger ?? p.source ?? p.load_reason ?? ""}`,
+    );
     expect(seq).toEqual([
       "SessionStart:startup",
+      "InstructionsLoaded:session_start",
       "PreCompact:auto",
       "PostCompact:auto",
       "SessionStart:compact",
+      "InstructionsLoaded:compact",
     ]);
   });
 

@@ -223,15 +223,22 @@ function summarize(
   const toolCalls: RunSummary["json"]["toolCalls"] = [];
   const hookRuns: RunSummary["json"]["hookRuns"] = [];
   for (const ev of events) {
-    if (ev.type === "tool_result") {
-      toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
-    } else if (ev.type === "hook_run") {
+    // Hooks that ran inside a sub-agent ran in this run too.
+    const run =
+      ev.type === "hook_run"
+        ? ev.run
+        : ev.type === "subagent" && ev.event.type === "hook_run"
+          ? ev.event.run
+          : null;
+    if (run !== null) {
       hookRuns.push({
-        event: ev.run.event,
-        source: ev.run.source,
-        outcome: ev.run.outcome,
-        durationMs: ev.run.durationMs,
+        event: run.event,
+        source: run.source,
+        outcome: run.outcome,
+        durationMs: run.durationMs,
       });
+    } else if (ev.type === "tool_result") {
+      toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
     } else if (ev.type === "error") {
       lastError = ev.message;
     } else if (ev.type === "notice" && ev.level !== "info") {

@@ -312,10 +312,13 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           }
           const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
           core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
+          core.dispatch.turnAllowed =
+            invoked.kind === "prompt" ? (invoked.allowed ?? undefined) : undefined;
           try {
             yield* runTurn(core, text, signal);
           } finally {
             core.turnModel = null;
+            core.dispatch.turnAllowed = undefined;
           }
         })(),
       ),

@@ -31,6 +31,8 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Calls pre-approved for the current turn only (a user command's allowed-tools). */
+  turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
   streaming?: ReadonlyMap<string, StreamingRun>;
 }
@@ -257,6 +259,7 @@ async function* checkPermission(
   if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
+  if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };
 
   const reason =
     verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";

@@ -275,7 +275,7 @@ export function applyEvent(
       return pushEntries(flushText(flushReasoning(state)), {
         kind: "notice",
         level: "info",
-        text: `compacted ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
+        text: `compacted${ev.trigger === "auto" ? " automatically" : ""} ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
       });
     case "error":
       return pushEntries(flushText(flushReasoning(state)), {

@@ -5,6 +5,7 @@
  */
 import type { HookEngine } from "../hooks/types.js";
 import { type AnyTool, findTool, validateToolInput } from "../tools/registry.js";
+import { sandboxStatus } from "../tools/sandbox.js";
 import type { ToolResult } from "../tools/types.js";
 import type { AgentEvent, ToolCallStatus } from "./events.js";
 import {
@@ -162,7 +163,7 @@ export async function* dispatchToolCall(
       const streaming = ctx.streaming?.get(tool.name);
       result = streaming
         ? yield* streaming(input, { id: call.id, signal })
-        : await tool.run(input, { signal });
+        : await tool.run(input, { signal, sandboxed: permitted.sandboxed === true });
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -236,6 +237,9 @@ function withContext(
   return `${content}\n\n${hookContextBlock(event, parts.join("\n"))}`;
 }
 
+/** Sessions (by their allow set) already told why the sandbox is off: they are told once. */
+const sandboxNoticeGiven = new WeakSet<Set<string>>();
+
 /** The permission pipeline: mode → (ask) session memory → PermissionRequest → the user. */
 async function* checkPermission(
   ctx: DispatchContext,
@@ -248,15 +252,34 @@ async function* checkPermission(
     hookAskText: string | null;
     signal: AbortSignal;
   },
-): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
+): AsyncGenerator<AgentEvent, { ok: true; sandboxed?: boolean } | { ok: false; reason: string }> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
+  const mode = ctx.info.permissionMode();
+  const sandbox =
+    tool.kind === "shell" && mode !== "bypassPermissions" ? sandboxStatus() : undefined;
   const verdict =
-    mcpVerdict(ctx.info.permissionMode(), tool) ??
-    modeVerdict({ mode: ctx.info.permissionMode(), toolName: tool.name, kind: tool.kind, primary });
+    mcpVerdict(mode, tool) ??
+    modeVerdict({
+      mode,
+      toolName: tool.name,
+      kind: tool.kind,
+      primary,
+      ...(sandbox ? { sandbox } : {}),
+    });
+  if (sandbox && !sandbox.available && !sandboxNoticeGiven.has(ctx.allowed)) {
+    sandboxNoticeGiven.add(ctx.allowed);
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
+    };
+  }
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
   const hookAsks = opts.hookSays === "ask";
-  if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
+  if (!hookAsks && verdict.kind === "allow")
+    return { ok: true, sandboxed: verdict.sandboxed === true };
+  if (!hookAsks && opts.hookSays === "allow") return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
   if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };

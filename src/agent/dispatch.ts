@@ -17,6 +17,7 @@ import {
   vetoReason,
 } from "./hook-fire.js";
 import { allowKey, modeVerdict } from "./permissions.js";
+import { withProgress } from "./progress.js";
 import type { AskPermission } from "./types.js";
 
 /** What dispatch needs from the agent. */
@@ -147,7 +148,12 @@ export async function* dispatchToolCall(
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
   } else {
     try {
-      result = await tool.run(input, { signal });
+      result = yield* withProgress<ToolResult, AgentEvent>((emit) =>
+        tool.run(input, {
+          signal,
+          onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+        }),
+      );
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }

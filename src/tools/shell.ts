@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { toParameters } from "./json-schema.js";
 import { HeadTailBuffer } from "./output-buffer.js";
@@ -85,7 +86,8 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal }) => guarded("shell", () => runShell(ctx, ops, input, signal)),
+    run: (input, { signal, onOutput }) =>
+      guarded("shell", () => runShell(ctx, ops, input, signal, onOutput)),
   };
 }
 
@@ -96,6 +98,7 @@ function runShell(
   ops: ShellOperations,
   input: ShellInput,
   signal: AbortSignal,
+  onOutput?: (text: string) => void,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
   if (signal.aborted) {
@@ -170,9 +173,14 @@ function runShell(
     signal.addEventListener("abort", onAbort, { once: true });
     timers.push(setTimeout(() => kill("timeout"), timeoutMs));
 
-    const onData = (target: HeadTailBuffer) => (chunk: Buffer) => {
-      target.push(chunk);
-      combined.push(chunk);
+    const onData = (target: HeadTailBuffer) => {
+      // One decoder per pipe: a UTF-8 character split across chunks is shown whole.
+      const decoder = new StringDecoder("utf8");
+      return (chunk: Buffer) => {
+        target.push(chunk);
+        combined.push(chunk);
+        if (onOutput) streamOut(onOutput, decoder.write(chunk));
+      };
     };
     child.stdout?.on("data", onData(stdout));
     child.stderr?.on("data", onData(stderr));
@@ -195,6 +203,15 @@ function runShell(
       else if (ending === "exited") timers.push(setTimeout(() => finish(), PIPE_DRAIN_MS));
     });
   });
+}
+
+function streamOut(onOutput: (text: string) => void, text: string): void {
+  if (text === "") return;
+  try {
+    onOutput(text);
+  } catch {
+    // A front end's trouble must not stop the command or lose its output.
+  }
 }
 
 function render(r: {

@@ -88,6 +88,7 @@ export function LiveArea({
             label={exiting ? "ending session" : phase.kind === "busy" ? phase.label : "working"}
             since={phase.kind === "busy" && !exiting ? phase.since : (taskStartedAt ?? Date.now())}
             hint={exiting ? undefined : "esc to interrupt"}
+            width={width}
           />
         </Box>
       ) : null}

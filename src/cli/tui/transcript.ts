@@ -7,6 +7,7 @@ import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord, HookStart } from "../../hooks/types.js";
 import { shortenCommand, wordWrap } from "./format.js";
 import { type BlockBuffer, bufferText, EMPTY_BLOCK, feedLine, flushBuffer } from "./md-blocks.js";
+import { applyExtraEvent } from "./session-extras.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
 export type CardAttachment =
@@ -395,5 +396,7 @@ export function applyEvent(
       }
       return s;
     }
+    default:
+      return applyExtraEvent(state, ev);
   }
 }

@@ -20,6 +20,7 @@ import {
 import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
+import { withProgress } from "./progress.js";
 import type { AskPermission } from "./types.js";
 
 /** What dispatch needs from the agent. */
@@ -163,7 +164,13 @@ export async function* dispatchToolCall(
       const streaming = ctx.streaming?.get(tool.name);
       result = streaming
         ? yield* streaming(input, { id: call.id, signal })
-        : await tool.run(input, { signal, sandboxed: permitted.sandboxed === true });
+        : yield* withProgress<ToolResult, AgentEvent>((emit) =>
+            tool.run(input, {
+              signal,
+              sandboxed: permitted.sandboxed === true,
+              onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+            }),
+          );
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }

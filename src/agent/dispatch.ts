@@ -20,6 +20,7 @@ import {
 import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
+import { withProgress } from "./progress.js";
 import type { AskPermission } from "./types.js";
 
 /** What dispatch needs from the agent. */
@@ -32,6 +33,8 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Calls pre-approved for the current turn only (a user command's allowed-tools). */
+  turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
   streaming?: ReadonlyMap<string, StreamingRun>;
 }
@@ -161,7 +164,13 @@ export async function* dispatchToolCall(
       const streaming = ctx.streaming?.get(tool.name);
       result = streaming
         ? yield* streaming(input, { id: call.id, signal })
-        : await tool.run(input, { signal, sandboxed: permitted.sandboxed === true });
+        : yield* withProgress<ToolResult, AgentEvent>((emit) =>
+            tool.run(input, {
+              signal,
+              sandboxed: permitted.sandboxed === true,
+              onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+            }),
+          );
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -280,6 +289,7 @@ async function* checkPermission(
   if (!hookAsks && opts.hookSays === "allow") return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
+  if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };
 
   const reason =
     verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";

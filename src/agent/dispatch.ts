@@ -19,6 +19,7 @@ import {
 import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
+import { protectedWriteReason } from "./protected-paths.js";
 import type { AskPermission } from "./types.js";
 
 /** What dispatch needs from the agent. */
@@ -253,13 +254,16 @@ async function* checkPermission(
     mcpVerdict(ctx.info.permissionMode(), tool) ??
     modeVerdict({ mode: ctx.info.permissionMode(), toolName: tool.name, kind: tool.kind, primary });
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
-  const hookAsks = opts.hookSays === "ask";
+  // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
+  const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
+  const hookAsks = opts.hookSays === "ask" || guarded !== null;
   if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
 
   const reason =
-    verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";
+    guarded ??
+    (verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval");
   const request = yield* fireHook(
     ctx.hooks,
     ctx.info,
@@ -273,7 +277,7 @@ async function* checkPermission(
       reason: `Permission denied by ${vetoingHooks(request)}: ${vetoReason(request)}. The tool did not run.`,
     };
   }
-  if (request.decision === "allow") return { ok: true };
+  if (request.decision === "allow" && guarded === null) return { ok: true };
   if (ctx.autoApprove) return { ok: true };
   const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
   if (ctx.askPermission === undefined) {
@@ -299,7 +303,7 @@ async function* checkPermission(
   } catch {
     answer = "deny";
   }
-  if (answer === "allow_always") ctx.allowed.add(key);
+  if (answer === "allow_always" && guarded === null) ctx.allowed.add(key);
   if (answer === "allow_once" || answer === "allow_always") return { ok: true };
   return { ok: false, reason: `The user denied ${summary}. The tool did not run.` };
 }

@@ -6,6 +6,7 @@
 import {
   type ElicitationHandler,
   McpManager,
+  type McpServerEntry,
   type McpServerStatus,
   parseMcpObject,
 } from "../mcp/index.js";
@@ -27,8 +28,11 @@ export type McpServersOption = McpManager | Record<string, unknown>;
 export interface AgentMcp {
   /** Every server's state and tools. */
   statuses(): McpServerStatus[];
-  /** Re-lists the tools and adds new ones to the prefix (one counted cache miss if any). */
-  reload(): Promise<{ added: string[] }>;
+  /**
+   * Re-lists the tools and adds new ones to the prefix (one counted cache miss if any); `servers`
+   * (the config read again, trust applied) starts servers that are not running yet.
+   */
+  reload(opts?: { servers?: readonly McpServerEntry[] }): Promise<{ added: string[] }>;
 }
 
 /** Starts (or adopts) the servers; queue notices with `notices`. */
@@ -73,23 +77,20 @@ export function agentMcp(opts: {
 }): AgentMcp {
   return {
     statuses: () => opts.manager.statuses(),
-    reload: async () => {
-      const fresh = await opts.manager.reload();
-      const added: string[] = [];
+    reload: async (o = {}) => {
+      const fresh = await opts.manager.reload(o);
+      const newTools: AnyTool[] = [];
       for (const tool of fresh) {
         const at = opts.tools.findIndex((t) => t.name === tool.name);
-        if (at >= 0) {
-          // Same name: the call goes to the new listing; the spec already sent stays as it was.
-          opts.tools[at] = tool;
-          continue;
-        }
-        const prepared = prepareToolSpecs(toolSpecs([tool]));
-        const spec = prepared.specs[0];
-        if (spec === undefined || !opts.prefix.addTool(spec)) continue;
-        opts.tools.push(tool);
-        opts.repairTools.push(...prepared.tools);
-        added.push(tool.name);
+        // Same name: calls go to the new listing; the spec already sent stays as it was.
+        if (at >= 0) opts.tools[at] = tool;
+        else newTools.push(tool);
       }
+      const prepared = prepareToolSpecs(toolSpecs(newTools));
+      // All new tools in one revision: one deliberate cache miss per reload.
+      const added = opts.prefix.addTools(prepared.specs);
+      opts.tools.push(...newTools.filter((t) => added.includes(t.name)));
+      opts.repairTools.push(...prepared.tools.filter((t) => added.includes(t.name)));
       return { added };
     },
   };

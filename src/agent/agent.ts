@@ -7,13 +7,14 @@ import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
-import { agentMcp, openMcp } from "./mcp.js";
+import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -83,6 +84,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
   let engine: HookEngine;
+  // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
+  let mcp: McpManager | undefined;
   if (opts.hooks) engine = recordingRuns(opts.hooks, (run) => session.appendHookRun(run));
   else if (opts.noHooks) engine = createNullHookEngine();
   else {
@@ -104,13 +107,14 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         info,
         onUsage,
       }),
+      mcpToolRunner: mcpHookRunner(() => mcp),
       onRun: (run) => session.appendHookRun(run),
     });
   }
 
   // MCP tools join the built-ins before the prefix is rendered: pinned for the whole session.
   const notices: AgentEvent[] = [];
-  const mcp =
+  mcp =
     opts.mcpServers === undefined
       ? undefined
       : await openMcp({

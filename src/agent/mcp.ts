@@ -3,11 +3,14 @@
  * their tools pinned into the prefix at session start, notices queued for the event stream, and
  * `/mcp reload` applied as one deliberate, counted prefix change.
  */
+
+import type { McpToolRunner } from "../hooks/types.js";
 import {
   type ElicitationHandler,
   McpManager,
   type McpServerEntry,
   type McpServerStatus,
+  mcpResultToToolResult,
   parseMcpObject,
 } from "../mcp/index.js";
 import type { AnyTool } from "../tools/registry.js";
@@ -66,6 +69,19 @@ export async function openMcp(opts: {
   for (const p of config.problems) onNotice("warn", p);
   for (const n of manager.startupNotices()) onNotice(n.level, n.text);
   return manager;
+}
+
+/**
+ * The runner for Claude's mcp_tool hooks: calls the tool on the session's server (late-bound:
+ * the engine exists before the servers are up). Rejects when there is no such server.
+ */
+export function mcpHookRunner(manager: () => McpManager | undefined): McpToolRunner {
+  return async ({ server, tool, input, signal }) => {
+    const m = manager();
+    if (!m) throw new Error("this session has no MCP servers");
+    const result = mcpResultToToolResult(await m.callTool(server, tool, input, signal));
+    return { text: result.content, isError: result.isError };
+  };
 }
 
 /** The `/mcp` interface over a manager and the session's live tool list and prefix. */

@@ -172,6 +172,7 @@ export const DEFAULT_TIMEOUT_SEC = {
   http: 60,
   prompt: 30,
   agent: 120,
+  mcp_tool: 60,
 } as const;
 
 /** All SessionEnd hooks together get this budget, in milliseconds. */

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${tool_input.command} is hook input syntax
 /**
  * MCP tools in the agent: pinned into the prefix byte for byte, seen by hooks under their
  * mcp__server__tool names, gated by permissions, and added only by an explicit reload.
@@ -105,6 +106,42 @@ describe("MCP tools in the agent", () => {
     const toolMessage = w.sim.requests[1]?.messageTexts.find((m) => m.includes('"role":"tool"'));
     expect(toolMessage).toContain("[redacted]");
     expect(toolMessage).not.toContain("secret");
+  });
+
+  it("an mcp_tool hook calls a server's tool with payload fields filled in; its JSON decides", async () => {
+    const w = await newWorld(
+      script(
+        reply().tool("shell", { command: "rm -rf build" }),
+        reply().tool("shell", { command: "echo fine" }),
+        reply().text("done"),
+      ),
+    );
+    writeSettings(w, {
+      PreToolUse: [
+        {
+          matcher: "shell",
+          hooks: [
+            {
+              type: "mcp_tool",
+              server: "guard",
+              tool: "guard",
+              input: { command: "${tool_input.command}" },
+            },
+          ],
+        },
+      ],
+    });
+    const agent = await agentFor(w, {
+      mcpServers: { guard: { command: process.execPath, args: [FAULT_SERVER, "guard"] } },
+    });
+    const events = await collect(agent.runTurn("go"));
+    await collect(agent.end());
+    const [blocked, ran] = results(events);
+    expect(blocked?.[1]).toBe("blocked");
+    expect(blocked?.[2]).toMatch(/guard says no to rm -rf build/);
+    expect(ran).toEqual(["shell", "ok", expect.stringContaining("fine")]);
+    const runs = events.flatMap((e) => (e.type === "hook_run" ? [e.run] : []));
+    expect(runs[0]).toMatchObject({ handlerType: "mcp_tool", outcome: "block" });
   });
 
   it("a tool not marked read-only asks (refused headless) and plan mode allows only read-only ones", async () => {

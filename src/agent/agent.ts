@@ -10,19 +10,33 @@ import type { Usage } from "../llm/types.js";
 import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
+import { autoCompactThreshold } from "./auto-compact.js";
+import { invokeCommand } from "./commands/invoke.js";
+import { loadCommands } from "./commands/load.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
+import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
+import type { MemoryReport } from "./memory.js";
+import { loadSessionMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
+import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
+import {
+  createTaskTool,
+  runTask,
+  TASK_HOOK_FACTS,
+  TASK_TOOL,
+  type TaskInput,
+} from "./task-tool.js";
 import { runTurn } from "./turn.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
@@ -94,7 +108,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
       ...(opts.env !== undefined ? { env: opts.env } : {}),
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
-      tools: BUILTIN_TOOL_HOOK_FACTS,
+      tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
       promptRunner: createPromptRunner({
         client: opts.client,
         model: opts.cheapModel ?? opts.model,
@@ -112,7 +126,6 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     });
   }
 
-  // MCP tools join the built-ins before the prefix is rendered: pinned for the whole session.
   const notices: AgentEvent[] = [];
   mcp =
     opts.mcpServers === undefined
@@ -127,8 +140,47 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             : {}),
           ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
         });
-  const tools: AnyTool[] = [...opts.tools, ...(mcp?.tools() ?? [])];
+  const loaded = opts.settings
+    ? { settings: opts.settings, warnings: [] as string[] }
+    : loadSessionSettings({
+        projectDir: opts.projectDir,
+        ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+      });
+  const settings = loaded.settings;
+  const withTask = opts.subagents !== false && !opts.tools.some((t) => t.name === TASK_TOOL);
+  // MCP tools join the built-ins (and task) before the prefix is rendered: pinned for the session.
+  const tools: AnyTool[] = [
+    ...opts.tools,
+    ...(withTask ? [createTaskTool()] : []),
+    ...(mcp?.tools() ?? []),
+  ];
+  const streaming = new Map<string, StreamingRun>();
+  if (withTask) {
+    streaming.set(TASK_TOOL, (input, call) =>
+      runTask(
+        {
+          client: opts.client,
+          hooks: engine,
+          info,
+          clock,
+          askPermission: opts.askPermission,
+          autoApprove: opts.autoApprove ?? false,
+          onUsage,
+          tools,
+          model: opts.model,
+          ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+        },
+        settings.subagents,
+        input as TaskInput,
+        call,
+      ),
+    );
+  }
   const prepared = prepareToolSpecs(toolSpecs(tools));
+  const commands = loadCommands({
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+  });
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
     client: opts.client,
@@ -140,6 +192,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     info,
     dispatch: {
       tools,
+      streaming,
       hooks: engine,
       info,
       askPermission: opts.askPermission,
@@ -153,6 +206,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
+    autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    ...(settings.compaction.toolResultMaxChars !== undefined
+      ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
+      : {}),
   });
   const resumed = session.messages.length > 0;
   if (resumed) {
@@ -165,6 +222,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   let started = false;
   let ended = false;
   let busy = false;
+  let memory: MemoryReport | null = null;
+  const memoryOptions = {
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+    ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+  };
 
   /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
   function* drainNotices(): Generator<AgentEvent> {
@@ -185,7 +248,14 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       { source: opts.startSource ?? (resumed ? "resume" : "startup") },
       o.signal,
     );
+    for (const text of [...loaded.warnings, ...commands.problems]) {
+      yield { type: "notice", level: "warn", text };
+    }
     core.addPending("SessionStart", decision.additionalContext);
+    // A resumed session already holds its memory in its first user message.
+    if (!resumed && opts.memory !== false) {
+      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+    }
   }
 
   /** Serializes turns and compactions: one thing at a time per session. */
@@ -218,7 +288,33 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       exclusive(
         (async function* () {
           yield* start(o);
-          yield* runTurn(core, prompt, o.signal ?? never);
+          const signal = o.signal ?? never;
+          const invoked = yield* invokeCommand(
+            {
+              catalog: commands,
+              projectDir: opts.projectDir,
+              tools,
+              hooks: engine,
+              info,
+              askPermission: opts.askPermission,
+              autoApprove: opts.autoApprove ?? false,
+            },
+            prompt,
+            signal,
+          );
+          if (invoked.kind === "refused") {
+            yield { type: "turn_start", turn: core.turns + 1, prompt };
+            yield { type: "notice", level: "error", text: invoked.reason };
+            yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
+            return;
+          }
+          const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
+          core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
+          try {
+            yield* runTurn(core, text, signal);
+          } finally {
+            core.turnModel = null;
+          }
         })(),
       ),
     compact: (o = {}) =>
@@ -251,6 +347,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         }
         await mcp?.close();
       })(),
+    memory: () => memory,
+    commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
       mode = m;
@@ -265,6 +363,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         costWithoutCacheUsd: core.costWithoutCacheUsd,
         cacheHitRatio: hit + miss === 0 ? 0 : hit / (hit + miss),
         compactions: core.log.compactions,
+        compactionLog: core.compactionLog.map((c) => ({ ...c })),
         prefixFingerprint: prefix.fingerprint,
         prefixRevisions: prefix.revisions,
         messages: core.log.length,

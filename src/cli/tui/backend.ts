@@ -26,7 +26,7 @@ export type TuiAgent = Pick<
   | "stats"
   | "transcript"
   | "mcp"
-> & { readonly hooks: TuiHooks };
+> & { readonly hooks: TuiHooks } & Partial<Pick<Agent, "memory" | "commands">>;
 
 /** A stored session as /sessions lists it. */
 export interface TuiSessionSummary {

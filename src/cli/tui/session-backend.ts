@@ -14,6 +14,8 @@ import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
+import { registerCustomCommands } from "./session-commands.js";
+import { SLASH_COMMANDS } from "./slash.js";
 
 /** Options of {@link createSessionBackend}. */
 export interface SessionBackendOptions {
@@ -83,6 +85,10 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),
       });
+      registerCustomCommands(
+        agent.commands(),
+        SLASH_COMMANDS.map((c) => c.name),
+      );
       return { agent, session };
     } catch (err) {
       await mcpServers?.close();

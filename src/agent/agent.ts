@@ -19,6 +19,7 @@ import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
+import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
@@ -135,10 +136,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           projectDir: opts.projectDir,
           env: opts.env ?? process.env,
           notices,
+          onElicit: elicitWithHooks({
+            engine: () => engine,
+            info,
+            notices,
+            ...(opts.onElicit ? { user: opts.onElicit } : {}),
+          }),
           ...(opts.mcpStartupTimeoutMs !== undefined
             ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
             : {}),
-          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
         });
   const loaded = opts.settings
     ? { settings: opts.settings, warnings: [] as string[] }
@@ -315,6 +321,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           } finally {
             core.turnModel = null;
           }
+          // What MCP servers said during the turn (elicitations, exits, list changes).
+          yield* drainNotices();
         })(),
       ),
     compact: (o = {}) =>

@@ -51,6 +51,7 @@ export async function openMcp(opts: {
     opts.notices.push({ type: "notice", level, text });
   if (opts.servers instanceof McpManager) {
     opts.servers.setNoticeHandler(onNotice);
+    if (opts.onElicit) opts.servers.setElicitationHandler(opts.onElicit);
     for (const n of opts.servers.startupNotices()) onNotice(n.level, n.text);
     return opts.servers;
   }

@@ -163,6 +163,8 @@ export interface HookDecision {
   updatedInput: ToolInput | null;
   /** PostToolUse: a replacement for the tool output the model sees. */
   updatedToolOutput: string | null;
+  /** Elicitation / ElicitationResult: a hook's answer for the user (the last hook's wins). */
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
   /** Text for the model: additionalContext, plain stdout where the event takes it, and
    *  exit-2 feedback on observing events; concatenated in configuration order. */
   additionalContext: string | null;

@@ -144,7 +144,11 @@ export class McpManager {
         onStderr: (text) => {
           s.stderr = (s.stderr + text).slice(-2000);
         },
-        ...(this.#opts.onElicit ? { onElicit: this.#opts.onElicit } : {}),
+        // Read at request time: an agent installs its hook-aware handler after start.
+        onElicit: (req, signal) =>
+          this.#opts.onElicit
+            ? this.#opts.onElicit(req, signal)
+            : Promise.resolve({ action: "decline" }),
         onToolsChanged: () => {
           // Before the first pin the change is simply listed again (servers often register
           // tools just after the handshake); after it, the prefix is fixed until a reload.
@@ -230,6 +234,11 @@ export class McpManager {
     this.#tools = [...unique.values()].sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
+  }
+
+  /** Who answers elicitation requests from now on (the agent: hooks, then the user). */
+  setElicitationHandler(handler: ElicitationHandler): void {
+    this.#opts.onElicit = handler;
   }
 
   /** Where later notices go (an agent adopting a manager the CLI started). */

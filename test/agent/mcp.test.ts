@@ -199,7 +199,9 @@ describe("MCP tools in the agent", () => {
       noHooks: true,
       autoApprove: true,
     });
-    await collect(agent.runTurn("grow"));
+    const grown = await collect(agent.runTurn("grow"));
+    const notices = grown.flatMap((e) => (e.type === "notice" ? [e.text] : []));
+    expect(notices.join("\n")).toMatch(/MCP server dyn changed its tools/);
     expect(agent.stats().prefixRevisions).toBe(0);
     const before = agent.stats().prefixFingerprint;
     await expect.poll(() => agent.mcp?.statuses()[0]?.pendingReload).toBe(true);
@@ -208,10 +210,6 @@ describe("MCP tools in the agent", () => {
     expect(agent.stats().prefixRevisions).toBe(1);
     expect(agent.stats().prefixFingerprint).not.toBe(before);
     const events = await collect(agent.runTurn("use it"));
-    const notices = events
-      .filter((e) => e.type === "notice")
-      .map((e) => (e.type === "notice" ? e.text : ""));
-    expect(notices.join("\n")).toMatch(/MCP server dyn changed its tools/);
     expect(results(events)).toEqual([["mcp__dyn__grown", "ok", "I am new"]]);
     await collect(agent.end());
   });

@@ -137,6 +137,7 @@ export async function createHookEngine(
         allowPrivateNetworks: snapshot.loaded.settings.allowPrivateNetworks,
         ...(opts.promptRunner ? { promptRunner: opts.promptRunner } : {}),
         ...(opts.agentRunner ? { agentRunner: opts.agentRunner } : {}),
+        ...(opts.mcpToolRunner ? { mcpToolRunner: opts.mcpToolRunner } : {}),
       };
       try {
         run.onStart?.({

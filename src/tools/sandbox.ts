@@ -95,21 +95,11 @@ export function projectBinds(cwd: string): string[] {
 }
 
 function baseArgs(cwd: string, home: string | undefined, path = ""): string[] {
-  const args = [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--tmpfs",
-    "/var/tmp",
-  ];
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // A mount point must exist: the root is read-only, bwrap cannot create one.
+  for (const dir of ["/tmp", "/var/tmp"]) if (existsSync(dir)) args.push("--tmpfs", dir);
   // Keys, tokens and other projects live under $HOME; the project is bound back below.
-  if (home && resolve(home) !== "/") {
+  if (home && resolve(home) !== "/" && existsSync(home)) {
     const hidden = resolve(home);
     args.push("--tmpfs", hidden);
     // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable.

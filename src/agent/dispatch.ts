@@ -5,6 +5,7 @@
  */
 import type { HookEngine } from "../hooks/types.js";
 import { type AnyTool, findTool, validateToolInput } from "../tools/registry.js";
+import { sandboxStatus } from "../tools/sandbox.js";
 import type { ToolResult } from "../tools/types.js";
 import type { AgentEvent, ToolCallStatus } from "./events.js";
 import {
@@ -16,6 +17,8 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
+import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
+import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import type { AskPermission } from "./types.js";
 
@@ -29,7 +32,17 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Calls pre-approved for the current turn only (a user command's allowed-tools). */
+  turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
+  /** Tools that run as event streams (the `task` sub-agent), by name. */
+  streaming?: ReadonlyMap<string, StreamingRun>;
 }
+
+/** A tool run that reports progress as agent events before its result. Must not throw. */
+export type StreamingRun = (
+  input: Record<string, unknown>,
+  call: { id: string; signal: AbortSignal },
+) => AsyncGenerator<AgentEvent, ToolResult>;
 
 /** How a call ended: the text the model sees, and whether a hook ended the turn. */
 export interface DispatchOutcome {
@@ -106,8 +119,7 @@ export async function* dispatchToolCall(
     signal,
   );
   if (isVeto(pre)) {
-    const text = `Blocked by ${vetoingHooks(pre)}: ${vetoReason(pre)}. The tool did not run.`;
-    const r = finish("blocked", text, input);
+    const r = finish("blocked", preToolVetoText(pre, name), input);
     yield r.event;
     return r.outcome;
   }
@@ -133,6 +145,7 @@ export async function* dispatchToolCall(
     input,
     callId: call.id,
     hookSays: pre.decision,
+    hookAskText: headlessAskText(pre),
     signal,
   });
   if (!permitted.ok) {
@@ -147,7 +160,10 @@ export async function* dispatchToolCall(
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
   } else {
     try {
-      result = await tool.run(input, { signal });
+      const streaming = ctx.streaming?.get(tool.name);
+      result = streaming
+        ? yield* streaming(input, { id: call.id, signal })
+        : await tool.run(input, { signal, sandboxed: permitted.sandboxed === true });
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -160,6 +176,11 @@ export async function* dispatchToolCall(
 
   let content = result.content;
   let stopReason: string | null = null;
+  // PreToolUse context reaches the model with the result, as in Claude Code (text after it).
+  if (pre.additionalContext?.trim()) {
+    const text = toolContextText("PreToolUse", name, pre.additionalContext);
+    content = `${content}\n\n${hookContextBlock("PreToolUse", text)}`;
+  }
   if (!result.isError) {
     const post = yield* fireHook(
       ctx.hooks,
@@ -216,6 +237,9 @@ function withContext(
   return `${content}\n\n${hookContextBlock(event, parts.join("\n"))}`;
 }
 
+/** Sessions (by their allow set) already told why the sandbox is off: they are told once. */
+const sandboxNoticeGiven = new WeakSet<Set<string>>();
+
 /** The permission pipeline: mode → (ask) session memory → PermissionRequest → the user. */
 async function* checkPermission(
   ctx: DispatchContext,
@@ -224,22 +248,41 @@ async function* checkPermission(
     input: Record<string, unknown>;
     callId: string;
     hookSays: string;
+    /** What the model gets when a hook asked and nobody can answer (Claude's wording), or null. */
+    hookAskText: string | null;
     signal: AbortSignal;
   },
-): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
+): AsyncGenerator<AgentEvent, { ok: true; sandboxed?: boolean } | { ok: false; reason: string }> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
-  const verdict = modeVerdict({
-    mode: ctx.info.permissionMode(),
-    toolName: tool.name,
-    kind: tool.kind,
-    primary,
-  });
+  const mode = ctx.info.permissionMode();
+  const sandbox =
+    tool.kind === "shell" && mode !== "bypassPermissions" ? sandboxStatus() : undefined;
+  const verdict =
+    mcpVerdict(mode, tool) ??
+    modeVerdict({
+      mode,
+      toolName: tool.name,
+      kind: tool.kind,
+      primary,
+      ...(sandbox ? { sandbox } : {}),
+    });
+  if (sandbox && !sandbox.available && !sandboxNoticeGiven.has(ctx.allowed)) {
+    sandboxNoticeGiven.add(ctx.allowed);
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
+    };
+  }
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
   const hookAsks = opts.hookSays === "ask";
-  if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
+  if (!hookAsks && verdict.kind === "allow")
+    return { ok: true, sandboxed: verdict.sandboxed === true };
+  if (!hookAsks && opts.hookSays === "allow") return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
+  if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };
 
   const reason =
     verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";
@@ -260,6 +303,7 @@ async function* checkPermission(
   if (ctx.autoApprove) return { ok: true };
   const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
   if (ctx.askPermission === undefined) {
+    if (hookAsks && opts.hookAskText !== null) return { ok: false, reason: opts.hookAskText };
     return {
       ok: false,
       reason: `Permission denied: ${summary} needs the user's approval (${reason}), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`,

@@ -29,7 +29,62 @@ export type AgentEvent =
   /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
   | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
-  | { type: "compacted"; beforeMessages: number; afterMessages: number }
+  | {
+      type: "compacted";
+      beforeMessages: number;
+      afterMessages: number;
+      trigger?: "manual" | "auto";
+      /** Prompt tokens of the last request before the compaction. */
+      promptTokensBefore?: number;
+      /** What the summary request cost. */
+      costUsd?: number;
+    }
+  /** Something a sub-agent did, inside the `task` call `toolCallId` of its parent. */
+  | {
+      type: "subagent";
+      toolCallId: string;
+      agentId: string;
+      agentType: string;
+      description: string;
+      event: AgentEvent;
+    }
+  /** Plan state harvested from the last reply's reasoning (never sent to the model). */
+  | {
+      type: "harvest";
+      plan: {
+        subgoals: string[];
+        hypotheses: string[];
+        uncertainties: string[];
+        rejectedPaths: string[];
+      };
+      costUsd: number;
+    }
+  /** A branched request: its samples and the one picked (only that one enters the log). */
+  | {
+      type: "branch";
+      samples: {
+        index: number;
+        temperature: number;
+        uncertainties: number | null;
+        answerChars: number;
+        costUsd: number;
+      }[];
+      failed: number;
+      picked: number;
+      costUsd: number;
+    }
+  /** Project memory read at session start (or re-read after a compaction). */
+  | {
+      type: "memory_loaded";
+      files: {
+        path: string;
+        label: string;
+        scope: "user" | "project";
+        bytes: number;
+        importedBy: string | null;
+      }[];
+      skipped: { path: string; reason: string; importedBy: string | null }[];
+    }
   | {
       type: "turn_end";
       turn: number;

@@ -24,6 +24,7 @@ const COMMANDS: Array<[name: string, load: Loader]> = [
   ["stats", () => import("./commands/stats.js")],
   ["run", () => import("./commands/run.js")],
   ["hooks", () => import("./commands/hooks.js")],
+  ["mcp", () => import("./commands/mcp.js")],
 ];
 
 /** `keel` without a subcommand: the interactive session, whose options are the root's. */

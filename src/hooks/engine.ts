@@ -14,6 +14,7 @@ import { type PreparedHook, planFiring } from "./plan.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./process.js";
 import { applyTrust, type HookSnapshot, snapshotChanged, takeSnapshot } from "./snapshot.js";
 import { StatsCollector } from "./stats.js";
+import { toolCatalog } from "./tool-descriptor.js";
 import { setTrust } from "./trust.js";
 import type {
   FireOptions,
@@ -76,6 +77,7 @@ export async function createHookEngine(
     ...opts.handlers,
   };
   const concurrency = opts.concurrency ?? 8;
+  const tools = opts.tools ? toolCatalog(opts.tools) : undefined;
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
@@ -113,7 +115,10 @@ export async function createHookEngine(
         durationMs: 0,
       };
     } else {
-      const shaped = shapePayload(h.dialect, payload, { projectDir });
+      const shaped = shapePayload(h.dialect, payload, {
+        projectDir,
+        ...(tools ? { tools } : {}),
+      });
       const req = {
         hook: h.def,
         payload,
@@ -150,6 +155,9 @@ export async function createHookEngine(
         parsesJson: h.dialect.parsesJson,
         label: h.label,
         timeoutMs,
+        ...(h.dialect.timeoutUnit === "ms" && h.def.handler.timeout !== undefined
+          ? { timeoutNote: `${h.dialect.label} timeouts are milliseconds` }
+          : {}),
         ...(h.def.handler.onTimeout ? { onTimeout: h.def.handler.onTimeout } : {}),
         ...(h.dialect.feedbackToModelOn && !h.dialect.feedbackToModelOn.has(event)
           ? { feedbackTo: "user" as const }
@@ -188,7 +196,7 @@ export async function createHookEngine(
     const event: HookEventName = options.event;
     const candidates = snapshot.byEvent.get(event);
     if (!candidates) return aggregate(event, []);
-    const planned = planFiring(candidates, payload, projectDir);
+    const planned = planFiring(candidates, payload, projectDir, tools);
     if (planned.length === 0) return aggregate(event, []);
 
     for (const h of planned.filter(runsInBackground)) {

@@ -11,7 +11,13 @@ export { loadHooks, resolveHookPaths } from "./config/load.js";
 export type { DecideContext, RunDecisionKind, RunVerdict } from "./decide.js";
 export { decideRun, isGating } from "./decide.js";
 export type { Dialect } from "./dialects/index.js";
-export { DIALECTS, keelToolNameFromAny, shapePayload } from "./dialects/index.js";
+export {
+  DIALECT_LIST,
+  DIALECTS,
+  dialectsOfToolName,
+  keelToolNameFromAny,
+  shapePayload,
+} from "./dialects/index.js";
 export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";
 export * from "./events.js";
@@ -25,6 +31,8 @@ export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeSnapshot } from "./snapshot.js";
+export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";
+export { primaryArgOf, toolCatalog } from "./tool-descriptor.js";
 export { isTrusted, projectHooksHash, readTrustStore, setTrust, trustStorePath } from "./trust.js";
 export type * from "./types.js";
 export { findMissingExecutables, validateHooks } from "./validate.js";

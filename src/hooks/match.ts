@@ -8,6 +8,8 @@ import picomatch from "picomatch";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
+import { commandsForConditions } from "./shell/normalize.js";
+import { type HookToolCatalog, isPathField, primaryArgOf } from "./tool-descriptor.js";
 
 /** A compiled matcher: a predicate, or the reason it could not be compiled. */
 export type CompiledMatcher =
@@ -58,21 +60,10 @@ export interface Condition {
   text: string;
   /** The Keel tool it names (any dialect's name is accepted). */
   tool: string;
-  /** Tests the call's input; true when the glob matches its primary argument. */
-  test(input: ToolInput, projectDir: string): boolean;
+  /** Tests the call's input; true when the glob matches its primary argument (which field that
+   *  is comes from the tool's descriptor in `tools`). */
+  test(input: ToolInput, projectDir: string, tools?: HookToolCatalog): boolean;
 }
-
-/** Fields tried, in order, for the primary argument of tools Keel has no entry for. */
-const FALLBACK_ARGS = ["command", "path", "file_path", "pattern", "url"];
-const PRIMARY: Record<string, string> = {
-  shell: "command",
-  read_file: "path",
-  write_file: "path",
-  edit_file: "path",
-  list_dir: "path",
-  glob: "pattern",
-  grep: "pattern",
-};
 
 /** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form. */
 function simpleGlob(glob: string): RegExp {
@@ -84,7 +75,10 @@ function simpleGlob(glob: string): RegExp {
   return new RegExp(`^${body}$`, "s");
 }
 
-/** Splits a shell command into its subcommands at `&&`, `||`, `;`, `|`, `&` and newlines. */
+/**
+ * The fallback for lines the shell parser rejects (they fail in `sh` too, but a hook should
+ * still see what they name): splits at `&&`, `||`, `;`, `|`, `&` and newlines.
+ */
 export function splitShellCommand(command: string): string[] {
   const parts: string[] = [];
   let current = "";
@@ -131,21 +125,22 @@ export function parseCondition(
   if (glob === undefined || glob === "" || glob === "*" || glob === "**") {
     return { ok: true, condition: { text, tool, test: () => true } };
   }
-  const field = PRIMARY[tool];
-  const isPathField = field === "path";
-  const pathMatcher = isPathField
-    ? picomatch(glob.replace(/^\.\//, ""), { dot: true, basename: !glob.includes("/") })
-    : null;
+  const pathMatcher = picomatch(glob.replace(/^\.\//, ""), {
+    dot: true,
+    basename: !glob.includes("/"),
+  });
   const plain = simpleGlob(glob);
-  const test = (input: ToolInput, projectDir: string): boolean => {
-    const key = field ?? FALLBACK_ARGS.find((k) => typeof input[k] === "string");
-    const arg = key === undefined ? undefined : input[key];
-    if (typeof arg !== "string") return false;
-    if (pathMatcher) {
+  const test = (input: ToolInput, projectDir: string, tools?: HookToolCatalog): boolean => {
+    const primary = primaryArgOf(tools, tool, input);
+    if (primary === undefined) return false;
+    const { field: key, value: arg } = primary;
+    if (isPathField(tools, tool, key)) {
       const abs = resolve(projectDir, arg);
       return isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs));
     }
-    if (key === "command") return splitShellCommand(arg).some((sub) => plain.test(sub));
+    if (key === "command") {
+      return commandsForConditions(arg, splitShellCommand).some((sub) => plain.test(sub));
+    }
     return plain.test(arg);
   };
   return { ok: true, condition: { text, tool, test } };

@@ -22,6 +22,19 @@ const HookSpecificSchema = z.object({
   updatedInput: JsonObject.nullish(),
   additionalContext: Text,
   updatedToolOutput: ToolOutput.optional(),
+  /** Claude Code's newer fields (kept for the agent, see RunVerdict.extras). */
+  sessionTitle: Text,
+  watchPaths: z.array(z.string()).nullish(),
+  updatedMCPToolOutput: z.unknown().optional(),
+  retry: z.boolean().nullish(),
+  suppressOriginalPrompt: z.boolean().nullish(),
+  initialUserMessage: Text,
+  reloadSkills: z.boolean().nullish(),
+  worktreePath: Text,
+  displayContent: Text,
+  /** Elicitation's answer. */
+  action: z.enum(["accept", "decline", "cancel"]).nullish(),
+  content: z.unknown().optional(),
   /** PermissionRequest's answer. */
   decision: z
     .object({
@@ -44,6 +57,8 @@ export const HookOutputSchema = z.object({
   updatedInput: JsonObject.nullish(),
   additionalContext: Text,
   hookSpecificOutput: HookSpecificSchema.nullish(),
+  /** Claude Code: a terminal escape sequence the agent writes for the hook (never raw here). */
+  terminalSequence: Text,
 });
 
 /** A parsed hook output. */
@@ -66,6 +81,9 @@ const SNAKE: Readonly<Record<string, string>> = {
   permission_decision: "permissionDecision",
   permission_decision_reason: "permissionDecisionReason",
   updated_tool_output: "updatedToolOutput",
+  session_title: "sessionTitle",
+  watch_paths: "watchPaths",
+  updated_mcp_tool_output: "updatedMCPToolOutput",
 };
 
 function camelize(

@@ -16,6 +16,7 @@ import {
   type ToolInput,
 } from "./events.js";
 import { type CompiledMatcher, type Condition, compileMatcher, parseCondition } from "./match.js";
+import type { HookToolCatalog } from "./tool-descriptor.js";
 import type { HookDefinition } from "./types.js";
 import { isRecord } from "./util.js";
 
@@ -95,9 +96,14 @@ interface MatchView {
   keelTool: string;
   input: ToolInput;
   projectDir: string;
+  tools: HookToolCatalog | undefined;
 }
 
-function viewOf(payload: AnyEventPayload, projectDir: string): MatchView {
+function viewOf(
+  payload: AnyEventPayload,
+  projectDir: string,
+  tools: HookToolCatalog | undefined,
+): MatchView {
   const fields: Record<string, unknown> = { ...payload };
   return {
     event: payload.hook_event_name,
@@ -105,6 +111,7 @@ function viewOf(payload: AnyEventPayload, projectDir: string): MatchView {
     keelTool: typeof fields.tool_name === "string" ? fields.tool_name : "",
     input: isRecord(fields.tool_input) ? fields.tool_input : {},
     projectDir,
+    tools,
   };
 }
 
@@ -124,7 +131,7 @@ function matcherMatches(h: PreparedHook, v: MatchView): boolean {
 
 function conditionMatches(h: PreparedHook, v: MatchView): boolean {
   if (!h.condition) return true;
-  return h.condition.tool === v.keelTool && h.condition.test(v.input, v.projectDir);
+  return h.condition.tool === v.keelTool && h.condition.test(v.input, v.projectDir, v.tools);
 }
 
 /** The one decision planFiring and explainFiring share; `seen` maps identities to the hook that runs. */
@@ -143,8 +150,9 @@ export function planFiring(
   candidates: readonly PreparedHook[],
   payload: AnyEventPayload,
   projectDir: string,
+  tools?: HookToolCatalog,
 ): PreparedHook[] {
-  const view = viewOf(payload, projectDir);
+  const view = viewOf(payload, projectDir, tools);
   const seen = new Map<string, PreparedHook>();
   const out: PreparedHook[] = [];
   for (const h of candidates) if (skipOf(h, view, seen) === null) out.push(h);
@@ -208,9 +216,10 @@ export function explainFiring(
   hooks: readonly HookDefinition[],
   payload: EventPayload,
   projectDir: string,
+  tools?: HookToolCatalog,
 ): FiringExplanation[] {
   // The same widening as the engine's fire(): EventPayload<HookEventName> is the union.
-  const view = viewOf(payload as AnyEventPayload, projectDir);
+  const view = viewOf(payload as AnyEventPayload, projectDir, tools);
   const prepared = hooks
     .filter((h) => h.event === view.event)
     .sort((a, b) => a.order - b.order)

@@ -5,9 +5,12 @@
  * Nothing here imports from outside `src/hooks/`.
  */
 import type { EventPayload, HookEventName, ToolInput } from "./events.js";
+import type { HookToolDescriptor } from "./tool-descriptor.js";
 
-/** The configuration formats Keel reads hooks from. */
-export type DialectName = "keel" | "claude" | "reasonix" | "cagent" | "tutorial";
+/** The configuration formats Keel reads hooks from (derived from the dialect registry). */
+export type { DialectName } from "./dialects/index.js";
+
+import type { DialectName } from "./dialects/index.js";
 
 /** Where a hook file lives: user-level files are trusted; project files need trust. */
 export type SourceScope = "user" | "project" | "local";
@@ -192,6 +195,9 @@ export interface HookEngineOptions {
   agentRunner?: AgentRunner;
   /** Maximum hooks running at once for one firing (default 8). */
   concurrency?: number;
+  /** What hooks need to know about each tool (primary argument, fields, response shapes per
+   *  dialect); filled by the tools layer, handed over by the agent. */
+  tools?: readonly HookToolDescriptor[];
   /** Called for every finished run, including async ones. Must not throw. */
   onRun?: (run: HookRunRecord) => void;
 }

@@ -61,6 +61,8 @@ export const scriptWhen = z.strictObject({
   model: z.string().optional(),
   jsonMode: z.boolean().optional(),
   hasTools: z.boolean().optional(),
+  /** The request's sampling temperature (branched samples differ only in it). */
+  temperature: z.number().optional(),
 });
 
 /** Timing of a streamed reply. */
@@ -115,6 +117,8 @@ export const scriptFile = z.strictObject({
   /** Defaults for every reply. */
   latency: scriptLatency.optional(),
   chunkChars: z.int().positive().optional(),
+  /** The context window: longer prompts get DeepSeek's 400 context-length error. */
+  contextTokens: z.int().positive().optional(),
 });
 
 /** A tool call as written in a script. */

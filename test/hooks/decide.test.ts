@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type DecideContext, decideRun } from "../../src/hooks/decide.js";
-import type { ExitTable } from "../../src/hooks/dialects/types.js";
+import { DIALECTS } from "../../src/hooks/dialects/index.js";
 import type { HookEventName } from "../../src/hooks/events.js";
 import type { RawRunResult } from "../../src/hooks/handlers/types.js";
 
@@ -20,12 +20,26 @@ function raw(over: Partial<RawRunResult>): RawRunResult {
   };
 }
 
+/** The exit tables by name: each is owned by a dialect. */
+const TABLES = {
+  native: DIALECTS.keel.exitTable,
+  reasonix: DIALECTS.reasonix.exitTable,
+  tutorial: DIALECTS.tutorial.exitTable,
+} as const;
+type ExitTable = keyof typeof TABLES;
+
 function ctx(
   table: ExitTable,
   event: HookEventName,
   over: Partial<DecideContext> = {},
 ): DecideContext {
-  return { event, exitTable: table, parsesJson: table !== "reasonix", label: "hook.sh", ...over };
+  return {
+    event,
+    exitTable: TABLES[table],
+    parsesJson: table !== "reasonix",
+    label: "hook.sh",
+    ...over,
+  };
 }
 
 const deny = JSON.stringify({

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createHookEngine } from "../../hooks/index.js";
 import type { HookEngine, HookEngineOptions } from "../../hooks/types.js";
+import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
 import { UserError } from "../main.js";
 
 /** Where a command writes; the process streams in normal use. */
@@ -45,5 +46,10 @@ export async function openEngine(
   projectDir: string,
   runners: Pick<HookEngineOptions, "promptRunner" | "agentRunner"> = {},
 ): Promise<HookEngine> {
-  return createHookEngine({ projectDir, keelHome: keelHomeDir(), ...runners });
+  return createHookEngine({
+    projectDir,
+    keelHome: keelHomeDir(),
+    tools: BUILTIN_TOOL_HOOK_FACTS,
+    ...runners,
+  });
 }

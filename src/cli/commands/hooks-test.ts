@@ -5,7 +5,7 @@
 
 import type { EventPayload } from "../../hooks/events.js";
 import { EVENT_SPECS } from "../../hooks/events.js";
-import { explainFiring, type FiringExplanation } from "../../hooks/index.js";
+import { explainFiring, type FiringExplanation, toolCatalog } from "../../hooks/index.js";
 import type {
   AsyncHookResult,
   HookDecision,
@@ -13,6 +13,7 @@ import type {
   HookListing,
   HookRunRecord,
 } from "../../hooks/types.js";
+import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
 import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
 import { UserError } from "../main.js";
 import { buildTestPayload } from "./hooks-payload.js";
@@ -92,7 +93,12 @@ export async function runHooksTest(
   const engine = await openEngine(projectDir, runners);
   created = engine;
   const listing = engine.listing();
-  const explained = explainFiring(listing.hooks, payload, projectDir);
+  const explained = explainFiring(
+    listing.hooks,
+    payload,
+    projectDir,
+    toolCatalog(BUILTIN_TOOL_HOOK_FACTS),
+  );
   const json = opts.json === true;
   // Human output explains every hook that did not run; with --json, stderr says it instead.
   const configErrors = reportProblems(listing, explained, { projectDir, out, notRun: json });

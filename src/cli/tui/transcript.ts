@@ -6,6 +6,7 @@
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord } from "../../hooks/types.js";
 import { wordWrap } from "./format.js";
+import { applyExtraEvent } from "./session-extras.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
 export type CardAttachment =
@@ -274,7 +275,7 @@ export function applyEvent(
       return pushEntries(flushText(flushReasoning(state)), {
         kind: "notice",
         level: "info",
-        text: `compacted ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
+        text: `compacted${ev.trigger === "auto" ? " automatically" : ""} ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
       });
     case "error":
       return pushEntries(flushText(flushReasoning(state)), {
@@ -304,5 +305,7 @@ export function applyEvent(
       }
       return s;
     }
+    default:
+      return applyExtraEvent(state, ev);
   }
 }

@@ -8,15 +8,6 @@ import { canonicalJson } from "../util.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { formatField } from "./positions.js";
 
-/** How each format is named in messages. */
-const DIALECT_LABELS: Readonly<Record<HookSource["dialect"], string>> = {
-  keel: "Keel",
-  claude: "Claude Code",
-  reasonix: "Reasonix",
-  cagent: "cagent",
-  tutorial: "the .hooks.json format",
-};
-
 /** What makes two handlers "the same" for deduplication: type + command/args or url (or prompt). */
 export function handlerIdentity(handler: HandlerConfig): string {
   switch (handler.type) {
@@ -70,7 +61,7 @@ export function toDefinition(
     const why =
       spec.matcherField === null
         ? `${raw.event} has no matcher field`
-        : `${DIALECT_LABELS[source.dialect]} ignores matchers on ${raw.event}`;
+        : `${dialect.label} ignores matchers on ${raw.event}`;
     problems.push(
       ctx.problem(
         "warning",

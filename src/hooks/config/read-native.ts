@@ -2,7 +2,7 @@
  * The native reader for JSON hook files (keel, claude, tutorial): Claude Code's nested form,
  * the flat Reasonix-like form, and seed-004's array of `{event, mode, condition, ...}`.
  */
-import { isHookEventName } from "../events.js";
+import { type HookEventName, isHookEventName } from "../events.js";
 import type { HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, toHandlerConfig, zodProblems } from "./handler.js";
@@ -94,8 +94,17 @@ function entryAt(
   handlerAt(entry, event, matcherOf(flat.data, at), at, ctx, out);
 }
 
+/** Keel's own event names (Claude Code's too). */
+export function nativeEventFromName(name: string): HookEventName | undefined {
+  return isHookEventName(name) ? name : undefined;
+}
+
 /** Reads a native `hooks` value. Never throws; everything wrong becomes a located problem. */
-export function readNativeHooks(hooks: unknown, ctx: ReadContext): ReadResult {
+export function readNativeHooks(
+  hooks: unknown,
+  ctx: ReadContext,
+  eventFromName: (name: string) => HookEventName | undefined = nativeEventFromName,
+): ReadResult {
   const out: ReadResult = { hooks: [], problems: [] };
   if (hooks === undefined || hooks === null) return out;
   if (Array.isArray(hooks)) {
@@ -106,10 +115,10 @@ export function readNativeHooks(hooks: unknown, ctx: ReadContext): ReadResult {
         out.problems.push(
           ctx.problem("error", [...at, "event"], `hooks[${i}].event: missing event name`),
         );
-      } else if (!isHookEventName(event)) {
-        out.problems.push(unknownEvent(ctx, [...at, "event"], event));
       } else {
-        entryAt(entry, event, at, ctx, out);
+        const known = eventFromName(event);
+        if (known === undefined) out.problems.push(unknownEvent(ctx, [...at, "event"], event));
+        else entryAt(entry, known, at, ctx, out);
       }
     });
     return out;
@@ -118,14 +127,15 @@ export function readNativeHooks(hooks: unknown, ctx: ReadContext): ReadResult {
     out.problems.push(ctx.problem("error", ["hooks"], "hooks: expected an object keyed by event"));
     return out;
   }
-  for (const [event, entries] of Object.entries(hooks)) {
-    const at: FieldPath = ["hooks", event];
-    if (!isHookEventName(event)) {
-      out.problems.push(unknownEvent(ctx, at, event));
+  for (const [name, entries] of Object.entries(hooks)) {
+    const at: FieldPath = ["hooks", name];
+    const event = eventFromName(name);
+    if (event === undefined) {
+      out.problems.push(unknownEvent(ctx, at, name));
       continue;
     }
     if (!Array.isArray(entries)) {
-      out.problems.push(ctx.problem("error", at, `hooks.${event}: expected an array`));
+      out.problems.push(ctx.problem("error", at, `hooks.${name}: expected an array`));
       continue;
     }
     entries.forEach((entry, i) => {

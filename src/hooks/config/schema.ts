@@ -57,11 +57,9 @@ export const ReasonixEntrySchema = z.object({
 /** The parts of a Keel settings file the hooks engine reads (other keys are left alone). */
 export const KeelSettingsSchema = z.looseObject({
   hooks: z.unknown().optional(),
+  /** `<dialect>: false` switches a format off; `cagent` names YAML agent files. */
   compat: z
-    .object({
-      claude: z.boolean().optional(),
-      reasonix: z.boolean().optional(),
-      tutorial: z.boolean().optional(),
+    .looseObject({
       cagent: z.union([z.boolean(), z.string(), z.array(z.string())]).optional(),
     })
     .optional(),

@@ -7,12 +7,13 @@
  * `{"disableAllHooks": true}` would silently remove the guard hooks in your home directory,
  * without ever asking for trust (it has no hooks to trust).
  */
-import type { DialectName, HookDefinition, HookProblem, HookSource } from "../types.js";
+import { DIALECT_LIST, DIALECTS } from "../dialects/index.js";
+import type { HookDefinition, HookProblem, HookSource } from "../types.js";
 import type { ReadContext } from "./handler.js";
 import { HooksFileSchema, KeelSettingsSchema } from "./schema.js";
 
-/** The compatibility formats a Keel settings file can switch off. */
-export type CompatFormat = "claude" | "reasonix" | "tutorial";
+/** A compatibility format a Keel settings file can switch off (a dialect with `compatSwitch`). */
+export type CompatFormat = string;
 
 /** Settings the engine honours, merged over the keel files (later files win at each level). */
 export interface HookSettings {
@@ -34,16 +35,20 @@ export interface SettingsFile {
   ctx: ReadContext;
 }
 
-const FORMATS: readonly CompatFormat[] = ["claude", "reasonix", "tutorial"];
+/** The formats `compat.<name>: false` switches off. */
+function compatFormats(): CompatFormat[] {
+  return DIALECT_LIST.filter((d) => d.compatSwitch).map((d) => d.name);
+}
 
 /** Merges the Keel settings files (user, project, local); problems are appended. */
 export function mergeSettings(
   files: readonly SettingsFile[],
   problems: HookProblem[],
 ): HookSettings {
+  const formats = compatFormats();
   const out: HookSettings = {
-    userCompat: { claude: true, reasonix: true, tutorial: true },
-    projectCompat: { claude: true, reasonix: true, tutorial: true },
+    userCompat: Object.fromEntries(formats.map((f) => [f, true])),
+    projectCompat: Object.fromEntries(formats.map((f) => [f, true])),
     cagent: { user: [], project: [] },
     allowPrivateNetworks: false,
   };
@@ -54,9 +59,9 @@ export function mergeSettings(
     const { compat, allowPrivateNetworks } = parsed.data;
     const user = source.scope === "user";
     const switches = user ? out.userCompat : out.projectCompat;
-    for (const format of FORMATS) {
+    for (const format of formats) {
       const value = compat?.[format];
-      if (value !== undefined) switches[format] = value;
+      if (typeof value === "boolean") switches[format] = value;
     }
     const cagent = compat?.cagent;
     const named = user ? out.cagent.user : out.cagent.project;
@@ -89,7 +94,11 @@ export function compatAllows(
   format: CompatFormat,
   scope: HookSource["scope"],
 ): boolean {
-  return settings.userCompat[format] && (scope === "user" || settings.projectCompat[format]);
+  if (!(format in settings.userCompat)) return true;
+  return (
+    settings.userCompat[format] !== false &&
+    (scope === "user" || settings.projectCompat[format] !== false)
+  );
 }
 
 /** A `"disableAllHooks": true` found in a Keel or Claude Code settings file. */
@@ -99,8 +108,6 @@ export interface DisableRule {
   /** Which hooks it turns off. */
   applies(hook: HookDefinition): boolean;
 }
-
-const DISABLING_DIALECTS: ReadonlySet<DialectName> = new Set(["keel", "claude"]);
 
 /**
  * The disable rule a settings file states, if any. What it turns off (Claude Code semantics,
@@ -112,7 +119,7 @@ const DISABLING_DIALECTS: ReadonlySet<DialectName> = new Set(["keel", "claude"])
  * A `false` never re-enables what another file disabled.
  */
 export function disableRuleOf(source: HookSource, settings: unknown): DisableRule | null {
-  if (!DISABLING_DIALECTS.has(source.dialect)) return null;
+  if (DIALECTS[source.dialect].honoursDisableAll !== true) return null;
   const parsed = HooksFileSchema.safeParse(settings);
   if (!parsed.success || parsed.data.disableAllHooks !== true) return null;
   const everyScope = source.scope === "user";

@@ -1,29 +1,46 @@
-/** The dialect registry and the payload shaping every dialect shares (stdin and environment). */
-import {
-  type AnyEventPayload,
-  EVENT_SPECS,
-  type HookEventName,
-  type ToolInput,
-} from "../events.js";
-import type { DialectName } from "../types.js";
-import { isRecord } from "../util.js";
-import { cagentDialect } from "./cagent.js";
-import { claudeDialect } from "./claude.js";
-import { keelDialect } from "./keel.js";
-import { reasonixDialect } from "./reasonix.js";
-import { tutorialDialect } from "./tutorial.js";
+/**
+ * The dialect registry: every dialect Keel reads, in ONE list (adding a dialect = its folder
+ * plus one line here). Also the small decisions that depend on the whole list.
+ */
+import { EVENT_SPECS, type HookEventName } from "../events.js";
+import { cagentDialect } from "./cagent/index.js";
+import { claudeDialect } from "./claude/index.js";
+import { keelDialect } from "./keel/index.js";
+import { reasonixDialect } from "./reasonix/index.js";
+import { tutorialDialect } from "./tutorial/index.js";
 import type { Dialect } from "./types.js";
 
-export type { Dialect, DialectContext, ExitTable, MatcherStyle } from "./types.js";
+export { ENV_VALUE_MAX_CHARS, type ShapedPayload, shapePayload, toolOutputText } from "./shape.js";
+export type {
+  Dialect,
+  DialectContext,
+  DialectFile,
+  ExitTable,
+  MatcherStyle,
+} from "./types.js";
+
+/** Every dialect, in the order their files are read (Keel's first: its settings govern the
+ *  rest) and their tool names are looked up. */
+export const DIALECT_LIST = [
+  keelDialect,
+  claudeDialect,
+  reasonixDialect,
+  tutorialDialect,
+  cagentDialect,
+] as const satisfies readonly Dialect[];
+
+/** The name of a dialect Keel reads. */
+export type DialectName = (typeof DIALECT_LIST)[number]["name"];
 
 /** Every dialect by name. */
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
-  keel: keelDialect,
-  claude: claudeDialect,
-  reasonix: reasonixDialect,
-  cagent: cagentDialect,
-  tutorial: tutorialDialect,
-};
+export const DIALECTS = Object.fromEntries(DIALECT_LIST.map((d) => [d.name, d])) as Readonly<
+  Record<DialectName, Dialect<DialectName>>
+>;
+
+/** Whether `name` names a dialect. */
+export function isDialectName(name: string): name is DialectName {
+  return Object.hasOwn(DIALECTS, name);
+}
 
 /** Whether hooks of this dialect filter `event` by their matcher, as their own agent does. */
 export function matcherApplies(dialect: Dialect, event: HookEventName): boolean {
@@ -33,101 +50,22 @@ export function matcherApplies(dialect: Dialect, event: HookEventName): boolean 
   return dialect.ignoresMatcherOn?.has(event) !== true;
 }
 
-const LOOKUP_ORDER: readonly Dialect[] = [
-  claudeDialect,
-  reasonixDialect,
-  tutorialDialect,
-  cagentDialect,
-];
-
 /** The Keel tool a name from any dialect refers to (`Bash`, `run_command`, `bash` → `shell`). */
 export function keelToolNameFromAny(name: string): string {
-  if (
-    ["shell", "read_file", "write_file", "edit_file", "glob", "grep", "list_dir"].includes(name)
-  ) {
-    return name;
-  }
-  for (const d of LOOKUP_ORDER) {
+  for (const d of DIALECT_LIST) {
+    if (d.name === "keel") continue;
     const keel = d.keelToolName(name);
     if (keel !== undefined) return keel;
   }
   return name;
 }
 
-/** Longest value put into one environment variable (Linux refuses single strings over 128 KiB). */
-export const ENV_VALUE_MAX_CHARS = 32 * 1024;
-
-/** What a hook of one dialect is given for one firing. */
-export interface ShapedPayload {
-  /** One JSON line, newline-terminated. */
-  stdin: string;
-  /** Hook-specific environment variables (to be laid over the user's environment). */
-  env: Record<string, string>;
-}
-
-/** Text form of a tool's output (`HOOK_TOOL_OUTPUT`, Reasonix `toolResult`). */
-export function toolOutputText(response: unknown): string {
-  if (typeof response === "string") return response;
-  if (isRecord(response) && typeof response.content === "string") return response.content;
-  return JSON.stringify(response) ?? "";
-}
-
-function envValue(value: string): string {
-  const clean = value.replaceAll("\0", "");
-  return clean.length > ENV_VALUE_MAX_CHARS ? clean.slice(0, ENV_VALUE_MAX_CHARS) : clean;
-}
-
-/**
- * Shapes a Keel-native payload for a hook of `dialect`: its tool names and input fields, its
- * stdin envelope, and the environment variables of design §2.2. Payload text only ever goes
- * into stdin and environment values, never into a command line.
- */
-export function shapePayload(
-  dialect: Dialect,
-  payload: AnyEventPayload,
-  opts: { projectDir: string; now?: Date },
-): ShapedPayload {
-  const p: Record<string, unknown> = { ...payload };
-  const keelTool = typeof p.tool_name === "string" ? p.tool_name : undefined;
-  const rawInput = p.tool_input;
-  const keelInput: ToolInput | undefined = isRecord(rawInput) ? rawInput : undefined;
-  const toolName = keelTool === undefined ? undefined : dialect.toolName(keelTool);
-  const toolInput =
-    keelTool === undefined || keelInput === undefined
-      ? undefined
-      : dialect.inputToDialect(keelTool, keelInput, { projectDir: opts.projectDir });
-  const toolOutput =
-    "tool_response" in p
-      ? toolOutputText(p.tool_response)
-      : typeof p.error === "string"
-        ? p.error
-        : undefined;
-
-  const eventName = dialect.eventName(payload.hook_event_name);
-  const env: Record<string, string> = {
-    KEEL_PROJECT_DIR: opts.projectDir,
-    CLAUDE_PROJECT_DIR: opts.projectDir,
-    KEEL_SESSION_ID: envValue(payload.session_id),
-    HOOK_EVENT: eventName,
-    hook_event_name: eventName,
-    session_id: envValue(payload.session_id),
-    timestamp: (opts.now ?? new Date()).toISOString(),
-  };
-  if (toolName !== undefined) {
-    env.HOOK_TOOL_NAME = envValue(toolName);
-    env.tool_name = envValue(toolName);
+/** Which dialects know a tool name, and the Keel tool it is (for `keel hooks test --tool`). */
+export function dialectsOfToolName(name: string): { dialect: string; keelTool: string }[] {
+  const out: { dialect: string; keelTool: string }[] = [];
+  for (const d of DIALECT_LIST) {
+    const keel = d.name === "keel" ? undefined : d.keelToolName(name);
+    if (keel !== undefined) out.push({ dialect: d.label, keelTool: keel });
   }
-  if (toolInput !== undefined) {
-    env.HOOK_TOOL_INPUT = envValue(JSON.stringify(toolInput));
-    for (const [key, value] of Object.entries(toolInput)) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
-      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-        env[`tool_input_${key}`] = envValue(String(value));
-      }
-    }
-  }
-  if (toolOutput !== undefined) env.HOOK_TOOL_OUTPUT = envValue(toolOutput);
-
-  const stdinObject = dialect.stdinObject(payload, { toolName, toolInput, toolOutput });
-  return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
+  return out;
 }

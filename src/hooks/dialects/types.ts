@@ -1,10 +1,19 @@
 /**
- * What makes one configuration format a dialect: the names and input fields its hooks see,
- * the payload on stdin, how its matchers read, its default timeouts and what its exit codes
- * mean. The engine stays dialect-agnostic by going through this interface.
+ * What makes one configuration format a dialect: where its files live, how they read, the
+ * event names, payload and environment its hooks see, its tool names and fields, how its
+ * matchers read, its exit-code table, output rules and default timeouts. The engine stays
+ * dialect-agnostic by going through this interface; every dialect is one folder under
+ * `dialects/` registered in `dialects/index.ts`.
  */
+
+import type { RawHook, ReadContext } from "../config/handler.js";
+import type { HookPaths } from "../config/paths.js";
+import type { HookSettings } from "../config/settings.js";
 import type { AnyEventPayload, HookEventName, ToolInput } from "../events.js";
-import type { DialectName, HandlerType } from "../types.js";
+import type { ParsedOutput } from "../output.js";
+import type { HandlerType, HookProblem, SourceScope } from "../types.js";
+import type { DecideContext, RunVerdict } from "../verdict.js";
+import type { ToolTable } from "./shared/tool-map.js";
 
 /** Context a dialect needs to translate inputs (absolute paths are resolved against it). */
 export interface DialectContext {
@@ -14,12 +23,70 @@ export interface DialectContext {
 /** How a dialect's matchers are read. */
 export type MatcherStyle = "anchored" | "claude" | "exact";
 
-/** Which exit-code table decide.ts applies to a command hook of this dialect. */
-export type ExitTable = "native" | "reasonix" | "tutorial";
+/** A file a dialect's agent reads hooks from. */
+export interface DialectFile {
+  path: string;
+  scope: SourceScope;
+  /** A missing file is an error (it was named explicitly, like cagent's files). */
+  mustExist?: boolean;
+}
 
-/** One dialect. Every function is pure. */
-export interface Dialect {
-  readonly name: DialectName;
+/** What reading one file gave: hooks, problems and (for settings files) the parsed value. */
+export interface DialectReadResult {
+  hooks: RawHook[];
+  problems: HookProblem[];
+  /** The validated top-level value, for settings merging and `disableAllHooks`. */
+  settings?: unknown;
+}
+
+/** What one command run ended with, for the exit-code table. */
+export interface ExitFacts {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** Stdout read as hook JSON (kind "none" when the dialect does not parse JSON). */
+  parsed: ParsedOutput;
+}
+
+/** A dialect's exit-code table: which events it lets a hook block, and what an exit means. */
+export interface ExitTable {
+  /** A short name for messages and tests. */
+  readonly name: string;
+  /** Whether a hook of this dialect can block `event`. */
+  gating(event: HookEventName): boolean;
+  /** The verdict of a finished command (not timed out, not cancelled, started). */
+  decide(ctx: DecideContext, run: ExitFacts): RunVerdict;
+}
+
+/** The shaped tool call a dialect's stdin object is built from. */
+export interface ShapedTool {
+  toolName?: string;
+  toolInput?: ToolInput;
+  /** Text form of the tool output. */
+  toolOutput?: string;
+  /** The tool_response as this dialect's agent shapes it (see HookToolDescriptor.response). */
+  toolResponse?: unknown;
+}
+
+/** One dialect. Every function is pure except `files`, which only computes paths. */
+export interface Dialect<N extends string = string> {
+  readonly name: N;
+  /** How the format is named in messages ("Claude Code"). */
+  readonly label: string;
+  /** The files its agent reads hooks from, in configuration order. Settings give cagent's. */
+  files(paths: HookPaths, settings: HookSettings): DialectFile[];
+  /** Whether Keel settings `compat.<name>: false` switches the format off (the keel dialect
+   *  itself cannot be switched off). */
+  readonly compatSwitch: boolean;
+  /** Whether `"disableAllHooks": true` in one of its files is honoured (Claude Code, Keel). */
+  readonly honoursDisableAll?: boolean;
+  /** Reads one file of this dialect. Never throws: everything wrong is a located problem. */
+  read(text: string, ctx: ReadContext): DialectReadResult;
+  /** Keel tool → this dialect's tool name and field names (tools it lacks keep Keel's). */
+  readonly tools: ToolTable;
+  /** Whether its tools take absolute paths (Keel's relative `path` is resolved). */
+  readonly absolutePaths: boolean;
   /** The tool's name as this dialect's hooks see it. */
   toolName(keelTool: string): string;
   /** The Keel name for one of this dialect's tool names (undefined when it has no such tool). */
@@ -38,11 +105,12 @@ export interface Dialect {
   ): ToolInput;
   /** The event name hooks of this dialect see (`hook_event_name`, `HOOK_EVENT`). */
   eventName(event: HookEventName): string;
+  /** The Keel event a name written in one of its files means (undefined: unknown). */
+  eventFromName(name: string): HookEventName | undefined;
   /** The object written (as one JSON line) to the hook's stdin. */
-  stdinObject(
-    payload: AnyEventPayload,
-    shaped: { toolName?: string; toolInput?: ToolInput; toolOutput?: string },
-  ): Record<string, unknown>;
+  stdinObject(payload: AnyEventPayload, shaped: ShapedTool): Record<string, unknown>;
+  /** Environment variables this dialect's agent sets for its hooks, beyond the common ones. */
+  env?(payload: AnyEventPayload, ctx: DialectContext): Record<string, string>;
   readonly matcherStyle: MatcherStyle;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
@@ -57,7 +125,14 @@ export interface Dialect {
   readonly ignoresMatcherOn?: ReadonlySet<HookEventName>;
   /** Default timeout in seconds for a handler of `type` on `event`. */
   defaultTimeoutSec(event: HookEventName, type: HandlerType): number;
+  /** The unit `timeout` is written in in its files (said when a hook times out). */
+  readonly timeoutUnit: "s" | "ms";
   readonly exitTable: ExitTable;
   /** Whether JSON on stdout is read as structured output. */
   readonly parsesJson: boolean;
+}
+
+/** Declares a dialect; the literal name is kept so the registry can derive DialectName. */
+export function defineDialect<const N extends string>(d: Dialect<N>): Dialect<N> {
+  return d;
 }

@@ -1,0 +1,47 @@
+/** Where hooks are looked for: the project, Keel's home and the user's home directory. */
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Where hooks are looked for. */
+export interface HookPaths {
+  projectDir: string;
+  keelHome: string;
+  homeDir: string;
+}
+
+/** Resolves the directories: `keelHome` defaults to `$KEEL_HOME`, then `~/.keel`. */
+export function resolveHookPaths(opts: {
+  projectDir: string;
+  keelHome?: string;
+  homeDir?: string;
+  env?: NodeJS.ProcessEnv;
+}): HookPaths {
+  const env = opts.env ?? process.env;
+  const homeDir = resolve(opts.homeDir ?? homedir());
+  const fromEnv = env.KEEL_HOME && env.KEEL_HOME !== "" ? env.KEEL_HOME : undefined;
+  return {
+    projectDir: resolve(opts.projectDir),
+    keelHome: resolve(opts.keelHome ?? fromEnv ?? join(homeDir, ".keel")),
+    homeDir,
+  };
+}
+
+/** Whether `path` lies inside `dir`. */
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** A path as written in settings: `~/…` is the home directory, relative is the project's. */
+export function expandHome(path: string, paths: HookPaths): string {
+  if (path === "~") return paths.homeDir;
+  if (path.startsWith("~/")) return join(paths.homeDir, path.slice(2));
+  return resolve(paths.projectDir, path);
+}
+
+/** How a settings file is named in a message: relative inside the project, `~/` at home. */
+export function showPath(path: string, paths: HookPaths): string {
+  if (isInside(paths.projectDir, path)) return relative(paths.projectDir, path);
+  if (isInside(paths.homeDir, path)) return `~/${relative(paths.homeDir, path)}`;
+  return path;
+}

@@ -1,0 +1,55 @@
+/** The Claude Code dialect: PascalCase tools, `file_path` fields with absolute paths. */
+import { join } from "node:path";
+import { nativeExitTable } from "../shared/exit-native.js";
+import {
+  nativeDefaultTimeoutSec,
+  nativeEvents,
+  nativeStdinObject,
+  readClaudeStyleFile,
+} from "../shared/native.js";
+import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
+import { defineDialect } from "../types.js";
+
+/** Keel tool → Claude Code tool (design §2.4). */
+export const CLAUDE_TOOLS: ToolTable = {
+  shell: { name: "Bash", fields: { timeout_ms: "timeout" } },
+  read_file: { name: "Read", fields: { path: "file_path" } },
+  write_file: { name: "Write", fields: { path: "file_path" } },
+  edit_file: { name: "Edit", fields: { path: "file_path" } },
+  glob: { name: "Glob" },
+  grep: { name: "Grep", fields: { ignore_case: "-i" } },
+  list_dir: { name: "LS" },
+  task: { name: "Task" },
+};
+
+/** Hooks from `~/.claude/settings.json` and `.claude/settings*.json`. */
+export const claudeDialect = defineDialect({
+  name: "claude",
+  label: "Claude Code",
+  files: (paths) => [
+    { path: join(paths.homeDir, ".claude", "settings.json"), scope: "user" },
+    { path: join(paths.projectDir, ".claude", "settings.json"), scope: "project" },
+    { path: join(paths.projectDir, ".claude", "settings.local.json"), scope: "local" },
+  ],
+  compatSwitch: true,
+  honoursDisableAll: true,
+  read: readClaudeStyleFile,
+  ...createToolMapper(CLAUDE_TOOLS, { absolutePaths: true }),
+  ...nativeEvents,
+  stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
+  matcherStyle: "claude",
+  matchesNonToolEvents: true,
+  // Claude Code documents UserPromptSubmit as an event without matchers: one written there is
+  // silently ignored, so the hook runs for every prompt.
+  ignoresMatcherOn: new Set(["UserPromptSubmit"]),
+  // Claude Code's updatedInput replaces the tool input; the hook saw every field (mapped), so a
+  // field it left out was removed on purpose.
+  updatedInputIsWhole: true,
+  // Claude Code sends an exit-2 message to the model only after a tool ran; on SessionStart,
+  // Notification, SessionEnd, SubagentStart and PostCompact it shows stderr to the user only.
+  feedbackToModelOn: new Set(["PostToolUse", "PostToolUseFailure"]),
+  defaultTimeoutSec: nativeDefaultTimeoutSec,
+  timeoutUnit: "s",
+  exitTable: nativeExitTable,
+  parsesJson: true,
+});

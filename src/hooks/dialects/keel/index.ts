@@ -1,0 +1,34 @@
+/** The native dialect: Keel tool names and fields, Claude-compatible protocol, anchored matchers. */
+import { join } from "node:path";
+import { readJsonHooksFile } from "../../config/parse.js";
+import { readNativeHooks } from "../../config/read-native.js";
+import { KeelSettingsSchema } from "../../config/schema.js";
+import { nativeExitTable } from "../shared/exit-native.js";
+import { nativeDefaultTimeoutSec, nativeEvents, nativeStdinObject } from "../shared/native.js";
+import { createToolMapper } from "../shared/tool-map.js";
+import { defineDialect } from "../types.js";
+
+/** Keel's own dialect (`~/.keel/settings.json`, `.keel/settings*.json`). */
+export const keelDialect = defineDialect({
+  name: "keel",
+  label: "Keel",
+  files: (paths) => [
+    { path: join(paths.keelHome, "settings.json"), scope: "user" },
+    { path: join(paths.projectDir, ".keel", "settings.json"), scope: "project" },
+    { path: join(paths.projectDir, ".keel", "settings.local.json"), scope: "local" },
+  ],
+  compatSwitch: false,
+  honoursDisableAll: true,
+  read: (text, ctx) =>
+    readJsonHooksFile(text, ctx, KeelSettingsSchema, (hooks, c) => readNativeHooks(hooks, c)),
+  ...createToolMapper({}, { absolutePaths: false }),
+  keelToolName: (name) => name,
+  ...nativeEvents,
+  stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
+  matcherStyle: "anchored",
+  matchesNonToolEvents: true,
+  defaultTimeoutSec: nativeDefaultTimeoutSec,
+  timeoutUnit: "s",
+  exitTable: nativeExitTable,
+  parsesJson: true,
+});

@@ -1,0 +1,56 @@
+/**
+ * The Reasonix dialect: a camelCase envelope on stdin, exit codes only (0 pass, 2 block on its
+ * gating events), millisecond timeouts (5 s / 30 s defaults), matchers only on tool events.
+ */
+import { join } from "node:path";
+import { readJsonHooksFile } from "../../config/parse.js";
+import { HooksFileSchema } from "../../config/schema.js";
+import { nativeEvents } from "../shared/native.js";
+import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
+import { defineDialect } from "../types.js";
+import { REASONIX_GATING, reasonixExitTable } from "./exit.js";
+import { readReasonixHooks } from "./read.js";
+
+/** Keel tool → Reasonix tool (design §2.4). */
+export const REASONIX_TOOLS: ToolTable = {
+  shell: { name: "run_command" },
+  read_file: { name: "read_file" },
+  write_file: { name: "write_file" },
+  edit_file: { name: "edit_file", fields: { old_string: "search", new_string: "replace" } },
+  glob: { name: "search_files" },
+  grep: { name: "search_content" },
+  list_dir: { name: "list_directory" },
+};
+
+/** Hooks from `.reasonix/settings.json` and `~/.reasonix/settings.json`. */
+export const reasonixDialect = defineDialect({
+  name: "reasonix",
+  label: "Reasonix",
+  files: (paths) => [
+    { path: join(paths.projectDir, ".reasonix", "settings.json"), scope: "project" },
+    { path: join(paths.homeDir, ".reasonix", "settings.json"), scope: "user" },
+  ],
+  compatSwitch: true,
+  read: (text, ctx) => readJsonHooksFile(text, ctx, HooksFileSchema, readReasonixHooks),
+  ...createToolMapper(REASONIX_TOOLS, { absolutePaths: false }),
+  ...nativeEvents,
+  stdinObject(payload, shaped) {
+    const p: Record<string, unknown> = { ...payload };
+    const out: Record<string, unknown> = { event: payload.hook_event_name, cwd: payload.cwd };
+    if (shaped.toolName !== undefined) out.toolName = shaped.toolName;
+    if (shaped.toolInput !== undefined) out.toolArgs = shaped.toolInput;
+    if (shaped.toolOutput !== undefined) out.toolResult = shaped.toolOutput;
+    if (typeof p.prompt === "string") out.prompt = p.prompt;
+    if (typeof p.last_assistant_message === "string") {
+      out.lastAssistantText = p.last_assistant_message;
+    }
+    if (typeof p.turn === "number") out.turn = p.turn;
+    return out;
+  },
+  matcherStyle: "anchored",
+  matchesNonToolEvents: false,
+  defaultTimeoutSec: (event) => (REASONIX_GATING.has(event) ? 5 : 30),
+  timeoutUnit: "ms",
+  exitTable: reasonixExitTable,
+  parsesJson: false,
+});

@@ -1,0 +1,102 @@
+/** The payload shaping every dialect shares: stdin object and environment for one firing. */
+import type { AnyEventPayload, ToolInput } from "../events.js";
+import type { HookToolCatalog } from "../tool-descriptor.js";
+import { isRecord } from "../util.js";
+import type { Dialect } from "./types.js";
+
+/** Longest value put into one environment variable (Linux refuses single strings over 128 KiB). */
+export const ENV_VALUE_MAX_CHARS = 32 * 1024;
+
+/** What a hook of one dialect is given for one firing. */
+export interface ShapedPayload {
+  /** One JSON line, newline-terminated. */
+  stdin: string;
+  /** Hook-specific environment variables (to be laid over the user's environment). */
+  env: Record<string, string>;
+}
+
+/** Text form of a tool's output (`HOOK_TOOL_OUTPUT`, Reasonix `toolResult`). */
+export function toolOutputText(response: unknown): string {
+  if (typeof response === "string") return response;
+  if (isRecord(response) && typeof response.content === "string") return response.content;
+  return JSON.stringify(response) ?? "";
+}
+
+function envValue(value: string): string {
+  const clean = value.replaceAll("\0", "");
+  return clean.length > ENV_VALUE_MAX_CHARS ? clean.slice(0, ENV_VALUE_MAX_CHARS) : clean;
+}
+
+/**
+ * Shapes a Keel-native payload for a hook of `dialect`: its tool names and input fields, its
+ * stdin envelope, and the environment variables of design §2.2. Payload text only ever goes
+ * into stdin and environment values, never into a command line.
+ */
+export function shapePayload(
+  dialect: Dialect,
+  payload: AnyEventPayload,
+  opts: { projectDir: string; now?: Date; tools?: HookToolCatalog },
+): ShapedPayload {
+  const p: Record<string, unknown> = { ...payload };
+  const keelTool = typeof p.tool_name === "string" ? p.tool_name : undefined;
+  const rawInput = p.tool_input;
+  const keelInput: ToolInput | undefined = isRecord(rawInput) ? rawInput : undefined;
+  const toolName = keelTool === undefined ? undefined : dialect.toolName(keelTool);
+  const toolInput =
+    keelTool === undefined || keelInput === undefined
+      ? undefined
+      : dialect.inputToDialect(keelTool, keelInput, { projectDir: opts.projectDir });
+  const toolOutput =
+    "tool_response" in p
+      ? toolOutputText(p.tool_response)
+      : typeof p.error === "string"
+        ? p.error
+        : undefined;
+
+  const shapeResponse =
+    keelTool === undefined ? undefined : opts.tools?.get(keelTool)?.response?.[dialect.name];
+  const toolResponse =
+    shapeResponse && "tool_response" in p
+      ? shapeResponse(p.tool_response, keelInput ?? {})
+      : undefined;
+
+  const eventName = dialect.eventName(payload.hook_event_name);
+  const env: Record<string, string> = {
+    KEEL_PROJECT_DIR: opts.projectDir,
+    CLAUDE_PROJECT_DIR: opts.projectDir,
+    KEEL_SESSION_ID: envValue(payload.session_id),
+    HOOK_EVENT: eventName,
+    hook_event_name: eventName,
+    session_id: envValue(payload.session_id),
+    timestamp: (opts.now ?? new Date()).toISOString(),
+  };
+  if (toolName !== undefined) {
+    env.HOOK_TOOL_NAME = envValue(toolName);
+    env.tool_name = envValue(toolName);
+  }
+  if (toolInput !== undefined) {
+    env.HOOK_TOOL_INPUT = envValue(JSON.stringify(toolInput));
+    for (const [key, value] of Object.entries(toolInput)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        env[`tool_input_${key}`] = envValue(String(value));
+      }
+    }
+  }
+  if (toolOutput !== undefined) env.HOOK_TOOL_OUTPUT = envValue(toolOutput);
+  if (dialect.env) {
+    for (const [key, value] of Object.entries(
+      dialect.env(payload, { projectDir: opts.projectDir }),
+    )) {
+      env[key] = envValue(value);
+    }
+  }
+
+  const stdinObject = dialect.stdinObject(payload, {
+    ...(toolName !== undefined ? { toolName } : {}),
+    ...(toolInput !== undefined ? { toolInput } : {}),
+    ...(toolOutput !== undefined ? { toolOutput } : {}),
+    ...(toolResponse !== undefined ? { toolResponse } : {}),
+  });
+  return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
+}

@@ -1,0 +1,37 @@
+/**
+ * The `.hooks.json` tutorial dialect: `HOOK_*` environment variables, exit 0 continue, 1 block,
+ * 2 inject stderr as a message; exact-name matchers; 30 s timeout.
+ */
+import { join } from "node:path";
+import { DEFAULT_TIMEOUT_SEC } from "../../events.js";
+import { nativeEvents, nativeStdinObject, readClaudeStyleFile } from "../shared/native.js";
+import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
+import { defineDialect } from "../types.js";
+import { tutorialExitTable } from "./exit.js";
+
+/** Keel tool → tutorial tool (design §2.4); tools it lacks keep Keel's names. */
+export const TUTORIAL_TOOLS: ToolTable = {
+  shell: { name: "bash" },
+  read_file: { name: "read_file" },
+  write_file: { name: "write_file" },
+  edit_file: { name: "edit_file", fields: { old_string: "old_text", new_string: "new_text" } },
+};
+
+/** Hooks from `<project>/.hooks.json`. */
+export const tutorialDialect = defineDialect({
+  name: "tutorial",
+  label: "the .hooks.json format",
+  files: (paths) => [{ path: join(paths.projectDir, ".hooks.json"), scope: "project" }],
+  compatSwitch: true,
+  read: readClaudeStyleFile,
+  ...createToolMapper(TUTORIAL_TOOLS, { absolutePaths: false }),
+  ...nativeEvents,
+  // The tutorial format reads environment variables; stdin carries the native JSON anyway.
+  stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
+  matcherStyle: "exact",
+  matchesNonToolEvents: true,
+  defaultTimeoutSec: (_event, type) => (type === "command" ? 30 : DEFAULT_TIMEOUT_SEC[type]),
+  timeoutUnit: "s",
+  exitTable: tutorialExitTable,
+  parsesJson: true,
+});

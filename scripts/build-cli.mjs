@@ -65,10 +65,11 @@ const lazyBuiltins = {
 };
 
 /**
- * Packages only some commands use, loaded on first use: `yaml` parses cagent files only, but the
- * hooks engine imports it, so `keel hooks list` paid for it in every project.
+ * Packages only some sessions use, loaded on first use: `yaml` parses cagent files only, but the
+ * hooks engine imports it, so `keel hooks list` paid for it in every project; the MCP SDK (with
+ * ajv) is needed only once an MCP server is configured, but every `keel run` loaded it.
  */
-const LAZY_PACKAGES = /^yaml$/;
+const LAZY_PACKAGES = /^(yaml|@modelcontextprotocol\/sdk\/.*)$/;
 const lazyPackages = {
   name: "lazy-packages",
   setup(b) {

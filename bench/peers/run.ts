@@ -28,6 +28,9 @@ const N = Number(process.env.BENCH_N ?? 5);
 const ROOT = resolve(import.meta.dirname, "../..");
 const KEEL = join(ROOT, "bin/keel.js");
 const MEASURE = join(import.meta.dirname, "measure.py");
+/** Experiments: node flags for Keel's sessions (BENCH_NODE_FLAGS), Keel alone (BENCH_AGENTS=keel). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+const KEEL_ONLY = process.env.BENCH_AGENTS === "keel";
 
 interface Sample {
   code: number;
@@ -183,7 +186,7 @@ async function session(
     const cmd =
       agent === "keel"
         ? [
-            process.execPath,
+            process.execPath, ...NODE_FLAGS,
             KEEL,
             "run",
             prompt,
@@ -299,7 +302,7 @@ async function main(): Promise<void> {
         // Alternate the order so neither agent always runs on a warmer machine.
         const first = i % 2 === 0;
         if (first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
-        row.peer.push(await session(root, "reasonix", reasonix, calls, hooks, i));
+        if (!KEEL_ONLY) row.peer.push(await session(root, "reasonix", reasonix, calls, hooks, i));
         if (!first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
       }
       rows.push(row);

@@ -65,11 +65,10 @@ const lazyBuiltins = {
 };
 
 /**
- * Packages only some sessions use, loaded on first use: `yaml` parses cagent files only, but the
- * hooks engine imports it, so `keel hooks list` paid for it in every project; the MCP SDK (with
- * ajv) is needed only once an MCP server is configured, but every `keel run` loaded it.
+ * Packages only some commands use, loaded on first use: `yaml` parses cagent files only, but the
+ * hooks engine imports it, so `keel hooks list` paid for it in every project.
  */
-const LAZY_PACKAGES = /^(yaml|@modelcontextprotocol\/sdk\/.*)$/;
+const LAZY_PACKAGES = /^yaml$/;
 const lazyPackages = {
   name: "lazy-packages",
   setup(b) {

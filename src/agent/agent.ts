@@ -19,7 +19,7 @@ import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { agentMcp, openMcp } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
-import { loadSessionMemory } from "./memory-load.js";
+import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -241,9 +241,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       yield { type: "notice", level: "warn", text };
     }
     core.addPending("SessionStart", decision.additionalContext);
-    // A resumed session already holds its memory in its first user message.
-    if (!resumed && opts.memory !== false) {
-      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+    if (opts.memory !== false) {
+      if (!resumed)
+        memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+      // A resumed session already holds its memory in its first user message; it is read now
+      // only so that a compaction (which replaces that message) can put it back.
+      else memory = rememberMemory(core, memoryOptions);
     }
   }
 

@@ -7,6 +7,7 @@ import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
@@ -17,7 +18,8 @@ import { AgentCore } from "./core.js";
 import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
-import { agentMcp, openMcp } from "./mcp.js";
+import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
+import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
@@ -90,6 +92,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
   let engine: HookEngine;
+  // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
+  let mcp: McpManager | undefined;
   if (opts.hooks) engine = recordingRuns(opts.hooks, (run) => session.appendHookRun(run));
   else if (opts.noHooks) engine = createNullHookEngine();
   else {
@@ -111,12 +115,13 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         info,
         onUsage,
       }),
+      mcpToolRunner: mcpHookRunner(() => mcp),
       onRun: (run) => session.appendHookRun(run),
     });
   }
 
   const notices: AgentEvent[] = [];
-  const mcp =
+  mcp =
     opts.mcpServers === undefined
       ? undefined
       : await openMcp({
@@ -124,10 +129,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           projectDir: opts.projectDir,
           env: opts.env ?? process.env,
           notices,
+          onElicit: elicitWithHooks({
+            engine: () => engine,
+            info,
+            notices,
+            ...(opts.onElicit ? { user: opts.onElicit } : {}),
+          }),
           ...(opts.mcpStartupTimeoutMs !== undefined
             ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
             : {}),
-          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
         });
   const loaded = opts.settings
     ? { settings: opts.settings, warnings: [] as string[] }
@@ -295,6 +305,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             prompt,
             signal,
           );
+          // What MCP servers said during the turn (elicitations, exits, list changes).
+          yield* drainNotices();
         })(),
       ),
     compact: (o = {}) =>

@@ -20,6 +20,8 @@ import {
 import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
+import { withProgress } from "./progress.js";
+import { protectedWriteReason } from "./protected-paths.js";
 import type { AskPermission } from "./types.js";
 
 /** What dispatch needs from the agent. */
@@ -163,7 +165,13 @@ export async function* dispatchToolCall(
       const streaming = ctx.streaming?.get(tool.name);
       result = streaming
         ? yield* streaming(input, { id: call.id, signal })
-        : await tool.run(input, { signal, sandboxed: permitted.sandboxed === true });
+        : yield* withProgress<ToolResult, AgentEvent>((emit) =>
+            tool.run(input, {
+              signal,
+              sandboxed: permitted.sandboxed === true,
+              onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+            }),
+          );
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -276,7 +284,9 @@ async function* checkPermission(
     };
   }
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
-  const hookAsks = opts.hookSays === "ask";
+  // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
+  const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
+  const hookAsks = opts.hookSays === "ask" || guarded !== null;
   if (!hookAsks && verdict.kind === "allow")
     return { ok: true, sandboxed: verdict.sandboxed === true };
   if (!hookAsks && opts.hookSays === "allow") return { ok: true };
@@ -285,7 +295,8 @@ async function* checkPermission(
   if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };
 
   const reason =
-    verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";
+    guarded ??
+    (verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval");
   const request = yield* fireHook(
     ctx.hooks,
     ctx.info,
@@ -299,7 +310,7 @@ async function* checkPermission(
       reason: `Permission denied by ${vetoingHooks(request)}: ${vetoReason(request)}. The tool did not run.`,
     };
   }
-  if (request.decision === "allow") return { ok: true };
+  if (request.decision === "allow" && guarded === null) return { ok: true };
   if (ctx.autoApprove) return { ok: true };
   const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
   if (ctx.askPermission === undefined) {
@@ -325,7 +336,7 @@ async function* checkPermission(
   } catch {
     answer = "deny";
   }
-  if (answer === "allow_always") ctx.allowed.add(key);
+  if (answer === "allow_always" && guarded === null) ctx.allowed.add(key);
   if (answer === "allow_once" || answer === "allow_always") return { ok: true };
   return { ok: false, reason: `The user denied ${summary}. The tool did not run.` };
 }

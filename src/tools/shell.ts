@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { toParameters } from "./json-schema.js";
 import { HeadTailBuffer } from "./output-buffer.js";
@@ -94,8 +95,8 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal, sandboxed }) =>
-      guarded("shell", () => runShell(ctx, ops, input, signal, sandboxed === true)),
+    run: (input, { signal, sandboxed, onOutput }) =>
+      guarded("shell", () => runShell(ctx, ops, input, signal, sandboxed === true, onOutput)),
   };
 }
 
@@ -107,6 +108,7 @@ function runShell(
   input: ShellInput,
   signal: AbortSignal,
   sandboxed: boolean,
+  onOutput?: (text: string) => void,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
   if (signal.aborted) {
@@ -193,9 +195,14 @@ function runShell(
     signal.addEventListener("abort", onAbort, { once: true });
     timers.push(setTimeout(() => kill("timeout"), timeoutMs));
 
-    const onData = (target: HeadTailBuffer) => (chunk: Buffer) => {
-      target.push(chunk);
-      combined.push(chunk);
+    const onData = (target: HeadTailBuffer) => {
+      // One decoder per pipe: a UTF-8 character split across chunks is shown whole.
+      const decoder = new StringDecoder("utf8");
+      return (chunk: Buffer) => {
+        target.push(chunk);
+        combined.push(chunk);
+        if (onOutput) streamOut(onOutput, decoder.write(chunk));
+      };
     };
     child.stdout?.on("data", onData(stdout));
     child.stderr?.on("data", onData(stderr));
@@ -218,6 +225,15 @@ function runShell(
       else if (ending === "exited") timers.push(setTimeout(() => finish(), PIPE_DRAIN_MS));
     });
   });
+}
+
+function streamOut(onOutput: (text: string) => void, text: string): void {
+  if (text === "") return;
+  try {
+    onOutput(text);
+  } catch {
+    // A front end's trouble must not stop the command or lose its output.
+  }
 }
 
 function render(r: {

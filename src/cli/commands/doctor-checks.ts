@@ -63,12 +63,23 @@ export async function checkConfig(opts: {
     return { findings: [{ status: "fail", check: "config", detail: loaded.error }], config: null };
   }
   const c = loaded.config;
+  const exists = await stat(c.path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  // A file that is not there is not ticked: the settings come from defaults and the environment.
   const findings: Finding[] = [
-    {
-      status: "ok",
-      check: "config",
-      detail: `${c.path} · model ${c.model} · base URL ${c.baseUrl}`,
-    },
+    exists
+      ? {
+          status: "ok",
+          check: "config",
+          detail: `${c.path} · model ${c.model} · base URL ${c.baseUrl}`,
+        }
+      : {
+          status: "skip",
+          check: "config",
+          detail: `no ${c.path} (defaults and environment: model ${c.model} · base URL ${c.baseUrl}); \`keel\` creates it on first run`,
+        },
   ];
   if (c.apiKey === null) {
     findings.push({

@@ -103,11 +103,12 @@ export function renderStats(
   ];
   if (opts.reference) {
     const ref = referenceCost(stats, opts.reference);
-    const ratio = stats.costUsd > 0 ? `, ${(ref / stats.costUsd).toFixed(1)}× what Keel cost` : "";
+    // An estimate, and said to be one: another model would not have used the same tokens.
+    const ratio = stats.costUsd > 0 ? `, ~${(ref / stats.costUsd).toFixed(1)}× what Keel cost` : "";
     rows.push([
-      opts.reference.label,
-      usd(ref),
-      `at $${opts.reference.inputPerMillion} in / $${opts.reference.outputPerMillion} out per 1M${ratio}`,
+      `${opts.reference.label} (est.)`,
+      `~${usd(ref)}`,
+      `estimate: the same tokens at $${opts.reference.inputPerMillion} in / $${opts.reference.outputPerMillion} out per 1M, no cache${ratio}`,
     ]);
   }
   const lines = [

@@ -25,6 +25,7 @@ export type TuiAgent = Pick<
   | "setPermissionMode"
   | "stats"
   | "transcript"
+  | "mcp"
 > & { readonly hooks: TuiHooks } & Partial<
     Pick<Agent, "memory" | "commands" | "getReasoning" | "setReasoning">
   >;

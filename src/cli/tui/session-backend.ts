@@ -69,7 +69,6 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     const mcpServers = await startSessionServers({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
-      ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
     });
     try {
       const agent = await createAgent({
@@ -84,6 +83,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),
+        ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
       });
       onAgentOpened(
         agent,

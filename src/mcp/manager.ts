@@ -12,6 +12,7 @@ import {
   type ListedTool,
   type McpConnection,
 } from "./connection.js";
+import { describeServer } from "./describe.js";
 import { resolveServerConfig } from "./expand.js";
 import { createMcpTool, type McpTool } from "./tools.js";
 
@@ -27,6 +28,8 @@ export interface McpServerStatus {
   file: string;
   scope: McpServerEntry["scope"];
   transport: McpServerEntry["config"]["type"];
+  /** What it runs or reaches, one line, without env or header values. */
+  definition: string;
   state: McpServerState;
   /** Why it failed (failed, timeout, closed). */
   error?: string;
@@ -377,6 +380,7 @@ function newStatus(entry: McpServerEntry): McpServerStatus {
     file: entry.file,
     scope: entry.scope,
     transport: entry.config.type,
+    definition: describeServer(entry.config),
     state: "timeout",
     tools: [],
     problems: [],

@@ -213,6 +213,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    reasoning: {
+      harvest: opts.harvest ?? false,
+      branch: opts.branch ?? 1,
+      cheapModel: opts.cheapModel ?? opts.model,
+      ...(opts.branchSelector ? { selector: opts.branchSelector } : {}),
+    },
     ...(settings.compaction.toolResultMaxChars !== undefined
       ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
       : {}),
@@ -316,10 +322,13 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           }
           const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
           core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
+          core.dispatch.turnAllowed =
+            invoked.kind === "prompt" ? (invoked.allowed ?? undefined) : undefined;
           try {
             yield* runTurn(core, text, signal);
           } finally {
             core.turnModel = null;
+            core.dispatch.turnAllowed = undefined;
           }
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();
@@ -356,6 +365,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         await mcp?.close();
       })(),
     memory: () => memory,
+    getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),
+    setReasoning: (r) => {
+      if (r.harvest !== undefined) core.reasoning.harvest = r.harvest;
+      if (r.branch !== undefined) core.reasoning.branch = Math.max(1, Math.min(8, r.branch));
+    },
     commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {

@@ -231,6 +231,18 @@ export interface FireOptions<E extends HookEventName = HookEventName> {
   payload: EventPayload<E>;
   /** Aborting cancels running hooks (their outcome becomes `cancelled`). */
   signal?: AbortSignal;
+  /** Called as each foreground hook starts, so a front end can say what runs. Must not throw. */
+  onStart?: (start: HookStart) => void;
+}
+
+/** A hook that has just started (reported before its result, which may take a while). */
+export interface HookStart {
+  hookId: string;
+  event: HookEventName;
+  /** The label a run record carries (the command, URL or prompt, cut). */
+  command: string;
+  source: string;
+  startedAt: number;
 }
 
 /** A result of an async hook, delivered with the next turn. */

@@ -26,7 +26,9 @@ export type TuiAgent = Pick<
   | "stats"
   | "transcript"
   | "mcp"
-> & { readonly hooks: TuiHooks } & Partial<Pick<Agent, "memory" | "commands">>;
+> & { readonly hooks: TuiHooks } & Partial<
+    Pick<Agent, "memory" | "commands" | "getReasoning" | "setReasoning">
+  >;
 
 /** A stored session as /sessions lists it. */
 export interface TuiSessionSummary {

@@ -252,7 +252,7 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /** Opens the new agent first (so a bad id leaves the session alone), then ends the old one. */
-async function swap(
+export async function swap(
   backend: TuiBackend,
   io: SlashIO,
   opts: { resume?: string; model?: string },

@@ -47,6 +47,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
     if (!values) throw new UserError("setup cancelled; set DEEPSEEK_API_KEY or run `keel` again");
     const saved = await saveLlmConfig({ keelHome: opts.keelHome, values });
     if (!saved.ok) throw new UserError(`could not save the configuration: ${saved.error}`);
+    // Printed above the session so it stays in the scrollback: the user knows where the key went.
+    process.stdout.write(
+      `✓ saved your API key and base URL to ${saved.path} (readable only by you)\n`,
+    );
     loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
     if (!loaded.ok) throw new UserError(loaded.error);
   }

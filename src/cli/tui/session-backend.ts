@@ -14,7 +14,7 @@ import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
-import { registerCustomCommands } from "./session-commands.js";
+import { onAgentOpened } from "./session-commands.js";
 import { SLASH_COMMANDS } from "./slash.js";
 
 /** Options of {@link createSessionBackend}. */
@@ -85,8 +85,8 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(mcpServers ? { mcpServers } : {}),
         ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
       });
-      registerCustomCommands(
-        agent.commands(),
+      onAgentOpened(
+        agent,
         SLASH_COMMANDS.map((c) => c.name),
       );
       return { agent, session };

@@ -258,6 +258,10 @@ export class McpManager {
   statuses(): McpServerStatus[] {
     return this.#slots.map((s) => ({
       ...s.status,
+      // A failed or late server's stderr may still be arriving: show what it wrote so far.
+      ...(s.status.state !== "connected" && s.status.state !== "untrusted"
+        ? { stderrTail: s.stderr }
+        : {}),
       tools: [...s.status.tools],
       problems: [...s.status.problems],
     }));
@@ -282,7 +286,7 @@ export class McpManager {
       if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {
         out.push({
           level: "warn",
-          text: `MCP server ${st.name} ${st.state === "timeout" ? "timed out" : "failed"}: ${st.error ?? ""}${tailNote(st.stderrTail)}`,
+          text: `MCP server ${st.name} ${st.state === "timeout" ? "timed out" : "failed"}: ${st.error ?? ""}${tailNote(s.stderr)}`,
         });
       }
       for (const p of st.problems) out.push({ level: "warn", text: `MCP server ${st.name}: ${p}` });

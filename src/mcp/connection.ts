@@ -175,7 +175,15 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   );
   const transport = makeTransport(sdk, opts);
   const conn = new McpConnection({ name: opts.name, client, transport });
+  let stderrDone: Promise<unknown> = Promise.resolve();
   if (transport instanceof sdk.StdioClientTransport) {
+    const stream = transport.stderr;
+    if (stream) {
+      stderrDone = new Promise((resolve) => {
+        stream.once("end", resolve);
+        stream.once("close", resolve);
+      });
+    }
     transport.stderr?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
       conn.noteStderr(text);
@@ -221,6 +229,8 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
     await client.connect(transport, opts.signal ? { signal: opts.signal } : {});
   } catch (err) {
     await conn.close();
+    // A server that died at start said why on stderr: let the last of it arrive (bounded).
+    await Promise.race([stderrDone, new Promise((r) => setTimeout(r, 1000).unref())]);
     throw err;
   }
   return conn;

@@ -101,6 +101,7 @@ describe("McpManager faults", () => {
       "mcp__late__echo",
       "mcp__late__write_note",
     ]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("a crash in the middle of a call is an error result, and the server is marked closed", async () => {

@@ -29,6 +29,10 @@ interface LockBody {
   since: string;
 }
 
+// Locks this process holds, counted: the TUI reopens its own session on /model before closing
+// the old handle, and that must not lock itself out.
+const heldHere = new Map<string, { count: number; nonce: string }>();
+
 /** The lock file of a session file. */
 export function lockPathFor(sessionPath: string): string {
   return `${sessionPath}.lock`;
@@ -81,6 +85,11 @@ function tryCreate(path: string, body: LockBody): boolean {
  */
 export function lockSessionFile(sessionPath: string, sessionId: string): SessionLock {
   const path = lockPathFor(sessionPath);
+  const mine = heldHere.get(path);
+  if (mine !== undefined) {
+    mine.count++;
+    return held(path, mine.nonce);
+  }
   const body: LockBody = {
     pid: process.pid,
     host: hostname(),
@@ -88,7 +97,10 @@ export function lockSessionFile(sessionPath: string, sessionId: string): Session
     since: new Date().toISOString(),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (tryCreate(path, body)) return held(path, body.nonce);
+    if (tryCreate(path, body)) {
+      heldHere.set(path, { count: 1, nonce: body.nonce });
+      return held(path, body.nonce);
+    }
     const holder = readBody(path);
     if (!isStale(holder)) {
       const who = holder
@@ -127,6 +139,9 @@ function held(path: string, nonce: string): SessionLock {
     if (released) return;
     released = true;
     process.removeListener("exit", release);
+    const mine = heldHere.get(path);
+    if (mine !== undefined && mine.nonce === nonce && --mine.count > 0) return;
+    heldHere.delete(path);
     // Only remove our own lock (a stale takeover may have replaced it).
     if (readBody(path)?.nonce !== nonce) return;
     try {

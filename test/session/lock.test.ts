@@ -18,17 +18,28 @@ function deadPid(): number {
 }
 
 describe("session file lock", () => {
-  it("a second lock on the same file is refused with a clear error until the first is released", () => {
+  it("a lock held by another live process is refused with a clear error naming it", () => {
     const path = join(dir, "abcdef12-x.jsonl");
-    const lock = lockSessionFile(path, "abcdef12-x");
-    expect(statSync(lockPathFor(path)).mode & 0o777).toBe(0o600);
+    writeFileSync(
+      lockPathFor(path),
+      JSON.stringify({ pid: process.ppid, host: hostname(), nonce: "n", since: "then" }),
+    );
     expect(() => lockSessionFile(path, "abcdef12-x")).toThrow(SessionLockedError);
     expect(() => lockSessionFile(path, "abcdef12-x")).toThrow(
-      new RegExp(`session abcdef12 is in use by Keel process ${process.pid}`),
+      new RegExp(`session abcdef12 is in use by Keel process ${process.ppid}`),
     );
-    lock.release();
+  });
+
+  it("is 0600, counted within one process (the TUI's /model reopen), removed at the last release", () => {
+    const path = join(dir, "s.jsonl");
+    const a = lockSessionFile(path, "s");
+    expect(statSync(lockPathFor(path)).mode & 0o777).toBe(0o600);
+    const b = lockSessionFile(path, "s");
+    a.release();
+    a.release();
+    expect(existsSync(lockPathFor(path))).toBe(true);
+    b.release();
     expect(existsSync(lockPathFor(path))).toBe(false);
-    lockSessionFile(path, "abcdef12-x").release();
   });
 
   it("takes over a stale lock whose process is gone", () => {

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent } from "../../agent/events.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
@@ -145,7 +146,10 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey }),
       model,
       ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
-      tools: createBuiltinTools({ cwd: projectDir }),
+      tools: createBuiltinTools({
+        cwd: projectDir,
+        env: childProcessEnv(process.env, { keelHome, apiKey: llm.apiKey }),
+      }),
       session,
       autoApprove: o.yes,
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),

@@ -6,6 +6,7 @@
  */
 import { StreamAssembler } from "./assemble.js";
 import { errorBodyMessage, wireChunk } from "./chunk.js";
+import { redactUrls } from "./redact.js";
 import { buildRequestBody } from "./request-body.js";
 import {
   backoffDelay,
@@ -238,8 +239,8 @@ function describe(err: unknown): string {
   return err.message;
 }
 
-/** Replaces every occurrence of the key in a message: keys must never reach logs. */
+/** Replaces every occurrence of the key, and URL credentials and query values, in a message. */
 function redactor(apiKey: string): (text: string) => string {
-  if (apiKey.length < 4) return (text) => text;
-  return (text) => text.split(apiKey).join("[redacted]");
+  if (apiKey.length < 4) return redactUrls;
+  return (text) => redactUrls(text.split(apiKey).join("[redacted]"));
 }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { appendHookAudit, type HookAuditRecord, type HookRunInput } from "./hook-audit.js";
-import { openForAppend, writeAll } from "./jsonl.js";
+import { openForAppend, PRIVATE_DIR_MODE, writeAll } from "./jsonl.js";
 import { lockSessionFile, type SessionLock } from "./lock.js";
 import { hooksPathFor, projectSessionsDir } from "./paths.js";
 import {
@@ -52,7 +52,7 @@ export function createSession(
 ): SessionHandle {
   const projectDir = resolve(opts.projectDir);
   const dir = projectSessionsDir(opts.keelHome, projectDir);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const id = opts.id ?? randomUUID();
   const path = join(dir, `${id}.jsonl`);
   const meta: SessionMeta = {

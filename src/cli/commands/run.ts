@@ -143,7 +143,11 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     const agent = await createAgent({
       projectDir,
       keelHome,
-      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey }),
+      client: createChatClient({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey,
+        streamIdleMs: llm.streamIdleMs,
+      }),
       model,
       ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
       tools: createBuiltinTools({

@@ -60,7 +60,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       keelHome: opts.keelHome,
       model: opts.model ?? llm.model,
       cheapModel: llm.cheapModel,
-      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
+      client: createChatClient({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey ?? "",
+        streamIdleMs: llm.streamIdleMs,
+      }),
       permissions,
       ...(opts.mode ? { permissionMode: opts.mode } : {}),
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),

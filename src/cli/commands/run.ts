@@ -19,6 +19,7 @@ import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { UserError } from "../main.js";
 import { startSessionServers } from "../mcp/session-servers.js";
+import { stripControls } from "../terminal-text.js";
 import { createRunPrinter, type RunSummary } from "./run-output.js";
 
 const optionsSchema = z.object({
@@ -190,7 +191,7 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     process.exitCode = 1;
     return;
   }
-  throw new UserError(failure);
+  throw new UserError(stripControls(failure));
 }
 
 /** Why configured hooks will not run: untrusted project hooks, files that failed to load. */

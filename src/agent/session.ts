@@ -13,6 +13,7 @@ import {
   SessionError,
   type SessionHandle,
 } from "../session/index.js";
+import { appendCompactionRecord } from "./compaction-log.js";
 import type { SessionPort } from "./types.js";
 
 /** Options of `openAgentSession`. */
@@ -66,10 +67,10 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       handle.close();
       throw err;
     }
-    return adapt(handle, liveMessages(locked), locked.warnings, opts.onError);
+    return adapt(handle, liveMessages(locked), locked.warnings, opts.onError, opts.keelHome);
   }
   const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
-  return adapt(handle, [], [], opts.onError);
+  return adapt(handle, [], [], opts.onError, opts.keelHome);
 }
 
 function adapt(
@@ -77,6 +78,7 @@ function adapt(
   messages: readonly string[],
   warnings: readonly string[],
   onError: ((err: unknown) => void) | undefined,
+  keelHome: string,
 ): OpenedSession {
   const guard = (fn: () => void) => {
     try {
@@ -110,6 +112,14 @@ function adapt(
         });
       }),
     appendHookRun: (run) => guard(() => handle.appendHookRun(run)),
+    appendCompactionStats: (record) =>
+      guard(() =>
+        appendCompactionRecord(keelHome, {
+          ts: new Date().toISOString(),
+          sessionId: handle.id,
+          ...record,
+        }),
+      ),
     recordEvent: (kind, fields) => guard(() => handle.appendEvent({ ...fields, kind })),
     close: () => guard(() => handle.close()),
   };

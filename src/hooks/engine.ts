@@ -102,7 +102,7 @@ export async function createHookEngine(
     h: PreparedHook,
     payload: AnyEventPayload,
     signal: AbortSignal,
-    run: { async: boolean; deadline?: number },
+    run: { async: boolean; deadline?: number; onStart?: FireOptions["onStart"] },
   ): Promise<AggregateItem> => {
     const event = payload.hook_event_name;
     const type = h.def.handler.type;
@@ -138,7 +138,19 @@ export async function createHookEngine(
         allowPrivateNetworks: snapshot.loaded.settings.allowPrivateNetworks,
         ...(opts.promptRunner ? { promptRunner: opts.promptRunner } : {}),
         ...(opts.agentRunner ? { agentRunner: opts.agentRunner } : {}),
+        ...(opts.mcpToolRunner ? { mcpToolRunner: opts.mcpToolRunner } : {}),
       };
+      try {
+        run.onStart?.({
+          hookId: h.def.id,
+          event,
+          command: h.label,
+          source: h.def.source.path,
+          startedAt,
+        });
+      } catch {
+        // onStart must not throw; if it does, the hook still runs.
+      }
       try {
         result = await handlers[type](req);
       } catch (err) {
@@ -227,7 +239,11 @@ export async function createHookEngine(
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
     const signal = options.signal ?? NEVER;
     const items = await mapBounded(foreground, concurrency, (h) =>
-      runOne(h, payload, signal, { async: false, ...(deadline !== undefined ? { deadline } : {}) }),
+      runOne(h, payload, signal, {
+        async: false,
+        ...(deadline !== undefined ? { deadline } : {}),
+        ...(options.onStart ? { onStart: options.onStart } : {}),
+      }),
     );
     const p: Record<string, unknown> = { ...payload };
     const tool: AggregateToolContext | undefined =

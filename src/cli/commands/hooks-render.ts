@@ -34,6 +34,8 @@ export function handlerSummary(handler: HandlerConfig): string {
       return `prompt: ${firstLine(handler.prompt)}`;
     case "agent":
       return `agent: ${firstLine(handler.prompt)}`;
+    case "mcp_tool":
+      return `mcp_tool: ${handler.server}/${handler.tool}`;
   }
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/commands/doctor.js";
 import { createChatClient } from "../../src/llm/client.js";
 import { reply, script } from "../../src/sim/index.js";
+import { userRequest } from "../llm/helpers.js";
 import { keel, worldPerTest } from "./harness.js";
 
 const newWorld = worldPerTest();
@@ -62,10 +63,7 @@ describe("secrets", () => {
       sleep: async () => {},
     });
     const messages: string[] = [];
-    for await (const ev of client.stream({
-      model: "m",
-      messages: [{ role: "user", content: "hi" }],
-    } as never)) {
+    for await (const ev of client.stream(userRequest("hi"))) {
       if (ev.type === "error") messages.push(ev.message);
     }
     expect(messages.length).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { createChatClient } from "../../src/llm/client.js";
 import { loadLlmConfig } from "../../src/llm/config.js";
 import { SseLimitError, SseParser } from "../../src/llm/sse.js";
 import type { StreamEvent } from "../../src/llm/types.js";
+import { userRequest } from "./helpers.js";
 
 const servers: Server[] = [];
 const open: ServerResponse[] = [];
@@ -36,10 +37,7 @@ async function events(
 ): Promise<StreamEvent[]> {
   const client = createChatClient({ baseUrl, apiKey: "sk-test", maxRetries: 0, ...extra });
   const out: StreamEvent[] = [];
-  for await (const ev of client.stream({
-    model: "m",
-    messages: [{ role: "user", content: "hi" }],
-  } as never)) {
+  for await (const ev of client.stream(userRequest("hi"))) {
     out.push(ev);
   }
   return out;

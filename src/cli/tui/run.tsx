@@ -73,7 +73,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       keelHome: opts.keelHome,
       model: opts.model ?? llm.model,
       cheapModel: llm.cheapModel,
-      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
+      client: createChatClient({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey ?? "",
+        streamIdleMs: llm.streamIdleMs,
+      }),
       permissions,
       onElicit: tuiElicitation(permissions),
       ...(opts.mode ? { permissionMode: opts.mode } : {}),

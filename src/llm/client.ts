@@ -107,7 +107,9 @@ async function* attemptOnce(
 ): AsyncGenerator<StreamEvent, Attempt> {
   let res: Response;
   try {
-    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), {
+    // `duplex: "half"` (required by fetch for a streamed body) is missing from some RequestInit
+    // typings; undici accepts it.
+    const init: RequestInit & { duplex: "half" } = {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -119,7 +121,8 @@ async function* attemptOnce(
       body: bodyStream(body) as unknown as RequestInit["body"],
       duplex: "half",
       ...(req.signal ? { signal: req.signal } : {}),
-    });
+    };
+    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), init);
   } catch (err) {
     if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
     return {

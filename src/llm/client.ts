@@ -153,7 +153,8 @@ async function* attemptWatched(
 ): AsyncGenerator<StreamEvent, Attempt> {
   let res: Response;
   try {
-    // `duplex` is required by Node's fetch for a streamed body; not every RequestInit type knows it.
+    // `duplex: "half"` (required by fetch for a streamed body) is missing from some RequestInit
+    // typings; undici accepts it.
     const init: RequestInit & { duplex: "half" } = {
       method: "POST",
       headers: {

@@ -7,6 +7,7 @@ import { Box, Static, Text, useApp, useInput, useStdout, useWindowSize } from "i
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { AgentEvent } from "../../agent/events.js";
 import type { PermissionMode } from "../../agent/permissions.js";
+import { plural } from "../format/text.js";
 import type { TuiBackend } from "./backend.js";
 import { runSlashCommand, type SlashIO } from "./commands.js";
 import { EntryView } from "./components/entry-view.js";
@@ -176,6 +177,7 @@ export function App(props: AppProps) {
     showHistory,
     askTrust: () => setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir)),
     announceHookProblems,
+    columns: width,
   });
 
   const announceHookProblems = () => {
@@ -193,7 +195,7 @@ export function App(props: AppProps) {
       pushEntries(s, ...replayEntries(bytes), {
         kind: "notice",
         level: "info",
-        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${bytes.length} messages`,
+        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${plural(bytes.length, "message")}`,
       }),
     );
   };

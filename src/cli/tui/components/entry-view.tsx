@@ -1,5 +1,6 @@
 /** Renders one finished transcript entry. */
 import { Box, Text } from "ink";
+import { plural } from "../../format/text.js";
 import { wordWrap } from "../format.js";
 import { renderMarkdown } from "../markdown.js";
 import { sanitize } from "../sanitize.js";
@@ -72,7 +73,7 @@ export function UserPrompt({ text, width }: { text: string; width: number }) {
         <Text color="gray">❯ </Text>
         <Text bold>{shown.join("\n")}</Text>
       </Box>
-      {more > 0 ? <Text dimColor>{`  … ${more} more line(s) sent`}</Text> : null}
+      {more > 0 ? <Text dimColor>{`  … ${plural(more, "more line")} sent`}</Text> : null}
     </Box>
   );
 }

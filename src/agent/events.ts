@@ -52,6 +52,31 @@ export type AgentEvent =
       description: string;
       event: AgentEvent;
     }
+  /** Plan state harvested from the last reply's reasoning (never sent to the model). */
+  | {
+      type: "harvest";
+      plan: {
+        subgoals: string[];
+        hypotheses: string[];
+        uncertainties: string[];
+        rejectedPaths: string[];
+      };
+      costUsd: number;
+    }
+  /** A branched request: its samples and the one picked (only that one enters the log). */
+  | {
+      type: "branch";
+      samples: {
+        index: number;
+        temperature: number;
+        uncertainties: number | null;
+        answerChars: number;
+        costUsd: number;
+      }[];
+      failed: number;
+      picked: number;
+      costUsd: number;
+    }
   /** Project memory read at session start (or re-read after a compaction). */
   | {
       type: "memory_loaded";

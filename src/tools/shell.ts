@@ -11,6 +11,7 @@ import { z } from "zod";
 import { toParameters } from "./json-schema.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
+import { sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Default and maximum timeout of one command. */
@@ -51,20 +52,28 @@ const DESCRIPTION = `Run a shell command with \`sh -c\` in the project directory
 
 /** What the shell tool needs from the operating system (replaceable in tests). */
 export interface ShellOperations {
-  spawn(command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess;
+  /** `sandbox` names the bwrap binary when the command must run in the OS sandbox. */
+  spawn(
+    command: string,
+    opts: { cwd: string; env: NodeJS.ProcessEnv; sandbox?: { bwrap: string } },
+  ): ChildProcess;
   /** Signals a whole process group; ignores groups that are already gone. */
   killGroup(pid: number, signal: NodeJS.Signals): void;
 }
 
 /** The real operations: `sh -c` as a process-group leader, stdin closed. */
 export const defaultShellOperations: ShellOperations = {
-  spawn: (command, opts) =>
-    spawn("sh", ["-c", command], {
+  spawn: (command, opts) => {
+    const { file, args } = opts.sandbox
+      ? sandboxedShell(opts.sandbox.bwrap, command, opts)
+      : { file: "sh", args: ["-c", command] };
+    return spawn(file, args, {
       cwd: opts.cwd,
-      env: opts.env,
+      env: opts.sandbox ? sandboxEnv(opts.env) : opts.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-    }),
+    });
+  },
   killGroup: (pid, signal) => {
     try {
       process.kill(-pid, signal);
@@ -86,8 +95,8 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal, onOutput }) =>
-      guarded("shell", () => runShell(ctx, ops, input, signal, onOutput)),
+    run: (input, { signal, sandboxed, onOutput }) =>
+      guarded("shell", () => runShell(ctx, ops, input, signal, sandboxed === true, onOutput)),
   };
 }
 
@@ -98,6 +107,7 @@ function runShell(
   ops: ShellOperations,
   input: ShellInput,
   signal: AbortSignal,
+  sandboxed: boolean,
   onOutput?: (text: string) => void,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
@@ -115,6 +125,14 @@ function runShell(
       details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
     });
   }
+  const sandbox = sandboxed ? sandboxStatus(ctx.env ?? process.env) : undefined;
+  if (sandbox && !sandbox.available) {
+    return Promise.resolve({
+      content: `shell: the command was approved only to run in the OS sandbox, which is not available (${sandbox.reason}); it was not run.`,
+      isError: true,
+      details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
+    });
+  }
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
   const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
   const stderr = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
@@ -122,7 +140,11 @@ function runShell(
   return new Promise<ToolResult>((resolvePromise) => {
     let child: ChildProcess;
     try {
-      child = ops.spawn(input.command, { cwd: ctx.cwd, env: ctx.env ?? process.env });
+      child = ops.spawn(input.command, {
+        cwd: ctx.cwd,
+        env: ctx.env ?? process.env,
+        ...(sandbox?.available ? { sandbox: { bwrap: sandbox.bwrap } } : {}),
+      });
     } catch (err) {
       resolvePromise({
         content: `shell: could not start sh: ${describeError(err)}`,

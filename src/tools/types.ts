@@ -41,6 +41,11 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
 /** What a tool run gets besides its input. */
 export interface ToolRunOptions {
   signal: AbortSignal;
+  /**
+   * No person approved this call (Keel's allowlist or plan mode did), so a tool that runs
+   * programs runs them in the OS sandbox, or not at all.
+   */
+  sandboxed?: boolean;
   /** Output as it is produced (shell), for the UI; the result still carries all of it. */
   onOutput?: (text: string) => void;
 }

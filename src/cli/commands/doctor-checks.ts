@@ -7,6 +7,7 @@ import { createHookEngine, validateHooks } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
 import { type LlmConfig, loadLlmConfig } from "../../llm/config.js";
+import { sandboxStatus } from "../../tools/sandbox.js";
 import { summaryLine } from "./hooks-render.js";
 
 /** One line of the report. */
@@ -28,6 +29,22 @@ export function checkNode(version: string = process.versions.node): Finding {
     check: "node",
     detail: `Node.js v${version}${ok ? "" : ` is too old; Keel needs ${MIN_NODE.join(".")} or newer`}`,
   };
+}
+
+/** Whether the OS sandbox (bubblewrap) works here; without it every shell command asks. */
+export function checkSandbox(env: NodeJS.ProcessEnv = process.env): Finding {
+  const s = sandboxStatus(env);
+  return s.available
+    ? {
+        status: "ok",
+        check: "sandbox",
+        detail: `bubblewrap at ${s.bwrap}: read-only commands run without asking, sandboxed`,
+      }
+    : {
+        status: "warn",
+        check: "sandbox",
+        detail: `${s.reason}; without it Keel approves no shell command on its own (every one asks)`,
+      };
 }
 
 /** The last four characters of a key, never more. */

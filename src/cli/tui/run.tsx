@@ -15,6 +15,7 @@ import { SessionError } from "../../session/index.js";
 import { UserError } from "../main.js";
 import { App } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
+import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
@@ -66,6 +67,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       cheapModel: llm.cheapModel,
       client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
       permissions,
+      onElicit: tuiElicitation(permissions),
       ...(opts.mode ? { permissionMode: opts.mode } : {}),
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       ...(opts.continueLatest ? { continueLatest: true } : {}),

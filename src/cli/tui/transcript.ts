@@ -367,7 +367,7 @@ export function applyEvent(
       return pushEntries(flushText(flushReasoning(state)), {
         kind: "notice",
         level: "info",
-        text: `compacted ${ev.beforeMessages} → ${plural(ev.afterMessages, "message")} (the next request misses the cache once)`,
+        text: `compacted${ev.trigger === "auto" ? " automatically" : ""} ${ev.beforeMessages} → ${plural(ev.afterMessages, "message")} (the next request misses the cache once)`,
       });
     case "error":
       return pushEntries(flushText(flushReasoning(state)), {

@@ -2,7 +2,7 @@
 import { Box, Text } from "ink";
 import { plural } from "../../format/text.js";
 import { wordWrap } from "../format.js";
-import { renderMarkdown } from "../markdown.js";
+import { markdownOrPlain } from "../markdown-loader.js";
 import { sanitize } from "../sanitize.js";
 import type { Entry } from "../transcript.js";
 import { HookRow } from "./hook-row.js";
@@ -80,7 +80,7 @@ export function UserPrompt({ text, width }: { text: string; width: number }) {
 
 /**
  * Assistant Markdown: a bullet on the first block of a reply, later blocks indented under it;
- * rendered (and sanitized) by renderMarkdown, wrapped to the columns left of the bullet.
+ * rendered (and sanitized) by renderMarkdown once loaded, wrapped to the columns left of the bullet.
  */
 export function AssistantText({
   text,
@@ -98,7 +98,7 @@ export function AssistantText({
       <Box width={2} flexShrink={0}>
         <Text color="white">{continued ? " " : "●"}</Text>
       </Box>
-      <Text>{renderMarkdown(text, width - 2)}</Text>
+      <Text>{markdownOrPlain(text, width - 2)}</Text>
     </Box>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { StreamAssembler } from "./assemble.js";
 import { errorBodyMessage, wireChunk } from "./chunk.js";
-import { buildRequestBody } from "./request-body.js";
+import { bodyStream, buildRequestBodyChunks, type RequestBodyChunks } from "./request-body.js";
 import {
   backoffDelay,
   defaultSleep,
@@ -58,7 +58,8 @@ async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerat
   const redact = redactor(o.apiKey);
   const maxRetries = o.maxRetries ?? 4;
   const sleep = o.sleep ?? defaultSleep;
-  const body = buildRequestBody(req, { stream: true });
+  // Each message's bytes are encoded once per session, not once per request (request-body.ts).
+  const body = buildRequestBodyChunks(req, { stream: true });
   for (let attempt = 1; ; attempt++) {
     if (req.signal?.aborted) {
       yield aborted();
@@ -102,7 +103,7 @@ async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerat
 async function* attemptOnce(
   o: ChatClientOptions,
   req: ChatRequest,
-  body: string,
+  body: RequestBodyChunks,
 ): AsyncGenerator<StreamEvent, Attempt> {
   let res: Response;
   try {
@@ -112,8 +113,11 @@ async function* attemptOnce(
         "content-type": "application/json",
         accept: "text/event-stream",
         authorization: `Bearer ${o.apiKey}`,
+        // Known length: sent as such, not chunked (some OpenAI-compatible proxies refuse that).
+        "content-length": String(body.byteLength),
       },
-      body,
+      body: bodyStream(body) as unknown as RequestInit["body"],
+      duplex: "half",
       ...(req.signal ? { signal: req.signal } : {}),
     });
   } catch (err) {

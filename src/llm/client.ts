@@ -107,7 +107,8 @@ async function* attemptOnce(
 ): AsyncGenerator<StreamEvent, Attempt> {
   let res: Response;
   try {
-    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), {
+    // `duplex` is required by Node's fetch for a streamed body; not every RequestInit type knows it.
+    const init: RequestInit & { duplex: "half" } = {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -119,7 +120,8 @@ async function* attemptOnce(
       body: bodyStream(body) as unknown as RequestInit["body"],
       duplex: "half",
       ...(req.signal ? { signal: req.signal } : {}),
-    });
+    };
+    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), init);
   } catch (err) {
     if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
     return {

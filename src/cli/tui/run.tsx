@@ -20,6 +20,7 @@ import { createPromptHistory } from "./history.js";
 import { loadMarkdown } from "./markdown-loader.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
+import { setReasoningPrefs } from "./session-commands.js";
 
 /** Options of {@link runInteractive}, already validated by the command. */
 export interface InteractiveOptions {
@@ -30,6 +31,9 @@ export interface InteractiveOptions {
   continueLatest?: boolean;
   resume?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--harvest` / `--branch N`: the session's starting reasoning settings. */
+  harvest?: boolean;
+  branch?: number;
 }
 
 /** Runs the TUI until the user exits. Throws UserError for setup problems. */
@@ -59,6 +63,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
 
   let writeError: string | null = null;
   const permissions = createPermissionBridge();
+  setReasoningPrefs({
+    ...(opts.harvest ? { harvest: true } : {}),
+    ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
+  });
   let opened: Awaited<ReturnType<typeof createSessionBackend>>;
   try {
     opened = await createSessionBackend({

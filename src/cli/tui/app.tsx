@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { AgentEvent } from "../../agent/events.js";
 import type { PermissionMode } from "../../agent/permissions.js";
 import { keelHomeDir } from "../commands/hooks-shared.js";
+import { plural } from "../format/text.js";
 import type { TuiBackend } from "./backend.js";
 import { runSlashCommand, type SlashIO } from "./commands.js";
 import { EntryView } from "./components/entry-view.js";
@@ -179,6 +180,7 @@ export function App(props: AppProps) {
     askTrust: () =>
       setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir, backend.agent().mcp)),
     announceHookProblems,
+    columns: width,
   });
 
   const announceHookProblems = () => {
@@ -196,7 +198,7 @@ export function App(props: AppProps) {
       pushEntries(s, ...replayEntries(bytes), {
         kind: "notice",
         level: "info",
-        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${bytes.length} messages`,
+        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${plural(bytes.length, "message")}`,
       }),
     );
   };

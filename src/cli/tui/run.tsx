@@ -17,6 +17,7 @@ import { App } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
+import { loadMarkdown } from "./markdown-loader.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
 import { setReasoningPrefs } from "./session-commands.js";
@@ -114,6 +115,8 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );
+    // After the first frame: the renderer is not needed before the first answer.
+    setImmediate(() => void loadMarkdown());
     await instance.waitUntilExit();
   } finally {
     process.removeListener("SIGTERM", onSignal);

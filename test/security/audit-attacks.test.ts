@@ -151,7 +151,7 @@ describe("attack 6: hostile config files cannot crash Keel", () => {
 });
 
 describe("attack 9: secrets never reach logs; logs are 0600", () => {
-  it.fails("HOLE: an http hook URL's userinfo and ?token= are written verbatim to hooks-audit.jsonl and the session hook log", async () => {
+  it("an http hook URL's userinfo and ?token= are not in hooks-audit.jsonl nor the session's hook log", async () => {
     const world = await newWorld(script(reply().text("done")));
     const host = await server((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
@@ -182,7 +182,7 @@ describe("attack 9: secrets never reach logs; logs are 0600", () => {
     expect(r.stdout + r.stderr).not.toContain("PW-SECRET-1");
   });
 
-  it.fails("HOLE: hooks-audit.jsonl (and the session hook log) are created 0644, not 0600", async () => {
+  it("every file Keel writes under KEEL_HOME (sessions, hook logs) is 0600", async () => {
     const world = await newWorld(script(reply().text("done")));
     writeSettings(world, { UserPromptSubmit: [commandHook("true")] });
     const r = await keel(world, ["run", "hi", "--output-format", "json"]);
@@ -192,7 +192,7 @@ describe("attack 9: secrets never reach logs; logs are 0600", () => {
     for (const f of files) expect((statSync(f).mode & 0o777).toString(8), f).toBe("600");
   });
 
-  it.fails("HOLE: doctor prints a base URL's userinfo and query", async () => {
+  it("doctor never prints a base URL's credentials", async () => {
     const world = await newWorld(script(reply().text("unused")));
     const host = await server((_req, res) => {
       res.writeHead(401, { "content-type": "application/json" });
@@ -204,7 +204,7 @@ describe("attack 9: secrets never reach logs; logs are 0600", () => {
     expect(r.stdout + r.stderr).not.toContain("Q-SECRET-4");
   });
 
-  it.fails("HOLE: keel run's endpoint error prints the base URL's userinfo and query", async () => {
+  it("a failing model endpoint's error never prints the base URL's credentials", async () => {
     const world = await newWorld(script(reply().text("unused")));
     const host = await server((_req, res) => {
       res.writeHead(400, { "content-type": "application/json" });
@@ -217,7 +217,7 @@ describe("attack 9: secrets never reach logs; logs are 0600", () => {
     expect(r.stdout + r.stderr).not.toContain("Q-SECRET-6");
   });
 
-  it.fails("HOLE: keel run's retried network error prints the base URL's userinfo and query", async () => {
+  it("an unreachable endpoint (retried) never prints the base URL's credentials", async () => {
     const world = await newWorld(script(reply().text("unused")));
     world.env.KEEL_BASE_URL = "http://bob:PW-SECRET-7@127.0.0.1:1/v1?api_key=Q-SECRET-8";
     const r = await keel(world, ["run", "hi"]);
@@ -262,7 +262,7 @@ describe("attack 12: a huge timeout is clamped, not overflowed", () => {
 });
 
 describe("partly held: Keel's provider key is not in tools' or hooks' environment", () => {
-  it.fails("HOLE: the model reads DEEPSEEK_API_KEY through the shell (and hooks get it too)", async () => {
+  it("the model cannot read DEEPSEEK_API_KEY through the shell; a hook does not get it either", async () => {
     const world = await newWorld(
       script(
         reply().tool("shell", { command: "env; echo KEY=$DEEPSEEK_API_KEY" }),
@@ -282,7 +282,7 @@ describe("partly held: Keel's provider key is not in tools' or hooks' environmen
 });
 
 describe("partly held: no raw escape sequences from the model or a hook", () => {
-  it.fails("HOLE: keel run text mode writes the model's OSC 52 / clear-screen bytes raw", async () => {
+  it("keel run text mode writes no OSC 52 / clear-screen bytes the model sent", async () => {
     const world = await newWorld(script(reply().text(HOSTILE_TEXT)));
     const r = await keel(world, ["run", "hi"]);
     expect(r.code).toBe(0);
@@ -290,7 +290,7 @@ describe("partly held: no raw escape sequences from the model or a hook", () => 
     expect(r.stdout + r.stderr).not.toContain(ESC);
   });
 
-  it.fails("HOLE: keel hooks test writes a hook's escape bytes raw", async () => {
+  it("keel hooks test writes no escape bytes a hook printed", async () => {
     const world = await newWorld(script(reply().text("unused")));
     const printf = HOSTILE_TEXT.replaceAll(ESC, "\\033").replaceAll("\\\\", "\\\\\\\\");
     writeSettings(world, {
@@ -313,7 +313,7 @@ describe("partly held: no raw escape sequences from the model or a hook", () => 
 });
 
 describe("partly held: a stream of keep-alives only does not hang keel run", () => {
-  it.fails("HOLE: a keep-alive-only stream hangs keel run (KEEL_STREAM_IDLE_MS ignored)", async () => {
+  it("KEEL_STREAM_IDLE_MS ends the run with an error", async () => {
     const world = await newWorld(script(reply().text("unused")));
     const timers: NodeJS.Timeout[] = [];
     cleanups.push(() => {

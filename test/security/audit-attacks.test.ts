@@ -458,4 +458,41 @@ describe("own attacks", () => {
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });
+
+  it.skipIf(!sandbox.available)(
+    "a hostile repo's diff.external and textconv do not run on git diff / git log -p / git show",
+    async () => {
+      const outside = outsideDir();
+      const world = await newWorld(
+        script(
+          reply().tool("shell", { command: "git diff" }),
+          reply().tool("shell", { command: "git log -p" }),
+          reply().tool("shell", { command: "git show HEAD" }),
+          reply().text("done"),
+        ),
+      );
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=n", ...args], {
+          cwd: world.project,
+          stdio: "ignore",
+          env: world.env,
+        });
+      git("init", "-q");
+      writeFileSync(join(world.project, ".gitattributes"), "*.txt diff=evil\n");
+      writeFileSync(join(world.project, "a.txt"), "one\n");
+      git("add", ".");
+      git("commit", "-qm", "init");
+      writeFileSync(join(world.project, "a.txt"), "two\n");
+      git("config", "diff.external", `sh -c 'echo PWNED-EXT; touch ${outside}/ext' --`);
+      git("config", "diff.evil.textconv", `sh -c 'echo PWNED-CONV; touch ${outside}/conv' --`);
+      const r = await keel(world, ["run", "go", "--output-format", "json"]);
+      expect(r.code).toBe(0);
+      for (const i of [1, 2, 3]) {
+        const out = String(world.sim.requests[i]?.messages.at(-1)?.content);
+        expect(out).not.toContain("PWNED");
+      }
+      expect(existsSync(join(outside, "ext"))).toBe(false);
+      expect(existsSync(join(outside, "conv"))).toBe(false);
+    },
+  );
 });

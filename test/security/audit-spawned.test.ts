@@ -29,7 +29,12 @@ interface Outcome {
 }
 
 /** Runs `keel <args>` as a child process; kills it (code null) if it has not exited in `withinMs`. */
-function spawnKeel(world: World, args: string[], withinMs: number): Promise<Outcome> {
+function spawnKeel(
+  world: World,
+  args: string[],
+  withinMs: number,
+  onStdout?: (all: string, child: ChildProcess) => void,
+): Promise<Outcome> {
   const entry = join(world.root, "keel-entry.mts");
   writeFileSync(
     entry,
@@ -46,6 +51,7 @@ function spawnKeel(world: World, args: string[], withinMs: number): Promise<Outc
   let stderr = "";
   child.stdout?.on("data", (d: Buffer) => {
     stdout += d.toString();
+    onStdout?.(stdout, child);
   });
   child.stderr?.on("data", (d: Buffer) => {
     stderr += d.toString();
@@ -120,4 +126,35 @@ describe("attack 7: two keel run -c at once", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toBe("");
   }, 130_000);
+});
+
+describe("attack 8: regex DoS in grep through keel run", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`^(a+)+b$ over 5 GB of links: ${signal} to keel run stops it`, async () => {
+      const world = await newWorld(
+        script(reply().tool("grep", { pattern: "^(a+)+b$" }), reply().text("done")),
+      );
+      // One 1 MB file behind 5000 links inside the project: minutes of scanning, little disk.
+      writeFileSync(join(world.project, "big.txt"), `${"a".repeat(999)}\n`.repeat(1000));
+      for (let i = 0; i < 5000; i++) symlinkSync("big.txt", join(world.project, `l${i}.txt`));
+      let sent = false;
+      const r = await spawnKeel(
+        world,
+        ["run", "go", "--output-format", "stream-json", "--cwd", world.project],
+        45_000,
+        (out, child) => {
+          // The grep has started once its tool call is announced.
+          if (!sent && /"grep"/.test(out)) {
+            sent = true;
+            child.kill(signal);
+          }
+        },
+      );
+      expect(sent).toBe(true);
+      expect(r.code).not.toBeNull();
+      // Stopped mid-scan, not finished: the grep says so and the turn is aborted.
+      expect(r.stdout).toContain("grep: interrupted by the user.");
+      expect(r.stdout).toContain('"stopReason":"aborted"');
+    }, 90_000);
+  }
 });

@@ -495,4 +495,37 @@ describe("own attacks", () => {
       expect(existsSync(join(outside, "conv"))).toBe(false);
     },
   );
+
+  it("flags that run programs (sort --compress-program, rg --pre, awk system, env -S, git -c core.pager, find -okdir) do not run them headless", async () => {
+    const outside = outsideDir();
+    const commands = [
+      "sort -S 1 --compress-program=./evil.sh a.txt",
+      "rg --pre ./evil.sh hello",
+      "awk 'BEGIN{system(\"./evil.sh\")}'",
+      "env -S ./evil.sh",
+      "git -c core.pager=./evil.sh log",
+      "find . -name a.txt -okdir ./evil.sh {} ;",
+    ];
+    const world = await newWorld(
+      script(
+        ...commands.map((command) => reply().tool("shell", { command })),
+        reply().text("done"),
+      ),
+    );
+    writeFileSync(join(world.project, "a.txt"), "hello\n".repeat(1000));
+    writeFileSync(
+      join(world.project, "evil.sh"),
+      `#!/bin/sh\necho PWNED-OWN >&2\ntouch ${outside}/own\ncat\n`,
+      { mode: 0o755 },
+    );
+    execFileSync("git", ["init", "-q", world.project]);
+    const r = await keel(world, ["run", "go", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(toolCalls(r)).toHaveLength(commands.length);
+    for (const i of commands.keys()) {
+      const out = String(world.sim.requests[i + 1]?.messages.at(-1)?.content);
+      expect(out, commands[i]).not.toContain("PWNED-OWN");
+    }
+    expect(existsSync(join(outside, "own"))).toBe(false);
+  });
 });

@@ -91,6 +91,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ...(opts.env !== undefined ? { env: opts.env } : {}),
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
       tools: BUILTIN_TOOL_HOOK_FACTS,
+      sessionPayload: () => ({
+        session_id: info.sessionId,
+        transcript_path: info.transcriptPath,
+        cwd: info.projectDir,
+        permission_mode: info.permissionMode(),
+      }),
       promptRunner: createPromptRunner({
         client: opts.client,
         model: opts.cheapModel ?? opts.model,

@@ -16,6 +16,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
+import { firePermissionDenied } from "./hook-moments.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import type { AskPermission } from "./types.js";
 
@@ -136,7 +137,16 @@ export async function* dispatchToolCall(
     signal,
   });
   if (!permitted.ok) {
-    const r = finish("blocked", permitted.reason, input);
+    const text = permitted.unasked
+      ? yield* firePermissionDenied(
+          ctx.hooks,
+          ctx.info,
+          { tool_name: name, tool_input: input, tool_use_id: call.id },
+          permitted.reason,
+          signal,
+        )
+      : permitted.reason;
+    const r = finish("blocked", text, input);
     yield r.event;
     return r.outcome;
   }
@@ -226,7 +236,10 @@ async function* checkPermission(
     hookSays: string;
     signal: AbortSignal;
   },
-): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
+): AsyncGenerator<
+  AgentEvent,
+  { ok: true } | { ok: false; reason: string /** Refused without asking anyone. */; unasked?: true }
+> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
   const verdict = modeVerdict({
@@ -235,7 +248,7 @@ async function* checkPermission(
     kind: tool.kind,
     primary,
   });
-  if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
+  if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   const hookAsks = opts.hookSays === "ask";
   if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
@@ -263,6 +276,7 @@ async function* checkPermission(
     return {
       ok: false,
       reason: `Permission denied: ${summary} needs the user's approval (${reason}), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`,
+      unasked: true,
     };
   }
   yield* fireHook(

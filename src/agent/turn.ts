@@ -8,6 +8,7 @@ import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
+import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-moments.js";
 import {
   finishNote,
   repairAssistantMessage,
@@ -77,6 +78,7 @@ export async function* runTurn(
       if (signal.aborted) {
         yield end("aborted", lastText);
       } else {
+        yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
         yield { type: "error", message: reply.message };
         yield end("error", lastText);
       }
@@ -100,6 +102,7 @@ export async function* runTurn(
     lastText = repaired.text;
     core.log.append(repaired.message);
     if (noAnswer !== null) {
+      yield* fireStopFailure(core.hooks, core.info, noAnswer, lastText);
       yield { type: "error", message: noAnswer };
       yield end("error", lastText);
       return;
@@ -108,6 +111,7 @@ export async function* runTurn(
     if (calls.length > 0) {
       let stopReason: string | null = null;
       let storm: string | null = null;
+      const batch: BatchCall[] = [];
       for (const call of calls) {
         if (stopReason !== null || storm !== null || signal.aborted) {
           // Every call gets a result so the log stays a valid conversation.
@@ -133,6 +137,22 @@ export async function* runTurn(
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
         core.log.append({ role: "tool", content: outcome.content, tool_call_id: call.id });
         stopReason = outcome.stopReason;
+        batch.push({
+          tool_name: call.name,
+          tool_input: outcome.input,
+          tool_use_id: call.id,
+          tool_response: outcome.content,
+        });
+      }
+      if (stopReason === null && storm === null && !signal.aborted) {
+        const after = yield* firePostToolBatch(core.hooks, core.info, batch, signal);
+        if (after.additionalContext !== null) {
+          core.log.append({
+            role: "user",
+            content: hookContextBlock("PostToolBatch", after.additionalContext),
+          });
+        }
+        stopReason = after.stopReason;
       }
       if (storm !== null) {
         yield { type: "error", message: storm };

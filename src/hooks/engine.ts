@@ -4,7 +4,7 @@
  */
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
-import { resolveHookPaths } from "./config/load.js";
+import { isInside, resolveHookPaths } from "./config/load.js";
 import { decideRun } from "./decide.js";
 import { shapePayload } from "./dialects/index.js";
 import { type AnyEventPayload, type HookEventName, SESSION_END_BUDGET_MS } from "./events.js";
@@ -22,7 +22,9 @@ import type {
   HookDecision,
   HookEngine,
   HookEngineOptions,
+  HookProblem,
   HookRunRecord,
+  HookSource,
 } from "./types.js";
 import { isRecord } from "./util.js";
 
@@ -39,6 +41,23 @@ export interface EngineExtras {
 }
 
 const NEVER = new AbortController().signal;
+
+/** Claude Code's ConfigChange `source` for a file: user, project or local settings. */
+function configSourceOf(
+  path: string,
+  sources: readonly HookSource[],
+  paths: { projectDir: string },
+): "user_settings" | "project_settings" | "local_settings" {
+  const inProject = isInside(paths.projectDir, path);
+  const scope =
+    sources.find((s) => s.path === path)?.scope ??
+    (!inProject ? "user" : path.includes(".local.") ? "local" : "project");
+  return scope === "user"
+    ? "user_settings"
+    : scope === "local"
+      ? "local_settings"
+      : "project_settings";
+}
 
 function runsInBackground(h: PreparedHook): boolean {
   return (
@@ -226,6 +245,34 @@ export async function createHookEngine(
     return aggregate(event, items, tool);
   };
 
+  /** Fires ConfigChange for every file that differs between two snapshots, with the hooks in
+   *  force before (a new hook must not approve its own arrival); returns what blocked. */
+  const fireConfigChanges = async (
+    before: HookSnapshot,
+    after: HookSnapshot,
+  ): Promise<HookProblem[]> => {
+    const common = opts.sessionPayload?.();
+    if (!common || !before.byEvent.has("ConfigChange")) return [];
+    const old = new Map(before.loaded.files.map((f) => [f.path, f.content]));
+    const out: HookProblem[] = [];
+    for (const file of after.loaded.files) {
+      if (old.has(file.path) && old.get(file.path) === file.content) continue;
+      const source = configSourceOf(file.path, after.loaded.sources, paths);
+      const decision = await fireInner({
+        event: "ConfigChange",
+        payload: { ...common, hook_event_name: "ConfigChange", source, file_path: file.path },
+      });
+      if (decision.decision === "block" || decision.decision === "deny") {
+        out.push({
+          severity: "warning",
+          path: file.path,
+          message: `a ConfigChange hook blocked this change; the hooks in force are unchanged: ${decision.reason ?? "blocked"}`,
+        });
+      }
+    }
+    return out;
+  };
+
   return {
     async fire(options) {
       try {
@@ -241,7 +288,13 @@ export async function createHookEngine(
     },
     listing: () => snapshot.listing,
     async reload() {
-      snapshot = await takeSnapshot(paths);
+      const next = await takeSnapshot(paths);
+      const blocked = await fireConfigChanges(snapshot, next);
+      if (blocked.length === 0) snapshot = next;
+      else {
+        const problems = [...snapshot.listing.problems, ...blocked];
+        snapshot = { ...snapshot, listing: { ...snapshot.listing, problems } };
+      }
       return snapshot.listing;
     },
     changedOnDisk: () => snapshotChanged(snapshot),

@@ -35,4 +35,4 @@ export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";
 export { primaryArgOf, toolCatalog } from "./tool-descriptor.js";
 export { isTrusted, projectHooksHash, readTrustStore, setTrust, trustStorePath } from "./trust.js";
 export type * from "./types.js";
-export { findMissingExecutables, validateHooks } from "./validate.js";
+export { findMissingExecutables, neverFiringEvents, validateHooks } from "./validate.js";

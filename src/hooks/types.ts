@@ -4,7 +4,7 @@
  *
  * Nothing here imports from outside `src/hooks/`.
  */
-import type { EventPayload, HookEventName, ToolInput } from "./events.js";
+import type { CommonPayload, EventPayload, HookEventName, ToolInput } from "./events.js";
 import type { HookToolDescriptor } from "./tool-descriptor.js";
 
 /** The configuration formats Keel reads hooks from (derived from the dialect registry). */
@@ -162,6 +162,33 @@ export interface HookDecision {
   continue: boolean;
   stopReason: string | null;
   runs: HookRunRecord[];
+  /** Claude Code's newer output fields, when any hook gave one (see HookOutputExtras). */
+  extras?: HookOutputExtras;
+}
+
+/**
+ * Output fields beyond the classic ones, aggregated over a firing: the last hook in
+ * configuration order wins for single values; `watchPaths` are united; `retry` is true when
+ * any hook said so. The agent (or the MCP client) applies what it supports.
+ */
+export interface HookOutputExtras {
+  /** SessionStart / UserPromptSubmit: a title for the session. */
+  sessionTitle?: string;
+  /** SessionStart / CwdChanged / FileChanged: absolute paths to watch (→ FileChanged). */
+  watchPaths?: string[];
+  /** PostToolUse on an MCP tool: the replacement tool output (any JSON). */
+  updatedMCPToolOutput?: unknown;
+  /** PermissionDenied: the model may retry the call. */
+  retry?: boolean;
+  /** Elicitation / ElicitationResult: the answer. */
+  action?: "accept" | "decline" | "cancel";
+  content?: unknown;
+  suppressOriginalPrompt?: boolean;
+  initialUserMessage?: string;
+  reloadSkills?: boolean;
+  worktreePath?: string;
+  displayContent?: string;
+  terminalSequence?: string;
 }
 
 /** Asks the cheap model a one-shot JSON question (prompt hooks). Provided by the agent layer. */
@@ -198,6 +225,9 @@ export interface HookEngineOptions {
   /** What hooks need to know about each tool (primary argument, fields, response shapes per
    *  dialect); filled by the tools layer, handed over by the agent. */
   tools?: readonly HookToolDescriptor[];
+  /** The session's common payload fields, for events the engine fires itself (ConfigChange
+   *  on reload). Without it those events are not fired. */
+  sessionPayload?: () => CommonPayload;
   /** Called for every finished run, including async ones. Must not throw. */
   onRun?: (run: HookRunRecord) => void;
 }
@@ -250,7 +280,8 @@ export interface HookEngine {
   fire<E extends HookEventName>(opts: FireOptions<E>): Promise<HookDecision>;
   /** The current snapshot. */
   listing(): HookListing;
-  /** Re-reads every source (`/hooks reload`). */
+  /** Re-reads every source (`/hooks reload`). ConfigChange hooks (of the hooks in force before
+   *  the reload) fire for each changed file; a block keeps the old hooks. */
   reload(): Promise<HookListing>;
   /** Whether any file on disk differs from the snapshot (announced, not applied). */
   changedOnDisk(): Promise<boolean>;

@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
-import { findMissingExecutables } from "../../hooks/index.js";
+import { findMissingExecutables, neverFiringEvents } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { plural } from "../format/text.js";
 import {
@@ -60,7 +60,7 @@ export async function runHooksValidate(
 ): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
   const listing = await checkedListing(projectDir);
-  const problems = allProblems(listing);
+  const problems = [...allProblems(listing), ...neverFiringEvents(listing.hooks)];
   const errors = problems.filter((p) => p.severity === "error").length;
   if (opts.json === true) {
     out.stdout(

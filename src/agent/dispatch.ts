@@ -17,6 +17,8 @@ import {
   vetoReason,
 } from "./hook-fire.js";
 import { firePermissionDenied } from "./hook-moments.js";
+import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
+import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import type { AskPermission } from "./types.js";
 
@@ -30,7 +32,15 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Tools that run as event streams (the `task` sub-agent), by name. */
+  streaming?: ReadonlyMap<string, StreamingRun>;
 }
+
+/** A tool run that reports progress as agent events before its result. Must not throw. */
+export type StreamingRun = (
+  input: Record<string, unknown>,
+  call: { id: string; signal: AbortSignal },
+) => AsyncGenerator<AgentEvent, ToolResult>;
 
 /** How a call ended: the text the model sees, and whether a hook ended the turn. */
 export interface DispatchOutcome {
@@ -107,8 +117,7 @@ export async function* dispatchToolCall(
     signal,
   );
   if (isVeto(pre)) {
-    const text = `Blocked by ${vetoingHooks(pre)}: ${vetoReason(pre)}. The tool did not run.`;
-    const r = finish("blocked", text, input);
+    const r = finish("blocked", preToolVetoText(pre, name), input);
     yield r.event;
     return r.outcome;
   }
@@ -134,6 +143,7 @@ export async function* dispatchToolCall(
     input,
     callId: call.id,
     hookSays: pre.decision,
+    hookAskText: headlessAskText(pre),
     signal,
   });
   if (!permitted.ok) {
@@ -157,7 +167,10 @@ export async function* dispatchToolCall(
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
   } else {
     try {
-      result = await tool.run(input, { signal });
+      const streaming = ctx.streaming?.get(tool.name);
+      result = streaming
+        ? yield* streaming(input, { id: call.id, signal })
+        : await tool.run(input, { signal });
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -170,6 +183,11 @@ export async function* dispatchToolCall(
 
   let content = result.content;
   let stopReason: string | null = null;
+  // PreToolUse context reaches the model with the result, as in Claude Code (text after it).
+  if (pre.additionalContext?.trim()) {
+    const text = toolContextText("PreToolUse", name, pre.additionalContext);
+    content = `${content}\n\n${hookContextBlock("PreToolUse", text)}`;
+  }
   if (!result.isError) {
     const post = yield* fireHook(
       ctx.hooks,
@@ -234,6 +252,8 @@ async function* checkPermission(
     input: Record<string, unknown>;
     callId: string;
     hookSays: string;
+    /** What the model gets when a hook asked and nobody can answer (Claude's wording), or null. */
+    hookAskText: string | null;
     signal: AbortSignal;
   },
 ): AsyncGenerator<
@@ -242,12 +262,9 @@ async function* checkPermission(
 > {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
-  const verdict = modeVerdict({
-    mode: ctx.info.permissionMode(),
-    toolName: tool.name,
-    kind: tool.kind,
-    primary,
-  });
+  const verdict =
+    mcpVerdict(ctx.info.permissionMode(), tool) ??
+    modeVerdict({ mode: ctx.info.permissionMode(), toolName: tool.name, kind: tool.kind, primary });
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   const hookAsks = opts.hookSays === "ask";
   if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
@@ -273,6 +290,7 @@ async function* checkPermission(
   if (ctx.autoApprove) return { ok: true };
   const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
   if (ctx.askPermission === undefined) {
+    if (hookAsks && opts.hookAskText !== null) return { ok: false, reason: opts.hookAskText };
     return {
       ok: false,
       reason: `Permission denied: ${summary} needs the user's approval (${reason}), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`,

@@ -158,7 +158,7 @@ export interface EventPayloadFields {
     parent_file_path?: string;
   };
   UserPromptExpansion: {
-    expansion_type: "slash_command" | "mcp_prompt";
+    expansion_type?: "slash_command" | "mcp_prompt";
     command_name: string;
     command_args: string;
     command_source: string;

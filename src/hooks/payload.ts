@@ -51,6 +51,17 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
   };
   const fields: Record<HookEventName, Record<string, unknown>> = {
     SessionStart: { source: o.source ?? "startup" },
+    InstructionsLoaded: {
+      file_path: `${o.projectDir}/AGENTS.md`,
+      memory_type: "Project",
+      load_reason: "session_start",
+    },
+    UserPromptExpansion: {
+      command_name: "command",
+      command_args: "",
+      command_source: "project",
+      prompt: o.prompt ?? "",
+    },
     UserPromptSubmit: { prompt: o.prompt ?? "" },
     PreToolUse: tool,
     PermissionRequest: tool,
@@ -75,18 +86,6 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
     },
     SessionEnd: { reason: o.reason ?? "exit" },
     Setup: { trigger: "init" },
-    InstructionsLoaded: {
-      file_path: o.filePath ?? "",
-      memory_type: "Project",
-      load_reason: "session_start",
-    },
-    UserPromptExpansion: {
-      expansion_type: "slash_command",
-      command_name: o.commandName ?? "",
-      command_args: "",
-      command_source: "project",
-      prompt: o.prompt ?? "",
-    },
     PermissionDenied: { ...tool, reason: o.reason ?? "" },
     PostToolBatch: { tool_calls: [{ ...tool, tool_response: o.toolResponse ?? "" }] },
     StopFailure: {

@@ -92,7 +92,7 @@ const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } 
     parent_file_path: z.string().optional(),
   }),
   UserPromptExpansion: z.strictObject({
-    expansion_type: z.enum(["slash_command", "mcp_prompt"]),
+    expansion_type: z.enum(["slash_command", "mcp_prompt"]).optional(),
     command_name: z.string(),
     command_args: z.string(),
     command_source: z.string(),
@@ -208,6 +208,19 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
   switch (event) {
     case "SessionStart":
       return { source: "startup" };
+    case "InstructionsLoaded":
+      return {
+        file_path: `${opts.projectDir}/AGENTS.md`,
+        memory_type: "Project",
+        load_reason: "session_start",
+      };
+    case "UserPromptExpansion":
+      return {
+        command_name: "review",
+        command_args: "",
+        command_source: "project",
+        prompt: opts.prompt ?? "hello",
+      };
     case "UserPromptSubmit":
       return { prompt: opts.prompt ?? "hello" };
     case "PreToolUse":
@@ -236,20 +249,6 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
       return { reason: "exit" };
     case "Setup":
       return { trigger: "init" };
-    case "InstructionsLoaded":
-      return {
-        file_path: join(opts.projectDir, "KEEL.md"),
-        memory_type: "Project",
-        load_reason: "session_start",
-      };
-    case "UserPromptExpansion":
-      return {
-        expansion_type: "slash_command",
-        command_name: "review",
-        command_args: "",
-        command_source: "project",
-        prompt: opts.prompt ?? "/review",
-      };
     case "PermissionDenied":
       return { ...toolDefaults, reason: "denied by the permission mode (keel hooks test)" };
     case "PostToolBatch":

@@ -1,0 +1,356 @@
+/**
+ * The differential cases: the same hooks and the same model turn, run through Claude Code and
+ * through Keel. One row per behaviour a hook or the model can observe.
+ */
+import type { CompatCase, HookSpec, ModelTurn } from "./types.js";
+
+const bash = (command: string): ModelTurn => ({ calls: [{ tool: "Bash", input: { command } }] });
+const done: ModelTurn = { text: "done" };
+const json = (value: object) => `echo '${JSON.stringify(value)}'`;
+const pre = (id: string, answer: string, extra: Partial<HookSpec> = {}): HookSpec => ({
+  id,
+  event: "PreToolUse",
+  matcher: "Bash",
+  answer,
+  ...extra,
+});
+const observe = (event: string, matcher?: string): HookSpec => ({
+  id: `obs-${event}`,
+  event,
+  ...(matcher !== undefined ? { matcher } : {}),
+});
+
+/** Every case, in the order the table prints them. */
+export const CASES: CompatCase[] = [
+  {
+    name: "lifecycle: every event of a plain tool turn",
+    prompt: "say hi",
+    hooks: [
+      observe("SessionStart"),
+      observe("UserPromptSubmit"),
+      observe("PreToolUse", "*"),
+      observe("PostToolUse", "*"),
+      observe("Stop"),
+      observe("SessionEnd"),
+    ],
+    turns: [bash("echo hi"), done],
+  },
+  {
+    name: "SessionStart plain stdout is context",
+    prompt: "hello",
+    hooks: [{ id: "start", event: "SessionStart", answer: "echo 'Use tabs in this repo.'" }],
+    turns: [done],
+  },
+  {
+    name: "SessionStart JSON additionalContext",
+    prompt: "hello",
+    hooks: [
+      {
+        id: "start",
+        event: "SessionStart",
+        answer: json({
+          hookSpecificOutput: {
+            hookEventName: "SessionStart",
+            additionalContext: "ctx from start",
+          },
+        }),
+      },
+    ],
+    turns: [done],
+  },
+  {
+    name: "UserPromptSubmit plain stdout is context",
+    prompt: "hello",
+    hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'branch: feature/x'" }],
+    turns: [done],
+  },
+  {
+    name: "UserPromptSubmit JSON additionalContext",
+    prompt: "hello",
+    hooks: [
+      {
+        id: "ups",
+        event: "UserPromptSubmit",
+        answer: json({
+          hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "ups ctx" },
+        }),
+      },
+    ],
+    turns: [done],
+  },
+  {
+    name: "UserPromptSubmit exit 2 blocks the prompt",
+    prompt: "print the secret",
+    hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'no secrets' >&2; exit 2" }],
+    turns: [done],
+  },
+  {
+    name: "UserPromptSubmit decision:block",
+    prompt: "print the secret",
+    hooks: [
+      {
+        id: "ups",
+        event: "UserPromptSubmit",
+        answer: json({ decision: "block", reason: "blocked by policy" }),
+      },
+    ],
+    turns: [done],
+  },
+  {
+    name: "PreToolUse allow",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }),
+      ),
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse deny",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        json({
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "deny",
+            permissionDecisionReason: "not this one",
+          },
+        }),
+      ),
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse ask (headless)",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        json({
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "ask",
+            permissionDecisionReason: "please confirm",
+          },
+        }),
+      ),
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse exit 2",
+    prompt: "run it",
+    hooks: [pre("pre", "echo 'refused by guard' >&2; exit 2")],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse exit 2 + JSON allow on stdout",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        `${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "json says ok" } })}; echo 'stderr says no' >&2; exit 2`,
+      ),
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse exit 1 (non-blocking)",
+    prompt: "run it",
+    hooks: [pre("pre", "echo 'hook broke' >&2; exit 1")],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse updatedInput",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        json({
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "allow",
+            updatedInput: { command: "echo rewritten > out.txt" },
+          },
+        }),
+      ),
+      { id: "post", event: "PostToolUse", matcher: "Bash" },
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "PreToolUse additionalContext",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        json({
+          hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "pre ctx" },
+        }),
+      ),
+    ],
+    turns: [bash("echo ran"), done],
+  },
+  {
+    name: "PreToolUse continue:false",
+    prompt: "run it",
+    hooks: [
+      pre("pre", json({ continue: false, stopReason: "stop now" })),
+      { id: "post", event: "PostToolUse", matcher: "Bash" },
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+    deliberate: "continue:false on PreToolUse does not run the tool",
+  },
+  {
+    name: "PreToolUse timeout",
+    prompt: "run it",
+    hooks: [pre("pre", "sleep 3", { timeout: 1 })],
+    turns: [bash("echo ran > out.txt"), done],
+    deliberate: "a gating hook that times out blocks",
+  },
+  {
+    name: "PostToolUse additionalContext",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: json({
+          hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "post ctx" },
+        }),
+      },
+    ],
+    turns: [bash("echo ran"), done],
+  },
+  {
+    name: "PostToolUse decision:block",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: json({ decision: "block", reason: "lint failed" }),
+      },
+    ],
+    turns: [bash("echo ran"), done],
+  },
+  {
+    name: "PostToolUse exit 2",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: "echo 'post says fix it' >&2; exit 2",
+      },
+    ],
+    turns: [bash("echo ran"), done],
+  },
+  {
+    name: "PostToolUseFailure",
+    prompt: "run it",
+    hooks: [observe("PostToolUseFailure", "Bash"), observe("PostToolUse", "Bash")],
+    turns: [bash("echo oops; exit 3"), done],
+  },
+  {
+    name: "Write, Read, Edit payloads",
+    prompt: "edit files",
+    hooks: [observe("PreToolUse", "Write|Read|Edit"), observe("PostToolUse", "Write|Read|Edit")],
+    turns: [
+      { calls: [{ tool: "Write", input: { file_path: "$PROJECT/a.txt", content: "one\ntwo\n" } }] },
+      { calls: [{ tool: "Read", input: { file_path: "$PROJECT/a.txt" } }] },
+      {
+        calls: [
+          {
+            tool: "Edit",
+            input: { file_path: "$PROJECT/a.txt", old_string: "two", new_string: "three" },
+          },
+        ],
+      },
+      done,
+    ],
+  },
+  {
+    name: "Stop block continues once",
+    prompt: "finish",
+    hooks: [
+      {
+        id: "stop",
+        event: "Stop",
+        answer:
+          "grep -q '\"stop_hook_active\":true' \"$P\" && exit 0; echo 'run the tests first' >&2; exit 2",
+      },
+    ],
+    turns: [{ text: "first" }, { text: "second" }],
+  },
+  {
+    name: "Stop decision:block JSON",
+    prompt: "finish",
+    hooks: [
+      {
+        id: "stop",
+        event: "Stop",
+        answer: `grep -q '"stop_hook_active":true' "$P" && exit 0; ${json({ decision: "block", reason: "one more thing" })}`,
+      },
+    ],
+    turns: [{ text: "first" }, { text: "second" }],
+  },
+  {
+    name: "matchers on Bash",
+    prompt: "run it",
+    hooks: [
+      "Bash",
+      "Bash|Write",
+      "Ba.*",
+      "*",
+      "",
+      "^Bash$",
+      "Bash,Write",
+      " Bash ",
+      "bash",
+      "B",
+    ].map((matcher, i) => ({ id: `m${i}`, event: "PreToolUse", matcher })),
+    turns: [bash("echo hi"), done],
+  },
+  {
+    name: "matchers ignored on UserPromptSubmit and Stop",
+    prompt: "hello",
+    hooks: [
+      { id: "ups", event: "UserPromptSubmit", matcher: "nomatch" },
+      { id: "stop", event: "Stop", matcher: "nomatch" },
+    ],
+    turns: [done],
+  },
+  {
+    name: "CLAUDE_ENV_FILE exports reach later shell calls",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "start",
+        event: "SessionStart",
+        answer: `echo 'export COMPAT_FOO=bar' >> "$CLAUDE_ENV_FILE"`,
+      },
+    ],
+    turns: [bash('echo "foo=$COMPAT_FOO" > env.txt'), done],
+  },
+  {
+    name: "transcript_path parsed by a Stop hook",
+    prompt: "hello",
+    hooks: [
+      {
+        id: "stop",
+        event: "Stop",
+        answer:
+          'jq -r \'select(.type=="assistant") | .message.content[] | select(.type=="text") | .text\' "$(jq -r .transcript_path "$P")" | tail -1 > "$CLAUDE_PROJECT_DIR/last.txt"',
+      },
+    ],
+    turns: [bash("echo hi"), { text: "the final words" }],
+  },
+];

@@ -1,0 +1,178 @@
+/**
+ * Comparing two observations of one case: values that legitimately differ between runs (ids,
+ * temp paths, durations) are normalized; everything a hook or the model could observe is
+ * compared and each difference becomes one short phrase.
+ */
+import { hookParagraphs } from "./model-view.js";
+import type { HookRecord, Observation } from "./types.js";
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TOOL_ID = /\b(toolu_[A-Za-z0-9]+|call_[A-Za-z0-9_]+)\b/g;
+
+/** Payload fields whose value is per-run: only their presence and type are compared. */
+const OPAQUE_FIELDS: Record<string, string> = {
+  session_id: "<session>",
+  transcript_path: "<transcript>",
+  prompt_id: "<prompt_id>",
+  tool_use_id: "<tool_use_id>",
+  duration_ms: "<ms>",
+};
+
+/** Env variables whose value is per-run. */
+const OPAQUE_ENV: Record<string, string> = {
+  CLAUDE_ENV_FILE: "<file>",
+  CLAUDE_CODE_SESSION_ID: "<session>",
+};
+
+/** Replaces run-specific text: the temp paths, uuids, tool ids, Keel session ids. */
+export function normalizeText(text: string, paths: Observation["paths"]): string {
+  return text
+    .replaceAll(paths.project, "$PROJECT")
+    .replaceAll(paths.home, "$HOME")
+    .replace(UUID, "<uuid>")
+    .replace(TOOL_ID, "<tool_use_id>");
+}
+
+/** A payload with opaque fields replaced and strings normalized. */
+export function normalizePayload(
+  payload: Record<string, unknown>,
+  paths: Observation["paths"],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) {
+    const opaque = OPAQUE_FIELDS[key];
+    if (opaque !== undefined && (typeof value === "string" || typeof value === "number")) {
+      out[key] = opaque;
+    } else {
+      out[key] = normalizeValue(value, paths);
+    }
+  }
+  return out;
+}
+
+function normalizeValue(value: unknown, paths: Observation["paths"]): unknown {
+  if (typeof value === "string") return normalizeText(value, paths);
+  if (Array.isArray(value)) return value.map((v) => normalizeValue(v, paths));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = normalizeValue(v, paths);
+    return out;
+  }
+  return value;
+}
+
+function normalizeEnv(env: Record<string, string>, paths: Observation["paths"]) {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) out[k] = OPAQUE_ENV[k] ?? normalizeText(v, paths);
+  return out;
+}
+
+/** Differences between two JSON values as `path: a ≠ b` phrases (a = reference, b = Keel). */
+export function diffValues(a: unknown, b: unknown, path = ""): string[] {
+  if (isObject(a) && isObject(b)) {
+    const out: string[] = [];
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const p = path ? `${path}.${key}` : key;
+      if (!(key in b)) out.push(`${p} missing`);
+      else if (!(key in a)) out.push(`${p} extra`);
+      else out.push(...diffValues(a[key], b[key], p));
+    }
+    return out;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    return a.flatMap((v, i) => diffValues(v, b[i], `${path}[${i}]`));
+  }
+  if (JSON.stringify(a) === JSON.stringify(b)) return [];
+  return [`${path || "value"}: ${short(a)} ≠ ${short(b)}`];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A value shown in one line, cut at 80 characters. */
+export function short(v: unknown): string {
+  const s = v === undefined ? "undefined" : JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+}
+
+/** Labels records `id`, `id#2`, … so repeated firings of one hook line up. */
+function labelled(records: readonly HookRecord[]): Map<string, HookRecord> {
+  const seen = new Map<string, number>();
+  const out = new Map<string, HookRecord>();
+  for (const r of records) {
+    const n = (seen.get(r.id) ?? 0) + 1;
+    seen.set(r.id, n);
+    out.set(n === 1 ? r.id : `${r.id}#${n}`, r);
+  }
+  return out;
+}
+
+/** Every observable difference between the reference agent's run and Keel's. */
+export function compareObservations(ref: Observation, keel: Observation): string[] {
+  const out: string[] = [];
+  if (ref.exitCode !== keel.exitCode) out.push(`exit status ${ref.exitCode} ≠ ${keel.exitCode}`);
+  const refResult = normalizeText(ref.result, ref.paths);
+  const keelResult = normalizeText(keel.result, keel.paths);
+  if (refResult !== keelResult) out.push(`result ${short(refResult)} ≠ ${short(keelResult)}`);
+
+  const a = labelled(ref.hooks);
+  const b = labelled(keel.hooks);
+  // Hooks of one event run in parallel in both agents: compare which fired, and the order of
+  // the events, not the order of hooks within one event.
+  const fired = (m: Map<string, HookRecord>) => [...m.keys()].sort().join(",");
+  if (fired(a) !== fired(b)) out.push(`hooks fired [${fired(a)}] ≠ [${fired(b)}]`);
+  const events = (m: Map<string, HookRecord>) =>
+    [...m.values()]
+      .map((r) => String(r.payload.hook_event_name))
+      .filter((e, i, all) => e !== all[i - 1])
+      .join(",");
+  if (fired(a) === fired(b) && events(a) !== events(b)) {
+    out.push(`event order [${events(a)}] ≠ [${events(b)}]`);
+  }
+  for (const [label, ra] of a) {
+    const rb = b.get(label);
+    if (!rb) continue;
+    for (const d of diffValues(
+      normalizePayload(ra.payload, ref.paths),
+      normalizePayload(rb.payload, keel.paths),
+    )) {
+      out.push(`${label} payload ${d}`);
+    }
+    for (const d of diffValues(normalizeEnv(ra.env, ref.paths), normalizeEnv(rb.env, keel.paths))) {
+      out.push(`${label} env ${d}`);
+    }
+  }
+
+  const views = Math.max(ref.modelView.length, keel.modelView.length);
+  if (ref.modelView.length !== keel.modelView.length) {
+    out.push(`model requests ${ref.modelView.length} ≠ ${keel.modelView.length}`);
+  }
+  // The first request also carries each agent's own system text; compare only what follows
+  // from the hooks and the prompt there, and everything in later requests.
+  for (let i = 0; i < views; i++) {
+    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths));
+    const vb = (keel.modelView[i] ?? []).map((t) => normalizeText(t, keel.paths));
+    const fa = hookView(va, i === 0);
+    const fb = hookView(vb, i === 0);
+    if (JSON.stringify(fa) !== JSON.stringify(fb)) {
+      out.push(`model saw (request ${i + 1}) ${short(fa)} ≠ ${short(fb)}`);
+    }
+  }
+  for (const d of diffValues(ref.files, keel.files)) out.push(`file ${d}`);
+  return out;
+}
+
+/**
+ * Tool results as they are; other text reduced to its hook paragraphs when it has some. In the
+ * first request, text without hook paragraphs (each agent's own context, the prompt) is dropped.
+ */
+function hookView(items: readonly string[], first: boolean): string[] {
+  return items.flatMap((item) => {
+    if (item.startsWith("tool_result: ")) return [item];
+    const text = item.slice("text: ".length);
+    const paras = hookParagraphs(text);
+    if (paras.length > 0) return paras.map((p) => `text: ${p}`);
+    return first ? [] : [item];
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * A throw-away project for one case and one agent: the recording hook script, the hook
+ * settings, the seed files, and reading back what the hooks recorded.
+ */
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { CompatCase, HookRecord, HookSpec } from "./types.js";
+
+/** Environment variables the recordings keep (a hook may read them). */
+export const RECORDED_ENV = [
+  "CLAUDECODE",
+  "CLAUDE_CODE_ENTRYPOINT",
+  "CLAUDE_PROJECT_DIR",
+  "CLAUDE_ENV_FILE",
+  "CLAUDE_CODE_SESSION_ID",
+] as const;
+
+/** A case's folders: the project, a HOME, and the recording area outside the project. */
+export interface CaseDirs {
+  root: string;
+  project: string;
+  home: string;
+  rec: string;
+}
+
+/** Creates the folders, the hook script and the seed files. */
+export function makeCaseDirs(c: CompatCase, label: string): CaseDirs {
+  const root = mkdtempSync(join(tmpdir(), `compat-${label}-`));
+  const dirs = {
+    root,
+    project: join(root, "project"),
+    home: join(root, "home"),
+    rec: join(root, "rec"),
+  };
+  for (const d of [dirs.project, dirs.home, dirs.rec, join(root, "answers")]) {
+    mkdirSync(d, { recursive: true });
+  }
+  for (const [path, content] of Object.entries(c.files ?? {})) {
+    mkdirSync(join(dirs.project, path, ".."), { recursive: true });
+    writeFileSync(join(dirs.project, path), content);
+  }
+  const script = join(root, "hook.sh");
+  // The hook id is the only argument; payload text never reaches a command line.
+  writeFileSync(
+    script,
+    [
+      "#!/bin/sh",
+      `base='${root}'`,
+      "n=$(date +%s%N)",
+      'P="$base/rec/$n-$1.json"',
+      'cat > "$P"',
+      'env -0 > "$base/rec/$n-$1.env"',
+      'if [ -f "$base/answers/$1.sh" ]; then . "$base/answers/$1.sh"; fi',
+      "exit 0",
+      "",
+    ].join("\n"),
+  );
+  chmodSync(script, 0o755);
+  for (const h of c.hooks) writeFileSync(join(root, "answers", `${h.id}.sh`), h.answer ?? "");
+  return dirs;
+}
+
+/** The command a settings file runs for one hook. */
+export function hookCommand(dirs: CaseDirs, hook: HookSpec): string {
+  return `${join(dirs.root, "hook.sh")} ${hook.id}`;
+}
+
+/** Claude Code's settings object for the case's hooks (one matcher group per hook). */
+export function claudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): object {
+  const byEvent: Record<string, object[]> = {};
+  for (const h of hooks) {
+    const handler: Record<string, unknown> = { type: "command", command: hookCommand(dirs, h) };
+    if (h.timeout !== undefined) handler.timeout = h.timeout;
+    const group: Record<string, unknown> = { hooks: [handler] };
+    if (h.matcher !== undefined) group.matcher = h.matcher;
+    const list = byEvent[h.event] ?? [];
+    list.push(group);
+    byEvent[h.event] = list;
+  }
+  return { hooks: byEvent };
+}
+
+/** Writes `.claude/settings.json` into the project. */
+export function writeClaudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): void {
+  mkdirSync(join(dirs.project, ".claude"), { recursive: true });
+  writeFileSync(
+    join(dirs.project, ".claude", "settings.json"),
+    `${JSON.stringify(claudeSettings(dirs, hooks), null, 2)}\n`,
+  );
+}
+
+/** The hook recordings in the order the hooks ran. */
+export function readRecords(dirs: CaseDirs): HookRecord[] {
+  const names = readdirSync(dirs.rec)
+    .filter((f) => f.endsWith(".json"))
+    .sort((a, b) => {
+      const na = BigInt(a.split("-")[0] ?? "0");
+      const nb = BigInt(b.split("-")[0] ?? "0");
+      return na < nb ? -1 : na > nb ? 1 : 0;
+    });
+  return names.map((name) => {
+    const id = name.slice(name.indexOf("-") + 1, -".json".length);
+    const text = readFileSync(join(dirs.rec, name), "utf8");
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      payload = { unparsable: text };
+    }
+    const env: Record<string, string> = {};
+    const envText = readFileSync(join(dirs.rec, name.replace(/\.json$/, ".env")), "utf8");
+    for (const entry of envText.split("\0")) {
+      const eq = entry.indexOf("=");
+      const key = entry.slice(0, eq);
+      if ((RECORDED_ENV as readonly string[]).includes(key)) env[key] = entry.slice(eq + 1);
+    }
+    return { id, payload, env };
+  });
+}
+
+/** Project files after the run, skipping the agents' own folders. */
+export function projectFiles(dirs: CaseDirs): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name === ".claude" || e.name === ".keel" || e.name === ".reasonix") continue;
+      const full = join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else out[relative(dirs.project, full)] = readFileSync(full, "utf8");
+    }
+  };
+  walk(dirs.project);
+  return out;
+}

@@ -7,7 +7,12 @@ import { AsyncRunner } from "./async-runner.js";
 import { isInside, resolveHookPaths } from "./config/load.js";
 import { decideRun } from "./decide.js";
 import { shapePayload } from "./dialects/index.js";
-import { type AnyEventPayload, type HookEventName, SESSION_END_BUDGET_MS } from "./events.js";
+import {
+  type AnyEventPayload,
+  type HookEventName,
+  MAX_HOOK_TIMEOUT_MS,
+  SESSION_END_BUDGET_MS,
+} from "./events.js";
 import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
 import { type PreparedHook, planFiring } from "./plan.js";
@@ -61,7 +66,7 @@ function configSourceOf(
 
 function runsInBackground(h: PreparedHook): boolean {
   return (
-    h.def.handler.async === true &&
+    (h.def.handler.async === true || h.def.handler.asyncRewake === true) &&
     (h.def.handler.type === "command" || h.def.handler.type === "http")
   );
 }
@@ -97,6 +102,8 @@ export async function createHookEngine(
   };
   const concurrency = opts.concurrency ?? 8;
   const tools = opts.tools ? toolCatalog(opts.tools) : undefined;
+  /** Hooks with `once: true` that already ran in this session. */
+  const ranOnce = new Set<string>();
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
@@ -118,7 +125,10 @@ export async function createHookEngine(
   ): Promise<AggregateItem> => {
     const event = payload.hook_event_name;
     const type = h.def.handler.type;
-    let timeoutMs = (h.def.handler.timeout ?? h.dialect.defaultTimeoutSec(event, type)) * 1000;
+    let timeoutMs = Math.min(
+      (h.def.handler.timeout ?? h.dialect.defaultTimeoutSec(event, type)) * 1000,
+      MAX_HOOK_TIMEOUT_MS,
+    );
     if (run.deadline !== undefined) timeoutMs = Math.min(timeoutMs, run.deadline - Date.now());
     const startedAt = Date.now();
     let result: HandlerResult;
@@ -134,6 +144,7 @@ export async function createHookEngine(
         durationMs: 0,
       };
     } else {
+      const shell = h.dialect.defaultShell?.(baseEnv);
       const shaped = shapePayload(h.dialect, payload, {
         projectDir,
         ...(tools ? { tools } : {}),
@@ -146,6 +157,7 @@ export async function createHookEngine(
         projectDir,
         timeoutMs,
         signal,
+        ...(shell !== undefined ? { shell } : {}),
         maxOutputBytes,
         allowPrivateNetworks: snapshot.loaded.settings.allowPrivateNetworks,
         ...(opts.promptRunner ? { promptRunner: opts.promptRunner } : {}),
@@ -215,7 +227,10 @@ export async function createHookEngine(
     const event: HookEventName = options.event;
     const candidates = snapshot.byEvent.get(event);
     if (!candidates) return aggregate(event, []);
-    const planned = planFiring(candidates, payload, projectDir, tools);
+    const planned = planFiring(candidates, payload, projectDir, tools).filter(
+      (h) => h.def.handler.once !== true || !ranOnce.has(h.def.id),
+    );
+    for (const h of planned) if (h.def.handler.once === true) ranOnce.add(h.def.id);
     if (planned.length === 0) return aggregate(event, []);
 
     for (const h of planned.filter(runsInBackground)) {
@@ -224,7 +239,12 @@ export async function createHookEngine(
           const item = await runOne(h, payload, signal, { async: true });
           return {
             run: item.record,
-            additionalContext: item.verdict.additionalContext,
+            additionalContext:
+              item.verdict.additionalContext ??
+              // asyncRewake: an exit 2 in the background wakes the model with its stderr.
+              (h.def.handler.asyncRewake === true && item.record.exitCode === 2
+                ? item.verdict.message
+                : null),
             systemMessage: item.verdict.systemMessage,
           };
         },

@@ -90,6 +90,9 @@ export const DEFAULT_TIMEOUT_SEC = {
   agent: 120,
 } as const;
 
+/** The longest a hook may run: 24 h (Node's timers overflow past 2^31-1 ms and fire at once). */
+export const MAX_HOOK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
 /** All SessionEnd hooks together get this budget, in milliseconds. */
 export const SESSION_END_BUDGET_MS = 2000;
 

@@ -1,6 +1,6 @@
 /** A loaded, trust-resolved and compiled view of every hook: what one engine fires from. */
-import { readFile } from "node:fs/promises";
 import { type HookPaths, type LoadedHooks, loadHooks } from "./config/load.js";
+import { readConfigText } from "./config/read-file.js";
 import type { HookEventName } from "./events.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { isTrusted, projectHooksHash, projectScopedHooks } from "./trust.js";
@@ -41,13 +41,7 @@ export async function takeSnapshot(paths: HookPaths): Promise<HookSnapshot> {
 /** Whether any file the snapshot looked at now has different content (or appeared/vanished). */
 export async function snapshotChanged(snapshot: HookSnapshot): Promise<boolean> {
   const now = await Promise.all(
-    snapshot.loaded.files.map(async (f) => {
-      try {
-        return (await readFile(f.path, "utf8")) !== f.content;
-      } catch {
-        return f.content !== null;
-      }
-    }),
+    snapshot.loaded.files.map(async (f) => (await readConfigText(f.path)).content !== f.content),
   );
   return now.some(Boolean);
 }

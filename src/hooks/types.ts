@@ -29,7 +29,12 @@ export interface HandlerCommon {
   /** What a gating hook's timeout means: "block" (default, fail-closed) or "allow". */
   onTimeout?: "block" | "allow";
   description?: string;
+  /** Shown while the hook runs (Claude Code's spinner text). */
   statusMessage?: string;
+  /** Run at most once per session (Claude Code: the hook is removed after its first run). */
+  once?: boolean;
+  /** Run in the background; on exit 2 its stderr wakes the model with the next turn. */
+  asyncRewake?: boolean;
 }
 
 export interface CommandHandlerConfig extends HandlerCommon {
@@ -40,6 +45,8 @@ export interface CommandHandlerConfig extends HandlerCommon {
   args?: string[];
   /** Working directory (default: the project directory). */
   cwd?: string;
+  /** The shell `command` runs in (`bash`, `zsh`, `pwsh`…; default `/bin/sh`, or the dialect's). */
+  shell?: string;
 }
 
 export interface HttpHandlerConfig extends HandlerCommon {

@@ -3,15 +3,14 @@
  * claude, reasonix, `.hooks.json`, and the cagent YAML files named in settings. A file that
  * cannot be read or parsed becomes a located problem; every other source still loads.
  */
-import { readFile } from "node:fs/promises";
 import { DIALECT_LIST, DIALECTS } from "../dialects/index.js";
 import type { Dialect } from "../dialects/types.js";
 import type { HookDefinition, HookProblem, HookSource } from "../types.js";
-import { isRecord } from "../util.js";
 import { toDefinition } from "./definition.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { type HookPaths, showPath } from "./paths.js";
 import { createLocator, formatField } from "./positions.js";
+import { readConfigText } from "./read-file.js";
 import {
   applyDisableRules,
   compatAllows,
@@ -41,16 +40,6 @@ export interface LoadedHooks {
   sources: HookSource[];
   settings: HookSettings;
   files: FileSnapshot[];
-}
-
-async function readText(path: string): Promise<{ content: string | null; error?: string }> {
-  try {
-    return { content: await readFile(path, "utf8") };
-  } catch (err) {
-    const code = isRecord(err) ? err.code : undefined;
-    if (code === "ENOENT" || code === "ENOTDIR") return { content: null };
-    return { content: null, error: err instanceof Error ? err.message : String(err) };
-  }
 }
 
 function contextFor(source: HookSource, text: string): ReadContext {
@@ -91,7 +80,7 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   const readAll = async (candidates: Candidate[]) => {
     const fresh = candidates.filter((c) => !seen.has(c.path));
     for (const c of fresh) seen.add(c.path);
-    const texts = await Promise.all(fresh.map((c) => readText(c.path)));
+    const texts = await Promise.all(fresh.map((c) => readConfigText(c.path)));
     const out: SettingsFile[] = [];
     fresh.forEach((c, i) => {
       const { content, error } = texts[i] ?? { content: null };

@@ -111,6 +111,8 @@ export interface Dialect<N extends string = string> {
   stdinObject(payload: AnyEventPayload, shaped: ShapedTool): Record<string, unknown>;
   /** Environment variables this dialect's agent sets for its hooks, beyond the common ones. */
   env?(payload: AnyEventPayload, ctx: DialectContext): Record<string, string>;
+  /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */
+  defaultShell?(env: Readonly<Record<string, string>>): string | undefined;
   readonly matcherStyle: MatcherStyle;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;

@@ -107,7 +107,7 @@ export async function createHookEngine(
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
-  let snapshot: HookSnapshot = await takeSnapshot(paths);
+  let snapshot: HookSnapshot = await takeSnapshot(paths, opts.env);
 
   const report = (run: HookRunRecord): void => {
     try {
@@ -308,12 +308,13 @@ export async function createHookEngine(
     },
     listing: () => snapshot.listing,
     async reload() {
-      const next = await takeSnapshot(paths);
+      const next = await takeSnapshot(paths, opts.env);
       const blocked = await fireConfigChanges(snapshot, next);
       if (blocked.length === 0) snapshot = next;
       else {
         const problems = [...snapshot.listing.problems, ...blocked];
-        snapshot = { ...snapshot, listing: { ...snapshot.listing, problems } };
+        const allProblems = [...snapshot.listing.allProblems, ...blocked];
+        snapshot = { ...snapshot, listing: { ...snapshot.listing, problems, allProblems } };
       }
       return snapshot.listing;
     },

@@ -5,6 +5,8 @@ import type { HookEventName } from "./events.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { isTrusted, projectHooksHash, projectScopedHooks } from "./trust.js";
 import type { HookListing } from "./types.js";
+import { uniqueProblems } from "./util.js";
+import { findMissingExecutables } from "./validate.js";
 
 /** One snapshot of the hooks on disk. */
 export interface HookSnapshot {
@@ -24,6 +26,7 @@ export function applyTrust(loaded: LoadedHooks, projectTrusted: boolean): HookSn
     listing: {
       hooks,
       problems: loaded.problems,
+      allProblems: uniqueProblems([...loaded.problems, ...hooks.flatMap((h) => h.problems)]),
       sources: loaded.sources,
       projectTrust: { trusted, hash, hasProjectHooks },
     },
@@ -31,9 +34,20 @@ export function applyTrust(loaded: LoadedHooks, projectTrusted: boolean): HookSn
   };
 }
 
-/** Reads every source and the trust store. Never throws. */
-export async function takeSnapshot(paths: HookPaths): Promise<HookSnapshot> {
+/** Reads every source and the trust store. Never throws. Command hooks whose executable is
+ *  missing get that problem here, once, for every path that reports problems. */
+export async function takeSnapshot(
+  paths: HookPaths,
+  env?: NodeJS.ProcessEnv,
+): Promise<HookSnapshot> {
   const loaded = await loadHooks(paths);
+  for (const hook of loaded.hooks) {
+    const missing = await findMissingExecutables([hook], {
+      projectDir: paths.projectDir,
+      ...(env ? { env } : {}),
+    });
+    if (missing.length > 0) hook.problems = [...hook.problems, ...missing];
+  }
   const hash = projectHooksHash(loaded.hooks, paths.projectDir);
   return applyTrust(loaded, await isTrusted(paths.keelHome, paths.projectDir, hash));
 }

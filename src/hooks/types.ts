@@ -276,6 +276,10 @@ export interface HookListing {
   hooks: HookDefinition[];
   /** File-level problems (unparseable files, unknown events, ...). */
   problems: HookProblem[];
+  /** Every problem of this snapshot once: file-level, then each hook's (missing executables
+   *  included). `keel hooks validate`, `keel hooks trust`, the TUI at start and after
+   *  `/hooks reload` all report this one list, so they always agree. */
+  allProblems: HookProblem[];
   sources: HookSource[];
   /** Whether the project's hooks are trusted, and the hash the trust store would record. */
   projectTrust: { trusted: boolean; hash: string; hasProjectHooks: boolean };

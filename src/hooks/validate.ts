@@ -7,6 +7,7 @@ import { access, stat } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
 import { EVENT_SPECS } from "./events.js";
 import type { HookDefinition, HookListing, HookProblem } from "./types.js";
+import { uniqueProblems } from "./util.js";
 
 const SHELL_WORDS = new Set(
   (
@@ -185,10 +186,11 @@ export async function validateHooks(
   listing: HookListing,
   opts: { projectDir: string; env?: NodeJS.ProcessEnv },
 ): Promise<HookProblem[]> {
-  return [
+  // Engine listings already carry missing executables; a hand-made listing may not.
+  return uniqueProblems([
     ...listing.problems,
     ...listing.hooks.flatMap((h) => h.problems),
     ...neverFiringEvents(listing.hooks),
     ...(await findMissingExecutables(listing.hooks, opts)),
-  ];
+  ]);
 }

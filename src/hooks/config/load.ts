@@ -3,7 +3,7 @@
  * claude, reasonix, `.hooks.json`, and the cagent YAML files named in settings. A file that
  * cannot be read or parsed becomes a located problem; every other source still loads.
  */
-import { DIALECT_LIST, DIALECTS } from "../dialects/index.js";
+import { DIALECT_LIST, DIALECTS, isDialectName } from "../dialects/index.js";
 import type { Dialect } from "../dialects/types.js";
 import type { HookDefinition, HookProblem, HookSource } from "../types.js";
 import { toDefinition } from "./definition.js";
@@ -100,8 +100,14 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
         }
         return;
       }
-      const ctx = contextFor(source, content);
-      const read = c.dialect.read(content, ctx);
+      let ctx = contextFor(source, content);
+      let read = c.dialect.read(content, ctx);
+      if (read.dialect !== undefined && isDialectName(read.dialect)) {
+        // The file is another dialect's that shares this location: read it as that one.
+        source.dialect = read.dialect;
+        ctx = contextFor(source, content);
+        read = DIALECTS[read.dialect].read(content, ctx);
+      }
       problems.push(...read.problems);
       raws.push({ source, hooks: read.hooks, ctx });
       out.push({ source, settings: read.settings, ctx });

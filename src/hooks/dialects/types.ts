@@ -37,6 +37,9 @@ export interface DialectReadResult {
   problems: HookProblem[];
   /** The validated top-level value, for settings merging and `disableAllHooks`. */
   settings?: unknown;
+  /** The dialect the file turned out to be written in, when one location serves two (a
+   *  `.reasonix/settings.json` of Reasonix 0.x or 1.x). */
+  dialect?: string;
 }
 
 /** What one command run ended with, for the exit-code table. */

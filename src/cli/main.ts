@@ -21,6 +21,7 @@ const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
   () => import("./commands/run.js"),
   () => import("./commands/hooks.js"),
   () => import("./commands/mcp.js"),
+  () => import("./commands/plugins.js"),
 ];
 
 /** Builds the commander program with every command registered (exported for tests). */

@@ -153,7 +153,7 @@ export async function createHookEngine(
         hook: h.def,
         payload,
         stdin: shaped.stdin,
-        env: { ...baseEnv, ...shaped.env },
+        env: { ...baseEnv, ...shaped.env, ...h.def.source.env },
         projectDir,
         timeoutMs,
         signal,

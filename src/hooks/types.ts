@@ -84,6 +84,8 @@ export interface HookSource {
   path: string;
   dialect: DialectName;
   scope: SourceScope;
+  /** Variables for this file's hooks (a plugin's CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A problem found while loading a source or a hook: shown by `keel hooks list` / `validate`. */

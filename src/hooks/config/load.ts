@@ -67,6 +67,20 @@ interface Candidate {
   dialect: Dialect<HookSource["dialect"]>;
   scope: HookSource["scope"];
   mustExist?: boolean;
+  env?: Readonly<Record<string, string>>;
+}
+
+/** Expands `${NAME}` for the source's variables in a command hook (Claude Code expands
+ *  ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} before running a plugin's hook). */
+function expandSourceVars(hooks: RawHook[], env: Readonly<Record<string, string>>): void {
+  const expand = (text: string) =>
+    text.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (m, name: string) => env[name] ?? m);
+  for (const raw of hooks) {
+    const h = raw.handler;
+    if (h.type !== "command") continue;
+    if (h.command !== undefined) h.command = expand(h.command);
+    if (h.args !== undefined) h.args = h.args.map(expand);
+  }
 }
 
 /** Reads every source. Never throws: unreadable and malformed files become problems. */
@@ -85,7 +99,12 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
     fresh.forEach((c, i) => {
       const { content, error } = texts[i] ?? { content: null };
       files.push({ path: c.path, content });
-      const source: HookSource = { path: c.path, dialect: c.dialect.name, scope: c.scope };
+      const source: HookSource = {
+        path: c.path,
+        dialect: c.dialect.name,
+        scope: c.scope,
+        ...(c.env ? { env: c.env } : {}),
+      };
       if (error !== undefined) {
         problems.push({ severity: "error", path: c.path, message: `cannot read: ${error}` });
         return;
@@ -108,6 +127,7 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
         ctx = contextFor(source, content);
         read = DIALECTS[read.dialect].read(content, ctx);
       }
+      if (c.env) expandSourceVars(read.hooks, c.env);
       problems.push(...read.problems);
       raws.push({ source, hooks: read.hooks, ctx });
       out.push({ source, settings: read.settings, ctx });
@@ -120,13 +140,13 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   // Keel's own files first: their settings say which other formats are read.
   const keel = DIALECTS.keel;
   const keelFiles = await readAll(
-    keel.files(paths, mergeSettings([], [])).map((f) => ({ ...f, dialect: keel })),
+    (await keel.files(paths, mergeSettings([], []))).map((f) => ({ ...f, dialect: keel })),
   );
   const settings = mergeSettings(keelFiles, problems);
   const more: Candidate[] = [];
   for (const dialect of DIALECT_LIST) {
     if (dialect === keel) continue;
-    for (const f of dialect.files(paths, settings)) {
+    for (const f of await dialect.files(paths, settings)) {
       if (dialect.compatSwitch && !compatAllows(settings, dialect.name, f.scope)) continue;
       more.push({ ...f, dialect });
     }

@@ -7,6 +7,7 @@ import { cagentDialect } from "./cagent/index.js";
 import { claudeDialect } from "./claude/index.js";
 import { geminiDialect } from "./gemini/index.js";
 import { keelDialect } from "./keel/index.js";
+import { pluginDialect } from "./plugin/index.js";
 import { qwenDialect } from "./qwen/index.js";
 import { reasonixDialect } from "./reasonix/index.js";
 import { reasonix1Dialect } from "./reasonix1/index.js";
@@ -33,6 +34,7 @@ export const DIALECT_LIST = [
   reasonix1Dialect,
   geminiDialect,
   qwenDialect,
+  pluginDialect,
 ] as const satisfies readonly Dialect[];
 
 /** The name of a dialect Keel reads. */

@@ -29,6 +29,8 @@ export interface DialectFile {
   scope: SourceScope;
   /** A missing file is an error (it was named explicitly, like cagent's files). */
   mustExist?: boolean;
+  /** Variables set for this file's hooks and expanded (`${NAME}`) in their commands. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** What reading one file gave: hooks, problems and (for settings files) the parsed value. */
@@ -78,7 +80,7 @@ export interface Dialect<N extends string = string> {
   /** How the format is named in messages ("Claude Code"). */
   readonly label: string;
   /** The files its agent reads hooks from, in configuration order. Settings give cagent's. */
-  files(paths: HookPaths, settings: HookSettings): DialectFile[];
+  files(paths: HookPaths, settings: HookSettings): DialectFile[] | Promise<DialectFile[]>;
   /** Whether Keel settings `compat.<name>: false` switches the format off (the keel dialect
    *  itself cannot be switched off). */
   readonly compatSwitch: boolean;

@@ -31,6 +31,7 @@ function installClaudePlugin(id: string, enabled: boolean): string {
           hooks: [
             {
               type: "command",
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's plugin variables, expanded by Keel
               command: "${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh ${CLAUDE_PLUGIN_DATA}",
             },
           ],
@@ -50,7 +51,7 @@ const pre = () =>
   buildPayload("PreToolUse", { projectDir: w.project, tool: "shell", input: { command: "ls" } });
 
 describe("Claude Code plugins", () => {
-  it("an enabled plugin's hooks run with ${CLAUDE_PLUGIN_ROOT}/${CLAUDE_PLUGIN_DATA} expanded and set", async () => {
+  it("an enabled plugin's hooks run with CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA expanded and set", async () => {
     const root = installClaudePlugin("guard@mkt", true);
     const engine = await createHookEngine(worldOptions(w));
     const hook = engine.listing().hooks[0];

@@ -7,19 +7,21 @@ import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
-import { invokeCommand } from "./commands/invoke.js";
 import { loadCommands } from "./commands/load.js";
+import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
-import { agentMcp, openMcp } from "./mcp.js";
+import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
+import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
-import { loadSessionMemory } from "./memory-load.js";
+import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -29,14 +31,7 @@ import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
-import {
-  createTaskTool,
-  runTask,
-  TASK_HOOK_FACTS,
-  TASK_TOOL,
-  type TaskInput,
-} from "./task-tool.js";
-import { runTurn } from "./turn.js";
+import { createTaskTool, TASK_HOOK_FACTS, TASK_TOOL, taskStreaming } from "./task-tool.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
 /**
@@ -97,6 +92,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
   let engine: HookEngine;
+  // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
+  let mcp: McpManager | undefined;
   if (opts.hooks) engine = recordingRuns(opts.hooks, (run) => session.appendHookRun(run));
   else if (opts.noHooks) engine = createNullHookEngine();
   else {
@@ -124,12 +121,13 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         info,
         onUsage,
       }),
+      mcpToolRunner: mcpHookRunner(() => mcp),
       onRun: (run) => session.appendHookRun(run),
     });
   }
 
   const notices: AgentEvent[] = [];
-  const mcp =
+  mcp =
     opts.mcpServers === undefined
       ? undefined
       : await openMcp({
@@ -137,10 +135,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           projectDir: opts.projectDir,
           env: opts.env ?? process.env,
           notices,
+          onElicit: elicitWithHooks({
+            engine: () => engine,
+            info,
+            notices,
+            ...(opts.onElicit ? { user: opts.onElicit } : {}),
+          }),
           ...(opts.mcpStartupTimeoutMs !== undefined
             ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
             : {}),
-          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
         });
   const loaded = opts.settings
     ? { settings: opts.settings, warnings: [] as string[] }
@@ -158,25 +161,19 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   ];
   const streaming = new Map<string, StreamingRun>();
   if (withTask) {
-    streaming.set(TASK_TOOL, (input, call) =>
-      runTask(
-        {
-          client: opts.client,
-          hooks: engine,
-          info,
-          clock,
-          askPermission: opts.askPermission,
-          autoApprove: opts.autoApprove ?? false,
-          onUsage,
-          tools,
-          model: opts.model,
-          ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
-        },
-        settings.subagents,
-        input as TaskInput,
-        call,
-      ),
-    );
+    const parent = {
+      client: opts.client,
+      hooks: engine,
+      info,
+      clock,
+      askPermission: opts.askPermission,
+      autoApprove: opts.autoApprove ?? false,
+      onUsage,
+      tools,
+      model: opts.model,
+      ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+    };
+    streaming.set(TASK_TOOL, taskStreaming(parent, settings.subagents));
   }
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
@@ -209,6 +206,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    reasoning: {
+      harvest: opts.harvest ?? false,
+      branch: opts.branch ?? 1,
+      cheapModel: opts.cheapModel ?? opts.model,
+      ...(opts.branchSelector ? { selector: opts.branchSelector } : {}),
+    },
     ...(settings.compaction.toolResultMaxChars !== undefined
       ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
       : {}),
@@ -254,9 +257,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       yield { type: "notice", level: "warn", text };
     }
     core.addPending("SessionStart", decision.additionalContext);
-    // A resumed session already holds its memory in its first user message.
-    if (!resumed && opts.memory !== false) {
-      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+    if (opts.memory !== false) {
+      if (!resumed)
+        memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+      // A resumed session already holds its memory in its first user message; it is read now
+      // only so that a compaction (which replaces that message) can put it back.
+      else memory = rememberMemory(core, memoryOptions);
     }
   }
 
@@ -291,7 +297,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         (async function* () {
           yield* start(o);
           const signal = o.signal ?? never;
-          const invoked = yield* invokeCommand(
+          yield* runUserTurn(
+            core,
             {
               catalog: commands,
               projectDir: opts.projectDir,
@@ -304,19 +311,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             prompt,
             signal,
           );
-          if (invoked.kind === "refused") {
-            yield { type: "turn_start", turn: core.turns + 1, prompt };
-            yield { type: "notice", level: "error", text: invoked.reason };
-            yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
-            return;
-          }
-          const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
-          core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
-          try {
-            yield* runTurn(core, text, signal);
-          } finally {
-            core.turnModel = null;
-          }
+          // What MCP servers said during the turn (elicitations, exits, list changes).
+          yield* drainNotices();
         })(),
       ),
     compact: (o = {}) =>
@@ -350,6 +346,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         await mcp?.close();
       })(),
     memory: () => memory,
+    getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),
+    setReasoning: (r) => {
+      if (r.harvest !== undefined) core.reasoning.harvest = r.harvest;
+      if (r.branch !== undefined) core.reasoning.branch = Math.max(1, Math.min(8, r.branch));
+    },
     commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {

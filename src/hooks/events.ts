@@ -88,6 +88,7 @@ export const DEFAULT_TIMEOUT_SEC = {
   http: 60,
   prompt: 30,
   agent: 120,
+  mcp_tool: 60,
 } as const;
 
 /** The longest a hook may run: 24 h (Node's timers overflow past 2^31-1 ms and fire at once). */

@@ -35,5 +35,17 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
   /** The argument `if` conditions and permission rules match: command for shell, path for file tools. */
   primaryArg(input: I): string | undefined;
   /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */
-  run(input: I, opts: { signal: AbortSignal }): Promise<ToolResult>;
+  run(input: I, opts: ToolRunOptions): Promise<ToolResult>;
+}
+
+/** What a tool run gets besides its input. */
+export interface ToolRunOptions {
+  signal: AbortSignal;
+  /**
+   * No person approved this call (Keel's allowlist or plan mode did), so a tool that runs
+   * programs runs them in the OS sandbox, or not at all.
+   */
+  sandboxed?: boolean;
+  /** Output as it is produced (shell), for the UI; the result still carries all of it. */
+  onOutput?: (text: string) => void;
 }

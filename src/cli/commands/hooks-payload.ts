@@ -75,6 +75,18 @@ const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } 
   PreCompact: z.strictObject({ trigger, custom_instructions: z.string() }),
   PostCompact: z.strictObject({ trigger }),
   Notification: z.strictObject({ message: z.string(), notification_type: z.string() }),
+  Elicitation: z.strictObject({
+    mcp_server_name: z.string(),
+    message: z.string(),
+    mode: z.enum(["form", "url"]),
+    url: z.string().optional(),
+    requested_schema: toolInput.optional(),
+  }),
+  ElicitationResult: z.strictObject({
+    mcp_server_name: z.string(),
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: toolInput.optional(),
+  }),
   SessionEnd: z.strictObject({ reason: z.enum(["exit", "clear", "logout", "other"]) }),
   Setup: z.strictObject({ trigger: z.enum(["init", "maintenance"]) }),
   InstructionsLoaded: z.strictObject({
@@ -121,21 +133,6 @@ const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } 
   FileChanged: z.strictObject({
     file_path: z.string(),
     event: z.enum(["change", "add", "unlink"]),
-  }),
-  Elicitation: z.strictObject({
-    mcp_server_name: z.string(),
-    message: z.string(),
-    mode: z.string().optional(),
-    url: z.string().optional(),
-    elicitation_id: z.string().optional(),
-    requested_schema: z.unknown().optional(),
-  }),
-  ElicitationResult: z.strictObject({
-    mcp_server_name: z.string(),
-    elicitation_id: z.string().optional(),
-    mode: z.string().optional(),
-    action: z.enum(["accept", "decline", "cancel"]),
-    content: z.unknown().optional(),
   }),
   WorktreeCreate: z.strictObject({ name: z.string() }),
   WorktreeRemove: z.strictObject({ worktree_path: z.string() }),
@@ -240,6 +237,14 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
       return { trigger: "manual", custom_instructions: "" };
     case "PostCompact":
       return { trigger: "manual" };
+    case "Elicitation":
+      return {
+        mcp_server_name: opts.tool ?? "server",
+        message: "What is your name?",
+        mode: "form",
+      };
+    case "ElicitationResult":
+      return { mcp_server_name: opts.tool ?? "server", action: "accept", content: { name: "Ada" } };
     case "Notification":
       return {
         message: "Keel needs your permission to use shell",
@@ -264,10 +269,6 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
       return { old_cwd: opts.projectDir, new_cwd: opts.projectDir };
     case "FileChanged":
       return { file_path: join(opts.projectDir, ".env"), event: "change" };
-    case "Elicitation":
-      return { mcp_server_name: "example", message: "Which account?", mode: "form" };
-    case "ElicitationResult":
-      return { mcp_server_name: "example", action: "accept", content: {} };
     case "WorktreeCreate":
       return { name: "hooks-test" };
     case "WorktreeRemove":

@@ -1,21 +1,28 @@
 /**
- * The default action: `keel` with no subcommand starts the interactive TUI. The TUI (Ink, React)
- * is imported inside the action, so `keel --help`, `keel --version` and every subcommand start
- * without loading it.
+ * The default action: `keel` with no subcommand starts the interactive TUI. Everything the
+ * action needs (zod, the hooks engine, the TUI with Ink and React) is imported inside it: this
+ * module is registered for every command, and `keel --help` must not pay for them.
  */
 import { type Command, Option } from "commander";
-import { z } from "zod";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { UserError } from "../main.js";
-import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
 
-const optionsSchema = z.object({
-  model: z.string().min(1).optional(),
-  mode: z.enum(PERMISSION_MODES).optional(),
-  continue: z.boolean().default(false),
-  resume: z.string().min(1).optional(),
-  cwd: z.string().optional(),
-});
+async function optionsSchema() {
+  const { z } = await import("zod");
+  return z.object({
+    model: z.string().min(1).optional(),
+    mode: z.enum(PERMISSION_MODES).optional(),
+    continue: z.boolean().default(false),
+    resume: z.string().min(1).optional(),
+    cwd: z.string().optional(),
+    harvest: z.boolean().default(false),
+    branch: z
+      .string()
+      .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
+      .transform(Number)
+      .optional(),
+  });
+}
 
 /** Registers the default action and its options on the program itself. */
 export function register(program: Command): void {
@@ -33,11 +40,13 @@ export function register(program: Command): void {
     .addOption(new Option("-c, --continue", "resume this project's most recent session"))
     .addOption(new Option("-r, --resume <id>", "resume a session by id (or unique prefix)"))
     .addOption(new Option("--cwd <dir>", "project directory (default: the current directory)"))
+    .addOption(new Option("--harvest", "extract plan state from the model's reasoning"))
+    .addOption(new Option("--branch <n>", "N samples per request at spread temperatures"))
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       if (cmd.args.length > 0) {
         throw new UserError(`unknown command '${cmd.args[0]}' (see \`keel --help\`)`);
       }
-      const parsed = optionsSchema.safeParse(raw);
+      const parsed = (await optionsSchema()).safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new UserError(
@@ -48,6 +57,7 @@ export function register(program: Command): void {
       if (o.continue && o.resume !== undefined) {
         throw new UserError("--continue and --resume cannot be used together");
       }
+      const { keelHomeDir, resolveProjectDir } = await import("./hooks-shared.js");
       const projectDir = await resolveProjectDir(o.cwd);
       const { runInteractive } = await import("../tui/run.js");
       await runInteractive({
@@ -57,6 +67,8 @@ export function register(program: Command): void {
         ...(o.mode !== undefined ? { mode: o.mode } : {}),
         ...(o.resume !== undefined ? { resume: o.resume } : {}),
         continueLatest: o.continue,
+        ...(o.harvest ? { harvest: true } : {}),
+        ...(o.branch !== undefined ? { branch: o.branch } : {}),
       });
     });
 }

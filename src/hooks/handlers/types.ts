@@ -8,7 +8,7 @@
  * `HandlerResult` itself.
  */
 import type { AnyEventPayload } from "../events.js";
-import type { AgentRunner, HookDefinition, PromptRunner } from "../types.js";
+import type { AgentRunner, HookDefinition, McpToolRunner, PromptRunner } from "../types.js";
 
 /** Everything a handler needs for one run. */
 export interface HandlerRunRequest {
@@ -29,6 +29,7 @@ export interface HandlerRunRequest {
   agentRunner?: AgentRunner;
   /** The shell a command hook's `command` runs in (undefined: /bin/sh). */
   shell?: string;
+  mcpToolRunner?: McpToolRunner;
   /** Whether a user-level setting allows http hooks to reach private networks. */
   allowPrivateNetworks: boolean;
 }

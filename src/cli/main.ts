@@ -26,6 +26,7 @@ const COMMANDS: Array<[name: string, load: Loader]> = [
   ["hooks", () => import("./commands/hooks.js")],
   ["mcp", () => import("./commands/mcp.js")],
   ["plugins", () => import("./commands/plugins.js")],
+  ["docs", () => import("./commands/docs.js")],
 ];
 
 /** `keel` without a subcommand: the interactive session, whose options are the root's. */

@@ -133,6 +133,8 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
     false,
     "file_name",
     "A watched file changed (watchPaths from SessionStart/CwdChanged/FileChanged output).",
+    // watchPaths are parsed into the decision, but no watcher fires this yet.
+    never,
   ),
   Elicitation: spec(
     "Elicitation",

@@ -69,7 +69,7 @@ const ESC = "\u001b";
 const HOSTILE_TEXT = `${ESC}]52;c;cm0gLXJmIH4K${ESC}\\${ESC}[2J${ESC}[3Jowned`;
 
 describe("attack 5: a repository cannot demote your own cagent guard", () => {
-  it.fails("HOLE: project compat.cagent naming the user's cagent file silences the user's guard", async () => {
+  it("project compat.cagent naming the user's cagent file: the guard stays user-level and runs", async () => {
     const world = await newWorld(
       script(
         reply().tool("shell", { command: "echo hi" }),
@@ -126,7 +126,7 @@ describe("attack 6: hostile config files cannot crash Keel", () => {
     expect(trust.stderr + trust.stdout).not.toContain("Maximum call stack");
   });
 
-  it.fails("HOLE: a YAML alias bomb in a project cagent file makes keel run exit 1 (Excessive alias count)", async () => {
+  it("a YAML alias bomb in a project cagent file is a listed problem, not a crash or a hang", async () => {
     const world = await newWorld(script(reply().text("fine")));
     const levels = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
     let yaml = 'x0: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
@@ -245,7 +245,7 @@ describe("attack 11: hook children do not outlive Keel", () => {
 });
 
 describe("attack 12: a huge timeout is clamped, not overflowed", () => {
-  it.fails('HOLE: "timeout": 2200000 overflows the timer; the hook is "timed out" after ~1 ms and blocks the prompt', async () => {
+  it('"timeout": 2200000 lets a 0.3 s hook finish instead of killing it after ~1 ms', async () => {
     const world = await newWorld(script(reply().text("done")));
     const marker = join(world.root, "finished");
     writeSettings(world, {

@@ -79,7 +79,7 @@ describe("attack 6: a settings file that is not a regular file", () => {
     expect(run.stdout).toContain("fine");
   }, 90_000);
 
-  it.fails("HOLE (own attack): .claude/settings.json linked to /dev/zero is read until V8's string limit (~8 s, hundreds of MB) instead of refused", async () => {
+  it("own attack: .claude/settings.json linked to /dev/zero is refused, not read", async () => {
     const world = await newWorld(script(reply().text("fine")));
     mkdirSync(join(world.project, ".claude"));
     symlinkSync("/dev/zero", join(world.project, ".claude/settings.json"));

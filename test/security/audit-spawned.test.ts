@@ -68,16 +68,28 @@ function spawnKeel(
 }
 
 describe("attack 6: a settings file that is not a regular file", () => {
-  it.fails("HOLE: a FIFO as .keel/settings.json hangs keel hooks list (killed after 30 s)", async () => {
-    const world = await newWorld(script(reply().text("fine")));
+  it("a FIFO as .keel/settings.json: keel hooks list finishes and names it", async () => {
+    const world = await newWorld(script(reply().text("unused")));
     mkdirSync(join(world.project, ".keel"));
     execFileSync("mkfifo", [join(world.project, ".keel/settings.json")]);
     const list = await spawnKeel(world, ["hooks", "list", "--cwd", world.project], 30_000);
-    expect(list.code).not.toBeNull();
-    const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 30_000);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("fine");
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("not a regular file");
   }, 90_000);
+
+  // Open: src/agent/settings.ts (readFileSync) and src/mcp/config.ts (readFile) open any file kind.
+  it.fails.each([".keel/settings.json", ".keel/settings.local.json", ".mcp.json"])(
+    "HOLE: a FIFO as %s hangs keel run (session settings / MCP config readers block on it)",
+    async (file) => {
+      const world = await newWorld(script(reply().text("fine")));
+      mkdirSync(join(world.project, ".keel"));
+      execFileSync("mkfifo", [join(world.project, file)]);
+      const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 20_000);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("fine");
+    },
+    90_000,
+  );
 
   it("own attack: .claude/settings.json linked to /dev/zero is refused, not read", async () => {
     const world = await newWorld(script(reply().text("fine")));

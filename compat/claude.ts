@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { CASES } from "./cases.js";
-import { compareObservations } from "./compare.js";
+import { compareObservations, DELIBERATE_FIELDS } from "./compare.js";
 import { type PeerCommand, runClaudeCase } from "./run-claude.js";
 import { runKeelCase } from "./run-keel.js";
 import type { CompatCase } from "./types.js";
@@ -50,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write("\nNever compared (Keel deliberately does not send them):\n");
+  for (const [field, why] of Object.entries(DELIBERATE_FIELDS)) {
+    process.stdout.write(`  payload ${field}: ${why}\n`);
+  }
   process.stdout.write(
     `\n${cases.length - differing}/${cases.length} same or deliberate, ${differing} differ (${secs} s)\n`,
   );

@@ -18,6 +18,14 @@ const OPAQUE_FIELDS: Record<string, string> = {
   duration_ms: "<ms>",
 };
 
+/**
+ * Payload fields Keel deliberately does not send, with the reason (docs/hooks.md "Where Keel
+ * deliberately differs"); left out of every comparison and listed once under the table.
+ */
+export const DELIBERATE_FIELDS: Readonly<Record<string, string>> = {
+  effort: "Keel has no effort level to report (DeepSeek's thinking is on or off)",
+};
+
 /** Env variables whose value is per-run. */
 const OPAQUE_ENV: Record<string, string> = {
   CLAUDE_ENV_FILE: "<file>",
@@ -29,6 +37,7 @@ export function normalizeText(text: string, paths: Observation["paths"]): string
   return text
     .replaceAll(paths.project, "$PROJECT")
     .replaceAll(paths.home, "$HOME")
+    .replaceAll(paths.root, "$ROOT")
     .replace(UUID, "<uuid>")
     .replace(TOOL_ID, "<tool_use_id>");
 }
@@ -40,6 +49,7 @@ export function normalizePayload(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
+    if (key in DELIBERATE_FIELDS) continue;
     const opaque = OPAQUE_FIELDS[key];
     if (opaque !== undefined && (typeof value === "string" || typeof value === "number")) {
       out[key] = opaque;
@@ -152,7 +162,7 @@ export function compareObservations(ref: Observation, keel: Observation): string
   // from the hooks and the prompt there, and everything in later requests.
   for (let i = 0; i < views; i++) {
     const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths));
-    const vb = (keel.modelView[i] ?? []).map((t) => normalizeText(t, keel.paths));
+    const vb = (keel.modelView[i] ?? []).map((t) => claudeToolNames(normalizeText(t, keel.paths)));
     const fa = hookView(va, i === 0);
     const fb = hookView(vb, i === 0);
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
@@ -175,4 +185,19 @@ function hookView(items: readonly string[], first: boolean): string[] {
     if (paras.length > 0) return paras.map((p) => `text: ${p}`);
     return first ? [] : [item];
   });
+}
+
+const MODEL_TOOL_NAMES: Readonly<Record<string, string>> = {
+  shell: "Bash",
+  write_file: "Write",
+  read_file: "Read",
+  edit_file: "Edit",
+};
+
+/** Keel's model knows its tools by Keel's names; hook texts name them (`PreToolUse:shell hook …`). */
+function claudeToolNames(text: string): string {
+  return text.replace(
+    /\b(PreToolUse|PostToolUse|PostToolUseFailure):(shell|write_file|read_file|edit_file) hook/g,
+    (_m, event: string, tool: string) => `${event}:${MODEL_TOOL_NAMES[tool]} hook`,
+  );
 }

@@ -93,7 +93,7 @@ export async function runKeelCase(c: CompatCase): Promise<Observation> {
         .filter((r) => r.status === 200)
         .map((r) => modelItemsFromChat(r.messages)),
       files: projectFiles(dirs),
-      paths: { project: dirs.project, home: dirs.home },
+      paths: { root: dirs.root, project: dirs.project, home: dirs.home },
       notes: run.stderr.trim() ? [...notes, `stderr: ${run.stderr.trim()}`] : notes,
     };
   } finally {

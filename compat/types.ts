@@ -59,7 +59,7 @@ export interface Observation {
   /** Project files after the run (relative path → content), recordings excluded. */
   files: Record<string, string>;
   /** Paths in the run that stand for the project, home and transcript (for normalization). */
-  paths: { project: string; home: string };
+  paths: { root: string; project: string; home: string };
   /** Things the runner noticed (e.g. the transcript file could not be parsed). */
   notes: string[];
 }

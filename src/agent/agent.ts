@@ -9,8 +9,15 @@ import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { toolSpecs } from "../tools/registry.js";
+import {
+  ClaudeTranscript,
+  claudeTranscriptPath,
+  withClaudeTranscript,
+} from "./claude-transcript.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
+import type { DispatchContext } from "./dispatch.js";
+import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { createNullHookEngine } from "./null-hooks.js";
@@ -70,9 +77,31 @@ export function memorySession(id: string = randomUUID()): SessionPort {
  * its bytes are replayed exactly, and SessionStart fires with `source: "resume"`.
  */
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
-  const session = opts.session ?? memorySession();
+  let session = opts.session ?? memorySession();
   const clock = opts.clock ?? Date.now;
   let mode: PermissionMode = opts.permissionMode ?? "default";
+  const headless = opts.askPermission === undefined;
+  // Claude Code hooks get a Claude-format transcript and a CLAUDE_ENV_FILE; both live under
+  // KEEL_HOME, so a session kept only in memory has neither.
+  const claudeFiles =
+    session.transcriptPath && opts.keelHome !== undefined
+      ? {
+          transcript: new ClaudeTranscript(
+            claudeTranscriptPath(opts.keelHome, opts.projectDir, session.id),
+            {
+              sessionId: session.id,
+              projectDir: opts.projectDir,
+              model: opts.model,
+              entrypoint: headless ? "sdk-cli" : "cli",
+            },
+          ),
+          envFile: sessionEnvFilePath(opts.keelHome, session.id),
+        }
+      : null;
+  if (claudeFiles) {
+    session = withClaudeTranscript(session, claudeFiles.transcript, () => info.promptId);
+    if (!prepareEnvFile(claudeFiles.envFile)) claudeFiles.envFile = "";
+  }
   const info: HookSessionInfo = {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
@@ -104,9 +133,23 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         onUsage,
       }),
       onRun: (run) => session.appendHookRun(run),
+      session: {
+        headless,
+        ...(claudeFiles?.envFile ? { envFile: claudeFiles.envFile } : {}),
+        ...(claudeFiles ? { transcriptPaths: { claude: claudeFiles.transcript.path } } : {}),
+      },
     });
   }
 
+  const dispatchCtx: DispatchContext = {
+    tools: opts.tools,
+    hooks: engine,
+    info,
+    askPermission: opts.askPermission,
+    autoApprove: opts.autoApprove ?? false,
+    allowed: new Set(),
+    clock,
+  };
   const prepared = prepareToolSpecs(toolSpecs(opts.tools));
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
@@ -117,15 +160,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     hooks: engine,
     session,
     info,
-    dispatch: {
-      tools: opts.tools,
-      hooks: engine,
-      info,
-      askPermission: opts.askPermission,
-      autoApprove: opts.autoApprove ?? false,
-      allowed: new Set(),
-      clock,
-    },
+    dispatch: dispatchCtx,
     maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS,
     clock,
     ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
@@ -155,6 +190,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       o.signal,
     );
     core.addPending("SessionStart", decision.additionalContext);
+    if (claudeFiles?.envFile) {
+      const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
+      if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
+    }
   }
 
   /** Serializes turns and compactions: one thing at a time per session. */

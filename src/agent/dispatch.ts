@@ -30,6 +30,8 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Environment added to processes tools start (set after SessionStart from CLAUDE_ENV_FILE). */
+  toolEnv?: Readonly<Record<string, string>>;
 }
 
 /** How a call ended: the text the model sees, and whether a hook ended the turn. */
@@ -148,7 +150,7 @@ export async function* dispatchToolCall(
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
   } else {
     try {
-      result = await tool.run(input, { signal });
+      result = await tool.run(input, { signal, ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}) });
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }

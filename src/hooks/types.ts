@@ -10,7 +10,7 @@ import type { HookToolDescriptor } from "./tool-descriptor.js";
 /** The configuration formats Keel reads hooks from (derived from the dialect registry). */
 export type { DialectName } from "./dialects/index.js";
 
-import type { DialectName } from "./dialects/index.js";
+import type { DialectName, DialectSessionFacts } from "./dialects/index.js";
 
 /** Where a hook file lives: user-level files are trusted; project files need trust. */
 export type SourceScope = "user" | "project" | "local";
@@ -198,6 +198,8 @@ export interface HookEngineOptions {
   /** What hooks need to know about each tool (primary argument, fields, response shapes per
    *  dialect); filled by the tools layer, handed over by the agent. */
   tools?: readonly HookToolDescriptor[];
+  /** Session facts some dialects expose (Claude's CLAUDE_ENV_FILE, its transcript file). */
+  session?: DialectSessionFacts;
   /** Called for every finished run, including async ones. Must not throw. */
   onRun?: (run: HookRunRecord) => void;
 }

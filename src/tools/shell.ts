@@ -85,7 +85,15 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal }) => guarded("shell", () => runShell(ctx, ops, input, signal)),
+    run: (input, { signal, env }) =>
+      guarded("shell", () =>
+        runShell(
+          env ? { ...ctx, env: { ...(ctx.env ?? process.env), ...env } } : ctx,
+          ops,
+          input,
+          signal,
+        ),
+      ),
   };
 }
 

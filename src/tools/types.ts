@@ -19,6 +19,14 @@ export interface ToolResult {
   details?: Record<string, unknown>;
 }
 
+/** Per-call options of `Tool.run`. */
+export interface ToolRunOptions {
+  signal: AbortSignal;
+  /** Variables laid over the environment of processes this call starts (the `export` lines
+   *  SessionStart hooks wrote to CLAUDE_ENV_FILE). */
+  env?: Readonly<Record<string, string>>;
+}
+
 /** How a tool relates to permissions. */
 export type ToolKind = "read" | "write" | "shell";
 
@@ -35,5 +43,5 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
   /** The argument `if` conditions and permission rules match: command for shell, path for file tools. */
   primaryArg(input: I): string | undefined;
   /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */
-  run(input: I, opts: { signal: AbortSignal }): Promise<ToolResult>;
+  run(input: I, opts: ToolRunOptions): Promise<ToolResult>;
 }

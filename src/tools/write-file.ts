@@ -41,12 +41,15 @@ export function createWriteFileTool(
         });
         if (!where.ok) return toolError(where.error);
         let created = true;
+        // The previous content, for hooks (Claude Code's tool_response carries originalFile).
+        let originalFile: string | null = null;
         try {
           const st = await ops.stat(where.abs);
           if (st.isDirectory()) {
             return toolError(`write_file: ${where.rel} is a directory; give a file path.`);
           }
           created = false;
+          originalFile = (await ops.readFile(where.abs)).toString("utf8");
         } catch (err) {
           if (errnoCode(err) !== "ENOENT") throw err;
         }
@@ -64,7 +67,14 @@ export function createWriteFileTool(
         return {
           content: `${created ? "Created" : "Overwrote"} ${where.rel} (${lines} lines, ${bytes} bytes).`,
           isError: false,
-          details: { path: where.rel, created, bytes, lines },
+          details: {
+            path: where.rel,
+            created,
+            bytes,
+            lines,
+            absolutePath: where.abs,
+            originalFile,
+          },
         };
       }),
   };

@@ -15,6 +15,7 @@ export type {
   Dialect,
   DialectContext,
   DialectFile,
+  DialectSessionFacts,
   ExitTable,
   MatcherStyle,
 } from "./types.js";

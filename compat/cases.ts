@@ -83,6 +83,10 @@ export const CASES: CompatCase[] = [
     prompt: "print the secret",
     hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'no secrets' >&2; exit 2" }],
     turns: [done],
+    deliberate: {
+      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+      allows: ["exit status 0 ≠ 1"],
+    },
   },
   {
     name: "UserPromptSubmit decision:block",
@@ -95,6 +99,10 @@ export const CASES: CompatCase[] = [
       },
     ],
     turns: [done],
+    deliberate: {
+      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+      allows: ["exit status 0 ≠ 1"],
+    },
   },
   {
     name: "PreToolUse allow",
@@ -203,14 +211,20 @@ export const CASES: CompatCase[] = [
       { id: "post", event: "PostToolUse", matcher: "Bash" },
     ],
     turns: [bash("echo ran > out.txt"), done],
-    deliberate: "continue:false on PreToolUse does not run the tool",
+    deliberate: {
+      why: "continue:false on PreToolUse does not run the tool",
+      allows: ["hooks fired [post,pre] ≠ [pre]", "file out.txt missing"],
+    },
   },
   {
     name: "PreToolUse timeout",
     prompt: "run it",
     hooks: [pre("pre", "sleep 3", { timeout: 1 })],
     turns: [bash("echo ran > out.txt"), done],
-    deliberate: "a gating hook that times out blocks",
+    deliberate: {
+      why: "a gating hook that times out blocks",
+      allows: ["model saw (request 2)", "file out.txt missing"],
+    },
   },
   {
     name: "PostToolUse additionalContext",

@@ -4,7 +4,7 @@
  * compared and each difference becomes one short phrase.
  */
 import { hookParagraphs } from "./model-view.js";
-import type { HookRecord, Observation } from "./types.js";
+import type { CompatCase, HookRecord, Observation } from "./types.js";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TOOL_ID = /\b(toolu_[A-Za-z0-9]+|call_[A-Za-z0-9_]+)\b/g;
@@ -161,8 +161,11 @@ export function compareObservations(ref: Observation, keel: Observation): string
   // The first request also carries each agent's own system text; compare only what follows
   // from the hooks and the prompt there, and everything in later requests.
   for (let i = 0; i < views; i++) {
-    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths));
-    const vb = (keel.modelView[i] ?? []).map((t) => claudeToolNames(normalizeText(t, keel.paths)));
+    // Trailing whitespace is invisible to the model (Claude keeps stderr's last newline).
+    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths).trimEnd());
+    const vb = (keel.modelView[i] ?? []).map((t) =>
+      claudeToolNames(normalizeText(t, keel.paths)).trimEnd(),
+    );
     const fa = hookView(va, i === 0);
     const fb = hookView(vb, i === 0);
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
@@ -200,4 +203,13 @@ function claudeToolNames(text: string): string {
     /\b(PreToolUse|PostToolUse|PostToolUseFailure):(shell|write_file|read_file|edit_file) hook/g,
     (_m, event: string, tool: string) => `${event}:${MODEL_TOOL_NAMES[tool]} hook`,
   );
+}
+
+/** `same`, `deliberate (why): …` when every difference is one the case allows, else `differs: …`. */
+export function verdictLine(c: CompatCase, diffs: readonly string[]): string {
+  if (diffs.length === 0) return "same";
+  const allowed = (d: string) => c.deliberate?.allows.some((a) => d.startsWith(a)) === true;
+  const unexpected = diffs.filter((d) => !allowed(d));
+  if (unexpected.length === 0) return `deliberate (${c.deliberate?.why}): ${diffs.join("; ")}`;
+  return `differs: ${unexpected.join("; ")}`;
 }

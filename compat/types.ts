@@ -37,8 +37,11 @@ export interface CompatCase {
   turns: ModelTurn[];
   /** Files created in the project before the run (relative path → content). */
   files?: Record<string, string>;
-  /** Why a remaining difference is deliberate (docs/hooks.md "Where Keel deliberately differs"). */
-  deliberate?: string;
+  /**
+   * A difference Keel keeps on purpose (docs/hooks.md "Where Keel deliberately differs"): why,
+   * and the start of each difference phrase it explains. Any other difference still counts.
+   */
+  deliberate?: { why: string; allows: string[] };
 }
 
 /** One hook firing as the hook saw it. */

@@ -20,6 +20,7 @@ import type { DispatchContext } from "./dispatch.js";
 import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { contextForModel } from "./hook-text.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -182,14 +183,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
     if (started) return;
     started = true;
+    const startSource = opts.startSource ?? (resumed ? "resume" : "startup");
     const decision = yield* fireHook(
       engine,
       info,
       "SessionStart",
-      { source: opts.startSource ?? (resumed ? "resume" : "startup") },
+      { source: startSource },
       o.signal,
     );
-    core.addPending("SessionStart", decision.additionalContext);
+    core.addPending("SessionStart", contextForModel(decision, { source: startSource }));
     if (claudeFiles?.envFile) {
       const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
       if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;

@@ -16,7 +16,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
-import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
+import { contextForModel, headlessAskText, preToolVetoText } from "./hook-text.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import type { AskPermission } from "./types.js";
 
@@ -164,10 +164,8 @@ export async function* dispatchToolCall(
   let content = result.content;
   let stopReason: string | null = null;
   // PreToolUse context reaches the model with the result, as in Claude Code (text after it).
-  if (pre.additionalContext?.trim()) {
-    const text = toolContextText("PreToolUse", name, pre.additionalContext);
-    content = `${content}\n\n${hookContextBlock("PreToolUse", text)}`;
-  }
+  const preContext = contextForModel(pre, { tool: name });
+  if (preContext?.trim()) content = `${content}\n\n${hookContextBlock("PreToolUse", preContext)}`;
   if (!result.isError) {
     const post = yield* fireHook(
       ctx.hooks,
@@ -183,7 +181,12 @@ export async function* dispatchToolCall(
       signal,
     );
     if (post.updatedToolOutput !== null) content = post.updatedToolOutput;
-    content = withContext(content, "PostToolUse", post.additionalContext, post.reason);
+    content = withContext(
+      content,
+      "PostToolUse",
+      contextForModel(post, { tool: name }),
+      post.reason,
+    );
     if (!post.continue) stopReason = post.stopReason ?? "a PostToolUse hook stopped the agent";
   } else {
     const failure = yield* fireHook(
@@ -200,7 +203,12 @@ export async function* dispatchToolCall(
       },
       signal,
     );
-    content = withContext(content, "PostToolUseFailure", failure.additionalContext, null);
+    content = withContext(
+      content,
+      "PostToolUseFailure",
+      contextForModel(failure, { tool: name }),
+      null,
+    );
     if (!failure.continue) {
       stopReason = failure.stopReason ?? "a PostToolUseFailure hook stopped the agent";
     }

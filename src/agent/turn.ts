@@ -9,7 +9,7 @@ import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
-import { stopFeedbackText } from "./hook-text.js";
+import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-text.js";
 import {
   finishNote,
   repairAssistantMessage,
@@ -45,7 +45,7 @@ export async function* runTurn(
       level: "error",
       text: `Prompt blocked by ${vetoingHooks(submit)}: ${vetoReason(submit)}`,
     };
-    yield end("blocked");
+    yield end("blocked", promptBlockedText(submit, prompt));
     return;
   }
   if (!submit.continue) {
@@ -55,7 +55,7 @@ export async function* runTurn(
   }
   core.log.append({
     role: "user",
-    content: core.composeUserMessage(prompt, submit.additionalContext),
+    content: core.composeUserMessage(prompt, contextForModel(submit)),
   });
 
   let requests = 0;

@@ -139,6 +139,14 @@ export interface HookRunRecord {
   async: boolean;
 }
 
+/** One run's text for the model: its JSON additionalContext, its plain stdout, or the
+ *  feedback of a block on an observing event. */
+export interface HookContextPiece {
+  source: "json" | "stdout" | "feedback";
+  text: string;
+  run: HookRunRecord;
+}
+
 /** The aggregate decision of all hooks that ran for one firing. */
 export type DecisionKind = "pass" | "allow" | "ask" | "deny" | "block";
 
@@ -161,6 +169,9 @@ export interface HookDecision {
   /** False when a hook said `continue: false`: the turn ends and `stopReason` is shown. */
   continue: boolean;
   stopReason: string | null;
+  /** additionalContext run by run, in configuration order, with where each piece came from,
+   *  so the agent can word it as the hook's own agent does. */
+  contextPieces?: HookContextPiece[];
   runs: HookRunRecord[];
 }
 

@@ -73,7 +73,6 @@ async function mapLimit<T, R>(
   return out;
 }
 
-
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -1,10 +1,47 @@
 #!/usr/bin/env node
 // Keel's command-line entry. Kept tiny and dependency-free so a too-old Node gets a clear
 // sentence instead of a syntax error.
-const major = Number(process.versions.node.split(".")[0]);
-if (major < 22) {
-  process.stderr.write(`keel: Node.js 22 or newer is required (this is ${process.version}).\n`);
-  process.exit(1);
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  // `npm run setup` on an older Node installs Node 22 into this cache (scripts/node22.sh) and
+  // links this file, whose `#!/usr/bin/env node` then finds the old one: hand over to Node 22.
+  const { existsSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { homedir } = await import("node:os");
+  const cache =
+    process.env.KEEL_NODE_CACHE ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "keel-node");
+  const newer = join(cache, "node_modules", ".bin", "node");
+  if (!existsSync(newer) || process.env.KEEL_REEXEC === "1") {
+    process.stderr.write(
+      `keel: Node.js 22.12 or newer is required (this is ${process.version}); \`npm run setup\` in the keel checkout installs it.\n`,
+    );
+    process.exit(1);
+  }
+  const { spawn } = await import("node:child_process");
+  const { fileURLToPath } = await import("node:url");
+  const child = spawn(newer, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, KEEL_REEXEC: "1" },
+  });
+  // The terminal signals the whole foreground group; the child decides, this process waits.
+  for (const sig of ["SIGINT", "SIGQUIT", "SIGTERM", "SIGHUP"]) {
+    process.on(sig, () => {
+      if (sig !== "SIGINT" && sig !== "SIGQUIT") child.kill(sig);
+    });
+  }
+  child.on("exit", (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
+  child.on("error", (err) => {
+    process.stderr.write(`keel: could not start ${newer}: ${err.message}\n`);
+    process.exit(1);
+  });
+  await new Promise(() => {});
 }
 // `keel --version` alone needs no program at all: package.json holds the version (src/version.ts
 // is kept equal to it by a test).

@@ -33,6 +33,7 @@ export {
   SYSTEM_PROMPT,
   VolatileScratch,
 } from "./agent/index.js";
+export type { AgentMcp, McpServersOption } from "./agent/mcp.js";
 export type {
   Agent,
   AgentOptions,
@@ -58,6 +59,15 @@ export {
   stableStringify,
 } from "./llm/index.js";
 export type * from "./llm/types.js";
+export {
+  type ElicitationAnswer,
+  type ElicitationHandler,
+  type ElicitationRequest,
+  loadMcpConfig,
+  McpManager,
+  type McpServerConfig,
+  type McpServerStatus,
+} from "./mcp/index.js";
 export {
   createSession,
   latestSession,

@@ -28,8 +28,9 @@ const ALLOWED: Record<string, string[]> = {
   tools: [],
   session: [],
   sim: ["llm"],
-  agent: ["hooks", "llm", "tools", "session", "version.js"],
-  cli: ["agent", "hooks", "llm", "tools", "session", "sim", "version.js"],
+  mcp: ["tools"],
+  agent: ["hooks", "llm", "tools", "session", "mcp", "version.js"],
+  cli: ["agent", "hooks", "llm", "tools", "session", "sim", "mcp", "version.js"],
 };
 
 describe("layering", () => {

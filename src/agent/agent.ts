@@ -8,27 +8,41 @@ import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
-import { toolSpecs } from "../tools/registry.js";
+import { type AnyTool, toolSpecs } from "../tools/registry.js";
+import { autoCompactThreshold } from "./auto-compact.js";
 import {
   ClaudeTranscript,
   claudeTranscriptPath,
   withClaudeTranscript,
 } from "./claude-transcript.js";
+import { invokeCommand } from "./commands/invoke.js";
+import { loadCommands } from "./commands/load.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
-import type { DispatchContext } from "./dispatch.js";
+import type { DispatchContext, StreamingRun } from "./dispatch.js";
 import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { contextForModel } from "./hook-text.js";
+import { agentMcp, openMcp } from "./mcp.js";
+import type { MemoryReport } from "./memory.js";
+import { loadSessionMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
+import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
+import {
+  createTaskTool,
+  runTask,
+  TASK_HOOK_FACTS,
+  TASK_TOOL,
+  type TaskInput,
+} from "./task-tool.js";
 import { runTurn } from "./turn.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
@@ -120,7 +134,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
       ...(opts.env !== undefined ? { env: opts.env } : {}),
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
-      tools: BUILTIN_TOOL_HOOK_FACTS,
+      tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
       promptRunner: createPromptRunner({
         client: opts.client,
         model: opts.cheapModel ?? opts.model,
@@ -142,8 +156,59 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     });
   }
 
+  const notices: AgentEvent[] = [];
+  const mcp =
+    opts.mcpServers === undefined
+      ? undefined
+      : await openMcp({
+          servers: opts.mcpServers,
+          projectDir: opts.projectDir,
+          env: opts.env ?? process.env,
+          notices,
+          ...(opts.mcpStartupTimeoutMs !== undefined
+            ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
+            : {}),
+          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
+        });
+  const loaded = opts.settings
+    ? { settings: opts.settings, warnings: [] as string[] }
+    : loadSessionSettings({
+        projectDir: opts.projectDir,
+        ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+      });
+  const settings = loaded.settings;
+  const withTask = opts.subagents !== false && !opts.tools.some((t) => t.name === TASK_TOOL);
+  // MCP tools join the built-ins (and task) before the prefix is rendered: pinned for the session.
+  const tools: AnyTool[] = [
+    ...opts.tools,
+    ...(withTask ? [createTaskTool()] : []),
+    ...(mcp?.tools() ?? []),
+  ];
+  const streaming = new Map<string, StreamingRun>();
+  if (withTask) {
+    streaming.set(TASK_TOOL, (input, call) =>
+      runTask(
+        {
+          client: opts.client,
+          hooks: engine,
+          info,
+          clock,
+          askPermission: opts.askPermission,
+          autoApprove: opts.autoApprove ?? false,
+          onUsage,
+          tools,
+          model: opts.model,
+          ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+        },
+        settings.subagents,
+        input as TaskInput,
+        call,
+      ),
+    );
+  }
   const dispatchCtx: DispatchContext = {
-    tools: opts.tools,
+    tools,
+    streaming,
     hooks: engine,
     info,
     askPermission: opts.askPermission,
@@ -151,7 +216,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     allowed: new Set(),
     clock,
   };
-  const prepared = prepareToolSpecs(toolSpecs(opts.tools));
+  const prepared = prepareToolSpecs(toolSpecs(tools));
+  const commands = loadCommands({
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+  });
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
     client: opts.client,
@@ -168,10 +237,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
+    autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    ...(settings.compaction.toolResultMaxChars !== undefined
+      ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
+      : {}),
   });
   const resumed = session.messages.length > 0;
   if (resumed) {
     const restored = core.log.restore(session.messages);
+    if (!restored.ok) await mcp?.close();
     if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
     healDanglingCalls(core.log);
   }
@@ -179,8 +253,23 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   let started = false;
   let ended = false;
   let busy = false;
+  let memory: MemoryReport | null = null;
+  const memoryOptions = {
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+    ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+  };
+
+  /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
+  function* drainNotices(): Generator<AgentEvent> {
+    while (notices.length > 0) {
+      const next = notices.shift();
+      if (next) yield next;
+    }
+  }
 
   async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    yield* drainNotices();
     if (started) return;
     started = true;
     const startSource = opts.startSource ?? (resumed ? "resume" : "startup");
@@ -191,10 +280,17 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       { source: startSource },
       o.signal,
     );
+    for (const text of [...loaded.warnings, ...commands.problems]) {
+      yield { type: "notice", level: "warn", text };
+    }
     core.addPending("SessionStart", contextForModel(decision, { source: startSource }));
     if (claudeFiles?.envFile) {
       const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
       if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
+    }
+    // A resumed session already holds its memory in its first user message.
+    if (!resumed && opts.memory !== false) {
+      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
     }
   }
 
@@ -222,12 +318,39 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
     hooks: engine,
+    ...(mcp ? { mcp: agentMcp({ manager: mcp, tools, repairTools: prepared.tools, prefix }) } : {}),
     start: (o) => exclusive(start(o)),
     runTurn: (prompt, o = {}) =>
       exclusive(
         (async function* () {
           yield* start(o);
-          yield* runTurn(core, prompt, o.signal ?? never);
+          const signal = o.signal ?? never;
+          const invoked = yield* invokeCommand(
+            {
+              catalog: commands,
+              projectDir: opts.projectDir,
+              tools,
+              hooks: engine,
+              info,
+              askPermission: opts.askPermission,
+              autoApprove: opts.autoApprove ?? false,
+            },
+            prompt,
+            signal,
+          );
+          if (invoked.kind === "refused") {
+            yield { type: "turn_start", turn: core.turns + 1, prompt };
+            yield { type: "notice", level: "error", text: invoked.reason };
+            yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
+            return;
+          }
+          const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
+          core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
+          try {
+            yield* runTurn(core, text, signal);
+          } finally {
+            core.turnModel = null;
+          }
         })(),
       ),
     compact: (o = {}) =>
@@ -258,7 +381,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         } catch {
           // shutdown must not throw; nothing else to do at exit.
         }
+        await mcp?.close();
       })(),
+    memory: () => memory,
+    commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
       mode = m;
@@ -273,7 +399,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         costWithoutCacheUsd: core.costWithoutCacheUsd,
         cacheHitRatio: hit + miss === 0 ? 0 : hit / (hit + miss),
         compactions: core.log.compactions,
+        compactionLog: core.compactionLog.map((c) => ({ ...c })),
         prefixFingerprint: prefix.fingerprint,
+        prefixRevisions: prefix.revisions,
         messages: core.log.length,
       };
     },

@@ -1,25 +1,38 @@
 /**
- * Manual compaction, the one sanctioned rewrite of the log: PreCompact may cancel it; one model
- * call writes a summary; the log becomes a single user message holding it (a deliberate,
- * counted cache miss, reported as `compacted`); then PostCompact and SessionStart(compact).
+ * Compaction, the one sanctioned rewrite of the log, manual or automatic: PreCompact may cancel
+ * it; one model call writes a summary; the log becomes a single user message holding it (a
+ * deliberate, counted cache miss, reported as `compacted`); then PostCompact and
+ * SessionStart(compact). The session's memory goes into the next user message again.
  */
+import { shrunkView } from "./auto-compact.js";
 import type { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
 
 const SUMMARY_REQUEST = `Summarize this conversation so far so that the work can continue from the summary alone. Do not call any tools. Include: the user's goals and instructions, decisions made, files read or changed (with paths), commands run and their results, open problems, and the next steps. Be concise and factual.`;
 
-/** Runs a manual compaction. Never throws. */
+/** Options of one compaction. */
+export interface CompactOptions {
+  instructions?: string;
+  signal: AbortSignal;
+  /** "auto" when the threshold or a context-length error asked for it (default "manual"). */
+  trigger?: "manual" | "auto";
+  /** The summary request itself must shrink the conversation (after a context-length error). */
+  overflow?: boolean;
+}
+
+/** Runs a compaction; returns whether the log was rewritten. Never throws. */
 export async function* compactLog(
   core: AgentCore,
-  opts: { instructions?: string; signal: AbortSignal },
-): AsyncGenerator<AgentEvent> {
+  opts: CompactOptions,
+): AsyncGenerator<AgentEvent, boolean> {
+  const trigger = opts.trigger ?? "manual";
   const instructions = opts.instructions?.trim() ?? "";
   const pre = yield* fireHook(
     core.hooks,
     core.info,
     "PreCompact",
-    { trigger: "manual", custom_instructions: instructions },
+    { trigger, custom_instructions: instructions },
     opts.signal,
   );
   if (isVeto(pre) || !pre.continue) {
@@ -29,27 +42,42 @@ export async function* compactLog(
       level: "warn",
       text: `Compaction cancelled by ${vetoingHooks(pre)}: ${why}`,
     };
-    return;
+    return false;
   }
   if (core.log.length === 0) {
     yield { type: "notice", level: "info", text: "Nothing to compact yet." };
-    return;
+    return false;
   }
   const ask = instructions ? `${SUMMARY_REQUEST}\n\nAlso: ${instructions}` : SUMMARY_REQUEST;
-  // The summary request extends the log (it is not stored), so it still hits the cache.
-  const reply = yield* core.request({
-    turn: core.turns,
-    signal: opts.signal,
-    extra: [{ role: "user", content: ask }],
-  });
-  if (reply.kind === "error") {
-    yield { type: "error", message: `Compaction failed: ${reply.message}` };
-    return;
+  const extra = [{ role: "user" as const, content: ask }];
+  const promptTokensBefore = core.lastPromptTokens;
+  const costBefore = core.costUsd;
+  // The summary request extends the log (it is not stored), so it still hits the cache. After a
+  // context-length error it cannot: it goes out shrunk, smaller at each try.
+  const views = opts.overflow
+    ? [shrunkView(core.log.stored(), 1), shrunkView(core.log.stored(), 2)]
+    : [undefined];
+  let summary = "";
+  let failure = "";
+  for (const view of views) {
+    const reply = yield* core.request({
+      turn: core.turns,
+      signal: opts.signal,
+      extra,
+      ...(view !== undefined ? { view } : {}),
+    });
+    if (reply.kind === "error") {
+      failure = reply.message;
+      if (opts.signal.aborted) break;
+      continue;
+    }
+    summary = reply.message.content?.trim() ?? "";
+    failure = summary === "" ? "the model returned an empty summary." : "";
+    break;
   }
-  const summary = reply.message.content?.trim() ?? "";
   if (summary === "") {
-    yield { type: "error", message: "Compaction failed: the model returned an empty summary." };
-    return;
+    yield { type: "error", message: `Compaction failed: ${failure}` };
+    return false;
   }
   const result = core.log.compact([
     {
@@ -58,8 +86,23 @@ export async function* compactLog(
     },
   ]);
   core.session.recordCompaction(result.after, { turn: core.turns });
-  yield { type: "compacted", beforeMessages: result.before, afterMessages: result.after.length };
-  yield* fireHook(core.hooks, core.info, "PostCompact", { trigger: "manual" }, opts.signal);
+  core.compactionLog.push({
+    trigger,
+    reason: trigger === "manual" ? "manual" : opts.overflow ? "context_length" : "threshold",
+    promptTokensBefore,
+    promptTokensAfter: null,
+    costUsd: core.costUsd - costBefore,
+  });
+  core.markCompacted();
+  yield {
+    type: "compacted",
+    beforeMessages: result.before,
+    afterMessages: result.after.length,
+    trigger,
+    promptTokensBefore,
+    costUsd: core.costUsd - costBefore,
+  };
+  yield* fireHook(core.hooks, core.info, "PostCompact", { trigger }, opts.signal);
   const start = yield* fireHook(
     core.hooks,
     core.info,
@@ -67,5 +110,8 @@ export async function* compactLog(
     { source: "compact" },
     opts.signal,
   );
+  // The summary replaced the first user message: the memory it held goes in again.
+  core.addPreamble(core.memoryText);
   core.addPending("SessionStart", start.additionalContext);
+  return true;
 }

@@ -8,6 +8,7 @@ import type { HookEngine } from "../hooks/types.js";
 import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import { stableStringify } from "../llm/stable-json.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
+import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
 import type { DispatchContext } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
@@ -26,6 +27,15 @@ interface PendingContext {
   text: string;
 }
 
+/**
+ * A tool whose successful call ends a turn (a hook sub-agent's verdict): `take` returns the
+ * final text once the tool recorded an answer; `reset` forgets it when a stop hook objects.
+ */
+export interface FinishSignal {
+  take(): string | null;
+  reset(): void;
+}
+
 /** Settings the core is built from. */
 export interface CoreOptions {
   client: ChatClient;
@@ -42,6 +52,24 @@ export interface CoreOptions {
   temperature?: number;
   maxTokens?: number;
   benchmarkCacheHostile: boolean;
+  finish?: FinishSignal;
+  /** Compact automatically once a response's prompt tokens reach this (null/absent: never). */
+  autoCompactAt?: number | null;
+  /** Tool results longer than this are sent trimmed (stored whole in the session). */
+  toolResultMaxChars?: number;
+}
+
+/** One compaction as the stats report it. */
+export interface CompactionRecord {
+  trigger: "manual" | "auto";
+  /** Why an automatic one ran. */
+  reason: "threshold" | "context_length" | "manual";
+  /** Prompt tokens of the last request before it (what each request cost to send). */
+  promptTokensBefore: number;
+  /** Prompt tokens of the first request after it (null until that request is made). */
+  promptTokensAfter: number | null;
+  /** Cost of the summary request. */
+  costUsd: number;
 }
 
 /** A zero usage record. */
@@ -68,12 +96,26 @@ export class AgentCore {
   /** The tools as repair sees them (flattened schemas re-nest at dispatch). */
   readonly repairTools: readonly RepairTool[];
   readonly storm: StormBreaker = createStormBreaker();
+  /** The automatic compaction threshold in prompt tokens, or null when it is off. */
+  readonly autoCompactAt: number | null;
+  /** Set for a hook sub-agent: a successful call of its finish tool ends the turn. */
+  readonly finish: FinishSignal | undefined;
   turns = 0;
   requests = 0;
   readonly usage: Usage = emptyUsage();
   costUsd = 0;
   costWithoutCacheUsd = 0;
+  /** `usage.prompt_tokens` of the last response (what the next request will at least send). */
+  lastPromptTokens = 0;
+  /** A model for the current turn only (a custom command's `model`), or null. */
+  turnModel: string | null = null;
+  /** The session's memory block, queued again after a compaction. */
+  memoryText = "";
+  readonly compactionLog: CompactionRecord[] = [];
   readonly #pending: PendingContext[] = [];
+  #afterCompaction = false;
+  /** Text that opens the next user message before any hook context (project memory). */
+  readonly #preamble: string[] = [];
   readonly #opts: CoreOptions;
 
   constructor(opts: CoreOptions) {
@@ -85,6 +127,8 @@ export class AgentCore {
     this.session = opts.session;
     this.prefix = opts.prefix;
     this.repairTools = opts.repairTools;
+    this.finish = opts.finish;
+    this.autoCompactAt = opts.autoCompactAt ?? null;
     this.log = new AppendOnlyLog({
       onAppend: (bytes) => opts.session.appendMessage(bytes, { turn: this.turns }),
     });
@@ -101,16 +145,34 @@ export class AgentCore {
     if (text?.trim()) this.#pending.push({ event, text });
   }
 
-  /** The next user message: queued hook context, the prompt, then UserPromptSubmit context. */
+  /** Queues text that opens the next user message (project memory), before hook context. */
+  addPreamble(text: string): void {
+    if (text.trim()) this.#preamble.push(text);
+  }
+
+  /** The next user message: memory, queued hook context, the prompt, UserPromptSubmit context. */
   composeUserMessage(prompt: string, submitContext: string | null): string {
-    const parts = this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text));
+    const parts = this.#preamble.splice(0);
+    parts.push(...this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text)));
     parts.push(prompt);
     if (submitContext?.trim()) parts.push(hookContextBlock("UserPromptSubmit", submitContext));
     return parts.join("\n\n");
   }
 
+  /** Whether this core is a sub-agent (its turn ends with SubagentStop, not Stop). */
+  get isSubagent(): boolean {
+    return this.info.agent !== undefined;
+  }
+
+  /** The model this core asks. */
+  get model(): string {
+    return this.turnModel ?? this.#opts.model;
+  }
+
   /** Takes finished async hook results: runs and notices now, context into the next message. */
   *collectAsyncResults(): Generator<AgentEvent> {
+    // The session collects them; a sub-agent must not take the parent's results.
+    if (this.isSubagent) return;
     let results: ReturnType<HookEngine["takeAsyncResults"]>;
     try {
       results = this.hooks.takeAsyncResults();
@@ -124,10 +186,37 @@ export class AgentCore {
     }
   }
 
-  /** The request for the current log plus `extra` (not stored), e.g. a compaction instruction. */
-  buildRequest(extra: readonly ChatMessage[] = [], signal?: AbortSignal): ChatRequest {
+  /** Renders a tool result into the log, trimmed once if it is too long (whole in the session). */
+  appendToolResult(callId: string, content: string): void {
+    const max = this.#opts.toolResultMaxChars ?? DEFAULT_TOOL_RESULT_MAX_CHARS;
+    const sent = trimToolResult(content, max);
+    if (sent !== content) {
+      this.session.recordEvent?.("tool_output", {
+        toolCallId: callId,
+        chars: content.length,
+        content,
+      });
+    }
+    this.log.append({ role: "tool", content: sent, tool_call_id: callId });
+  }
+
+  /** Whether the last response's prompt tokens reached the automatic compaction threshold. */
+  needsCompaction(): boolean {
+    return this.autoCompactAt !== null && this.lastPromptTokens >= this.autoCompactAt;
+  }
+
+  /**
+   * The request for the current log plus `extra` (not stored), e.g. a compaction instruction;
+   * `view` replaces the log's messages (a shrunk view for a summary after a context overflow).
+   */
+  buildRequest(
+    extra: readonly ChatMessage[] = [],
+    signal?: AbortSignal,
+    view?: readonly string[],
+  ): ChatRequest {
     const o = this.#opts;
-    let messages = this.prefix.messages.concat(this.log.messagesWith(extra));
+    const body = view === undefined ? this.log.messagesWith(extra) : viewWith(view, extra);
+    let messages = this.prefix.messages.concat(body);
     let tools = this.prefix.toolsJson;
     if (o.benchmarkCacheHostile) {
       const hostile = hostileParts(this.prefix, o.clock());
@@ -135,7 +224,7 @@ export class AgentCore {
       tools = hostile.tools;
     }
     return {
-      model: o.model,
+      model: this.turnModel ?? o.model,
       messages,
       ...(tools !== undefined ? { tools } : {}),
       ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
@@ -150,10 +239,11 @@ export class AgentCore {
     turn: number;
     signal: AbortSignal;
     extra?: readonly ChatMessage[];
+    view?: readonly string[];
   }): AsyncGenerator<AgentEvent, RequestReply> {
     this.requests += 1;
     yield { type: "request_start", turn: opts.turn, request: this.requests };
-    const req = this.buildRequest(opts.extra, opts.signal);
+    const req = this.buildRequest(opts.extra, opts.signal, opts.view);
     // Leaked tool-call markup is repaired once the reply is complete; never show it meanwhile.
     const shownText = new LeakedMarkupFilter();
     const shownReasoning = new LeakedMarkupFilter();
@@ -201,13 +291,24 @@ export class AgentCore {
     return { kind: "error", message: "the model's stream ended without an answer" };
   }
 
+  /** Marks that the log was just compacted (the next response measures what it saved). */
+  markCompacted(): void {
+    this.#afterCompaction = true;
+    this.lastPromptTokens = 0;
+  }
+
   /** Accounts a model call made outside the conversation (prompt and agent hooks). */
   accountExternal(model: string, usage: Usage): void {
     this.#add(model, usage);
   }
 
   #account(usage: Usage): AgentEvent {
-    const turnCost = this.#add(this.#opts.model, usage);
+    this.lastPromptTokens = usage.promptTokens;
+    const last = this.compactionLog.at(-1);
+    // The first request after a compaction measures what sending the conversation costs now.
+    if (this.#afterCompaction && last !== undefined) last.promptTokensAfter = usage.promptTokens;
+    this.#afterCompaction = false;
+    const turnCost = this.#add(this.turnModel ?? this.#opts.model, usage);
     return { type: "usage", usage, costUsd: this.costUsd, turnCostUsd: turnCost };
   }
 
@@ -233,6 +334,14 @@ export class AgentCore {
     });
     return turnCost;
   }
+}
+
+/** A replacement message view followed by `extra`, merged as the log merges user runs. */
+function viewWith(view: readonly string[], extra: readonly ChatMessage[]): string[] {
+  const tmp = new AppendOnlyLog();
+  const restored = tmp.restore(view);
+  if (!restored.ok) return [...view];
+  return tmp.messagesWith(extra);
 }
 
 /** Only the fields the wire message needs, in the assistant's shape. */

@@ -17,6 +17,7 @@ import {
   vetoReason,
 } from "./hook-fire.js";
 import { contextForModel, headlessAskText, preToolVetoText } from "./hook-text.js";
+import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import type { AskPermission } from "./types.js";
 
@@ -32,7 +33,15 @@ export interface DispatchContext {
   clock: () => number;
   /** Environment added to processes tools start (set after SessionStart from CLAUDE_ENV_FILE). */
   toolEnv?: Readonly<Record<string, string>>;
+  /** Tools that run as event streams (the `task` sub-agent), by name. */
+  streaming?: ReadonlyMap<string, StreamingRun>;
 }
+
+/** A tool run that reports progress as agent events before its result. Must not throw. */
+export type StreamingRun = (
+  input: Record<string, unknown>,
+  call: { id: string; signal: AbortSignal },
+) => AsyncGenerator<AgentEvent, ToolResult>;
 
 /** How a call ended: the text the model sees, and whether a hook ended the turn. */
 export interface DispatchOutcome {
@@ -150,7 +159,10 @@ export async function* dispatchToolCall(
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
   } else {
     try {
-      result = await tool.run(input, { signal, ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}) });
+      const streaming = ctx.streaming?.get(tool.name);
+      result = streaming
+        ? yield* streaming(input, { id: call.id, signal })
+        : await tool.run(input, { signal, ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}) });
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -247,12 +259,9 @@ async function* checkPermission(
 ): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
-  const verdict = modeVerdict({
-    mode: ctx.info.permissionMode(),
-    toolName: tool.name,
-    kind: tool.kind,
-    primary,
-  });
+  const verdict =
+    mcpVerdict(ctx.info.permissionMode(), tool) ??
+    modeVerdict({ mode: ctx.info.permissionMode(), toolName: tool.name, kind: tool.kind, primary });
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
   const hookAsks = opts.hookSays === "ask";
   if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };

@@ -29,7 +29,37 @@ export type AgentEvent =
   /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
   | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
-  | { type: "compacted"; beforeMessages: number; afterMessages: number }
+  | {
+      type: "compacted";
+      beforeMessages: number;
+      afterMessages: number;
+      trigger?: "manual" | "auto";
+      /** Prompt tokens of the last request before the compaction. */
+      promptTokensBefore?: number;
+      /** What the summary request cost. */
+      costUsd?: number;
+    }
+  /** Something a sub-agent did, inside the `task` call `toolCallId` of its parent. */
+  | {
+      type: "subagent";
+      toolCallId: string;
+      agentId: string;
+      agentType: string;
+      description: string;
+      event: AgentEvent;
+    }
+  /** Project memory read at session start (or re-read after a compaction). */
+  | {
+      type: "memory_loaded";
+      files: {
+        path: string;
+        label: string;
+        scope: "user" | "project";
+        bytes: number;
+        importedBy: string | null;
+      }[];
+      skipped: { path: string; reason: string; importedBy: string | null }[];
+    }
   | {
       type: "turn_end";
       turn: number;

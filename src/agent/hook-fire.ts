@@ -13,6 +13,8 @@ export interface HookSessionInfo {
   transcriptPath: string;
   projectDir: string;
   permissionMode(): PermissionMode;
+  /** Set inside a sub-agent: every payload then carries `agent_id` and `agent_type`. */
+  agent?: { id: string; type: string };
   /** Id of the user prompt being handled (set when a turn starts; none before the first). */
   promptId?: string;
 }
@@ -46,6 +48,7 @@ export async function* fireHook<E extends HookEventName>(
     transcript_path: info.transcriptPath,
     cwd: info.projectDir,
     permission_mode: info.permissionMode(),
+    ...(info.agent ? { agent_id: info.agent.id, agent_type: info.agent.type } : {}),
     ...(info.promptId !== undefined && event !== "SessionStart"
       ? { prompt_id: info.promptId }
       : {}),

@@ -2,6 +2,7 @@
 export { createAgent, DEFAULT_MAX_TURNS, memorySession } from "./agent.js";
 export type * from "./events.js";
 export { AppendOnlyLog } from "./log.js";
+export type { AgentMcp, McpServersOption } from "./mcp.js";
 export { createNullHookEngine } from "./null-hooks.js";
 export {
   isReadOnlyCommand,

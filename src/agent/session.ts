@@ -102,6 +102,7 @@ function adapt(
         });
       }),
     appendHookRun: (run) => guard(() => handle.appendHookRun(run)),
+    recordEvent: (kind, fields) => guard(() => handle.appendEvent({ ...fields, kind })),
     close: () => guard(() => handle.close()),
   };
 }

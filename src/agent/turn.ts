@@ -4,11 +4,21 @@
  */
 import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
+import type { HookDecision } from "../hooks/types.js";
 import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
+import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
+import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
 import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, hookContextBlock, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
+import {
+  fireHook,
+  hookContextBlock,
+  isVeto,
+  passDecision,
+  vetoingHooks,
+  vetoReason,
+} from "./hook-fire.js";
 import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-text.js";
 import {
   finishNote,
@@ -38,7 +48,10 @@ export async function* runTurn(
 
   yield* core.collectAsyncResults();
   core.info.promptId = randomUUID();
-  const submit = yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
+  // A sub-agent's prompt comes from the model, not the user: UserPromptSubmit is not for it.
+  const submit = core.isSubagent
+    ? passDecision("UserPromptSubmit")
+    : yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
   if (isVeto(submit)) {
     yield {
       type: "notice",
@@ -53,6 +66,8 @@ export async function* runTurn(
     yield end("hook_stop");
     return;
   }
+  // Over the threshold after the last turn: compact first, so the prompt opens the new log.
+  if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
   core.log.append({
     role: "user",
     content: core.composeUserMessage(prompt, contextForModel(submit)),
@@ -60,6 +75,7 @@ export async function* runTurn(
 
   let requests = 0;
   let lastText = "";
+  let overflowRetried = false;
   for (;;) {
     if (signal.aborted) {
       yield end("aborted", lastText);
@@ -74,9 +90,25 @@ export async function* runTurn(
       yield end("max_turns", lastText);
       return;
     }
+    if (requests > 0 && core.needsCompaction()) {
+      yield* compactInTurn(core, signal, false);
+    }
     requests += 1;
     const reply = yield* core.request({ turn, signal });
     if (reply.kind === "error") {
+      if (!signal.aborted && !overflowRetried && isContextLengthError(reply.message)) {
+        // Too long for the model: compact (a shrunk summary request) and retry once.
+        overflowRetried = true;
+        yield {
+          type: "notice",
+          level: "warn",
+          text: "The conversation no longer fits the model's context window; compacting and retrying.",
+        };
+        if (yield* compactInTurn(core, signal, true)) {
+          requests -= 1;
+          continue;
+        }
+      }
       if (signal.aborted) {
         yield end("aborted", lastText);
       } else {
@@ -134,7 +166,7 @@ export async function* runTurn(
           }
         }
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
-        core.log.append({ role: "tool", content: outcome.content, tool_call_id: call.id });
+        core.appendToolResult(call.id, outcome.content);
         stopReason = outcome.stopReason;
       }
       if (storm !== null) {
@@ -151,16 +183,12 @@ export async function* runTurn(
         yield end("aborted", lastText);
         return;
       }
-      continue;
+      const finished = core.finish?.take() ?? null;
+      if (finished === null) continue;
+      lastText = finished;
     }
 
-    const stop = yield* fireHook(
-      core.hooks,
-      core.info,
-      "Stop",
-      { stop_hook_active: core.scratch.stopBlocks > 0, last_assistant_message: lastText },
-      signal,
-    );
+    const stop = yield* fireStop(core, lastText, signal);
     if (!stop.continue) {
       yield { type: "notice", level: "warn", text: stop.stopReason ?? "Stopped by a Stop hook." };
       yield end("hook_stop", lastText);
@@ -174,6 +202,7 @@ export async function* runTurn(
           text: `Stop hooks blocked ${MAX_STOP_BLOCKS_IN_A_ROW} times in a row; stopping anyway.`,
         };
       } else {
+        core.finish?.reset();
         core.scratch.stopBlocks += 1;
         const reason = vetoReason(stop);
         yield {
@@ -183,7 +212,10 @@ export async function* runTurn(
         };
         core.log.append({
           role: "user",
-          content: hookContextBlock("Stop", stopFeedbackText(stop)),
+          content: hookContextBlock(
+            core.isSubagent ? "SubagentStop" : "Stop",
+            stopFeedbackText(stop),
+          ),
         });
         continue;
       }
@@ -191,6 +223,43 @@ export async function* runTurn(
     yield end("end", lastText);
     return;
   }
+}
+
+/** Compacts in the middle of a turn, then asks the model to carry on from the summary. */
+async function* compactInTurn(
+  core: AgentCore,
+  signal: AbortSignal,
+  overflow: boolean,
+): AsyncGenerator<AgentEvent, boolean> {
+  const done = yield* compactLog(core, { signal, trigger: "auto", overflow });
+  if (done) {
+    core.log.append({
+      role: "user",
+      content: core.composeUserMessage(CONTINUE_AFTER_COMPACTION, null),
+    });
+  }
+  return done;
+}
+
+/** Stop for the session's turn; SubagentStop (with its id and type) for a sub-agent's. */
+async function* fireStop(
+  core: AgentCore,
+  lastText: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, HookDecision> {
+  const fields = {
+    stop_hook_active: core.scratch.stopBlocks > 0,
+    last_assistant_message: lastText,
+  };
+  const agent = core.info.agent;
+  if (agent === undefined) return yield* fireHook(core.hooks, core.info, "Stop", fields, signal);
+  return yield* fireHook(
+    core.hooks,
+    core.info,
+    "SubagentStop",
+    { agent_id: agent.id, agent_type: agent.type, ...fields },
+    signal,
+  );
 }
 
 /** What one model request produced. */

@@ -4,9 +4,15 @@
  */
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { ChatClient, Usage } from "../llm/types.js";
+import type { ElicitationHandler } from "../mcp/index.js";
 import type { Tool } from "../tools/types.js";
+import type { CommandCatalog } from "./commands/load.js";
+import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
+import type { AgentMcp, McpServersOption } from "./mcp.js";
+import type { MemoryReport } from "./memory.js";
 import type { PermissionMode } from "./permissions.js";
+import type { SessionSettings } from "./settings.js";
 
 /** One request's usage as persisted (usage log, session). */
 export interface UsageEntry {
@@ -37,6 +43,8 @@ export interface SessionPort {
   appendUsage(entry: UsageEntry): void;
   /** Persists one hook run (the audit log). Must not throw. */
   appendHookRun(run: HookRunRecord): void;
+  /** Persists a session event (e.g. a tool's whole output when the model got it trimmed). */
+  recordEvent?(kind: string, fields: Record<string, unknown>): void;
 }
 
 /** Asks the user to approve a call. Must not throw (treat a failure as `deny`). */
@@ -88,10 +96,29 @@ export interface AgentOptions {
   thinking?: "enabled" | "disabled";
   temperature?: number;
   maxTokens?: number;
+  /**
+   * Read project memory (AGENTS.md, KEEL.md, CLAUDE.md, $KEEL_HOME/KEEL.md) into the first user
+   * message of a new session (default true).
+   */
+  memory?: boolean;
+  /** Offer the `task` tool (a read-only sub-agent by default; default true). */
+  subagents?: boolean;
+  /** Session settings (compaction, sub-agents); default: read from the settings files. */
+  settings?: SessionSettings;
   /** Environment for hooks (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Home directory for `~/.claude` and `~/.reasonix` hooks (default os.homedir()). */
   homeDir?: string;
+  /**
+   * MCP servers whose tools join the prefix at session start: definitions in `.mcp.json`'s shape
+   * (started here, trusted as given), or a running `McpManager`. Either way the agent stops them at
+   * `end()`.
+   */
+  mcpServers?: McpServersOption;
+  /** Bounded wait for MCP servers at start (default 15 s); a slower one is reported and skipped. */
+  mcpStartupTimeoutMs?: number;
+  /** Answers elicitation requests of servers the agent starts (absent: declined, as headless). */
+  onElicit?: ElicitationHandler;
   /**
    * FOR BENCHMARKS ONLY: break the cache on purpose — a timestamp in the system prompt and tool
    * specs re-serialized with shuffled key order on every request. Never use it otherwise.
@@ -116,7 +143,11 @@ export interface AgentStats {
   /** hit / (hit + miss); 0 before the first request. */
   cacheHitRatio: number;
   compactions: number;
+  /** Each compaction: trigger, cost of its summary, prompt tokens before and after. */
+  compactionLog?: CompactionRecord[];
   prefixFingerprint: string;
+  /** Deliberate prefix changes after start (`/mcp reload` adding tools), each one cache miss. */
+  prefixRevisions?: number;
   messages: number;
 }
 
@@ -126,6 +157,8 @@ export interface Agent {
   readonly transcriptPath: string;
   /** The hooks engine in use (for `/hooks` in the TUI). */
   readonly hooks: HookEngine;
+  /** The session's MCP servers (for `/mcp`); absent when none were given. */
+  readonly mcp?: AgentMcp;
   /**
    * Fires SessionStart (startup, or resume for a resumed session). Idempotent; `runTurn` calls
    * it when it was not called. Its output goes into the first user message.
@@ -137,6 +170,10 @@ export interface Agent {
   compact(opts?: { instructions?: string; signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** Fires SessionEnd (2 s budget) and stops async hooks. Later turns are refused. */
   end(reason?: "exit" | "clear" | "logout" | "other"): AsyncIterable<AgentEvent>;
+  /** The custom slash commands of this session (read at its creation). */
+  commands(): CommandCatalog;
+  /** The memory files read at session start (null before start, or for a resumed session). */
+  memory(): MemoryReport | null;
   getPermissionMode(): PermissionMode;
   setPermissionMode(mode: PermissionMode): void;
   stats(): AgentStats;

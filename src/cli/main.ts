@@ -20,6 +20,7 @@ const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
   () => import("./commands/stats.js"),
   () => import("./commands/run.js"),
   () => import("./commands/hooks.js"),
+  () => import("./commands/mcp.js"),
 ];
 
 /** Builds the commander program with every command registered (exported for tests). */

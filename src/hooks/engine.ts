@@ -11,7 +11,7 @@ import { type AnyEventPayload, type HookEventName, SESSION_END_BUDGET_MS } from 
 import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
 import { type PreparedHook, planFiring } from "./plan.js";
-import { DEFAULT_MAX_OUTPUT_BYTES, type SpawnFn } from "./process.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./process.js";
 import { applyTrust, type HookSnapshot, snapshotChanged, takeSnapshot } from "./snapshot.js";
 import { StatsCollector } from "./stats.js";
 import { toolCatalog } from "./tool-descriptor.js";
@@ -257,6 +257,10 @@ export async function createHookEngine(
     },
     stats: () => stats.snapshot(),
     takeAsyncResults: () => background.take(),
-    shutdown: (o) => background.shutdown(o?.budgetMs ?? SESSION_END_BUDGET_MS),
+    shutdown: async (o) => {
+      await background.shutdown(o?.budgetMs ?? SESSION_END_BUDGET_MS);
+      // Session end: what finished hooks left in their process groups goes too.
+      await killLeftoverGroups();
+    },
   };
 }

@@ -9,6 +9,8 @@
 /** Every event Keel knows, in lifecycle order. */
 export const HOOK_EVENTS = [
   "SessionStart",
+  "InstructionsLoaded",
+  "UserPromptExpansion",
   "UserPromptSubmit",
   "PreToolUse",
   "PermissionRequest",
@@ -35,6 +37,8 @@ export type MatcherField =
   | "notification_type"
   | "reason"
   | "agent_type"
+  | "load_reason"
+  | "command_name"
   | null;
 
 /** Static facts about one event. */
@@ -61,6 +65,23 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
     matcherField: "source",
     matchMode: "name",
     description: "A session starts or resumes (source: startup, resume, clear, compact).",
+  }),
+  InstructionsLoaded: spec({
+    name: "InstructionsLoaded",
+    gating: false,
+    toolEvent: false,
+    matcherField: "load_reason",
+    matchMode: "name",
+    description:
+      "A memory file (AGENTS.md, KEEL.md, CLAUDE.md or an @import) was loaded into the context.",
+  }),
+  UserPromptExpansion: spec({
+    name: "UserPromptExpansion",
+    gating: true,
+    toolEvent: false,
+    matcherField: "command_name",
+    matchMode: "name",
+    description: "A custom slash command is about to be expanded into a prompt.",
   }),
   UserPromptSubmit: spec({
     name: "UserPromptSubmit",
@@ -190,6 +211,9 @@ export interface CommonPayload {
   /** Absolute working directory of the session (the project root). */
   cwd: string;
   permission_mode: "default" | "acceptEdits" | "plan" | "bypassPermissions";
+  /** Set when the event fires inside a sub-agent (its id and type), as in Claude Code. */
+  agent_id?: string;
+  agent_type?: string;
   /** The user prompt this firing belongs to (every event but SessionStart, as Claude Code). */
   prompt_id?: string;
 }
@@ -200,6 +224,18 @@ export type ToolInput = Record<string, unknown>;
 /** Payload fields per event, in Keel's terms. */
 export interface EventPayloadFields {
   SessionStart: { source: "startup" | "resume" | "clear" | "compact" };
+  InstructionsLoaded: {
+    file_path: string;
+    memory_type: "User" | "Project";
+    load_reason: "session_start" | "include" | "compact";
+    parent_file_path?: string;
+  };
+  UserPromptExpansion: {
+    command_name: string;
+    command_args: string;
+    command_source: "project" | "user" | "claude";
+    prompt: string;
+  };
   UserPromptSubmit: { prompt: string };
   PreToolUse: { tool_name: string; tool_input: ToolInput; tool_use_id: string };
   PermissionRequest: { tool_name: string; tool_input: ToolInput; tool_use_id: string };

@@ -8,6 +8,7 @@ import picomatch from "picomatch";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
+import { commandsForConditions } from "./shell/normalize.js";
 import { type HookToolCatalog, isPathField, primaryArgOf } from "./tool-descriptor.js";
 
 /** A compiled matcher: a predicate, or the reason it could not be compiled. */
@@ -74,7 +75,10 @@ function simpleGlob(glob: string): RegExp {
   return new RegExp(`^${body}$`, "s");
 }
 
-/** Splits a shell command into its subcommands at `&&`, `||`, `;`, `|`, `&` and newlines. */
+/**
+ * The fallback for lines the shell parser rejects (they fail in `sh` too, but a hook should
+ * still see what they name): splits at `&&`, `||`, `;`, `|`, `&` and newlines.
+ */
 export function splitShellCommand(command: string): string[] {
   const parts: string[] = [];
   let current = "";
@@ -134,7 +138,9 @@ export function parseCondition(
       const abs = resolve(projectDir, arg);
       return isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs));
     }
-    if (key === "command") return splitShellCommand(arg).some((sub) => plain.test(sub));
+    if (key === "command") {
+      return commandsForConditions(arg, splitShellCommand).some((sub) => plain.test(sub));
+    }
     return plain.test(arg);
   };
   return { ok: true, condition: { text, tool, test } };

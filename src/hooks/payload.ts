@@ -41,6 +41,17 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
   };
   const fields: Record<HookEventName, Record<string, unknown>> = {
     SessionStart: { source: o.source ?? "startup" },
+    InstructionsLoaded: {
+      file_path: `${o.projectDir}/AGENTS.md`,
+      memory_type: "Project",
+      load_reason: "session_start",
+    },
+    UserPromptExpansion: {
+      command_name: "command",
+      command_args: "",
+      command_source: "project",
+      prompt: o.prompt ?? "",
+    },
     UserPromptSubmit: { prompt: o.prompt ?? "" },
     PreToolUse: tool,
     PermissionRequest: tool,

@@ -2,7 +2,10 @@
  * Running one hook process: its own process group, payload on stdin (a hook that never reads
  * it is fine), capped and safely decoded output, and a kill path (SIGTERM to the group, then
  * SIGKILL) that a grandchild holding the pipes cannot stall. Spawning goes through a seam so
- * tests and benchmarks can count or replace it.
+ * tests and benchmarks can count or replace it. Whatever a hook leaves running in its group
+ * (`sleep 9999 & exit 0`) is killed by `killLeftoverGroups` (engine shutdown, i.e. session end)
+ * or when Keel exits, whichever comes first; a hook that wants a daemon must leave the group
+ * (setsid).
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
@@ -77,6 +80,60 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   }
 }
 
+/** Process groups of hooks that exited while something in the group still ran. */
+const leftovers = new Set<number>();
+let exitHandlerInstalled = false;
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the group exists but is not ours to signal (setuid child) — nothing we can do.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Remembers a finished hook's group if anything in it still runs. Empty groups are dropped
+ *  first, so a group id the kernel may reuse is never kept longer than needed. */
+function trackLeftovers(pgid: number | undefined): void {
+  for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
+  if (pgid === undefined || !groupAlive(pgid)) return;
+  leftovers.add(pgid);
+  if (!exitHandlerInstalled) {
+    exitHandlerInstalled = true;
+    // 'exit' handlers must be synchronous: SIGKILL, no grace.
+    process.on("exit", () => signalLeftovers("SIGKILL"));
+  }
+}
+
+function signalLeftovers(sig: NodeJS.Signals): void {
+  for (const g of leftovers) {
+    try {
+      process.kill(-g, sig);
+    } catch {
+      leftovers.delete(g);
+    }
+  }
+}
+
+/** Kills what finished hooks left in their process groups: SIGTERM now, SIGKILL after
+ *  `graceMs` (or at process exit). Called at session end. Resolves once SIGKILL is sent. */
+export async function killLeftoverGroups(graceMs = KILL_GRACE_MS): Promise<void> {
+  for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
+  if (leftovers.size === 0) return;
+  signalLeftovers("SIGTERM");
+  await new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+  signalLeftovers("SIGKILL");
+  leftovers.clear();
+}
+
+/** How many finished hooks' groups still have running processes (for tests and doctor). */
+export function leftoverGroupCount(): number {
+  for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
+  return leftovers.size;
+}
+
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -135,6 +192,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
+      if (exit && !killing) trackLeftovers(child.pid);
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,

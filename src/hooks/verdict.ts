@@ -139,13 +139,33 @@ function extrasOf(out: HookOutput): Record<string, unknown> | undefined {
   return Object.keys(extras).length > 0 ? extras : undefined;
 }
 
+/**
+ * Claude Code's `updatedMCPToolOutput` as the text the model sees: a string as is, an MCP result
+ * (`{content: [{type: "text", text}]}`) as its text parts, anything else as JSON.
+ */
+function mcpOutputText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  const content = (value as { content?: unknown }).content;
+  if (Array.isArray(content)) {
+    const texts = content.flatMap((c) =>
+      typeof c === "object" && c !== null && typeof c.text === "string" ? [c.text as string] : [],
+    );
+    if (texts.length > 0) return texts.join("\n");
+  }
+  return JSON.stringify(value);
+}
+
 /** The non-decision fields of a valid output. */
 function outputFields(ctx: DecideContext, out: HookOutput): Partial<RunVerdict> {
   const hso = out.hookSpecificOutput ?? undefined;
   const extras = extrasOf(out);
   return {
     updatedInput: hso?.updatedInput ?? hso?.decision?.updatedInput ?? out.updatedInput ?? null,
-    updatedToolOutput: ctx.event === "PostToolUse" ? (hso?.updatedToolOutput ?? null) : null,
+    updatedToolOutput:
+      ctx.event === "PostToolUse"
+        ? (hso?.updatedToolOutput ?? mcpOutputText(hso?.updatedMCPToolOutput) ?? null)
+        : null,
     additionalContext: nonEmpty(hso?.additionalContext ?? out.additionalContext),
     contextSource: "json",
     systemMessage: nonEmpty(out.systemMessage),

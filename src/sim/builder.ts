@@ -205,6 +205,15 @@ export class ScriptBuilder {
     return this;
   }
 
+  /**
+   * The model's context window in tokens: a longer prompt is refused with DeepSeek's 400
+   * "maximum context length" error (no reply is consumed).
+   */
+  contextTokens(n: number): this {
+    this.defaults.contextTokens = n;
+    return this;
+  }
+
   /** Default characters per streamed delta. */
   chunkChars(n: number): this {
     this.defaults.chunkChars = n;

@@ -18,6 +18,10 @@ export interface SimRequestRecord {
   rawBody: string | null;
   model: string | null;
   stream: boolean;
+  /** The sampling temperature sent, or null. */
+  temperature: number | null;
+  /** Whether `response_format: {type: json_object}` was sent. */
+  jsonMode: boolean;
   messages: ChatMessage[];
   /** The exact bytes of the `messages` array as sent, brackets included. */
   messagesText: string | null;
@@ -54,6 +58,8 @@ export function newRecord(index: number, path: string, rawBody: string | null): 
     rawBody,
     model: null,
     stream: false,
+    temperature: null,
+    jsonMode: false,
     messages: [],
     messagesText: null,
     messageTexts: [],

@@ -115,6 +115,8 @@ export const scriptFile = z.strictObject({
   /** Defaults for every reply. */
   latency: scriptLatency.optional(),
   chunkChars: z.int().positive().optional(),
+  /** The context window: longer prompts get DeepSeek's 400 context-length error. */
+  contextTokens: z.int().positive().optional(),
 });
 
 /** A tool call as written in a script. */

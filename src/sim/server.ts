@@ -177,6 +177,16 @@ async function handle(
     );
   }
 
+  const window = state.script.contextTokens;
+  if (window !== undefined) {
+    state.encoder ??= new SegmentEncoder(await loadTokenizer());
+    const encoder = state.encoder;
+    const prompt = renderPrompt(request).reduce((n, s) => n + encoder.tokens(s).length, 0);
+    const completion = request.maxTokens ?? 0;
+    if (prompt + completion > window) {
+      return fail(400, contextLengthMessage(window, prompt, completion), "invalid_request_error");
+    }
+  }
   const taken = state.queue.take(request);
   record.replyIndex = taken?.index ?? null;
   record.scriptExhausted = taken === null;
@@ -249,6 +259,11 @@ async function handle(
   return record;
 }
 
+/** DeepSeek's (OpenAI-shaped) answer to a prompt longer than the context window. */
+export function contextLengthMessage(window: number, prompt: number, completion: number): string {
+  return `This model's maximum context length is ${window} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`;
+}
+
 function disconnect(res: ServerResponse, record: SimRequestRecord): SimRequestRecord {
   record.error = "connection dropped by the script";
   res.destroy();
@@ -264,6 +279,8 @@ function describeRequest(
 ) {
   record.model = request.model;
   record.stream = request.stream;
+  record.temperature = request.temperature;
+  record.jsonMode = request.jsonMode;
   if (!keep) return;
   record.messages = request.messages;
   const members = topLevelMembers(raw);

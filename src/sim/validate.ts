@@ -15,6 +15,10 @@ export interface SimChatRequest {
   jsonMode: boolean;
   /** False only when the request switches thinking off (`thinking: {type: "disabled"}`). */
   thinking: boolean;
+  /** The sampling temperature sent, or null. */
+  temperature: number | null;
+  /** `max_tokens` sent, or null. */
+  maxTokens: number | null;
 }
 
 /** Validation result: the request or a DeepSeek-style error. */
@@ -47,6 +51,8 @@ const body = z.object({
   stream: z.boolean().nullish(),
   response_format: z.object({ type: z.enum(["text", "json_object"]) }).nullish(),
   thinking: z.object({ type: z.enum(["enabled", "disabled"]) }).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  max_tokens: z.int().positive().nullish(),
 });
 
 const toolSpec = z.object({
@@ -100,6 +106,8 @@ export function validateRequest(json: unknown): ValidationResult {
       stream: parsed.data.stream === true,
       jsonMode,
       thinking: parsed.data.thinking?.type !== "disabled",
+      temperature: parsed.data.temperature ?? null,
+      maxTokens: parsed.data.max_tokens ?? null,
     },
   };
 }

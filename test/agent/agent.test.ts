@@ -131,7 +131,14 @@ describe("compaction", () => {
     const agent = await agentFor(w, { session });
     await collect(agent.runTurn("hi"));
     const events = await collect(agent.compact({ instructions: "keep file names" }));
-    expect(events).toContainEqual({ type: "compacted", beforeMessages: 2, afterMessages: 1 });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "compacted",
+        beforeMessages: 2,
+        afterMessages: 1,
+        trigger: "manual",
+      }),
+    );
     expect(agent.stats().compactions).toBe(1);
     // The summary request extended the conversation (it still hit the cache).
     const summaryReq = w.sim.requests[1];

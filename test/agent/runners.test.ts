@@ -115,8 +115,8 @@ describe("agent hooks", () => {
     const refusals = (subReqs[2]?.messages ?? [])
       .filter((m) => m.role === "tool")
       .map((m) => m.content);
-    expect(refusals[0]).toMatch(/Refused: write_file/);
-    expect(subReqs[2]?.messages.at(-1)?.content).toMatch(/Refused: shell/);
+    expect(refusals[0]).toMatch(/Unknown tool "write_file"/);
+    expect(subReqs[2]?.messages.at(-1)?.content).toMatch(/Unknown tool "shell"/);
     expect(subReqs[3]?.messages.at(-1)?.content).toContain("status: TODO");
 
     // The verdict became the Stop hook's block reason and the main agent continued with it.

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runProcess, type SpawnFn } from "../../src/hooks/process.js";
@@ -172,5 +172,64 @@ process.stdout.write(JSON.stringify({ timedOut: r.timedOut }));
     };
     await runProcess({ ...base(), command: "true", spawn: counting });
     expect(calls).toEqual(["/bin/sh -c true"]);
+  });
+});
+
+describe("what a hook leaves in its process group", () => {
+  /** A hook that starts `sleep 9999` in its group, writes its pid, and exits 0 at once. */
+  const leaver = (pidFile: string) => `sleep 9999 >/dev/null 2>&1 & echo $! > '${pidFile}'; exit 0`;
+
+  it("lives past the hook's exit and is killed by killLeftoverGroups (session end)", async () => {
+    const { killLeftoverGroups, leftoverGroupCount } = await import("../../src/hooks/process.js");
+    const pidFile = join(w.root, "sleep.pid");
+    const r = await runProcess({ ...base(), command: leaver(pidFile) });
+    expect(r.exitCode).toBe(0);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    expect(leftoverGroupCount()).toBeGreaterThanOrEqual(1);
+    await killLeftoverGroups(50);
+    expect(await gone(pid)).toBe(true);
+    expect(leftoverGroupCount()).toBe(0);
+  });
+
+  it("is killed when the process running the hooks exits, even without a session end", async () => {
+    const pidFile = join(w.root, "sleep.pid");
+    const script = join(w.root, "leave.mts");
+    const processTs = join(REPO, "src/hooks/process.ts");
+    writeFileSync(
+      script,
+      `import { runProcess } from ${JSON.stringify(processTs)};\n` +
+        `const r = await runProcess({ cwd: ${JSON.stringify(w.project)}, env: process.env, stdin: "", timeoutMs: 10000, command: ${JSON.stringify(leaver(pidFile))} });\n` +
+        `process.stdout.write(String(r.exitCode));\n`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO });
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+    });
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    expect(code).toBe(0);
+    expect(out).toBe("0");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(await gone(pid)).toBe(true);
+  });
+
+  it("is left alone when the hook detached it with setsid", async () => {
+    const { killLeftoverGroups } = await import("../../src/hooks/process.js");
+    const pidFile = join(w.root, "daemon.pid");
+    await runProcess({
+      ...base(),
+      command: `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 9999' >/dev/null 2>&1 < /dev/null & exit 0`,
+    });
+    for (let i = 0; i < 200; i++) {
+      try {
+        if (readFileSync(pidFile, "utf8").trim()) break;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await killLeftoverGroups(50);
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, "SIGKILL");
   });
 });

@@ -48,6 +48,18 @@ const trigger = z.enum(["manual", "auto"]);
 
 const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } = {
   SessionStart: z.strictObject({ source: z.enum(["startup", "resume", "clear", "compact"]) }),
+  InstructionsLoaded: z.strictObject({
+    file_path: z.string(),
+    memory_type: z.enum(["User", "Project"]),
+    load_reason: z.enum(["session_start", "include", "compact"]),
+    parent_file_path: z.string().optional(),
+  }),
+  UserPromptExpansion: z.strictObject({
+    command_name: z.string(),
+    command_args: z.string(),
+    command_source: z.enum(["project", "user", "claude"]),
+    prompt: z.string(),
+  }),
   UserPromptSubmit: z.strictObject({ prompt: z.string() }),
   PreToolUse: z.strictObject(toolFields),
   PermissionRequest: z.strictObject(toolFields),
@@ -128,6 +140,19 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
   switch (event) {
     case "SessionStart":
       return { source: "startup" };
+    case "InstructionsLoaded":
+      return {
+        file_path: `${opts.projectDir}/AGENTS.md`,
+        memory_type: "Project",
+        load_reason: "session_start",
+      };
+    case "UserPromptExpansion":
+      return {
+        command_name: "review",
+        command_args: "",
+        command_source: "project",
+        prompt: opts.prompt ?? "hello",
+      };
     case "UserPromptSubmit":
       return { prompt: opts.prompt ?? "hello" };
     case "PreToolUse":

@@ -7,6 +7,7 @@ import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
 import { findMissingExecutables } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { plural } from "../format/text.js";
+import { trustProjectMcp, untrustProjectMcp } from "../mcp/trust-cli.js";
 import {
   allProblems,
   listingJson,
@@ -15,7 +16,13 @@ import {
   renderListing,
   summaryLine,
 } from "./hooks-render.js";
-import { type Output, openEngine, processOutput, resolveProjectDir } from "./hooks-shared.js";
+import {
+  keelHomeDir,
+  type Output,
+  openEngine,
+  processOutput,
+  resolveProjectDir,
+} from "./hooks-shared.js";
 import { type HooksStatsOptions, runHooksStats } from "./hooks-stats.js";
 import { type HooksTestOptions, runHooksTest } from "./hooks-test.js";
 
@@ -79,8 +86,11 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   const engine = await openEngine(projectDir);
   const listing = engine.listing();
   const projectHooks = listing.hooks.filter((h) => h.source.scope !== "user");
+  // Project MCP servers are trusted together with the hooks (and listed with them).
+  const mcpLines = await trustProjectMcp(projectDir, keelHomeDir());
+  if (mcpLines.length > 0) out.stdout(`${mcpLines.join("\n")}\n`);
   if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
-    out.stdout(`No project hooks in ${projectDir}; nothing to trust.\n`);
+    if (mcpLines.length === 0) out.stdout(`No project hooks in ${projectDir}; nothing to trust.\n`);
     return 0;
   }
   await engine.trust();
@@ -107,6 +117,9 @@ export async function runHooksUntrust(opts: CwdOptions, out: Output): Promise<nu
   const engine = await openEngine(projectDir);
   const wasTrusted = engine.listing().projectTrust.trusted;
   await engine.untrust();
+  if (await untrustProjectMcp(projectDir, keelHomeDir())) {
+    out.stdout(`Removed trust for ${projectDir}'s MCP servers.\n`);
+  }
   out.stdout(
     wasTrusted
       ? `Removed trust for ${projectDir}; its project hooks will not run until \`keel hooks trust\`.\n`
@@ -153,7 +166,7 @@ export function register(program: Command): void {
   hooks
     .command("trust")
     .description(
-      "allow this project's hooks to run (records a hash of them in $KEEL_HOME/trust.json)",
+      "allow this project's hooks and MCP servers to run (records hashes of them in $KEEL_HOME)",
     )
     .option(CWD_FLAG, CWD_HELP)
     .action(async (opts: CwdOptions) => done(await runHooksTrust(opts, processOutput)));

@@ -17,6 +17,7 @@ import { loadLlmConfig } from "../../llm/config.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { UserError } from "../main.js";
+import { startSessionServers } from "../mcp/session-servers.js";
 import { createRunPrinter, type RunSummary } from "./run-output.js";
 
 const optionsSchema = z.object({
@@ -136,6 +137,8 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
   let summary: RunSummary;
   try {
     for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
+    // Headless: no elicitation handler, so a server's questions are declined.
+    const mcpServers = await startSessionServers({ projectDir, keelHome });
     const agent = await createAgent({
       projectDir,
       keelHome,
@@ -147,6 +150,10 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       autoApprove: o.yes,
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
       ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+      ...(mcpServers ? { mcpServers } : {}),
+    }).catch(async (err: unknown) => {
+      await mcpServers?.close();
+      throw err;
     });
     const events: AgentEvent[] = [];
     const track = (ev: AgentEvent) => {

@@ -25,7 +25,7 @@ export type TuiAgent = Pick<
   | "setPermissionMode"
   | "stats"
   | "transcript"
-> & { readonly hooks: TuiHooks };
+> & { readonly hooks: TuiHooks } & Partial<Pick<Agent, "memory" | "commands">>;
 
 /** A stored session as /sessions lists it. */
 export interface TuiSessionSummary {

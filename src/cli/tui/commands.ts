@@ -10,6 +10,7 @@ import { table } from "../format/text.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
 import { clip, formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
 import { sanitize, sanitizeLine } from "./sanitize.js";
+import { customCommandSpecs, runCustomCommand, SESSION_HANDLERS } from "./session-commands.js";
 import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
 
 /** How a command reaches the screen and the running task. */
@@ -54,7 +55,7 @@ export const KEY_HELP: readonly string[] = [
 export function helpLines(width = 80): string[] {
   const label = 18;
   const descWidth = Math.max(20, width - label - 5);
-  return SLASH_COMMANDS.flatMap((c) => {
+  return [...SLASH_COMMANDS, ...customCommandSpecs()].flatMap((c) => {
     const name = `/${c.name}${c.usage ? ` ${c.usage}` : ""}`;
     const desc = clip(c.description, descWidth);
     if (name.length <= label) return [`  ${name.padEnd(label)} ${desc}`];
@@ -70,6 +71,7 @@ export async function runSlashCommand(
   const { io } = ctx;
   try {
     const handler = HANDLERS[inv.name];
+    if (!handler && (await runCustomCommand(inv, ctx))) return;
     if (!handler) {
       io.notice("error", `unknown command /${inv.name} — /help lists the commands`);
       return;
@@ -237,6 +239,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   exit: async (_args, { io }) => io.exit(),
   quit: async (_args, { io }) => io.exit(),
+  ...SESSION_HANDLERS,
 };
 
 /** Opens the new agent first (so a bad id leaves the session alone), then ends the old one. */

@@ -8,10 +8,14 @@ import { type OpenedSession, openAgentSession } from "../../agent/session.js";
 import type { Agent } from "../../agent/types.js";
 import { loadModelTable } from "../../llm/pricing.js";
 import type { ChatClient } from "../../llm/types.js";
+import type { ElicitationHandler } from "../../mcp/index.js";
 import { listSessions, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
+import { startSessionServers } from "../mcp/session-servers.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
+import { registerCustomCommands } from "./session-commands.js";
+import { SLASH_COMMANDS } from "./slash.js";
 
 /** Options of {@link createSessionBackend}. */
 export interface SessionBackendOptions {
@@ -28,6 +32,8 @@ export interface SessionBackendOptions {
   continueLatest?: boolean;
   /** Called when a session write fails. Must not throw. */
   onWriteError?: (err: unknown) => void;
+  /** Shows an MCP server's elicitation request to the user (absent: declined). */
+  onElicit?: ElicitationHandler;
 }
 
 /** The backend plus what the caller needs at start and exit. */
@@ -60,6 +66,11 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
       ...(opts.onWriteError ? { onError: opts.onWriteError } : {}),
     });
     opened.push(session);
+    const mcpServers = await startSessionServers({
+      projectDir: opts.projectDir,
+      keelHome: opts.keelHome,
+      ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
+    });
     try {
       const agent = await createAgent({
         projectDir: opts.projectDir,
@@ -72,9 +83,15 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         askPermission: opts.permissions.ask,
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
+        ...(mcpServers ? { mcpServers } : {}),
       });
+      registerCustomCommands(
+        agent.commands(),
+        SLASH_COMMANDS.map((c) => c.name),
+      );
       return { agent, session };
     } catch (err) {
+      await mcpServers?.close();
       session.close();
       throw err;
     }

@@ -3,6 +3,8 @@
  * does lives in commands.ts; this file only knows names, arguments and help text.
  */
 
+import { customCommandSpecs, SESSION_COMMANDS } from "./session-commands.js";
+
 /** One slash command as the menu and /help show it. */
 export interface SlashCommandSpec {
   name: string;
@@ -51,6 +53,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "sessions", description: "recent sessions of this project", argsOptional: true },
   { name: "resume", description: "resume a session", usage: "<id>", argsOptional: false },
   { name: "thinking", description: "show the last turn's reasoning in full", argsOptional: true },
+  ...SESSION_COMMANDS,
   { name: "exit", description: "end the session and quit", argsOptional: true },
 ];
 
@@ -86,7 +89,7 @@ export function completeSlash(
   text: string,
   opts: { commands?: readonly SlashCommandSpec[]; dynamic?: DynamicArgs } = {},
 ): Completion[] {
-  const commands = opts.commands ?? SLASH_COMMANDS;
+  const commands = opts.commands ?? [...SLASH_COMMANDS, ...customCommandSpecs()];
   if (!text.startsWith("/") || text.includes("\n")) return [];
   const space = text.indexOf(" ");
   if (space < 0) {

@@ -6,6 +6,7 @@
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord } from "../../hooks/types.js";
 import { wordWrap } from "./format.js";
+import { applyExtraEvent } from "./session-extras.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
 export type CardAttachment =
@@ -304,5 +305,7 @@ export function applyEvent(
       }
       return s;
     }
+    default:
+      return applyExtraEvent(state, ev);
   }
 }

@@ -14,6 +14,7 @@ export const CLAUDE_TOOLS: ToolTable = {
   glob: { name: "Glob" },
   grep: { name: "Grep", fields: { ignore_case: "-i" } },
   list_dir: { name: "LS" },
+  task: { name: "Task" },
 };
 
 /** Hooks from `~/.claude/settings.json` and `.claude/settings*.json`. */

@@ -1,0 +1,120 @@
+/**
+ * Running a `/NAME args` prompt: find the custom command, expand it (asking before any
+ * `!`cmd``; headless runs need --yes), fire UserPromptExpansion, and hand the agent the prompt
+ * (and the command's model) to run as the turn. A prompt that names no command is left alone.
+ */
+
+import type { HookEngine } from "../../hooks/types.js";
+import type { AnyTool } from "../../tools/registry.js";
+import type { AgentEvent } from "../events.js";
+import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
+import type { AskPermission } from "../types.js";
+import { expandCommand, type ShellRunner } from "./expand.js";
+import { type CommandCatalog, findCommand } from "./load.js";
+
+/** What invoking needs from the agent. */
+export interface InvokeContext {
+  catalog: CommandCatalog;
+  projectDir: string;
+  tools: readonly AnyTool[];
+  hooks: HookEngine;
+  info: HookSessionInfo;
+  askPermission: AskPermission | undefined;
+  autoApprove: boolean;
+}
+
+/** The outcome: not a command, the prompt to run, or why it cannot run. */
+export type Invocation =
+  | { kind: "none" }
+  | { kind: "prompt"; prompt: string; model: string | null; name: string }
+  | { kind: "refused"; reason: string };
+
+/** Parses `/name args` (null when the text is not a slash invocation). */
+export function parseCommandLine(text: string): { name: string; args: string } | null {
+  const m = /^\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m?.[1]) return null;
+  return { name: m[1], args: (m[2] ?? "").trim() };
+}
+
+/** Expands a custom command prompt; yields hook runs and notices. Never throws. */
+export async function* invokeCommand(
+  ctx: InvokeContext,
+  text: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, Invocation> {
+  const line = parseCommandLine(text);
+  if (line === null) return { kind: "none" };
+  const command = findCommand(ctx.catalog, line.name);
+  if (command === undefined) return { kind: "none" };
+  const runShell: ShellRunner = async (cmd) => {
+    const shell = ctx.tools.find((t) => t.name === "shell");
+    if (shell === undefined) return { ok: false, refused: "this session has no shell tool" };
+    if (!ctx.autoApprove) {
+      if (ctx.askPermission === undefined) {
+        return {
+          ok: false,
+          refused:
+            "a headless run does not run a custom command's shell without approval; re-run with --yes if you trust it",
+        };
+      }
+      let answer: string;
+      try {
+        answer = await ctx.askPermission(
+          {
+            toolName: "shell",
+            input: { command: cmd },
+            summary: `shell ${cmd}`,
+            reason: `the ${command.source} command /${command.name} runs it to build its prompt`,
+          },
+          { signal },
+        );
+      } catch {
+        answer = "deny";
+      }
+      if (answer === "deny") return { ok: false, refused: "the user denied it" };
+    }
+    try {
+      const r = await shell.run({ command: cmd }, { signal });
+      if (r.isError) return { ok: false, refused: `it failed: ${r.content.slice(0, 300)}` };
+      return { ok: true, output: r.content.replace(/\n?\[exit code: 0\]\s*$/, "") };
+    } catch (err) {
+      return {
+        ok: false,
+        refused: `it failed: ${err instanceof Error ? err.message : String(err)}`,
+      };
+    }
+  };
+  const expanded = await expandCommand(command, line.args, {
+    projectDir: ctx.projectDir,
+    runShell,
+  });
+  if (!expanded.ok) return { kind: "refused", reason: expanded.error };
+  const decision = yield* fireHook(
+    ctx.hooks,
+    ctx.info,
+    "UserPromptExpansion",
+    {
+      command_name: command.name,
+      command_args: line.args,
+      command_source: command.source,
+      prompt: expanded.prompt,
+    },
+    signal,
+  );
+  if (isVeto(decision)) {
+    return {
+      kind: "refused",
+      reason: `/${command.name} blocked by ${vetoingHooks(decision)}: ${vetoReason(decision)}`,
+    };
+  }
+  let prompt = expanded.prompt;
+  if (decision.additionalContext?.trim()) {
+    prompt = `${prompt}\n\n<hook-context event="UserPromptExpansion">\n${decision.additionalContext.trim()}\n</hook-context>`;
+  }
+  yield {
+    type: "notice",
+    level: "info",
+    text: `/${command.name}: ${command.description} (${command.source} command, ${command.path})`,
+  };
+  return { kind: "prompt", prompt, model: command.model, name: command.name };
+}

@@ -1,0 +1,155 @@
+/**
+ * Custom slash commands as Claude Code defines them: Markdown files whose name is the command
+ * (`.keel/commands/NAME.md`, `.claude/commands/NAME.md` in the project; `$KEEL_HOME/commands/
+ * NAME.md` for the user; a sub-folder makes `dir:NAME`), with optional YAML frontmatter
+ * (description, argument-hint, allowed-tools, model). Never throws: a bad file is a problem
+ * naming the file and field.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parse } from "yaml";
+import { z } from "zod";
+
+/** Where a command was defined. */
+export type CommandSource = "project" | "claude" | "user";
+
+/** One custom command. */
+export interface CustomCommand {
+  name: string;
+  source: CommandSource;
+  path: string;
+  description: string;
+  argumentHint: string | null;
+  allowedTools: string[];
+  model: string | null;
+  /** The body after the frontmatter: the prompt template. */
+  body: string;
+}
+
+/** Commands found, and files that could not be used. */
+export interface CommandCatalog {
+  commands: CustomCommand[];
+  problems: string[];
+}
+
+const MAX_COMMAND_FILE_BYTES = 128 * 1024;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+const frontmatterSchema = z
+  .object({
+    description: z.string().optional(),
+    "argument-hint": z.union([z.string(), z.array(z.string())]).optional(),
+    "allowed-tools": z.union([z.string(), z.array(z.string())]).optional(),
+    model: z.string().min(1).optional(),
+  })
+  .loose();
+
+/** Reads every command directory; earlier sources win on a name clash (project first). */
+export function loadCommands(opts: { projectDir: string; keelHome?: string }): CommandCatalog {
+  const dirs: { dir: string; source: CommandSource }[] = [
+    { dir: join(opts.projectDir, ".keel", "commands"), source: "project" },
+    { dir: join(opts.projectDir, ".claude", "commands"), source: "claude" },
+    ...(opts.keelHome !== undefined
+      ? [{ dir: join(opts.keelHome, "commands"), source: "user" as const }]
+      : []),
+  ];
+  const catalog: CommandCatalog = { commands: [], problems: [] };
+  const seen = new Set<string>();
+  for (const { dir, source } of dirs) {
+    for (const path of markdownFiles(dir)) {
+      const rel = relative(dir, path).replace(/\.md$/i, "");
+      const name = rel.split(/[\\/]/).join(":");
+      if (!name.split(":").every((part) => NAME.test(part))) continue;
+      if (seen.has(name.toLowerCase())) continue;
+      const parsed = readCommand(path, name, source);
+      if ("problem" in parsed) {
+        catalog.problems.push(parsed.problem);
+        continue;
+      }
+      seen.add(name.toLowerCase());
+      catalog.commands.push(parsed);
+    }
+  }
+  catalog.commands.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return catalog;
+}
+
+/** Finds a command by name (case-insensitive). */
+export function findCommand(catalog: CommandCatalog, name: string): CustomCommand | undefined {
+  const lower = name.toLowerCase();
+  return catalog.commands.find((c) => c.name.toLowerCase() === lower);
+}
+
+function markdownFiles(dir: string, depth = 0): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(path);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory() && depth < 3) out.push(...markdownFiles(path, depth + 1));
+    else if (st.isFile() && entry.toLowerCase().endsWith(".md")) out.push(path);
+  }
+  return out;
+}
+
+function readCommand(
+  path: string,
+  name: string,
+  source: CommandSource,
+): CustomCommand | { problem: string } {
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_COMMAND_FILE_BYTES) {
+      return { problem: `${path}: larger than ${MAX_COMMAND_FILE_BYTES} bytes; not loaded` };
+    }
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    return { problem: `${path}: unreadable (${err instanceof Error ? err.message : String(err)})` };
+  }
+  let meta: z.infer<typeof frontmatterSchema> = {};
+  let body = text;
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  if (fm) {
+    body = text.slice(fm[0].length);
+    let raw: unknown;
+    try {
+      raw = parse(fm[1] ?? "", { maxAliasCount: 10 }) ?? {};
+    } catch (err) {
+      return { problem: `${path}: frontmatter is not valid YAML (${String(err)})` };
+    }
+    const parsed = frontmatterSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return {
+        problem: `${path}: frontmatter ${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? "invalid"}`,
+      };
+    }
+    meta = parsed.data;
+  }
+  const list = (v: string | string[] | undefined): string[] =>
+    v === undefined
+      ? []
+      : (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+  const hint = meta["argument-hint"];
+  const firstLine = body.trim().split("\n")[0] ?? "";
+  return {
+    name,
+    source,
+    path,
+    description: meta.description?.trim() || firstLine.slice(0, 80) || `/${name}`,
+    argumentHint: hint === undefined ? null : Array.isArray(hint) ? hint.join(" ") : hint,
+    allowedTools: list(meta["allowed-tools"]),
+    model: meta.model ?? null,
+    body,
+  };
+}

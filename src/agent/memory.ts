@@ -1,0 +1,232 @@
+/**
+ * Project memory (design §7): `$KEEL_HOME/KEEL.md`, then the project's `AGENTS.md`, `KEEL.md` and
+ * `CLAUDE.md`, with `@path` imports resolved as Claude Code resolves them (relative to the
+ * importing file, `~/` expanded, at most 5 hops deep, never inside code spans or blocks). The
+ * text goes into the session's FIRST USER MESSAGE, never the system prompt, so every session of
+ * every project still sends byte-identical system + tools.
+ */
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Memory files at the project root, in the order they are read. */
+export const PROJECT_MEMORY_FILES: readonly string[] = ["AGENTS.md", "KEEL.md", "CLAUDE.md"];
+
+/** How many import hops are followed (Claude Code: 5). */
+export const MAX_IMPORT_DEPTH = 5;
+
+/** Files larger than this are skipped (memory rides in every request of the session). */
+export const MAX_MEMORY_FILE_BYTES = 256 * 1024;
+
+/** One file that was loaded. */
+export interface MemoryFile {
+  /** Absolute path. */
+  path: string;
+  /** How it is named in the message (project-relative, or `~/…`). */
+  label: string;
+  scope: "user" | "project";
+  /** The file that imported it (absolute), or null for a top-level memory file. */
+  importedBy: string | null;
+  content: string;
+}
+
+/** One import or file that was not loaded, and why. */
+export interface SkippedMemory {
+  path: string;
+  reason: string;
+  importedBy: string | null;
+}
+
+/** What was read at session start. */
+export interface MemoryReport {
+  files: MemoryFile[];
+  skipped: SkippedMemory[];
+}
+
+/** Where memory is read from. */
+export interface MemoryOptions {
+  projectDir: string;
+  /** `$KEEL_HOME` (its KEEL.md is the user's memory); absent: no user memory. */
+  keelHome?: string;
+  /** For `~/` in imports (default os.homedir()). */
+  homeDir?: string;
+}
+
+/** Reads every memory file and its imports. Never throws: problems become `skipped` entries. */
+export function loadMemory(opts: MemoryOptions): MemoryReport {
+  const report: MemoryReport = { files: [], skipped: [] };
+  const home = opts.homeDir ?? homedir();
+  const projectDir = realOr(resolve(opts.projectDir));
+  const seen = new Set<string>();
+  const ctx = { report, home, projectDir, seen };
+  if (opts.keelHome !== undefined) {
+    const userFile = join(opts.keelHome, "KEEL.md");
+    if (exists(userFile)) readInto(ctx, userFile, "user", null, 0);
+  }
+  for (const name of PROJECT_MEMORY_FILES) {
+    const path = join(projectDir, name);
+    if (exists(path)) readInto(ctx, path, "project", null, 0);
+  }
+  return report;
+}
+
+interface ReadContext {
+  report: MemoryReport;
+  home: string;
+  projectDir: string;
+  seen: Set<string>;
+}
+
+function readInto(
+  ctx: ReadContext,
+  path: string,
+  scope: "user" | "project",
+  importedBy: string | null,
+  depth: number,
+): void {
+  const skip = (reason: string) => ctx.report.skipped.push({ path, reason, importedBy });
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    skip("not found");
+    return;
+  }
+  // A cloned repository's memory must not pull the user's private files into a request.
+  if (scope === "project" && !inside(ctx.projectDir, real)) {
+    skip("outside the project (project memory may only import project files)");
+    return;
+  }
+  if (ctx.seen.has(real)) {
+    if (importedBy !== null) skip("already loaded (import cycle or duplicate)");
+    return;
+  }
+  let content: string;
+  try {
+    const st = statSync(real);
+    if (!st.isFile()) {
+      skip("not a regular file");
+      return;
+    }
+    if (st.size > MAX_MEMORY_FILE_BYTES) {
+      skip(`too large (${st.size} bytes; the limit is ${MAX_MEMORY_FILE_BYTES})`);
+      return;
+    }
+    const bytes = readFileSync(real);
+    if (bytes.includes(0)) {
+      skip("binary file");
+      return;
+    }
+    content = bytes.toString("utf8");
+  } catch (err) {
+    skip(`unreadable (${err instanceof Error ? err.message : String(err)})`);
+    return;
+  }
+  ctx.seen.add(real);
+  const label = labelOf(ctx, path, scope);
+  ctx.report.files.push({ path: real, label, scope, importedBy, content });
+  for (const target of importsOf(content)) {
+    const resolved = resolveImport(target, dirname(path), ctx.home);
+    if (depth + 1 > MAX_IMPORT_DEPTH) {
+      ctx.report.skipped.push({
+        path: resolved,
+        reason: `import depth over ${MAX_IMPORT_DEPTH}`,
+        importedBy: real,
+      });
+      continue;
+    }
+    readInto(ctx, resolved, scope, real, depth + 1);
+  }
+}
+
+/**
+ * The `@path` imports of a Markdown text, in order: an `@` at a word start followed by a path,
+ * outside fenced code blocks and inline code spans (as Claude Code reads them).
+ */
+export function importsOf(markdown: string): string[] {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.split(/\r?\n/)) {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f?.[1] !== undefined) {
+      if (fence === null) fence = f[1];
+      else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    const withoutSpans = line.replace(/(`+)[^`]*?\1/g, (m) => " ".repeat(m.length));
+    for (const m of withoutSpans.matchAll(/(^|\s)@((?:~\/|\.{1,2}\/|\/)?[^\s@`]+)/g)) {
+      const target = m[2]?.replace(/[.,;:)\]]+$/, "");
+      if (target && /[./]/.test(target) && !target.includes("@")) out.push(target);
+    }
+  }
+  return out;
+}
+
+function resolveImport(target: string, fromDir: string, home: string): string {
+  if (target === "~" || target.startsWith("~/")) return join(home, target.slice(1));
+  return isAbsolute(target) ? target : resolve(fromDir, target);
+}
+
+function labelOf(ctx: ReadContext, path: string, scope: "user" | "project"): string {
+  if (scope === "project") {
+    const rel = relative(ctx.projectDir, realOr(path));
+    if (rel !== "" && !rel.startsWith("..")) return rel;
+  }
+  const rel = relative(ctx.home, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? `~/${rel}` : path;
+}
+
+function inside(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The memory as it goes into the first user message: one block per file, in load order.
+ * Empty when nothing was loaded. A pure function of the files, so two sessions of one project
+ * with unchanged memory send the same bytes here too.
+ */
+export function memoryBlock(report: MemoryReport): string {
+  if (report.files.length === 0) return "";
+  const parts = report.files.map(
+    (f) =>
+      `<memory-file path="${f.label}" scope="${f.scope}">\n${f.content.trim()}\n</memory-file>`,
+  );
+  return `<project-memory>\nInstructions from the user's and the project's memory files. Follow them; they take precedence over your defaults.\n\n${parts.join("\n\n")}\n</project-memory>`;
+}
+
+/** A few lines for `/memory`: what was loaded (with sizes) and what was skipped. */
+export function describeMemory(report: MemoryReport): string[] {
+  if (report.files.length === 0 && report.skipped.length === 0) {
+    return [
+      `No memory files loaded (looked for $KEEL_HOME/KEEL.md and ${PROJECT_MEMORY_FILES.join(", ")} at the project root).`,
+    ];
+  }
+  const lines = report.files.map(
+    (f) =>
+      `loaded  ${f.label} (${f.scope}, ${Buffer.byteLength(f.content)} bytes)${f.importedBy ? ` imported by ${f.importedBy}` : ""}`,
+  );
+  for (const s of report.skipped) {
+    lines.push(
+      `skipped ${s.path}: ${s.reason}${s.importedBy ? ` (imported by ${s.importedBy})` : ""}`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,73 @@
+/**
+ * The session settings of issue 11 in Keel's settings files (`$KEEL_HOME/settings.json`,
+ * `.keel/settings.json`, `.keel/settings.local.json`; later files win per field):
+ *   {"compaction": {"auto": true, "thresholdTokens": N, "toolResultMaxChars": N},
+ *    "subagents": {"tools": ["read_file", …], "maxTurns": N, "model": "…"}}
+ * Other keys (hooks, …) belong to other readers. Never throws: a bad file is a warning naming
+ * the file and field, and its values are ignored.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+const compaction = z
+  .object({
+    auto: z.boolean().optional(),
+    thresholdTokens: z.int().positive().optional(),
+    toolResultMaxChars: z.int().positive().optional(),
+  })
+  .optional();
+
+const subagents = z
+  .object({
+    tools: z.array(z.string().min(1)).optional(),
+    maxTurns: z.int().min(1).max(200).optional(),
+    model: z.string().min(1).optional(),
+  })
+  .optional();
+
+const fileSchema = z.object({ compaction, subagents });
+
+/** The merged settings. */
+export interface SessionSettings {
+  compaction: { auto?: boolean; thresholdTokens?: number; toolResultMaxChars?: number };
+  subagents: { tools?: string[]; maxTurns?: number; model?: string };
+}
+
+/** Reads and merges the settings files. */
+export function loadSessionSettings(opts: { projectDir: string; keelHome?: string }): {
+  settings: SessionSettings;
+  warnings: string[];
+} {
+  const settings: SessionSettings = { compaction: {}, subagents: {} };
+  const warnings: string[] = [];
+  const files = [
+    ...(opts.keelHome !== undefined ? [join(opts.keelHome, "settings.json")] : []),
+    join(opts.projectDir, ".keel", "settings.json"),
+    join(opts.projectDir, ".keel", "settings.local.json"),
+  ];
+  for (const path of files) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      continue;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      continue; // The hooks reader reports unparsable settings files; once is enough.
+    }
+    const parsed = fileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.map(String).join(".") ?? "";
+      warnings.push(`${path}: ${field}: ${issue?.message ?? "invalid"} (ignored)`);
+      continue;
+    }
+    Object.assign(settings.compaction, parsed.data.compaction ?? {});
+    Object.assign(settings.subagents, parsed.data.subagents ?? {});
+  }
+  return { settings, warnings };
+}

@@ -1,0 +1,32 @@
+/**
+ * The MCP half of `keel hooks trust` / `untrust`: project MCP servers are trusted together with
+ * the project's hooks, and the command shows both (what will be started, from which file).
+ */
+import { relative } from "node:path";
+import { setMcpTrust } from "../../mcp/index.js";
+import { describeServer } from "./describe.js";
+import { trustedMcpConfig } from "./session-servers.js";
+
+/** Trusts the project's MCP servers; returns the lines to print (none when it has none). */
+export async function trustProjectMcp(projectDir: string, keelHome: string): Promise<string[]> {
+  const t = await trustedMcpConfig({ projectDir, keelHome });
+  const project = t.config.servers.filter((s) => s.scope === "project");
+  const rules = t.config.allow.filter((a) => a.scope === "project");
+  if (project.length === 0 && rules.length === 0) return [];
+  await setMcpTrust({ keelHome, projectDir, config: t.config, trust: true });
+  const lines = [
+    `Trusted ${project.length} project MCP server${project.length === 1 ? "" : "s"}; these start with each session:`,
+  ];
+  for (const s of project)
+    lines.push(`  ${s.name}  ${describeServer(s.config)}  (${relative(projectDir, s.file)})`);
+  for (const r of rules) lines.push(`  allow rule ${r.rule}  (${relative(projectDir, r.file)})`);
+  return lines;
+}
+
+/** Forgets the project's MCP trust; returns whether it was trusted. */
+export async function untrustProjectMcp(projectDir: string, keelHome: string): Promise<boolean> {
+  const t = await trustedMcpConfig({ projectDir, keelHome });
+  const had = t.trusted && t.config.servers.some((s) => s.scope === "project");
+  await setMcpTrust({ keelHome, projectDir, config: t.config, trust: false });
+  return had;
+}

@@ -1,0 +1,201 @@
+/**
+ * Where MCP servers are defined and how a definition is read. Claude Code's `.mcp.json` format
+ * (`{"mcpServers": {NAME: {command, args, env} | {type: "http", url, headers} | {type: "sse", url}}}`)
+ * is read from the project's `.mcp.json` and from a `mcpServers` key in the Keel settings files.
+ * Each server is validated on its own, so one bad entry is a problem naming its file and field
+ * while the other servers still load.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+
+/** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
+export type McpScope = "user" | "project";
+
+/** A stdio server: a process Keel starts. */
+export interface StdioServerConfig {
+  type: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** A remote server reached over Streamable HTTP ("http") or the legacy HTTP+SSE transport ("sse"). */
+export interface RemoteServerConfig {
+  type: "http" | "sse";
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** One server definition as written (variables not yet expanded). */
+export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
+
+/** A named server and the file it came from. */
+export interface McpServerEntry {
+  name: string;
+  config: McpServerConfig;
+  /** Absolute path of the file that defines it. */
+  file: string;
+  scope: McpScope;
+}
+
+/** A config file of one of the known kinds. */
+export interface McpConfigFile {
+  path: string;
+  scope: McpScope;
+}
+
+/** What the config files say, with the problems found reading them (each names file and field). */
+export interface McpConfig {
+  /** Servers by name; a later file overrides an earlier one of the same name. */
+  servers: McpServerEntry[];
+  /** `permissions.allow` entries that name MCP tools (`mcp__server`, `mcp__server__tool`). */
+  allow: { rule: string; file: string; scope: McpScope }[];
+  problems: string[];
+}
+
+const StringMap = z.record(z.string(), z.string());
+
+const StdioSchema = z.object({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: StringMap.optional(),
+  cwd: z.string().optional(),
+});
+
+const RemoteSchema = z.object({
+  type: z.enum(["http", "sse"]),
+  url: z.string().min(1),
+  headers: StringMap.optional(),
+});
+
+const FileSchema = z.looseObject({
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  permissions: z.looseObject({ allow: z.array(z.string()).optional() }).optional(),
+});
+
+/** The files read, in order of increasing precedence (a later file's server of the same name wins). */
+export function mcpConfigFiles(projectDir: string, keelHome: string): McpConfigFile[] {
+  return [
+    { path: join(keelHome, "settings.json"), scope: "user" },
+    { path: join(projectDir, ".mcp.json"), scope: "project" },
+    { path: join(projectDir, ".keel", "settings.json"), scope: "project" },
+    { path: join(projectDir, ".keel", "settings.local.json"), scope: "project" },
+  ];
+}
+
+/** Reads every config file; a missing file is no servers, a broken one is a problem. Never throws. */
+export async function loadMcpConfig(opts: {
+  projectDir: string;
+  keelHome: string;
+}): Promise<McpConfig> {
+  const byName = new Map<string, McpServerEntry>();
+  const out: McpConfig = { servers: [], allow: [], problems: [] };
+  for (const file of mcpConfigFiles(opts.projectDir, opts.keelHome)) {
+    let text: string;
+    try {
+      text = await readFile(file.path, "utf8");
+    } catch {
+      continue;
+    }
+    const read = parseMcpFile(text, file);
+    out.problems.push(...read.problems);
+    for (const entry of read.servers) {
+      byName.delete(entry.name);
+      byName.set(entry.name, entry);
+    }
+    out.allow.push(...read.allow);
+  }
+  out.servers = [...byName.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  return out;
+}
+
+/** Parses one file's text. */
+export function parseMcpFile(text: string, file: McpConfigFile): McpConfig {
+  const out: McpConfig = { servers: [], allow: [], problems: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    out.problems.push(
+      `${file.path}: not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+    );
+    return out;
+  }
+  return parseMcpObject(json, file);
+}
+
+/** Reads an already parsed file (or a library caller's `{mcpServers: …}` object). */
+export function parseMcpObject(json: unknown, file: McpConfigFile): McpConfig {
+  const out: McpConfig = { servers: [], allow: [], problems: [] };
+  const parsed = FileSchema.safeParse(json);
+  if (!parsed.success) {
+    out.problems.push(`${file.path}: ${issueText(parsed.error.issues[0], [])}`);
+    return out;
+  }
+  for (const [name, raw] of Object.entries(parsed.data.mcpServers ?? {})) {
+    const read = parseServer(raw);
+    if (!read.ok) {
+      out.problems.push(`${file.path}: mcpServers.${name}${read.error}`);
+      continue;
+    }
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+      out.problems.push(
+        `${file.path}: mcpServers.${name}: a server name may hold only letters, digits, "_" and "-" (it becomes part of tool names)`,
+      );
+      continue;
+    }
+    out.servers.push({ name, config: read.config, file: file.path, scope: file.scope });
+  }
+  for (const rule of parsed.data.permissions?.allow ?? []) {
+    if (rule.startsWith("mcp__")) out.allow.push({ rule, file: file.path, scope: file.scope });
+  }
+  return out;
+}
+
+function parseServer(
+  raw: unknown,
+): { ok: true; config: McpServerConfig } | { ok: false; error: string } {
+  const type =
+    typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  if (type === "http" || type === "sse") {
+    const r = RemoteSchema.safeParse(raw);
+    if (!r.success) return { ok: false, error: issueText(r.error.issues[0], []) };
+    return {
+      ok: true,
+      config: { type: r.data.type, url: r.data.url, headers: r.data.headers ?? {} },
+    };
+  }
+  if (type !== undefined && type !== "stdio") {
+    return {
+      ok: false,
+      error: `.type: must be "stdio", "http" or "sse", got ${JSON.stringify(type)}`,
+    };
+  }
+  const s = StdioSchema.safeParse(raw);
+  if (!s.success) return { ok: false, error: issueText(s.error.issues[0], []) };
+  return {
+    ok: true,
+    config: {
+      type: "stdio",
+      command: s.data.command,
+      args: s.data.args ?? [],
+      env: s.data.env ?? {},
+      ...(s.data.cwd !== undefined ? { cwd: s.data.cwd } : {}),
+    },
+  };
+}
+
+function issueText(issue: z.core.$ZodIssue | undefined, prefix: PropertyKey[]): string {
+  if (issue === undefined) return ": invalid";
+  const path = [...prefix, ...issue.path].map(String);
+  const where = path.length > 0 ? `.${path.join(".")}` : "";
+  if (issue.code === "unrecognized_keys") {
+    return `${where}: unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}`;
+  }
+  return `${where}: ${issue.message}`;
+}

@@ -1,0 +1,255 @@
+/**
+ * One connection to one MCP server over stdio, Streamable HTTP or legacy SSE (the SDK does the
+ * protocol). It lists the server's tools once, keeps the tail of a stdio server's stderr for error
+ * reports, forwards elicitation requests and notes `tools/list_changed` (applied only by a reload).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { McpServerConfig } from "./config.js";
+
+/** A tool as the server listed it (only the fields Keel uses, validated one tool at a time). */
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+}
+
+/** A form elicitation request from a server: what to ask the user. */
+export interface ElicitationRequest {
+  server: string;
+  message: string;
+  /** The JSON schema of the answer the server wants (form mode), if any. */
+  requestedSchema?: Record<string, unknown>;
+  mode: "form" | "url";
+  url?: string;
+}
+
+/** The user's answer to an elicitation. */
+export type ElicitationAnswer =
+  | { action: "accept"; content?: Record<string, unknown> }
+  | { action: "decline" }
+  | { action: "cancel" };
+
+/** Answers elicitation requests (absent: every request is declined, as headless). */
+export type ElicitationHandler = (
+  req: ElicitationRequest,
+  signal: AbortSignal,
+) => Promise<ElicitationAnswer>;
+
+/** Options of `connectServer`. */
+export interface ConnectOptions {
+  name: string;
+  config: McpServerConfig;
+  /** Working directory of a stdio server (default: the project directory). */
+  cwd: string;
+  /** Answers elicitation requests from the server (absent: declined). */
+  onElicit?: ElicitationHandler;
+  /** Called when the server says its tool list changed. */
+  onToolsChanged?: () => void;
+  /** Receives a stdio server's stderr text as it arrives. */
+  onStderr?: (text: string) => void;
+  /** Called when the connection closes on its own (the server exited). */
+  onClosed?: () => void;
+  signal?: AbortSignal;
+}
+
+const STDERR_TAIL_CHARS = 2000;
+
+const LooseTool = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  inputSchema: z.looseObject({ type: z.literal("object") }),
+  annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).nullish(),
+});
+const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/** A live connection. */
+export class McpConnection {
+  readonly name: string;
+  readonly #client: Client;
+  readonly #transport: Transport;
+  #stderr = "";
+  #closing = false;
+
+  constructor(opts: { name: string; client: Client; transport: Transport }) {
+    this.name = opts.name;
+    this.#client = opts.client;
+    this.#transport = opts.transport;
+  }
+
+  /** The last ~2 KB the server wrote to stderr (stdio servers). */
+  get stderrTail(): string {
+    return this.#stderr;
+  }
+
+  /** Appends stderr text, keeping only the tail. */
+  noteStderr(text: string): void {
+    this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL_CHARS);
+  }
+
+  /** Lists every tool (all pages); malformed tools are returned as problems, not thrown. */
+  async listTools(signal?: AbortSignal): Promise<{ tools: ListedTool[]; problems: string[] }> {
+    const tools: ListedTool[] = [];
+    const problems: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await this.#client.request(
+        { method: "tools/list", params: cursor !== undefined ? { cursor } : {} },
+        ToolsPage,
+        signal ? { signal } : {},
+      );
+      for (const raw of result.tools) {
+        const t = LooseTool.safeParse(raw);
+        if (!t.success) {
+          const name =
+            typeof raw === "object" && raw !== null
+              ? String((raw as { name?: unknown }).name)
+              : "?";
+          const issue = t.error.issues[0];
+          problems.push(
+            `tool ${name} skipped: ${issue ? `${issue.path.join(".") || "tool"}: ${issue.message}` : "invalid"}`,
+          );
+          continue;
+        }
+        tools.push({
+          name: t.data.name,
+          description: t.data.description ?? "",
+          inputSchema: withoutSchemaKey(t.data.inputSchema),
+          readOnly: t.data.annotations?.readOnlyHint === true,
+        });
+      }
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return { tools, problems };
+  }
+
+  /** Calls one tool. Rejects when the connection fails mid-call. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const result = await this.#client.callTool({ name, arguments: args }, CallToolResultSchema, {
+      signal,
+      timeout: CALL_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+    });
+    return result as CallToolResult;
+  }
+
+  /** Closes the connection (a stdio server is sent SIGTERM, then SIGKILL, by the SDK). */
+  async close(): Promise<void> {
+    this.#closing = true;
+    try {
+      await this.#client.close();
+    } catch {
+      // Closing a broken connection: nothing left to release.
+    }
+  }
+
+  /** Whether `close()` was asked for (a close event is then not a crash). */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
+  /** The underlying transport (tests). */
+  get transport(): Transport {
+    return this.#transport;
+  }
+}
+
+/** How long one tool call may run without progress (a hung server does not hang the turn forever). */
+export const CALL_TIMEOUT_MS = 10 * 60_000;
+
+/** Starts the transport and does the MCP handshake. Rejects with a reason on failure. */
+export async function connectServer(opts: ConnectOptions): Promise<McpConnection> {
+  const client = new Client(
+    { name: "keel", version: "1" },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  const transport = makeTransport(opts);
+  const conn = new McpConnection({ name: opts.name, client, transport });
+  if (transport instanceof StdioClientTransport) {
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      conn.noteStderr(text);
+      opts.onStderr?.(text);
+    });
+  }
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolsChanged?.());
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+    const p = request.params as Record<string, unknown>;
+    const mode = p.mode === "url" ? "url" : "form";
+    const req: ElicitationRequest = {
+      server: opts.name,
+      message: typeof p.message === "string" ? p.message : "",
+      mode,
+      ...(typeof p.requestedSchema === "object" && p.requestedSchema !== null
+        ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
+        : {}),
+      ...(typeof p.url === "string" ? { url: p.url } : {}),
+    };
+    if (!opts.onElicit) return { action: "decline" };
+    try {
+      const answer = await opts.onElicit(req, extra.signal);
+      if (answer.action === "accept") {
+        return {
+          action: "accept",
+          ...(answer.content ? { content: answer.content as ElicitResult["content"] } : {}),
+        };
+      }
+      return { action: answer.action };
+    } catch {
+      return { action: "decline" };
+    }
+  });
+  client.onclose = () => {
+    if (!conn.closing) opts.onClosed?.();
+  };
+  try {
+    await client.connect(transport, opts.signal ? { signal: opts.signal } : {});
+  } catch (err) {
+    await conn.close();
+    throw err;
+  }
+  return conn;
+}
+
+function makeTransport(opts: ConnectOptions): Transport {
+  const c = opts.config;
+  if (c.type === "stdio") {
+    return new StdioClientTransport({
+      command: c.command,
+      args: c.args,
+      env: { ...getDefaultEnvironment(), ...c.env },
+      cwd: c.cwd ?? opts.cwd,
+      stderr: "pipe",
+    });
+  }
+  const requestInit: RequestInit = { headers: c.headers };
+  const url = new URL(c.url);
+  if (c.type === "http") return new StreamableHTTPClientTransport(url, { requestInit });
+  return new SSEClientTransport(url, { requestInit });
+}
+
+/** The schema without its top-level `$schema` URL (bytes in every request, no meaning to a model). */
+function withoutSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}

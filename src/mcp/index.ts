@@ -1,0 +1,36 @@
+/** Keel as an MCP client: config, trust, connections and the tools they offer. */
+export {
+  loadMcpConfig,
+  type McpConfig,
+  type McpConfigFile,
+  type McpScope,
+  type McpServerConfig,
+  type McpServerEntry,
+  mcpConfigFiles,
+  parseMcpFile,
+  parseMcpObject,
+} from "./config.js";
+export type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from "./connection.js";
+export { expandVariables, resolveServerConfig } from "./expand.js";
+export {
+  DEFAULT_MCP_STARTUP_MS,
+  McpManager,
+  type McpServerState,
+  type McpServerStatus,
+  type McpStartOptions,
+} from "./manager.js";
+export {
+  allowRuleMatches,
+  isMcpToolName,
+  type McpTool,
+  type McpToolInfo,
+  mcpResultToToolResult,
+  mcpToolName,
+} from "./tools.js";
+export {
+  hasProjectServers,
+  isMcpTrusted,
+  mcpTrustPath,
+  projectMcpHash,
+  setMcpTrust,
+} from "./trust.js";

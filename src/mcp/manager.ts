@@ -1,0 +1,345 @@
+/**
+ * The session's MCP servers: started in parallel at session start with a bounded wait, their
+ * tools snapshotted for the prefix, and stopped at session end. A server that fails or misses the
+ * deadline is reported (name, reason, stderr tail) and the session goes on without it; one that
+ * becomes ready late, or whose tool list changes, is announced and applied only by `reload()`.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerEntry } from "./config.js";
+import {
+  connectServer,
+  type ElicitationHandler,
+  type ListedTool,
+  type McpConnection,
+} from "./connection.js";
+import { resolveServerConfig } from "./expand.js";
+import { createMcpTool, type McpTool } from "./tools.js";
+
+/** Default bounded wait for all servers at session start. */
+export const DEFAULT_MCP_STARTUP_MS = 15_000;
+
+/** Where a server stands. */
+export type McpServerState = "connected" | "failed" | "timeout" | "untrusted" | "closed";
+
+/** One server's status, for `/mcp`, `keel mcp list` and notices. */
+export interface McpServerStatus {
+  name: string;
+  file: string;
+  scope: McpServerEntry["scope"];
+  transport: McpServerEntry["config"]["type"];
+  state: McpServerState;
+  /** Why it failed (failed, timeout, closed). */
+  error?: string;
+  /** The tail of its stderr when it failed (stdio). */
+  stderrTail?: string;
+  /** The model-facing names of its tools in the prefix. */
+  tools: string[];
+  /** Tools the server listed that were skipped (malformed schemas). */
+  problems: string[];
+  /** Ready or changed since the prefix was built: applied by the next reload. */
+  pendingReload: boolean;
+}
+
+/** Options of `McpManager.start`. */
+export interface McpStartOptions {
+  /** Servers allowed to run (user servers, and project servers once trusted). */
+  servers: readonly McpServerEntry[];
+  /** Project servers that are not trusted: listed, never started. */
+  untrusted?: readonly McpServerEntry[];
+  /** Problems found reading the config files (shown with the start-up notices). */
+  configProblems?: readonly string[];
+  /** `permissions.allow` rules naming MCP tools. */
+  allowRules?: readonly string[];
+  /** Environment for `${VAR}` expansion. */
+  env: NodeJS.ProcessEnv;
+  /** Working directory of stdio servers. */
+  cwd: string;
+  startupTimeoutMs?: number;
+  onElicit?: ElicitationHandler;
+  /** Announcements after start (late server, list changed, crash). Must not throw. */
+  onNotice?: (level: "info" | "warn", text: string) => void;
+}
+
+interface Slot {
+  entry: McpServerEntry;
+  status: McpServerStatus;
+  conn?: McpConnection;
+  listed: ListedTool[];
+  stderr: string;
+  relist?: boolean;
+}
+
+/** The session's MCP servers and the tools pinned from them. */
+export class McpManager {
+  readonly #slots: Slot[];
+  readonly #opts: McpStartOptions;
+  #tools: McpTool[] = [];
+  #closed = false;
+  #pinned = false;
+  readonly #stop = new AbortController();
+  #starting: Promise<void>[] = [];
+
+  private constructor(opts: McpStartOptions, slots: Slot[]) {
+    this.#opts = { ...opts };
+    this.#slots = slots;
+  }
+
+  /** Starts every server in parallel and waits for them at most `startupTimeoutMs`. */
+  static async start(opts: McpStartOptions): Promise<McpManager> {
+    const slot = (entry: McpServerEntry, state: McpServerState): Slot => ({
+      entry,
+      listed: [],
+      stderr: "",
+      status: {
+        name: entry.name,
+        file: entry.file,
+        scope: entry.scope,
+        transport: entry.config.type,
+        state,
+        tools: [],
+        problems: [],
+        pendingReload: false,
+      },
+    });
+    const running = opts.servers.map((e) => slot(e, "timeout"));
+    const skipped = (opts.untrusted ?? []).map((e) => slot(e, "untrusted"));
+    const manager = new McpManager(opts, [...running, ...skipped].sort(byName));
+    const timeoutMs = opts.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    let inTime = true;
+    manager.#starting = running.map((s) => manager.#connect(s));
+    const starts = running.map((s, i) =>
+      (manager.#starting[i] as Promise<void>).then(() => {
+        if (!inTime && s.status.state === "connected") {
+          s.status.pendingReload = true;
+          opts.onNotice?.(
+            "info",
+            `MCP server ${s.entry.name} is ready (after the start-up wait): its tools apply after /mcp reload or in the next session`,
+          );
+        }
+      }),
+    );
+    await Promise.race([Promise.all(starts), deadline]);
+    inTime = false;
+    clearTimeout(timer);
+    for (const s of running) {
+      if (s.status.state === "timeout") {
+        s.status.error = `did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
+        s.status.stderrTail = s.stderr;
+      }
+    }
+    await manager.#relistChanged(running);
+    manager.#pin();
+    return manager;
+  }
+
+  async #connect(s: Slot): Promise<void> {
+    const resolved = resolveServerConfig(s.entry.config, this.#opts.env);
+    if (!resolved.ok) {
+      s.status.state = "failed";
+      s.status.error = resolved.error;
+      return;
+    }
+    let conn: McpConnection | undefined;
+    try {
+      conn = await connectServer({
+        name: s.entry.name,
+        config: resolved.config,
+        cwd: this.#opts.cwd,
+        signal: this.#stop.signal,
+        onStderr: (text) => {
+          s.stderr = (s.stderr + text).slice(-2000);
+        },
+        ...(this.#opts.onElicit ? { onElicit: this.#opts.onElicit } : {}),
+        onToolsChanged: () => {
+          // Before the first pin the change is simply listed again (servers often register
+          // tools just after the handshake); after it, the prefix is fixed until a reload.
+          if (!this.#pinned) {
+            s.relist = true;
+            return;
+          }
+          s.status.pendingReload = true;
+          this.#opts.onNotice?.(
+            "info",
+            `MCP server ${s.entry.name} changed its tools: applied after /mcp reload or in the next session`,
+          );
+        },
+        onClosed: () => {
+          // A close during the handshake is a failed start, reported as such.
+          if (this.#closed || s.status.state !== "connected") return;
+          s.status.state = "closed";
+          s.status.error = "the server exited";
+          s.status.stderrTail = s.stderr;
+          this.#opts.onNotice?.("warn", `MCP server ${s.entry.name} exited${tailNote(s.stderr)}`);
+        },
+      });
+      s.conn = conn;
+      const listed = await conn.listTools();
+      if (this.#closed) {
+        await conn.close();
+        return;
+      }
+      s.listed = listed.tools;
+      s.status.problems = listed.problems;
+      s.status.state = "connected";
+    } catch (err) {
+      if (s.conn) await s.conn.close();
+      s.conn = undefined;
+      s.status.state = "failed";
+      s.status.error = err instanceof Error ? err.message : String(err);
+      s.status.stderrTail = s.stderr;
+    }
+  }
+
+  /** Lists again the servers that changed their tools during start-up. */
+  async #relistChanged(slots: readonly Slot[]): Promise<void> {
+    await Promise.all(
+      slots.map(async (s) => {
+        if (!s.relist || !s.conn || s.status.state !== "connected") return;
+        s.relist = false;
+        try {
+          const listed = await s.conn.listTools(AbortSignal.timeout(5000));
+          s.listed = listed.tools;
+          s.status.problems = listed.problems;
+        } catch {
+          // Keep the first listing.
+        }
+      }),
+    );
+  }
+
+  /** Rebuilds the tool snapshot from the connected servers (sorted: the prefix order is stable). */
+  #pin(): void {
+    this.#pinned = true;
+    const allowRules = this.#opts.allowRules ?? [];
+    const tools: McpTool[] = [];
+    for (const s of this.#slots) {
+      if (s.status.state !== "connected") {
+        s.status.tools = [];
+        continue;
+      }
+      const made = s.listed.map((listed) =>
+        createMcpTool({
+          server: s.entry.name,
+          listed,
+          allowRules,
+          call: (server, tool, args, signal) => this.callTool(server, tool, args, signal),
+        }),
+      );
+      s.status.tools = made.map((t) => t.name).sort();
+      s.status.pendingReload = false;
+      tools.push(...made);
+    }
+    // Two tool names that normalize alike: the first server (by name) keeps it.
+    const unique = new Map<string, McpTool>();
+    for (const t of tools) if (!unique.has(t.name)) unique.set(t.name, t);
+    this.#tools = [...unique.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  }
+
+  /** Where later notices go (an agent adopting a manager the CLI started). */
+  setNoticeHandler(onNotice: (level: "info" | "warn", text: string) => void): void {
+    this.#opts.onNotice = onNotice;
+  }
+
+  /** The tools pinned into the prefix (the snapshot from start or the last reload). */
+  tools(): McpTool[] {
+    return [...this.#tools];
+  }
+
+  /** Every server's status, sorted by name. */
+  statuses(): McpServerStatus[] {
+    return this.#slots.map((s) => ({
+      ...s.status,
+      tools: [...s.status.tools],
+      problems: [...s.status.problems],
+    }));
+  }
+
+  /** Statuses worth telling the user at start: failures and untrusted servers, as notice lines. */
+  startupNotices(): { level: "info" | "warn"; text: string }[] {
+    const out: { level: "info" | "warn"; text: string }[] = (this.#opts.configProblems ?? []).map(
+      (p) => ({ level: "warn" as const, text: `MCP config: ${p}` }),
+    );
+    const untrusted = this.#slots
+      .filter((s) => s.status.state === "untrusted")
+      .map((s) => s.entry.name);
+    if (untrusted.length > 0) {
+      out.push({
+        level: "warn",
+        text: `MCP: project server${untrusted.length === 1 ? "" : "s"} not started until trusted (keel hooks trust): ${untrusted.join(", ")}`,
+      });
+    }
+    for (const s of this.#slots) {
+      const st = s.status;
+      if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {
+        out.push({
+          level: "warn",
+          text: `MCP server ${st.name} ${st.state === "timeout" ? "timed out" : "failed"}: ${st.error ?? ""}${tailNote(st.stderrTail)}`,
+        });
+      }
+      for (const p of st.problems) out.push({ level: "warn", text: `MCP server ${st.name}: ${p}` });
+    }
+    return out;
+  }
+
+  /** Re-lists the tools of every connected server (late ones included) and re-pins the snapshot. */
+  async reload(): Promise<McpTool[]> {
+    await Promise.all(
+      this.#slots.map(async (s) => {
+        if (s.status.state !== "connected" || !s.conn) return;
+        try {
+          const listed = await s.conn.listTools();
+          s.listed = listed.tools;
+          s.status.problems = listed.problems;
+        } catch (err) {
+          s.status.problems = [
+            `listing tools failed: ${err instanceof Error ? err.message : String(err)}`,
+          ];
+        }
+      }),
+    );
+    this.#pin();
+    return this.tools();
+  }
+
+  /** Calls a tool on a connected server. */
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const slot = this.#slots.find((s) => s.entry.name === server);
+    if (!slot?.conn || slot.status.state !== "connected") {
+      throw new Error(
+        `the server is not connected (${slot?.status.error ?? slot?.status.state ?? "unknown server"})`,
+      );
+    }
+    return slot.conn.callTool(tool, args, signal);
+  }
+
+  /** Stops every server (stdio processes are terminated). Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    // Aborting makes pending handshakes fail, which closes (kills) their servers too.
+    this.#stop.abort();
+    await Promise.all(this.#starting);
+    await Promise.all(this.#slots.map((s) => s.conn?.close()));
+  }
+}
+
+function byName(a: Slot, b: Slot): number {
+  return a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0;
+}
+
+function tailNote(tail: string | undefined): string {
+  const t = tail?.trim();
+  if (!t) return "";
+  const lines = t.split("\n").slice(-5).join("\n    ");
+  return `\n    stderr: ${lines}`;
+}

@@ -1,0 +1,161 @@
+/**
+ * MCP tools as Keel tools: named `mcp__<server>__<tool>`, the server's JSON schema sent as is (the
+ * prefix renders it canonically), results turned into text for the model — text content as is,
+ * images, audio and resources summarized, `isError` as an error result — capped like the shell's.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { HeadTailBuffer } from "../tools/output-buffer.js";
+import { SHELL_MODEL_OUTPUT_BYTES } from "../tools/shell.js";
+import type { Tool, ToolResult } from "../tools/types.js";
+import type { ListedTool } from "./connection.js";
+
+/** What marks a tool as MCP and says how permissions treat it. */
+export interface McpToolInfo {
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  /** The server annotated it `readOnlyHint: true`. */
+  readOnly: boolean;
+  /** A `permissions.allow` rule in settings names it or its server. */
+  allowed: boolean;
+}
+
+/** A Keel tool backed by an MCP server. */
+export interface McpTool extends Tool<Record<string, unknown>> {
+  mcp: McpToolInfo;
+}
+
+/** Longest description sent to the model (a server's long manual would bloat every request). */
+export const MAX_DESCRIPTION_CHARS = 2048;
+
+/** The model-facing name: `mcp__<server>__<tool>`, characters outside [A-Za-z0-9_-] as `_`. */
+export function mcpToolName(server: string, tool: string): string {
+  const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
+  return `mcp__${clean(server)}__${clean(tool)}`;
+}
+
+/** Whether a tool name is an MCP tool's. */
+export function isMcpToolName(name: string): boolean {
+  return name.startsWith("mcp__");
+}
+
+/** Whether an allow rule (`mcp__server`, `mcp__server__*`, `mcp__server__tool`) covers a tool name. */
+export function allowRuleMatches(rule: string, toolName: string): boolean {
+  if (rule === toolName) return true;
+  const server = rule.endsWith("__*") ? rule.slice(0, -3) : rule;
+  return !server.slice(5).includes("__") && toolName.startsWith(`${server}__`);
+}
+
+/** Calls a tool on its server (the connection manager provides it). */
+export type McpCaller = (
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<CallToolResult>;
+
+/** Builds the Keel tool for one listed MCP tool. */
+export function createMcpTool(opts: {
+  server: string;
+  listed: ListedTool;
+  allowRules: readonly string[];
+  call: McpCaller;
+}): McpTool {
+  const { server, listed } = opts;
+  const name = mcpToolName(server, listed.name);
+  const description =
+    listed.description.length > MAX_DESCRIPTION_CHARS
+      ? `${listed.description.slice(0, MAX_DESCRIPTION_CHARS)}…`
+      : listed.description;
+  return {
+    name,
+    description,
+    // The server validates its own arguments; the model's object reaches it unchanged.
+    schema: z.record(z.string(), z.unknown()),
+    parameters: listed.inputSchema,
+    kind: listed.readOnly ? "read" : "write",
+    primaryArg: () => undefined,
+    mcp: {
+      server,
+      tool: listed.name,
+      readOnly: listed.readOnly,
+      allowed: opts.allowRules.some((r) => allowRuleMatches(r, name)),
+    },
+    run: async (input, { signal }): Promise<ToolResult> => {
+      try {
+        const result = await opts.call(server, listed.name, input, signal);
+        return mcpResultToToolResult(result);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        return {
+          content: `MCP server ${server} failed to run ${listed.name}: ${why}`,
+          isError: true,
+        };
+      }
+    },
+  };
+}
+
+/** The text the model sees for a tool result, capped at the shell tool's output size. */
+export function mcpResultToToolResult(result: CallToolResult): ToolResult {
+  const parts: string[] = [];
+  const summaries: Record<string, unknown>[] = [];
+  for (const item of result.content ?? []) {
+    const summary = summarizeContent(item as Record<string, unknown>);
+    if (summary.text !== undefined) parts.push(summary.text);
+    if (summary.detail) summaries.push(summary.detail);
+  }
+  if (parts.length === 0 && result.structuredContent !== undefined) {
+    parts.push(JSON.stringify(result.structuredContent));
+  }
+  const buffer = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
+  buffer.push(Buffer.from(parts.join("\n"), "utf8"));
+  const isError = result.isError === true;
+  const content =
+    buffer.text() ||
+    (isError ? "The MCP tool reported an error without a message." : "(no output)");
+  return {
+    content,
+    isError,
+    details: {
+      ...(summaries.length > 0 ? { attachments: summaries } : {}),
+      ...(buffer.truncated ? { truncatedBytes: buffer.omitted } : {}),
+    },
+  };
+}
+
+function summarizeContent(item: Record<string, unknown>): {
+  text?: string;
+  detail?: Record<string, unknown>;
+} {
+  const type = String(item.type);
+  if (type === "text") return { text: typeof item.text === "string" ? item.text : "" };
+  if (type === "image" || type === "audio") {
+    const bytes = base64Bytes(item.data);
+    const mime = String(item.mimeType ?? "unknown");
+    return { text: `[${type}: ${mime}, ${bytes} bytes]`, detail: { type, mimeType: mime, bytes } };
+  }
+  if (type === "resource") {
+    const r = (item.resource ?? {}) as Record<string, unknown>;
+    const uri = String(r.uri ?? "");
+    const mime = String(r.mimeType ?? "unknown");
+    const bytes = typeof r.text === "string" ? Buffer.byteLength(r.text) : base64Bytes(r.blob);
+    return {
+      text: `[resource: ${uri}, ${mime}, ${bytes} bytes]`,
+      detail: { type, uri, mimeType: mime, bytes },
+    };
+  }
+  if (type === "resource_link") {
+    const uri = String(item.uri ?? "");
+    const name = typeof item.name === "string" ? ` (${item.name})` : "";
+    return { text: `[resource link: ${uri}${name}]`, detail: { type, uri } };
+  }
+  return { text: `[${type} content]`, detail: { type } };
+}
+
+function base64Bytes(data: unknown): number {
+  if (typeof data !== "string") return 0;
+  const pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
+}

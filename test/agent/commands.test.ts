@@ -1,0 +1,149 @@
+/** Custom slash commands through `keel run`: discovery, expansion, shell approval, hooks. */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expandCommand, splitArguments } from "../../src/agent/commands/expand.js";
+import { loadCommands } from "../../src/agent/commands/load.js";
+import { reply, script } from "../../src/sim/index.js";
+import {
+  commandHook,
+  hookScript,
+  keel,
+  type World,
+  worldPerTest,
+  writeSettings,
+} from "./harness.js";
+
+const newWorld = worldPerTest();
+
+function writeCommand(dir: string, name: string, text: string): void {
+  mkdirSync(join(dir, ...name.split("/").slice(0, -1)), { recursive: true });
+  writeFileSync(join(dir, `${name}.md`), text);
+}
+
+const REVIEW = `---
+description: Review a file
+argument-hint: <file> [focus]
+model: deepseek-v4-pro
+---
+Review $1 with focus on $2. All arguments: $ARGUMENTS
+Read @src/a.ts first.
+`;
+
+function project(w: World, ...parts: string[]): string {
+  return join(w.project, ...parts);
+}
+
+describe("custom commands", () => {
+  it("are found in .keel/commands, .claude/commands and $KEEL_HOME/commands; the project wins", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    writeCommand(project(w, ".keel", "commands"), "review", REVIEW);
+    writeCommand(project(w, ".claude", "commands"), "review", "shadowed");
+    writeCommand(
+      project(w, ".claude", "commands"),
+      "frontend/component",
+      "Make a component $ARGUMENTS",
+    );
+    writeCommand(join(w.home, "commands"), "standup", "Summarize my day");
+    writeCommand(project(w, ".keel", "commands"), "broken", "---\nmodel: [1, 2\n---\nx");
+    const c = loadCommands({ projectDir: w.project, keelHome: w.home });
+    expect(c.commands.map((x) => `${x.name}:${x.source}`)).toEqual([
+      "frontend:component:claude",
+      "review:project",
+      "standup:user",
+    ]);
+    const review = c.commands.find((x) => x.name === "review");
+    expect(review).toMatchObject({
+      description: "Review a file",
+      argumentHint: "<file> [focus]",
+      model: "deepseek-v4-pro",
+    });
+    expect(c.problems[0]).toMatch(/broken\.md: frontmatter is not valid YAML/);
+  });
+
+  it("expand $ARGUMENTS, $1…, @file and (approved) shell; arguments never reach the shell", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    writeCommand(
+      project(w, ".keel", "commands"),
+      "t",
+      "A=$1 B=$2 ALL=$ARGUMENTS\nbranch: !`git-branch $1`",
+    );
+    const [cmd] = loadCommands({ projectDir: w.project }).commands;
+    if (!cmd) throw new Error("no command");
+    const ran: string[] = [];
+    const r = await expandCommand(cmd, `one "two words"`, {
+      projectDir: w.project,
+      runShell: async (c) => {
+        ran.push(c);
+        return { ok: true, output: "main\n" };
+      },
+    });
+    expect(ran).toEqual(["git-branch $1"]);
+    expect(r).toEqual({ ok: true, prompt: `A=one B=two words ALL=one "two words"\nbranch: main` });
+    expect(splitArguments(`a 'b c' "d"`)).toEqual(["a", "b c", "d"]);
+  });
+
+  it("keel run /NAME args sends the expanded prompt with the command's model; UserPromptExpansion fires", async () => {
+    const w = await newWorld(script(reply().text("Reviewed.")));
+    writeCommand(project(w, ".keel", "commands"), "review", REVIEW);
+    mkdirSync(project(w, "src"));
+    writeFileSync(project(w, "src", "a.ts"), "export const a = 1;\n");
+    const log = join(w.root, "events.log");
+    const logger = hookScript(w, "log.sh", `cat >> "${log}"\necho >> "${log}"`);
+    writeSettings(w, {
+      UserPromptExpansion: [commandHook(logger)],
+      UserPromptSubmit: [commandHook(logger)],
+    });
+    const r = await keel(w, ["run", "/review src/a.ts speed", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe("Reviewed.");
+    const req = w.sim.requests[0];
+    expect(req?.model).toBe("deepseek-v4-pro");
+    const user = req?.messages[1]?.content ?? "";
+    expect(user).toContain("Review src/a.ts with focus on speed. All arguments: src/a.ts speed");
+    expect(user).toContain('<file path="src/a.ts">\nexport const a = 1;\n</file>');
+    const payloads = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l));
+    expect(payloads[0]).toMatchObject({
+      hook_event_name: "UserPromptExpansion",
+      command_name: "review",
+      command_args: "src/a.ts speed",
+      command_source: "project",
+    });
+    expect(payloads[1]).toMatchObject({ hook_event_name: "UserPromptSubmit" });
+    expect(payloads[1].prompt).toContain("Review src/a.ts");
+  });
+
+  it("a command's shell needs approval: headless without --yes is refused before any request, with --yes it runs", async () => {
+    const w = await newWorld(script(reply().text("ok")));
+    writeCommand(project(w, ".claude", "commands"), "where", "We are in: !`echo HERE-$((40+2))`");
+    const refused = await keel(w, ["run", "/where"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /\/where .* runs `echo HERE-\$\(\(40\+2\)\)` .* not run: a headless run does not run a custom command's shell without approval; re-run with --yes/,
+    );
+    expect(w.sim.requests).toHaveLength(0);
+    const ok = await keel(w, ["run", "/where", "--yes"]);
+    expect(ok.code).toBe(0);
+    expect(w.sim.requests[0]?.messages[1]?.content).toBe("We are in: HERE-42");
+  });
+
+  it("a UserPromptExpansion hook can block it; an unknown /name goes to the model as typed", async () => {
+    const w = await newWorld(script(reply().text("plain")));
+    writeCommand(project(w, ".keel", "commands"), "deploy", "Deploy now");
+    const block = hookScript(
+      w,
+      "block.sh",
+      `cat >/dev/null\necho "no deploys on Friday" >&2\nexit 2`,
+    );
+    writeSettings(w, { UserPromptExpansion: [commandHook(block, "deploy")] });
+    const r = await keel(w, ["run", "/deploy"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no deploys on Friday/);
+    const plain = await keel(w, ["run", "/nosuch thing"]);
+    expect(plain.code).toBe(0);
+    expect(w.sim.requests[0]?.messages[1]?.content).toBe("/nosuch thing");
+  });
+});

@@ -1,0 +1,112 @@
+/** Project memory: files, @imports as Claude Code resolves them, placement in the first user message. */
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { describeMemory, importsOf, loadMemory, memoryBlock } from "../../src/agent/memory.js";
+import { reply, script } from "../../src/sim/index.js";
+import { commandHook, hookScript, keel, worldPerTest, writeSettings } from "./harness.js";
+
+const newWorld = worldPerTest();
+
+describe("importsOf", () => {
+  it("finds @paths outside code spans and fenced blocks", () => {
+    const md = [
+      "See @docs/style.md and @~/notes.md.",
+      "Not `@inline.md` in a span, nor an email a@b.com.",
+      "```",
+      "@in-block.md",
+      "```",
+      "- @./rel/thing.txt",
+    ].join("\n");
+    expect(importsOf(md)).toEqual(["docs/style.md", "~/notes.md", "./rel/thing.txt"]);
+  });
+});
+
+describe("loadMemory", () => {
+  it("reads user then project files, follows imports relative to the file, skips what it must", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    writeFileSync(join(w.home, "KEEL.md"), "User rule: be terse.\n");
+    mkdirSync(join(w.project, "docs"));
+    writeFileSync(join(w.project, "AGENTS.md"), "Use tabs. See @docs/style.md\n");
+    writeFileSync(join(w.project, "docs", "style.md"), "Style: @deeper.md and @missing.md\n");
+    writeFileSync(join(w.project, "docs", "deeper.md"), "Deep rule. Back to @../AGENTS.md\n");
+    writeFileSync(join(w.root, "secret.txt"), "TOPSECRET");
+    writeFileSync(join(w.project, "CLAUDE.md"), "Claude rule. @../secret.txt @~/secret.txt\n");
+    symlinkSync(join(w.root, "secret.txt"), join(w.project, "link.md"));
+    writeFileSync(join(w.project, "KEEL.md"), "Keel rule @link.md\n");
+    const r = loadMemory({ projectDir: w.project, keelHome: w.home, homeDir: w.root });
+    expect(r.files.map((f) => f.label)).toEqual([
+      "~/keel-home/KEEL.md",
+      "AGENTS.md",
+      "docs/style.md",
+      "docs/deeper.md",
+      "KEEL.md",
+      "CLAUDE.md",
+    ]);
+    const reasons = r.skipped.map((s) => `${s.path.slice(w.root.length)}: ${s.reason}`);
+    expect(reasons).toContain("/project/docs/missing.md: not found");
+    expect(reasons.some((x) => x.startsWith("/project/AGENTS.md: already loaded"))).toBe(true);
+    expect(reasons.filter((x) => x.includes("outside the project"))).toHaveLength(3);
+    expect(memoryBlock(r)).not.toContain("TOPSECRET");
+    expect(describeMemory(r).join("\n")).toMatch(/skipped .*missing\.md: not found/);
+  });
+
+  it("stops at import depth 5", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    for (let i = 0; i < 8; i++)
+      writeFileSync(join(w.project, `m${i}.md`), `level ${i} @m${i + 1}.md`);
+    writeFileSync(join(w.project, "AGENTS.md"), "root @m0.md");
+    const r = loadMemory({ projectDir: w.project });
+    expect(r.files).toHaveLength(6);
+    expect(r.skipped.some((s) => /depth/.test(s.reason))).toBe(true);
+  });
+});
+
+describe("memory in a session (keel run)", () => {
+  it("goes into the first user message, fires InstructionsLoaded, and keeps system + tools identical across sessions", async () => {
+    const w = await newWorld(
+      script(reply().text("one"), reply().text("two"), reply().text("three")),
+    );
+    writeFileSync(join(w.project, "AGENTS.md"), "Always answer in French.\n");
+    const log = join(w.root, "loaded.log");
+    const hook = hookScript(w, "loaded.sh", `cat >> ${log}; echo >> ${log}`);
+    writeSettings(w, { InstructionsLoaded: [commandHook(hook)] });
+    expect((await keel(w, ["run", "hello"])).code).toBe(0);
+    writeFileSync(join(w.project, "AGENTS.md"), "Always answer in German.\n");
+    expect((await keel(w, ["run", "hello again"])).code).toBe(0);
+    const [a, b] = w.sim.requests;
+    if (!a || !b) throw new Error("expected two requests");
+    expect(a.messages[0]?.role).toBe("system");
+    expect(a.messages[0]?.content).not.toContain("French");
+    expect(a.messages[1]?.content).toContain("Always answer in French.");
+    expect(a.messages[1]?.content).toMatch(/<memory-file path="AGENTS.md"[\s\S]*hello$/);
+    expect(b.messages[1]?.content).toContain("German");
+    // Different memory, same cached prefix: the system message and tool specs are byte-identical.
+    expect(b.messageTexts[0]).toBe(a.messageTexts[0]);
+    expect(b.toolsText).toBe(a.toolsText);
+    const { readFileSync } = await import("node:fs");
+    const payloads = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(payloads).toHaveLength(2);
+    expect(payloads[0]).toMatchObject({
+      hook_event_name: "InstructionsLoaded",
+      file_path: join(w.project, "AGENTS.md"),
+      memory_type: "Project",
+      load_reason: "session_start",
+    });
+  });
+
+  it("a resumed session does not load memory again", async () => {
+    const w = await newWorld(script(reply().text("one"), reply().text("two")));
+    writeFileSync(join(w.project, "AGENTS.md"), "Rule A.\n");
+    expect((await keel(w, ["run", "first"])).code).toBe(0);
+    expect((await keel(w, ["run", "second", "--continue"])).code).toBe(0);
+    const second = w.sim.requests[1];
+    const users = second?.messages.filter((m) => m.role === "user") ?? [];
+    expect(users).toHaveLength(2);
+    expect(users[1]?.content).toBe("second");
+  });
+});

@@ -1,0 +1,149 @@
+/** TUI rendering of issue 11's events: memory loaded, a sub-agent inside its task card. */
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../../src/agent/events.js";
+import { App } from "../../../src/cli/tui/app.js";
+import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
+import { registerCustomCommands } from "../../../src/cli/tui/session-commands.js";
+import { type FakeOptions, fakeBackend } from "./fake-backend.js";
+import { hookRun, KEY, waitForFrame } from "./helpers.js";
+
+afterEach(() => cleanup());
+
+function mount(opts: FakeOptions = {}) {
+  const { backend, log } = fakeBackend(opts);
+  const r = render(<App backend={backend} permissions={createPermissionBridge()} />);
+  const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+  return { ...r, backend, log, screen, type: (t: string) => r.stdin.write(t) };
+}
+
+const inner = (event: AgentEvent): AgentEvent => ({
+  type: "subagent",
+  toolCallId: "t1",
+  agentId: "agent_0123456789abcdef",
+  agentType: "task",
+  description: "find the port",
+  event,
+});
+
+describe("session extras in the TUI", () => {
+  it("says which memory files were loaded", async () => {
+    const m = mount({
+      startEvents: [
+        {
+          type: "memory_loaded",
+          files: [
+            {
+              path: "/p/AGENTS.md",
+              label: "AGENTS.md",
+              scope: "project",
+              bytes: 120,
+              importedBy: null,
+            },
+            {
+              path: "/p/docs/a.md",
+              label: "docs/a.md",
+              scope: "project",
+              bytes: 30,
+              importedBy: "/p/AGENTS.md",
+            },
+          ],
+          skipped: [{ path: "/p/missing.md", reason: "not found", importedBy: "/p/AGENTS.md" }],
+        },
+      ],
+    });
+    const s = await m.screen((s) => s.includes("memory:"));
+    expect(s).toContain("memory: AGENTS.md, docs/a.md (150 bytes); 1 skipped (/memory)");
+  });
+
+  it("shows a sub-agent's calls, refusals and blocking hooks inside its task card", async () => {
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        const input = { description: "find the port", prompt: "FIND it" };
+        yield { type: "tool_call", id: "t1", name: "task", input };
+        yield inner({
+          type: "tool_call",
+          id: "s1",
+          name: "read_file",
+          input: { path: "notes.txt" },
+        });
+        yield inner({ type: "tool_call", id: "s2", name: "shell", input: { command: "rm -rf /" } });
+        yield inner({
+          type: "hook_run",
+          run: hookRun({ outcome: "block", message: "no shell in sub-agents", exitCode: 2 }),
+        });
+        yield inner({
+          type: "tool_result",
+          id: "s2",
+          name: "shell",
+          input: { command: "rm -rf /" },
+          status: "blocked",
+          content: "Blocked by a hook",
+          durationMs: 1,
+        });
+        yield {
+          type: "tool_result",
+          id: "t1",
+          name: "task",
+          input,
+          status: "ok",
+          content: "The port is 8080.",
+          durationMs: 30,
+        };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("what port?\r");
+    const s = await m.screen(
+      (s) => s.includes("The port is 8080") && s.includes("task → shell blocked"),
+    );
+    expect(s).toContain("task → read_file notes.txt");
+    expect(s).toContain("no shell in sub-agents");
+    // The sub-agent's lines are inside the card: after its header, before its result.
+    // Inside the card: between its header and the prompt line that follows the turn.
+    const card = s.slice(s.indexOf("⏺ task"), s.lastIndexOf("ask Keel"));
+    expect(card).toContain("task → read_file notes.txt");
+    expect(card).toContain("task → shell rm -rf /");
+  });
+
+  it("lists custom commands in /help and completion, and runs /NAME args as a turn", async () => {
+    const catalog = {
+      commands: [
+        {
+          name: "review",
+          source: "project" as const,
+          path: "/p/.keel/commands/review.md",
+          description: "Review a file",
+          argumentHint: "<file>",
+          allowedTools: [],
+          model: null,
+          body: "Review $1",
+        },
+      ],
+      problems: [],
+    };
+    registerCustomCommands(catalog, ["help"]);
+    try {
+      const { backend, log } = fakeBackend();
+      const agent = backend.agent;
+      backend.agent = () => ({ ...agent(), commands: () => catalog });
+      const r = render(<App backend={backend} permissions={createPermissionBridge()} />);
+      const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+      await screen((s) => s.includes("ask Keel"));
+      r.stdin.write("/rev");
+      await screen((s) => s.includes("/review <file>") && s.includes("Review a file (project)"));
+      for (let i = 0; i < 4; i++) r.stdin.write(KEY.backspace);
+      await screen((s) => s.includes("ask Keel, or /help"));
+      r.stdin.write("/help");
+      await screen((s) => s.includes("❯ /help"));
+      r.stdin.write(KEY.enter);
+      await screen((s) => s.includes("Commands") && s.includes("/review <file>"));
+      r.stdin.write("/review src/a.ts\r");
+      await expect.poll(() => log.calls).toContain("turn:/review src/a.ts");
+    } finally {
+      registerCustomCommands({ commands: [], problems: [] }, []);
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { parseCondition, splitShellCommand } from "../../../src/hooks/match.js";
+import { commandsForConditions, effectiveArgv } from "../../../src/hooks/shell/normalize.js";
+
+function condition(text: string) {
+  const parsed = parseCondition(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.condition;
+}
+
+describe("if: shell(git push*) sees through the ways to spell git push", () => {
+  const guard = condition("Bash(git push*)");
+  it.each([
+    "git push",
+    "git  push",
+    "git\tpush origin",
+    "env git push",
+    "env -i FOO=1 git push",
+    "command git push",
+    "builtin git push",
+    "exec git push",
+    "nohup git push",
+    "\\git push",
+    "g\\it pu\\sh",
+    "'git' \"push\"",
+    "{ git push; }",
+    "( git push )",
+    "echo $(git push)",
+    "echo `git push`",
+    "cat <(git push)",
+    "FOO=1 git push",
+    "true && git push",
+    "false || git push",
+    "ls | git push",
+    "if true; then git push; fi",
+    "for x in 1; do git push; done",
+    "sh -c 'git push'",
+    'bash -c "cd x && git push"',
+    "eval 'git push --force'",
+    "time git push",
+    "! git push",
+    "x() { git push; }; x",
+    "git push &",
+  ])("%s", (command) => {
+    expect(guard.test({ command }, "/p")).toBe(true);
+  });
+
+  it.each(["echo git push", "git pull", "gitpush", "echo 'git push'", "git log # git push"])(
+    "not %s",
+    (command) => {
+      expect(guard.test({ command }, "/p")).toBe(false);
+    },
+  );
+
+  it("a line the parser rejects falls back to splitting, so a guard still sees it", () => {
+    expect(guard.test({ command: "git push; echo 'unterminated" }, "/p")).toBe(true);
+  });
+});
+
+describe("effectiveArgv", () => {
+  it.each([
+    [
+      ["env", "-u", "X", "A=1", "--", "ls", "-l"],
+      ["ls", "-l"],
+    ],
+    [["command", "-p", "exec", "-a", "n", "ls"], ["ls"]],
+    [["env"], []],
+  ])("%j", (argv, want) => {
+    expect(effectiveArgv(argv)).toEqual(want);
+  });
+
+  it("commandsForConditions joins words with one space", () => {
+    expect(commandsForConditions("a  'b  c'   d && e", splitShellCommand)).toEqual([
+      "a b  c d",
+      "e",
+    ]);
+  });
+});

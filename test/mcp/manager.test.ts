@@ -1,0 +1,136 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} strings are the syntax under test
+import { afterEach, describe, expect, it } from "vitest";
+import { McpManager } from "../../src/mcp/index.js";
+import { EVERYTHING, faultEntry, stdioEntry } from "./servers.js";
+
+const managers: McpManager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.close()));
+});
+
+async function start(opts: Omit<Parameters<typeof McpManager.start>[0], "env" | "cwd">) {
+  const notices: string[] = [];
+  const m = await McpManager.start({
+    env: process.env,
+    cwd: process.cwd(),
+    onNotice: (_level, text) => notices.push(text),
+    ...opts,
+  });
+  managers.push(m);
+  return { m, notices };
+}
+
+const signal = () => new AbortController().signal;
+
+describe("McpManager against server-everything (stdio)", () => {
+  it("lists its tools as mcp__everything__<tool>, sorted, and calls echo", async () => {
+    const { m } = await start({ servers: [stdioEntry("everything", EVERYTHING, ["stdio"])] });
+    const names = m.tools().map((t) => t.name);
+    expect(names).toContain("mcp__everything__echo");
+    expect(names).toEqual([...names].sort());
+    const echo = m.tools().find((t) => t.name === "mcp__everything__echo");
+    expect(echo?.parameters).toMatchObject({ type: "object", required: ["message"] });
+    expect(echo?.parameters).not.toHaveProperty("$schema");
+    expect(echo?.mcp.readOnly).toBe(true);
+    const r = await echo?.run({ message: "hi there" }, { signal: signal() });
+    expect(r).toMatchObject({ content: "Echo: hi there", isError: false });
+  });
+
+  it("summarizes an image result instead of dropping it", async () => {
+    const { m } = await start({ servers: [stdioEntry("everything", EVERYTHING, ["stdio"])] });
+    const img = m.tools().find((t) => t.name === "mcp__everything__get-tiny-image");
+    const r = await img?.run({}, { signal: signal() });
+    expect(r?.content).toMatch(/\[image: image\/png, \d+ bytes\]/);
+  });
+});
+
+describe("McpManager faults", () => {
+  it("a server that crashes at start is reported with its stderr tail; the others still run", async () => {
+    const { m } = await start({
+      servers: [faultEntry("broken", "crash-start"), faultEntry("fine", "ok")],
+    });
+    const [broken, fine] = m.statuses();
+    expect(broken).toMatchObject({ name: "broken", state: "failed" });
+    expect(broken?.stderrTail).toContain("cannot open the database");
+    expect(fine).toMatchObject({ name: "fine", state: "connected" });
+    expect(m.tools().map((t) => t.name)).toEqual(["mcp__fine__echo", "mcp__fine__write_note"]);
+    expect(
+      m
+        .startupNotices()
+        .map((n) => n.text)
+        .join("\n"),
+    ).toMatch(/MCP server broken failed: .*\n.*cannot open the database/s);
+  });
+
+  it("a hanging server times out within the bounded wait and is killed at close", async () => {
+    const began = Date.now();
+    const { m } = await start({
+      servers: [faultEntry("stuck", "hang"), faultEntry("fine", "ok")],
+      startupTimeoutMs: 1500,
+    });
+    expect(Date.now() - began).toBeLessThan(10_000);
+    const stuck = m.statuses().find((s) => s.name === "stuck");
+    expect(stuck).toMatchObject({ state: "timeout", error: "did not answer within 1.5 s" });
+    expect(stuck?.stderrTail).toContain("hanging");
+    expect(m.tools().map((t) => t.name)).toEqual(["mcp__fine__echo", "mcp__fine__write_note"]);
+    await m.close(); // must return: the pending handshake is aborted and the process killed
+  });
+
+  it("a crash in the middle of a call is an error result, and the server is marked closed", async () => {
+    const { m, notices } = await start({ servers: [faultEntry("fragile", "crash-call")] });
+    const boom = m.tools()[0];
+    const r = await boom?.run({}, { signal: signal() });
+    expect(r?.isError).toBe(true);
+    expect(r?.content).toMatch(/MCP server fragile failed to run boom/);
+    await expect.poll(() => m.statuses()[0]?.state).toBe("closed");
+    expect(notices.join("\n")).toMatch(/MCP server fragile exited[\s\S]*dying mid-call/);
+  });
+
+  it("a huge result is capped like the shell tool's output", async () => {
+    const { m } = await start({ servers: [faultEntry("big", "huge")] });
+    const r = await m.tools()[0]?.run({}, { signal: signal() });
+    expect(r?.content.length).toBeLessThan(31_000);
+    expect(r?.content).toMatch(/\[output truncated: \d+ bytes omitted\]/);
+  });
+
+  it("a tool with a malformed schema is skipped and reported; the server's other tools remain", async () => {
+    const { m } = await start({ servers: [faultEntry("odd", "malformed")] });
+    expect(m.tools().map((t) => t.name)).toEqual(["mcp__odd__good"]);
+    expect(m.statuses()[0]?.problems.join()).toMatch(/tool bad skipped: inputSchema.type/);
+  });
+
+  it("tools/list_changed is announced and applied only by reload", async () => {
+    const { m, notices } = await start({ servers: [faultEntry("dyn", "list-changed")] });
+    expect(m.tools().map((t) => t.name)).toEqual(["mcp__dyn__grow"]);
+    await m.tools()[0]?.run({}, { signal: signal() });
+    await expect.poll(() => notices.join("\n")).toMatch(/MCP server dyn changed its tools/);
+    expect(m.tools().map((t) => t.name)).toEqual(["mcp__dyn__grow"]);
+    expect(m.statuses()[0]?.pendingReload).toBe(true);
+    const after = await m.reload();
+    expect(after.map((t) => t.name)).toEqual(["mcp__dyn__grow", "mcp__dyn__grown"]);
+  });
+
+  it("text, image, audio, resources and isError", async () => {
+    const { m } = await start({ servers: [faultEntry("mix", "mixed")] });
+    const mixed = m.tools().find((t) => t.name === "mcp__mix__mixed");
+    const r = await mixed?.run({}, { signal: signal() });
+    expect(r?.content).toBe(
+      "hello\n[image: image/png, 300 bytes]\n[audio: audio/wav, 30 bytes]\n[resource: file:///a.txt, text/plain, 4 bytes]\n[resource link: file:///b.txt (b)]",
+    );
+    const fail = await m
+      .tools()
+      .find((t) => t.name === "mcp__mix__fail")
+      ?.run({}, { signal: signal() });
+    expect(fail).toMatchObject({ content: "it broke", isError: true });
+  });
+
+  it("a missing ${VAR} fails the server by naming the variable; no process is started", async () => {
+    const entry = faultEntry("needs", "ok");
+    if (entry.config.type === "stdio") entry.config.env = { TOKEN: "${KEEL_TEST_UNSET_VAR}" };
+    const { m } = await start({ servers: [entry], env: {} } as never);
+    expect(m.statuses()[0]).toMatchObject({
+      state: "failed",
+      error: "missing environment variable KEEL_TEST_UNSET_VAR",
+    });
+  });
+});

@@ -16,6 +16,7 @@ const OPAQUE_FIELDS: Record<string, string> = {
   prompt_id: "<prompt_id>",
   tool_use_id: "<tool_use_id>",
   duration_ms: "<ms>",
+  sessionId: "<session>",
 };
 
 /**
@@ -119,7 +120,11 @@ function labelled(records: readonly HookRecord[]): Map<string, HookRecord> {
 }
 
 /** Every observable difference between the reference agent's run and Keel's. */
-export function compareObservations(ref: Observation, keel: Observation): string[] {
+export function compareObservations(
+  ref: Observation,
+  keel: Observation,
+  opts: { modelView?: "all" | "hooks" } = {},
+): string[] {
   const out: string[] = [];
   if (ref.exitCode !== keel.exitCode) out.push(`exit status ${ref.exitCode} ≠ ${keel.exitCode}`);
   const refResult = normalizeText(ref.result, ref.paths);
@@ -150,7 +155,9 @@ export function compareObservations(ref: Observation, keel: Observation): string
       out.push(`${label} payload ${d}`);
     }
     for (const d of diffValues(normalizeEnv(ra.env, ref.paths), normalizeEnv(rb.env, keel.paths))) {
-      out.push(`${label} env ${d}`);
+      // Keel gives every dialect's hooks its own variables too (KEEL_*, CLAUDE_PROJECT_DIR):
+      // an extra variable breaks no hook, a missing or different one can.
+      if (!d.endsWith(" extra")) out.push(`${label} env ${d}`);
     }
   }
 
@@ -166,8 +173,10 @@ export function compareObservations(ref: Observation, keel: Observation): string
     const vb = (keel.modelView[i] ?? []).map((t) =>
       claudeToolNames(normalizeText(t, keel.paths)).trimEnd(),
     );
-    const fa = hookView(va, i === 0);
-    const fb = hookView(vb, i === 0);
+    const keep = (items: string[]) =>
+      opts.modelView === "hooks" ? items.filter((t) => /\bhook\b/i.test(t)) : items;
+    const fa = keep(hookView(va, i === 0));
+    const fb = keep(hookView(vb, i === 0));
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
       out.push(`model saw (request ${i + 1}) ${short(fa)} ≠ ${short(fb)}`);
     }

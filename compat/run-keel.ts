@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 import { startSimulator } from "../src/sim/index.js";
 import type { ScriptReply } from "../src/sim/script.js";
 import { modelItemsFromChat } from "./model-view.js";
-import { makeCaseDirs, projectFiles, readRecords, writeClaudeSettings } from "./project.js";
+import {
+  makeCaseDirs,
+  projectFiles,
+  readRecords,
+  writeClaudeSettings,
+  writeReasonixSettings,
+} from "./project.js";
 import { spawnCollect } from "./run-claude.js";
 import type { CompatCase, ModelCall, ModelTurn, Observation } from "./types.js";
 
@@ -53,10 +59,14 @@ export function keelReplies(turns: readonly ModelTurn[], project: string): Scrip
   }));
 }
 
-/** Runs `c` through Keel. */
-export async function runKeelCase(c: CompatCase): Promise<Observation> {
+/** Runs `c` through Keel, with the hooks written in `format`'s settings file. */
+export async function runKeelCase(
+  c: CompatCase,
+  format: "claude" | "reasonix" = "claude",
+): Promise<Observation> {
   const dirs = makeCaseDirs(c, "keel");
-  writeClaudeSettings(dirs, c.hooks);
+  if (format === "claude") writeClaudeSettings(dirs, c.hooks);
+  else writeReasonixSettings(dirs, c.hooks);
   const keelHome = join(dirs.home, ".keel");
   mkdirSync(keelHome, { recursive: true });
   const sim = await startSimulator({ script: { replies: keelReplies(c.turns, dirs.project) } });

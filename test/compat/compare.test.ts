@@ -63,6 +63,16 @@ describe("compareObservations", () => {
     ]);
   });
 
+  it("counts a missing or different env variable, not an extra one", () => {
+    const keel = observation("/tmp/b");
+    keel.hooks[0]!.env.KEEL_PROJECT_DIR = "/tmp/b/project";
+    expect(compareObservations(observation("/tmp/a"), keel)).toEqual([]);
+    delete keel.hooks[0]!.env.CLAUDE_PROJECT_DIR;
+    expect(compareObservations(observation("/tmp/a"), keel)).toEqual([
+      "pre env CLAUDE_PROJECT_DIR missing",
+    ]);
+  });
+
   it("ignores the deliberately unsent effort field but not other fields", () => {
     const ref = observation("/tmp/a");
     ref.hooks[0]!.payload.effort = { level: "high" };

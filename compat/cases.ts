@@ -173,6 +173,17 @@ export const CASES: CompatCase[] = [
     turns: [bash("echo ran > out.txt"), done],
   },
   {
+    name: "PreToolUse exit 1 + JSON deny on stdout",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        `${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "json says no" } })}; exit 1`,
+      ),
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
     name: "PreToolUse updatedInput",
     prompt: "run it",
     hooks: [

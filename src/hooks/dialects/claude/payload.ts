@@ -60,7 +60,8 @@ export function claudeEnv(payload: AnyEventPayload, ctx: DialectContext): Record
 
 /**
  * Claude Code's exit table: the native one, except that on exit 2 it ignores JSON on stdout
- * (the message is stderr, a JSON decision or context does not apply).
+ * (the message is stderr; a JSON decision or context does not apply). On other non-zero codes
+ * Claude Code 2.1 does read it: a JSON deny with exit 1 denies (measured by compat:claude).
  */
 export const claudeExitTable: ExitTable = {
   name: "claude",

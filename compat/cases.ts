@@ -285,6 +285,62 @@ export const CASES: CompatCase[] = [
     turns: [bash("echo oops; exit 3"), done],
   },
   {
+    name: "PostToolUseFailure additionalContext",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "fail",
+        event: "PostToolUseFailure",
+        matcher: "Bash",
+        answer: json({
+          hookSpecificOutput: {
+            hookEventName: "PostToolUseFailure",
+            additionalContext: "fail ctx",
+          },
+        }),
+      },
+    ],
+    turns: [bash("echo oops; exit 3"), done],
+  },
+  {
+    name: "two PreToolUse hooks: both contexts, in order",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre1",
+        json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "first" } }),
+      ),
+      pre(
+        "pre2",
+        json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "second" } }),
+      ),
+    ],
+    turns: [bash("echo ran"), done],
+  },
+  {
+    name: "PostToolUse continue:false",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: json({ continue: false, stopReason: "enough" }),
+      },
+      observe("Stop"),
+    ],
+    turns: [bash("echo ran > out.txt"), { text: "after" }],
+  },
+  {
+    name: "SessionEnd matcher on reason",
+    prompt: "hello",
+    hooks: [
+      { id: "end-other", event: "SessionEnd", matcher: "other" },
+      { id: "end-exit", event: "SessionEnd", matcher: "prompt_input_exit" },
+    ],
+    turns: [done],
+  },
+  {
     name: "Write, Read, Edit payloads",
     prompt: "edit files",
     hooks: [observe("PreToolUse", "Write|Read|Edit"), observe("PostToolUse", "Write|Read|Edit")],

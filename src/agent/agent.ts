@@ -7,6 +7,7 @@ import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
@@ -24,7 +25,8 @@ import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { contextForModel } from "./hook-text.js";
-import { agentMcp, openMcp } from "./mcp.js";
+import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
+import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
@@ -126,6 +128,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
   let engine: HookEngine;
+  // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
+  let mcp: McpManager | undefined;
   if (opts.hooks) engine = recordingRuns(opts.hooks, (run) => session.appendHookRun(run));
   else if (opts.noHooks) engine = createNullHookEngine();
   else {
@@ -147,6 +151,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         info,
         onUsage,
       }),
+      mcpToolRunner: mcpHookRunner(() => mcp),
       onRun: (run) => session.appendHookRun(run),
       session: {
         headless,
@@ -157,7 +162,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   }
 
   const notices: AgentEvent[] = [];
-  const mcp =
+  mcp =
     opts.mcpServers === undefined
       ? undefined
       : await openMcp({
@@ -165,10 +170,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           projectDir: opts.projectDir,
           env: opts.env ?? process.env,
           notices,
+          onElicit: elicitWithHooks({
+            engine: () => engine,
+            info,
+            notices,
+            ...(opts.onElicit ? { user: opts.onElicit } : {}),
+          }),
           ...(opts.mcpStartupTimeoutMs !== undefined
             ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
             : {}),
-          ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
         });
   const loaded = opts.settings
     ? { settings: opts.settings, warnings: [] as string[] }
@@ -238,6 +248,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
+    reasoning: {
+      harvest: opts.harvest ?? false,
+      branch: opts.branch ?? 1,
+      cheapModel: opts.cheapModel ?? opts.model,
+      ...(opts.branchSelector ? { selector: opts.branchSelector } : {}),
+    },
     ...(settings.compaction.toolResultMaxChars !== undefined
       ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
       : {}),
@@ -346,11 +362,16 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           }
           const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
           core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
+          core.dispatch.turnAllowed =
+            invoked.kind === "prompt" ? (invoked.allowed ?? undefined) : undefined;
           try {
             yield* runTurn(core, text, signal);
           } finally {
             core.turnModel = null;
+            core.dispatch.turnAllowed = undefined;
           }
+          // What MCP servers said during the turn (elicitations, exits, list changes).
+          yield* drainNotices();
         })(),
       ),
     compact: (o = {}) =>
@@ -384,6 +405,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         await mcp?.close();
       })(),
     memory: () => memory,
+    getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),
+    setReasoning: (r) => {
+      if (r.harvest !== undefined) core.reasoning.harvest = r.harvest;
+      if (r.branch !== undefined) core.reasoning.branch = Math.max(1, Math.min(8, r.branch));
+    },
     commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {

@@ -14,6 +14,7 @@ import type { AgentEvent } from "./events.js";
 import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
 import { AppendOnlyLog } from "./log.js";
 import type { ImmutablePrefix } from "./prefix.js";
+import { harvestInto, type ReasoningOptions, requestBranched } from "./reasoning.js";
 import { renderMessage } from "./render.js";
 import { createStormBreaker, type RepairTool, type StormBreaker } from "./repair/index.js";
 import { LeakedMarkupFilter } from "./repair/stream-filter.js";
@@ -57,6 +58,8 @@ export interface CoreOptions {
   autoCompactAt?: number | null;
   /** Tool results longer than this are sent trimmed (stored whole in the session). */
   toolResultMaxChars?: number;
+  /** Harvest and branching (opt-in); absent: both off. */
+  reasoning?: ReasoningOptions;
 }
 
 /** One compaction as the stats report it. */
@@ -96,6 +99,8 @@ export class AgentCore {
   /** The tools as repair sees them (flattened schemas re-nest at dispatch). */
   readonly repairTools: readonly RepairTool[];
   readonly storm: StormBreaker = createStormBreaker();
+  /** Harvest and branching, switchable between turns (/harvest, /branch, /preset). */
+  reasoning: ReasoningOptions;
   /** The automatic compaction threshold in prompt tokens, or null when it is off. */
   readonly autoCompactAt: number | null;
   /** Set for a hook sub-agent: a successful call of its finish tool ends the turn. */
@@ -111,6 +116,8 @@ export class AgentCore {
   turnModel: string | null = null;
   /** The session's memory block, queued again after a compaction. */
   memoryText = "";
+  /** The memory files behind it (InstructionsLoaded fires for them again after a compaction). */
+  memoryFiles: { path: string; scope: "user" | "project"; importedBy: string | null }[] = [];
   readonly compactionLog: CompactionRecord[] = [];
   readonly #pending: PendingContext[] = [];
   #afterCompaction = false;
@@ -129,6 +136,7 @@ export class AgentCore {
     this.repairTools = opts.repairTools;
     this.finish = opts.finish;
     this.autoCompactAt = opts.autoCompactAt ?? null;
+    this.reasoning = opts.reasoning ?? { harvest: false, branch: 1, cheapModel: opts.model };
     this.log = new AppendOnlyLog({
       onAppend: (bytes) => opts.session.appendMessage(bytes, { turn: this.turns }),
     });
@@ -162,6 +170,11 @@ export class AgentCore {
   /** Whether this core is a sub-agent (its turn ends with SubagentStop, not Stop). */
   get isSubagent(): boolean {
     return this.info.agent !== undefined;
+  }
+
+  /** The client requests go through. */
+  get client(): ChatClient {
+    return this.#opts.client;
   }
 
   /** The model this core asks. */
@@ -244,6 +257,11 @@ export class AgentCore {
     this.requests += 1;
     yield { type: "request_start", turn: opts.turn, request: this.requests };
     const req = this.buildRequest(opts.extra, opts.signal, opts.view);
+    // A summary or other side request is never branched or harvested: only the turn's own.
+    const ownRequest = opts.extra === undefined && opts.view === undefined;
+    if (ownRequest && this.reasoning.branch >= 2) {
+      return yield* requestBranched(this, req, opts.signal);
+    }
     // Leaked tool-call markup is repaired once the reply is complete; never show it meanwhile.
     const shownText = new LeakedMarkupFilter();
     const shownReasoning = new LeakedMarkupFilter();
@@ -275,13 +293,12 @@ export class AgentCore {
             if (reasoningTail !== "") yield { type: "reasoning_delta", text: reasoningTail };
             const textTail = shownText.end();
             if (textTail !== "") yield { type: "text_delta", text: textTail };
-            if (ev.usage) yield this.#account(ev.usage);
-            return {
-              kind: "message",
-              message: assistantMessage(ev.message),
-              finishReason: ev.finishReason,
-              usage: ev.usage,
-            };
+            if (ev.usage) yield this.accountRequest(ev.usage);
+            const message = assistantMessage(ev.message);
+            if (ownRequest && this.reasoning.harvest && message.reasoning_content) {
+              yield* harvestInto(this, message.reasoning_content, opts.signal);
+            }
+            return { kind: "message", message, finishReason: ev.finishReason, usage: ev.usage };
           }
         }
       }
@@ -297,16 +314,27 @@ export class AgentCore {
     this.lastPromptTokens = 0;
   }
 
-  /** Accounts a model call made outside the conversation (prompt and agent hooks). */
-  accountExternal(model: string, usage: Usage): void {
-    this.#add(model, usage);
+  /** Accounts a model call made outside the conversation (hooks, harvest); returns its cost. */
+  accountExternal(model: string, usage: Usage): number {
+    return this.#add(model, usage);
   }
 
-  #account(usage: Usage): AgentEvent {
+  /** Accounts one conversation request's usage; returns the `usage` event to yield. */
+  accountRequest(usage: Usage): AgentEvent {
     this.lastPromptTokens = usage.promptTokens;
     const last = this.compactionLog.at(-1);
     // The first request after a compaction measures what sending the conversation costs now.
-    if (this.#afterCompaction && last !== undefined) last.promptTokensAfter = usage.promptTokens;
+    if (this.#afterCompaction && last !== undefined) {
+      last.promptTokensAfter = usage.promptTokens;
+      this.session.appendCompactionStats?.({
+        model: this.model,
+        trigger: last.trigger,
+        reason: last.reason,
+        promptTokensBefore: last.promptTokensBefore,
+        promptTokensAfter: usage.promptTokens,
+        summaryCostUsd: last.costUsd,
+      });
+    }
     this.#afterCompaction = false;
     const turnCost = this.#add(this.turnModel ?? this.#opts.model, usage);
     return { type: "usage", usage, costUsd: this.costUsd, turnCostUsd: turnCost };
@@ -345,7 +373,7 @@ function viewWith(view: readonly string[], extra: readonly ChatMessage[]): strin
 }
 
 /** Only the fields the wire message needs, in the assistant's shape. */
-function assistantMessage(m: ChatMessage): ChatMessage {
+export function assistantMessage(m: ChatMessage): ChatMessage {
   const out: ChatMessage = { role: "assistant", content: m.content };
   // Kept even when empty: a thinking-mode tool turn must pass reasoning_content back.
   if (m.reasoning_content !== undefined) out.reasoning_content = m.reasoning_content;

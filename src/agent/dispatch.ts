@@ -5,6 +5,7 @@
  */
 import type { HookEngine } from "../hooks/types.js";
 import { type AnyTool, findTool, validateToolInput } from "../tools/registry.js";
+import { sandboxStatus } from "../tools/sandbox.js";
 import type { ToolResult } from "../tools/types.js";
 import type { AgentEvent, ToolCallStatus } from "./events.js";
 import {
@@ -19,6 +20,8 @@ import {
 import { contextForModel, headlessAskText, preToolVetoText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
+import { withProgress } from "./progress.js";
+import { protectedWriteReason } from "./protected-paths.js";
 import type { AskPermission } from "./types.js";
 
 /** What dispatch needs from the agent. */
@@ -33,6 +36,8 @@ export interface DispatchContext {
   clock: () => number;
   /** Environment added to processes tools start (set after SessionStart from CLAUDE_ENV_FILE). */
   toolEnv?: Readonly<Record<string, string>>;
+  /** Calls pre-approved for the current turn only (a user command's allowed-tools). */
+  turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
   streaming?: ReadonlyMap<string, StreamingRun>;
 }
@@ -162,7 +167,14 @@ export async function* dispatchToolCall(
       const streaming = ctx.streaming?.get(tool.name);
       result = streaming
         ? yield* streaming(input, { id: call.id, signal })
-        : await tool.run(input, { signal, ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}) });
+        : yield* withProgress<ToolResult, AgentEvent>((emit) =>
+            tool.run(input, {
+              signal,
+              sandboxed: permitted.sandboxed === true,
+              ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}),
+              onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+            }),
+          );
     } catch (err) {
       result = { content: `${name} failed: ${messageOf(err)}`, isError: true };
     }
@@ -244,6 +256,9 @@ function withContext(
   return `${content}\n\n${hookContextBlock(event, parts.join("\n"))}`;
 }
 
+/** Sessions (by their allow set) already told why the sandbox is off: they are told once. */
+const sandboxNoticeGiven = new WeakSet<Set<string>>();
+
 /** The permission pipeline: mode → (ask) session memory → PermissionRequest → the user. */
 async function* checkPermission(
   ctx: DispatchContext,
@@ -256,20 +271,43 @@ async function* checkPermission(
     hookAskText: string | null;
     signal: AbortSignal;
   },
-): AsyncGenerator<AgentEvent, { ok: true } | { ok: false; reason: string }> {
+): AsyncGenerator<AgentEvent, { ok: true; sandboxed?: boolean } | { ok: false; reason: string }> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
+  const mode = ctx.info.permissionMode();
+  const sandbox =
+    tool.kind === "shell" && mode !== "bypassPermissions" ? sandboxStatus() : undefined;
   const verdict =
-    mcpVerdict(ctx.info.permissionMode(), tool) ??
-    modeVerdict({ mode: ctx.info.permissionMode(), toolName: tool.name, kind: tool.kind, primary });
+    mcpVerdict(mode, tool) ??
+    modeVerdict({
+      mode,
+      toolName: tool.name,
+      kind: tool.kind,
+      primary,
+      ...(sandbox ? { sandbox } : {}),
+    });
+  if (sandbox && !sandbox.available && !sandboxNoticeGiven.has(ctx.allowed)) {
+    sandboxNoticeGiven.add(ctx.allowed);
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
+    };
+  }
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
-  const hookAsks = opts.hookSays === "ask";
-  if (!hookAsks && (verdict.kind === "allow" || opts.hookSays === "allow")) return { ok: true };
+  // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
+  const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
+  const hookAsks = opts.hookSays === "ask" || guarded !== null;
+  if (!hookAsks && verdict.kind === "allow")
+    return { ok: true, sandboxed: verdict.sandboxed === true };
+  if (!hookAsks && opts.hookSays === "allow") return { ok: true };
   const key = allowKey(tool.name, tool.kind, primary);
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
+  if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };
 
   const reason =
-    verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval";
+    guarded ??
+    (verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval");
   const request = yield* fireHook(
     ctx.hooks,
     ctx.info,
@@ -283,7 +321,7 @@ async function* checkPermission(
       reason: `Permission denied by ${vetoingHooks(request)}: ${vetoReason(request)}. The tool did not run.`,
     };
   }
-  if (request.decision === "allow") return { ok: true };
+  if (request.decision === "allow" && guarded === null) return { ok: true };
   if (ctx.autoApprove) return { ok: true };
   const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
   if (ctx.askPermission === undefined) {
@@ -309,7 +347,7 @@ async function* checkPermission(
   } catch {
     answer = "deny";
   }
-  if (answer === "allow_always") ctx.allowed.add(key);
+  if (answer === "allow_always" && guarded === null) ctx.allowed.add(key);
   if (answer === "allow_once" || answer === "allow_always") return { ok: true };
   return { ok: false, reason: `The user denied ${summary}. The tool did not run.` };
 }

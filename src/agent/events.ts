@@ -2,7 +2,7 @@
  * The event stream the agent core yields. The TUI and `keel run` only consume these; no loop
  * logic lives in a front end.
  */
-import type { HookRunRecord } from "../hooks/types.js";
+import type { HookRunRecord, HookStart } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 
 /** How a tool call ended, as the model saw it. */
@@ -25,6 +25,10 @@ export type AgentEvent =
       content: string;
       durationMs: number;
     }
+  /** Output a running tool printed (shell): front ends show the last lines in its card. */
+  | { type: "tool_output"; id: string; text: string }
+  /** A hook has started; its `hook_run` follows when it ends (a slow one is visible by name). */
+  | { type: "hook_start"; hook: HookStart }
   | { type: "hook_run"; run: HookRunRecord }
   /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
@@ -47,6 +51,31 @@ export type AgentEvent =
       agentType: string;
       description: string;
       event: AgentEvent;
+    }
+  /** Plan state harvested from the last reply's reasoning (never sent to the model). */
+  | {
+      type: "harvest";
+      plan: {
+        subgoals: string[];
+        hypotheses: string[];
+        uncertainties: string[];
+        rejectedPaths: string[];
+      };
+      costUsd: number;
+    }
+  /** A branched request: its samples and the one picked (only that one enters the log). */
+  | {
+      type: "branch";
+      samples: {
+        index: number;
+        temperature: number;
+        uncertainties: number | null;
+        answerChars: number;
+        costUsd: number;
+      }[];
+      failed: number;
+      picked: number;
+      costUsd: number;
     }
   /** Project memory read at session start (or re-read after a compaction). */
   | {

@@ -6,6 +6,7 @@ import type { EventPayloadFields, HookEventName } from "../hooks/events.js";
 import type { HookDecision, HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { AgentEvent } from "./events.js";
 import type { PermissionMode } from "./permissions.js";
+import { withProgress } from "./progress.js";
 
 /** The session facts every payload carries. */
 export interface HookSessionInfo {
@@ -57,7 +58,14 @@ export async function* fireHook<E extends HookEventName>(
   };
   let decision: HookDecision;
   try {
-    decision = await engine.fire({ event, payload, ...(signal ? { signal } : {}) });
+    decision = yield* withProgress<HookDecision, AgentEvent>((emit) =>
+      engine.fire({
+        event,
+        payload,
+        ...(signal ? { signal } : {}),
+        onStart: (hook) => emit({ type: "hook_start", hook }),
+      }),
+    );
   } catch (err) {
     // The engine promises not to throw; if it does, the agent keeps going without hooks.
     yield { type: "notice", level: "error", text: `${event} hooks failed: ${messageOf(err)}` };

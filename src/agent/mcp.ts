@@ -3,10 +3,14 @@
  * their tools pinned into the prefix at session start, notices queued for the event stream, and
  * `/mcp reload` applied as one deliberate, counted prefix change.
  */
+
+import type { McpToolRunner } from "../hooks/types.js";
 import {
   type ElicitationHandler,
   McpManager,
+  type McpServerEntry,
   type McpServerStatus,
+  mcpResultToToolResult,
   parseMcpObject,
 } from "../mcp/index.js";
 import type { AnyTool } from "../tools/registry.js";
@@ -27,8 +31,11 @@ export type McpServersOption = McpManager | Record<string, unknown>;
 export interface AgentMcp {
   /** Every server's state and tools. */
   statuses(): McpServerStatus[];
-  /** Re-lists the tools and adds new ones to the prefix (one counted cache miss if any). */
-  reload(): Promise<{ added: string[] }>;
+  /**
+   * Re-lists the tools and adds new ones to the prefix (one counted cache miss if any); `servers`
+   * (the config read again, trust applied) starts servers that are not running yet.
+   */
+  reload(opts?: { servers?: readonly McpServerEntry[] }): Promise<{ added: string[] }>;
 }
 
 /** Starts (or adopts) the servers; queue notices with `notices`. */
@@ -44,6 +51,7 @@ export async function openMcp(opts: {
     opts.notices.push({ type: "notice", level, text });
   if (opts.servers instanceof McpManager) {
     opts.servers.setNoticeHandler(onNotice);
+    if (opts.onElicit) opts.servers.setElicitationHandler(opts.onElicit);
     for (const n of opts.servers.startupNotices()) onNotice(n.level, n.text);
     return opts.servers;
   }
@@ -64,6 +72,19 @@ export async function openMcp(opts: {
   return manager;
 }
 
+/**
+ * The runner for Claude's mcp_tool hooks: calls the tool on the session's server (late-bound:
+ * the engine exists before the servers are up). Rejects when there is no such server.
+ */
+export function mcpHookRunner(manager: () => McpManager | undefined): McpToolRunner {
+  return async ({ server, tool, input, signal }) => {
+    const m = manager();
+    if (!m) throw new Error("this session has no MCP servers");
+    const result = mcpResultToToolResult(await m.callTool(server, tool, input, signal));
+    return { text: result.content, isError: result.isError };
+  };
+}
+
 /** The `/mcp` interface over a manager and the session's live tool list and prefix. */
 export function agentMcp(opts: {
   manager: McpManager;
@@ -73,23 +94,20 @@ export function agentMcp(opts: {
 }): AgentMcp {
   return {
     statuses: () => opts.manager.statuses(),
-    reload: async () => {
-      const fresh = await opts.manager.reload();
-      const added: string[] = [];
+    reload: async (o = {}) => {
+      const fresh = await opts.manager.reload(o);
+      const newTools: AnyTool[] = [];
       for (const tool of fresh) {
         const at = opts.tools.findIndex((t) => t.name === tool.name);
-        if (at >= 0) {
-          // Same name: the call goes to the new listing; the spec already sent stays as it was.
-          opts.tools[at] = tool;
-          continue;
-        }
-        const prepared = prepareToolSpecs(toolSpecs([tool]));
-        const spec = prepared.specs[0];
-        if (spec === undefined || !opts.prefix.addTool(spec)) continue;
-        opts.tools.push(tool);
-        opts.repairTools.push(...prepared.tools);
-        added.push(tool.name);
+        // Same name: calls go to the new listing; the spec already sent stays as it was.
+        if (at >= 0) opts.tools[at] = tool;
+        else newTools.push(tool);
       }
+      const prepared = prepareToolSpecs(toolSpecs(newTools));
+      // All new tools in one revision: one deliberate cache miss per reload.
+      const added = opts.prefix.addTools(prepared.specs);
+      opts.tools.push(...newTools.filter((t) => added.includes(t.name)));
+      opts.repairTools.push(...prepared.tools.filter((t) => added.includes(t.name)));
       return { added };
     },
   };

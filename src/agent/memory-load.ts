@@ -22,6 +22,11 @@ export async function* loadSessionMemory(
     return { files: [], skipped: [] };
   }
   core.memoryText = memoryBlock(report);
+  core.memoryFiles = report.files.map((f) => ({
+    path: f.path,
+    scope: f.scope,
+    importedBy: f.importedBy,
+  }));
   core.addPreamble(core.memoryText);
   if (report.files.length === 0 && report.skipped.length === 0) return report;
   yield {
@@ -35,7 +40,24 @@ export async function* loadSessionMemory(
     })),
     skipped: report.skipped.map((s) => ({ ...s })),
   };
-  for (const f of report.files) {
+  yield* fireInstructionsLoaded(core, reason, signal);
+  for (const s of report.skipped) {
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Memory import ${s.path} skipped: ${s.reason}`,
+    };
+  }
+  return report;
+}
+
+/** Fires InstructionsLoaded for each memory file of the session (imports as `include`). */
+export async function* fireInstructionsLoaded(
+  core: AgentCore,
+  reason: "session_start" | "compact",
+  signal?: AbortSignal,
+): AsyncGenerator<AgentEvent> {
+  for (const f of core.memoryFiles) {
     yield* fireHook(
       core.hooks,
       core.info,
@@ -49,12 +71,4 @@ export async function* loadSessionMemory(
       signal,
     );
   }
-  for (const s of report.skipped) {
-    yield {
-      type: "notice",
-      level: "warn",
-      text: `Memory import ${s.path} skipped: ${s.reason}`,
-    };
-  }
-  return report;
 }

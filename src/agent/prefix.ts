@@ -63,12 +63,19 @@ export class ImmutablePrefix {
 
   /** Adds one tool spec: the only way a prefix changes. Returns false for a duplicate name. */
   addTool(spec: ToolSpec): boolean {
-    if (this.#specs.some((s) => s.function.name === spec.function.name)) return false;
-    this.#specs = sortSpecs([...this.#specs, spec]);
+    return this.addTools([spec]).length === 1;
+  }
+
+  /** Adds tool specs as one revision (one cache miss); returns the names added (not duplicates). */
+  addTools(specs: readonly ToolSpec[]): string[] {
+    const names = new Set(this.#specs.map((s) => s.function.name));
+    const fresh = specs.filter((s) => !names.has(s.function.name) && names.add(s.function.name));
+    if (fresh.length === 0) return [];
+    this.#specs = sortSpecs([...this.#specs, ...fresh]);
     this.#toolsJson = renderSpecs(this.#specs);
     this.#fingerprint = fingerprintOf(this.#messages, this.#toolsJson);
     this.#revisions += 1;
-    return true;
+    return fresh.map((s) => s.function.name);
   }
 }
 

@@ -13,6 +13,7 @@ import {
   SessionError,
   type SessionHandle,
 } from "../session/index.js";
+import { appendCompactionRecord } from "./compaction-log.js";
 import type { SessionPort } from "./types.js";
 
 /** Options of `openAgentSession`. */
@@ -58,10 +59,10 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       );
     }
     const handle = reopenSession({ ...write, path: found.path, meta: found.meta });
-    return adapt(handle, liveMessages(found), found.warnings, opts.onError);
+    return adapt(handle, liveMessages(found), found.warnings, opts.onError, opts.keelHome);
   }
   const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
-  return adapt(handle, [], [], opts.onError);
+  return adapt(handle, [], [], opts.onError, opts.keelHome);
 }
 
 function adapt(
@@ -69,6 +70,7 @@ function adapt(
   messages: readonly string[],
   warnings: readonly string[],
   onError: ((err: unknown) => void) | undefined,
+  keelHome: string,
 ): OpenedSession {
   const guard = (fn: () => void) => {
     try {
@@ -102,6 +104,14 @@ function adapt(
         });
       }),
     appendHookRun: (run) => guard(() => handle.appendHookRun(run)),
+    appendCompactionStats: (record) =>
+      guard(() =>
+        appendCompactionRecord(keelHome, {
+          ts: new Date().toISOString(),
+          sessionId: handle.id,
+          ...record,
+        }),
+      ),
     recordEvent: (kind, fields) => guard(() => handle.appendEvent({ ...fields, kind })),
     close: () => guard(() => handle.close()),
   };

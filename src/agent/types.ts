@@ -6,6 +6,7 @@ import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { ElicitationHandler } from "../mcp/index.js";
 import type { Tool } from "../tools/types.js";
+import type { BranchSelector } from "./branch.js";
 import type { CommandCatalog } from "./commands/load.js";
 import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
@@ -43,6 +44,15 @@ export interface SessionPort {
   appendUsage(entry: UsageEntry): void;
   /** Persists one hook run (the audit log). Must not throw. */
   appendHookRun(run: HookRunRecord): void;
+  /** Logs a finished compaction's cost and effect (for `keel stats`). Must not throw. */
+  appendCompactionStats?(record: {
+    model: string;
+    trigger: "manual" | "auto";
+    reason: "threshold" | "context_length" | "manual";
+    promptTokensBefore: number;
+    promptTokensAfter: number;
+    summaryCostUsd: number;
+  }): void;
   /** Persists a session event (e.g. a tool's whole output when the model got it trimmed). */
   recordEvent?(kind: string, fields: Record<string, unknown>): void;
 }
@@ -101,6 +111,12 @@ export interface AgentOptions {
    * message of a new session (default true).
    */
   memory?: boolean;
+  /** Harvest plan state from each reply's reasoning with one cheap JSON-mode call (default off). */
+  harvest?: boolean;
+  /** Samples per request at spread temperatures, one picked (default 1: no branching). */
+  branch?: number;
+  /** Picks a branch sample (default: fewest harvested uncertainties, then shorter answer). */
+  branchSelector?: BranchSelector;
   /** Offer the `task` tool (a read-only sub-agent by default; default true). */
   subagents?: boolean;
   /** Session settings (compaction, sub-agents); default: read from the settings files. */
@@ -170,6 +186,10 @@ export interface Agent {
   compact(opts?: { instructions?: string; signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** Fires SessionEnd (2 s budget) and stops async hooks. Later turns are refused. */
   end(reason?: "exit" | "clear" | "logout" | "other"): AsyncIterable<AgentEvent>;
+  /** Harvest and branching as they are now. */
+  getReasoning(): { harvest: boolean; branch: number };
+  /** Switches harvest and branching for the next requests (branch is clamped to 1–8). */
+  setReasoning(r: { harvest?: boolean; branch?: number }): void;
   /** The custom slash commands of this session (read at its creation). */
   commands(): CommandCatalog;
   /** The memory files read at session start (null before start, or for a resumed session). */

@@ -3,29 +3,41 @@
  * Returns the process exit code; never lets a user mistake surface as a stack trace.
  *
  * Each command lives in `commands/<name>.ts` and exports `register(program)`; add one line to
- * COMMANDS below to wire a new one.
+ * COMMANDS below to wire a new one. Only the command that runs is loaded (start-up time): the
+ * root help, which lists every command, comes from dist/bundle/help.json, written at build time
+ * from the full program (scripts/build-cli.mjs); without it every command is loaded.
  */
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 
 /** A command module's registration function. */
 export type RegisterCommand = (program: Command) => void;
 
-const COMMANDS: Array<() => Promise<{ register: RegisterCommand }>> = [
-  // one line per command module, e.g. () => import("./commands/hooks.js"),
-  () => import("./commands/sim.js"),
-  () => import("./commands/interactive.js"),
-  () => import("./commands/doctor.js"),
-  () => import("./commands/sessions.js"),
-  () => import("./commands/stats.js"),
-  () => import("./commands/run.js"),
-  () => import("./commands/hooks.js"),
-  () => import("./commands/mcp.js"),
+type Loader = () => Promise<{ register: RegisterCommand }>;
+
+/** Subcommands by name (one line per command module). */
+const COMMANDS: Array<[name: string, load: Loader]> = [
+  ["sim", () => import("./commands/sim.js")],
+  ["doctor", () => import("./commands/doctor.js")],
+  ["sessions", () => import("./commands/sessions.js")],
+  ["stats", () => import("./commands/stats.js")],
+  ["run", () => import("./commands/run.js")],
+  ["hooks", () => import("./commands/hooks.js")],
+  ["mcp", () => import("./commands/mcp.js")],
 ];
 
-/** Builds the commander program with every command registered (exported for tests). */
-export async function buildProgram(): Promise<Command> {
-  const program = new Command("keel")
+/** `keel` without a subcommand: the interactive session, whose options are the root's. */
+const INTERACTIVE: Loader = () => import("./commands/interactive.js");
+
+/** Root options that take a value (the word after them is not a command name). */
+const ROOT_VALUE_OPTIONS = new Set(["-m", "--model", "--mode", "-r", "--resume", "--cwd"]);
+
+/** Commander's help width when stdout is not a terminal; help.json is rendered at it. */
+const HELP_WIDTH = 80;
+
+function rootProgram(): Command {
+  return new Command("keel")
     .description(
       "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
     )
@@ -33,9 +45,72 @@ export async function buildProgram(): Promise<Command> {
     .exitOverride()
     .showHelpAfterError()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const load of COMMANDS) {
-    (await load()).register(program);
+}
+
+/** Builds the commander program with every command registered (exported for tests and for
+ *  writing help.json at build time). */
+export async function buildProgram(): Promise<Command> {
+  const program = rootProgram();
+  (await INTERACTIVE()).register(program);
+  for (const [, load] of COMMANDS) (await load()).register(program);
+  return program;
+}
+
+/** The root help text of the full program, as `keel --help` prints it at HELP_WIDTH columns. */
+export async function rootHelpText(): Promise<string> {
+  const program = await buildProgram();
+  program.configureOutput({ getOutHelpWidth: () => HELP_WIDTH });
+  return program.helpInformation();
+}
+
+/** The subcommand `argv` names, "" for none (the interactive session), or null when unsure. */
+function commandOf(argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? "";
+    if (a === "--") return "";
+    if (a.startsWith("-")) {
+      if (ROOT_VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    if (a === "help") return null;
+    return a;
   }
+  return "";
+}
+
+/** The root help written at build time, or null (tsc-only build, tests). */
+function prebuiltHelp(): string | null {
+  // This code sits in dist/bundle/keel.mjs or in one of its chunks (dist/bundle/chunks/).
+  for (const rel of ["./help.json", "../help.json"]) {
+    const file = new URL(rel, import.meta.url);
+    if (!file.pathname.endsWith("/dist/bundle/help.json")) continue;
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+      const { version, help } = (parsed ?? {}) as { version?: unknown; help?: unknown };
+      return version === VERSION && typeof help === "string" ? help : null;
+    } catch {
+      // Not built here; try the other place.
+    }
+  }
+  return null;
+}
+
+/** The program with only what `argv` runs registered (everything when unsure). */
+async function programFor(argv: readonly string[]): Promise<Command> {
+  const name = commandOf(argv);
+  if (name === null) return buildProgram();
+  const help = prebuiltHelp();
+  if (help === null) return buildProgram();
+  const asksRootHelp = name === "" && argv.some((a) => a === "-h" || a === "--help");
+  const cols = process.stdout.isTTY ? process.stdout.columns : HELP_WIDTH;
+  // A terminal narrower than the prebuilt text gets commander's own wrapping.
+  if (asksRootHelp && cols !== undefined && cols < HELP_WIDTH) return buildProgram();
+  const program = rootProgram();
+  (await INTERACTIVE()).register(program);
+  const entry = COMMANDS.find(([n]) => n === name);
+  if (entry) (await entry[1]()).register(program);
+  // The root help lists every command, loaded or not: the text the full program printed.
+  program.helpInformation = () => help;
   return program;
 }
 
@@ -51,7 +126,7 @@ export class UserError extends Error {
 
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
-  const program = await buildProgram();
+  const program = await programFor(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

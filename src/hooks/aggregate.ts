@@ -96,9 +96,22 @@ export function aggregate(
     .map((i) => i.verdict.updatedToolOutput)
     .filter((o): o is string => o !== null);
 
+  // Claude Code's Elicitation answer (hookSpecificOutput.action / content), kept as an extra.
+  const answers = sorted.flatMap((i) => {
+    const action = i.verdict.extras?.action;
+    if (action !== "accept" && action !== "decline" && action !== "cancel") return [];
+    const answer: HookDecision["elicitation"] & object = { action };
+    const content = i.verdict.extras?.content;
+    const isObject = typeof content === "object" && content !== null && !Array.isArray(content);
+    if (isObject) answer.content = content as Record<string, unknown>;
+    return [answer];
+  });
+  const elicitation = answers.at(-1);
+
   return {
     event,
     decision,
+    ...(elicitation ? { elicitation } : {}),
     reason: reasons.length > 0 ? reasons.join("\n") : null,
     updatedInput,
     updatedToolOutput: outputs.at(-1) ?? null,

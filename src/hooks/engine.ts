@@ -12,7 +12,13 @@ import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
 import { type PreparedHook, planFiring } from "./plan.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./process.js";
-import { applyTrust, type HookSnapshot, snapshotChanged, takeSnapshot } from "./snapshot.js";
+import {
+  applyTrust,
+  executedFilesChanged,
+  type HookSnapshot,
+  snapshotChanged,
+  takeSnapshot,
+} from "./snapshot.js";
 import { StatsCollector } from "./stats.js";
 import { toolCatalog } from "./tool-descriptor.js";
 import { setTrust } from "./trust.js";
@@ -95,7 +101,7 @@ export async function createHookEngine(
     h: PreparedHook,
     payload: AnyEventPayload,
     signal: AbortSignal,
-    run: { async: boolean; deadline?: number },
+    run: { async: boolean; deadline?: number; onStart?: FireOptions["onStart"] },
   ): Promise<AggregateItem> => {
     const event = payload.hook_event_name;
     const type = h.def.handler.type;
@@ -132,7 +138,19 @@ export async function createHookEngine(
         allowPrivateNetworks: snapshot.loaded.settings.allowPrivateNetworks,
         ...(opts.promptRunner ? { promptRunner: opts.promptRunner } : {}),
         ...(opts.agentRunner ? { agentRunner: opts.agentRunner } : {}),
+        ...(opts.mcpToolRunner ? { mcpToolRunner: opts.mcpToolRunner } : {}),
       };
+      try {
+        run.onStart?.({
+          hookId: h.def.id,
+          event,
+          command: h.label,
+          source: h.def.source.path,
+          startedAt,
+        });
+      } catch {
+        // onStart must not throw; if it does, the hook still runs.
+      }
       try {
         result = await handlers[type](req);
       } catch (err) {
@@ -195,6 +213,10 @@ export async function createHookEngine(
     // cannot see that through the generic, so this one widening is spelled out.
     const payload = options.payload as AnyEventPayload;
     const event: HookEventName = options.event;
+    // A trusted hook's script edited since the snapshot is re-hashed: now untrusted, it won't run.
+    if (snapshot.listing.projectTrust.trusted && (await executedFilesChanged(snapshot))) {
+      snapshot = await takeSnapshot(paths);
+    }
     const candidates = snapshot.byEvent.get(event);
     if (!candidates) return aggregate(event, []);
     const planned = planFiring(candidates, payload, projectDir, tools);
@@ -217,7 +239,11 @@ export async function createHookEngine(
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
     const signal = options.signal ?? NEVER;
     const items = await mapBounded(foreground, concurrency, (h) =>
-      runOne(h, payload, signal, { async: false, ...(deadline !== undefined ? { deadline } : {}) }),
+      runOne(h, payload, signal, {
+        async: false,
+        ...(deadline !== undefined ? { deadline } : {}),
+        ...(options.onStart ? { onStart: options.onStart } : {}),
+      }),
     );
     const p: Record<string, unknown> = { ...payload };
     const tool: AggregateToolContext | undefined =
@@ -249,11 +275,11 @@ export async function createHookEngine(
     async trust() {
       // Trust what the user reviewed (the snapshot), not whatever is on disk now.
       await setTrust(keelHome, projectDir, snapshot.listing.projectTrust.hash);
-      snapshot = applyTrust(snapshot.loaded, true);
+      snapshot = applyTrust(snapshot.loaded, true, snapshot.executed);
     },
     async untrust() {
       await setTrust(keelHome, projectDir, null);
-      snapshot = applyTrust(snapshot.loaded, false);
+      snapshot = applyTrust(snapshot.loaded, false, snapshot.executed);
     },
     stats: () => stats.snapshot(),
     takeAsyncResults: () => background.take(),

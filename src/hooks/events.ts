@@ -22,6 +22,8 @@ export const HOOK_EVENTS = [
   "PreCompact",
   "PostCompact",
   "Notification",
+  "Elicitation",
+  "ElicitationResult",
   "SessionEnd",
 ] as const;
 
@@ -39,6 +41,7 @@ export type MatcherField =
   | "agent_type"
   | "load_reason"
   | "command_name"
+  | "mcp_server_name"
   | null;
 
 /** Static facts about one event. */
@@ -172,6 +175,24 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
     matchMode: "name",
     description: "The agent needs the user (notification_type: permission_prompt, idle_prompt).",
   }),
+  Elicitation: spec({
+    name: "Elicitation",
+    gating: true,
+    toolEvent: false,
+    matcherField: "mcp_server_name",
+    matchMode: "name",
+    description:
+      "An MCP server asks the user for input; a hook may answer (action, content) or decline (exit 2).",
+  }),
+  ElicitationResult: spec({
+    name: "ElicitationResult",
+    gating: true,
+    toolEvent: false,
+    matcherField: "mcp_server_name",
+    matchMode: "name",
+    description:
+      "The user answered an MCP server's request, before the answer is sent; a hook may change it.",
+  }),
   SessionEnd: spec({
     name: "SessionEnd",
     gating: false,
@@ -193,6 +214,7 @@ export const DEFAULT_TIMEOUT_SEC = {
   http: 60,
   prompt: 30,
   agent: 120,
+  mcp_tool: 60,
 } as const;
 
 /** All SessionEnd hooks together get this budget, in milliseconds. */
@@ -268,6 +290,18 @@ export interface EventPayloadFields {
   Notification: {
     message: string;
     notification_type: "permission_prompt" | "idle_prompt" | string;
+  };
+  Elicitation: {
+    mcp_server_name: string;
+    message: string;
+    mode: "form" | "url";
+    url?: string;
+    requested_schema?: Record<string, unknown>;
+  };
+  ElicitationResult: {
+    mcp_server_name: string;
+    action: "accept" | "decline" | "cancel";
+    content?: Record<string, unknown>;
   };
   SessionEnd: { reason: "exit" | "clear" | "logout" | "other" };
 }

@@ -21,6 +21,8 @@ export {
 export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";
 export * from "./events.js";
+export type { ExecutedFile } from "./executed-files.js";
+export { commandWords, executedProjectFiles } from "./executed-files.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
 export type { PayloadOptions } from "./payload.js";
@@ -33,6 +35,15 @@ export type { HookSnapshot } from "./snapshot.js";
 export { takeSnapshot } from "./snapshot.js";
 export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";
 export { primaryArgOf, toolCatalog } from "./tool-descriptor.js";
-export { isTrusted, projectHooksHash, readTrustStore, setTrust, trustStorePath } from "./trust.js";
+export type { TrustDefinitionSet } from "./trust.js";
+export {
+  hookDefinitionSet,
+  isTrusted,
+  projectHooksHash,
+  readTrustStore,
+  setTrust,
+  trustHash,
+  trustStorePath,
+} from "./trust.js";
 export type * from "./types.js";
 export { findMissingExecutables, validateHooks } from "./validate.js";

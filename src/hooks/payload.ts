@@ -74,6 +74,8 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
       message: o.message ?? "",
       notification_type: o.notificationType ?? "idle_prompt",
     },
+    Elicitation: { mcp_server_name: o.tool ?? "server", message: o.message ?? "", mode: "form" },
+    ElicitationResult: { mcp_server_name: o.tool ?? "server", action: "accept" },
     SessionEnd: { reason: o.reason ?? "exit" },
   };
   // The table is keyed by event, so the fields always belong to the event asked for.

@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { type HookPaths, type LoadedHooks, loadHooks } from "./config/load.js";
 import type { HookEventName } from "./events.js";
+import { type ExecutedFile, executedProjectFiles, fileFingerprint } from "./executed-files.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { isTrusted, projectHooksHash, projectScopedHooks } from "./trust.js";
 import type { HookListing } from "./types.js";
@@ -11,11 +12,17 @@ export interface HookSnapshot {
   loaded: LoadedHooks;
   listing: HookListing;
   byEvent: Map<HookEventName, PreparedHook[]>;
+  /** Project files the project-scope hooks execute, as hashed into the trust hash. */
+  executed: ExecutedFile[];
 }
 
 /** Applies a trust state to a loaded set: user hooks are always trusted. */
-export function applyTrust(loaded: LoadedHooks, projectTrusted: boolean): HookSnapshot {
-  const hash = projectHooksHash(loaded.hooks, loaded.paths.projectDir);
+export function applyTrust(
+  loaded: LoadedHooks,
+  projectTrusted: boolean,
+  executed: readonly ExecutedFile[] = [],
+): HookSnapshot {
+  const hash = projectHooksHash(loaded.hooks, loaded.paths.projectDir, executed);
   const hasProjectHooks = projectScopedHooks(loaded.hooks).length > 0;
   const trusted = projectTrusted || !hasProjectHooks;
   const hooks = loaded.hooks.map((h) => ({ ...h, trusted: h.source.scope === "user" || trusted }));
@@ -28,18 +35,30 @@ export function applyTrust(loaded: LoadedHooks, projectTrusted: boolean): HookSn
       projectTrust: { trusted, hash, hasProjectHooks },
     },
     byEvent: indexByEvent(hooks.map(prepareHook)),
+    executed: [...executed],
   };
 }
 
-/** Reads every source and the trust store. Never throws. */
+/** Reads every source, the files project hooks execute, and the trust store. Never throws. */
 export async function takeSnapshot(paths: HookPaths): Promise<HookSnapshot> {
   const loaded = await loadHooks(paths);
-  const hash = projectHooksHash(loaded.hooks, paths.projectDir);
-  return applyTrust(loaded, await isTrusted(paths.keelHome, paths.projectDir, hash));
+  const executed = await executedProjectFiles(projectScopedHooks(loaded.hooks), paths.projectDir);
+  const hash = projectHooksHash(loaded.hooks, paths.projectDir, executed);
+  return applyTrust(loaded, await isTrusted(paths.keelHome, paths.projectDir, hash), executed);
+}
+
+/**
+ * Whether a file project hooks execute changed since the snapshot (by size, mtime and inode; a
+ * stat per file, cheap enough to check before every firing).
+ */
+export async function executedFilesChanged(snapshot: HookSnapshot): Promise<boolean> {
+  const now = await Promise.all(snapshot.executed.map((f) => fileFingerprint(f.path)));
+  return now.some((fp, i) => fp !== snapshot.executed[i]?.fingerprint);
 }
 
 /** Whether any file the snapshot looked at now has different content (or appeared/vanished). */
 export async function snapshotChanged(snapshot: HookSnapshot): Promise<boolean> {
+  if (await executedFilesChanged(snapshot)) return true;
   const now = await Promise.all(
     snapshot.loaded.files.map(async (f) => {
       try {

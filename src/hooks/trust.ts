@@ -1,11 +1,14 @@
 /**
- * Trust for project hooks: `$KEEL_HOME/trust.json` maps a project path to the sha256 of its
- * normalized hooks, so any change to them (a `git pull`) makes them untrusted again.
+ * Trust for project hooks: `$KEEL_HOME/trust.json` maps a project path to the sha256 of what
+ * would run — the normalized project definitions (hooks; other named sets such as MCP servers can
+ * be added) and the contents of the project files their commands execute — so any change to
+ * them (a `git pull`, a hand edit of `.keel/hooks/guard.sh`) makes them untrusted again.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import type { ExecutedFile } from "./executed-files.js";
 import type { HookDefinition } from "./types.js";
 import { canonicalJson } from "./util.js";
 
@@ -25,16 +28,51 @@ export function projectScopedHooks(hooks: readonly HookDefinition[]): HookDefini
   return hooks.filter((h) => h.source.scope !== "user");
 }
 
-/** sha256 of the canonical JSON of every project-scope hook definition (file, event, matcher, handler). */
-export function projectHooksHash(hooks: readonly HookDefinition[], projectDir: string): string {
-  const normalized = projectScopedHooks(hooks).map((h) => ({
-    file: relative(projectDir, h.source.path),
-    dialect: h.source.dialect,
-    event: h.event,
-    matcher: h.matcher ?? null,
-    handler: h.handler,
-  }));
-  return createHash("sha256").update(canonicalJson(normalized)).digest("hex");
+/** One named set of project definitions trust covers (e.g. "hooks", "mcpServers"). */
+export interface TrustDefinitionSet {
+  name: string;
+  /** JSON-safe values; hashed in canonical form, so key order does not matter. */
+  definitions: unknown[];
+}
+
+/** The project-scope hook definitions as a trust set (file, dialect, event, matcher, handler). */
+export function hookDefinitionSet(
+  hooks: readonly HookDefinition[],
+  projectDir: string,
+): TrustDefinitionSet {
+  return {
+    name: "hooks",
+    definitions: projectScopedHooks(hooks).map((h) => ({
+      file: relative(projectDir, h.source.path),
+      dialect: h.source.dialect,
+      event: h.event,
+      matcher: h.matcher ?? null,
+      handler: h.handler,
+    })),
+  };
+}
+
+/**
+ * sha256 over every definition set and every executed project file (path and content). Sets
+ * with no definitions are left out, so adding an empty set keeps existing trust records valid.
+ */
+export function trustHash(
+  sets: readonly TrustDefinitionSet[],
+  executed: readonly ExecutedFile[] = [],
+): string {
+  const input: Record<string, unknown> = {};
+  for (const set of sets) if (set.definitions.length > 0) input[set.name] = set.definitions;
+  input.executedFiles = executed.map((f) => ({ path: f.relPath, sha256: f.sha256 }));
+  return createHash("sha256").update(canonicalJson(input)).digest("hex");
+}
+
+/** sha256 of the project-scope hook definitions and the project files they execute. */
+export function projectHooksHash(
+  hooks: readonly HookDefinition[],
+  projectDir: string,
+  executed: readonly ExecutedFile[] = [],
+): string {
+  return trustHash([hookDefinitionSet(hooks, projectDir)], executed);
 }
 
 /** Reads the store; a missing or corrupt file is an empty store (nothing trusted). */

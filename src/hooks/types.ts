@@ -16,7 +16,7 @@ import type { DialectName, DialectSessionFacts } from "./dialects/index.js";
 export type SourceScope = "user" | "project" | "local";
 
 /** How a hook runs. */
-export type HandlerType = "command" | "http" | "prompt" | "agent";
+export type HandlerType = "command" | "http" | "prompt" | "agent" | "mcp_tool";
 
 /** Fields every handler may carry. */
 export interface HandlerCommon {
@@ -64,12 +64,22 @@ export interface AgentHandlerConfig extends HandlerCommon {
   model?: string;
 }
 
+/** Claude Code's mcp_tool hook: calls `tool` on the session's MCP server `server`. */
+export interface McpToolHandlerConfig extends HandlerCommon {
+  type: "mcp_tool";
+  server: string;
+  tool: string;
+  /** The tool's arguments; `${path}` in strings is filled from the payload. */
+  input?: Record<string, unknown>;
+}
+
 /** One handler as configured, normalized from any dialect. */
 export type HandlerConfig =
   | CommandHandlerConfig
   | HttpHandlerConfig
   | PromptHandlerConfig
-  | AgentHandlerConfig;
+  | AgentHandlerConfig
+  | McpToolHandlerConfig;
 
 /** A file hooks were read from. */
 export interface HookSource {
@@ -161,6 +171,8 @@ export interface HookDecision {
   updatedInput: ToolInput | null;
   /** PostToolUse: a replacement for the tool output the model sees. */
   updatedToolOutput: string | null;
+  /** Elicitation / ElicitationResult: a hook's answer for the user (the last hook's wins). */
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
   /** Text for the model: additionalContext, plain stdout where the event takes it, and
    *  exit-2 feedback on observing events; concatenated in configuration order. */
   additionalContext: string | null;
@@ -191,6 +203,14 @@ export type AgentRunner = (req: {
   signal: AbortSignal;
 }) => Promise<{ ok: boolean; reason: string }>;
 
+/** Calls a tool on one of the session's MCP servers (mcp_tool hooks). Provided by the agent layer. */
+export type McpToolRunner = (req: {
+  server: string;
+  tool: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+}) => Promise<{ text: string; isError: boolean }>;
+
 /** Options for creating an engine for one project. */
 export interface HookEngineOptions {
   /** Absolute project directory (hooks' cwd, trust key, where project files are found). */
@@ -204,6 +224,8 @@ export interface HookEngineOptions {
   /** Runners for prompt and agent handlers; without them those hooks warn "not available". */
   promptRunner?: PromptRunner;
   agentRunner?: AgentRunner;
+  /** Runner for mcp_tool handlers (late-bound by the agent once its MCP servers are up). */
+  mcpToolRunner?: McpToolRunner;
   /** Maximum hooks running at once for one firing (default 8). */
   concurrency?: number;
   /** What hooks need to know about each tool (primary argument, fields, response shapes per
@@ -222,6 +244,18 @@ export interface FireOptions<E extends HookEventName = HookEventName> {
   payload: EventPayload<E>;
   /** Aborting cancels running hooks (their outcome becomes `cancelled`). */
   signal?: AbortSignal;
+  /** Called as each foreground hook starts, so a front end can say what runs. Must not throw. */
+  onStart?: (start: HookStart) => void;
+}
+
+/** A hook that has just started (reported before its result, which may take a while). */
+export interface HookStart {
+  hookId: string;
+  event: HookEventName;
+  /** The label a run record carries (the command, URL or prompt, cut). */
+  command: string;
+  source: string;
+  startedAt: number;
 }
 
 /** A result of an async hook, delivered with the next turn. */

@@ -90,16 +90,7 @@ export class McpManager {
       entry,
       listed: [],
       stderr: "",
-      status: {
-        name: entry.name,
-        file: entry.file,
-        scope: entry.scope,
-        transport: entry.config.type,
-        state,
-        tools: [],
-        problems: [],
-        pendingReload: false,
-      },
+      status: { ...newStatus(entry), state },
     });
     const running = opts.servers.map((e) => slot(e, "timeout"));
     const skipped = (opts.untrusted ?? []).map((e) => slot(e, "untrusted"));
@@ -153,7 +144,11 @@ export class McpManager {
         onStderr: (text) => {
           s.stderr = (s.stderr + text).slice(-2000);
         },
-        ...(this.#opts.onElicit ? { onElicit: this.#opts.onElicit } : {}),
+        // Read at request time: an agent installs its hook-aware handler after start.
+        onElicit: (req, signal) =>
+          this.#opts.onElicit
+            ? this.#opts.onElicit(req, signal)
+            : Promise.resolve({ action: "decline" }),
         onToolsChanged: () => {
           // Before the first pin the change is simply listed again (servers often register
           // tools just after the handshake); after it, the prefix is fixed until a reload.
@@ -241,6 +236,11 @@ export class McpManager {
     );
   }
 
+  /** Who answers elicitation requests from now on (the agent: hooks, then the user). */
+  setElicitationHandler(handler: ElicitationHandler): void {
+    this.#opts.onElicit = handler;
+  }
+
   /** Where later notices go (an agent adopting a manager the CLI started). */
   setNoticeHandler(onNotice: (level: "info" | "warn", text: string) => void): void {
     this.#opts.onNotice = onNotice;
@@ -287,8 +287,46 @@ export class McpManager {
     return out;
   }
 
-  /** Re-lists the tools of every connected server (late ones included) and re-pins the snapshot. */
-  async reload(): Promise<McpTool[]> {
+  /**
+   * Re-lists the tools of every connected server (late ones included) and re-pins the snapshot.
+   * `servers` (the config read again) starts the ones not running yet — newly added or newly
+   * trusted — within the start-up wait; their tools join the snapshot too.
+   */
+  async reload(opts: { servers?: readonly McpServerEntry[] } = {}): Promise<McpTool[]> {
+    const fresh: Slot[] = [];
+    for (const entry of opts.servers ?? []) {
+      const at = this.#slots.findIndex((s) => s.entry.name === entry.name);
+      const current = this.#slots[at];
+      if (current && current.status.state !== "untrusted" && current.status.state !== "failed")
+        continue;
+      const slot: Slot = {
+        entry,
+        listed: [],
+        stderr: "",
+        status: { ...newStatus(entry), state: "timeout" },
+      };
+      if (at >= 0) this.#slots[at] = slot;
+      else this.#slots.push(slot);
+      fresh.push(slot);
+    }
+    this.#slots.sort(byName);
+    if (fresh.length > 0) {
+      const starting = fresh.map((s) => this.#connect(s));
+      this.#starting.push(...starting);
+      let timer: NodeJS.Timeout | undefined;
+      const timeoutMs = this.#opts.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_MS;
+      await Promise.race([
+        Promise.all(starting),
+        new Promise<void>((r) => {
+          timer = setTimeout(r, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      for (const s of fresh) {
+        if (s.status.state === "timeout")
+          s.status.error = `did not answer within ${timeoutMs / 1000} s`;
+      }
+    }
     await Promise.all(
       this.#slots.map(async (s) => {
         if (s.status.state !== "connected" || !s.conn) return;
@@ -331,6 +369,19 @@ export class McpManager {
     await Promise.all(this.#starting);
     await Promise.all(this.#slots.map((s) => s.conn?.close()));
   }
+}
+
+function newStatus(entry: McpServerEntry): McpServerStatus {
+  return {
+    name: entry.name,
+    file: entry.file,
+    scope: entry.scope,
+    transport: entry.config.type,
+    state: "timeout",
+    tools: [],
+    problems: [],
+    pendingReload: false,
+  };
 }
 
 function byName(a: Slot, b: Slot): number {

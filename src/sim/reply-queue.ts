@@ -72,5 +72,6 @@ function matches(when: Reply["when"], request: SimChatRequest): boolean {
   if (when.model !== undefined && request.model !== when.model) return false;
   if (when.jsonMode !== undefined && request.jsonMode !== when.jsonMode) return false;
   if (when.hasTools !== undefined && request.tools.length > 0 !== when.hasTools) return false;
+  if (when.temperature !== undefined && request.temperature !== when.temperature) return false;
   return true;
 }

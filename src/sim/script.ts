@@ -61,6 +61,8 @@ export const scriptWhen = z.strictObject({
   model: z.string().optional(),
   jsonMode: z.boolean().optional(),
   hasTools: z.boolean().optional(),
+  /** The request's sampling temperature (branched samples differ only in it). */
+  temperature: z.number().optional(),
 });
 
 /** Timing of a streamed reply. */

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { loadModelTable } from "../llm/pricing.js";
 import { type ReplyInput, ScriptBuilder, toReply } from "./builder.js";
 import { arrayElements, topLevelMembers } from "./json-spans.js";
 import { PrefixCache } from "./prefix-cache.js";
@@ -125,6 +126,27 @@ function toScript(input: ScriptInput): Script {
   return parsed.script;
 }
 
+/**
+ * The model list as DeepSeek's GET /models returns it (`keel doctor` and other clients probe it):
+ * the models of the pricing table that are not retired.
+ */
+function modelList(): {
+  object: "list";
+  data: { id: string; object: "model"; owned_by: string }[];
+} {
+  const loaded = loadModelTable();
+  const now = new Date().toISOString().slice(0, 10);
+  const ids = loaded.ok
+    ? Object.entries(loaded.table.models)
+        .filter(([, m]) => !m.retiredAfter || m.retiredAfter >= now)
+        .map(([id]) => id)
+    : [];
+  return {
+    object: "list",
+    data: ids.map((id) => ({ id, object: "model" as const, owned_by: "keel-sim" })),
+  };
+}
+
 /** Answers one HTTP request; returns the record of a chat request. */
 async function handle(
   state: ServerState,
@@ -135,6 +157,11 @@ async function handle(
   if (req.method === "GET" && path === "/_sim/requests") {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(state.records));
+    return null;
+  }
+  if (req.method === "GET" && (path === "/models" || path === "/v1/models")) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(modelList()));
     return null;
   }
   if (req.method !== "POST" || (path !== "/chat/completions" && path !== "/v1/chat/completions")) {

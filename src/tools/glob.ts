@@ -3,7 +3,7 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
 import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 import { SKIPPED_DIRS, walkFiles } from "./walk.js";
@@ -49,6 +49,8 @@ export function createGlobTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           extraReadDirs: opts.extraReadDirs,
         });
         if (!where.ok) return toolError(where.error);
+        const roots = [ctx.cwd, ...(opts.extraReadDirs ?? [])];
+        const readable = (abs: string) => insideRoots(abs, roots);
         try {
           if (!(await ops.stat(where.abs)).isDirectory()) {
             return toolError(`glob: ${where.rel} is a file; path must be a directory.`);
@@ -68,7 +70,13 @@ export function createGlobTool(ctx: ToolContext, opts: FileToolOptions = {}): To
         const skip = skippedFor(input.pattern);
         const found: string[] = [];
         let more = 0;
-        for await (const file of walkFiles({ ops, root: where.abs, signal, skip })) {
+        for await (const file of walkFiles({
+          ops,
+          root: where.abs,
+          signal,
+          linkAllowed: readable,
+          skip,
+        })) {
           if (!isMatch(file.rel)) continue;
           if (found.length < GLOB_MAX_RESULTS) found.push(displayPath(ctx.cwd, file.abs));
           else more += 1;

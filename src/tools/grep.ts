@@ -1,10 +1,15 @@
-/** grep: lines matching a JavaScript regex, walked in-process (no ripgrep), as `file:line: text`. */
+/**
+ * grep: lines matching an RE2 regex, walked in-process (no ripgrep), as `file:line: text`.
+ * RE2 (re2js) matches in time linear in the text, so no pattern can pin the CPU; the scan
+ * yields to the event loop as it goes, so an interrupt or SIGTERM stops it, and it has a budget.
+ */
 import picomatch from "picomatch";
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
 import { skippedFor } from "./glob.js";
 import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 import { type WalkEntry, walkFiles } from "./walk.js";
@@ -14,10 +19,18 @@ export const GREP_MAX_MATCHES = 300;
 /** Files larger than this are skipped. */
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 const MAX_LINE_CHARS = 300;
+/** Wall-clock budget of one search; what was found by then is returned with a note. */
+export const GREP_TIME_BUDGET_MS = 30_000;
+/** Characters scanned between turns of the event loop (signals, aborts, timers). */
+const YIELD_EVERY_CHARS = 256 * 1024;
 
 /** The grep tool's arguments. */
 export const grepSchema = z.strictObject({
-  pattern: z.string().min(1).describe("JavaScript regular expression to search for."),
+  pattern: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .describe("RE2 regular expression to search for (no backreferences or lookaround)."),
   path: z
     .string()
     .min(1)
@@ -34,7 +47,8 @@ export const grepSchema = z.strictObject({
 });
 export type GrepInput = z.infer<typeof grepSchema>;
 
-const DESCRIPTION = `Search file contents with a JavaScript regular expression. Output is one line per match: "path:line: text", paths relative to the project directory, sorted by path.
+const DESCRIPTION = `Search file contents with an RE2 regular expression (the syntax of ripgrep and Go). Output is one line per match: "path:line: text", paths relative to the project directory, sorted by path.
+- RE2 is JavaScript's syntax without backreferences (\\1) and lookaround ((?=…), (?!…), (?<=…), (?<!…)); everything else (classes, \\b, \\d, \\w, groups, (?i), {m,n} up to 1000) works. Matching time is linear in the text.
 - glob filters files ("*.ts" matches by file name anywhere; "src/**/*.ts" by path).
 - Skips node_modules, .git, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. At most ${GREP_MAX_MATCHES} matches are shown.
 - Escape regex characters for literal text, e.g. "foo\\\\(" to find "foo(".`;
@@ -51,13 +65,18 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
     primaryArg: (input) => displayPath(ctx.cwd, input.path ?? "."),
     run: (input, { signal }) =>
       guarded("grep", async () => {
-        let regex: RegExp;
+        let regex: RE2JS;
         try {
-          regex = new RegExp(input.pattern, input.ignore_case ? "i" : "");
+          regex = RE2JS.compile(input.pattern, input.ignore_case ? RE2JS.CASE_INSENSITIVE : 0);
         } catch (err) {
           const why = err instanceof Error ? err.message : String(err);
-          return toolError(`grep: pattern is not a valid JavaScript regular expression: ${why}`);
+          return toolError(
+            `grep: pattern is not valid RE2 syntax (no backreferences or lookaround): ${why}`,
+          );
         }
+        const deadline = Date.now() + GREP_TIME_BUDGET_MS;
+        let sinceYield = 0;
+        let outOfTime = false;
         const where = resolveInProject({
           tool: "grep",
           cwd: ctx.cwd,
@@ -66,6 +85,8 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           extraReadDirs: opts.extraReadDirs,
         });
         if (!where.ok) return toolError(where.error);
+        const roots = [ctx.cwd, ...(opts.extraReadDirs ?? [])];
+        const readable = (abs: string) => insideRoots(abs, roots);
         let isDir: boolean;
         try {
           isDir = (await ops.stat(where.abs)).isDirectory();
@@ -77,12 +98,19 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") })
           : () => true;
         const files: AsyncIterable<WalkEntry> | WalkEntry[] = isDir
-          ? walkFiles({ ops, root: where.abs, signal, skip: skippedFor(input.glob ?? "") })
+          ? walkFiles({
+              ops,
+              root: where.abs,
+              signal,
+              linkAllowed: readable,
+              skip: skippedFor(input.glob ?? ""),
+            })
           : [{ abs: where.abs, rel: where.rel }];
         const hits: string[] = [];
         let more = 0;
         let skipped = 0;
         for await (const file of files) {
+          if (outOfTime || signal.aborted) break;
           if (isDir && !globMatch(file.rel)) continue;
           const st = await ops.stat(file.abs);
           if (st.size > GREP_MAX_FILE_BYTES) {
@@ -95,6 +123,16 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           const lines = bytes.toString("utf8").split(/\r?\n/);
           for (let i = 0; i < lines.length; i++) {
             const line = lines[i] ?? "";
+            sinceYield += line.length + 1;
+            if (sinceYield > YIELD_EVERY_CHARS) {
+              sinceYield = 0;
+              await new Promise<void>((resolve) => setImmediate(resolve));
+              if (signal.aborted) break;
+              if (Date.now() > deadline) {
+                outOfTime = true;
+                break;
+              }
+            }
             if (!regex.test(line)) continue;
             if (hits.length >= GREP_MAX_MATCHES) {
               more += 1;
@@ -106,6 +144,11 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
         }
         if (signal.aborted) return toolError("grep: interrupted by the user.");
         const notes: string[] = [];
+        if (outOfTime) {
+          notes.push(
+            `[stopped after ${GREP_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`,
+          );
+        }
         if (more > 0)
           notes.push(`[${more} more matches not shown; narrow the pattern, path or glob]`);
         if (skipped > 0)

@@ -1,12 +1,13 @@
 /**
  * Path policy shared by the file tools. Paths are relative to the project directory. Every
- * file tool — read or write — is confined to the project (after resolving symlinks), plus any
+ * file tool — read or write — is confined to the project (after resolving symlinks, dangling
+ * ones included), plus any
  * `extraReadDirs` for the read tools: read tools need no approval, so letting them roam the disk
  * would let the model send `~/.ssh` to the provider unasked. The shell tool is the escape hatch,
  * and it goes through permissions.
  */
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { lstatSync, readlinkSync } from "node:fs";
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 
 /** A path the tool may use, or a message for the model saying why not. */
 export type ResolvedPath = { ok: true; abs: string; rel: string } | { ok: false; error: string };
@@ -23,13 +24,7 @@ export function resolveInProject(opts: {
   if (input.includes("\0")) return { ok: false, error: `${tool}: the path contains a NUL byte.` };
   const abs = isAbsolute(input) ? resolve(input) : resolve(cwd, input);
   const roots = [cwd, ...(opts.access === "read" ? (opts.extraReadDirs ?? []) : [])];
-  const real = realpathOfNearest(abs);
-  for (const root of roots) {
-    const realRoot = realpathOfNearest(resolve(root));
-    if (isInside(realRoot, real)) {
-      return { ok: true, abs, rel: displayPath(cwd, abs) };
-    }
-  }
+  if (insideRoots(abs, roots)) return { ok: true, abs, rel: displayPath(cwd, abs) };
   const verb = opts.access === "write" ? "written" : "read";
   return {
     ok: false,
@@ -51,19 +46,53 @@ function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-// A file being created does not exist yet: resolve the deepest existing ancestor, so a symlinked
-// directory inside the project that points outside is still caught.
-function realpathOfNearest(abs: string): string {
-  let current = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return resolve(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return abs;
-      rest.push(current.slice(parent.length).replace(/^[/\\]/, ""));
-      current = parent;
+/**
+ * The path `abs` really names: every symlink on the way followed — dangling ones included, so
+ * writing through a link to a file that does not exist yet is judged by where the file would
+ * be created. Components that do not exist are kept as written.
+ */
+export function finalPath(abs: string): string {
+  let budget = 40; // like the kernel's ELOOP limit
+  let done = parse(abs).root;
+  const todo = abs
+    .slice(done.length)
+    .split(/[/\\]+/)
+    .filter((c) => c !== "");
+  while (todo.length > 0) {
+    const name = todo.shift() ?? "";
+    if (name === ".") continue;
+    if (name === "..") {
+      done = dirname(done);
+      continue;
     }
+    const next = join(done, name);
+    let target: string | undefined;
+    try {
+      if (lstatSync(next).isSymbolicLink()) target = readlinkSync(next);
+    } catch {
+      // Does not exist (yet): the rest is taken as written.
+      return resolve(next, ...todo);
+    }
+    if (target === undefined) {
+      done = next;
+      continue;
+    }
+    if (--budget < 0) return resolve(next, ...todo);
+    const targetAbs = isAbsolute(target) ? target : join(done, target);
+    const root = parse(targetAbs).root;
+    done = root;
+    todo.unshift(
+      ...targetAbs
+        .slice(root.length)
+        .split(/[/\\]+/)
+        .filter((c) => c !== ""),
+    );
   }
+  return done;
+}
+
+/** Whether the final path of `abs` lies inside one of `roots` (each resolved the same way). */
+export function insideRoots(abs: string, roots: readonly string[]): boolean {
+  const real = finalPath(abs);
+  return roots.some((root) => isInside(finalPath(resolve(root)), real));
 }

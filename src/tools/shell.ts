@@ -6,10 +6,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { toParameters } from "./json-schema.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
+import { sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Default and maximum timeout of one command. */
@@ -50,20 +52,28 @@ const DESCRIPTION = `Run a shell command with \`sh -c\` in the project directory
 
 /** What the shell tool needs from the operating system (replaceable in tests). */
 export interface ShellOperations {
-  spawn(command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess;
+  /** `sandbox` names the bwrap binary when the command must run in the OS sandbox. */
+  spawn(
+    command: string,
+    opts: { cwd: string; env: NodeJS.ProcessEnv; sandbox?: { bwrap: string } },
+  ): ChildProcess;
   /** Signals a whole process group; ignores groups that are already gone. */
   killGroup(pid: number, signal: NodeJS.Signals): void;
 }
 
 /** The real operations: `sh -c` as a process-group leader, stdin closed. */
 export const defaultShellOperations: ShellOperations = {
-  spawn: (command, opts) =>
-    spawn("sh", ["-c", command], {
+  spawn: (command, opts) => {
+    const { file, args } = opts.sandbox
+      ? sandboxedShell(opts.sandbox.bwrap, command, opts)
+      : { file: "sh", args: ["-c", command] };
+    return spawn(file, args, {
       cwd: opts.cwd,
-      env: opts.env,
+      env: opts.sandbox ? sandboxEnv(opts.env) : opts.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-    }),
+    });
+  },
   killGroup: (pid, signal) => {
     try {
       process.kill(-pid, signal);
@@ -85,13 +95,15 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal, env }) =>
+    run: (input, { signal, sandboxed, onOutput, env }) =>
       guarded("shell", () =>
         runShell(
           env ? { ...ctx, env: { ...(ctx.env ?? process.env), ...env } } : ctx,
           ops,
           input,
           signal,
+          sandboxed === true,
+          onOutput,
         ),
       ),
   };
@@ -104,6 +116,8 @@ function runShell(
   ops: ShellOperations,
   input: ShellInput,
   signal: AbortSignal,
+  sandboxed: boolean,
+  onOutput?: (text: string) => void,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
   if (signal.aborted) {
@@ -120,6 +134,14 @@ function runShell(
       details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
     });
   }
+  const sandbox = sandboxed ? sandboxStatus(ctx.env ?? process.env) : undefined;
+  if (sandbox && !sandbox.available) {
+    return Promise.resolve({
+      content: `shell: the command was approved only to run in the OS sandbox, which is not available (${sandbox.reason}); it was not run.`,
+      isError: true,
+      details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
+    });
+  }
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
   const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
   const stderr = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
@@ -127,7 +149,11 @@ function runShell(
   return new Promise<ToolResult>((resolvePromise) => {
     let child: ChildProcess;
     try {
-      child = ops.spawn(input.command, { cwd: ctx.cwd, env: ctx.env ?? process.env });
+      child = ops.spawn(input.command, {
+        cwd: ctx.cwd,
+        env: ctx.env ?? process.env,
+        ...(sandbox?.available ? { sandbox: { bwrap: sandbox.bwrap } } : {}),
+      });
     } catch (err) {
       resolvePromise({
         content: `shell: could not start sh: ${describeError(err)}`,
@@ -178,9 +204,14 @@ function runShell(
     signal.addEventListener("abort", onAbort, { once: true });
     timers.push(setTimeout(() => kill("timeout"), timeoutMs));
 
-    const onData = (target: HeadTailBuffer) => (chunk: Buffer) => {
-      target.push(chunk);
-      combined.push(chunk);
+    const onData = (target: HeadTailBuffer) => {
+      // One decoder per pipe: a UTF-8 character split across chunks is shown whole.
+      const decoder = new StringDecoder("utf8");
+      return (chunk: Buffer) => {
+        target.push(chunk);
+        combined.push(chunk);
+        if (onOutput) streamOut(onOutput, decoder.write(chunk));
+      };
     };
     child.stdout?.on("data", onData(stdout));
     child.stderr?.on("data", onData(stderr));
@@ -203,6 +234,15 @@ function runShell(
       else if (ending === "exited") timers.push(setTimeout(() => finish(), PIPE_DRAIN_MS));
     });
   });
+}
+
+function streamOut(onOutput: (text: string) => void, text: string): void {
+  if (text === "") return;
+  try {
+    onOutput(text);
+  } catch {
+    // A front end's trouble must not stop the command or lose its output.
+  }
 }
 
 function render(r: {

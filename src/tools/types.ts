@@ -19,14 +19,6 @@ export interface ToolResult {
   details?: Record<string, unknown>;
 }
 
-/** Per-call options of `Tool.run`. */
-export interface ToolRunOptions {
-  signal: AbortSignal;
-  /** Variables laid over the environment of processes this call starts (the `export` lines
-   *  SessionStart hooks wrote to CLAUDE_ENV_FILE). */
-  env?: Readonly<Record<string, string>>;
-}
-
 /** How a tool relates to permissions. */
 export type ToolKind = "read" | "write" | "shell";
 
@@ -44,4 +36,19 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
   primaryArg(input: I): string | undefined;
   /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */
   run(input: I, opts: ToolRunOptions): Promise<ToolResult>;
+}
+
+/** What a tool run gets besides its input. */
+export interface ToolRunOptions {
+  signal: AbortSignal;
+  /**
+   * No person approved this call (Keel's allowlist or plan mode did), so a tool that runs
+   * programs runs them in the OS sandbox, or not at all.
+   */
+  sandboxed?: boolean;
+  /** Output as it is produced (shell), for the UI; the result still carries all of it. */
+  onOutput?: (text: string) => void;
+  /** Variables laid over the environment of processes this call starts (the `export` lines
+   *  SessionStart hooks wrote to CLAUDE_ENV_FILE). */
+  env?: Readonly<Record<string, string>>;
 }

@@ -1,4 +1,7 @@
-/** A sorted, bounded directory walk for glob and grep: skips node_modules and .git, no symlinked dirs. */
+/**
+ * A sorted, bounded directory walk for glob and grep: skips node_modules and .git, no symlinked
+ * dirs, and symlinked files only when they resolve inside the project.
+ */
 import { join } from "node:path";
 import type { FileOperations } from "./file-operations.js";
 
@@ -18,6 +21,11 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Directory names to skip (default SKIPPED_DIRS). */
   skip?: ReadonlySet<string>;
+  /**
+   * Whether a symlink's final target may be read (the project's roots); links that lead
+   * elsewhere are skipped. Without it, no symlink is followed.
+   */
+  linkAllowed?: (abs: string) => boolean;
   /** Stop after visiting this many files (default 200 000). */
   maxFiles?: number;
 }
@@ -47,7 +55,9 @@ export async function* walkFiles(opts: WalkOptions): AsyncGenerator<WalkEntry> {
       }
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
-        // Follow symlinks to files only: symlinked directories can form cycles.
+        // Follow symlinks to files only (symlinked directories can form cycles), and only
+        // those that stay inside the project: a link out must not send outside files to the model.
+        if (!opts.linkAllowed?.(join(opts.root, rel))) continue;
         try {
           isFile = (await opts.ops.stat(join(opts.root, rel))).isFile();
         } catch {

@@ -1,5 +1,5 @@
 /** Automatic compaction through `keel run`: at the threshold, and after a context-length error. */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { autoCompactThreshold, isContextLengthError } from "../../src/agent/auto-compact.js";
@@ -20,6 +20,7 @@ function logHooks(w: World, settings: Record<string, unknown>): string {
         PreCompact: [commandHook(logger)],
         PostCompact: [commandHook(logger)],
         SessionStart: [commandHook(logger)],
+        InstructionsLoaded: [commandHook(logger)],
       },
     }),
   );
@@ -85,12 +86,28 @@ describe("automatic compaction", () => {
     expect(after.messageTexts[0]).toBe(first.messageTexts[0]);
     expect(after.toolsText).toBe(first.toolsText);
 
-    const seq = payloads(log).map((p) => `${p.hook_event_name}:${p.trigger ?? p.source ?? ""}`);
+    // keel stats: what the compaction cost and what each later request no longer sends.
+    const stats = await keel(w, ["stats"]);
+    expect(stats.stdout).toMatch(/Compactions: 1 \(1 automatic\); the summaries cost \$0\.\d{4}/);
+    // `before` is the prompt of the request that crossed the threshold, `after` the next one's.
+    const saved = Math.max(0, first.promptTokens - after.promptTokens);
+    expect(stats.stdout).toContain(
+      `each later request sends ${saved.toLocaleString("en-US")} fewer prompt tokens`,
+    );
+    const json = JSON.parse((await keel(w, ["stats", "--json"])).stdout);
+    expect(json.compactions).toMatchObject({ compactions: 1, automatic: 1 });
+    expect(json.compactions.summaryCostUsd).toBeCloseTo(compacted.costUsd, 10);
+    expect(statSync(join(w.home, "compactions.jsonl")).mode & 0o777).toBe(0o600);
+    const seq = payloads(log).map(
+      (p) => `${p.hook_event_name}:${p.trigger ?? p.source ?? p.load_reason ?? ""}`,
+    );
     expect(seq).toEqual([
       "SessionStart:startup",
+      "InstructionsLoaded:session_start",
       "PreCompact:auto",
       "PostCompact:auto",
       "SessionStart:compact",
+      "InstructionsLoaded:compact",
     ]);
   });
 

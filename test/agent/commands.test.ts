@@ -146,4 +146,26 @@ describe("custom commands", () => {
     expect(plain.code).toBe(0);
     expect(w.sim.requests[0]?.messages[1]?.content).toBe("/nosuch thing");
   });
+
+  it("allowed-tools pre-approve calls for a user's own command only, never for a project's", async () => {
+    const calls = () => [
+      reply().tool("shell", { command: "touch made.txt" }),
+      reply().tool("shell", { command: "mkdir other" }),
+      reply().text("ok"),
+    ];
+    const w = await newWorld(script(...calls(), ...calls()));
+    const fm = "---\nallowed-tools: Bash(touch:*), Read\n---\nMake the file.";
+    writeCommand(join(w.home, "commands"), "mine", fm);
+    writeCommand(project(w, ".claude", "commands"), "theirs", fm);
+    const mine = await keel(w, ["run", "/mine", "--output-format", "json"]);
+    expect(JSON.parse(mine.stdout).toolCalls.map((c: { status: string }) => c.status)).toEqual([
+      "ok",
+      "blocked",
+    ]);
+    const theirs = await keel(w, ["run", "/theirs", "--output-format", "json"]);
+    expect(JSON.parse(theirs.stdout).toolCalls.map((c: { status: string }) => c.status)).toEqual([
+      "blocked",
+      "blocked",
+    ]);
+  });
 });

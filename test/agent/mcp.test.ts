@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${tool_input.command} is hook input syntax
 /**
  * MCP tools in the agent: pinned into the prefix byte for byte, seen by hooks under their
  * mcp__server__tool names, gated by permissions, and added only by an explicit reload.
@@ -107,6 +108,42 @@ describe("MCP tools in the agent", () => {
     expect(toolMessage).not.toContain("secret");
   });
 
+  it("an mcp_tool hook calls a server's tool with payload fields filled in; its JSON decides", async () => {
+    const w = await newWorld(
+      script(
+        reply().tool("shell", { command: "rm -rf build" }),
+        reply().tool("shell", { command: "echo fine" }),
+        reply().text("done"),
+      ),
+    );
+    writeSettings(w, {
+      PreToolUse: [
+        {
+          matcher: "shell",
+          hooks: [
+            {
+              type: "mcp_tool",
+              server: "guard",
+              tool: "guard",
+              input: { command: "${tool_input.command}" },
+            },
+          ],
+        },
+      ],
+    });
+    const agent = await agentFor(w, {
+      mcpServers: { guard: { command: process.execPath, args: [FAULT_SERVER, "guard"] } },
+    });
+    const events = await collect(agent.runTurn("go"));
+    await collect(agent.end());
+    const [blocked, ran] = results(events);
+    expect(blocked?.[1]).toBe("blocked");
+    expect(blocked?.[2]).toMatch(/guard says no to rm -rf build/);
+    expect(ran).toEqual(["shell", "ok", expect.stringContaining("fine")]);
+    const runs = events.flatMap((e) => (e.type === "hook_run" ? [e.run] : []));
+    expect(runs[0]).toMatchObject({ handlerType: "mcp_tool", outcome: "block" });
+  });
+
   it("a tool not marked read-only asks (refused headless) and plan mode allows only read-only ones", async () => {
     const w = await newWorld(
       script(
@@ -162,7 +199,9 @@ describe("MCP tools in the agent", () => {
       noHooks: true,
       autoApprove: true,
     });
-    await collect(agent.runTurn("grow"));
+    const grown = await collect(agent.runTurn("grow"));
+    const notices = grown.flatMap((e) => (e.type === "notice" ? [e.text] : []));
+    expect(notices.join("\n")).toMatch(/MCP server dyn changed its tools/);
     expect(agent.stats().prefixRevisions).toBe(0);
     const before = agent.stats().prefixFingerprint;
     await expect.poll(() => agent.mcp?.statuses()[0]?.pendingReload).toBe(true);
@@ -171,10 +210,6 @@ describe("MCP tools in the agent", () => {
     expect(agent.stats().prefixRevisions).toBe(1);
     expect(agent.stats().prefixFingerprint).not.toBe(before);
     const events = await collect(agent.runTurn("use it"));
-    const notices = events
-      .filter((e) => e.type === "notice")
-      .map((e) => (e.type === "notice" ? e.text : ""));
-    expect(notices.join("\n")).toMatch(/MCP server dyn changed its tools/);
     expect(results(events)).toEqual([["mcp__dyn__grown", "ok", "I am new"]]);
     await collect(agent.end());
   });

@@ -42,7 +42,33 @@ describe("modeVerdict", () => {
     ["bypassPermissions", "write", "a.txt", "allow"],
     ["bypassPermissions", "shell", "rm -rf x", "allow"],
   ] as const;
+  const sandbox = { available: true, bwrap: "/usr/bin/bwrap" } as const;
   it.each(cases)("%s %s %s -> %s", (mode, kind, primary, expected) => {
-    expect(modeVerdict({ mode, toolName: "t", kind, primary }).kind).toBe(expected);
+    expect(modeVerdict({ mode, toolName: "t", kind, primary, sandbox }).kind).toBe(expected);
+  });
+
+  it("auto-approved shell commands carry sandboxed; a person's choices do not", () => {
+    expect(
+      modeVerdict({ mode: "default", toolName: "t", kind: "shell", primary: "ls", sandbox }),
+    ).toEqual({
+      kind: "allow",
+      sandboxed: true,
+    });
+    expect(
+      modeVerdict({ mode: "bypassPermissions", toolName: "t", kind: "shell", primary: "ls" }),
+    ).toEqual({
+      kind: "allow",
+    });
+  });
+
+  it("without the sandbox every shell command asks, and says why", () => {
+    const none = { available: false, reason: "bwrap is missing" } as const;
+    for (const mode of ["default", "acceptEdits", "plan"] as const) {
+      const v = modeVerdict({ mode, toolName: "t", kind: "shell", primary: "ls", sandbox: none });
+      expect(v).toEqual({ kind: "ask", reason: expect.stringContaining("bwrap is missing") });
+    }
+    expect(modeVerdict({ mode: "default", toolName: "t", kind: "shell", primary: "ls" }).kind).toBe(
+      "ask",
+    );
   });
 });

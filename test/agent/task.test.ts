@@ -115,6 +115,10 @@ describe("the task tool", () => {
       "PostToolUse:task:",
       "Stop::",
     ]);
+    // keel run's json counts the hooks that ran inside the sub-agent too.
+    expect(out.hookRuns.map((h: { event: string }) => h.event)).toEqual(
+      payloads.map((p) => p.hook_event_name),
+    );
     const inner = payloads.filter((p) => p.agent_type === "task");
     const ids = new Set(inner.map((p) => p.agent_id));
     expect(ids.size).toBe(1);

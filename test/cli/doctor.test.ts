@@ -93,6 +93,12 @@ describe("keel doctor", () => {
     expect(code).toBe(0);
   });
 
+  it("does not tick a config file that does not exist", async () => {
+    const { out } = await doctor({ env: { DEEPSEEK_API_KEY: KEY, KEEL_BASE_URL: url } });
+    expect(out).not.toMatch(/✓ config/);
+    expect(out).toMatch(/- config +no .*config\.json \(defaults and environment/);
+  });
+
   it("fails when the endpoint rejects the key", async () => {
     status = 401;
     await writeConfig({ apiKey: KEY, baseUrl: url });

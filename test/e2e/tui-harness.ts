@@ -97,6 +97,17 @@ export class TmuxTerminal {
     return this.tmux(["capture-pane", "-p", "-t", this.target]);
   }
 
+  /** The visible screen with its colours and styles as escape sequences. */
+  styledScreen(): string {
+    return this.tmux(["capture-pane", "-p", "-e", "-t", this.target]);
+  }
+
+  /** Pastes text as a terminal does (bracketed paste when the program asked for it). */
+  paste(text: string): void {
+    this.tmux(["set-buffer", "-b", "keel-paste", "--", text]);
+    this.tmux(["paste-buffer", "-p", "-d", "-b", "keel-paste", "-t", this.target]);
+  }
+
   /** Everything printed so far: scrollback plus screen, wrapped lines joined. */
   all(): string {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", this.target]);

@@ -88,7 +88,7 @@ describe("grep", () => {
     const tool = createGrepTool({ cwd: project.dir });
     const bad = await tool.run({ pattern: "foo(" }, run);
     expect(bad.isError).toBe(true);
-    expect(bad.content).toContain("grep: pattern is not a valid JavaScript regular expression");
+    expect(bad.content).toContain("grep: pattern is not valid RE2 syntax");
     const none = await tool.run({ pattern: "zzz" }, run);
     expect(none).toMatchObject({ isError: false, content: "No matches for /zzz/ in the project." });
   });

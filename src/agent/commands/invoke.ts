@@ -9,6 +9,7 @@ import type { AnyTool } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
 import type { AskPermission } from "../types.js";
+import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
 import { expandCommand, type ShellRunner } from "./expand.js";
 import { type CommandCatalog, findCommand } from "./load.js";
 
@@ -26,7 +27,14 @@ export interface InvokeContext {
 /** The outcome: not a command, the prompt to run, or why it cannot run. */
 export type Invocation =
   | { kind: "none" }
-  | { kind: "prompt"; prompt: string; model: string | null; name: string }
+  | {
+      kind: "prompt";
+      prompt: string;
+      model: string | null;
+      name: string;
+      /** Tools pre-approved for this turn (a user command's allowed-tools), or null. */
+      allowed: TurnAllowance | null;
+    }
   | { kind: "refused"; reason: string };
 
 /** Parses `/name args` (null when the text is not a slash invocation). */
@@ -116,5 +124,16 @@ export async function* invokeCommand(
     level: "info",
     text: `/${command.name}: ${command.description} (${command.source} command, ${command.path})`,
   };
-  return { kind: "prompt", prompt, model: command.model, name: command.name };
+  let allowed: TurnAllowance | null = null;
+  if (command.allowedTools.length > 0) {
+    if (command.source === "user") allowed = allowanceFrom(command.allowedTools);
+    else {
+      yield {
+        type: "notice",
+        level: "info",
+        text: `/${command.name}: allowed-tools of a project command grant nothing (project files never approve calls); calls are asked about as usual`,
+      };
+    }
+  }
+  return { kind: "prompt", prompt, model: command.model, name: command.name, allowed };
 }

@@ -7,6 +7,7 @@ import { createHookEngine, validateHooks } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
 import { type LlmConfig, loadLlmConfig } from "../../llm/config.js";
+import { sandboxStatus } from "../../tools/sandbox.js";
 import { summaryLine } from "./hooks-render.js";
 
 /** One line of the report. */
@@ -30,6 +31,22 @@ export function checkNode(version: string = process.versions.node): Finding {
   };
 }
 
+/** Whether the OS sandbox (bubblewrap) works here; without it every shell command asks. */
+export function checkSandbox(env: NodeJS.ProcessEnv = process.env): Finding {
+  const s = sandboxStatus(env);
+  return s.available
+    ? {
+        status: "ok",
+        check: "sandbox",
+        detail: `bubblewrap at ${s.bwrap}: read-only commands run without asking, sandboxed`,
+      }
+    : {
+        status: "warn",
+        check: "sandbox",
+        detail: `${s.reason}; without it Keel approves no shell command on its own (every one asks)`,
+      };
+}
+
 /** The last four characters of a key, never more. */
 export function maskedSuffix(key: string): string {
   const k = key.trim();
@@ -46,12 +63,23 @@ export async function checkConfig(opts: {
     return { findings: [{ status: "fail", check: "config", detail: loaded.error }], config: null };
   }
   const c = loaded.config;
+  const exists = await stat(c.path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  // A file that is not there is not ticked: the settings come from defaults and the environment.
   const findings: Finding[] = [
-    {
-      status: "ok",
-      check: "config",
-      detail: `${c.path} · model ${c.model} · base URL ${c.baseUrl}`,
-    },
+    exists
+      ? {
+          status: "ok",
+          check: "config",
+          detail: `${c.path} · model ${c.model} · base URL ${c.baseUrl}`,
+        }
+      : {
+          status: "skip",
+          check: "config",
+          detail: `no ${c.path} (defaults and environment: model ${c.model} · base URL ${c.baseUrl}); \`keel\` creates it on first run`,
+        },
   ];
   if (c.apiKey === null) {
     findings.push({

@@ -9,6 +9,7 @@ import {
   checkEndpoint,
   checkHooks,
   checkNode,
+  checkSandbox,
   type Finding,
 } from "./doctor-checks.js";
 import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
@@ -35,6 +36,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const config = await checkConfig({ keelHome, env });
   const findings: Finding[] = [
     checkNode(),
+    checkSandbox(env),
     ...config.findings,
     await checkEndpoint({
       config: config.config,

@@ -80,6 +80,18 @@ const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } 
   PreCompact: z.strictObject({ trigger, custom_instructions: z.string() }),
   PostCompact: z.strictObject({ trigger }),
   Notification: z.strictObject({ message: z.string(), notification_type: z.string() }),
+  Elicitation: z.strictObject({
+    mcp_server_name: z.string(),
+    message: z.string(),
+    mode: z.enum(["form", "url"]),
+    url: z.string().optional(),
+    requested_schema: toolInput.optional(),
+  }),
+  ElicitationResult: z.strictObject({
+    mcp_server_name: z.string(),
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: toolInput.optional(),
+  }),
   SessionEnd: z.strictObject({ reason: z.enum(["exit", "clear", "logout", "other"]) }),
 };
 
@@ -172,6 +184,14 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
       return { trigger: "manual", custom_instructions: "" };
     case "PostCompact":
       return { trigger: "manual" };
+    case "Elicitation":
+      return {
+        mcp_server_name: opts.tool ?? "server",
+        message: "What is your name?",
+        mode: "form",
+      };
+    case "ElicitationResult":
+      return { mcp_server_name: opts.tool ?? "server", action: "accept", content: { name: "Ada" } };
     case "Notification":
       return {
         message: "Keel needs your permission to use shell",

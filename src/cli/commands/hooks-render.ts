@@ -2,6 +2,7 @@
  * Text and JSON renderings of the hook listing for `keel hooks list` and `keel hooks validate`.
  * Pure functions: listing in, lines out.
  */
+
 import { EVENT_SPECS, HOOK_EVENTS, type HookEventName } from "../../hooks/events.js";
 import { handlerLabel } from "../../hooks/index.js";
 import type {
@@ -12,6 +13,7 @@ import type {
   HookSource,
 } from "../../hooks/types.js";
 import { columns, displayPath, pad, plural, table, wrap, wrapParts } from "../format/text.js";
+import { visibleCommand } from "../terminal-text.js";
 
 /** What the renderers need to know besides the listing. */
 export interface RenderContext {
@@ -32,6 +34,8 @@ export function handlerSummary(handler: HandlerConfig): string {
       return `prompt: ${firstLine(handler.prompt)}`;
     case "agent":
       return `agent: ${firstLine(handler.prompt)}`;
+    case "mcp_tool":
+      return `mcp_tool: ${handler.server}/${handler.tool}`;
   }
 }
 
@@ -80,7 +84,8 @@ function hookLines(
   const matcherText = hook.matcher || "*";
   const head = `  ${pad(matcherText, matcherWidth)}  `;
   const sub = " ".repeat(head.length);
-  const summary = handlerSummary(hook.handler);
+  // Whole and with whitespace visible: padding must not hide a `; touch X` (trust decisions).
+  const summary = visibleCommand(handlerSummary(hook.handler));
   const wrapOpts = { hangingIndent: sub, breakLongWords: true };
   // A matcher wider than the column gets its own line rather than being cut.
   const lines =

@@ -23,8 +23,10 @@ import {
   processOutput,
   resolveProjectDir,
 } from "./hooks-shared.js";
-import { type HooksStatsOptions, runHooksStats } from "./hooks-stats.js";
-import { type HooksTestOptions, runHooksTest } from "./hooks-test.js";
+// `hooks test` (which brings the agent for prompt/agent hooks) and `hooks stats` are loaded
+// only when they run: `keel hooks list` starts faster without them.
+import type { HooksStatsOptions } from "./hooks-stats.js";
+import type { HooksTestOptions } from "./hooks-test.js";
 
 interface CwdOptions {
   cwd?: string;
@@ -187,7 +189,9 @@ export function register(program: Command): void {
     .option("--session <id>", "only runs of this session")
     .option("--json", "print one JSON document")
     .option(CWD_FLAG, CWD_HELP)
-    .action(async (opts: HooksStatsOptions) => done(await runHooksStats(opts, processOutput)));
+    .action(async (opts: HooksStatsOptions) =>
+      done(await (await import("./hooks-stats.js")).runHooksStats(opts, processOutput)),
+    );
 
   hooks
     .command("test")
@@ -208,6 +212,6 @@ export function register(program: Command): void {
     .option(CWD_FLAG, CWD_HELP)
     .addHelpText("after", `\nEvents (gating?, matcher filters on):\n${EVENTS_HELP}\n`)
     .action(async (event: string, opts: HooksTestOptions) =>
-      done(await runHooksTest(event, opts, processOutput)),
+      done(await (await import("./hooks-test.js")).runHooksTest(event, opts, processOutput)),
     );
 }

@@ -1,21 +1,22 @@
 /**
- * The default action: `keel` with no subcommand starts the interactive TUI. The TUI (Ink, React)
- * is imported inside the action, so `keel --help`, `keel --version` and every subcommand start
- * without loading it.
+ * The default action: `keel` with no subcommand starts the interactive TUI. Everything the
+ * action needs (zod, the hooks engine, the TUI with Ink and React) is imported inside it: this
+ * module is registered for every command, and `keel --help` must not pay for them.
  */
 import { type Command, Option } from "commander";
-import { z } from "zod";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { UserError } from "../main.js";
-import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
 
-const optionsSchema = z.object({
-  model: z.string().min(1).optional(),
-  mode: z.enum(PERMISSION_MODES).optional(),
-  continue: z.boolean().default(false),
-  resume: z.string().min(1).optional(),
-  cwd: z.string().optional(),
-});
+async function optionsSchema() {
+  const { z } = await import("zod");
+  return z.object({
+    model: z.string().min(1).optional(),
+    mode: z.enum(PERMISSION_MODES).optional(),
+    continue: z.boolean().default(false),
+    resume: z.string().min(1).optional(),
+    cwd: z.string().optional(),
+  });
+}
 
 /** Registers the default action and its options on the program itself. */
 export function register(program: Command): void {
@@ -37,7 +38,7 @@ export function register(program: Command): void {
       if (cmd.args.length > 0) {
         throw new UserError(`unknown command '${cmd.args[0]}' (see \`keel --help\`)`);
       }
-      const parsed = optionsSchema.safeParse(raw);
+      const parsed = (await optionsSchema()).safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new UserError(
@@ -48,6 +49,7 @@ export function register(program: Command): void {
       if (o.continue && o.resume !== undefined) {
         throw new UserError("--continue and --resume cannot be used together");
       }
+      const { keelHomeDir, resolveProjectDir } = await import("./hooks-shared.js");
       const projectDir = await resolveProjectDir(o.cwd);
       const { runInteractive } = await import("../tui/run.js");
       await runInteractive({

@@ -1,5 +1,7 @@
 /** How `keel run` prints: streamed text, one JSON object at the end, or one JSON line per event. */
+import { branchLine } from "../../agent/branch.js";
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
+import { planLines } from "../../agent/harvest.js";
 import type { HookRunRecord } from "../../hooks/types.js";
 
 /** The `--output-format json` object (exactly these keys). */
@@ -95,6 +97,18 @@ export function createRunPrinter(
         case "notice":
           out.stderr(`keel: ${ev.text}\n`);
           notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
+          break;
+        case "harvest":
+          for (const line of planLines(ev.plan)) out.stderr(`keel: ${line}\n`);
+          break;
+        case "branch":
+          out.stderr(`keel: ${branchLine(ev)}\n`);
+          break;
+        case "subagent":
+          // A sub-agent's calls, one line each, under its task.
+          if (ev.event.type === "tool_call") {
+            out.stderr(`keel:   ${ev.agentType} → ${ev.event.name} ${preview(ev.event.input)}\n`);
+          }
           break;
         default:
           break;

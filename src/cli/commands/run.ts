@@ -33,6 +33,12 @@ const optionsSchema = z.object({
   resume: z.string().min(1).optional(),
   mode: z.enum(PERMISSION_MODES).optional(),
   cwd: z.string().optional(),
+  harvest: z.boolean().default(false),
+  branch: z
+    .string()
+    .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
+    .transform(Number)
+    .optional(),
 });
 
 /** Signals that stop a run gracefully (a second one of the same kind kills at once). */
@@ -66,6 +72,8 @@ export function register(program: Command): void {
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
     .option("--cwd <dir>", "project directory (default: the current directory)")
+    .option("--harvest", "extract plan state from the model's reasoning (one cheap call per reply)")
+    .option("--branch <n>", "N samples per request at spread temperatures; one is picked")
     .addHelpText("after", RUN_HELP)
     .action(async (prompt: string, raw: Record<string, unknown>) => {
       await runCommand(prompt, raw);
@@ -150,6 +158,8 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       autoApprove: o.yes,
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
       ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
+      ...(o.harvest ? { harvest: true } : {}),
+      ...(o.branch !== undefined ? { branch: o.branch } : {}),
       ...(mcpServers ? { mcpServers } : {}),
     }).catch(async (err: unknown) => {
       await mcpServers?.close();
@@ -215,15 +225,22 @@ function summarize(
   const toolCalls: RunSummary["json"]["toolCalls"] = [];
   const hookRuns: RunSummary["json"]["hookRuns"] = [];
   for (const ev of events) {
-    if (ev.type === "tool_result") {
-      toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
-    } else if (ev.type === "hook_run") {
+    // Hooks that ran inside a sub-agent ran in this run too.
+    const run =
+      ev.type === "hook_run"
+        ? ev.run
+        : ev.type === "subagent" && ev.event.type === "hook_run"
+          ? ev.event.run
+          : null;
+    if (run !== null) {
       hookRuns.push({
-        event: ev.run.event,
-        source: ev.run.source,
-        outcome: ev.run.outcome,
-        durationMs: ev.run.durationMs,
+        event: run.event,
+        source: run.source,
+        outcome: run.outcome,
+        durationMs: run.durationMs,
       });
+    } else if (ev.type === "tool_result") {
+      toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
     } else if (ev.type === "error") {
       lastError = ev.message;
     } else if (ev.type === "notice" && ev.level !== "info") {

@@ -4,6 +4,7 @@
  * the request was made), so a later price change does not rewrite history.
  */
 import type { Command } from "commander";
+import { type CompactionTotals, compactionTotals } from "../../agent/compaction-log.js";
 import { loadModelTable } from "../../llm/pricing.js";
 import {
   keelHomeFrom,
@@ -102,11 +103,12 @@ export function renderStats(
   ];
   if (opts.reference) {
     const ref = referenceCost(stats, opts.reference);
-    const ratio = stats.costUsd > 0 ? `, ${(ref / stats.costUsd).toFixed(1)}× what Keel cost` : "";
+    // An estimate, and said to be one: another model would not have used the same tokens.
+    const ratio = stats.costUsd > 0 ? `, ~${(ref / stats.costUsd).toFixed(1)}× what Keel cost` : "";
     rows.push([
-      opts.reference.label,
-      usd(ref),
-      `at $${opts.reference.inputPerMillion} in / $${opts.reference.outputPerMillion} out per 1M${ratio}`,
+      `${opts.reference.label} (est.)`,
+      `~${usd(ref)}`,
+      `estimate: the same tokens at $${opts.reference.inputPerMillion} in / $${opts.reference.outputPerMillion} out per 1M, no cache${ratio}`,
     ]);
   }
   const lines = [
@@ -136,10 +138,13 @@ export async function runStats(
   const since = opts.today === true ? startOfToday(env.now) : null;
   const stats = usageStats(since === null ? { keelHome } : { keelHome, since });
   const reference = env.reference === undefined ? defaultReference() : env.reference;
+  const compactions = compactionTotals(keelHome, since ?? undefined);
   if (opts.json === true) {
-    return `${JSON.stringify(statsJson(stats, { since, reference }), null, 2)}\n`;
+    const json = { ...statsJson(stats, { since, reference }), compactions };
+    return `${JSON.stringify(json, null, 2)}\n`;
   }
-  return `${renderStats(stats, { today: opts.today === true, reference }).join("\n")}\n`;
+  const lines = renderStats(stats, { today: opts.today === true, reference });
+  return `${[...lines, ...compactionLines(compactions)].join("\n")}\n`;
 }
 
 /** The comparison price from the pricing data, when it has one. */
@@ -160,6 +165,16 @@ export function register(program: Command): void {
     .action(async (opts: StatsOptions) => {
       process.stdout.write(await runStats(opts));
     });
+}
+
+/** What compactions cost (their summary requests) and saved (prompt tokens per later request). */
+export function compactionLines(c: CompactionTotals): string[] {
+  if (c.compactions === 0) return [];
+  return [
+    "",
+    `Compactions: ${c.compactions} (${c.automatic} automatic); the summaries cost ${usd(c.summaryCostUsd)}`,
+    `  each later request sends ${count(c.tokensSavedPerRequest)} fewer prompt tokens (≈ ${usd(c.usdSavedPerRequest)} at the cache-miss price)`,
+  ];
 }
 
 function skippedLine(n: number): string {

@@ -25,7 +25,10 @@ export type TuiAgent = Pick<
   | "setPermissionMode"
   | "stats"
   | "transcript"
-> & { readonly hooks: TuiHooks } & Partial<Pick<Agent, "memory" | "commands">>;
+  | "mcp"
+> & { readonly hooks: TuiHooks } & Partial<
+    Pick<Agent, "memory" | "commands" | "getReasoning" | "setReasoning">
+  >;
 
 /** A stored session as /sessions lists it. */
 export interface TuiSessionSummary {

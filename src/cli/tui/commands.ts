@@ -6,9 +6,11 @@ import { homedir } from "node:os";
 import type { AgentEvent } from "../../agent/events.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { renderListing, summaryLine } from "../commands/hooks-render.js";
+import { keelHomeDir } from "../commands/hooks-shared.js";
 import { table } from "../format/text.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
 import { clip, formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
+import { runMcpSlash } from "./mcp-command.js";
 import { sanitize, sanitizeLine } from "./sanitize.js";
 import { customCommandSpecs, runCustomCommand, SESSION_HANDLERS } from "./session-commands.js";
 import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
@@ -117,6 +119,13 @@ const HANDLERS: Record<string, Handler> = {
       );
     }
   },
+  mcp: async (args, { backend, io }) =>
+    runMcpSlash(args, {
+      mcp: backend.agent().mcp,
+      projectDir: backend.projectDir,
+      keelHome: keelHomeDir(),
+      io,
+    }),
   stats: async (_args, { backend, io }) => {
     const s = backend.agent().stats();
     const saved = s.costWithoutCacheUsd - s.costUsd;
@@ -243,7 +252,7 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /** Opens the new agent first (so a bad id leaves the session alone), then ends the old one. */
-async function swap(
+export async function swap(
   backend: TuiBackend,
   io: SlashIO,
   opts: { resume?: string; model?: string },

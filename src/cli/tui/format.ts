@@ -68,6 +68,16 @@ export function preview(content: string, lines: number): { lines: string[]; more
   return { lines: body.slice(0, lines), more: Math.max(0, body.length - lines) };
 }
 
+/** The last `lines` non-empty lines of a running command's output, sanitized. */
+export function tailLines(output: string, lines: number): string[] {
+  // A partial line after the last newline is shown as it grows (a progress bar, a prompt).
+  const all = sanitize(output)
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== "");
+  return all.slice(-lines);
+}
+
 /** A hook command for a one-line row: home and long absolute paths shortened. */
 export function shortenCommand(command: string, opts: { home?: string } = {}): string {
   let text = sanitizeLine(command);

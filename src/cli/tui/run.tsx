@@ -15,6 +15,7 @@ import { SessionError } from "../../session/index.js";
 import { UserError } from "../main.js";
 import { App } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
+import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
@@ -46,6 +47,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
     if (!values) throw new UserError("setup cancelled; set DEEPSEEK_API_KEY or run `keel` again");
     const saved = await saveLlmConfig({ keelHome: opts.keelHome, values });
     if (!saved.ok) throw new UserError(`could not save the configuration: ${saved.error}`);
+    // Printed above the session so it stays in the scrollback: the user knows where the key went.
+    process.stdout.write(
+      `✓ saved your API key and base URL to ${saved.path} (readable only by you)\n`,
+    );
     loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
     if (!loaded.ok) throw new UserError(loaded.error);
   }
@@ -62,6 +67,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       cheapModel: llm.cheapModel,
       client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
       permissions,
+      onElicit: tuiElicitation(permissions),
       ...(opts.mode ? { permissionMode: opts.mode } : {}),
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       ...(opts.continueLatest ? { continueLatest: true } : {}),

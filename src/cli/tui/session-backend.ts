@@ -14,7 +14,7 @@ import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
-import { registerCustomCommands } from "./session-commands.js";
+import { onAgentOpened } from "./session-commands.js";
 import { SLASH_COMMANDS } from "./slash.js";
 
 /** Options of {@link createSessionBackend}. */
@@ -69,7 +69,6 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     const mcpServers = await startSessionServers({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
-      ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
     });
     try {
       const agent = await createAgent({
@@ -84,9 +83,10 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),
+        ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
       });
-      registerCustomCommands(
-        agent.commands(),
+      onAgentOpened(
+        agent,
         SLASH_COMMANDS.map((c) => c.name),
       );
       return { agent, session };

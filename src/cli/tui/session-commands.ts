@@ -4,6 +4,7 @@
  */
 import type { CommandCatalog } from "../../agent/commands/load.js";
 import { describeMemory } from "../../agent/memory.js";
+import type { Agent } from "../../agent/types.js";
 import type { TuiBackend } from "./backend.js";
 import type { SlashIO } from "./commands.js";
 import type { SlashCommandSpec } from "./slash.js";
@@ -51,10 +52,108 @@ type Handler = (args: string[], ctx: { backend: TuiBackend; io: SlashIO }) => Pr
 /** Specs for /help and completion. */
 export const SESSION_COMMANDS: readonly SlashCommandSpec[] = [
   { name: "memory", description: "memory files loaded into this session", argsOptional: true },
+  {
+    name: "harvest",
+    description: "extract plan state from the model's reasoning (one cheap call per reply)",
+    usage: "[on|off]",
+    args: ["on", "off"],
+    argsOptional: true,
+  },
+  {
+    name: "branch",
+    description: "N samples per request at spread temperatures, one picked",
+    usage: "[N|off]",
+    args: ["2", "3", "off"],
+    argsOptional: true,
+  },
+  {
+    name: "preset",
+    description: "fast | smart (pro + harvest) | max (pro + harvest + branch 3)",
+    usage: "<fast|smart|max>",
+    args: ["fast", "smart", "max"],
+    argsOptional: false,
+  },
 ];
+
+/** The presets: model, harvest and branching together (as Reasonix's /preset). */
+export const PRESETS = {
+  fast: { model: "deepseek-v4-flash", harvest: false, branch: 1 },
+  smart: { model: "deepseek-v4-pro", harvest: true, branch: 1 },
+  max: { model: "deepseek-v4-pro", harvest: true, branch: 3 },
+} as const;
+
+/** Harvest/branch as the user set them: kept across /clear, /resume and /model. */
+let reasoningPrefs: { harvest?: boolean; branch?: number } = {};
+
+/** Called for every agent the TUI opens: its custom commands, the user's reasoning settings. */
+export function onAgentOpened(
+  agent: Pick<Agent, "commands" | "setReasoning">,
+  builtIn: readonly string[],
+): void {
+  registerCustomCommands(agent.commands(), builtIn);
+  agent.setReasoning(reasoningPrefs);
+}
+
+function setReasoning(
+  backend: TuiBackend,
+  io: SlashIO,
+  r: { harvest?: boolean; branch?: number },
+): void {
+  reasoningPrefs = { ...reasoningPrefs, ...r };
+  const agent = backend.agent();
+  agent.setReasoning?.(r);
+  const now = agent.getReasoning?.() ?? { harvest: false, branch: 1 };
+  io.notice(
+    "info",
+    `harvest ${now.harvest ? "on" : "off"} · branch ${now.branch > 1 ? `${now.branch} samples` : "off"}`,
+  );
+}
 
 /** What each of them does. */
 export const SESSION_HANDLERS: Record<string, Handler> = {
+  harvest: async (args, { backend, io }) => {
+    const a = (args[0] ?? "").toLowerCase();
+    if (a !== "" && a !== "on" && a !== "off") {
+      io.notice("error", "usage: /harvest [on|off]");
+      return;
+    }
+    const current = backend.agent().getReasoning?.().harvest ?? false;
+    setReasoning(backend, io, { harvest: a === "" ? !current : a === "on" });
+  },
+  branch: async (args, { backend, io }) => {
+    const a = (args[0] ?? "").toLowerCase();
+    if (a === "") {
+      const now = backend.agent().getReasoning?.() ?? { harvest: false, branch: 1 };
+      io.notice(
+        "info",
+        `branch ${now.branch > 1 ? `${now.branch} samples` : "off"} (/branch N|off)`,
+      );
+      return;
+    }
+    const n = a === "off" ? 1 : Number(a);
+    if (!Number.isInteger(n) || n < 1 || n > 8) {
+      io.notice("error", "usage: /branch N|off (N from 2 to 8)");
+      return;
+    }
+    setReasoning(backend, io, { branch: n });
+  },
+  preset: async (args, { backend, io }) => {
+    const name = (args[0] ?? "").toLowerCase();
+    if (!(name in PRESETS)) {
+      io.notice("error", "usage: /preset fast|smart|max");
+      return;
+    }
+    const p = PRESETS[name as keyof typeof PRESETS];
+    reasoningPrefs = { harvest: p.harvest, branch: p.branch };
+    if (backend.model() !== p.model) {
+      // Loaded when used: commands.ts imports this module's tables at load time.
+      const { swap } = await import("./commands.js");
+      const ok = await swap(backend, io, { model: p.model }, "other");
+      if (!ok) return;
+    }
+    setReasoning(backend, io, { harvest: p.harvest, branch: p.branch });
+    io.notice("info", `preset ${name}: ${backend.model()}`);
+  },
   memory: async (_args, { backend, io }) => {
     const report = backend.agent().memory?.() ?? null;
     const lines =

@@ -3,7 +3,9 @@
  * sub-agent's progress inside its `task` card, harvested plan state, branch selection and
  * compaction costs. Kept apart from transcript.ts so the core reducer stays small.
  */
+import { branchLine } from "../../agent/branch.js";
 import type { AgentEvent } from "../../agent/events.js";
+import { planLines } from "../../agent/harvest.js";
 import { type CardAttachment, pushEntries, type TranscriptState } from "./transcript.js";
 
 /** Applies one session-level event; unknown events leave the state as it was. */
@@ -22,6 +24,14 @@ export function applyExtraEvent(state: TranscriptState, ev: AgentEvent): Transcr
     }
     case "subagent":
       return applySubagentEvent(state, ev);
+    case "harvest": {
+      const lines = planLines(ev.plan);
+      const s = addCost(state, ev.costUsd);
+      if (lines.length === 0) return s;
+      return pushEntries(s, { kind: "info", lines });
+    }
+    case "branch":
+      return pushEntries(state, { kind: "info", lines: [`🔀 ${branchLine(ev)}`] });
     default:
       return state;
   }
@@ -76,6 +86,16 @@ function applySubagentEvent(
     default:
       return state;
   }
+}
+
+/** Adds a side call's cost (harvest) to the turn and the session, as the status line shows. */
+function addCost(state: TranscriptState, costUsd: number): TranscriptState {
+  if (costUsd === 0) return state;
+  return {
+    ...state,
+    turn: { ...state.turn, costUsd: state.turn.costUsd + costUsd },
+    session: { ...state.session, costUsd: state.session.costUsd + costUsd },
+  };
 }
 
 function preview(input: Record<string, unknown>): string {

@@ -28,6 +28,13 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     argsOptional: true,
   },
   {
+    name: "mcp",
+    description: "MCP servers and their tools; reload them, trust project servers",
+    usage: "[list|reload|trust]",
+    args: ["list", "reload", "trust"],
+    argsOptional: true,
+  },
+  {
     name: "stats",
     description: "this session's tokens, cache hit ratio and cost",
     argsOptional: true,

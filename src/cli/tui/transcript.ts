@@ -4,8 +4,9 @@
  * cards and the spinner's phase are live. This is display state only: the loop lives in the agent.
  */
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
-import type { HookRunRecord } from "../../hooks/types.js";
-import { wordWrap } from "./format.js";
+import type { HookRunRecord, HookStart } from "../../hooks/types.js";
+import { shortenCommand, wordWrap } from "./format.js";
+import { type BlockBuffer, bufferText, EMPTY_BLOCK, feedLine, flushBuffer } from "./md-blocks.js";
 import { applyExtraEvent } from "./session-extras.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
@@ -30,13 +31,18 @@ export interface ToolCardData {
   attached?: readonly CardAttachment[];
   /** A call from a resumed session's history: no status or time is known, only what ran. */
   historic?: boolean;
+  /** The tail of what the call printed so far (shell), while it runs. */
+  output?: string;
 }
 
 /** One finished thing on screen. `key` is unique for the whole session. */
 export type Entry =
   | { kind: "user"; key: string; text: string }
-  /** Assistant text, flushed a line at a time; `continued` entries carry no bullet. */
-  | { kind: "assistant"; key: string; text: string; continued: boolean }
+  /**
+   * Assistant Markdown, flushed a block at a time; `continued` entries carry no bullet, and
+   * `gap` keeps the blank line the answer had before the block.
+   */
+  | { kind: "assistant"; key: string; text: string; continued: boolean; gap?: boolean }
   | { kind: "reasoning"; key: string; text: string; expanded: boolean }
   | { kind: "tool"; key: string; card: ToolCardData }
   | { kind: "hook"; key: string; run: HookRunRecord }
@@ -60,10 +66,16 @@ export interface TranscriptState {
   done: Entry[];
   /** The assistant text of the current line being streamed (no newline yet). */
   streamingText: string;
+  /** Complete lines of the Markdown block still being streamed (live until it is whole). */
+  block: BlockBuffer;
+  /** A blank line came after the last flushed block. */
+  blockGap: boolean;
   /** Whether the streaming text continues an assistant entry already flushed to `done`. */
   streamingContinued: boolean;
   streamingReasoning: string;
   tools: ToolCardData[];
+  /** Hooks started and not yet finished, oldest first (the spinner names the first). */
+  runningHooks: HookStart[];
   phase: Phase;
   turn: UsageTotals;
   session: UsageTotals;
@@ -82,9 +94,12 @@ export function initialTranscript(opts: { expandReasoning?: boolean } = {}): Tra
   return {
     done: [],
     streamingText: "",
+    block: EMPTY_BLOCK,
+    blockGap: false,
     streamingContinued: false,
     streamingReasoning: "",
     tools: [],
+    runningHooks: [],
     phase: { kind: "idle" },
     turn: ZERO,
     session: ZERO,
@@ -101,10 +116,50 @@ export function hitRatio(t: UsageTotals): number | null {
   return total === 0 ? null : t.hitTokens / total;
 }
 
+const POST_TOOL = new Set(["PostToolUse", "PostToolUseFailure"]);
+
+/** Bytes of a running call's output kept for its card (only the last lines are shown). */
+const OUTPUT_TAIL = 4096;
+
+/** What the spinner says while a hook runs: "running PreToolUse hook ./check.sh". */
+export function hookStartLabel(hook: HookStart): string {
+  return `running ${hook.event} hook ${shortenCommand(hook.command)}`;
+}
+
+function sameHook(a: HookStart, run: HookRunRecord): boolean {
+  return a.hookId === run.hookId && a.event === run.event;
+}
+
+/** The spinner follows the oldest running hook, else the newest running card. */
+function phaseAfterHooks(state: TranscriptState, now: number): TranscriptState {
+  const hook = state.runningHooks[0];
+  if (hook) {
+    const label = hookStartLabel(hook);
+    if (state.phase.kind === "busy" && state.phase.label === label) return state;
+    return { ...state, phase: { kind: "busy", label, since: hook.startedAt } };
+  }
+  if (state.phase.kind !== "busy" || !state.phase.label.includes(" hook ")) return state;
+  const last = state.tools[state.tools.length - 1];
+  return busy(state, last ? `running ${last.name}` : "running hooks", now);
+}
+
+function appendOutput(state: TranscriptState, id: string, text: string): TranscriptState {
+  const i = state.tools.findIndex((t) => t.id === id);
+  const card = state.tools[i];
+  if (!card) return state;
+  const output = `${card.output ?? ""}${text}`.slice(-OUTPUT_TAIL);
+  const tools = [...state.tools];
+  tools[i] = { ...card, output };
+  return { ...state, tools };
+}
+
 /** Whether a hook run deserves a row: it blocked, warned, failed, timed out or said something. */
 export function hookRunIsVisible(run: HookRunRecord): boolean {
   if (run.outcome !== "pass") return true;
-  return (run.message ?? "").trim() !== "" || run.stdout.trim() !== "";
+  // After a tool ran, whatever a hook says on stderr is the user's to see (a formatter's
+  // complaint, a linter's warning): it would otherwise vanish without a trace.
+  const stderr = POST_TOOL.has(run.event) && run.stderr.trim() !== "";
+  return stderr || (run.message ?? "").trim() !== "" || run.stdout.trim() !== "";
 }
 
 /** An entry before it gets its key. */
@@ -126,47 +181,74 @@ function flushReasoning(state: TranscriptState): TranscriptState {
   return { ...next, streamingReasoning: "", lastReasoning };
 }
 
+function pushBlocks(state: TranscriptState, blocks: readonly string[]): TranscriptState {
+  let s = state;
+  for (const text of blocks) {
+    const gap = s.streamingContinued && s.blockGap;
+    s = pushEntries(s, {
+      kind: "assistant",
+      text,
+      continued: s.streamingContinued,
+      ...(gap ? { gap } : {}),
+    });
+    s = { ...s, streamingContinued: true, blockGap: false };
+  }
+  return s;
+}
+
 function flushText(state: TranscriptState): TranscriptState {
-  if (state.streamingText === "") return { ...state, streamingContinued: false };
-  const next = pushEntries(state, {
-    kind: "assistant",
-    text: state.streamingText,
-    continued: state.streamingContinued,
-  });
-  return { ...next, streamingText: "", streamingContinued: false };
+  const s = pushBlocks(state, flushBuffer(state.block, state.streamingText));
+  return {
+    ...s,
+    streamingText: "",
+    block: EMPTY_BLOCK,
+    blockGap: false,
+    streamingContinued: false,
+  };
+}
+
+/** The part of the answer still live: the unfinished block and the line being streamed. */
+export function liveAssistantText(state: TranscriptState): string {
+  if (state.block.lines.length === 0) return state.streamingText;
+  return bufferText(state.block, state.streamingText);
 }
 
 function appendText(state: TranscriptState, delta: string, layout: Layout): TranscriptState {
   let s = flushReasoning(state);
   const text = s.streamingText + delta;
-  const cut = text.lastIndexOf("\n");
-  if (cut < 0) return boundLiveText({ ...s, streamingText: text }, layout);
-  // Complete lines become static at once, so a long answer never re-renders (or flickers).
-  s = pushEntries(s, {
-    kind: "assistant",
-    text: text.slice(0, cut),
-    continued: s.streamingContinued,
-  });
-  return boundLiveText(
-    { ...s, streamingText: text.slice(cut + 1), streamingContinued: true },
-    layout,
-  );
+  const lines = text.split("\n");
+  const partial = lines.pop() ?? "";
+  let block = s.block;
+  for (const line of lines) {
+    const fed = feedLine(block, line, layout.maxLiveRows ?? 4);
+    s = pushBlocks(s, fed.done);
+    if (fed.blank && s.streamingContinued) s = { ...s, blockGap: true };
+    block = fed.buf;
+  }
+  return boundLiveText({ ...s, block, streamingText: partial }, layout);
 }
 
 /**
- * A paragraph streamed without line breaks must not grow the live frame past the screen: Ink
- * then redraws a frame taller than the terminal and every redraw pushes its top rows into the
- * scrollback again. The rows that wrapped above the last one become static as they complete.
+ * A block streamed a long way (a paragraph without line breaks, a long list) must not grow the
+ * live frame past the screen: Ink then redraws a frame taller than the terminal and every
+ * redraw pushes its top rows into the scrollback again. The complete lines of a long block, and
+ * then the rows that wrapped above the last one, become static as they complete.
  */
-function boundLiveText(s: TranscriptState, layout: Layout): TranscriptState {
-  if (!layout.textWidth) return s;
+function boundLiveText(state: TranscriptState, layout: Layout): TranscriptState {
+  if (!layout.textWidth) return state;
+  const max = layout.maxLiveRows ?? 4;
+  let s = state;
+  const rowsOf = (text: string) => wordWrap(text, layout.textWidth ?? 80).split("\n").length;
+  if (s.block.fence === null && s.block.lines.length > 0 && rowsOf(liveAssistantText(s)) > max) {
+    s = { ...pushBlocks(s, [s.block.lines.join("\n")]), block: EMPTY_BLOCK };
+  }
+  if (s.block.lines.length > 0) return s;
   const rows = wordWrap(s.streamingText, layout.textWidth).split("\n");
-  if (rows.length <= (layout.maxLiveRows ?? 4)) return s;
+  if (rows.length <= max) return s;
   const tail = rows[rows.length - 1] ?? "";
   const head = s.streamingText.slice(0, s.streamingText.length - tail.length).trimEnd();
   if (head === "") return s;
-  const next = pushEntries(s, { kind: "assistant", text: head, continued: s.streamingContinued });
-  return { ...next, streamingText: tail, streamingContinued: true };
+  return { ...pushBlocks(s, [head]), streamingText: tail };
 }
 
 /** Attaches to the newest running card; null when no call is running. */
@@ -252,13 +334,22 @@ export function applyEvent(
       const label = tools.length > 0 ? `running ${tools[tools.length - 1]?.name}` : "running hooks";
       return busy(s, label, now);
     }
-    case "hook_run":
-      if (!hookRunIsVisible(ev.run)) return state;
+    case "tool_output":
+      return appendOutput(state, ev.id, ev.text);
+    case "hook_start":
+      return phaseAfterHooks({ ...state, runningHooks: [...state.runningHooks, ev.hook] }, now);
+    case "hook_run": {
+      const i = state.runningHooks.findIndex((h) => sameHook(h, ev.run));
+      const runningHooks =
+        i < 0 ? state.runningHooks : state.runningHooks.filter((_, j) => j !== i);
+      const s = i < 0 ? state : phaseAfterHooks({ ...state, runningHooks }, now);
+      if (!hookRunIsVisible(ev.run)) return s;
       // A Stop hook runs after the last line of the answer, which may still be streaming text.
       return (
-        attachToRunningCard(state, { kind: "hook", run: ev.run }) ??
-        pushEntries(flushText(flushReasoning(state)), { kind: "hook", run: ev.run })
+        attachToRunningCard(s, { kind: "hook", run: ev.run }) ??
+        pushEntries(flushText(flushReasoning(s)), { kind: "hook", run: ev.run })
       );
+    }
     case "notice":
       return (
         attachToRunningCard(state, { kind: "notice", level: ev.level, text: ev.text }) ??
@@ -275,7 +366,7 @@ export function applyEvent(
       return pushEntries(flushText(flushReasoning(state)), {
         kind: "notice",
         level: "info",
-        text: `compacted ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
+        text: `compacted${ev.trigger === "auto" ? " automatically" : ""} ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
       });
     case "error":
       return pushEntries(flushText(flushReasoning(state)), {
@@ -297,7 +388,7 @@ export function applyEvent(
           },
         });
       }
-      s = { ...s, tools: [], phase: { kind: "idle" } };
+      s = { ...s, tools: [], runningHooks: [], phase: { kind: "idle" } };
       if (ev.stopReason === "aborted") {
         s = pushEntries(s, { kind: "notice", level: "warn", text: "interrupted" });
       } else if (ev.stopReason === "max_turns") {

@@ -20,6 +20,13 @@ export function handlerIdentity(handler: HandlerConfig): string {
       });
     case "http":
       return canonicalJson({ type: "http", url: handler.url });
+    case "mcp_tool":
+      return canonicalJson({
+        type: "mcp_tool",
+        server: handler.server,
+        tool: handler.tool,
+        input: handler.input,
+      });
     default:
       return canonicalJson({ type: handler.type, prompt: handler.prompt, model: handler.model });
   }
@@ -38,6 +45,8 @@ export function handlerLabel(handler: HandlerConfig): string {
       return handler.command ?? (handler.args ?? []).map(quoteArg).join(" ");
     case "http":
       return handler.url;
+    case "mcp_tool":
+      return `${handler.server}/${handler.tool}`;
     default:
       return handler.prompt.split("\n", 1)[0] ?? "";
   }

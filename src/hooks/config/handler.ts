@@ -115,13 +115,21 @@ export function toHandlerConfig(
       }
       break;
     }
+    case "mcp_tool": {
+      if (input.server === undefined) return need("server", "an mcp_tool hook needs `server`");
+      if (input.tool === undefined) return need("tool", "an mcp_tool hook needs `tool`");
+      handler = { type: "mcp_tool", ...base, server: input.server, tool: input.tool };
+      if (input.input !== undefined) handler.input = input.input;
+      delete handler.async;
+      break;
+    }
     default:
       return {
         problems: [
           ctx.problem(
             ctx.dialect === "claude" ? "warning" : "error",
             [...at, input.type !== undefined ? "type" : "mode"],
-            `unsupported hook type "${type}" (Keel runs command, http, prompt and agent hooks)`,
+            `unsupported hook type "${type}" (Keel runs command, http, prompt, agent and mcp_tool hooks)`,
           ),
         ],
       };

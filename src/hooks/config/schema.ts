@@ -28,6 +28,10 @@ export const HandlerInputSchema = z.object({
   prompt: z.string().optional(),
   model: z.string().optional(),
   maxTurns: z.number().int().positive().optional(),
+  /** mcp_tool hooks (Claude Code): the server, its tool and the tool's arguments. */
+  server: z.string().optional(),
+  tool: z.string().optional(),
+  input: z.record(z.string(), z.unknown()).optional(),
 });
 export type HandlerInput = z.infer<typeof HandlerInputSchema>;
 

@@ -4,6 +4,7 @@ import type { HandlerType } from "../types.js";
 import { agentHandler } from "./agent.js";
 import { createCommandHandler } from "./command.js";
 import { httpHandler } from "./http.js";
+import { mcpToolHandler } from "./mcp-tool.js";
 import { promptHandler } from "./prompt.js";
 import type { Handler } from "./types.js";
 
@@ -14,5 +15,6 @@ export function createHandlers(deps: { spawn?: SpawnFn } = {}): Record<HandlerTy
     http: httpHandler,
     prompt: promptHandler,
     agent: agentHandler,
+    mcp_tool: mcpToolHandler,
   };
 }

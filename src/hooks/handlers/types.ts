@@ -8,7 +8,7 @@
  * `HandlerResult` itself.
  */
 import type { AnyEventPayload } from "../events.js";
-import type { AgentRunner, HookDefinition, PromptRunner } from "../types.js";
+import type { AgentRunner, HookDefinition, McpToolRunner, PromptRunner } from "../types.js";
 
 /** Everything a handler needs for one run. */
 export interface HandlerRunRequest {
@@ -27,6 +27,7 @@ export interface HandlerRunRequest {
   maxOutputBytes: number;
   promptRunner?: PromptRunner;
   agentRunner?: AgentRunner;
+  mcpToolRunner?: McpToolRunner;
   /** Whether a user-level setting allows http hooks to reach private networks. */
   allowPrivateNetworks: boolean;
 }

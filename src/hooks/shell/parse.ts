@@ -33,6 +33,7 @@ export interface ShellAnalysis {
 
 let syntax: ShSyntax | undefined;
 let ops: Map<number, string> | undefined;
+let parser: { Parse(src: string, name: string): ShNode } | undefined;
 
 /** The parser, loaded on first use: it is 1.5 MB of JavaScript that most commands never need. */
 function sh(): ShSyntax {
@@ -104,7 +105,8 @@ export function analyzeShell(source: string): ShellAnalysis {
   const table = operators(S);
   let file: ShNode;
   try {
-    file = S.NewParser(S.KeepComments(false), S.Variant(S.LangBash)).Parse(source, "command");
+    parser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangBash));
+    file = parser.Parse(source, "command");
   } catch (err) {
     const message = (err as { Error?: () => string }).Error?.() ?? String(err);
     return { parsed: false, error: message, commands: [], opaque: ["syntax the parser rejects"] };
@@ -120,6 +122,8 @@ export function analyzeShell(source: string): ShellAnalysis {
     if (reason) opaque.add(reason);
     if (type === "CmdSubst" || type === "ProcSubst") {
       substitutions.push([node.Pos().Offset(), node.End().Offset()]);
+    } else if ((type === "SglQuoted" || type === "DblQuoted") && node.Dollar) {
+      opaque.add("$'…' or $\"…\" quoting (bash and sh read it differently)");
     } else if (type === "Stmt") {
       if (node.Background) opaque.add("background job (&)");
       if (node.Coprocess) opaque.add("coprocess");

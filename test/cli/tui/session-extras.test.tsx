@@ -146,4 +146,107 @@ describe("session extras in the TUI", () => {
       registerCustomCommands({ commands: [], problems: [] }, []);
     }
   });
+
+  it("shows harvested plan state and the branch line; /harvest, /branch and /preset switch them", async () => {
+    const reasoning = { harvest: false, branch: 1 };
+    const { backend, log } = fakeBackend({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield {
+          type: "branch",
+          samples: [
+            { index: 0, temperature: 0, uncertainties: 2, answerChars: 40, costUsd: 0.001 },
+            { index: 1, temperature: 0.5, uncertainties: 0, answerChars: 30, costUsd: 0.001 },
+            { index: 2, temperature: 1, uncertainties: 3, answerChars: 20, costUsd: 0.001 },
+          ],
+          failed: 0,
+          picked: 1,
+          costUsd: 0.003,
+        };
+        yield {
+          type: "harvest",
+          plan: {
+            subgoals: ["open box A", "label all"],
+            hypotheses: [],
+            uncertainties: [],
+            rejectedPaths: ["sample apple box"],
+          },
+          costUsd: 0.0001,
+        };
+        yield { type: "text_delta", text: "Pick from the mixed box." };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    const agent = backend.agent;
+    backend.agent = () => ({
+      ...agent(),
+      getReasoning: () => ({ ...reasoning }),
+      setReasoning: (r: { harvest?: boolean; branch?: number }) => Object.assign(reasoning, r),
+    });
+    const r = render(<App backend={backend} permissions={createPermissionBridge()} />);
+    const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+    await screen((s) => s.includes("ask Keel"));
+    r.stdin.write("puzzle\r");
+    const s = await screen((s) => s.includes("Pick from the mixed box."));
+    expect(s).toContain(
+      "branched 3 samples → picked #1   #0 T=0.0 u=2   ▸#1 T=0.5 u=0   #2 T=1.0 u=3",
+    );
+    expect(s).toContain("‹ subgoals (2): open box A · label all");
+    expect(s).toContain("‹ rejected (1): sample apple box");
+    r.stdin.write("/harvest on\r");
+    await screen((s) => s.includes("harvest on · branch off"));
+    r.stdin.write("/branch 3\r");
+    await screen((s) => s.includes("harvest on · branch 3 samples"));
+    expect(reasoning).toEqual({ harvest: true, branch: 3 });
+    r.stdin.write("/preset fast\r");
+    await screen((s) => s.includes("preset fast: deepseek-v4-flash"));
+    expect(reasoning).toEqual({ harvest: false, branch: 1 });
+    expect(log.calls.filter((c) => c.startsWith("turn:"))).toEqual(["turn:puzzle"]);
+  });
+
+  it("/memory lists what was loaded and skipped; an automatic compaction says so", async () => {
+    const { backend } = fakeBackend({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        yield {
+          type: "compacted",
+          beforeMessages: 12,
+          afterMessages: 1,
+          trigger: "auto",
+          promptTokensBefore: 90_000,
+          costUsd: 0.001,
+        };
+        yield { type: "text_delta", text: "Continuing." };
+        yield { type: "turn_end", turn: 1, text: "", stopReason: "end" };
+      },
+    });
+    const agent = backend.agent;
+    backend.agent = () => ({
+      ...agent(),
+      memory: () => ({
+        files: [
+          {
+            path: "/p/AGENTS.md",
+            label: "AGENTS.md",
+            scope: "project" as const,
+            importedBy: null,
+            content: "Use tabs.\n",
+          },
+        ],
+        skipped: [{ path: "/p/missing.md", reason: "not found", importedBy: "/p/AGENTS.md" }],
+      }),
+    });
+    const r = render(<App backend={backend} permissions={createPermissionBridge()} />);
+    const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+    await screen((s) => s.includes("ask Keel"));
+    r.stdin.write("/memory");
+    await screen((s) => s.includes("❯ /memory"));
+    r.stdin.write(KEY.enter);
+    const s = await screen((s) => s.includes("loaded  AGENTS.md"));
+    expect(s).toContain("loaded  AGENTS.md (project, 10 bytes)");
+    expect(s).toContain("skipped /p/missing.md: not found (imported by /p/AGENTS.md)");
+    r.stdin.write("go on\r");
+    const after = await screen((s) => s.includes("Continuing."));
+    expect(after).toContain("compacted automatically 12 → 1 messages");
+  });
 });

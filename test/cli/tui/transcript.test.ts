@@ -7,6 +7,7 @@ import {
   hitRatio,
   hookRunIsVisible,
   initialTranscript,
+  liveAssistantText,
   type TranscriptState,
 } from "../../../src/cli/tui/transcript.js";
 import { hookRun } from "./helpers.js";
@@ -15,16 +16,66 @@ const run = (events: AgentEvent[], start: TranscriptState = initialTranscript())
   events.reduce((s, e) => applyEvent(s, e, 1000), start);
 
 describe("transcript", () => {
-  it("moves complete lines of streamed text to the static part at once", () => {
+  it("moves a Markdown block to the static part once it is whole", () => {
     const s = run([
-      { type: "text_delta", text: "one\ntw" },
-      { type: "text_delta", text: "o\nthr" },
+      { type: "text_delta", text: "one **bo" },
+      { type: "text_delta", text: "ld**\ntwo\n\nthr" },
     ]);
     expect(s.done.map((e) => (e.kind === "assistant" ? [e.text, e.continued] : null))).toEqual([
-      ["one", false],
-      ["two", true],
+      ["one **bold**\ntwo", false],
     ]);
     expect(s.streamingText).toBe("thr");
+    expect(s.blockGap).toBe(true);
+  });
+
+  it("keeps an open code fence live, whole, until it closes", () => {
+    let s = run([{ type: "text_delta", text: "```ts\nconst a = 1;\n" }]);
+    expect(s.done).toEqual([]);
+    expect(liveAssistantText(s)).toBe("```ts\nconst a = 1;\n```");
+    s = run([{ type: "text_delta", text: "```\nafter\n" }], s);
+    expect(s.done.map((e) => (e.kind === "assistant" ? e.text : null))).toEqual([
+      "```ts\nconst a = 1;\n```",
+    ]);
+    expect(liveAssistantText(s)).toBe("after");
+  });
+
+  it("cuts a long code block into chunks that each render as code", () => {
+    const code = Array.from({ length: 10 }, (_, i) => `line${i}`).join("\n");
+    const s = run([{ type: "text_delta", text: `\`\`\`py\n${code}\n` }]);
+    const texts = s.done.map((e) => (e.kind === "assistant" ? e.text : ""));
+    expect(texts.length).toBeGreaterThan(1);
+    for (const t of texts) expect(t).toMatch(/^```py\n[\s\S]*\n```$/);
+    expect(liveAssistantText(s).startsWith("```py\n")).toBe(true);
+  });
+
+  it("shows a running command's output in its card and names a running hook", () => {
+    const hook = {
+      hookId: "h1",
+      event: "PreToolUse" as const,
+      command: "./slow-check.sh",
+      source: "/p/.keel/settings.json",
+      startedAt: 500,
+    };
+    let s = run([
+      { type: "tool_call", id: "c1", name: "shell", input: { command: "make" } },
+      { type: "hook_start", hook },
+    ]);
+    expect(s.phase).toEqual({
+      kind: "busy",
+      label: "running PreToolUse hook ./slow-check.sh",
+      since: 500,
+    });
+    s = run([{ type: "hook_run", run: hookRun({ hookId: "h1", event: "PreToolUse" }) }], s);
+    expect(s.runningHooks).toEqual([]);
+    expect(s.phase.kind === "busy" && s.phase.label).toBe("running shell");
+    s = run(
+      [
+        { type: "tool_output", id: "c1", text: "compiling a\n" },
+        { type: "tool_output", id: "c1", text: "compiling b\n" },
+      ],
+      s,
+    );
+    expect(s.tools[0]?.output).toBe("compiling a\ncompiling b\n");
   });
 
   it("keeps a paragraph streamed without line breaks to a few live rows", () => {

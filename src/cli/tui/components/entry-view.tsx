@@ -1,6 +1,7 @@
 /** Renders one finished transcript entry. */
 import { Box, Text } from "ink";
 import { wordWrap } from "../format.js";
+import { renderMarkdown } from "../markdown.js";
 import { sanitize } from "../sanitize.js";
 import type { Entry } from "../transcript.js";
 import { HookRow } from "./hook-row.js";
@@ -24,7 +25,14 @@ export function EntryView({ entry, width, home }: EntryViewProps) {
     case "user":
       return <UserPrompt text={entry.text} width={width} />;
     case "assistant":
-      return <AssistantText text={entry.text} continued={entry.continued} width={width} />;
+      return (
+        <AssistantText
+          text={entry.text}
+          continued={entry.continued}
+          gap={entry.gap ?? false}
+          width={width}
+        />
+      );
     case "reasoning":
       return <Reasoning text={entry.text} expanded={entry.expanded} />;
     case "tool":
@@ -69,22 +77,27 @@ export function UserPrompt({ text, width }: { text: string; width: number }) {
   );
 }
 
-/** Assistant text: a bullet on the first line of a reply, indented continuation lines. */
+/**
+ * Assistant Markdown: a bullet on the first block of a reply, later blocks indented under it;
+ * rendered (and sanitized) by renderMarkdown, wrapped to the columns left of the bullet.
+ */
 export function AssistantText({
   text,
   continued,
+  gap = false,
   width,
 }: {
   text: string;
   continued: boolean;
+  gap?: boolean;
   width: number;
 }) {
   return (
-    <Box width={width} marginTop={continued ? 0 : 1}>
+    <Box width={width} marginTop={continued && !gap ? 0 : 1}>
       <Box width={2} flexShrink={0}>
         <Text color="white">{continued ? " " : "●"}</Text>
       </Box>
-      <Text>{wordWrap(sanitize(text), width - 2)}</Text>
+      <Text>{renderMarkdown(text, width - 2)}</Text>
     </Box>
   );
 }

@@ -72,6 +72,8 @@ export function hookRunDetail(run: HookRunRecord): string {
     run.message,
     fromJson ?? (run.outcome === "pass" ? run.stdout : run.stderr),
     fromJson === null ? run.stdout : "",
+    // A hook that passed but wrote to stderr (a formatter's complaint) still says something.
+    run.outcome === "pass" ? run.stderr : "",
   ];
   for (const c of candidates) {
     const text = sanitize(c ?? "").trim();
@@ -88,7 +90,13 @@ export function HookRow({ run, width, home }: HookRowProps) {
   const cmdWidth = Math.max(8, width - head.length - tail.length - 1);
   const command = clip(shortenCommand(run.command, home ? { home } : {}), cmdWidth);
   const detail = hookRunDetail(run).split("\n").slice(0, 3);
-  const label = run.outcome === "block" ? "reason: " : "";
+  // After the tool ran, a "block" cannot undo it: the reason goes to the model as feedback.
+  const label =
+    run.outcome !== "block"
+      ? ""
+      : run.event.startsWith("PostToolUse")
+        ? "to the model: "
+        : "reason: ";
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">

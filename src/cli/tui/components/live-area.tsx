@@ -5,7 +5,7 @@
  */
 import { Box } from "ink";
 import type { PendingPermission } from "../permission-bridge.js";
-import type { TranscriptState } from "../transcript.js";
+import { liveAssistantText, type TranscriptState } from "../transcript.js";
 import { AssistantText } from "./entry-view.js";
 import { LiveTools } from "./live-tools.js";
 import { PermissionPrompt } from "./permission-prompt.js";
@@ -43,19 +43,26 @@ export function LiveArea({
   home,
 }: LiveAreaProps) {
   const phase = t.phase;
+  const live = liveAssistantText(t);
   return (
     <>
       {t.streamingReasoning ? (
         <Reasoning text={t.streamingReasoning} expanded={t.expandReasoning} width={width} live />
       ) : null}
-      {t.streamingText ? (
-        <AssistantText text={t.streamingText} continued={t.streamingContinued} width={width} />
+      {live ? (
+        <AssistantText
+          text={live}
+          continued={t.streamingContinued}
+          gap={t.blockGap}
+          width={width}
+        />
       ) : null}
       {t.tools.length > 0 ? (
         <LiveTools
           tools={t.tools}
           width={width}
           awaitingApproval={pending !== null}
+          hookRunning={t.runningHooks.length > 0}
           {...(home ? { home } : {})}
         />
       ) : null}
@@ -81,6 +88,7 @@ export function LiveArea({
             label={exiting ? "ending session" : phase.kind === "busy" ? phase.label : "working"}
             since={phase.kind === "busy" && !exiting ? phase.since : (taskStartedAt ?? Date.now())}
             hint={exiting ? undefined : "esc to interrupt"}
+            width={width}
           />
         </Box>
       ) : null}

@@ -5,6 +5,7 @@
  */
 import { Box, Text, useInput, usePaste } from "ink";
 import { useMemo, useRef, useState } from "react";
+import { bufferRows } from "../buffer-rows.js";
 import * as ed from "../editor.js";
 import { completeSlash, type DynamicArgs } from "../slash.js";
 import { SlashMenu } from "./slash-menu.js";
@@ -57,57 +58,63 @@ export function visibleLines(
   return { start, end: start + rows };
 }
 
-/** Renders the buffer with a block cursor; a long one (a paste) as a window around the cursor. */
+/**
+ * Renders the buffer with a block cursor, one Text per screen row (bufferRows), so nothing
+ * wraps behind the layout's back; a long buffer (a paste) shows a window around the cursor.
+ */
 function BufferView({
   editor,
   active,
   busy,
   maxRows,
+  width,
 }: {
   editor: ed.EditorState;
   active: boolean;
   busy: boolean;
   maxRows: number;
+  width: number;
 }) {
-  const lines = editor.text.split("\n");
-  const starts: number[] = [];
-  let offset = 0;
-  let cursorLine = 0;
-  for (const [i, line] of lines.entries()) {
-    starts.push(offset);
-    if (editor.cursor >= offset && editor.cursor <= offset + line.length) cursorLine = i;
-    offset += line.length + 1;
-  }
-  const { start: first, end } = visibleLines(lines.length, cursorLine, maxRows);
+  const text = editor.text;
+  const rows = bufferRows(text, width - 2);
+  const cursorRow = Math.max(
+    0,
+    rows.findIndex(
+      (r) =>
+        editor.cursor >= r.start && (editor.cursor < r.end || (r.last && editor.cursor === r.end)),
+    ),
+  );
+  const { start: first, end } = visibleLines(rows.length, cursorRow, maxRows);
   return (
     <Box flexDirection="column">
       {first > 0 ? <Text dimColor>{`  … ${first} more line(s) above`}</Text> : null}
-      {lines.slice(first, end).map((line, j) => {
+      {rows.slice(first, end).map((row, j) => {
         const i = first + j;
-        const start = starts[i] ?? 0;
-        const prefix = i === 0 ? (busy ? "… " : "❯ ") : "  ";
-        const hasCursor = active && i === cursorLine;
-        if (!hasCursor) {
+        const lead =
+          row.line === 0 && row.indent === 0 && row.start === 0 ? (busy ? "… " : "❯ ") : "  ";
+        const prefix = lead + " ".repeat(row.indent);
+        const body = text.slice(row.start, row.end);
+        if (!(active && i === cursorRow)) {
           return (
-            <Text key={i} dimColor={!active}>
+            <Text key={i} dimColor={!active} wrap="truncate-end">
               <Text color="cyan">{prefix}</Text>
-              {line}
+              {body}
             </Text>
           );
         }
-        const col = editor.cursor - start;
-        const under = line.slice(col, col + 1) || " ";
+        const col = editor.cursor - row.start;
+        const under = body.slice(col, col + 1) || " ";
         return (
-          <Text key={i}>
+          <Text key={i} wrap="truncate-end">
             <Text color="cyan">{prefix}</Text>
-            {line.slice(0, col)}
+            {body.slice(0, col)}
             <Text inverse>{under}</Text>
-            {line.slice(col + 1)}
+            {body.slice(col + 1)}
           </Text>
         );
       })}
-      {end < lines.length ? (
-        <Text dimColor>{`  … ${lines.length - end} more line(s) below`}</Text>
+      {end < rows.length ? (
+        <Text dimColor>{`  … ${rows.length - end} more line(s) below`}</Text>
       ) : null}
     </Box>
   );
@@ -256,7 +263,13 @@ export function PromptInput(props: PromptInputProps) {
           <Text dimColor>{props.placeholder}</Text>
         </Text>
       ) : (
-        <BufferView editor={editor} active={isActive} busy={busy} maxRows={props.maxRows ?? 12} />
+        <BufferView
+          editor={editor}
+          active={isActive}
+          busy={busy}
+          maxRows={props.maxRows ?? 12}
+          width={width}
+        />
       )}
       {menuOpen ? (
         <SlashMenu items={items} selected={Math.min(selected, items.length - 1)} width={width} />

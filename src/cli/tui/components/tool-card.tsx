@@ -1,6 +1,6 @@
 /** A tool call as a compact card: name, key argument, status, elapsed time, result preview. */
 import { Box, Text } from "ink";
-import { clip, formatDuration, keyArgument, preview } from "../format.js";
+import { clip, formatDuration, keyArgument, preview, tailLines } from "../format.js";
 import { sanitize } from "../sanitize.js";
 import type { CardAttachment, ToolCardData } from "../transcript.js";
 import { HookRow } from "./hook-row.js";
@@ -18,9 +18,12 @@ export interface ToolCardProps {
   home?: string;
   /** A running call that waits for the user's approval says so instead of "running". */
   awaitingApproval?: boolean;
+  /** A running call whose hook is still running says so (the spinner names the hook). */
+  awaitingHook?: boolean;
 }
 
 const AWAITING_APPROVAL = { icon: "?", color: "yellow", word: "awaiting approval" };
+const AWAITING_HOOK = { icon: "◌", color: "yellow", word: "hook running" };
 
 // Hooks that decide whether the call runs are shown above its result; the others below it.
 const BEFORE_RESULT = new Set(["PreToolUse", "PermissionRequest", "Notification"]);
@@ -91,9 +94,15 @@ export function ToolCard({
   previewLines = 3,
   home,
   awaitingApproval = false,
+  awaitingHook = false,
 }: ToolCardProps) {
+  const running = card.status === "running";
   const status =
-    card.status === "running" && awaitingApproval ? AWAITING_APPROVAL : STATUS[card.status];
+    running && awaitingApproval
+      ? AWAITING_APPROVAL
+      : running && awaitingHook
+        ? AWAITING_HOOK
+        : STATUS[card.status];
   const elapsedMs = card.durationMs ?? Math.max(0, (now ?? Date.now()) - card.startedAt);
   const elapsed = awaitingApproval ? "" : ` ${formatDuration(elapsedMs)}`;
   const tail = card.historic ? "" : ` ${status.icon} ${status.word}${elapsed}`;
@@ -101,7 +110,11 @@ export function ToolCard({
   const argWidth = Math.max(8, width - head.length - tail.length - 1);
   const arg = clip(keyArgument(card.input), argWidth);
   const body =
-    card.content === undefined ? null : preview(card.content, card.historic ? 1 : previewLines);
+    card.content !== undefined
+      ? preview(card.content, card.historic ? 1 : previewLines)
+      : card.output
+        ? { lines: tailLines(card.output, previewLines), more: 0 }
+        : null;
   const lineWidth = Math.max(10, width - 6);
   const { before, after } = placeAttachments(card.attached ?? []);
   return (

@@ -1,5 +1,10 @@
-/** Start-up question for untrusted project hooks, showing the commands that would run. */
+/**
+ * Start-up question for untrusted project hooks, showing the commands that would run: each
+ * command whole (wrapped, never cut) with its whitespace made visible, so padding cannot push a
+ * `; touch X` out of sight. The default answer is not to trust.
+ */
 import { Box, Text } from "ink";
+import { visibleCommand } from "../../terminal-text.js";
 import { clip } from "../format.js";
 import { sanitizeLine } from "../sanitize.js";
 import { ARM_DELAY_MS, useArmed } from "../use-armed.js";
@@ -25,9 +30,10 @@ export interface TrustPromptProps {
   armDelayMs?: number;
 }
 
+// "Don't trust" comes first: Enter on a prompt that appeared unexpectedly must not trust.
 const CHOICES: readonly Choice<boolean>[] = [
-  { value: true, label: "Trust these hooks and run them", keys: ["y", "1"] },
-  { value: false, label: "Continue without them", keys: ["n", "2"] },
+  { value: false, label: "Don't trust (continue without them)", keys: ["n", "1"] },
+  { value: true, label: "Trust these hooks and run them", keys: ["y", "2"] },
 ];
 
 /** Renders the untrusted hooks and the two answers. */
@@ -44,23 +50,25 @@ export function TrustPrompt({
   const listed = hooks.slice(0, maxListed);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={width}>
-      <Text bold color="yellow" wrap="truncate-end">
-        {clip(`This project defines hooks that run commands on your machine:`, inner)}
+      <Text bold color="yellow" wrap="wrap">
+        This project defines hooks that run commands on your machine:
       </Text>
       <Text dimColor wrap="truncate-end">
         {clip(sanitizeLine(projectDir), inner)}
       </Text>
       {listed.map((h, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: hooks may repeat the same command
-        <Text key={i} wrap="truncate-end">
-          {clip(
-            `${h.event.padEnd(17)} ${sanitizeLine(h.command)}  (${sanitizeLine(h.source)})`,
-            inner,
-          )}
-        </Text>
+        <Box key={i} flexDirection="column">
+          <Text dimColor wrap="truncate-end">
+            {clip(`${h.event} (${sanitizeLine(h.source)}):`, inner)}
+          </Text>
+          <Text wrap="wrap">{`  ${visibleCommand(h.command)}`}</Text>
+        </Box>
       ))}
       {hooks.length > listed.length ? (
-        <Text dimColor>{`… ${hooks.length - listed.length} more (keel hooks list)`}</Text>
+        <Text
+          dimColor
+        >{`… ${hooks.length - listed.length} more hooks not shown (see them whole: keel hooks list)`}</Text>
       ) : null}
       <ChoiceList choices={CHOICES} onChoose={onAnswer} escapeValue={false} isActive={armed} />
       <Text dimColor wrap="truncate-end">

@@ -1,0 +1,314 @@
+/**
+ * Keel against Reasonix (the Go agent, from npm) on the same scripted sessions and the same
+ * simulator, ratios measured in one run on this machine:
+ *
+ *   npm run build && npx tsx bench/peers/run.ts        (BENCH_N=5 repetitions by default)
+ *
+ * 1. start-up: `--version`, `--help`, `hooks list` (Reasonix: `hook list --json`), and Keel's
+ *    `--help` / `hooks list` against `node -e 0`;
+ * 2. a 20-tool-call session with 0, 2 and 8 command hooks on every call (PreToolUse);
+ * 3. a 200-turn session (199 tool calls and an answer in one headless run).
+ *
+ * Each run is one process measured by bench/peers/measure.py (getrusage: wall, CPU user+sys,
+ * peak RSS); medians are printed with the Keel/Reasonix ratio. Both agents read the same file
+ * with `read_file` and run the same hook command (`sh -c`, one line appended to a counter file,
+ * checked afterwards, so a hook that did not fire cannot make a run look fast). Reasonix runs
+ * headless (`-p --output-format json`) with its provider in a temporary REASONIX home and the
+ * key in that home's .env (where it reads provider keys); its hooks are project hooks (no trust
+ * in -p), Keel's are user-level (no trust needed). Nothing is asserted: the machine is shared.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { script } from "../../src/sim/builder.js";
+import { startSimulator } from "../../src/sim/server.js";
+
+const N = Number(process.env.BENCH_N ?? 5);
+const ROOT = resolve(import.meta.dirname, "../..");
+const KEEL = join(ROOT, "bin/keel.js");
+const MEASURE = join(import.meta.dirname, "measure.py");
+
+interface Sample {
+  code: number;
+  wallMs: number;
+  cpuMs: number;
+  rssKb: number;
+}
+
+/** Runs `cmd` under measure.py (asynchronously: the simulator answers from this process). */
+function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sample> {
+  return new Promise((done, fail) => {
+    const child = spawn("python3", [MEASURE, ...cmd], {
+      env,
+      cwd,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    child.on("error", fail);
+    child.on("close", () => {
+      try {
+        done(JSON.parse(out) as Sample);
+      } catch {
+        fail(new Error(`measure.py printed ${JSON.stringify(out)} for ${cmd.join(" ")}`));
+      }
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+
+async function installReasonix(): Promise<string> {
+  const r = await new Promise<string>((done, fail) => {
+    const c = spawn(
+      process.execPath,
+      [join(ROOT, "scripts/install-peer.mjs"), "reasonix", "--json"],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    c.stdout.on("data", (b: Buffer) => {
+      out += b.toString();
+    });
+    c.on("close", (code) => (code === 0 ? done(out) : fail(new Error("install-peer failed"))));
+  });
+  const info = JSON.parse(r) as { command: string; version: string };
+  console.log(`reasonix ${info.version}: ${info.command}`);
+  return info.command;
+}
+
+/** A fresh world: a project with the file the sessions read, a HOME, Keel's and Reasonix's homes. */
+function world(root: string, name: string, simUrl: string, hooks: number, files = 0) {
+  const dir = join(root, name);
+  const project = join(dir, "project");
+  const home = join(dir, "home");
+  const keelHome = join(home, ".keel");
+  const rxHome = join(home, ".reasonix");
+  for (const d of [project, keelHome, rxHome]) mkdirSync(d, { recursive: true });
+  const line = "The module parses its input once at the boundary and hands typed values on. ";
+  // One file per call: both agents stop a model that repeats the same call.
+  for (let f = 0; f < files; f++)
+    writeFileSync(join(project, `notes-${f}.txt`), `${f}: ${line.repeat(24)}\n`);
+  const counter = join(dir, "hook-count");
+  writeFileSync(counter, "");
+  // Distinct commands: Keel (like Claude Code) runs identical handlers once.
+  const hookCommand = (k: number) => `echo ${k} >> '${counter}'`;
+  writeFileSync(
+    join(keelHome, "config.json"),
+    JSON.stringify({ apiKey: "sk-bench-0123456789", baseUrl: simUrl }),
+    { mode: 0o600 },
+  );
+  if (hooks > 0) {
+    const handlers = Array.from({ length: hooks }, (_, k) => ({
+      type: "command",
+      command: hookCommand(k),
+    }));
+    writeFileSync(
+      join(keelHome, "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "read_file", hooks: handlers }] } }),
+    );
+    mkdirSync(join(project, ".reasonix"));
+    writeFileSync(
+      join(project, ".reasonix/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: Array.from({ length: hooks }, (_, k) => ({
+            match: "read_file",
+            command: hookCommand(k),
+            timeout: 5000,
+          })),
+        },
+      }),
+    );
+  }
+  writeFileSync(
+    join(rxHome, "config.toml"),
+    [
+      'default_model = "sim"',
+      "[[providers]]",
+      'name = "sim"',
+      'kind = "openai"',
+      `base_url = "${simUrl}"`,
+      'model = "deepseek-chat"',
+      'api_key_env = "DEEPSEEK_API_KEY"',
+      "[permissions]",
+      'mode = "allow"',
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(join(rxHome, ".env"), "DEEPSEEK_API_KEY=sk-bench-0123456789\n", { mode: 0o600 });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    KEEL_HOME: keelHome,
+    REASONIX_HOME: rxHome,
+    TERM: "dumb",
+    NO_COLOR: "1",
+  };
+  const hookRuns = () => readFileSync(counter, "utf8").split("\n").length - 1;
+  return { dir, project, env, hookRuns };
+}
+
+interface Row {
+  name: string;
+  keel: Sample[];
+  peer: Sample[];
+  peerLabel: string;
+}
+
+/** One scripted session (`calls` read_file calls, then an answer) through one agent. */
+async function session(
+  root: string,
+  agent: "keel" | "reasonix",
+  reasonix: string,
+  calls: number,
+  hooks: number,
+  i: number,
+): Promise<Sample> {
+  const s = script();
+  for (let c = 0; c < calls; c++) s.tool("read_file", { path: `notes-${c}.txt` });
+  s.text("Read the notes; the module parses its input at the boundary.");
+  const sim = await startSimulator({ script: s, keepBodies: false });
+  try {
+    const w = world(root, `${agent}-${calls}-${hooks}-${i}`, sim.url, hooks, calls);
+    const prompt = "Read the notes files and summarize them.";
+    const cmd =
+      agent === "keel"
+        ? [
+            process.execPath,
+            KEEL,
+            "run",
+            prompt,
+            "--yes",
+            "--max-turns",
+            String(calls + 5),
+            "--output-format",
+            "json",
+          ]
+        : [
+            reasonix,
+            "-p",
+            "--output-format",
+            "json",
+            "--max-steps",
+            String(calls + 5),
+            "--permission-mode",
+            "danger-full-access",
+            prompt,
+          ];
+    const log = join(w.dir, "output.txt");
+    const r = await measure(cmd, { ...w.env, MEASURE_STDOUT: log }, w.project);
+    const served = sim.requests.filter((q) => q.status === 200).length;
+    if (r.code !== 0 || served < calls + 1) {
+      throw new Error(
+        `${agent} ${calls} calls/${hooks} hooks: exit ${r.code}, ${served} requests answered:\n${readFileSync(log, "utf8").slice(-2000)}`,
+      );
+    }
+    if (w.hookRuns() !== calls * hooks) {
+      throw new Error(`${agent}: ${w.hookRuns()} hook runs, expected ${calls * hooks}`);
+    }
+    return r;
+  } finally {
+    await sim.close();
+  }
+}
+
+async function startup(root: string, reasonix: string): Promise<Row[]> {
+  const w = world(root, "startup", "http://127.0.0.1:9", 0);
+  const pairs: Array<[string, string[], string[]]> = [
+    ["--version", [process.execPath, KEEL, "--version"], [reasonix, "--version"]],
+    ["--help", [process.execPath, KEEL, "--help"], [reasonix, "--help"]],
+    ["hooks list", [process.execPath, KEEL, "hooks", "list"], [reasonix, "hook", "list", "--json"]],
+  ];
+  const rows: Row[] = pairs.map(([name]) => ({ name, keel: [], peer: [], peerLabel: "reasonix" }));
+  const node: Sample[] = [];
+  for (let i = 0; i < N * 2; i++) {
+    node.push(await measure([process.execPath, "-e", "0"], w.env, w.project));
+    for (const [k, [, keelCmd, peerCmd]] of pairs.entries()) {
+      const row = rows[k];
+      if (!row) continue;
+      row.keel.push(await measure(keelCmd, w.env, w.project));
+      row.peer.push(await measure(peerCmd, w.env, w.project));
+    }
+  }
+  for (const r of rows) {
+    const bad = [...r.keel, ...r.peer].find((s) => s.code !== 0);
+    if (bad) throw new Error(`start-up ${r.name}: exit ${bad.code}`);
+  }
+  return [
+    ...rows,
+    ...rows
+      .filter((r) => r.name !== "--version")
+      .map((r) => ({
+        name: `keel ${r.name} vs node -e 0`,
+        keel: r.keel,
+        peer: node,
+        peerLabel: "node -e 0",
+      })),
+  ];
+}
+
+function print(rows: Row[]): void {
+  const f = (x: number) => x.toFixed(x < 10 ? 1 : 0);
+  console.log(
+    "\n| run | Keel wall / CPU / RSS | baseline wall / CPU / RSS | wall ratio | CPU ratio | RSS ratio |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const r of rows) {
+    const k = {
+      w: median(r.keel.map((s) => s.wallMs)),
+      c: median(r.keel.map((s) => s.cpuMs)),
+      m: median(r.keel.map((s) => s.rssKb)) / 1024,
+    };
+    const p = {
+      w: median(r.peer.map((s) => s.wallMs)),
+      c: median(r.peer.map((s) => s.cpuMs)),
+      m: median(r.peer.map((s) => s.rssKb)) / 1024,
+    };
+    console.log(
+      `| ${r.name} (vs ${r.peerLabel}) | ${f(k.w)} ms / ${f(k.c)} ms / ${f(k.m)} MB | ${f(p.w)} ms / ${f(p.c)} ms / ${f(p.m)} MB | ${(k.w / p.w).toFixed(2)} | ${(k.c / p.c).toFixed(2)} | ${(k.m / p.m).toFixed(2)} |`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const reasonix = await installReasonix();
+  const root = mkdtempSync(join(tmpdir(), "keel-bench-peers-"));
+  const only = process.env.BENCH_ONLY?.split(",");
+  const rows: Row[] = [];
+  try {
+    if (!only || only.includes("startup")) rows.push(...(await startup(root, reasonix)));
+    const sessions: Array<[string, number, number, number]> = [
+      ["20 tool calls, no hooks", 20, 0, N],
+      ["20 tool calls, 2 hooks per call", 20, 2, N],
+      ["20 tool calls, 8 hooks per call", 20, 8, N],
+      ["200 turns", 199, 0, Math.max(1, Math.ceil(N / 2))],
+    ];
+    for (const [name, calls, hooks, reps] of sessions) {
+      if (only && !only.includes(String(hooks)) && !only.includes(String(calls))) continue;
+      const row: Row = { name, keel: [], peer: [], peerLabel: "reasonix" };
+      for (let i = 0; i < reps; i++) {
+        // Alternate the order so neither agent always runs on a warmer machine.
+        const first = i % 2 === 0;
+        if (first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
+        row.peer.push(await session(root, "reasonix", reasonix, calls, hooks, i));
+        if (!first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
+      }
+      rows.push(row);
+      console.log(`${name}: done`);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  print(rows);
+}
+
+await main();

@@ -1,0 +1,180 @@
+/**
+ * The allowlist: commands that only read, each with the options that would make it write,
+ * execute or reach out denied. A command not listed here, or one that uses a denied option,
+ * needs a person. (Informed by Codex's safe-command rules; written for Keel.)
+ */
+import { deniedOption, operands } from "./flags.js";
+
+/** One command's rule: `check` returns why the arguments need a person, or undefined. */
+export interface CommandRule {
+  /** Unquoted globs and `~` are fine: no option of this command writes or executes. */
+  globs?: boolean;
+  check?: (args: readonly string[]) => string | undefined;
+}
+
+const denied = (
+  args: readonly string[],
+  deny: { short?: string; long?: readonly string[] },
+): string | undefined => {
+  const hit = deniedOption(args, deny);
+  return hit === undefined ? undefined : `the option ${hit} can write files or run programs`;
+};
+
+const PLAIN: CommandRule = { globs: true };
+
+/** find's actions that run programs, delete or write files. */
+const FIND_ACTIONS = new Set([
+  "-exec",
+  "-execdir",
+  "-ok",
+  "-okdir",
+  "-delete",
+  "-fls",
+  "-fprint",
+  "-fprint0",
+  "-fprintf",
+]);
+
+/** git subcommands that only read, with no per-subcommand extras beyond GIT_DENY. */
+const GIT_READ = new Set([
+  "status",
+  "log",
+  "show",
+  "diff",
+  "blame",
+  "ls-files",
+  "rev-parse",
+  "describe",
+  "shortlog",
+  "grep",
+  "branch",
+]);
+
+/** Options any git subcommand may use to write a file or run a program. */
+const GIT_DENY = [
+  "output",
+  "ext-diff",
+  "textconv",
+  "open-files-in-pager",
+  "exec",
+  "upload-pack",
+  "receive-pack",
+  "config-env",
+  "exec-path",
+  "git-dir",
+  "work-tree",
+  "paginate",
+];
+
+/** Options `git branch` may take while only listing. */
+const BRANCH_LIST =
+  /^(-a|-r|-v|-vv|--all|--remotes|--list|--verbose|--no-color|--color|--show-current|--merged|--no-merged|--contains|--sort=.*|--format=.*)$/;
+
+function checkGit(args: readonly string[]): string | undefined {
+  let i = 0;
+  // Global options: only ones that change nothing. -c, -C, --git-dir… need a person.
+  while (args[i] === "--no-pager" || args[i] === "-P" || args[i] === "--no-optional-locks") i++;
+  const sub = args[i];
+  if (sub === undefined) return "git with no subcommand";
+  if (sub.startsWith("-")) return `the git option ${sub} needs a person`;
+  if (!GIT_READ.has(sub)) return `git ${sub} is not a read-only subcommand`;
+  const rest = args.slice(i + 1);
+  if (sub === "branch") {
+    const bad = rest.find((a) => !BRANCH_LIST.test(a));
+    return bad === undefined ? undefined : `git branch ${bad} may change branches`;
+  }
+  return denied(rest, { short: sub === "grep" ? "O" : "", long: GIT_DENY });
+}
+
+function checkSed(args: readonly string[]): string | undefined {
+  const [flag, script, ...files] = args;
+  if (flag !== "-n" || script === undefined || !/^(\d+|\$)(,(\d+|\$))?p$/.test(script)) {
+    return "sed is approved only as sed -n <N>[,<M>]p <files>";
+  }
+  return files.some((f) => f.startsWith("-")) ? "sed with more options" : undefined;
+}
+
+/** Every command Keel runs without asking (sandboxed), by name. */
+export const RULES: ReadonlyMap<string, CommandRule> = new Map<string, CommandRule>([
+  ...[
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "nl",
+    "echo",
+    "printf",
+    "pwd",
+    "true",
+    "false",
+    "test",
+    "[",
+    "grep",
+    "egrep",
+    "fgrep",
+    "stat",
+    "du",
+    "df",
+    "cmp",
+    "diff",
+    "comm",
+    "basename",
+    "dirname",
+    "realpath",
+    "readlink",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "od",
+    "tac",
+    "rev",
+    "cut",
+    "tr",
+    "seq",
+    "which",
+    "uname",
+    "whoami",
+    "id",
+  ].map((name) => [name, PLAIN] as const),
+  ["cd", {}],
+  ["date", { check: (a) => denied(a, { short: "s", long: ["set"] }) }],
+  ["file", { check: (a) => denied(a, { short: "C", long: ["compile"] }) }],
+  ["tree", { check: (a) => denied(a, { short: "oR", long: ["output"] }) }],
+  [
+    "sort",
+    {
+      check: (a) =>
+        denied(a, {
+          short: "oT",
+          long: ["output", "compress-program", "temporary-directory"],
+        }),
+    },
+  ],
+  [
+    "uniq",
+    {
+      // `uniq in out` writes out.
+      check: (a) => (operands(a).length > 1 ? "uniq with a second file writes it" : undefined),
+    },
+  ],
+  [
+    "find",
+    {
+      check: (a) => {
+        const action = a.find((w) => FIND_ACTIONS.has(w));
+        return action === undefined ? undefined : `find ${action} runs programs or writes files`;
+      },
+    },
+  ],
+  [
+    "rg",
+    {
+      check: (a) =>
+        denied(a, { short: "z", long: ["pre", "pre-glob", "hostname-bin", "search-zip"] }),
+    },
+  ],
+  ["sed", { check: checkSed }],
+  ["git", { check: checkGit }],
+]);

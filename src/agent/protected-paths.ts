@@ -1,0 +1,118 @@
+/**
+ * Protected paths (design §6): writes that could change what runs without the model being asked
+ * — `.git/` (fsmonitor, hooks), every hook, MCP and custom-command settings file of any dialect,
+ * and every project file a hook executes — need a person's approval in every mode but bypass.
+ * acceptEdits, "allow always" and a hook's "allow" do not cover them.
+ */
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { executedProjectFiles } from "../hooks/executed-files.js";
+import type { HookEngine } from "../hooks/types.js";
+
+/** What a protected-path check needs to know about the session. */
+export interface ProtectedPathContext {
+  projectDir: string;
+  /** The hooks engine: its sources and the files its hooks execute are protected. */
+  hooks: Pick<HookEngine, "listing">;
+}
+
+/** Relative-path rules (lowercased, `/`-separated); each names why the path is protected. */
+const RULES: ReadonlyArray<[RegExp, string]> = [
+  [/(^|\/)\.git(\/|$)/, "it is inside .git/ (git runs what its config names)"],
+  [/^\.keel\/settings[^/]*\.json$/, "it is a Keel settings file (hooks, MCP servers, permissions)"],
+  [/^\.claude\/settings[^/]*\.json$/, "it is a Claude Code settings file (hooks)"],
+  [/^\.(gemini|qwen)\/settings[^/]*\.json$/, "it is a hooks settings file"],
+  [/^\.reasonix(\/|$)/, "it is Reasonix configuration (hooks)"],
+  [/(^|\/)\.hooks\.json$/, "it is a .hooks.json hooks file"],
+  [/^\.mcp\.json$/, "it defines MCP servers"],
+  [/^\.(keel|claude)\/(commands|agents)(\/|$)/, "it defines custom commands or agents"],
+];
+
+function insideRel(dir: string, path: string): string | null {
+  const rel = relative(dir, path);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join("/");
+}
+
+/** The path a write would land on: links followed, dangling ones included. */
+export async function finalPath(path: string, depth = 0): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    // Missing: a dangling link is followed by hand, a missing file resolves its parent.
+  }
+  if (depth < 40) {
+    try {
+      if ((await lstat(path)).isSymbolicLink()) {
+        return finalPath(resolve(dirname(path), await readlink(path)), depth + 1);
+      }
+    } catch {
+      // Nothing there at all.
+    }
+  }
+  const parent = dirname(path);
+  if (parent === path || depth >= 40) return path;
+  return join(await finalPath(parent, depth + 1), basename(path));
+}
+
+/** The project files the session's hooks (any scope) execute, as absolute paths. */
+export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<string[]> {
+  const files = await executedProjectFiles(ctx.hooks.listing().hooks, ctx.projectDir);
+  return files.map((f) => f.path);
+}
+
+function ruleReason(rel: string): string | null {
+  const lower = rel.toLowerCase();
+  for (const [rule, why] of RULES) if (rule.test(lower)) return why;
+  return null;
+}
+
+/**
+ * Why writing `path` (as the model gave it, relative to the project) needs a person, or null
+ * when it is an ordinary file. Checks both the path as named and where it really lands.
+ */
+export async function protectedPathReason(
+  path: string,
+  ctx: ProtectedPathContext,
+): Promise<string | null> {
+  const projectDir = resolve(ctx.projectDir);
+  const named = resolve(projectDir, path);
+  const realProject = await finalPath(projectDir);
+  const landing = await finalPath(named);
+  const rels = [insideRel(projectDir, named), insideRel(realProject, landing)];
+  for (const rel of rels) {
+    const why = rel === null ? null : ruleReason(rel);
+    if (why !== null) return why;
+  }
+  const listing = ctx.hooks.listing();
+  const sources = new Set<string>();
+  for (const s of listing.sources) sources.add(resolve(s.path));
+  for (const h of listing.hooks) sources.add(resolve(h.source.path));
+  const executed = new Set(await hookExecutedPaths(ctx));
+  for (const candidate of [named, landing]) {
+    if (sources.has(candidate)) return "hooks are read from it";
+    if (executed.has(candidate)) return "a hook executes it";
+  }
+  for (const s of [...sources, ...executed]) {
+    if ((await finalPath(s)) === landing) {
+      return executed.has(s) ? "a hook executes it" : "hooks are read from it";
+    }
+  }
+  return null;
+}
+
+/**
+ * The protected-path reason for one tool call, or null: only write tools, never in bypass mode.
+ * Phrased to complete "needs the user's approval (…)".
+ */
+export async function protectedWriteReason(
+  info: { projectDir: string; permissionMode(): string },
+  tool: { name: string; kind: string },
+  input: Record<string, unknown>,
+  hooks: Pick<HookEngine, "listing">,
+): Promise<string | null> {
+  if (tool.kind !== "write" || info.permissionMode() === "bypassPermissions") return null;
+  if (typeof input.path !== "string") return null;
+  const why = await protectedPathReason(input.path, { projectDir: info.projectDir, hooks });
+  return why === null ? null : `${input.path} is a protected path: ${why}`;
+}

@@ -1,0 +1,136 @@
+/**
+ * The opt-in reasoning features on the request path: harvest after a reply with reasoning, and
+ * branched requests (N samples, one picked). Their costs are the session's and are reported per
+ * turn through the `harvest` and `branch` events.
+ */
+import type { ChatRequest } from "../llm/types.js";
+import {
+  type BranchSample,
+  type BranchSelector,
+  branchEvent,
+  collectSample,
+  fewestUncertainties,
+  spreadTemperatures,
+} from "./branch.js";
+import type { AgentCore } from "./core.js";
+import { assistantMessage } from "./core.js";
+import type { AgentEvent } from "./events.js";
+import { harvestReasoning, type PlanState } from "./harvest.js";
+import { LeakedMarkupFilter } from "./repair/stream-filter.js";
+import type { RequestReply } from "./turn.js";
+
+/** Harvest and branching settings of a session. */
+export interface ReasoningOptions {
+  harvest: boolean;
+  /** Samples per request; 1 = no branching. */
+  branch: number;
+  /** The model harvest asks (cheap, JSON mode). */
+  cheapModel: string;
+  selector?: BranchSelector;
+}
+
+/** The scratch note the current plan is kept under (volatile: never sent). */
+export const PLAN_NOTE = "plan";
+
+/** Harvests `reasoning` into the scratch and yields the `harvest` event. Never throws. */
+export async function* harvestInto(
+  core: AgentCore,
+  reasoning: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, PlanState | null> {
+  const r = await harvestReasoning(core.client, core.reasoning.cheapModel, reasoning, signal);
+  const cost = r.usage ? core.accountExternal(core.reasoning.cheapModel, r.usage) : 0;
+  if (!r.ok) {
+    yield { type: "notice", level: "warn", text: `Harvest failed: ${r.error}` };
+    return null;
+  }
+  core.scratch.notes.set(PLAN_NOTE, r.plan);
+  yield { type: "harvest", plan: r.plan, costUsd: cost };
+  return r.plan;
+}
+
+/** N samples of `req` in parallel; the selector's pick is shown and returned. */
+export async function* requestBranched(
+  core: AgentCore,
+  req: ChatRequest,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, RequestReply> {
+  const temps = spreadTemperatures(core.reasoning.branch);
+  // The first call was counted by the caller; each further sample is a request too.
+  core.requests += temps.length - 1;
+  const results = await Promise.all(
+    temps.map((temperature) =>
+      collectSample((r) => core.client.stream(r), { ...req, temperature }),
+    ),
+  );
+  const samples: BranchSample[] = [];
+  let firstError = "";
+  for (const [i, r] of results.entries()) {
+    if (!r.ok) {
+      firstError ||= r.error;
+      continue;
+    }
+    if (r.usage) yield core.accountRequest(r.usage);
+    const message = assistantMessage(r.message);
+    samples.push({
+      index: i,
+      temperature: temps[i] ?? 0,
+      message,
+      finishReason: r.finishReason,
+      usage: r.usage,
+      plan: null,
+    });
+  }
+  if (samples.length === 0) return { kind: "error", message: firstError || "every sample failed" };
+  let harvestCost = 0;
+  if (core.reasoning.harvest) {
+    const plans = await Promise.all(
+      samples.map(async (s) => {
+        const reasoning = s.message.reasoning_content;
+        if (!reasoning) return null;
+        const r = await harvestReasoning(core.client, core.reasoning.cheapModel, reasoning, signal);
+        if (r.usage) harvestCost += core.accountExternal(core.reasoning.cheapModel, r.usage);
+        return r.ok ? r.plan : null;
+      }),
+    );
+    for (const [i, plan] of plans.entries()) {
+      const s = samples[i];
+      if (s) s.plan = plan;
+    }
+  }
+  const select = core.reasoning.selector ?? fewestUncertainties;
+  let picked = 0;
+  try {
+    picked = select(samples);
+  } catch {
+    picked = 0;
+  }
+  if (!Number.isInteger(picked) || picked < 0 || picked >= samples.length) picked = 0;
+  const chosen = samples[picked] ?? samples[0];
+  if (chosen === undefined) return { kind: "error", message: "no sample" };
+  yield branchEvent(core.model, samples, results.length - samples.length, picked, new Date());
+  // Shown once picked, through the same filter streamed text goes through.
+  const reasoning = chosen.message.reasoning_content ?? "";
+  if (reasoning !== "") {
+    core.scratch.reasoning += reasoning;
+    const f = new LeakedMarkupFilter();
+    const shown = f.push(reasoning) + f.end();
+    if (shown !== "") yield { type: "reasoning_delta", text: shown };
+  }
+  const text = chosen.message.content ?? "";
+  if (text !== "") {
+    const f = new LeakedMarkupFilter();
+    const shown = f.push(text) + f.end();
+    if (shown !== "") yield { type: "text_delta", text: shown };
+  }
+  if (chosen.plan) {
+    core.scratch.notes.set(PLAN_NOTE, chosen.plan);
+    yield { type: "harvest", plan: chosen.plan, costUsd: harvestCost };
+  }
+  return {
+    kind: "message",
+    message: chosen.message,
+    finishReason: chosen.finishReason,
+    usage: chosen.usage,
+  };
+}

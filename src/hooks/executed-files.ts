@@ -1,0 +1,192 @@
+/**
+ * Which project files hooks execute: the words of each command that name a regular file
+ * inside the project (`./scripts/guard.sh`, `bash .keel/hooks/x.sh`, `python3 hooks/check.py`,
+ * `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`). Trust hashes their contents, and protected paths
+ * keep the model from rewriting them.
+ *
+ * The tokenizer is deliberately simple and over-inclusive (every word that resolves to a project
+ * file counts, whatever its position): counting a data file costs a re-trust when it changes,
+ * while missing a script would let an edit run unreviewed. It does not follow what a script
+ * sources or imports in turn.
+ */
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { HookDefinition } from "./types.js";
+
+/** A project file a hook executes, with what it held when looked at (null: unreadable). */
+export interface ExecutedFile {
+  /** Absolute path as the command names it (not the link target). */
+  path: string;
+  /** Path relative to the project, `/`-separated. */
+  relPath: string;
+  sha256: string | null;
+  /** Cheap fingerprint (size, mtime, inode) to notice a change without reading the file. */
+  fingerprint: string;
+}
+
+/** Bounds so a hostile command string cannot make the walk expensive. */
+const MAX_WORDS_PER_COMMAND = 2000;
+const MAX_FILES = 200;
+
+const SEPARATORS = new Set([";", "&", "|", "(", ")", "<", ">", "`", "\n", "\r", " ", "\t"]);
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+function expandVariable(text: string, i: number, vars: Record<string, string>): [string, number] {
+  // i points at `$`; returns the expansion (or the literal text) and the index after it.
+  const braced = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(text.slice(i, i + 200));
+  const bare = braced ? null : /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(i, i + 200));
+  const m = braced ?? bare;
+  if (!m) return ["$", i + 1];
+  const value = vars[m[1] as string];
+  return [value ?? m[0], i + m[0].length];
+}
+
+/**
+ * Splits a shell command into words: quotes and backslashes removed, `$VAR`/`${VAR}` expanded
+ * from `vars` (others kept literally), operators and substitutions treated as word breaks.
+ * Not a shell parser: good enough to find the paths a command names.
+ */
+export function commandWords(command: string, vars: Record<string, string> = {}): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  let quote: "'" | '"' | null = null;
+  const flush = () => {
+    if (inWord && words.length < MAX_WORDS_PER_COMMAND) words.push(word);
+    word = "";
+    inWord = false;
+  };
+  for (let i = 0; i < command.length; ) {
+    const c = command[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+      i++;
+    } else if (quote === '"') {
+      if (c === '"') {
+        quote = null;
+        i++;
+      } else if (
+        c === "\\" &&
+        i + 1 < command.length &&
+        '"\\$`'.includes(command[i + 1] as string)
+      ) {
+        word += command[i + 1];
+        i += 2;
+      } else if (c === "$") {
+        const [text, next] = expandVariable(command, i, vars);
+        word += text;
+        i = next;
+      } else {
+        word += c;
+        i++;
+      }
+    } else if (c === "\\") {
+      if (i + 1 < command.length && command[i + 1] !== "\n") word += command[i + 1];
+      inWord = true;
+      i += 2;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+      i++;
+    } else if (c === "$") {
+      const [text, next] = expandVariable(command, i, vars);
+      word += text;
+      inWord = true;
+      i = next;
+    } else if (SEPARATORS.has(c)) {
+      flush();
+      i++;
+    } else {
+      word += c;
+      inWord = true;
+      i++;
+    }
+  }
+  flush();
+  return words;
+}
+
+/** The words of a handler that may name a file: the command's words, or the exec-form args. */
+function handlerWords(hook: HookDefinition, vars: Record<string, string>): string[] {
+  const h = hook.handler;
+  if (h.type !== "command") return [];
+  const words = [...(h.args ?? [])];
+  if (typeof h.command === "string") words.push(...commandWords(h.command, vars));
+  // `--config=./x.sh` names a file after the `=`.
+  return words.flatMap((w) => {
+    const eq = w.indexOf("=");
+    return eq > 0 ? [w, w.slice(eq + 1)] : [w];
+  });
+}
+
+/** The variables hooks are given that name the project directory. */
+function projectVars(projectDir: string): Record<string, string> {
+  const vars: Record<string, string> = { PWD: projectDir };
+  for (const name of ["KEEL", "CLAUDE", "GEMINI", "QWEN", "REASONIX"]) {
+    vars[`${name}_PROJECT_DIR`] = projectDir;
+  }
+  return vars;
+}
+
+/** Fingerprint of a path now (stat follows links), or null when it is not a regular file. */
+export async function fileFingerprint(path: string): Promise<string | null> {
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return null;
+    return `${s.size}:${s.mtimeMs}:${s.ino}:${s.dev}`;
+  } catch {
+    return null;
+  }
+}
+
+async function hashFile(path: string): Promise<string | null> {
+  try {
+    return createHash("sha256")
+      .update(await readFile(path))
+      .digest("hex");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The project files the given hooks' commands name, in a stable order, with their content
+ * hashes. Files under the project only (a link inside the project counts, wherever it points,
+ * since the repository controls where it points).
+ */
+export async function executedProjectFiles(
+  hooks: readonly HookDefinition[],
+  projectDir: string,
+): Promise<ExecutedFile[]> {
+  const vars = projectVars(projectDir);
+  const candidates = new Set<string>();
+  for (const hook of hooks) {
+    const h = hook.handler;
+    if (h.type !== "command") continue;
+    const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
+    for (const word of handlerWords(hook, vars)) {
+      if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
+      const abs = resolve(cwd, word);
+      if (isInside(projectDir, abs)) candidates.add(abs);
+    }
+  }
+  const found: ExecutedFile[] = [];
+  for (const path of [...candidates].sort()) {
+    if (found.length >= MAX_FILES) break;
+    const fingerprint = await fileFingerprint(path);
+    if (fingerprint === null) continue;
+    found.push({
+      path,
+      relPath: relative(projectDir, path).split(sep).join("/"),
+      sha256: await hashFile(path),
+      fingerprint,
+    });
+  }
+  return found;
+}

@@ -1,0 +1,136 @@
+/**
+ * The OS sandbox for commands Keel approves on its own (and for plan mode): bubblewrap with
+ * the whole filesystem read-only, the home directory hidden, a private /tmp, the project bound
+ * read-only, no network, new PID/IPC/UTS namespaces, all capabilities dropped, a new session,
+ * and death with Keel. Like Reasonix, Keel does not fall back to running such commands bare:
+ * where bubblewrap is missing or cannot create namespaces, nothing is approved automatically.
+ */
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
+
+/** Whether the sandbox can run here, and why not. */
+export type SandboxStatus =
+  | { available: true; bwrap: string }
+  | { available: false; reason: string };
+
+let cached: SandboxStatus | undefined;
+
+/** Finds `bwrap` on PATH and runs it once (user namespaces may be disabled); cached. */
+export function sandboxStatus(env: NodeJS.ProcessEnv = process.env): SandboxStatus {
+  if (cached) return cached;
+  const bwrap = findOnPath("bwrap", env.PATH ?? "");
+  if (!bwrap) {
+    cached = {
+      available: false,
+      reason:
+        "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)",
+    };
+    return cached;
+  }
+  const probe = spawnSync(bwrap, [...baseArgs("/", undefined), "--", "true"], {
+    encoding: "utf8",
+    timeout: 5000,
+  });
+  cached =
+    probe.status === 0
+      ? { available: true, bwrap }
+      : {
+          available: false,
+          reason: `bubblewrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`,
+        };
+  return cached;
+}
+
+/** Forgets the cached status (tests change PATH). */
+export function resetSandboxStatus(): void {
+  cached = undefined;
+}
+
+function findOnPath(name: string, path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function baseArgs(cwd: string, home: string | undefined): string[] {
+  const args = [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--tmpfs",
+    "/var/tmp",
+  ];
+  // Keys, tokens and other projects live under $HOME; the project is bound back below.
+  if (home && resolve(home) !== "/") args.push("--tmpfs", resolve(home));
+  args.push(
+    "--ro-bind",
+    cwd,
+    cwd,
+    "--chdir",
+    cwd,
+    "--unshare-user",
+    "--unshare-net",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--cap-drop",
+    "ALL",
+    "--new-session",
+    "--die-with-parent",
+  );
+  return args;
+}
+
+/**
+ * Configuration git reads from the environment with the precedence of `git -c`, so a
+ * repository's .git/config cannot name a program a read-only git command runs
+ * (core.fsmonitor on `git status`, diff.external on `git diff`, a pager, hooks).
+ */
+const GIT_OVERRIDES: ReadonlyArray<[string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["diff.external", ""],
+  ["core.sshCommand", "false"],
+  ["protocol.allow", "never"],
+];
+
+/** The environment of a sandboxed command: the caller's, plus git's overrides. */
+export function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" };
+  const base = Number.parseInt(env.GIT_CONFIG_COUNT ?? "0", 10) || 0;
+  GIT_OVERRIDES.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${base + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${base + i}`] = value;
+  });
+  out.GIT_CONFIG_COUNT = String(base + GIT_OVERRIDES.length);
+  return out;
+}
+
+/** The program and arguments that run `sh -c command` inside the sandbox. */
+export function sandboxedShell(
+  bwrap: string,
+  command: string,
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): { file: string; args: string[] } {
+  return {
+    file: bwrap,
+    args: [...baseArgs(resolve(opts.cwd), opts.env.HOME), "--", "sh", "-c", command],
+  };
+}

@@ -1,0 +1,157 @@
+/** Protected paths: writes that could change what runs need a person in every mode but bypass. */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { protectedPathReason } from "../../src/agent/protected-paths.js";
+import { createHookEngine } from "../../src/hooks/engine.js";
+import { reply, script } from "../../src/sim/index.js";
+import { agentFor, collect, keel, worldPerTest } from "./harness.js";
+
+const newWorld = worldPerTest();
+
+const FSMONITOR = "[core]\n\tfsmonitor = touch pwned\n";
+
+function gitInit(dir: string): string {
+  execFileSync("git", ["init", "-q", dir]);
+  return readFileSync(join(dir, ".git/config"), "utf8");
+}
+
+describe("protected paths through keel run (headless, no --yes)", () => {
+  it("acceptEdits cannot write .git/config (fsmonitor) — refused with the reason", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: ".git/config", content: FSMONITOR }),
+        reply().text("done"),
+      ),
+    );
+    const before = gitInit(world.project);
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+    expect(readFileSync(join(world.project, ".git/config"), "utf8")).toBe(before);
+    const toolMsg = world.sim.requests[1]?.messages.at(-1)?.content ?? "";
+    expect(toolMsg).toContain(".git/config is a protected path");
+    expect(toolMsg).toContain("headless");
+  });
+
+  it("acceptEdits cannot edit a hook's script; an ordinary file next to it is written", async () => {
+    const world = await newWorld(
+      script(
+        reply()
+          .tool("edit_file", {
+            path: ".keel/hooks/guard.sh",
+            old_string: "exit 0",
+            new_string: "touch pwned; exit 0",
+          })
+          .tool("write_file", { path: "notes.txt", content: "fine" }),
+        reply().text("done"),
+      ),
+    );
+    mkdirSync(join(world.project, ".keel/hooks"), { recursive: true });
+    writeFileSync(join(world.project, ".keel/hooks/guard.sh"), "exit 0\n");
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { hooks: [{ type: "command", command: `bash ${world.project}/.keel/hooks/guard.sh` }] },
+          ],
+        },
+      }),
+    );
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls;
+    expect(calls.map((c: { status: string }) => c.status)).toEqual(["blocked", "ok"]);
+    expect(readFileSync(join(world.project, ".keel/hooks/guard.sh"), "utf8")).toBe("exit 0\n");
+    expect(readFileSync(join(world.project, "notes.txt"), "utf8")).toBe("fine");
+  });
+
+  it("--yes (the person's approval) and bypass mode may write them", async () => {
+    for (const args of [["--yes"], ["--mode", "bypassPermissions"]]) {
+      const world = await newWorld(
+        script(
+          reply().tool("write_file", { path: ".claude/settings.json", content: "{}" }),
+          reply().text("done"),
+        ),
+      );
+      const r = await keel(world, ["run", "go", ...args, "--output-format", "json"]);
+      expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("ok");
+      expect(readFileSync(join(world.project, ".claude/settings.json"), "utf8")).toBe("{}");
+    }
+  });
+});
+
+describe("protected paths with a person", () => {
+  it("asks even in acceptEdits, and 'allow always' does not carry over to the next one", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: ".mcp.json", content: "{}" }),
+        reply().tool("write_file", { path: ".mcp.json", content: '{"mcpServers":{}}' }),
+        reply().text("done"),
+      ),
+    );
+    const asked: string[] = [];
+    const agent = await agentFor(world, {
+      permissionMode: "acceptEdits",
+      askPermission: async (req) => {
+        asked.push(req.reason);
+        return asked.length === 1 ? "allow_always" : "deny";
+      },
+    });
+    await collect(agent.runTurn("go"));
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain(".mcp.json is a protected path");
+    expect(readFileSync(join(world.project, ".mcp.json"), "utf8")).toBe("{}");
+  });
+});
+
+describe("protectedPathReason", () => {
+  it("names .git at any depth, every dialect's settings, hook sources and executed files, links into them", async () => {
+    const world = await newWorld(script(reply().text("x")));
+    const p = world.project;
+    mkdirSync(join(p, "scripts"), { recursive: true });
+    writeFileSync(join(p, "scripts/check.py"), "print(1)\n");
+    writeFileSync(join(p, "agent.yaml"), "hooks: {}\n");
+    mkdirSync(join(p, ".keel"), { recursive: true });
+    writeFileSync(
+      join(p, ".keel/settings.json"),
+      JSON.stringify({
+        compat: { cagent: ["agent.yaml"] },
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: "python3 scripts/check.py" }] }],
+        },
+      }),
+    );
+    symlinkSync(join(p, ".git/hooks"), join(p, "innocent"));
+    const hooks = await createHookEngine({
+      projectDir: p,
+      keelHome: world.home,
+      homeDir: world.root,
+    });
+    const reason = (path: string) => protectedPathReason(path, { projectDir: p, hooks });
+    for (const path of [
+      ".git/config",
+      ".git/hooks/pre-commit",
+      "vendor/lib/.git/config",
+      ".GIT/config",
+      ".keel/settings.local.json",
+      ".claude/settings.json",
+      ".gemini/settings.json",
+      ".qwen/settings.json",
+      ".reasonix/config.toml",
+      ".hooks.json",
+      ".mcp.json",
+      ".keel/commands/deploy.md",
+      ".claude/agents/x.md",
+      "agent.yaml",
+      "scripts/check.py",
+      "./scripts/../scripts/check.py",
+      "innocent/pre-commit",
+    ]) {
+      expect(await reason(path), path).not.toBeNull();
+    }
+    for (const path of ["src/index.ts", "scripts/other.py", ".keel/memory.md", "git/config"]) {
+      expect(await reason(path), path).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { checkSandbox } from "../../src/cli/commands/doctor-checks.js";
+import { resetSandboxStatus } from "../../src/tools/sandbox.js";
+
+afterEach(() => resetSandboxStatus());
+
+describe("doctor: sandbox", () => {
+  it("warns, naming the package, when bwrap is not on PATH", () => {
+    resetSandboxStatus();
+    const f = checkSandbox({ PATH: "/nonexistent" });
+    expect(f).toMatchObject({ status: "warn", check: "sandbox" });
+    expect(f.detail).toMatch(/apt-get install bubblewrap/);
+    expect(f.detail).toMatch(/every one asks/);
+  });
+
+  it("says ok with the binary's path when it works here", (ctx) => {
+    resetSandboxStatus();
+    const f = checkSandbox();
+    if (f.status !== "ok") ctx.skip(`bubblewrap is not usable here: ${f.detail}`);
+    expect(f.detail).toMatch(/bwrap/);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Start-up loads only the command that runs (src/cli/main.ts + scripts/build-cli.mjs), and the
+ * root help still lists every command: the bundled `keel --help` prints exactly what the full
+ * program prints, and `keel hooks list` / `keel --help` load no other command's chunk.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rootHelpText } from "../../src/cli/main.js";
+import { buildPrivate } from "../e2e/tui-harness.js";
+
+let build: ReturnType<typeof buildPrivate>;
+let work: string;
+beforeAll(() => {
+  build = buildPrivate();
+  work = mkdtempSync(join(tmpdir(), "keel-lazy-"));
+}, 120_000);
+afterAll(() => {
+  build?.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs the built `keel` with a loader hook that lists every file module it loads. */
+function keel(args: string[]) {
+  const trace = join(work, "trace.mjs");
+  writeFileSync(
+    trace,
+    `import { registerHooks } from "node:module";
+registerHooks({ resolve(spec, ctx, next) {
+  const r = next(spec, ctx);
+  if (r.url.startsWith("file:")) process.stderr.write("LOADED " + r.url + "\\n");
+  return r;
+} });`,
+  );
+  const r = spawnSync(process.execPath, ["--import", trace, build.bin, ...args], {
+    cwd: work,
+    env: { ...process.env, HOME: work, KEEL_HOME: join(work, "keel"), COLUMNS: "80" },
+    encoding: "utf8",
+  });
+  const loaded = r.stderr
+    .split("\n")
+    .filter((l) => l.startsWith("LOADED "))
+    .map((l) => l.slice(7));
+  return { ...r, loaded };
+}
+
+const commandChunks = (loaded: string[]) =>
+  loaded
+    .map((u) => /\/chunks\/([a-z-]+)-[A-Z0-9]+\.mjs$/.exec(u)?.[1])
+    .filter((n): n is string => n !== undefined && n !== "chunk");
+
+describe("lazy command loading", () => {
+  it("keel --help prints the full program's help, loading no command but the root's", async () => {
+    const r = keel(["--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(await rootHelpText());
+    for (const name of ["run", "hooks", "sim", "doctor", "sessions", "stats"]) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+    }
+    expect(commandChunks(r.loaded)).toEqual(["interactive"]);
+  });
+
+  it("keel hooks list loads the hooks command only", () => {
+    const r = keel(["hooks", "list"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Hooks for");
+    expect(commandChunks(r.loaded).sort()).toEqual(["hooks", "interactive"]);
+  });
+
+  it("an unknown option still shows the root help with every command", () => {
+    const r = keel(["--bogus"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+    expect(r.stderr).toMatch(/^ {2}hooks /m);
+  });
+});

@@ -1,0 +1,66 @@
+/** `/mcp` against a real agent: list, trust (an untrusted project server starts), reload. */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startSessionServers } from "../../../src/cli/mcp/session-servers.js";
+import { runMcpSlash } from "../../../src/cli/tui/mcp-command.js";
+import { reply, script } from "../../../src/sim/index.js";
+import { agentFor, collect, worldPerTest } from "../../agent/harness.js";
+import { FAULT_SERVER } from "../../mcp/servers.js";
+
+const newWorld = worldPerTest();
+
+function capture() {
+  const printed: string[] = [];
+  const notices: string[] = [];
+  return {
+    printed,
+    notices,
+    io: {
+      print: (b: { title?: string; lines: string[] }) => printed.push(...b.lines),
+      notice: (_l: string, text: string) => notices.push(text),
+    },
+  };
+}
+
+describe("/mcp", () => {
+  it("lists an untrusted project server; /mcp trust starts it and adds its tools as one revision", async () => {
+    const w = await newWorld(
+      script(reply().tool("mcp__proj__echo", { text: "hi" }), reply().text("ok")),
+    );
+    writeFileSync(
+      join(w.project, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: { proj: { command: process.execPath, args: [FAULT_SERVER, "ok"] } },
+      }),
+    );
+    const manager = await startSessionServers({ projectDir: w.project, keelHome: w.home });
+    const agent = await agentFor(w, { mcpServers: manager, noHooks: true });
+    const ctx = { mcp: agent.mcp, projectDir: w.project, keelHome: w.home };
+
+    const list = capture();
+    await runMcpSlash([], { ...ctx, io: list.io });
+    expect(list.printed).toEqual([
+      "  proj  stdio  untrusted: not started (/mcp trust or keel hooks trust)",
+    ]);
+
+    const trust = capture();
+    await runMcpSlash(["trust"], { ...ctx, io: trust.io });
+    expect(trust.printed[0]).toMatch(/Trusted 1 project MCP server/);
+    expect(trust.notices).toEqual([
+      "MCP tools added: mcp__proj__echo, mcp__proj__write_note (the tool list changed: the next request is one deliberate cache miss)",
+    ]);
+    expect(trust.printed).toContain("  proj  stdio  connected, 2 tools");
+    expect(agent.stats().prefixRevisions).toBe(1);
+
+    const events = await collect(agent.runTurn("use it"));
+    expect(events.some((e) => e.type === "tool_result" && e.content === "echo: hi")).toBe(true);
+    await collect(agent.end());
+  });
+
+  it("says how to add a server when the session has none", async () => {
+    const out = capture();
+    await runMcpSlash(["list"], { mcp: undefined, projectDir: "/", keelHome: "/", io: out.io });
+    expect(out.printed[0]).toMatch(/No MCP servers in this session/);
+  });
+});

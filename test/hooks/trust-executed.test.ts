@@ -1,0 +1,131 @@
+import { readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHookEngine } from "../../src/hooks/engine.js";
+import { commandWords, executedProjectFiles } from "../../src/hooks/executed-files.js";
+import { buildPayload } from "../../src/hooks/payload.js";
+import { hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
+import type { HookDefinition } from "../../src/hooks/types.js";
+import { makeWorld, type World, worldOptions } from "./helpers.js";
+
+let w: World;
+beforeEach(() => {
+  w = makeWorld();
+});
+afterEach(() => w.cleanup());
+
+const shell = (command: string) =>
+  buildPayload("PreToolUse", { projectDir: w.project, tool: "shell", input: { command } });
+
+/** A trusted project whose PreToolUse hook runs `.keel/hooks/guard.sh`, which appends to a log. */
+async function trustedGuard(command = "bash .keel/hooks/guard.sh") {
+  const log = join(w.root, "ran.log");
+  w.write("project/.keel/hooks/guard.sh", `echo guard >> '${log}'\n`, { executable: true });
+  w.json("project/.keel/settings.json", {
+    hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] },
+  });
+  const engine = await createHookEngine(worldOptions(w));
+  await engine.trust();
+  return { log, engine };
+}
+
+const ranLines = (log: string) => {
+  try {
+    return readFileSync(log, "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+
+describe("trust hashes the files hooks execute", () => {
+  it("editing a trusted hook's script by hand makes the hooks untrusted at the next start", async () => {
+    const { log } = await trustedGuard();
+    const again = await createHookEngine(worldOptions(w));
+    expect(again.listing().projectTrust.trusted).toBe(true);
+    await again.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+
+    // The attack: the script changes, the settings file does not.
+    w.write("project/.keel/hooks/guard.sh", `echo pwned >> '${log}'\n`);
+    const after = await createHookEngine(worldOptions(w));
+    expect(after.listing().projectTrust.trusted).toBe(false);
+    await after.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+  });
+
+  it("a script edited during a session (e.g. by the model) stops running before its next firing", async () => {
+    const { log, engine } = await trustedGuard();
+    await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+    w.write("project/.keel/hooks/guard.sh", `echo pwned-by-model >> '${log}'\n`);
+    expect(await engine.changedOnDisk()).toBe(true);
+    await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+    expect(engine.listing().projectTrust.trusted).toBe(false);
+  });
+
+  it.each([
+    ["./.keel/hooks/guard.sh"],
+    ['"$CLAUDE_PROJECT_DIR"/.keel/hooks/guard.sh'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, not a JS one
+    ["${KEEL_PROJECT_DIR}/.keel/hooks/guard.sh --strict"],
+    ["cd . && sh '.keel/hooks/guard.sh'"],
+    ["true; bash .keel/hooks/gu\\ard.sh"],
+  ])("finds the script in `%s` and re-trust is needed after it changes", async (command) => {
+    const { log, engine } = await trustedGuard(command);
+    await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+    writeFileSync(join(w.project, ".keel/hooks/guard.sh"), `echo other >> '${log}'\n`);
+    expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
+  });
+
+  it("exec-form args and `--flag=path` count; a retargeted symlink counts", async () => {
+    w.write("project/hooks/check.py", "print(1)\n");
+    w.write("project/conf.txt", "a\n");
+    w.write("project/real-a.sh", "a\n");
+    w.write("project/real-b.sh", "b\n");
+    symlinkSync(join(w.project, "real-a.sh"), join(w.project, "link.sh"));
+    const hook = (handler: HookDefinition["handler"]) =>
+      ({
+        handler,
+        event: "PreToolUse",
+        source: { path: join(w.project, ".keel/settings.json"), dialect: "keel", scope: "project" },
+      }) as HookDefinition;
+    const files = await executedProjectFiles(
+      [
+        hook({ type: "command", args: ["python3", "hooks/check.py", "--config=conf.txt"] }),
+        hook({ type: "command", command: "sh link.sh" }),
+        hook({ type: "command", command: "cat /etc/passwd ../outside.sh" }),
+      ],
+      w.project,
+    );
+    expect(files.map((f) => f.relPath)).toEqual(["conf.txt", "hooks/check.py", "link.sh"]);
+    const before = trustHash([], files);
+    symlinkSync(join(w.project, "real-b.sh"), join(w.project, "link2.sh"));
+    renameSync(join(w.project, "link2.sh"), join(w.project, "link.sh"));
+    const after = await executedProjectFiles(
+      [
+        hook({ type: "command", args: ["python3", "hooks/check.py", "--config=conf.txt"] }),
+        hook({ type: "command", command: "sh link.sh" }),
+      ],
+      w.project,
+    );
+    expect(trustHash([], after)).not.toBe(before);
+  });
+
+  it("an empty definition set leaves the hash unchanged (room for MCP servers)", () => {
+    const hooks = hookDefinitionSet([], w.project);
+    expect(trustHash([hooks, { name: "mcpServers", definitions: [] }])).toBe(trustHash([hooks]));
+    expect(trustHash([hooks, { name: "mcpServers", definitions: [{ command: "x" }] }])).not.toBe(
+      trustHash([hooks]),
+    );
+  });
+});
+
+describe("commandWords", () => {
+  it("splits on operators, removes quotes and expands only the given variables", () => {
+    expect(
+      commandWords(`a 'b c' "d $X e" \${X}/f $HOME;g|h&&i $(j) \`k\` {l;}`, { X: "/p" }),
+    ).toEqual(["a", "b c", "d /p e", "/p/f", "$HOME", "g", "h", "i", "$", "j", "k", "{l", "}"]);
+  });
+});

@@ -1,0 +1,105 @@
+/** The OS sandbox: what a command Keel approved on its own can and cannot do. */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resetSandboxStatus, sandboxStatus } from "../../src/tools/sandbox.js";
+import { createShellTool } from "../../src/tools/shell.js";
+import { NO_SIGNAL, tempDir } from "./helpers.js";
+
+const status = sandboxStatus();
+if (!status.available) console.warn(`sandbox tests skipped: ${status.reason}`);
+
+let project: ReturnType<typeof tempDir>;
+let outside: ReturnType<typeof tempDir>;
+let server: Server | undefined;
+beforeEach(() => {
+  project = tempDir();
+  outside = tempDir();
+});
+afterEach(async () => {
+  project.cleanup();
+  outside.cleanup();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  server = undefined;
+});
+
+const run = async (command: string, env: NodeJS.ProcessEnv = process.env) => {
+  const tool = createShellTool({ cwd: project.dir, env });
+  return tool.run({ command }, { signal: NO_SIGNAL, sandboxed: true });
+};
+
+describe.skipIf(!status.available)("sandboxed shell", () => {
+  it("reads the project but writes nothing, inside or outside it", async () => {
+    writeFileSync(join(project.dir, "a.txt"), "content-a\n");
+    const r = await run(
+      `cat a.txt; touch b.txt; touch ${outside.dir}/c; echo x > ${project.dir}/a.txt; cat a.txt`,
+    );
+    expect(r.content.match(/content-a/g)).toHaveLength(2);
+    expect(r.content).toMatch(/Read-only file system/);
+    expect(existsSync(join(project.dir, "b.txt"))).toBe(false);
+    expect(existsSync(join(outside.dir, "c"))).toBe(false);
+  });
+
+  it("has a private /tmp and does not see the home directory", async () => {
+    const home = join(outside.dir, "home");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-KEY");
+    const r = await run(
+      `ls ${outside.dir}; cat ${home}/.ssh/id_rsa; echo t > /tmp/t && cat /tmp/t`,
+      {
+        ...process.env,
+        HOME: home,
+      },
+    );
+    expect(r.content).not.toContain("SECRET-KEY");
+    expect(r.content).toContain("t\n");
+    expect(existsSync("/tmp/t")).toBe(false);
+  });
+
+  it("has no network, not even 127.0.0.1", async () => {
+    let connected = false;
+    server = createServer((s) => {
+      connected = true;
+      s.destroy();
+    });
+    await new Promise<void>((r) => server?.listen(0, "127.0.0.1", () => r()));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    // HOME elsewhere: a node installed under the real home stays visible.
+    const r = await run(
+      `"${process.execPath}" -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>console.log('CONNECTED')).on('error',e=>console.log('ERR',e.code))"`,
+      { ...process.env, HOME: outside.dir },
+    );
+    expect(r.content).toMatch(/ERR/);
+    expect(r.content).not.toContain("CONNECTED");
+    expect(connected).toBe(false);
+  });
+
+  it("a timeout kills the sandboxed command", async () => {
+    const tool = createShellTool({ cwd: project.dir });
+    const r = await tool.run(
+      { command: "sleep 30", timeout_ms: 300 },
+      { signal: NO_SIGNAL, sandboxed: true },
+    );
+    expect(r.content).toContain("timed out");
+  });
+});
+
+describe("without bubblewrap", () => {
+  it("a command approved only for the sandbox does not run, and says why", async () => {
+    resetSandboxStatus();
+    try {
+      const tool = createShellTool({
+        cwd: project.dir,
+        env: { ...process.env, PATH: "/nonexistent" },
+      });
+      const r = await tool.run({ command: "touch made" }, { signal: NO_SIGNAL, sandboxed: true });
+      expect(r.isError).toBe(true);
+      expect(r.content).toMatch(/bubblewrap \(bwrap\) is not installed/);
+      expect(existsSync(join(project.dir, "made"))).toBe(false);
+    } finally {
+      resetSandboxStatus();
+    }
+  });
+});

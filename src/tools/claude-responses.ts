@@ -40,11 +40,12 @@ export function claudeWriteResponse(response: unknown, input: Input): Response {
   const r = fields(response);
   const original = typeof r.originalFile === "string" ? r.originalFile : null;
   const content = str(input.content);
+  const created = typeof r.created === "boolean" ? r.created : original === null;
   return {
-    type: original === null ? "create" : "update",
+    type: created ? "create" : "update",
     filePath: filePath(r, input),
     content,
-    structuredPatch: original === null ? [] : structuredPatch(original, content),
+    structuredPatch: original === null || created ? [] : structuredPatch(original, content),
     originalFile: original,
     userModified: false,
   };

@@ -19,6 +19,9 @@ const DESCRIPTION = `Create a file or replace its whole content. Missing parent 
 - For changes to part of an existing file, prefer edit_file: it sends less and cannot lose unrelated lines.`;
 
 /** Creates the write_file tool. */
+/** Largest previous content kept for hooks (`originalFile`); bigger files report none. */
+const ORIGINAL_FILE_MAX_BYTES = 1024 * 1024;
+
 export function createWriteFileTool(
   ctx: ToolContext,
   opts: FileToolOptions = {},
@@ -49,7 +52,10 @@ export function createWriteFileTool(
             return toolError(`write_file: ${where.rel} is a directory; give a file path.`);
           }
           created = false;
-          originalFile = (await ops.readFile(where.abs)).toString("utf8");
+          // Bounded: hooks get the previous content of ordinary source files, not of huge ones.
+          if (st.size <= ORIGINAL_FILE_MAX_BYTES) {
+            originalFile = (await ops.readFile(where.abs)).toString("utf8");
+          }
         } catch (err) {
           if (errnoCode(err) !== "ENOENT") throw err;
         }

@@ -16,8 +16,8 @@ import {
   claudeTranscriptPath,
   withClaudeTranscript,
 } from "./claude-transcript.js";
-import { invokeCommand } from "./commands/invoke.js";
 import { loadCommands } from "./commands/load.js";
+import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { DispatchContext, StreamingRun } from "./dispatch.js";
@@ -28,7 +28,7 @@ import { contextForModel } from "./hook-text.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
-import { loadSessionMemory } from "./memory-load.js";
+import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -38,14 +38,7 @@ import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
-import {
-  createTaskTool,
-  runTask,
-  TASK_HOOK_FACTS,
-  TASK_TOOL,
-  type TaskInput,
-} from "./task-tool.js";
-import { runTurn } from "./turn.js";
+import { createTaskTool, TASK_HOOK_FACTS, TASK_TOOL, taskStreaming } from "./task-tool.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
 /**
@@ -196,25 +189,19 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   ];
   const streaming = new Map<string, StreamingRun>();
   if (withTask) {
-    streaming.set(TASK_TOOL, (input, call) =>
-      runTask(
-        {
-          client: opts.client,
-          hooks: engine,
-          info,
-          clock,
-          askPermission: opts.askPermission,
-          autoApprove: opts.autoApprove ?? false,
-          onUsage,
-          tools,
-          model: opts.model,
-          ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
-        },
-        settings.subagents,
-        input as TaskInput,
-        call,
-      ),
-    );
+    const parent = {
+      client: opts.client,
+      hooks: engine,
+      info,
+      clock,
+      askPermission: opts.askPermission,
+      autoApprove: opts.autoApprove ?? false,
+      onUsage,
+      tools,
+      model: opts.model,
+      ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+    };
+    streaming.set(TASK_TOOL, taskStreaming(parent, settings.subagents));
   }
   const dispatchCtx: DispatchContext = {
     tools,
@@ -304,9 +291,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
       if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
     }
-    // A resumed session already holds its memory in its first user message.
-    if (!resumed && opts.memory !== false) {
-      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+    if (opts.memory !== false) {
+      if (!resumed)
+        memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+      // A resumed session already holds its memory in its first user message; it is read now
+      // only so that a compaction (which replaces that message) can put it back.
+      else memory = rememberMemory(core, memoryOptions);
     }
   }
 
@@ -341,7 +331,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         (async function* () {
           yield* start(o);
           const signal = o.signal ?? never;
-          const invoked = yield* invokeCommand(
+          yield* runUserTurn(
+            core,
             {
               catalog: commands,
               projectDir: opts.projectDir,
@@ -354,22 +345,6 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             prompt,
             signal,
           );
-          if (invoked.kind === "refused") {
-            yield { type: "turn_start", turn: core.turns + 1, prompt };
-            yield { type: "notice", level: "error", text: invoked.reason };
-            yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
-            return;
-          }
-          const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
-          core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
-          core.dispatch.turnAllowed =
-            invoked.kind === "prompt" ? (invoked.allowed ?? undefined) : undefined;
-          try {
-            yield* runTurn(core, text, signal);
-          } finally {
-            core.turnModel = null;
-            core.dispatch.turnAllowed = undefined;
-          }
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();
         })(),

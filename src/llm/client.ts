@@ -6,7 +6,7 @@
  */
 import { StreamAssembler } from "./assemble.js";
 import { errorBodyMessage, wireChunk } from "./chunk.js";
-import { buildRequestBody } from "./request-body.js";
+import { bodyStream, buildRequestBodyChunks, type RequestBodyChunks } from "./request-body.js";
 import {
   backoffDelay,
   defaultSleep,
@@ -58,7 +58,8 @@ async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerat
   const redact = redactor(o.apiKey);
   const maxRetries = o.maxRetries ?? 4;
   const sleep = o.sleep ?? defaultSleep;
-  const body = buildRequestBody(req, { stream: true });
+  // Each message's bytes are encoded once per session, not once per request (request-body.ts).
+  const body = buildRequestBodyChunks(req, { stream: true });
   for (let attempt = 1; ; attempt++) {
     if (req.signal?.aborted) {
       yield aborted();
@@ -102,20 +103,25 @@ async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerat
 async function* attemptOnce(
   o: ChatClientOptions,
   req: ChatRequest,
-  body: string,
+  body: RequestBodyChunks,
 ): AsyncGenerator<StreamEvent, Attempt> {
   let res: Response;
   try {
-    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), {
+    // `duplex` is required by Node's fetch for a streamed body; not every RequestInit type knows it.
+    const init: RequestInit & { duplex: "half" } = {
       method: "POST",
       headers: {
         "content-type": "application/json",
         accept: "text/event-stream",
         authorization: `Bearer ${o.apiKey}`,
+        // Known length: sent as such, not chunked (some OpenAI-compatible proxies refuse that).
+        "content-length": String(body.byteLength),
       },
-      body,
+      body: bodyStream(body) as unknown as RequestInit["body"],
+      duplex: "half",
       ...(req.signal ? { signal: req.signal } : {}),
-    });
+    };
+    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), init);
   } catch (err) {
     if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
     return {

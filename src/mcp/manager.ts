@@ -6,12 +6,9 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerEntry } from "./config.js";
-import {
-  connectServer,
-  type ElicitationHandler,
-  type ListedTool,
-  type McpConnection,
-} from "./connection.js";
+// connection.ts (and with it the MCP SDK) is imported when a server is started, so sessions and
+// commands without MCP servers do not load the SDK (start-up time and memory, bench/peers).
+import type { ElicitationHandler, ListedTool, McpConnection } from "./connection.js";
 import { resolveServerConfig } from "./expand.js";
 import { createMcpTool, type McpTool } from "./tools.js";
 
@@ -136,6 +133,7 @@ export class McpManager {
     }
     let conn: McpConnection | undefined;
     try {
+      const { connectServer } = await import("./connection.js");
       conn = await connectServer({
         name: s.entry.name,
         config: resolved.config,

@@ -6,8 +6,8 @@
  * where bubblewrap is missing or cannot create namespaces, nothing is approved automatically.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** Whether the sandbox can run here, and why not. */
 export type SandboxStatus =
@@ -61,22 +61,55 @@ function findOnPath(name: string, path: string): string | undefined {
   return undefined;
 }
 
-function baseArgs(cwd: string, home: string | undefined): string[] {
-  const args = [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--tmpfs",
-    "/var/tmp",
-  ];
+/**
+ * What must stay visible for commands to work in the project: the repository around it (Keel
+ * may run in a subdirectory) and, for a worktree or submodule whose `.git` is a file, the git
+ * directories it points to, which may lie under the hidden home.
+ */
+export function projectBinds(cwd: string): string[] {
+  let root: string | undefined;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) {
+      root = dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  if (root === undefined) return [cwd];
+  const binds = [root];
+  const dotGit = join(root, ".git");
+  try {
+    if (statSync(dotGit).isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+      if (m?.[1]) {
+        const gitDir = resolve(root, m[1].trim());
+        binds.unshift(gitDir);
+        const common = join(gitDir, "commondir");
+        if (existsSync(common)) binds.unshift(resolve(gitDir, readFileSync(common, "utf8").trim()));
+      }
+    }
+  } catch {
+    // An unreadable .git: git will say so itself.
+  }
+  return binds;
+}
+
+function baseArgs(cwd: string, home: string | undefined, path = ""): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // A mount point must exist: the root is read-only, bwrap cannot create one.
+  for (const dir of ["/tmp", "/var/tmp"]) if (existsSync(dir)) args.push("--tmpfs", dir);
   // Keys, tokens and other projects live under $HOME; the project is bound back below.
-  if (home && resolve(home) !== "/") args.push("--tmpfs", resolve(home));
+  if (home && resolve(home) !== "/" && existsSync(home)) {
+    const hidden = resolve(home);
+    args.push("--tmpfs", hidden);
+    // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable.
+    for (const dir of path.split(delimiter)) {
+      if (isAbsolute(dir) && resolve(dir).startsWith(`${hidden}/`)) {
+        args.push("--ro-bind-try", resolve(dir), resolve(dir));
+      }
+    }
+  }
+  for (const dir of projectBinds(cwd)) args.push("--ro-bind-try", dir, dir);
   args.push(
     "--ro-bind",
     cwd,
@@ -131,6 +164,6 @@ export function sandboxedShell(
 ): { file: string; args: string[] } {
   return {
     file: bwrap,
-    args: [...baseArgs(resolve(opts.cwd), opts.env.HOME), "--", "sh", "-c", command],
+    args: [...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH), "--", "sh", "-c", command],
   };
 }

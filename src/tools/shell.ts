@@ -48,7 +48,8 @@ const DESCRIPTION = `Run a shell command with \`sh -c\` in the project directory
 - Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms up to ${SHELL_MAX_TIMEOUT_MS / 1000} s); on timeout the command and everything it started are killed.
 - Output beyond about ${SHELL_MODEL_OUTPUT_BYTES / 1000} KB is cut in the middle; pipe through head, tail or grep for long output.
 - Each call runs in a fresh shell: \`cd\` and exported variables do not carry over; chain with && instead.
-- Background jobs (cmd &) keep running after the call, but their output is lost; redirect it to a file.`;
+- Background jobs (cmd &) keep running after the call, but their output is lost; redirect it to a file.
+- Read-only commands (ls, cat, grep, find, git status/log/diff…) run without asking, inside a sandbox: read-only filesystem, no network, empty home and /tmp. Anything else waits for the user's approval.`;
 
 /** What the shell tool needs from the operating system (replaceable in tests). */
 export interface ShellOperations {

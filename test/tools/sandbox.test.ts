@@ -1,4 +1,5 @@
 /** The OS sandbox: what a command Keel approved on its own can and cannot do. */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -55,6 +56,42 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     expect(r.content).not.toContain("SECRET-KEY");
     expect(r.content).toContain("t\n");
     expect(existsSync("/tmp/t")).toBe(false);
+  });
+
+  it("git works from a subdirectory of a repository and from a worktree under the hidden home", async () => {
+    const home = join(outside.dir, "home");
+    const repo = join(home, "repo");
+    mkdirSync(join(repo, "sub"), { recursive: true });
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-KEY");
+    writeFileSync(join(repo, "sub", "f.txt"), "x\n");
+    const env = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", args, { cwd, env, stdio: "pipe" });
+    git(repo, "init", "-q");
+    git(
+      repo,
+      "-c",
+      "user.email=a@b",
+      "-c",
+      "user.name=n",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "i",
+    );
+    git(repo, "worktree", "add", "-q", join(home, "wt"));
+    for (const cwd of [join(repo, "sub"), join(home, "wt")]) {
+      const tool = createShellTool({ cwd, env });
+      const r = await tool.run(
+        { command: "git status --short --branch; cat ~/.ssh/id_rsa" },
+        { signal: NO_SIGNAL, sandboxed: true },
+      );
+      expect(r.content, cwd).toMatch(/## /);
+      expect(r.content, cwd).not.toMatch(/not a git repository/);
+      expect(r.content, cwd).not.toContain("SECRET-KEY");
+    }
   });
 
   it("has no network, not even 127.0.0.1", async () => {

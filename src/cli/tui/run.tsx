@@ -19,6 +19,7 @@ import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
+import { setReasoningPrefs } from "./session-commands.js";
 
 /** Options of {@link runInteractive}, already validated by the command. */
 export interface InteractiveOptions {
@@ -29,6 +30,9 @@ export interface InteractiveOptions {
   continueLatest?: boolean;
   resume?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--harvest` / `--branch N`: the session's starting reasoning settings. */
+  harvest?: boolean;
+  branch?: number;
 }
 
 /** Runs the TUI until the user exits. Throws UserError for setup problems. */
@@ -58,6 +62,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
 
   let writeError: string | null = null;
   const permissions = createPermissionBridge();
+  setReasoningPrefs({
+    ...(opts.harvest ? { harvest: true } : {}),
+    ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
+  });
   let opened: Awaited<ReturnType<typeof createSessionBackend>>;
   try {
     opened = await createSessionBackend({

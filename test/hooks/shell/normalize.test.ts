@@ -41,6 +41,14 @@ describe("if: shell(git push*) sees through the ways to spell git push", () => {
     "! git push",
     "x() { git push; }; x",
     "git push &",
+    "env -S 'git push'",
+    "env --split-string='git push'",
+    "nice -n 5 git push",
+    "timeout 10 git push",
+    "timeout -s KILL 10 git push",
+    "echo x | xargs -n 1 git push",
+    "sudo -u me git push",
+    "stdbuf -o0 git push",
   ])("%s", (command) => {
     expect(guard.test({ command }, "/p")).toBe(true);
   });

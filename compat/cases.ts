@@ -316,6 +316,11 @@ export const CASES: CompatCase[] = [
       ),
     ],
     turns: [bash("echo ran"), done],
+    // Claude Code gives them in the order the hooks finished (it varies run to run).
+    deliberate: {
+      why: "several hooks' context in configuration order, not finish order",
+      allows: ["model saw (request 2)"],
+    },
   },
   {
     name: "PostToolUse continue:false",

@@ -33,6 +33,7 @@ import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
+import { childProcessEnv } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
@@ -120,6 +121,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   };
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
+  // Hooks and MCP servers never see Keel's provider key (unless the user passes it).
+  const childEnv = childProcessEnv(opts.env ?? process.env, {
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+  });
   let engine: HookEngine;
   // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
   let mcp: McpManager | undefined;
@@ -129,7 +134,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     engine = await createHookEngine({
       projectDir: opts.projectDir,
       ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-      ...(opts.env !== undefined ? { env: opts.env } : {}),
+      env: childEnv,
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
       tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
       promptRunner: createPromptRunner({
@@ -161,7 +166,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       : await openMcp({
           servers: opts.mcpServers,
           projectDir: opts.projectDir,
-          env: opts.env ?? process.env,
+          env: childEnv,
           notices,
           onElicit: elicitWithHooks({
             engine: () => engine,

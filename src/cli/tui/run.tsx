@@ -17,6 +17,7 @@ import { App } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
+import { loadMarkdown } from "./markdown-loader.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
 import { setReasoningPrefs } from "./session-commands.js";
@@ -73,7 +74,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       keelHome: opts.keelHome,
       model: opts.model ?? llm.model,
       cheapModel: llm.cheapModel,
-      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
+      client: createChatClient({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey ?? "",
+        streamIdleMs: llm.streamIdleMs,
+      }),
       permissions,
       onElicit: tuiElicitation(permissions),
       ...(opts.mode ? { permissionMode: opts.mode } : {}),
@@ -110,6 +115,8 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );
+    // After the first frame: the renderer is not needed before the first answer.
+    setImmediate(() => void loadMarkdown());
     await instance.waitUntilExit();
   } finally {
     process.removeListener("SIGTERM", onSignal);

@@ -1,0 +1,370 @@
+/** Claude Code hooks (`.claude/settings.json`): the kinds of hooks people publish most. */
+import type { CorpusCase } from "../harness.js";
+
+const RALPH_STATE = `---
+active: true
+iteration: 1
+max_iterations: 10
+completion_promise: "ALL TESTS GREEN"
+---
+Make the failing tests pass.
+`;
+
+/** A Claude-format transcript whose last assistant message says `text`. */
+function claudeTranscript(text: string): string {
+  const user = { type: "user", message: { role: "user", content: "go" } };
+  const assistant = {
+    type: "assistant",
+    message: { role: "assistant", content: [{ type: "text", text }] },
+  };
+  return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
+}
+
+const NOTIFY_PY = `#!/usr/bin/env python3
+"""Mirrors: desktop-notification hooks (notify-send / osascript) on Notification; here the
+"desktop" is a log file so the test can see what the user would."""
+import json, os, sys
+data = json.load(sys.stdin)
+with open(os.path.expanduser("~/.claude/notifications.log"), "a") as f:
+    f.write(f"[{data.get('notification_type', '?')}] Claude Code: {data['message']}\\n")
+`;
+
+export const CLAUDE: CorpusCase[] = [
+  {
+    name: "rm -rf is denied with a JSON permissionDecision",
+    dialect: "claude",
+    fixture: "rm-rf-guard",
+    mirrors: "bash+jq dangerous-command guard",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "cd build && rm -rf ./dist" },
+    expect: {
+      exit: 2,
+      decision: "deny",
+      reason: ["Blocked dangerous command: cd build && rm -rf ./dist"],
+    },
+  },
+  {
+    name: "an ordinary command passes",
+    dialect: "claude",
+    fixture: "rm-rf-guard",
+    mirrors: "bash+jq dangerous-command guard",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "rm -f notes.txt" },
+    expect: { exit: 0, decision: "pass", outcomes: ["pass"] },
+  },
+  {
+    name: "git push --force is blocked by exit 2 + stderr",
+    dialect: "claude",
+    fixture: "force-push-guard",
+    mirrors: "git-safety force-push guard",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "git push --force origin feature" },
+    expect: { exit: 2, decision: "block", reason: ["Force push is not allowed"] },
+  },
+  {
+    name: "a push to main is blocked",
+    dialect: "claude",
+    fixture: "force-push-guard",
+    mirrors: "git-safety force-push guard",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "git push origin main" },
+    expect: { exit: 2, decision: "block", reason: ["open a pull request"] },
+  },
+  {
+    name: "grep gets the rg suggestion (exit 2)",
+    dialect: "claude",
+    fixture: "python-rg-validator",
+    mirrors: "Python bash command validator example",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "grep -r TODO src" },
+    expect: { exit: 2, decision: "block", reason: ["Use 'rg' (ripgrep)"] },
+  },
+  {
+    name: "rg passes the validator",
+    dialect: "claude",
+    fixture: "python-rg-validator",
+    mirrors: "Python bash command validator example",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "rg TODO src" },
+    expect: { exit: 0, decision: "pass", outcomes: ["pass"] },
+  },
+  {
+    name: "git status is auto-approved with a reason",
+    dialect: "claude",
+    fixture: "python-auto-approve",
+    mirrors: "Python auto-approve safe commands hook",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "git status --short" },
+    expect: {
+      exit: 0,
+      decision: "allow",
+      reason: ["auto-approved read-only command: git status --short"],
+    },
+  },
+  {
+    name: "a write to .env is refused; the hook sees an absolute file_path",
+    dialect: "claude",
+    fixture: "protect-files",
+    mirrors: "protect sensitive files Edit/Write guard",
+    event: "PreToolUse",
+    tool: "write_file",
+    input: { path: "config/.env", content: "KEY=1" },
+    expect: { exit: 2, decision: "block", reason: ["/config/.env is protected (.env)"] },
+  },
+  {
+    name: "an edit of package-lock.json is refused",
+    dialect: "claude",
+    fixture: "protect-files",
+    mirrors: "protect sensitive files Edit/Write guard",
+    event: "PreToolUse",
+    tool: "edit_file",
+    input: { path: "package-lock.json", old_string: "a", new_string: "b" },
+    expect: { exit: 2, decision: "block", reason: ["package-lock.json is protected"] },
+  },
+  {
+    name: "an ordinary source file may be written",
+    dialect: "claude",
+    fixture: "protect-files",
+    mirrors: "protect sensitive files Edit/Write guard",
+    event: "PreToolUse",
+    tool: "write_file",
+    input: { path: "src/app.ts", content: "x" },
+    expect: { exit: 0, decision: "pass", outcomes: ["pass"] },
+  },
+  {
+    name: "a written JSON file is reformatted in place",
+    dialect: "claude",
+    fixture: "format-on-write",
+    mirrors: "prettier format-on-PostToolUse one-liner",
+    event: "PostToolUse",
+    tool: "write_file",
+    input: { path: "data/config.json", content: '{"a":1,"b":[1,2]}' },
+    setup: { "data/config.json": '{"a":1,"b":[1,2]}' },
+    expect: {
+      exit: 0,
+      decision: "pass",
+      exactFiles: { "data/config.json": '{\n  "a": 1,\n  "b": [\n    1,\n    2\n  ]\n}\n' },
+    },
+  },
+  {
+    name: "a broken JSON edit sends the parse error to the model (exit 2 = feedback, not a block)",
+    dialect: "claude",
+    fixture: "json-lint-feedback",
+    mirrors: "PostToolUse lint/typecheck feedback hook",
+    event: "PostToolUse",
+    tool: "edit_file",
+    input: { path: "tsconfig.json", old_string: "}", new_string: "" },
+    setup: { "tsconfig.json": '{"compilerOptions": {"strict": true}' },
+    expect: {
+      exit: 0,
+      decision: "pass",
+      context: ["JSON syntax error in", "/tsconfig.json"],
+      outcomes: ["warn"],
+    },
+  },
+  {
+    name: "Stop is blocked with the loop prompt when the promise is missing",
+    dialect: "claude",
+    fixture: "ralph-loop",
+    mirrors: "ralph-wiggum Stop hook parsing transcript_path",
+    event: "Stop",
+    setup: {
+      ".claude/ralph-loop.local.md": RALPH_STATE,
+      "transcript.jsonl": claudeTranscript("Fixed two of three tests."),
+    },
+    payload: (project) => ({ transcript_path: `${project}/transcript.jsonl` }),
+    expect: {
+      exit: 2,
+      decision: "block",
+      reason: ["Make the failing tests pass."],
+      systemMessage: "Ralph iteration 2",
+      files: { ".claude/ralph-loop.local.md": ["iteration: 2"] },
+    },
+  },
+  {
+    name: "Stop passes once the transcript holds the completion promise",
+    dialect: "claude",
+    fixture: "ralph-loop",
+    mirrors: "ralph-wiggum Stop hook parsing transcript_path",
+    event: "Stop",
+    setup: {
+      ".claude/ralph-loop.local.md": RALPH_STATE,
+      "transcript.jsonl": claudeTranscript("Done. <promise>ALL TESTS GREEN</promise>"),
+    },
+    payload: (project) => ({ transcript_path: `${project}/transcript.jsonl` }),
+    expect: { exit: 0, decision: "pass", outcomes: ["pass"] },
+  },
+  {
+    name: "a permission prompt notification reaches the user's notifier",
+    dialect: "claude",
+    fixture: "notify-log",
+    mirrors: "desktop notification hook (notify-send/osascript)",
+    event: "Notification",
+    setup: { "~/.claude/hooks/notify.py": NOTIFY_PY },
+    expect: {
+      exit: 0,
+      decision: "pass",
+      files: { "~/.claude/notifications.log": ["[permission_prompt] Claude Code: ", "permission"] },
+    },
+  },
+  {
+    name: "plain stdout becomes context for the prompt",
+    dialect: "claude",
+    fixture: "prompt-context",
+    mirrors: "UserPromptSubmit context injector",
+    event: "UserPromptSubmit",
+    prompt: "add a test",
+    expect: { exit: 0, decision: "pass", context: ["Project conventions:", "- use pnpm, not npm"] },
+  },
+  {
+    name: "a prompt holding an API key is blocked",
+    dialect: "claude",
+    fixture: "prompt-secret-guard",
+    mirrors: "UserPromptSubmit secret scanner",
+    event: "UserPromptSubmit",
+    prompt: "use key sk-abcdefghijklmnopqrstuv to call the API",
+    expect: { exit: 2, decision: "block", reason: ["looks like it contains a secret"] },
+  },
+  {
+    name: "a clean prompt gets additionalContext naming the session",
+    dialect: "claude",
+    fixture: "prompt-secret-guard",
+    mirrors: "UserPromptSubmit secret scanner",
+    event: "UserPromptSubmit",
+    prompt: "refactor the parser",
+    expect: { exit: 0, decision: "pass", context: ["prompt checked at session hooks-test"] },
+  },
+  {
+    name: "TODO.md is loaded as additionalContext on startup",
+    dialect: "claude",
+    fixture: "session-start-context",
+    mirrors: "SessionStart context loader",
+    event: "SessionStart",
+    expect: {
+      exit: 0,
+      decision: "pass",
+      context: ["Session startup. Open items:", "- release 1.2"],
+    },
+  },
+  {
+    name: "every Bash command is appended to ~/.claude/bash-command-log.txt",
+    dialect: "claude",
+    fixture: "command-log",
+    mirrors: "documented jq Bash command logger",
+    event: "PostToolUse",
+    tool: "shell",
+    input: { command: "npm test" },
+    setup: { "~/.claude/.keep": "" },
+    expect: {
+      exit: 0,
+      decision: "pass",
+      files: { "~/.claude/bash-command-log.txt": ["npm test - No description\n"] },
+    },
+  },
+  {
+    name: "npm install is rewritten to pnpm install through updatedInput",
+    dialect: "claude",
+    fixture: "node-npm-to-pnpm",
+    mirrors: "Node.js package-manager enforcement hook",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "npm install lodash" },
+    expect: { exit: 0, decision: "allow", updatedInput: { command: "pnpm install lodash" } },
+  },
+  {
+    name: "Stop is blocked while the tests fail, with their output",
+    dialect: "claude",
+    fixture: "stop-tests-gate",
+    mirrors: "tests-must-pass Stop hook",
+    event: "Stop",
+    setup: { FAILING: "parser.test.ts" },
+    expect: {
+      exit: 2,
+      decision: "block",
+      reason: ["Tests are failing", "1 failed: parser.test.ts"],
+    },
+  },
+  {
+    name: "Stop passes when stop_hook_active is already true",
+    dialect: "claude",
+    fixture: "stop-tests-gate",
+    mirrors: "tests-must-pass Stop hook",
+    event: "Stop",
+    setup: { FAILING: "parser.test.ts" },
+    payload: { stop_hook_active: true },
+    expect: { exit: 0, decision: "pass", outcomes: ["pass"] },
+  },
+  {
+    name: "reading .env is denied",
+    dialect: "claude",
+    fixture: "read-secrets-guard",
+    mirrors: "keep-secrets-out-of-context Read guard",
+    event: "PreToolUse",
+    tool: "read_file",
+    input: { path: ".env" },
+    expect: { exit: 2, decision: "deny", reason: [".env holds secrets"] },
+  },
+  {
+    name: "the end reason is logged",
+    dialect: "claude",
+    fixture: "session-end-log",
+    mirrors: "SessionEnd logger",
+    event: "SessionEnd",
+    expect: {
+      exit: 0,
+      decision: "pass",
+      files: { ".claude/sessions.log": ['"session":"hooks-test"', '"reason":"exit"'] },
+    },
+  },
+  {
+    name: "if: Bash(git commit *) gates a commit",
+    dialect: "claude",
+    fixture: "if-git-commit",
+    mirrors: "handler-level if field on git commit",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "git commit -m wip" },
+    expect: { exit: 2, decision: "block", reason: ["Run the linter"] },
+  },
+  {
+    name: "if: Bash(git commit *) does not spawn for git status",
+    dialect: "claude",
+    fixture: "if-git-commit",
+    mirrors: "handler-level if field on git commit",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "git status" },
+    expect: { exit: 0, decision: "pass", outcomes: [] },
+  },
+  {
+    name: "a failed command gets a hint as additionalContext",
+    dialect: "claude",
+    fixture: "failure-hint",
+    mirrors: "PostToolUseFailure hint hook",
+    event: "PostToolUseFailure",
+    tool: "shell",
+    input: { command: "make deploy" },
+    expect: { exit: 0, decision: "pass", context: ["The command `make deploy` failed"] },
+  },
+  {
+    name: "the transcript is backed up before a manual compaction",
+    dialect: "claude",
+    fixture: "precompact-backup",
+    mirrors: "PreCompact transcript backup",
+    event: "PreCompact",
+    setup: { "t.jsonl": '{"type":"user"}\n' },
+    payload: (project) => ({ transcript_path: `${project}/t.jsonl` }),
+    expect: {
+      exit: 0,
+      decision: "pass",
+      files: { ".claude/backups/before-manual-compact.jsonl": ['{"type":"user"}'] },
+    },
+  },
+];

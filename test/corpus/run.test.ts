@@ -1,0 +1,154 @@
+/**
+ * The corpus end to end: for one fixture per dialect, a real `keel run` (the built CLI) against
+ * the simulator, with the project trusted, checking what the model was sent and what happened
+ * to the files — the hook's effect as a user of that agent would see it.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reply, type Simulator, script, startSimulator } from "../../src/sim/index.js";
+import {
+  type CorpusProject,
+  corpusProject,
+  type Dialect,
+  KEEL_BIN,
+  keelCli,
+  trust,
+} from "./harness.js";
+
+interface RunOutput {
+  result: string;
+  toolCalls: Array<{ name: string; input: Record<string, unknown>; status: string }>;
+}
+
+const open: Array<{ sim: Simulator; p: CorpusProject }> = [];
+afterEach(async () => {
+  for (const { sim, p } of open.splice(0)) {
+    await sim.close();
+    p.dispose();
+  }
+});
+
+/** A trusted temp project from a fixture, with a simulator scripted by `replies` as the model. */
+async function world(dialect: Dialect, fixture: string, replies: Parameters<typeof script>) {
+  const sim = await startSimulator({ script: script(...replies) });
+  const p = corpusProject(dialect, fixture, {
+    DEEPSEEK_API_KEY: "sk-test-key",
+    KEEL_BASE_URL: sim.url,
+    KEEL_MODEL: "deepseek-v4-flash",
+  });
+  open.push({ sim, p });
+  await trust(p);
+  return { sim, p };
+}
+
+async function run(p: CorpusProject, prompt: string) {
+  const r = await keelCli(p, [
+    "run",
+    prompt,
+    "--yes",
+    "--output-format",
+    "json",
+    "--cwd",
+    p.project,
+  ]);
+  let out: RunOutput;
+  try {
+    out = JSON.parse(r.stdout.trim());
+  } catch {
+    throw new Error(`keel run printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return { ...r, out };
+}
+
+function write(p: CorpusProject, rel: string, content: string): void {
+  mkdirSync(join(p.project, rel, ".."), { recursive: true });
+  writeFileSync(join(p.project, rel), content);
+}
+
+/** Everything the model was sent in request `i`, as one string. */
+function sent(sim: Simulator, i: number): string {
+  return (sim.requests[i]?.messages ?? []).map((m) => JSON.stringify(m.content)).join("\n");
+}
+
+beforeAll(() => {
+  if (!existsSync(join(KEEL_BIN, "..", "..", "dist"))) throw new Error("run `npm run build` first");
+});
+
+describe("hook corpus: keel run against the simulator", () => {
+  it("Claude rm -rf guard: the tool never runs and the model is told why", async () => {
+    const { sim, p } = await world("claude", "rm-rf-guard", [
+      reply().tool("shell", { command: "rm -rf build" }),
+      reply().text("ok, leaving build alone"),
+    ]);
+    write(p, "build/out.js", "keep me");
+    const r = await run(p, "clean the build folder");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out.toolCalls).toEqual([
+      { name: "shell", input: { command: "rm -rf build" }, status: "blocked" },
+    ]);
+    expect(readFileSync(join(p.project, "build/out.js"), "utf8")).toBe("keep me");
+    expect(sent(sim, 1)).toContain("Blocked dangerous command: rm -rf build");
+  });
+
+  // KNOWN BUG (issue 9 §2, compat's transcript writer): a Claude-dialect hook's transcript_path
+  // is Keel's own session JSONL ({"type":"message","m":{"role":…,"content":"…"}}), not Claude's
+  // ({"type":"assistant","message":{"content":[{"type":"text",…}]}}), so the hook never finds the
+  // promise and the loop runs to Keel's cap of 8 blocks (9 requests). Flip to `it` when fixed.
+  it.fails("Claude ralph-loop Stop hook: blocks with the loop prompt, then lets the promise end it", async () => {
+    const { sim, p } = await world("claude", "ralph-loop", [
+      reply().text("Fixed two of three tests."),
+      reply().text("All fixed. <promise>ALL TESTS GREEN</promise>"),
+    ]);
+    write(
+      p,
+      ".claude/ralph-loop.local.md",
+      '---\nactive: true\niteration: 1\nmax_iterations: 10\ncompletion_promise: "ALL TESTS GREEN"\n---\nMake the failing tests pass.\n',
+    );
+    const r = await run(p, "Make the failing tests pass.");
+    expect(r.code, r.stderr).toBe(0);
+    // The first Stop: the transcript's last assistant text has no promise → continue.
+    expect(sim.requests).toHaveLength(2);
+    expect(sent(sim, 1)).toContain("Fixed two of three tests.");
+    // The second Stop read the promise from transcript_path and removed the loop's state file.
+    expect(existsSync(join(p.project, ".claude/ralph-loop.local.md"))).toBe(false);
+    expect(r.out.result).toContain("ALL TESTS GREEN");
+  });
+
+  it("Reasonix format-after-write: the file the model wrote is formatted on disk", async () => {
+    const { p } = await world("reasonix", "format-json", [
+      reply().tool("write_file", {
+        path: "package.json",
+        content: '{"name":"demo","private":true}',
+      }),
+      reply().text("written"),
+    ]);
+    const r = await run(p, "create package.json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out.toolCalls.map((c) => c.status)).toEqual(["ok"]);
+    expect(readFileSync(join(p.project, "package.json"), "utf8")).toBe(
+      '{\n  "name": "demo",\n  "private": true\n}\n',
+    );
+  });
+
+  it("cagent sudo guard: the shell call is blocked with the hook's reason", async () => {
+    const { sim, p } = await world("cagent", "sudo-guard", [
+      reply().tool("shell", { command: "sudo touch marker" }),
+      reply().text("understood"),
+    ]);
+    const r = await run(p, "install it system-wide");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out.toolCalls.map((c) => c.status)).toEqual(["blocked"]);
+    expect(existsSync(join(p.project, "marker"))).toBe(false);
+    expect(sent(sim, 1)).toContain("no sudo in this environment");
+  });
+
+  it(".hooks.json SessionStart banner: its stdout reaches the model with the first prompt", async () => {
+    const { sim, p } = await world("tutorial", "session-banner", [reply().text("noted")]);
+    const r = await run(p, "what should I know?");
+    expect(r.code, r.stderr).toBe(0);
+    const first = sim.requests[0]?.messages.at(-1);
+    expect(first?.role).toBe("user");
+    expect(JSON.stringify(first?.content)).toContain("branch notes: release freeze until Friday");
+  });
+});

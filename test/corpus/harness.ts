@@ -95,10 +95,11 @@ export interface CorpusCase {
   todo?: string;
 }
 
-const ROOT = resolve(__dirname, "../..");
+/** The Keel checkout under test: this one, or another's (`KEEL_CORPUS_CHECKOUT=/path`). */
+export const CHECKOUT = process.env.KEEL_CORPUS_CHECKOUT ?? resolve(__dirname, "../..");
 const FIXTURES = resolve(__dirname, "fixtures");
 /** The built CLI (`npm run build`). */
-export const KEEL_BIN = join(ROOT, "bin", "keel.js");
+export const KEEL_BIN = join(CHECKOUT, "bin", "keel.js");
 
 /** A temp project made from a fixture, with its own HOME and KEEL_HOME. */
 export interface CorpusProject {

@@ -136,6 +136,40 @@ describe("hook corpus: keel run against the simulator", () => {
     expect(r.out.result).toContain("ALL TESTS GREEN");
   });
 
+  it("Claude Bash output scanner: a printed key is flagged to the model (decision block on PostToolUse)", async () => {
+    const { sim, p } = await world("claude", "bash-stdout-scan", [
+      reply().tool("shell", { command: "cat .env.example" }),
+      reply().text("ok"),
+    ]);
+    write(p, ".env.example", "KEY=sk-abcdefghijklmnopqrstuvwx\n");
+    const r = await run(p, "show the example env");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out.toolCalls.map((c) => c.status)).toEqual(["ok"]);
+    expect(sent(sim, 1)).toContain("looks like an API key; do not repeat it.");
+  });
+
+  it("Claude PreToolUse additionalContext reaches the model", async () => {
+    const { sim, p } = await world("claude", "pre-context", [
+      reply().tool("shell", { command: "ls" }),
+      reply().text("ok"),
+    ]);
+    const r = await run(p, "list files");
+    expect(r.code, r.stderr).toBe(0);
+    expect(sent(sim, 1)).toContain("Note: this repo runs tests with pnpm vitest.");
+  });
+
+  // KNOWN BUG (issue 9 §2, compat): Keel sets no CLAUDE_ENV_FILE for SessionStart, so the
+  // loader writes nothing and the shell call prints "stage=". Flip to `it` when fixed.
+  it.fails("Claude SessionStart CLAUDE_ENV_FILE: exported variables reach later shell calls", async () => {
+    const { sim, p } = await world("claude", "env-file", [
+      reply().tool("shell", { command: "echo stage=$APP_STAGE" }),
+      reply().text("ok"),
+    ]);
+    const r = await run(p, "which stage?");
+    expect(r.code, r.stderr).toBe(0);
+    expect(sent(sim, 1)).toContain("stage=staging");
+  });
+
   it("Reasonix format-after-write: the file the model wrote is formatted on disk", async () => {
     const { p } = await world("reasonix", "format-json", [
       reply().tool("write_file", {

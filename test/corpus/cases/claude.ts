@@ -367,4 +367,30 @@ export const CLAUDE: CorpusCase[] = [
       files: { ".claude/backups/before-manual-compact.jsonl": ['{"type":"user"}'] },
     },
   },
+  {
+    name: "Write's tool_response carries Claude's {type, filePath}",
+    fails:
+      "Keel's write_file tool_response has no Claude {type, filePath, content, structuredPatch} shape for Claude hooks (issue 9 §2)",
+    dialect: "claude",
+    fixture: "response-filepath",
+    mirrors: "PostToolUse change tracker reading tool_response.filePath",
+    event: "PostToolUse",
+    tool: "write_file",
+    input: { path: "src/new.ts", content: "export {};" },
+    expect: {
+      exit: 0,
+      decision: "pass",
+      files: { ".claude/changes.log": ["create /", "/src/new.ts\n"] },
+    },
+  },
+  {
+    name: "Bash's tool_response has Claude's stdout and interrupted fields",
+    dialect: "claude",
+    fixture: "bash-stdout-scan",
+    mirrors: "PostToolUse output scanner reading tool_response.stdout",
+    event: "PostToolUse",
+    tool: "shell",
+    input: { command: "cat .env.example" },
+    expect: { exit: 0, decision: "pass", outcomes: ["pass"] },
+  },
 ];

@@ -23,6 +23,16 @@ const outdir =
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
 
+/**
+ * Whether a shim can stand in for a built-in: only for a plain object of functions and values.
+ * `process` inherits `on`/`off` from EventEmitter and `events` is a class, which getters copied
+ * from own keys would lose (Ink's `process.off` was undefined in the bundle).
+ */
+function shimmable(name) {
+  const exported = createRequire(import.meta.url)(name);
+  return typeof exported === "object" && Object.getPrototypeOf(exported) === Object.prototype;
+}
+
 const requireHere = createRequire(join(ROOT, "package.json"));
 
 /**
@@ -54,7 +64,7 @@ const lazyBuiltins = {
     b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
       const name = args.path.replace(/^node:/, "");
-      if (!BUILTINS.has(name)) return undefined;
+      if (!BUILTINS.has(name) || !shimmable(name)) return undefined;
       return { path: `node:${name}`, namespace: "builtin" };
     });
     b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({

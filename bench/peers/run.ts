@@ -28,6 +28,12 @@ const N = Number(process.env.BENCH_N ?? 5);
 const ROOT = resolve(import.meta.dirname, "../..");
 const KEEL = join(ROOT, "bin/keel.js");
 const MEASURE = join(import.meta.dirname, "measure.py");
+/** Experiments: node flags for Keel's sessions (BENCH_NODE_FLAGS), Keel alone (BENCH_AGENTS=keel). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+const KEEL_ONLY = process.env.BENCH_AGENTS === "keel";
+/** `keel ARGS` as a user runs it: bin/keel.js through its `#!/usr/bin/env -S node …` line. */
+const keel = (...args: string[]) =>
+  NODE_FLAGS.length > 0 ? [process.execPath, ...NODE_FLAGS, KEEL, ...args] : [KEEL, ...args];
 
 interface Sample {
   code: number;
@@ -182,17 +188,7 @@ async function session(
     const prompt = "Read the notes files and summarize them.";
     const cmd =
       agent === "keel"
-        ? [
-            process.execPath,
-            KEEL,
-            "run",
-            prompt,
-            "--yes",
-            "--max-turns",
-            String(calls + 5),
-            "--output-format",
-            "json",
-          ]
+        ? keel("run", prompt, "--yes", "--max-turns", String(calls + 5), "--output-format", "json")
         : [
             reasonix,
             "-p",
@@ -224,9 +220,9 @@ async function session(
 async function startup(root: string, reasonix: string): Promise<Row[]> {
   const w = world(root, "startup", "http://127.0.0.1:9", 0);
   const pairs: Array<[string, string[], string[]]> = [
-    ["--version", [process.execPath, KEEL, "--version"], [reasonix, "--version"]],
-    ["--help", [process.execPath, KEEL, "--help"], [reasonix, "--help"]],
-    ["hooks list", [process.execPath, KEEL, "hooks", "list"], [reasonix, "hook", "list", "--json"]],
+    ["--version", keel("--version"), [reasonix, "--version"]],
+    ["--help", keel("--help"), [reasonix, "--help"]],
+    ["hooks list", keel("hooks", "list"), [reasonix, "hook", "list", "--json"]],
   ];
   const rows: Row[] = pairs.map(([name]) => ({ name, keel: [], peer: [], peerLabel: "reasonix" }));
   const node: Sample[] = [];
@@ -299,7 +295,7 @@ async function main(): Promise<void> {
         // Alternate the order so neither agent always runs on a warmer machine.
         const first = i % 2 === 0;
         if (first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
-        row.peer.push(await session(root, "reasonix", reasonix, calls, hooks, i));
+        if (!KEEL_ONLY) row.peer.push(await session(root, "reasonix", reasonix, calls, hooks, i));
         if (!first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
       }
       rows.push(row);

@@ -11,8 +11,8 @@ import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
-import { invokeCommand } from "./commands/invoke.js";
 import { loadCommands } from "./commands/load.js";
+import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
 import type { StreamingRun } from "./dispatch.js";
@@ -21,24 +21,18 @@ import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
-import { loadSessionMemory } from "./memory-load.js";
+import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
+import { childProcessEnv } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
-import {
-  createTaskTool,
-  runTask,
-  TASK_HOOK_FACTS,
-  TASK_TOOL,
-  type TaskInput,
-} from "./task-tool.js";
-import { runTurn } from "./turn.js";
+import { createTaskTool, TASK_HOOK_FACTS, TASK_TOOL, taskStreaming } from "./task-tool.js";
 import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
 
 /**
@@ -98,6 +92,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   };
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
 
+  // Hooks and MCP servers never see Keel's provider key (unless the user passes it).
+  const childEnv = childProcessEnv(opts.env ?? process.env, {
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+  });
   let engine: HookEngine;
   // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
   let mcp: McpManager | undefined;
@@ -107,7 +105,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     engine = await createHookEngine({
       projectDir: opts.projectDir,
       ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-      ...(opts.env !== undefined ? { env: opts.env } : {}),
+      env: childEnv,
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
       tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
       promptRunner: createPromptRunner({
@@ -134,7 +132,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       : await openMcp({
           servers: opts.mcpServers,
           projectDir: opts.projectDir,
-          env: opts.env ?? process.env,
+          env: childEnv,
           notices,
           onElicit: elicitWithHooks({
             engine: () => engine,
@@ -162,25 +160,19 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   ];
   const streaming = new Map<string, StreamingRun>();
   if (withTask) {
-    streaming.set(TASK_TOOL, (input, call) =>
-      runTask(
-        {
-          client: opts.client,
-          hooks: engine,
-          info,
-          clock,
-          askPermission: opts.askPermission,
-          autoApprove: opts.autoApprove ?? false,
-          onUsage,
-          tools,
-          model: opts.model,
-          ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
-        },
-        settings.subagents,
-        input as TaskInput,
-        call,
-      ),
-    );
+    const parent = {
+      client: opts.client,
+      hooks: engine,
+      info,
+      clock,
+      askPermission: opts.askPermission,
+      autoApprove: opts.autoApprove ?? false,
+      onUsage,
+      tools,
+      model: opts.model,
+      ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+    };
+    streaming.set(TASK_TOOL, taskStreaming(parent, settings.subagents));
   }
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
@@ -264,9 +256,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       yield { type: "notice", level: "warn", text };
     }
     core.addPending("SessionStart", decision.additionalContext);
-    // A resumed session already holds its memory in its first user message.
-    if (!resumed && opts.memory !== false) {
-      memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+    if (opts.memory !== false) {
+      if (!resumed)
+        memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
+      // A resumed session already holds its memory in its first user message; it is read now
+      // only so that a compaction (which replaces that message) can put it back.
+      else memory = rememberMemory(core, memoryOptions);
     }
   }
 
@@ -301,7 +296,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         (async function* () {
           yield* start(o);
           const signal = o.signal ?? never;
-          const invoked = yield* invokeCommand(
+          yield* runUserTurn(
+            core,
             {
               catalog: commands,
               projectDir: opts.projectDir,
@@ -314,22 +310,6 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             prompt,
             signal,
           );
-          if (invoked.kind === "refused") {
-            yield { type: "turn_start", turn: core.turns + 1, prompt };
-            yield { type: "notice", level: "error", text: invoked.reason };
-            yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
-            return;
-          }
-          const text = invoked.kind === "prompt" ? invoked.prompt : prompt;
-          core.turnModel = invoked.kind === "prompt" ? invoked.model : null;
-          core.dispatch.turnAllowed =
-            invoked.kind === "prompt" ? (invoked.allowed ?? undefined) : undefined;
-          try {
-            yield* runTurn(core, text, signal);
-          } finally {
-            core.turnModel = null;
-            core.dispatch.turnAllowed = undefined;
-          }
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();
         })(),

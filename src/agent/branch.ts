@@ -104,5 +104,6 @@ export function branchLine(ev: Extract<AgentEvent, { type: "branch" }>): string 
       `${s.index === ev.picked ? "▸" : ""}#${s.index} T=${s.temperature.toFixed(1)} u=${s.uncertainties ?? "–"}`,
   );
   const failed = ev.failed > 0 ? ` (${ev.failed} failed)` : "";
-  return `branched ${ev.samples.length + ev.failed} samples${failed} → picked #${ev.picked}   ${cells.join("   ")}`;
+  const cost = ev.costUsd > 0 ? `   $${ev.costUsd.toFixed(4)}` : "";
+  return `branched ${ev.samples.length + ev.failed} samples${failed} → picked #${ev.picked}   ${cells.join("   ")}${cost}`;
 }

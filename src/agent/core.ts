@@ -6,16 +6,15 @@
 import type { HookEventName } from "../hooks/events.js";
 import type { HookEngine } from "../hooks/types.js";
 import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
-import { stableStringify } from "../llm/stable-json.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
 import type { DispatchContext } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
+import { hostileParts } from "./hostile.js";
 import { AppendOnlyLog } from "./log.js";
 import type { ImmutablePrefix } from "./prefix.js";
 import { harvestInto, type ReasoningOptions, requestBranched } from "./reasoning.js";
-import { renderMessage } from "./render.js";
 import { createStormBreaker, type RepairTool, type StormBreaker } from "./repair/index.js";
 import { LeakedMarkupFilter } from "./repair/stream-filter.js";
 import { VolatileScratch } from "./scratch.js";
@@ -380,32 +379,4 @@ export function assistantMessage(m: ChatMessage): ChatMessage {
   if (m.tool_calls && m.tool_calls.length > 0) out.tool_calls = m.tool_calls;
   if (out.content === null && out.tool_calls === undefined) out.content = "";
   return out;
-}
-
-/** FOR BENCHMARKS ONLY: a timestamped system message and tool specs with shuffled key order. */
-function hostileParts(prefix: ImmutablePrefix, now: number): { system: string; tools?: string } {
-  const first = prefix.messages[0] ?? renderMessage({ role: "system", content: "" });
-  const parsed: { content?: unknown } = JSON.parse(first);
-  const content = `Current time: ${new Date(now).toISOString()}\n\n${String(parsed.content ?? "")}`;
-  const system = renderMessage({ role: "system", content });
-  if (prefix.toolsJson === undefined) return { system };
-  return { system, tools: shuffledJson(JSON.parse(prefix.toolsJson)) };
-}
-
-function shuffledJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(shuffledJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      const a = entries[i];
-      const b = entries[j];
-      if (a !== undefined && b !== undefined) {
-        entries[i] = b;
-        entries[j] = a;
-      }
-    }
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${shuffledJson(v)}`).join(",")}}`;
-  }
-  return stableStringify(value);
 }

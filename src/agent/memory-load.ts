@@ -7,6 +7,23 @@ import type { AgentEvent } from "./events.js";
 import { fireHook } from "./hook-fire.js";
 import { loadMemory, type MemoryOptions, type MemoryReport, memoryBlock } from "./memory.js";
 
+/** Reads memory without queueing it (a resumed session), for compactions to put back. */
+export function rememberMemory(core: AgentCore, opts: MemoryOptions): MemoryReport {
+  let report: MemoryReport;
+  try {
+    report = loadMemory(opts);
+  } catch {
+    return { files: [], skipped: [] };
+  }
+  core.memoryText = memoryBlock(report);
+  core.memoryFiles = report.files.map((f) => ({
+    path: f.path,
+    scope: f.scope,
+    importedBy: f.importedBy,
+  }));
+  return report;
+}
+
 /** Reads memory and queues it; returns the report (for `/memory`). Never throws. */
 export async function* loadSessionMemory(
   core: AgentCore,

@@ -59,7 +59,15 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       );
     }
     const handle = reopenSession({ ...write, path: found.path, meta: found.meta });
-    return adapt(handle, liveMessages(found), found.warnings, opts.onError, opts.keelHome);
+    // Read again under the lock: another writer may have appended since the first read.
+    let locked: typeof found;
+    try {
+      locked = loadSession({ keelHome: opts.keelHome, id: found.meta.id });
+    } catch (err) {
+      handle.close();
+      throw err;
+    }
+    return adapt(handle, liveMessages(locked), locked.warnings, opts.onError, opts.keelHome);
   }
   const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
   return adapt(handle, [], [], opts.onError, opts.keelHome);

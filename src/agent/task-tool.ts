@@ -9,6 +9,7 @@ import { toParameters } from "../tools/json-schema.js";
 import type { AnyTool } from "../tools/registry.js";
 import { READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
 import type { Tool, ToolResult } from "../tools/types.js";
+import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { createSubagent, runSubagent, type SubagentParent } from "./subagent-core.js";
 
@@ -67,6 +68,14 @@ export function createTaskTool(): Tool<TaskInput> {
       isError: true,
     }),
   };
+}
+
+/** The streaming run dispatch uses for `task` calls (the input is validated by then). */
+export function taskStreaming(
+  parent: SubagentParent & { tools: readonly AnyTool[]; model: string },
+  policy: TaskPolicy,
+): StreamingRun {
+  return (input, call) => runTask(parent, policy, input as TaskInput, call);
 }
 
 /** Runs one task call as a sub-agent on the turn loop; yields its events wrapped as `subagent`. */

@@ -192,7 +192,7 @@ export interface Agent {
   setReasoning(r: { harvest?: boolean; branch?: number }): void;
   /** The custom slash commands of this session (read at its creation). */
   commands(): CommandCatalog;
-  /** The memory files read at session start (null before start, or for a resumed session). */
+  /** The memory files read at session start (null before start; a resumed session's are re-read). */
   memory(): MemoryReport | null;
   getPermissionMode(): PermissionMode;
   setPermissionMode(mode: PermissionMode): void;

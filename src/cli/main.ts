@@ -25,6 +25,7 @@ const COMMANDS: Array<[name: string, load: Loader]> = [
   ["run", () => import("./commands/run.js")],
   ["hooks", () => import("./commands/hooks.js")],
   ["mcp", () => import("./commands/mcp.js")],
+  ["docs", () => import("./commands/docs.js")],
 ];
 
 /** `keel` without a subcommand: the interactive session, whose options are the root's. */

@@ -82,3 +82,74 @@ export function visibleCommand(text: string): string {
   }
   return out;
 }
+
+/** Escape sequences, controls (but \n and \t), bare CRs and bidi overrides, for plain output. */
+const STRIP_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** An escape sequence may still be arriving when a chunk ends with it: hold back this much. */
+const MAX_HELD_ESCAPE = 4096;
+
+/**
+ * Strips what could drive a terminal (OSC 52 clipboard writes, clear screen, cursor moves,
+ * colours, bare CRs that overwrite a line) from text written in pieces, keeping `\n` and `\t`.
+ * A sequence split across pieces is held back until complete, so it cannot slip through.
+ * Used for every plain-text output that carries model or hook text, terminal or not: Keel itself
+ * writes no escape bytes there.
+ */
+export function createTextStripper(): { push(text: string): string; flush(): string } {
+  let held = "";
+  const clean = (text: string) =>
+    text.replace(/\r\n/g, "\n").replace(ESCAPE_SEQUENCE, "").replace(STRIP_CONTROL, "");
+  return {
+    push(text) {
+      const all = held + text;
+      held = "";
+      const esc = all.lastIndexOf("\x1b");
+      if (esc >= 0 && all.length - esc <= MAX_HELD_ESCAPE) {
+        const tail = all.slice(esc);
+        if (!escapeComplete(tail)) {
+          held = tail;
+          return clean(all.slice(0, esc));
+        }
+      }
+      // A CR at the very end may be the first half of CRLF.
+      if (all.endsWith("\r")) {
+        held = "\r";
+        return clean(all.slice(0, -1));
+      }
+      return clean(all);
+    },
+    flush() {
+      const rest = held;
+      held = "";
+      return clean(rest);
+    },
+  };
+}
+
+/** Whether `tail` (starting at an ESC) holds a whole escape sequence, or could still grow. */
+function escapeComplete(tail: string): boolean {
+  const kind = tail[1];
+  if (kind === undefined) return false;
+  if (kind === "[") return /^\x1b\[[0-?]*[ -/]*[@-~]/.test(tail);
+  if ("]PX^_".includes(kind)) return /\x07|\x1b\\/.test(tail.slice(2));
+  return /^\x1b[ -/]*[0-~]/.test(tail);
+}
+
+/** Text with every escape sequence and control character but `\n` and `\t` removed. */
+export function stripControls(text: string): string {
+  const s = createTextStripper();
+  return s.push(text) + s.flush();
+}
+
+/**
+ * JSON.stringify with C1 controls, DEL, line separators and bidi overrides also written as
+ * `\uXXXX`: the same JSON value, and no byte a terminal could act on (JSON.stringify escapes only
+ * characters below U+0020).
+ */
+export function terminalSafeJson(value: unknown): string {
+  return (JSON.stringify(value) ?? "null").replace(
+    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -12,6 +12,7 @@ import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
 import { type PreparedHook, planFiring } from "./plan.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./process.js";
+import { redactUrls } from "./redact.js";
 import {
   applyTrust,
   executedFilesChanged,
@@ -190,14 +191,14 @@ export async function createHookEngine(
       dialect: h.def.source.dialect,
       scope: h.def.source.scope,
       handlerType: type,
-      command: h.label,
+      command: redactUrls(h.label),
       outcome: verdict.outcome,
       exitCode: result.exitCode,
       durationMs: result.durationMs,
       stdout: result.stdout,
       stderr: result.stderr,
       truncated: result.truncated,
-      message: verdict.message,
+      message: verdict.message === null ? null : redactUrls(verdict.message),
       startedAt,
       async: run.async,
     };

@@ -118,6 +118,15 @@ function handlerWords(hook: HookDefinition, vars: Record<string, string>): strin
   if (h.type !== "command") return [];
   const words = [...(h.args ?? [])];
   if (typeof h.command === "string") words.push(...commandWords(h.command, vars));
+  // `sh -c 'bash ./a.sh; ./b.sh'`: a quoted word may itself be a command line.
+  for (let depth = 0, from = 0; depth < 3; depth++) {
+    const to = words.length;
+    for (let i = from; i < to && words.length < MAX_WORDS_PER_COMMAND; i++) {
+      const w = words[i] as string;
+      if (/[\s;&|()<>`]/.test(w)) words.push(...commandWords(w, vars));
+    }
+    from = to;
+  }
   // `--config=./x.sh` names a file after the `=`.
   return words.flatMap((w) => {
     const eq = w.indexOf("=");

@@ -31,6 +31,7 @@ export type { FiringExplanation, FiringSkip } from "./plan.js";
 export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
+export { redactUrls } from "./redact.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeSnapshot } from "./snapshot.js";
 export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";

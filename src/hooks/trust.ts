@@ -107,7 +107,7 @@ export async function setTrust(
   const store = await readTrustStore(keelHome);
   if (hash === null) delete store.projects[projectDir];
   else store.projects[projectDir] = hash;
-  await mkdir(keelHome, { recursive: true });
+  await mkdir(keelHome, { recursive: true, mode: 0o700 });
   const path = trustStorePath(keelHome);
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });

@@ -6,7 +6,9 @@
  */
 import { StreamAssembler } from "./assemble.js";
 import { errorBodyMessage, wireChunk } from "./chunk.js";
-import { buildRequestBody } from "./request-body.js";
+import { DEFAULT_STREAM_IDLE_MS } from "./config.js";
+import { redactUrls } from "./redact.js";
+import { bodyStream, buildRequestBodyChunks, type RequestBodyChunks } from "./request-body.js";
 import {
   backoffDelay,
   defaultSleep,
@@ -14,7 +16,7 @@ import {
   RETRYABLE_STATUSES,
   type Sleep,
 } from "./retry.js";
-import { SseParser } from "./sse.js";
+import { SseLimitError, SseParser } from "./sse.js";
 import type { ChatClient, ChatRequest, StreamEvent } from "./types.js";
 
 /** Options of `createChatClient`. */
@@ -34,7 +36,37 @@ export interface ChatClientOptions {
   sleep?: Sleep;
   /** Injectable jitter source (0..1). */
   random?: () => number;
+  /**
+   * End an attempt that receives no SSE event for this long, keep-alive comments or not
+   * (default DEFAULT_STREAM_IDLE_MS; `streamIdleMs` in config.json / KEEL_STREAM_IDLE_MS).
+   */
+  streamIdleMs?: number;
+  /** Cap on one SSE line or event, characters (default DEFAULT_MAX_EVENT_CHARS). */
+  maxSseEventChars?: number;
 }
+
+/** Ends an attempt that receives no event for `ms`: an abort told apart from the user's. */
+function idleWatch(ms: number, outer: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let fired = false;
+  const timer = setTimeout(() => {
+    fired = true;
+    controller.abort();
+  }, ms);
+  return {
+    signal: outer ? AbortSignal.any([outer, controller.signal]) : controller.signal,
+    fired: () => fired,
+    touch: () => void timer.refresh(),
+    stop: () => clearTimeout(timer),
+    error: (): ErrorEvent =>
+      streamError(
+        `no data from the model for ${Math.round(ms / 1000)} s (only keep-alives or nothing); the turn was ended. ` +
+          "KEEL_STREAM_IDLE_MS or streamIdleMs in config.json waits longer",
+      ),
+  };
+}
+
+type IdleWatch = ReturnType<typeof idleWatch>;
 
 type ErrorEvent = Extract<StreamEvent, { type: "error" }>;
 
@@ -58,7 +90,8 @@ async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerat
   const redact = redactor(o.apiKey);
   const maxRetries = o.maxRetries ?? 4;
   const sleep = o.sleep ?? defaultSleep;
-  const body = buildRequestBody(req, { stream: true });
+  // Each message's bytes are encoded once per session, not once per request (request-body.ts).
+  const body = buildRequestBodyChunks(req, { stream: true });
   for (let attempt = 1; ; attempt++) {
     if (req.signal?.aborted) {
       yield aborted();
@@ -102,22 +135,43 @@ async function* streamChat(o: ChatClientOptions, req: ChatRequest): AsyncGenerat
 async function* attemptOnce(
   o: ChatClientOptions,
   req: ChatRequest,
-  body: string,
+  body: RequestBodyChunks,
+): AsyncGenerator<StreamEvent, Attempt> {
+  const idle = idleWatch(o.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS, req.signal);
+  try {
+    return yield* attemptWatched(o, req, body, idle);
+  } finally {
+    idle.stop();
+  }
+}
+
+async function* attemptWatched(
+  o: ChatClientOptions,
+  req: ChatRequest,
+  body: RequestBodyChunks,
+  idle: IdleWatch,
 ): AsyncGenerator<StreamEvent, Attempt> {
   let res: Response;
   try {
-    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), {
+    // `duplex: "half"` (required by fetch for a streamed body) is missing from some RequestInit
+    // typings; undici accepts it.
+    const init: RequestInit & { duplex: "half" } = {
       method: "POST",
       headers: {
         "content-type": "application/json",
         accept: "text/event-stream",
         authorization: `Bearer ${o.apiKey}`,
+        // Known length: sent as such, not chunked (some OpenAI-compatible proxies refuse that).
+        "content-length": String(body.byteLength),
       },
-      body,
-      ...(req.signal ? { signal: req.signal } : {}),
-    });
+      body: bodyStream(body) as unknown as RequestInit["body"],
+      duplex: "half",
+      signal: idle.signal,
+    };
+    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), init);
   } catch (err) {
     if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
+    if (idle.fired()) return { kind: "fatal", event: idle.error() };
     return {
       kind: "retryable",
       status: 0,
@@ -131,6 +185,7 @@ async function* attemptOnce(
       text = await res.text();
     } catch {
       if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
+      if (idle.fired()) return { kind: "fatal", event: idle.error() };
     }
     const detail = errorBodyMessage(text) || res.statusText || "request failed";
     const message = `HTTP ${res.status}: ${detail}`;
@@ -146,15 +201,17 @@ async function* attemptOnce(
   if (!res.body) {
     return { kind: "fatal", event: streamError("the response has no body") };
   }
-  return yield* readStream(res.body, req.signal);
+  return yield* readStream(res.body, req.signal, idle, o.maxSseEventChars);
 }
 
 async function* readStream(
   stream: ReadableStream<Uint8Array>,
   signal: AbortSignal | undefined,
+  idle: IdleWatch,
+  maxEventChars: number | undefined,
 ): AsyncGenerator<StreamEvent, Attempt> {
   const reader = stream.getReader();
-  const parser = new SseParser();
+  const parser = new SseParser(maxEventChars !== undefined ? { maxEventChars } : {});
   const assembler = new StreamAssembler();
   let gotBytes = false;
   try {
@@ -164,13 +221,22 @@ async function* readStream(
         chunk = await reader.read();
       } catch (err) {
         if (signal?.aborted) return { kind: "fatal", event: aborted() };
+        if (idle.fired()) return { kind: "fatal", event: idle.error() };
         const message = `network error: ${describe(err)}`;
         // Once any byte arrived the server may have started generating: never retry then.
         if (!gotBytes) return { kind: "retryable", status: 0, message, retryAfterMs: null };
         return { kind: "fatal", event: streamError(`stream interrupted (${message})`) };
       }
-      const datas = chunk.done ? parser.end() : parser.push(chunk.value);
+      let datas: string[];
+      try {
+        datas = chunk.done ? parser.end() : parser.push(chunk.value);
+      } catch (err) {
+        if (err instanceof SseLimitError) return { kind: "fatal", event: streamError(err.message) };
+        throw err;
+      }
       if (!chunk.done && chunk.value.length > 0) gotBytes = true;
+      // Only events count as activity: keep-alive comments alone must not hold a turn forever.
+      if (datas.length > 0) idle.touch();
       for (const data of datas) {
         if (data.trim() === "[DONE]") {
           yield assembler.done();
@@ -238,8 +304,8 @@ function describe(err: unknown): string {
   return err.message;
 }
 
-/** Replaces every occurrence of the key in a message: keys must never reach logs. */
+/** Replaces every occurrence of the key, and URL credentials and query values, in a message. */
 function redactor(apiKey: string): (text: string) => string {
-  if (apiKey.length < 4) return (text) => text;
-  return (text) => text.split(apiKey).join("[redacted]");
+  if (apiKey.length < 4) return redactUrls;
+  return (text) => redactUrls(text.split(apiKey).join("[redacted]"));
 }

@@ -9,6 +9,8 @@ import { z } from "zod";
 
 /** The default endpoint. */
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
+/** How long a model stream may send no event before the turn ends (5 minutes). */
+export const DEFAULT_STREAM_IDLE_MS = 5 * 60_000;
 /** The default model (also the default cheap model for hooks and harvest). */
 export const DEFAULT_MODEL = "deepseek-v4-flash";
 
@@ -19,6 +21,12 @@ const fileSchema = z.object({
   baseUrl: httpUrl.optional(),
   model: z.string().min(1).optional(),
   cheapModel: z.string().min(1).optional(),
+  /** Milliseconds a model stream may send no event (keep-alives do not count). */
+  streamIdleMs: z
+    .int()
+    .min(1000)
+    .max(24 * 3_600_000)
+    .optional(),
 });
 
 /** The LLM fields of config.json. */
@@ -34,6 +42,8 @@ export interface LlmConfig {
   baseUrl: string;
   model: string;
   cheapModel: string;
+  /** Idle limit for model streams: KEEL_STREAM_IDLE_MS, else config.json, else the default. */
+  streamIdleMs: number;
   /** The config file consulted (it may not exist). */
   path: string;
   sources: {
@@ -88,6 +98,15 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
   const baseUrl = pick(envBaseUrl, f.baseUrl, DEFAULT_BASE_URL);
   const model = pick(env("KEEL_MODEL"), f.model, DEFAULT_MODEL);
   const cheapModel = pick(undefined, f.cheapModel, DEFAULT_MODEL);
+  const envIdle = env("KEEL_STREAM_IDLE_MS");
+  const idleFromEnv = envIdle === undefined ? undefined : Number(envIdle);
+  if (idleFromEnv !== undefined && !(Number.isInteger(idleFromEnv) && idleFromEnv >= 1)) {
+    return {
+      ok: false,
+      error: `KEEL_STREAM_IDLE_MS: expected a positive whole number of milliseconds, got "${envIdle}"`,
+      path,
+    };
+  }
   const envKey = env("DEEPSEEK_API_KEY");
   const apiKey = envKey ?? f.apiKey ?? null;
   return {
@@ -97,6 +116,7 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
       baseUrl: baseUrl.value.replace(/\/+$/, ""),
       model: model.value,
       cheapModel: cheapModel.value,
+      streamIdleMs: idleFromEnv ?? f.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
       path,
       sources: {
         apiKey: envKey !== undefined ? "env" : f.apiKey !== undefined ? "file" : "none",

@@ -7,6 +7,7 @@ export {
   type ConfigSource,
   DEFAULT_BASE_URL,
   DEFAULT_MODEL,
+  DEFAULT_STREAM_IDLE_MS,
   type LlmConfig,
   type LlmConfigFile,
   type LlmConfigResult,

@@ -3,7 +3,7 @@
  * a date, the cost of a request, the cost it would have had without the cache, and the cost at a
  * reference model's list price for "savings vs" comparisons.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Usage } from "./types.js";
 
@@ -54,8 +54,19 @@ export interface ModelPrice {
   fallback: boolean;
 }
 
-/** Where the table lives: `data/` at the package root, two levels above src/llm and dist/llm. */
-export const MODELS_FILE = new URL("../../data/models.json", import.meta.url);
+/**
+ * Where the table lives: `data/` at the package root — two levels above src/llm and dist/llm, three
+ * above the CLI bundle's chunks (dist/bundle/chunks/), so the nearest one up the tree is taken.
+ */
+export const MODELS_FILE = findUp("data/models.json");
+
+function findUp(rel: string): URL {
+  for (const up of ["../../", "../../../", "../../../../"]) {
+    const url = new URL(up + rel, import.meta.url);
+    if (existsSync(url)) return url;
+  }
+  return new URL(`../../${rel}`, import.meta.url);
+}
 
 let cached: { ok: true; table: ModelTable } | { ok: false; error: string } | null = null;
 

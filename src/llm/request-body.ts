@@ -1,6 +1,11 @@
 /**
  * Builds the JSON body of a chat request by concatenation: the messages are replayed as the exact
  * bytes the agent rendered once, so consecutive requests share a byte-identical prefix.
+ *
+ * `buildRequestBodyChunks` is what the client sends: the body as a list of byte chunks in which
+ * each message is the same Buffer request after request (encoded once, kept in a small cache),
+ * so a long session does not build a fresh multi-hundred-kilobyte string and its UTF-8 copy for
+ * every request. `buildRequestBody` is the same bytes as one string.
  */
 import type { ChatRequest } from "./types.js";
 
@@ -9,9 +14,9 @@ export interface RequestBodyOptions {
   stream: boolean;
 }
 
-/** Renders the request body; `messages` and `tools` are inserted verbatim, never re-serialized. */
-export function buildRequestBody(req: ChatRequest, options: RequestBodyOptions): string {
-  let body = `{"model":${JSON.stringify(req.model)},"messages":[${req.messages.join(",")}]`;
+/** Everything after the messages array, e.g. `],"tools":[…],"stream":true}`. */
+function tail(req: ChatRequest, options: RequestBodyOptions): string {
+  let body = "]";
   if (req.tools !== undefined) body += `,"tools":${req.tools}`;
   if (options.stream) body += `,"stream":true,"stream_options":{"include_usage":true}`;
   else body += `,"stream":false`;
@@ -22,4 +27,67 @@ export function buildRequestBody(req: ChatRequest, options: RequestBodyOptions):
   }
   if (req.thinking !== undefined) body += `,"thinking":{"type":${JSON.stringify(req.thinking)}}`;
   return `${body}}`;
+}
+
+const head = (req: ChatRequest) => `{"model":${JSON.stringify(req.model)},"messages":[`;
+
+/** Renders the request body; `messages` and `tools` are inserted verbatim, never re-serialized. */
+export function buildRequestBody(req: ChatRequest, options: RequestBodyOptions): string {
+  return `${head(req)}${req.messages.join(",")}${tail(req, options)}`;
+}
+
+/** A request body as byte chunks (sent in order) and their total length. */
+export interface RequestBodyChunks {
+  chunks: readonly Uint8Array[];
+  byteLength: number;
+}
+
+const COMMA = Buffer.from(",");
+
+/**
+ * Encoded messages by their text. A message string is the log's own stored string, so a lookup
+ * hashes it once (V8 keeps a string's hash) and compares by identity. Entries unused for
+ * CACHE_GENERATIONS builds are dropped, so the cache holds about one session's messages
+ * (plus a sub-agent's, interleaved) and nothing of sessions that ended.
+ */
+const cache = new Map<string, { bytes: Buffer; used: number }>();
+const CACHE_GENERATIONS = 8;
+let generation = 0;
+
+function encoded(message: string): Buffer {
+  const hit = cache.get(message);
+  if (hit) {
+    hit.used = generation;
+    return hit.bytes;
+  }
+  const bytes = Buffer.from(message, "utf8");
+  cache.set(message, { bytes, used: generation });
+  return bytes;
+}
+
+/** The same bytes as `buildRequestBody`, as chunks that reuse each message's encoded bytes. */
+export function buildRequestBodyChunks(
+  req: ChatRequest,
+  options: RequestBodyOptions,
+): RequestBodyChunks {
+  generation++;
+  const chunks: Uint8Array[] = [Buffer.from(head(req))];
+  for (const [i, message] of req.messages.entries()) {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(encoded(message));
+  }
+  chunks.push(Buffer.from(tail(req, options)));
+  if (generation % CACHE_GENERATIONS === 0) {
+    for (const [key, entry] of cache) {
+      if (generation - entry.used >= CACHE_GENERATIONS) cache.delete(key);
+    }
+  }
+  let byteLength = 0;
+  for (const c of chunks) byteLength += c.byteLength;
+  return { chunks, byteLength };
+}
+
+/** The chunks as a fetch body (a fresh iterable for each attempt). */
+export async function* bodyStream(body: RequestBodyChunks): AsyncGenerator<Uint8Array> {
+  for (const c of body.chunks) yield c;
 }

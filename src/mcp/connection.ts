@@ -3,23 +3,12 @@
  * protocol). It lists the server's tools once, keeps the tail of a stdio server's stderr for error
  * reports, forwards elicitation requests and notes `tools/list_changed` (applied only by a reload).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ElicitRequestSchema,
-  type ElicitResult,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
+import { loadSdk, type McpSdk } from "./sdk.js";
 
 /** A tool as the server listed it (only the fields Keel uses, validated one tool at a time). */
 export interface ListedTool {
@@ -145,7 +134,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
-    const result = await this.#client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    const result = await this.#client.callTool({ name, arguments: args }, undefined, {
       signal,
       timeout: CALL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
@@ -179,46 +168,60 @@ export const CALL_TIMEOUT_MS = 10 * 60_000;
 
 /** Starts the transport and does the MCP handshake. Rejects with a reason on failure. */
 export async function connectServer(opts: ConnectOptions): Promise<McpConnection> {
-  const client = new Client(
+  const sdk = await loadSdk();
+  const client = new sdk.Client(
     { name: "keel", version: "1" },
     { capabilities: { elicitation: { form: {} } } },
   );
-  const transport = makeTransport(opts);
+  const transport = makeTransport(sdk, opts);
   const conn = new McpConnection({ name: opts.name, client, transport });
-  if (transport instanceof StdioClientTransport) {
+  let stderrDone: Promise<unknown> = Promise.resolve();
+  if (transport instanceof sdk.StdioClientTransport) {
+    const stream = transport.stderr;
+    if (stream) {
+      stderrDone = new Promise((resolve) => {
+        stream.once("end", resolve);
+        stream.once("close", resolve);
+      });
+    }
     transport.stderr?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
       conn.noteStderr(text);
       opts.onStderr?.(text);
     });
   }
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolsChanged?.());
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
-    const p = request.params as Record<string, unknown>;
-    const mode = p.mode === "url" ? "url" : "form";
-    const req: ElicitationRequest = {
-      server: opts.name,
-      message: typeof p.message === "string" ? p.message : "",
-      mode,
-      ...(typeof p.requestedSchema === "object" && p.requestedSchema !== null
-        ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
-        : {}),
-      ...(typeof p.url === "string" ? { url: p.url } : {}),
-    };
-    if (!opts.onElicit) return { action: "decline" };
-    try {
-      const answer = await opts.onElicit(req, extra.signal);
-      if (answer.action === "accept") {
-        return {
-          action: "accept",
-          ...(answer.content ? { content: answer.content as ElicitResult["content"] } : {}),
-        };
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () =>
+    opts.onToolsChanged?.(),
+  );
+  client.setRequestHandler(
+    sdk.ElicitRequestSchema,
+    async (request, extra): Promise<ElicitResult> => {
+      const p = request.params as Record<string, unknown>;
+      const mode = p.mode === "url" ? "url" : "form";
+      const req: ElicitationRequest = {
+        server: opts.name,
+        message: typeof p.message === "string" ? p.message : "",
+        mode,
+        ...(typeof p.requestedSchema === "object" && p.requestedSchema !== null
+          ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
+          : {}),
+        ...(typeof p.url === "string" ? { url: p.url } : {}),
+      };
+      if (!opts.onElicit) return { action: "decline" };
+      try {
+        const answer = await opts.onElicit(req, extra.signal);
+        if (answer.action === "accept") {
+          return {
+            action: "accept",
+            ...(answer.content ? { content: answer.content as ElicitResult["content"] } : {}),
+          };
+        }
+        return { action: answer.action };
+      } catch {
+        return { action: "decline" };
       }
-      return { action: answer.action };
-    } catch {
-      return { action: "decline" };
-    }
-  });
+    },
+  );
   client.onclose = () => {
     if (!conn.closing) opts.onClosed?.();
   };
@@ -226,26 +229,28 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
     await client.connect(transport, opts.signal ? { signal: opts.signal } : {});
   } catch (err) {
     await conn.close();
+    // A server that died at start said why on stderr: let the last of it arrive (bounded).
+    await Promise.race([stderrDone, new Promise((r) => setTimeout(r, 1000).unref())]);
     throw err;
   }
   return conn;
 }
 
-function makeTransport(opts: ConnectOptions): Transport {
+function makeTransport(sdk: McpSdk, opts: ConnectOptions): Transport {
   const c = opts.config;
   if (c.type === "stdio") {
-    return new StdioClientTransport({
+    return new sdk.StdioClientTransport({
       command: c.command,
       args: c.args,
-      env: { ...getDefaultEnvironment(), ...c.env },
+      env: { ...sdk.getDefaultEnvironment(), ...c.env },
       cwd: c.cwd ?? opts.cwd,
       stderr: "pipe",
     });
   }
   const requestInit: RequestInit = { headers: c.headers };
   const url = new URL(c.url);
-  if (c.type === "http") return new StreamableHTTPClientTransport(url, { requestInit });
-  return new SSEClientTransport(url, { requestInit });
+  if (c.type === "http") return new sdk.StreamableHTTPClientTransport(url, { requestInit });
+  return new sdk.SSEClientTransport(url, { requestInit });
 }
 
 /** The schema without its top-level `$schema` URL (bytes in every request, no meaning to a model). */

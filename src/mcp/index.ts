@@ -11,6 +11,7 @@ export {
   parseMcpObject,
 } from "./config.js";
 export type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from "./connection.js";
+export { describeServer } from "./describe.js";
 export { expandVariables, resolveServerConfig } from "./expand.js";
 export {
   DEFAULT_MCP_STARTUP_MS,

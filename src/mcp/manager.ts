@@ -6,12 +6,10 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerEntry } from "./config.js";
-import {
-  connectServer,
-  type ElicitationHandler,
-  type ListedTool,
-  type McpConnection,
-} from "./connection.js";
+// connection.ts (and with it the MCP SDK) is imported when a server is started, so sessions and
+// commands without MCP servers do not load the SDK (start-up time and memory, bench/peers).
+import type { ElicitationHandler, ListedTool, McpConnection } from "./connection.js";
+import { describeServer } from "./describe.js";
 import { resolveServerConfig } from "./expand.js";
 import { createMcpTool, type McpTool } from "./tools.js";
 
@@ -27,6 +25,8 @@ export interface McpServerStatus {
   file: string;
   scope: McpServerEntry["scope"];
   transport: McpServerEntry["config"]["type"];
+  /** What it runs or reaches, one line, without env or header values. */
+  definition: string;
   state: McpServerState;
   /** Why it failed (failed, timeout, closed). */
   error?: string;
@@ -136,6 +136,7 @@ export class McpManager {
     }
     let conn: McpConnection | undefined;
     try {
+      const { connectServer } = await import("./connection.js");
       conn = await connectServer({
         name: s.entry.name,
         config: resolved.config,
@@ -255,6 +256,10 @@ export class McpManager {
   statuses(): McpServerStatus[] {
     return this.#slots.map((s) => ({
       ...s.status,
+      // A failed or late server's stderr may still be arriving: show what it wrote so far.
+      ...(s.status.state !== "connected" && s.status.state !== "untrusted"
+        ? { stderrTail: s.stderr }
+        : {}),
       tools: [...s.status.tools],
       problems: [...s.status.problems],
     }));
@@ -279,7 +284,7 @@ export class McpManager {
       if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {
         out.push({
           level: "warn",
-          text: `MCP server ${st.name} ${st.state === "timeout" ? "timed out" : "failed"}: ${st.error ?? ""}${tailNote(st.stderrTail)}`,
+          text: `MCP server ${st.name} ${st.state === "timeout" ? "timed out" : "failed"}: ${st.error ?? ""}${tailNote(s.stderr)}`,
         });
       }
       for (const p of st.problems) out.push({ level: "warn", text: `MCP server ${st.name}: ${p}` });
@@ -377,6 +382,7 @@ function newStatus(entry: McpServerEntry): McpServerStatus {
     file: entry.file,
     scope: entry.scope,
     transport: entry.config.type,
+    definition: describeServer(entry.config),
     state: "timeout",
     tools: [],
     problems: [],

@@ -6,8 +6,8 @@
  * TUI prompt write both together.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import type { McpConfig } from "./config.js";
 
@@ -24,15 +24,51 @@ export function hasProjectServers(config: McpConfig): boolean {
   return config.servers.some((s) => s.scope === "project");
 }
 
-/** sha256 of the canonical JSON of the project-level servers and allow rules. */
-export function projectMcpHash(config: McpConfig, projectDir: string): string {
-  const servers = config.servers
-    .filter((s) => s.scope === "project")
-    .map((s) => ({ name: s.name, file: relative(projectDir, s.file), config: s.config }));
+/**
+ * sha256 of the canonical JSON of the project-level servers and allow rules, and of the contents
+ * of the project files a stdio server's command or arguments name (`node ./tools/server.js`):
+ * editing that script makes the server untrusted again, as for hooks.
+ */
+export async function projectMcpHash(config: McpConfig, projectDir: string): Promise<string> {
+  const project = config.servers.filter((s) => s.scope === "project");
+  const servers = project.map((s) => ({
+    name: s.name,
+    file: relative(projectDir, s.file),
+    config: s.config,
+  }));
   const allow = config.allow
     .filter((a) => a.scope === "project")
     .map((a) => ({ rule: a.rule, file: relative(projectDir, a.file) }));
-  return createHash("sha256").update(canonical({ servers, allow })).digest("hex");
+  const files = await executedFiles(project, projectDir);
+  return createHash("sha256").update(canonical({ servers, allow, files })).digest("hex");
+}
+
+/** The project files stdio servers name (paths inside the project that are regular files). */
+async function executedFiles(
+  servers: McpConfig["servers"],
+  projectDir: string,
+): Promise<{ path: string; sha256: string | null }[]> {
+  const paths = new Set<string>();
+  for (const s of servers) {
+    if (s.config.type !== "stdio") continue;
+    const cwd = s.config.cwd !== undefined ? resolve(projectDir, s.config.cwd) : projectDir;
+    for (const word of [s.config.command, ...s.config.args].slice(0, 200)) {
+      if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
+      const abs = resolve(cwd, word);
+      const rel = relative(projectDir, abs);
+      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) paths.add(abs);
+    }
+  }
+  const out: { path: string; sha256: string | null }[] = [];
+  for (const path of [...paths].sort()) {
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) continue;
+    const sha256 = await readFile(path)
+      .then((b) => createHash("sha256").update(b).digest("hex"))
+      .catch(() => null);
+    out.push({ path: relative(projectDir, path).split(sep).join("/"), sha256 });
+  }
+  return out;
 }
 
 async function readStore(keelHome: string): Promise<Store> {
@@ -56,7 +92,7 @@ export async function isMcpTrusted(opts: {
   if (!hasProjectServers(opts.config) && !opts.config.allow.some((a) => a.scope === "project"))
     return true;
   const store = await readStore(opts.keelHome);
-  return store.projects[opts.projectDir] === projectMcpHash(opts.config, opts.projectDir);
+  return store.projects[opts.projectDir] === (await projectMcpHash(opts.config, opts.projectDir));
 }
 
 /** Trusts the project's current MCP definitions (or forgets them with `trust: false`). File 0600. */
@@ -67,7 +103,8 @@ export async function setMcpTrust(opts: {
   trust: boolean;
 }): Promise<void> {
   const store = await readStore(opts.keelHome);
-  if (opts.trust) store.projects[opts.projectDir] = projectMcpHash(opts.config, opts.projectDir);
+  if (opts.trust)
+    store.projects[opts.projectDir] = await projectMcpHash(opts.config, opts.projectDir);
   else delete store.projects[opts.projectDir];
   await mkdir(opts.keelHome, { recursive: true });
   const path = mcpTrustPath(opts.keelHome);

@@ -24,6 +24,7 @@ export {
   readSessionFile,
   SessionError,
 } from "./load.js";
+export { lockPathFor, lockSessionFile, type SessionLock, SessionLockedError } from "./lock.js";
 export {
   hookAuditPath,
   hooksPathFor,

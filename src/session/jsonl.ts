@@ -1,8 +1,8 @@
 /** JSONL reading and writing that tolerates a torn last line and never half-writes silently. */
 import {
-  appendFileSync,
   closeSync,
   existsSync,
+  fchmodSync,
   fstatSync,
   mkdirSync,
   openSync,
@@ -19,10 +19,31 @@ export function writeAll(fd: number, text: string): void {
   while (offset < buf.length) offset += writeSync(fd, buf, offset, buf.length - offset);
 }
 
+/** Folders Keel creates are private to the user. */
+export const PRIVATE_DIR_MODE = 0o700;
+/** Files Keel creates are private to the user: logs can hold prompts, commands and paths. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Opens `path` for appending, created 0600 (and made 0600 if an older Keel left it readable). */
+export function openPrivateForAppend(path: string): number {
+  const fd = openSync(path, "a", PRIVATE_FILE_MODE);
+  try {
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, PRIVATE_FILE_MODE);
+  } catch {
+    // Not ours to chmod (another owner): appending still works, and is not worse than before.
+  }
+  return fd;
+}
+
 /** Appends one JSON line to a shared log (O_APPEND, one write per line), creating folders. */
 export function appendJsonLine(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, `${JSON.stringify(value)}\n`, "utf8");
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const fd = openPrivateForAppend(path);
+  try {
+    writeAll(fd, `${JSON.stringify(value)}\n`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** One non-empty line of a JSONL file, with its 1-based number. */
@@ -59,7 +80,7 @@ export function parseLine(text: string): unknown {
  * writes one first, so the fragment stays a line of its own instead of corrupting the next record.
  */
 export function openForAppend(path: string): number {
-  const fd = openSync(path, "a");
+  const fd = openPrivateForAppend(path);
   try {
     const size = fstatSync(fd).size;
     if (size > 0) {

@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { appendHookAudit, type HookAuditRecord, type HookRunInput } from "./hook-audit.js";
-import { openForAppend, writeAll } from "./jsonl.js";
+import { openForAppend, PRIVATE_DIR_MODE, writeAll } from "./jsonl.js";
+import { lockSessionFile, type SessionLock } from "./lock.js";
 import { hooksPathFor, projectSessionsDir } from "./paths.js";
 import {
   type MessageMeta,
@@ -51,7 +52,7 @@ export function createSession(
 ): SessionHandle {
   const projectDir = resolve(opts.projectDir);
   const dir = projectSessionsDir(opts.keelHome, projectDir);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const id = opts.id ?? randomUUID();
   const path = join(dir, `${id}.jsonl`);
   const meta: SessionMeta = {
@@ -62,24 +63,43 @@ export function createSession(
     model: opts.model,
     v: 1,
   };
-  // "wx": never append a second meta line to someone else's session.
-  const fd = openSync(path, "wx");
-  writeAll(fd, `${JSON.stringify(meta)}\n`);
-  if (opts.fsync) fsyncSync(fd);
-  return makeHandle({ fd, path, meta, keelHome: opts.keelHome, fsync: opts.fsync ?? false });
+  // Locked before the file exists, so a `-c` elsewhere can never pick it up unlocked.
+  const lock = lockSessionFile(path, id);
+  let fd: number;
+  try {
+    // "wx": never append a second meta line to someone else's session.
+    fd = openSync(path, "wx", 0o600);
+    writeAll(fd, `${JSON.stringify(meta)}\n`);
+    if (opts.fsync) fsyncSync(fd);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  return makeHandle({ fd, path, meta, keelHome: opts.keelHome, fsync: opts.fsync ?? false, lock });
 }
 
-/** Reopens an existing session file for appending (resume). */
+/**
+ * Reopens an existing session file for appending (resume). Throws SessionLockedError when
+ * another live process writes it; read the file again after this returns, not before.
+ */
 export function reopenSession(
   opts: SessionWriteOptions & { path: string; meta: SessionMeta },
 ): SessionHandle {
-  const fd = openForAppend(opts.path);
+  const lock = lockSessionFile(opts.path, opts.meta.id);
+  let fd: number;
+  try {
+    fd = openForAppend(opts.path);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   return makeHandle({
     fd,
     path: opts.path,
     meta: opts.meta,
     keelHome: opts.keelHome,
     fsync: opts.fsync ?? false,
+    lock,
   });
 }
 
@@ -89,6 +109,7 @@ function makeHandle(s: {
   meta: SessionMeta;
   keelHome: string;
   fsync: boolean;
+  lock: SessionLock;
 }): SessionHandle {
   let fd: number | null = s.fd;
   const hooksPath = hooksPathFor(s.path);
@@ -137,6 +158,7 @@ function makeHandle(s: {
       if (fd === null) return;
       closeSync(fd);
       fd = null;
+      s.lock.release();
     },
   };
 }

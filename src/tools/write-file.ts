@@ -60,12 +60,19 @@ export function createWriteFileTool(
         }
         await ops.writeFile(where.abs, input.content);
         const bytes = Buffer.byteLength(input.content, "utf8");
-        const lines = input.content === "" ? 0 : input.content.split("\n").length;
+        const lines = countLines(input.content);
         return {
-          content: `${created ? "Created" : "Overwrote"} ${where.rel} (${lines} lines, ${bytes} bytes).`,
+          content: `${created ? "Created" : "Overwrote"} ${where.rel} (${lines} ${lines === 1 ? "line" : "lines"}, ${bytes} bytes).`,
           isError: false,
           details: { path: where.rel, created, bytes, lines },
         };
       }),
   };
+}
+
+/** Lines as editors count them: "hello\n" is 1 line, "a\nb" is 2, "" is 0. */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  const breaks = text.split("\n").length - 1;
+  return text.endsWith("\n") ? breaks : breaks + 1;
 }

@@ -156,6 +156,7 @@ describe("automatic compaction", () => {
         reply().tool("read_file", { path: "long.txt" }),
         reply().tool("list_dir", { path: "." }),
         reply().text("ok"),
+        reply().text("more"),
       ),
     );
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i} ${"x".repeat(20)}`);
@@ -186,5 +187,11 @@ describe("automatic compaction", () => {
       .filter((e) => e.type === "event" && e.kind === "tool_output");
     expect(events).toHaveLength(1);
     expect(events[0].content).toContain("line 100 ");
+    // The session resumes with the trimmed bytes it sent, not the whole output.
+    const again = await keel(w, ["run", "more", "--continue"]);
+    expect(again.code).toBe(0);
+    const resumed = w.sim.requests.at(-1);
+    const sentBefore = third?.messageTexts ?? [];
+    expect(resumed?.messageTexts.slice(0, sentBefore.length)).toEqual(sentBefore);
   });
 });

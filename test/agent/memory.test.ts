@@ -109,4 +109,25 @@ describe("memory in a session (keel run)", () => {
     expect(users).toHaveLength(2);
     expect(users[1]?.content).toBe("second");
   });
+
+  it("a compaction in a resumed session puts the memory back into the new log", async () => {
+    const w = await newWorld(
+      script(
+        reply().text("one"),
+        reply().tool("list_dir", { path: "." }),
+        reply().when({ lastUserContains: "Summarize this conversation" }).text("SUMMARY."),
+        reply().text("two"),
+      ),
+    );
+    writeFileSync(join(w.project, "AGENTS.md"), "Rule M.\n");
+    writeFileSync(
+      join(w.home, "settings.json"),
+      JSON.stringify({ compaction: { thresholdTokens: 1000 } }),
+    );
+    expect((await keel(w, ["run", "first"])).code).toBe(0);
+    expect((await keel(w, ["run", "second", "--continue"])).code).toBe(0);
+    const last = w.sim.requests.at(-1);
+    expect(last?.messages).toHaveLength(2);
+    expect(last?.messages[1]?.content).toMatch(/^This session was compacted[\s\S]*Rule M\./);
+  });
 });

@@ -103,7 +103,9 @@ async function kill(s: Spawned): Promise<void> {
 function sessionFile(w: World): string {
   const dir = join(w.home, "sessions");
   const [project] = readdirSync(dir);
-  const files = readdirSync(join(dir, project ?? "")).filter((f) => !f.endsWith(".hooks.jsonl"));
+  const files = readdirSync(join(dir, project ?? "")).filter(
+    (f) => f.endsWith(".jsonl") && !f.endsWith(".hooks.jsonl"),
+  );
   expect(files).toHaveLength(1);
   return join(dir, project ?? "", files[0] ?? "");
 }
@@ -199,4 +201,57 @@ describe("crash safety (spawned keel)", () => {
       expect(JSON.parse(r.stdout).result).toBe("Recovered.");
     },
   );
+});
+
+/** Runs `keel run` as a process to its end, capturing stderr. */
+function runToEnd(w: World, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const proc = spawn(process.execPath, [BIN, "run", ...args, "--cwd", w.project], {
+    env: w.env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  proc.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  return new Promise((r) => proc.once("exit", (code) => r({ code, stderr })));
+}
+
+describe("one writer per session (two spawned keel processes)", () => {
+  it("a second `keel run -c` while the first runs is refused; a killed writer's lock is recovered", async () => {
+    world = await createWorld(
+      script(
+        reply().text("First."),
+        reply().text("never delivered").latency({ firstByteMs: 60_000 }),
+        reply().text("After recovery."),
+      ),
+    );
+    const w = world;
+    expect(await spawnRun(w, ["hello"]).exited).toBe(0);
+    const first = spawnRun(w, ["second prompt", "--continue"]);
+    await until(first, () => w.sim.requests.length >= 2);
+
+    const second = await runToEnd(w, ["third prompt", "--continue"]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(
+      new RegExp(`^keel: session [0-9a-f]{8} is in use by Keel process ${first.proc.pid}\\b`),
+    );
+    expect(w.sim.requests).toHaveLength(2);
+    expect(readFileSync(sessionFile(w), "utf8")).not.toContain("third prompt");
+
+    // The first writer crashes: its lock is stale and the next -c takes the session over.
+    await kill(first);
+    expect(existsSync(`${sessionFile(w)}.lock`)).toBe(true);
+    const r = await keel(w, ["run", "fourth prompt", "--continue", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe("After recovery.");
+    expect(existsSync(`${sessionFile(w)}.lock`)).toBe(false);
+    const loaded = readSessionFile(sessionFile(w));
+    expect(loaded.warnings).toEqual([]);
+    const users = liveMessages(loaded).filter((m) => m.includes('"role":"user"'));
+    expect(users.map((m) => /(hello|second prompt|fourth prompt)/.exec(m)?.[1])).toEqual([
+      "hello",
+      "second prompt",
+      "fourth prompt",
+    ]);
+  });
 });

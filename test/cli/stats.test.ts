@@ -195,7 +195,7 @@ describe("stats formatting", () => {
   });
 
   it("dollar amounts", () => {
-    expect(usd(0)).toBe("$0.00");
+    expect(usd(0)).toBe("$0.0000");
     expect(usd(0.00042)).toBe("$0.0004");
     expect(usd(1.239)).toBe("$1.24");
     expect(usd(-0.5)).toBe("-$0.5000");

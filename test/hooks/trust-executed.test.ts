@@ -71,6 +71,8 @@ describe("trust hashes the files hooks execute", () => {
     ["${KEEL_PROJECT_DIR}/.keel/hooks/guard.sh --strict"],
     ["cd . && sh '.keel/hooks/guard.sh'"],
     ["true; bash .keel/hooks/gu\\ard.sh"],
+    ["sh -c 'echo start; bash \"./.keel/hooks/guard.sh\"'"],
+    ["sh -c 'sh -c \"exec .keel/hooks/guard.sh\"'"],
   ])("finds the script in `%s` and re-trust is needed after it changes", async (command) => {
     const { log, engine } = await trustedGuard(command);
     await engine.fire({ event: "PreToolUse", payload: shell("ls") });

@@ -1,7 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} strings are the syntax under test
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/mcp/index.js";
-import { EVERYTHING, faultEntry, stdioEntry } from "./servers.js";
+import { EVERYTHING, FAULT_SERVER, faultEntry, stdioEntry } from "./servers.js";
 
 const managers: McpManager[] = [];
 afterEach(async () => {
@@ -71,9 +74,34 @@ describe("McpManager faults", () => {
     expect(Date.now() - began).toBeLessThan(10_000);
     const stuck = m.statuses().find((s) => s.name === "stuck");
     expect(stuck).toMatchObject({ state: "timeout", error: "did not answer within 1.5 s" });
-    expect(stuck?.stderrTail).toContain("hanging");
+    // What it wrote before or after the deadline shows up in its status.
+    await expect
+      .poll(() => m.statuses().find((s) => s.name === "stuck")?.stderrTail, { timeout: 15_000 })
+      .toContain("hanging");
     expect(m.tools().map((t) => t.name)).toEqual(["mcp__fine__echo", "mcp__fine__write_note"]);
     await m.close(); // must return: the pending handshake is aborted and the process killed
+  });
+
+  it("a server ready after the wait is announced; reload adds its tools", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "keel-mcp-gate-"));
+    const gate = join(dir, "open");
+    const { m, notices } = await start({
+      servers: [stdioEntry("late", FAULT_SERVER, ["gate", gate])],
+      startupTimeoutMs: 200,
+    });
+    expect(m.statuses()[0]).toMatchObject({ state: "timeout" });
+    expect(m.tools()).toEqual([]);
+    writeFileSync(gate, "");
+    await expect
+      .poll(() => notices.join("\n"), { timeout: 15_000 })
+      .toMatch(/MCP server late is ready \(after the start-up wait\)/);
+    expect(m.statuses()[0]).toMatchObject({ state: "connected", pendingReload: true });
+    expect(m.tools()).toEqual([]);
+    expect((await m.reload()).map((t) => t.name)).toEqual([
+      "mcp__late__echo",
+      "mcp__late__write_note",
+    ]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("a crash in the middle of a call is an error result, and the server is marked closed", async () => {

@@ -3,6 +3,7 @@
  * endpoint answers, and every hook source with its problems. Exit 1 when a check fails.
  */
 import type { Command } from "commander";
+import { redactUrls } from "../../hooks/index.js";
 import { displayPath } from "../format/text.js";
 import {
   checkConfig,
@@ -47,9 +48,13 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   ];
   const failed = findings.some((f) => f.status === "fail");
   if (opts.json) {
-    write(`${JSON.stringify({ ok: !failed, projectDir, keelHome, findings }, null, 2)}\n`);
+    const shown = findings.map((f) => ({ ...f, detail: redactUrls(f.detail) }));
+    write(`${JSON.stringify({ ok: !failed, projectDir, keelHome, findings: shown }, null, 2)}\n`);
   } else {
-    for (const f of findings) write(`${MARK[f.status]} ${f.check.padEnd(8)} ${f.detail}\n`);
+    // Base URLs may carry credentials or a ?key=: never printed.
+    for (const f of findings) {
+      write(`${MARK[f.status]} ${f.check.padEnd(8)} ${redactUrls(f.detail)}\n`);
+    }
     const warnings = findings.filter((f) => f.status === "warn").length;
     const note = warnings === 0 ? "" : ` (${warnings} warning${warnings === 1 ? "" : "s"} above)`;
     write(failed ? "\nSome checks failed.\n" : `\nAll checks passed${note}.\n`);

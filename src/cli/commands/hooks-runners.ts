@@ -52,7 +52,12 @@ export function createTestRunners(opts: TestRunnerOptions): {
         );
       }
       return {
-        client: createChatClient({ baseUrl, apiKey, maxRetries: 0 }),
+        client: createChatClient({
+          baseUrl,
+          apiKey,
+          maxRetries: 0,
+          streamIdleMs: config.streamIdleMs,
+        }),
         model: config.model,
         cheapModel: config.cheapModel,
       };

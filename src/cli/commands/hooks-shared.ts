@@ -5,6 +5,7 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { childProcessEnv } from "../../agent/provider-env.js";
 import { createHookEngine } from "../../hooks/index.js";
 import type { HookEngine, HookEngineOptions } from "../../hooks/types.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
@@ -49,6 +50,7 @@ export async function openEngine(
   return createHookEngine({
     projectDir,
     keelHome: keelHomeDir(),
+    env: childProcessEnv(process.env, { keelHome: keelHomeDir() }),
     tools: BUILTIN_TOOL_HOOK_FACTS,
     ...runners,
   });

@@ -16,6 +16,7 @@ import type {
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
 import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
 import { UserError } from "../main.js";
+import { stripControls, terminalSafeJson } from "../terminal-text.js";
 import { buildTestPayload } from "./hooks-payload.js";
 import { handlerSummary, problemLine } from "./hooks-render.js";
 import { createTestRunners } from "./hooks-runners.js";
@@ -65,8 +66,13 @@ export function decisionJson(decision: HookDecision, runs: HookRunRecord[]): unk
 export async function runHooksTest(
   eventName: string,
   opts: HooksTestOptions,
-  out: Output,
+  rawOut: Output,
 ): Promise<number> {
+  // A hook's output may carry escape sequences: stripped everywhere but the exact --json text.
+  const out: Output = {
+    stdout: (t) => rawOut.stdout(opts.json === true ? t : stripControls(t)),
+    stderr: (t) => rawOut.stderr(stripControls(t)),
+  };
   const projectDir = await resolveProjectDir(opts.cwd);
   const payload = buildTestPayload({
     event: eventName,
@@ -107,7 +113,7 @@ export async function runHooksTest(
   const asyncResults = engine.takeAsyncResults();
   const runs = [...decision.runs, ...asyncResults.map((r) => r.run)];
   if (json) {
-    out.stdout(`${JSON.stringify(decisionJson(decision, runs))}\n`);
+    out.stdout(`${terminalSafeJson(decisionJson(decision, runs))}\n`);
   } else {
     const notRun = explained.filter((e) => !e.runs);
     const text = renderTestResult(decision, payload, { projectDir, asyncResults, notRun });

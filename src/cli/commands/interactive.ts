@@ -15,6 +15,12 @@ async function optionsSchema() {
     continue: z.boolean().default(false),
     resume: z.string().min(1).optional(),
     cwd: z.string().optional(),
+    harvest: z.boolean().default(false),
+    branch: z
+      .string()
+      .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
+      .transform(Number)
+      .optional(),
   });
 }
 
@@ -34,6 +40,8 @@ export function register(program: Command): void {
     .addOption(new Option("-c, --continue", "resume this project's most recent session"))
     .addOption(new Option("-r, --resume <id>", "resume a session by id (or unique prefix)"))
     .addOption(new Option("--cwd <dir>", "project directory (default: the current directory)"))
+    .addOption(new Option("--harvest", "extract plan state from the model's reasoning"))
+    .addOption(new Option("--branch <n>", "N samples per request at spread temperatures"))
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       if (cmd.args.length > 0) {
         throw new UserError(`unknown command '${cmd.args[0]}' (see \`keel --help\`)`);
@@ -59,6 +67,8 @@ export function register(program: Command): void {
         ...(o.mode !== undefined ? { mode: o.mode } : {}),
         ...(o.resume !== undefined ? { resume: o.resume } : {}),
         continueLatest: o.continue,
+        ...(o.harvest ? { harvest: true } : {}),
+        ...(o.branch !== undefined ? { branch: o.branch } : {}),
       });
     });
 }

@@ -4,9 +4,8 @@
  */
 import { relative } from "node:path";
 import type { Command } from "commander";
-import { McpManager, type McpServerStatus } from "../../mcp/index.js";
+import { describeServer, McpManager, type McpServerStatus } from "../../mcp/index.js";
 import { UserError } from "../main.js";
-import { describeServer } from "../mcp/describe.js";
 import { addServer, type McpWriteScope, removeServer, scopeFile } from "../mcp/edit-config.js";
 import { trustedMcpConfig } from "../mcp/session-servers.js";
 import { keelHomeDir, type Output, processOutput, resolveProjectDir } from "./hooks-shared.js";

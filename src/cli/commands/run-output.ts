@@ -3,6 +3,7 @@ import { branchLine } from "../../agent/branch.js";
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import { planLines } from "../../agent/harvest.js";
 import type { HookRunRecord } from "../../hooks/types.js";
+import { createTextStripper, stripControls, terminalSafeJson } from "../terminal-text.js";
 
 /** The `--output-format json` object (exactly these keys). */
 export interface RunJson {
@@ -49,24 +50,29 @@ export function createRunPrinter(
   if (format === "json") {
     return {
       event: () => {},
-      finish: (s) => out.stdout(`${JSON.stringify(s.json)}\n`),
+      finish: (s) => out.stdout(`${terminalSafeJson(s.json)}\n`),
       shownOnStderr: () => false,
     };
   }
   if (format === "stream-json") {
     return {
-      event: (ev) => out.stdout(`${JSON.stringify(ev)}\n`),
-      finish: (s) => out.stdout(`${JSON.stringify({ type: "result", ...s.json })}\n`),
+      event: (ev) => out.stdout(`${terminalSafeJson(ev)}\n`),
+      finish: (s) => out.stdout(`${terminalSafeJson({ type: "result", ...s.json })}\n`),
       shownOnStderr: () => false,
     };
   }
   let endsWithNewline = true;
   const notices = new Set<string>();
+  // Model and hook text may carry escape sequences (OSC 52, clear screen): never written raw,
+  // to a terminal or a pipe. Keel's text output itself has none.
+  const stripper = createTextStripper();
   const text = (t: string) => {
-    if (t === "") return;
-    out.stdout(t);
-    endsWithNewline = t.endsWith("\n");
+    const clean = stripper.push(t);
+    if (clean === "") return;
+    out.stdout(clean);
+    endsWithNewline = clean.endsWith("\n");
   };
+  const err = { stderr: (line: string) => out.stderr(stripControls(line)) };
   return {
     event: (ev) => {
       switch (ev.type) {
@@ -78,11 +84,11 @@ export function createRunPrinter(
           if (!endsWithNewline) text("\n");
           break;
         case "tool_call":
-          out.stderr(`keel: ${ev.name} ${preview(ev.input)}\n`);
+          err.stderr(`keel: ${ev.name} ${preview(ev.input)}\n`);
           break;
         case "tool_result":
           if (ev.status !== "ok")
-            out.stderr(`keel: ${ev.name} ${ev.status}: ${firstLine(ev.content)}\n`);
+            err.stderr(`keel: ${ev.name} ${ev.status}: ${firstLine(ev.content)}\n`);
           break;
         case "hook_run":
           // Passes and blocks speak through their effects; a hook that failed would be silent.
@@ -91,11 +97,11 @@ export function createRunPrinter(
             ev.run.outcome === "error" ||
             ev.run.outcome === "timeout"
           ) {
-            out.stderr(`keel: ${hookFailure(ev.run)}\n`);
+            err.stderr(`keel: ${hookFailure(ev.run)}\n`);
           }
           break;
         case "notice":
-          out.stderr(`keel: ${ev.text}\n`);
+          err.stderr(`keel: ${ev.text}\n`);
           notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
           break;
         case "harvest":
@@ -115,6 +121,8 @@ export function createRunPrinter(
       }
     },
     finish: () => {
+      const rest = stripper.flush();
+      if (rest !== "") text(rest);
       if (!endsWithNewline) text("\n");
     },
     shownOnStderr: (line) => notices.has(line),

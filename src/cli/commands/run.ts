@@ -10,6 +10,7 @@ import { z } from "zod";
 import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent } from "../../agent/events.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
@@ -18,6 +19,7 @@ import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { UserError } from "../main.js";
 import { startSessionServers } from "../mcp/session-servers.js";
+import { stripControls } from "../terminal-text.js";
 import { createRunPrinter, type RunSummary } from "./run-output.js";
 
 const optionsSchema = z.object({
@@ -150,10 +152,17 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     const agent = await createAgent({
       projectDir,
       keelHome,
-      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey }),
+      client: createChatClient({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey,
+        streamIdleMs: llm.streamIdleMs,
+      }),
       model,
       ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
-      tools: createBuiltinTools({ cwd: projectDir }),
+      tools: createBuiltinTools({
+        cwd: projectDir,
+        env: childProcessEnv(process.env, { keelHome, apiKey: llm.apiKey }),
+      }),
       session,
       autoApprove: o.yes,
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
@@ -192,7 +201,7 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     process.exitCode = 1;
     return;
   }
-  throw new UserError(failure);
+  throw new UserError(stripControls(failure));
 }
 
 /** Why configured hooks will not run: untrusted project hooks, files that failed to load. */

@@ -14,6 +14,7 @@ import {
   usageStats,
 } from "../../session/index.js";
 import { plural, table } from "../format/text.js";
+import { formatCost } from "../tui/format.js";
 
 /** Options of `keel stats`. */
 export interface StatsOptions {
@@ -193,13 +194,8 @@ function share(part: number, whole: number): string {
   return whole > 0 ? ` (${percent(part / whole)})` : "";
 }
 
-/** Dollars: cents for amounts of a dollar or more, four decimals below (DeepSeek turns are cheap). */
-export function usd(amount: number): string {
-  const sign = amount < 0 ? "-" : "";
-  const abs = Math.abs(amount);
-  if (abs === 0) return "$0.00";
-  return `${sign}$${abs >= 1 ? abs.toFixed(2) : abs.toFixed(4)}`;
-}
+/** Dollars, in the TUI's one cost format (four decimals below a dollar, cents above). */
+export const usd = formatCost;
 
 function round(n: number): number {
   return Math.round(n * 1e8) / 1e8;

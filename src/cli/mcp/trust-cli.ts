@@ -3,8 +3,7 @@
  * the project's hooks, and the command shows both (what will be started, from which file).
  */
 import { relative } from "node:path";
-import { setMcpTrust } from "../../mcp/index.js";
-import { describeServer } from "./describe.js";
+import { describeServer, setMcpTrust } from "../../mcp/index.js";
 import { trustedMcpConfig } from "./session-servers.js";
 
 /** Trusts the project's MCP servers; returns the lines to print (none when it has none). */

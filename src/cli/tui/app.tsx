@@ -7,6 +7,8 @@ import { Box, Static, Text, useApp, useInput, useStdout, useWindowSize } from "i
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { AgentEvent } from "../../agent/events.js";
 import type { PermissionMode } from "../../agent/permissions.js";
+import { keelHomeDir } from "../commands/hooks-shared.js";
+import { plural } from "../format/text.js";
 import type { TuiBackend } from "./backend.js";
 import { runSlashCommand, type SlashIO } from "./commands.js";
 import { EntryView } from "./components/entry-view.js";
@@ -17,6 +19,7 @@ import { StatusLine } from "./components/status-line.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
+import { runMcpSlash } from "./mcp-command.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
 import { replayEntries } from "./replay.js";
 import { parseSlash } from "./slash.js";
@@ -75,7 +78,7 @@ export function App(props: AppProps) {
   const [editor, setEditor] = useState<EditorState>(() => emptyEditor(props.history?.load() ?? []));
   const [pending, setPending] = useState<PendingPermission | null>(null);
   const [trust, setTrust] = useState(() =>
-    untrustedHooks(backend.agent().hooks, backend.projectDir),
+    untrustedHooks(backend.agent().hooks, backend.projectDir, backend.agent().mcp),
   );
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
@@ -174,8 +177,10 @@ export function App(props: AppProps) {
     lastReasoning: () => t.lastReasoning,
     agentChanged: () => setT(rebaseCost),
     showHistory,
-    askTrust: () => setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir)),
+    askTrust: () =>
+      setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir, backend.agent().mcp)),
     announceHookProblems,
+    columns: width,
   });
 
   const announceHookProblems = () => {
@@ -193,7 +198,7 @@ export function App(props: AppProps) {
       pushEntries(s, ...replayEntries(bytes), {
         kind: "notice",
         level: "info",
-        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${bytes.length} messages`,
+        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${plural(bytes.length, "message")}`,
       }),
     );
   };
@@ -263,6 +268,20 @@ export function App(props: AppProps) {
         await hooks.trust();
         await hooks.reload();
         notice("info", "project hooks trusted");
+        // MCP servers are trusted with the hooks; the newly trusted ones start now.
+        if (
+          backend
+            .agent()
+            .mcp?.statuses()
+            .some((s) => s.state === "untrusted")
+        ) {
+          await runMcpSlash(["trust"], {
+            mcp: backend.agent().mcp,
+            projectDir: backend.projectDir,
+            keelHome: keelHomeDir(),
+            io: { print: () => {}, notice },
+          });
+        }
       } else {
         notice("warn", "continuing without the project's hooks (/hooks trust to enable them)");
       }

@@ -9,7 +9,7 @@ import { renderListing, summaryLine } from "../commands/hooks-render.js";
 import { keelHomeDir } from "../commands/hooks-shared.js";
 import { table } from "../format/text.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
-import { clip, formatCost, formatDuration, formatRatio, formatTokens } from "./format.js";
+import { clip, formatCost, formatDuration, formatRatio, formatTokens, wordWrap } from "./format.js";
 import { runMcpSlash } from "./mcp-command.js";
 import { sanitize, sanitizeLine } from "./sanitize.js";
 import { customCommandSpecs, runCustomCommand, SESSION_HANDLERS } from "./session-commands.js";
@@ -38,6 +38,8 @@ export interface SlashIO {
   askTrust(): void;
   /** Says which configured hooks will not run (broken files, bad matchers). */
   announceHookProblems(): void;
+  /** Terminal columns, for output laid out in columns (default 80). */
+  columns?: number;
 }
 
 /** Keys and multi-line input, for /help (each line fits 80 columns). */
@@ -56,12 +58,31 @@ export const KEY_HELP: readonly string[] = [
 /** The command table of /help: usage on its own line when it does not fit the label column. */
 export function helpLines(width = 80): string[] {
   const label = 18;
-  const descWidth = Math.max(20, width - label - 5);
   return [...SLASH_COMMANDS, ...customCommandSpecs()].flatMap((c) => {
     const name = `/${c.name}${c.usage ? ` ${c.usage}` : ""}`;
-    const desc = clip(c.description, descWidth);
-    if (name.length <= label) return [`  ${name.padEnd(label)} ${desc}`];
-    return [`  ${clip(name, width - 3)}`, `  ${" ".repeat(label)} ${desc}`];
+    if (name.length <= label) return hangingLines(`  ${name.padEnd(label)} `, c.description, width);
+    return [
+      `  ${clip(name, width - 3)}`,
+      ...hangingLines(" ".repeat(label + 3), c.description, width),
+    ];
+  });
+}
+
+/**
+ * `head` then `text` word-wrapped to `width`, wrapped lines indented under the text's start: a
+ * long description wraps instead of being cut.
+ */
+export function hangingLines(head: string, text: string, width: number): string[] {
+  const indent = Math.min(head.length, Math.floor(width / 2));
+  const rows = wordWrap(text, Math.max(10, width - indent - 1)).split("\n");
+  return rows.map((row, i) => (i === 0 ? head + row : " ".repeat(indent) + row));
+}
+
+/** The key table of /help, re-wrapped for narrow terminals. */
+export function keyHelpLines(width = 80): string[] {
+  return KEY_HELP.flatMap((line) => {
+    const m = /^( {2}\S.{0,15}?\s{2,})(.*)$/.exec(line);
+    return m?.[1] && m[2] ? hangingLines(m[1], m[2], width) : [line];
   });
 }
 
@@ -88,7 +109,11 @@ type Handler = (args: string[], ctx: { backend: TuiBackend; io: SlashIO }) => Pr
 
 const HANDLERS: Record<string, Handler> = {
   help: async (_args, { io }) => {
-    io.print({ title: "Commands", lines: [...helpLines(), "", "Keys", ...KEY_HELP] });
+    const columns = io.columns ?? 80;
+    io.print({
+      title: "Commands",
+      lines: [...helpLines(columns), "", "Keys", ...keyHelpLines(columns)],
+    });
   },
   hooks: async (args, { backend, io }) => {
     const hooks = backend.agent().hooks;

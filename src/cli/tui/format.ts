@@ -14,12 +14,16 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(s).padStart(2, "0")}s`;
 }
 
-/** "$0.0012", "$1.23": enough digits that cheap cached sessions do not all read "$0.00". */
+/**
+ * Dollars, one format everywhere (status line, /stats, `keel stats`): four decimals below a
+ * dollar, zero included, so a cheap session reads "$0.0000" → "$0.0012" without the number of
+ * digits jumping; cents from a dollar up.
+ */
 export function formatCost(usd: number): string {
-  if (!Number.isFinite(usd) || usd <= 0) return "$0.00";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 100) return `$${usd.toFixed(2)}`;
-  return `$${Math.round(usd)}`;
+  if (!Number.isFinite(usd)) return "$0.0000";
+  const sign = usd < 0 ? "-" : "";
+  const abs = Math.abs(usd);
+  return `${sign}$${abs >= 1 ? abs.toFixed(2) : abs.toFixed(4)}`;
 }
 
 /** A ratio in [0, 1] as "93%", or "–" when there is nothing to divide. */

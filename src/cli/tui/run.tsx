@@ -17,8 +17,10 @@ import { App } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
+import { loadMarkdown } from "./markdown-loader.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { createSessionBackend } from "./session-backend.js";
+import { setReasoningPrefs } from "./session-commands.js";
 
 /** Options of {@link runInteractive}, already validated by the command. */
 export interface InteractiveOptions {
@@ -29,6 +31,9 @@ export interface InteractiveOptions {
   continueLatest?: boolean;
   resume?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--harvest` / `--branch N`: the session's starting reasoning settings. */
+  harvest?: boolean;
+  branch?: number;
 }
 
 /** Runs the TUI until the user exits. Throws UserError for setup problems. */
@@ -58,6 +63,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
 
   let writeError: string | null = null;
   const permissions = createPermissionBridge();
+  setReasoningPrefs({
+    ...(opts.harvest ? { harvest: true } : {}),
+    ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
+  });
   let opened: Awaited<ReturnType<typeof createSessionBackend>>;
   try {
     opened = await createSessionBackend({
@@ -65,7 +74,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       keelHome: opts.keelHome,
       model: opts.model ?? llm.model,
       cheapModel: llm.cheapModel,
-      client: createChatClient({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? "" }),
+      client: createChatClient({
+        baseUrl: llm.baseUrl,
+        apiKey: llm.apiKey ?? "",
+        streamIdleMs: llm.streamIdleMs,
+      }),
       permissions,
       onElicit: tuiElicitation(permissions),
       ...(opts.mode ? { permissionMode: opts.mode } : {}),
@@ -102,6 +115,8 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );
+    // After the first frame: the renderer is not needed before the first answer.
+    setImmediate(() => void loadMarkdown());
     await instance.waitUntilExit();
   } finally {
     process.removeListener("SIGTERM", onSignal);

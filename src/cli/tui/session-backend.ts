@@ -4,6 +4,7 @@
  */
 import { createAgent } from "../../agent/agent.js";
 import type { PermissionMode } from "../../agent/permissions.js";
+import { childProcessEnv } from "../../agent/provider-env.js";
 import { type OpenedSession, openAgentSession } from "../../agent/session.js";
 import type { Agent } from "../../agent/types.js";
 import { loadModelTable } from "../../llm/pricing.js";
@@ -77,7 +78,10 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         client: opts.client,
         model: o.model,
         ...(opts.cheapModel ? { cheapModel: opts.cheapModel } : {}),
-        tools: createBuiltinTools({ cwd: opts.projectDir }),
+        tools: createBuiltinTools({
+          cwd: opts.projectDir,
+          env: childProcessEnv(process.env, { keelHome: opts.keelHome }),
+        }),
         session,
         askPermission: opts.permissions.ask,
         ...(o.mode ? { permissionMode: o.mode } : {}),

@@ -85,6 +85,11 @@ export const PRESETS = {
 /** Harvest/branch as the user set them: kept across /clear, /resume and /model. */
 let reasoningPrefs: { harvest?: boolean; branch?: number } = {};
 
+/** Sets the reasoning settings every agent the TUI opens starts with (`keel --harvest`). */
+export function setReasoningPrefs(r: { harvest?: boolean; branch?: number }): void {
+  reasoningPrefs = { ...r };
+}
+
 /** Called for every agent the TUI opens: its custom commands, the user's reasoning settings. */
 export function onAgentOpened(
   agent: Pick<Agent, "commands" | "setReasoning">,

@@ -88,8 +88,14 @@ export interface Completion {
   runnable: boolean;
 }
 
+/** An argument choice with a line that says what it is (a session's date and first prompt). */
+export interface ArgChoice {
+  value: string;
+  description: string;
+}
+
 /** Extra argument choices known only at runtime (model names, session ids). */
-export type DynamicArgs = Readonly<Record<string, readonly string[]>>;
+export type DynamicArgs = Readonly<Record<string, readonly (string | ArgChoice)[]>>;
 
 /** The candidates for what is typed so far; empty when the menu should not show. */
 export function completeSlash(
@@ -115,8 +121,15 @@ export function completeSlash(
   if (rest.includes(" ")) return [];
   const spec = commands.find((c) => c.name === name);
   if (!spec) return [];
-  const choices = [...(spec.args ?? []), ...(opts.dynamic?.[name] ?? [])];
+  const choices = [...(spec.args ?? []), ...(opts.dynamic?.[name] ?? [])].map((a) =>
+    typeof a === "string" ? { value: a, description: "" } : a,
+  );
   return choices
-    .filter((a) => a.toLowerCase().startsWith(rest.toLowerCase()) && a !== rest)
-    .map((a) => ({ value: `/${name} ${a}`, label: a, description: "", runnable: true }));
+    .filter((a) => a.value.toLowerCase().startsWith(rest.toLowerCase()) && a.value !== rest)
+    .map((a) => ({
+      value: `/${name} ${a.value}`,
+      label: a.value,
+      description: a.description,
+      runnable: true,
+    }));
 }

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord, HookStart } from "../../hooks/types.js";
+import { plural } from "../format/text.js";
 import { shortenCommand, wordWrap } from "./format.js";
 import { type BlockBuffer, bufferText, EMPTY_BLOCK, feedLine, flushBuffer } from "./md-blocks.js";
 import { applyExtraEvent } from "./session-extras.js";
@@ -366,7 +367,7 @@ export function applyEvent(
       return pushEntries(flushText(flushReasoning(state)), {
         kind: "notice",
         level: "info",
-        text: `compacted${ev.trigger === "auto" ? " automatically" : ""} ${ev.beforeMessages} → ${ev.afterMessages} messages (the next request misses the cache once)`,
+        text: `compacted${ev.trigger === "auto" ? " automatically" : ""} ${ev.beforeMessages} → ${plural(ev.afterMessages, "message")} (the next request misses the cache once)`,
       });
     case "error":
       return pushEntries(flushText(flushReasoning(state)), {

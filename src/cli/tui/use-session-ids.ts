@@ -4,25 +4,42 @@
  * marks the list old), never at a turn's end or at start-up.
  */
 import { useEffect, useRef, useState } from "react";
-import type { TuiBackend } from "./backend.js";
+import type { TuiBackend, TuiSessionSummary } from "./backend.js";
+import { clip } from "./format.js";
+import { sanitizeLine } from "./sanitize.js";
+import type { ArgChoice } from "./slash.js";
 
-/** The ids (8-character prefixes, newest first) and a way to mark them out of date. */
+/**
+ * What /resume offers: other sessions (resuming the one you are in does nothing), newest first,
+ * each with its date and first prompt so the right one can be picked without /sessions.
+ */
+export function resumeChoices(
+  sessions: readonly TuiSessionSummary[],
+  currentId: string,
+  limit = 10,
+): ArgChoice[] {
+  return sessions
+    .filter((s) => s.id !== currentId)
+    .slice(0, limit)
+    .map((s) => {
+      const when = s.updatedAt.slice(0, 16).replace("T", " ");
+      const prompt = clip(sanitizeLine(s.firstPrompt), 60);
+      return { value: s.id.slice(0, 8), description: prompt ? `${when} · ${prompt}` : when };
+    });
+}
+
+/** The choices for /resume (8-character id prefixes) and a way to mark them out of date. */
 export function useSessionIds(
   backend: TuiBackend,
   promptText: string,
-): { ids: string[]; stale: () => void } {
-  const [ids, setIds] = useState<string[]>([]);
+): { ids: ArgChoice[]; stale: () => void } {
+  const [ids, setIds] = useState<ArgChoice[]>([]);
   const isStale = useRef(true);
   useEffect(() => {
     if (!isStale.current || !/^\/res/i.test(promptText)) return;
     isStale.current = false;
     try {
-      setIds(
-        backend
-          .sessions()
-          .slice(0, 10)
-          .map((s) => s.id.slice(0, 8)),
-      );
+      setIds(resumeChoices(backend.sessions(), backend.agent().sessionId));
     } catch {
       // A sessions directory that cannot be read only costs completion candidates.
     }

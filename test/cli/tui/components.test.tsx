@@ -205,7 +205,7 @@ describe("UserPrompt", () => {
     expect(screen).toContain("❯ line 1");
     expect(screen).toContain("line 8");
     expect(screen).not.toContain("line 9");
-    expect(screen).toContain("… 22 more line(s) sent");
+    expect(screen).toContain("… 22 more lines sent");
   });
 });
 

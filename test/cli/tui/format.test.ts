@@ -34,6 +34,9 @@ describe("numbers", () => {
     expect(formatRatio(null)).toBe("–");
     expect(formatCost(0.00012)).toBe("$0.0001");
     expect(formatCost(1.234)).toBe("$1.23");
+    // One format: no "$0.00" at the start of a session that then turns into "$0.0002".
+    expect(formatCost(0)).toBe("$0.0000");
+    expect(formatCost(0.02)).toBe("$0.0200");
     expect(formatDuration(850)).toBe("850ms");
     expect(formatDuration(125_000)).toBe("2m05s");
     expect(charWidth("日".codePointAt(0) ?? 0)).toBe(2);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSessionServers } from "../../../src/cli/mcp/session-servers.js";
 import { runMcpSlash } from "../../../src/cli/tui/mcp-command.js";
+import { untrustedHooks } from "../../../src/cli/tui/trust.js";
 import { reply, script } from "../../../src/sim/index.js";
 import { agentFor, collect, worldPerTest } from "../../agent/harness.js";
 import { FAULT_SERVER } from "../../mcp/servers.js";
@@ -38,6 +39,15 @@ describe("/mcp", () => {
     const agent = await agentFor(w, { mcpServers: manager, noHooks: true });
     const ctx = { mcp: agent.mcp, projectDir: w.project, keelHome: w.home };
 
+    // The start-up trust prompt lists the server beside any untrusted hooks.
+    expect(untrustedHooks(agent.hooks, w.project, agent.mcp)).toEqual([
+      {
+        event: "MCP proj",
+        command: `stdio: ${process.execPath} ${FAULT_SERVER} ok`,
+        source: ".mcp.json",
+      },
+    ]);
+
     const list = capture();
     await runMcpSlash([], { ...ctx, io: list.io });
     expect(list.printed).toEqual([
@@ -52,6 +62,7 @@ describe("/mcp", () => {
     ]);
     expect(trust.printed).toContain("  proj  stdio  connected, 2 tools");
     expect(agent.stats().prefixRevisions).toBe(1);
+    expect(untrustedHooks(agent.hooks, w.project, agent.mcp)).toBeNull();
 
     const events = await collect(agent.runTurn("use it"));
     expect(events.some((e) => e.type === "tool_result" && e.content === "echo: hi")).toBe(true);

@@ -247,6 +247,6 @@ describe("session extras in the TUI", () => {
     expect(s).toContain("skipped /p/missing.md: not found (imported by /p/AGENTS.md)");
     r.stdin.write("go on\r");
     const after = await screen((s) => s.includes("Continuing."));
-    expect(after).toContain("compacted automatically 12 → 1 messages");
+    expect(after).toContain("compacted automatically 12 → 1 message (");
   });
 });

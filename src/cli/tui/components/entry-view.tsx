@@ -1,7 +1,8 @@
 /** Renders one finished transcript entry. */
 import { Box, Text } from "ink";
+import { plural } from "../../format/text.js";
 import { wordWrap } from "../format.js";
-import { renderMarkdown } from "../markdown.js";
+import { markdownOrPlain } from "../markdown-loader.js";
 import { sanitize } from "../sanitize.js";
 import type { Entry } from "../transcript.js";
 import { HookRow } from "./hook-row.js";
@@ -72,14 +73,14 @@ export function UserPrompt({ text, width }: { text: string; width: number }) {
         <Text color="gray">❯ </Text>
         <Text bold>{shown.join("\n")}</Text>
       </Box>
-      {more > 0 ? <Text dimColor>{`  … ${more} more line(s) sent`}</Text> : null}
+      {more > 0 ? <Text dimColor>{`  … ${plural(more, "more line")} sent`}</Text> : null}
     </Box>
   );
 }
 
 /**
  * Assistant Markdown: a bullet on the first block of a reply, later blocks indented under it;
- * rendered (and sanitized) by renderMarkdown, wrapped to the columns left of the bullet.
+ * rendered (and sanitized) by renderMarkdown once loaded, wrapped to the columns left of the bullet.
  */
 export function AssistantText({
   text,
@@ -97,7 +98,7 @@ export function AssistantText({
       <Box width={2} flexShrink={0}>
         <Text color="white">{continued ? " " : "●"}</Text>
       </Box>
-      <Text>{renderMarkdown(text, width - 2)}</Text>
+      <Text>{markdownOrPlain(text, width - 2)}</Text>
     </Box>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { Box, Text, useInput, usePaste } from "ink";
 import { useMemo, useRef, useState } from "react";
+import { plural } from "../../format/text.js";
 import { bufferRows } from "../buffer-rows.js";
 import * as ed from "../editor.js";
 import { completeSlash, type DynamicArgs } from "../slash.js";
@@ -87,7 +88,7 @@ function BufferView({
   const { start: first, end } = visibleLines(rows.length, cursorRow, maxRows);
   return (
     <Box flexDirection="column">
-      {first > 0 ? <Text dimColor>{`  … ${first} more line(s) above`}</Text> : null}
+      {first > 0 ? <Text dimColor>{`  … ${plural(first, "more line")} above`}</Text> : null}
       {rows.slice(first, end).map((row, j) => {
         const i = first + j;
         const lead =
@@ -114,7 +115,7 @@ function BufferView({
         );
       })}
       {end < rows.length ? (
-        <Text dimColor>{`  … ${rows.length - end} more line(s) below`}</Text>
+        <Text dimColor>{`  … ${plural(rows.length - end, "more line")} below`}</Text>
       ) : null}
     </Box>
   );

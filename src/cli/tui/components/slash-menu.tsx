@@ -1,6 +1,6 @@
 /** The completion menu shown under the prompt while a slash command is typed. */
 import { Box, Text } from "ink";
-import { clip } from "../format.js";
+import { clip, wordWrap } from "../format.js";
 import type { Completion } from "../slash.js";
 
 /** Props of {@link SlashMenu}. */
@@ -24,11 +24,28 @@ export function SlashMenu({ items, selected, width, maxRows = 8 }: SlashMenuProp
     <Box flexDirection="column" paddingLeft={2}>
       {visible.map((c) => {
         const isSelected = items.indexOf(c) === selected;
+        // A long description wraps under itself (at most three rows) instead of being cut.
+        const rows = wordWrap(c.description, Math.max(10, width - labelWidth - 4)).split("\n");
+        const shown =
+          rows.length > 3
+            ? [...rows.slice(0, 2), clip(rows.slice(2).join(" "), width - labelWidth - 4)]
+            : rows;
         return (
-          <Text key={c.value} wrap="truncate-end" color={isSelected ? "cyan" : undefined}>
-            {clip(c.label, labelWidth - 1).padEnd(labelWidth)}
-            <Text dimColor>{clip(c.description, Math.max(0, width - labelWidth - 4))}</Text>
-          </Text>
+          <Box key={c.value} flexDirection="column">
+            {shown.map((row, i) => (
+              <Text
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows of one description
+                key={i}
+                wrap="truncate-end"
+                color={isSelected ? "cyan" : undefined}
+              >
+                {i === 0
+                  ? clip(c.label, labelWidth - 1).padEnd(labelWidth)
+                  : " ".repeat(labelWidth)}
+                <Text dimColor>{row}</Text>
+              </Text>
+            ))}
+          </Box>
         );
       })}
     </Box>

@@ -1,5 +1,6 @@
 /** A tool call as a compact card: name, key argument, status, elapsed time, result preview. */
 import { Box, Text } from "ink";
+import { plural } from "../../format/text.js";
 import { clip, formatDuration, keyArgument, preview, tailLines } from "../format.js";
 import { sanitize } from "../sanitize.js";
 import type { CardAttachment, ToolCardData } from "../transcript.js";
@@ -136,7 +137,7 @@ export function ToolCard({
               {clip(line, lineWidth)}
             </Text>
           ))}
-          {body.more > 0 ? <Text dimColor>{`  … ${body.more} more lines`}</Text> : null}
+          {body.more > 0 ? <Text dimColor>{`  … ${plural(body.more, "more line")}`}</Text> : null}
         </Box>
       ) : null}
       <Attachments items={after} width={width} {...(home ? { home } : {})} />

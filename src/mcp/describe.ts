@@ -1,5 +1,5 @@
 /** One-line descriptions of MCP server definitions (secrets in env and headers never shown). */
-import type { McpServerConfig } from "../../mcp/index.js";
+import type { McpServerConfig } from "./config.js";
 
 /** `stdio: cmd args…` or `http: url`; env and header values are left out (they hold tokens). */
 export function describeServer(config: McpServerConfig): string {

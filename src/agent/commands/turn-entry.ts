@@ -1,0 +1,36 @@
+/**
+ * A user turn as the agent runs it: a `/NAME args` prompt naming a custom command is expanded
+ * first (its model and allowed-tools hold for this turn only); anything else goes as typed.
+ */
+import type { AgentCore } from "../core.js";
+import type { AgentEvent } from "../events.js";
+import { runTurn } from "../turn.js";
+import { type InvokeContext, invokeCommand } from "./invoke.js";
+
+/** Runs one user turn of `core`. Never throws. */
+export async function* runUserTurn(
+  core: AgentCore,
+  ctx: InvokeContext,
+  prompt: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent> {
+  const invoked = yield* invokeCommand(ctx, prompt, signal);
+  if (invoked.kind === "refused") {
+    yield { type: "turn_start", turn: core.turns + 1, prompt };
+    yield { type: "notice", level: "error", text: invoked.reason };
+    yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
+    return;
+  }
+  if (invoked.kind === "none") {
+    yield* runTurn(core, prompt, signal);
+    return;
+  }
+  core.turnModel = invoked.model;
+  core.dispatch.turnAllowed = invoked.allowed ?? undefined;
+  try {
+    yield* runTurn(core, invoked.prompt, signal);
+  } finally {
+    core.turnModel = null;
+    core.dispatch.turnAllowed = undefined;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Keel's own provider key stays Keel's: the environment given to tools (shell), hooks and MCP
+ * servers has `DEEPSEEK_API_KEY` removed, and any other variable holding the same key, unless
+ * the user's own settings (`$KEEL_HOME/settings.json`, never a project file) say
+ * `{"env": {"passProviderKey": true}}`. A model or a cloned repository's hook cannot read it.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Variables that carry Keel's provider key. */
+export const PROVIDER_KEY_VARIABLES: readonly string[] = ["DEEPSEEK_API_KEY"];
+
+/** Whether the user-level settings pass the provider key to child processes. */
+export function providerKeyPassed(keelHome: string): boolean {
+  try {
+    const value: unknown = JSON.parse(readFileSync(join(keelHome, "settings.json"), "utf8"));
+    const env = (value as { env?: { passProviderKey?: unknown } } | null)?.env;
+    return env?.passProviderKey === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The environment for processes Keel starts on the model's or a hook's behalf: `env` without
+ * the provider key variables (and without any variable whose value is `apiKey`, the key Keel
+ * actually uses), unless the user passes the key on purpose.
+ */
+export function childProcessEnv(
+  env: NodeJS.ProcessEnv,
+  opts: { keelHome?: string; apiKey?: string | null } = {},
+): NodeJS.ProcessEnv {
+  const keelHome = opts.keelHome ?? env.KEEL_HOME ?? join(homedir(), ".keel");
+  if (providerKeyPassed(keelHome)) return env;
+  const out: NodeJS.ProcessEnv = {};
+  const key = opts.apiKey ?? env.DEEPSEEK_API_KEY;
+  for (const [name, value] of Object.entries(env)) {
+    if (PROVIDER_KEY_VARIABLES.includes(name)) continue;
+    if (key !== undefined && key !== null && key.length >= 8 && value === key) continue;
+    out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+/**
+ * One writer per session file: `<id>.jsonl.lock` holds the writer's pid, host and a nonce,
+ * created with O_EXCL. A second `keel run -c` gets a clear error instead of interleaving its
+ * records. A lock whose process is gone (a crash, `kill -9`) is stale and taken over at once.
+ *
+ * A pid file rather than proper-lockfile's mtime heartbeat: a crashed writer's lock is recovered
+ * immediately (no stale timeout to wait out), and nothing needs a timer while the session is open.
+ */
+import { randomUUID } from "node:crypto";
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { SessionError } from "./load.js";
+
+/** Thrown when another live process writes the session. The message is fit for the user. */
+export class SessionLockedError extends SessionError {
+  override name = "SessionLockedError";
+}
+
+/** A held lock; release() is idempotent and also runs when the process exits. */
+export interface SessionLock {
+  readonly path: string;
+  release(): void;
+}
+
+interface LockBody {
+  pid: number;
+  host: string;
+  nonce: string;
+  since: string;
+}
+
+// Locks this process holds, counted: the TUI reopens its own session on /model before closing
+// the old handle, and that must not lock itself out.
+const heldHere = new Map<string, { count: number; nonce: string }>();
+
+/** The lock file of a session file. */
+export function lockPathFor(sessionPath: string): string {
+  return `${sessionPath}.lock`;
+}
+
+function readBody(path: string): LockBody | null {
+  try {
+    const v = JSON.parse(readFileSync(path, "utf8")) as Partial<LockBody>;
+    if (typeof v.pid === "number" && typeof v.host === "string") return v as LockBody;
+  } catch {
+    // Unreadable or half-written: treated as a lock whose owner cannot be known.
+  }
+  return null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether the lock's writer is gone: same host, and its pid no longer runs. */
+function isStale(body: LockBody | null): boolean {
+  return body !== null && body.host === hostname() && body.pid !== process.pid && !alive(body.pid);
+}
+
+function tryCreate(path: string, body: LockBody): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, JSON.stringify(body));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Takes the lock of `sessionPath` or throws SessionLockedError naming the holder. A stale lock
+ * is moved aside atomically (only one process can win that rename) and then replaced.
+ */
+export function lockSessionFile(sessionPath: string, sessionId: string): SessionLock {
+  const path = lockPathFor(sessionPath);
+  const mine = heldHere.get(path);
+  if (mine !== undefined) {
+    mine.count++;
+    return held(path, mine.nonce);
+  }
+  const body: LockBody = {
+    pid: process.pid,
+    host: hostname(),
+    nonce: randomUUID(),
+    since: new Date().toISOString(),
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(path, body)) {
+      heldHere.set(path, { count: 1, nonce: body.nonce });
+      return held(path, body.nonce);
+    }
+    const holder = readBody(path);
+    if (!isStale(holder)) {
+      const who = holder
+        ? `Keel process ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ""}, since ${holder.since}`
+        : "another Keel process";
+      throw new SessionLockedError(
+        `session ${sessionId.slice(0, 8)} is in use by ${who}; wait for it to finish, or start a new session (without -c/--resume). If no Keel is running, delete ${path}`,
+      );
+    }
+    const aside = `${path}.stale-${body.nonce}`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      continue; // Someone else moved it first: try again from the top.
+    }
+    const moved = readBody(aside);
+    if (isStale(moved)) {
+      unlinkSync(aside);
+    } else {
+      // A live writer's fresh lock was moved by mistake: put it back and report it as held.
+      try {
+        renameSync(aside, path);
+      } catch {
+        // Nothing better to do; the next attempt reads whatever is there.
+      }
+    }
+  }
+  throw new SessionLockedError(
+    `session ${sessionId.slice(0, 8)} is being opened by another Keel process at the same time; try again`,
+  );
+}
+
+function held(path: string, nonce: string): SessionLock {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    process.removeListener("exit", release);
+    const mine = heldHere.get(path);
+    if (mine !== undefined && mine.nonce === nonce && --mine.count > 0) return;
+    heldHere.delete(path);
+    // Only remove our own lock (a stale takeover may have replaced it).
+    if (readBody(path)?.nonce !== nonce) return;
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once("exit", release);
+  return { path, release };
+}

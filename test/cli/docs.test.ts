@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { docsDir, guideText, listGuides } from "../../src/cli/commands/docs.js";
+import { keel } from "../helpers/cli.js";
+
+const ROOT = resolve(__dirname, "../..");
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+describe("keel docs", () => {
+  it("finds the package's guides and lists hooks first", () => {
+    const dir = docsDir();
+    expect(dir).toBe(join(ROOT, "docs"));
+    const guides = listGuides(dir ?? "");
+    expect(guides[0]?.name).toBe("hooks");
+    expect(guides.map((g) => g.name)).toContain("security");
+    expect(guides[0]?.title).toBe("Writing hooks for Keel");
+  });
+
+  it("renders a guide for the terminal: no Markdown markers, lines within the width", () => {
+    const hooks = listGuides(join(ROOT, "docs")).find((g) => g.name === "hooks");
+    if (!hooks) throw new Error("no hooks guide");
+    const out = guideText(hooks, { raw: false, columns: 72 });
+    expect(out).toContain("\x1b[1m");
+    const text = plain(out);
+    expect(text).toMatch(/^Writing hooks for Keel$/m);
+    expect(text).not.toMatch(/^#{1,3} /m);
+    expect(text).not.toContain("**observe**");
+    for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(72);
+    expect(guideText(hooks, { raw: true, columns: 72 })).toBe(readFileSync(hooks.path, "utf8"));
+  });
+
+  it("prints the list, and names the guides when one does not exist", async () => {
+    const list = await keel(["docs"]);
+    expect(list.stdout).toMatch(/^ {2}hooks +Writing hooks for Keel$/m);
+    const bad = await keel(["docs", "nope"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('no guide named "nope"; the guides are: hooks');
+  });
+
+  it("works from an installed package (bundle + docs, no src/), raw when piped", () => {
+    const pkg = mkdtempSync(join(tmpdir(), "keel-docs-pkg-"));
+    temps.push(pkg);
+    // The bundle is built into the temporary package: ./dist may be rebuilt by other tests.
+    const build = spawnSync(
+      process.execPath,
+      [join(ROOT, "scripts/build-cli.mjs"), "--outdir", join(pkg, "dist/bundle")],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    expect(build.status).toBe(0);
+    for (const part of ["bin", "docs", "data", "package.json"]) {
+      cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+    }
+    symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"));
+    const r = spawnSync(process.execPath, [join(pkg, "bin/keel.js"), "docs", "hooks"], {
+      cwd: tmpdir(),
+      encoding: "utf8",
+    });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(readFileSync(join(ROOT, "docs/hooks.md"), "utf8"));
+  }, 120_000);
+});

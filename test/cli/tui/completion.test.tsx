@@ -1,0 +1,53 @@
+import { render } from "ink-testing-library";
+import { describe, expect, it } from "vitest";
+import { SlashMenu } from "../../../src/cli/tui/components/slash-menu.js";
+import { completeSlash } from "../../../src/cli/tui/slash.js";
+import { resumeChoices } from "../../../src/cli/tui/use-session-ids.js";
+
+const session = (id: string, updatedAt: string, firstPrompt: string) => ({
+  id,
+  updatedAt,
+  firstPrompt,
+  messages: 4,
+  model: "deepseek-v4-flash",
+});
+
+describe("/resume completion", () => {
+  it("offers other sessions with their date and first prompt, never the current one", () => {
+    const choices = resumeChoices(
+      [
+        session("aaaaaaaa-1111", "2026-11-23T09:58:12.000Z", "fix the parser\nplease"),
+        session("bbbbbbbb-2222", "2026-11-22T17:03:00.000Z", "write the \x1b[31mdocs"),
+      ],
+      "aaaaaaaa-1111",
+    );
+    expect(choices).toEqual([
+      { value: "bbbbbbbb", description: "2026-11-22 17:03 · write the docs" },
+    ]);
+    const items = completeSlash("/resume b", { dynamic: { resume: choices } });
+    expect(items).toEqual([
+      {
+        value: "/resume bbbbbbbb",
+        label: "bbbbbbbb",
+        description: "2026-11-22 17:03 · write the docs",
+        runnable: true,
+      },
+    ]);
+  });
+});
+
+describe("SlashMenu", () => {
+  it("wraps a long description under itself instead of cutting it", () => {
+    const description = "list hooks, reload them, trust project hooks, per-hook stats and more";
+    const { lastFrame } = render(
+      <SlashMenu
+        items={[{ value: "/hooks", label: "/hooks", description, runnable: true }]}
+        selected={0}
+        width={50}
+      />,
+    );
+    const frame = lastFrame() ?? "";
+    for (const line of frame.split("\n")) expect(line.length).toBeLessThanOrEqual(50);
+    expect(frame.replace(/\s+/g, " ")).toContain(description);
+  });
+});

@@ -89,6 +89,8 @@ export interface CorpusCase {
   /** Files to write into the project before firing (relative path → content). */
   setup?: Record<string, string> | ((project: string) => Record<string, string>);
   expect: Expectation;
+  /** Extra environment for Keel (and so the hooks), e.g. `SHELL`. */
+  env?: Record<string, string>;
   /** A known Keel bug: the case asserts the correct behaviour and is expected to fail. */
   fails?: string;
   /** Cannot run yet (e.g. the dialect is not in Keel yet): why. */

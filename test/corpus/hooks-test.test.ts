@@ -14,7 +14,7 @@ function resolveFile(c: { project: string; home: string }, rel: string): string 
 }
 
 async function check(c: CorpusCase): Promise<void> {
-  const p = corpusProject(c.dialect, c.fixture);
+  const p = corpusProject(c.dialect, c.fixture, c.env);
   try {
     const setup = typeof c.setup === "function" ? c.setup(p.project) : c.setup;
     for (const [rel, content] of Object.entries(setup ?? {})) {

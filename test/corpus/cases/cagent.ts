@@ -90,4 +90,21 @@ export const CAGENT: CorpusCase[] = [
       files: { "notifications.log": ["[on_user_input] agent waiting: ", "permission"] },
     },
   },
+  {
+    ...base,
+    name: "with SHELL=/bin/bash, the echo|jq guard holds on a command containing a backslash",
+    fixture: "echo-jq-guard",
+    mirrors: 'docker-agent example echo "$INPUT" | jq guard',
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "grep 'TODO\\|FIXME' -r src; rm -rf build" },
+    env: { SHELL: "/bin/bash" },
+    expect: {
+      exit: 2,
+      decision: "block",
+      reason: ["blocked: grep 'TODO\\|FIXME' -r src; rm -rf build"],
+    },
+    fails:
+      "Keel runs cagent hook commands with /bin/sh -c (dash) instead of docker-agent's $SHELL -c: dash's echo turns the payload's \\\\| into \\|, jq rejects the JSON and the guard fails open (issue 9 §4)",
+  },
 ];

@@ -170,6 +170,19 @@ describe("hook corpus: keel run against the simulator", () => {
     expect(sent(sim, 1)).toContain("stage=staging");
   });
 
+  it("Claude tests-must-pass Stop hook: one continue with the failures, then stop_hook_active lets it end", async () => {
+    const { sim, p } = await world("claude", "stop-tests-gate", [
+      reply().text("Done."),
+      reply().text("I could not fix parser.test.ts."),
+    ]);
+    write(p, "FAILING", "parser.test.ts");
+    const r = await run(p, "fix the parser");
+    expect(r.code, r.stderr).toBe(0);
+    expect(sim.requests).toHaveLength(2);
+    expect(sent(sim, 1)).toContain("1 failed: parser.test.ts");
+    expect(r.out.result).toContain("could not fix");
+  });
+
   it("Reasonix format-after-write: the file the model wrote is formatted on disk", async () => {
     const { p } = await world("reasonix", "format-json", [
       reply().tool("write_file", {

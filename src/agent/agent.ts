@@ -108,6 +108,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       env: childEnv,
       ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
       tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
+      sessionPayload: () => ({
+        session_id: info.sessionId,
+        transcript_path: info.transcriptPath,
+        cwd: info.projectDir,
+        permission_mode: info.permissionMode(),
+      }),
       promptRunner: createPromptRunner({
         client: opts.client,
         model: opts.cheapModel ?? opts.model,

@@ -17,6 +17,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
+import { firePermissionDenied } from "./hook-moments.js";
 import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
@@ -151,7 +152,16 @@ export async function* dispatchToolCall(
     signal,
   });
   if (!permitted.ok) {
-    const r = finish("blocked", permitted.reason, input);
+    const text = permitted.unasked
+      ? yield* firePermissionDenied(
+          ctx.hooks,
+          ctx.info,
+          { tool_name: name, tool_input: input, tool_use_id: call.id },
+          permitted.reason,
+          signal,
+        )
+      : permitted.reason;
+    const r = finish("blocked", text, input);
     yield r.event;
     return r.outcome;
   }
@@ -260,7 +270,11 @@ async function* checkPermission(
     hookAskText: string | null;
     signal: AbortSignal;
   },
-): AsyncGenerator<AgentEvent, { ok: true; sandboxed?: boolean } | { ok: false; reason: string }> {
+): AsyncGenerator<
+  AgentEvent,
+  | { ok: true; sandboxed?: boolean }
+  | { ok: false; reason: string /** Refused without asking anyone. */; unasked?: true }
+> {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
   const mode = ctx.info.permissionMode();
@@ -283,7 +297,7 @@ async function* checkPermission(
       text: `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
     };
   }
-  if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason };
+  if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
   const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
   const hookAsks = opts.hookSays === "ask" || guarded !== null;
@@ -318,6 +332,7 @@ async function* checkPermission(
     return {
       ok: false,
       reason: `Permission denied: ${summary} needs the user's approval (${reason}), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`,
+      unasked: true,
     };
   }
   yield* fireHook(

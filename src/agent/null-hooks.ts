@@ -7,6 +7,7 @@ export function createNullHookEngine(): HookEngine {
   const listing: HookListing = {
     hooks: [],
     problems: [],
+    allProblems: [],
     sources: [],
     projectTrust: { trusted: true, hash: "", hasProjectHooks: false },
   };

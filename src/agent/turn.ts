@@ -19,6 +19,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "./hook-fire.js";
+import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-moments.js";
 import { stopFeedbackText } from "./hook-text.js";
 import {
   finishNote,
@@ -112,6 +113,7 @@ export async function* runTurn(
       if (signal.aborted) {
         yield end("aborted", lastText);
       } else {
+        yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
         yield { type: "error", message: reply.message };
         yield end("error", lastText);
       }
@@ -135,6 +137,7 @@ export async function* runTurn(
     lastText = repaired.text;
     core.log.append(repaired.message);
     if (noAnswer !== null) {
+      yield* fireStopFailure(core.hooks, core.info, noAnswer, lastText);
       yield { type: "error", message: noAnswer };
       yield end("error", lastText);
       return;
@@ -143,6 +146,7 @@ export async function* runTurn(
     if (calls.length > 0) {
       let stopReason: string | null = null;
       let storm: string | null = null;
+      const batch: BatchCall[] = [];
       for (const call of calls) {
         if (stopReason !== null || storm !== null || signal.aborted) {
           // Every call gets a result so the log stays a valid conversation.
@@ -168,6 +172,22 @@ export async function* runTurn(
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
         core.appendToolResult(call.id, outcome.content);
         stopReason = outcome.stopReason;
+        batch.push({
+          tool_name: call.name,
+          tool_input: outcome.input,
+          tool_use_id: call.id,
+          tool_response: outcome.content,
+        });
+      }
+      if (stopReason === null && storm === null && !signal.aborted) {
+        const after = yield* firePostToolBatch(core.hooks, core.info, batch, signal);
+        if (after.additionalContext !== null) {
+          core.log.append({
+            role: "user",
+            content: hookContextBlock("PostToolBatch", after.additionalContext),
+          });
+        }
+        stopReason = after.stopReason;
       }
       if (storm !== null) {
         yield { type: "error", message: storm };

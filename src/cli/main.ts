@@ -25,6 +25,7 @@ const COMMANDS: Array<[name: string, load: Loader]> = [
   ["run", () => import("./commands/run.js")],
   ["hooks", () => import("./commands/hooks.js")],
   ["mcp", () => import("./commands/mcp.js")],
+  ["plugins", () => import("./commands/plugins.js")],
   ["docs", () => import("./commands/docs.js")],
 ];
 

@@ -6,7 +6,7 @@
 import type { RunVerdict } from "./decide.js";
 import type { Dialect } from "./dialects/types.js";
 import type { HookEventName, ToolInput } from "./events.js";
-import type { DecisionKind, HookDecision, HookRunRecord } from "./types.js";
+import type { DecisionKind, HookDecision, HookOutputExtras, HookRunRecord } from "./types.js";
 
 /** One run to aggregate: its verdict, its record, and the dialect its output is written in. */
 export interface AggregateItem {
@@ -83,6 +83,7 @@ export function aggregate(
     .map((i) => i.verdict.updatedToolOutput)
     .filter((o): o is string => o !== null);
 
+  const extras = mergeExtras(sorted);
   // Claude Code's Elicitation answer (hookSpecificOutput.action / content), kept as an extra.
   const answers = sorted.flatMap((i) => {
     const action = i.verdict.extras?.action;
@@ -96,6 +97,7 @@ export function aggregate(
   const elicitation = answers.at(-1);
 
   return {
+    ...(extras ? { extras } : {}),
     event,
     decision,
     ...(elicitation ? { elicitation } : {}),
@@ -112,6 +114,26 @@ export function aggregate(
       (stoppers.length > 0 ? "stopped by hook" : null),
     runs: sorted.map((i) => i.record),
   };
+}
+
+/** Folds the newer output fields of every run (configuration order). */
+function mergeExtras(items: readonly AggregateItem[]): HookOutputExtras | undefined {
+  let out: HookOutputExtras | undefined;
+  for (const item of items) {
+    const x = item.verdict.extras;
+    if (!x) continue;
+    out ??= {};
+    for (const [key, value] of Object.entries(x)) {
+      if (key === "watchPaths" && Array.isArray(value)) {
+        out.watchPaths = [...new Set([...(out.watchPaths ?? []), ...value.map(String)])];
+      } else if (key === "retry") {
+        out.retry = out.retry === true || value === true;
+      } else {
+        (out as Record<string, unknown>)[key] = value;
+      }
+    }
+  }
+  return out;
 }
 
 /** The decision of a firing where nothing ran. */

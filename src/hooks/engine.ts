@@ -4,10 +4,15 @@
  */
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
-import { resolveHookPaths } from "./config/load.js";
+import { isInside, resolveHookPaths } from "./config/load.js";
 import { decideRun } from "./decide.js";
 import { shapePayload } from "./dialects/index.js";
-import { type AnyEventPayload, type HookEventName, SESSION_END_BUDGET_MS } from "./events.js";
+import {
+  type AnyEventPayload,
+  type HookEventName,
+  MAX_HOOK_TIMEOUT_MS,
+  SESSION_END_BUDGET_MS,
+} from "./events.js";
 import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
 import { type PreparedHook, planFiring } from "./plan.js";
@@ -29,7 +34,9 @@ import type {
   HookDecision,
   HookEngine,
   HookEngineOptions,
+  HookProblem,
   HookRunRecord,
+  HookSource,
 } from "./types.js";
 import { isRecord } from "./util.js";
 
@@ -47,9 +54,26 @@ export interface EngineExtras {
 
 const NEVER = new AbortController().signal;
 
+/** Claude Code's ConfigChange `source` for a file: user, project or local settings. */
+function configSourceOf(
+  path: string,
+  sources: readonly HookSource[],
+  paths: { projectDir: string },
+): "user_settings" | "project_settings" | "local_settings" {
+  const inProject = isInside(paths.projectDir, path);
+  const scope =
+    sources.find((s) => s.path === path)?.scope ??
+    (!inProject ? "user" : path.includes(".local.") ? "local" : "project");
+  return scope === "user"
+    ? "user_settings"
+    : scope === "local"
+      ? "local_settings"
+      : "project_settings";
+}
+
 function runsInBackground(h: PreparedHook): boolean {
   return (
-    h.def.handler.async === true &&
+    (h.def.handler.async === true || h.def.handler.asyncRewake === true) &&
     (h.def.handler.type === "command" || h.def.handler.type === "http")
   );
 }
@@ -85,10 +109,12 @@ export async function createHookEngine(
   };
   const concurrency = opts.concurrency ?? 8;
   const tools = opts.tools ? toolCatalog(opts.tools) : undefined;
+  /** Hooks with `once: true` that already ran in this session. */
+  const ranOnce = new Set<string>();
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
-  let snapshot: HookSnapshot = await takeSnapshot(paths);
+  let snapshot: HookSnapshot = await takeSnapshot(paths, opts.env);
 
   const report = (run: HookRunRecord): void => {
     try {
@@ -106,7 +132,10 @@ export async function createHookEngine(
   ): Promise<AggregateItem> => {
     const event = payload.hook_event_name;
     const type = h.def.handler.type;
-    let timeoutMs = (h.def.handler.timeout ?? h.dialect.defaultTimeoutSec(event, type)) * 1000;
+    let timeoutMs = Math.min(
+      (h.def.handler.timeout ?? h.dialect.defaultTimeoutSec(event, type)) * 1000,
+      MAX_HOOK_TIMEOUT_MS,
+    );
     if (run.deadline !== undefined) timeoutMs = Math.min(timeoutMs, run.deadline - Date.now());
     const startedAt = Date.now();
     let result: HandlerResult;
@@ -122,6 +151,7 @@ export async function createHookEngine(
         durationMs: 0,
       };
     } else {
+      const shell = h.dialect.defaultShell?.(baseEnv);
       const shaped = shapePayload(h.dialect, payload, {
         projectDir,
         ...(tools ? { tools } : {}),
@@ -130,10 +160,11 @@ export async function createHookEngine(
         hook: h.def,
         payload,
         stdin: shaped.stdin,
-        env: { ...baseEnv, ...shaped.env },
+        env: { ...baseEnv, ...shaped.env, ...h.def.source.env },
         projectDir,
         timeoutMs,
         signal,
+        ...(shell !== undefined ? { shell } : {}),
         maxOutputBytes,
         allowPrivateNetworks: snapshot.loaded.settings.allowPrivateNetworks,
         ...(opts.promptRunner ? { promptRunner: opts.promptRunner } : {}),
@@ -219,7 +250,10 @@ export async function createHookEngine(
     }
     const candidates = snapshot.byEvent.get(event);
     if (!candidates) return aggregate(event, []);
-    const planned = planFiring(candidates, payload, projectDir, tools);
+    const planned = planFiring(candidates, payload, projectDir, tools).filter(
+      (h) => h.def.handler.once !== true || !ranOnce.has(h.def.id),
+    );
+    for (const h of planned) if (h.def.handler.once === true) ranOnce.add(h.def.id);
     if (planned.length === 0) return aggregate(event, []);
 
     for (const h of planned.filter(runsInBackground)) {
@@ -228,7 +262,12 @@ export async function createHookEngine(
           const item = await runOne(h, payload, signal, { async: true });
           return {
             run: item.record,
-            additionalContext: item.verdict.additionalContext,
+            additionalContext:
+              item.verdict.additionalContext ??
+              // asyncRewake: an exit 2 in the background wakes the model with its stderr.
+              (h.def.handler.asyncRewake === true && item.record.exitCode === 2
+                ? item.verdict.message
+                : null),
             systemMessage: item.verdict.systemMessage,
           };
         },
@@ -253,6 +292,34 @@ export async function createHookEngine(
     return aggregate(event, items, tool);
   };
 
+  /** Fires ConfigChange for every file that differs between two snapshots, with the hooks in
+   *  force before (a new hook must not approve its own arrival); returns what blocked. */
+  const fireConfigChanges = async (
+    before: HookSnapshot,
+    after: HookSnapshot,
+  ): Promise<HookProblem[]> => {
+    const common = opts.sessionPayload?.();
+    if (!common || !before.byEvent.has("ConfigChange")) return [];
+    const old = new Map(before.loaded.files.map((f) => [f.path, f.content]));
+    const out: HookProblem[] = [];
+    for (const file of after.loaded.files) {
+      if (old.has(file.path) && old.get(file.path) === file.content) continue;
+      const source = configSourceOf(file.path, after.loaded.sources, paths);
+      const decision = await fireInner({
+        event: "ConfigChange",
+        payload: { ...common, hook_event_name: "ConfigChange", source, file_path: file.path },
+      });
+      if (decision.decision === "block" || decision.decision === "deny") {
+        out.push({
+          severity: "warning",
+          path: file.path,
+          message: `a ConfigChange hook blocked this change; the hooks in force are unchanged: ${decision.reason ?? "blocked"}`,
+        });
+      }
+    }
+    return out;
+  };
+
   return {
     async fire(options) {
       try {
@@ -268,7 +335,14 @@ export async function createHookEngine(
     },
     listing: () => snapshot.listing,
     async reload() {
-      snapshot = await takeSnapshot(paths);
+      const next = await takeSnapshot(paths, opts.env);
+      const blocked = await fireConfigChanges(snapshot, next);
+      if (blocked.length === 0) snapshot = next;
+      else {
+        const problems = [...snapshot.listing.problems, ...blocked];
+        const allProblems = [...snapshot.listing.allProblems, ...blocked];
+        snapshot = { ...snapshot, listing: { ...snapshot.listing, problems, allProblems } };
+      }
       return snapshot.listing;
     },
     changedOnDisk: () => snapshotChanged(snapshot),

@@ -6,24 +6,37 @@
  * `cwd`). Dialects translate them into their own agent's shape before a hook sees them.
  */
 
-/** Every event Keel knows, in lifecycle order. */
+/** Every event Keel knows (Claude Code's 30), in lifecycle order. */
 export const HOOK_EVENTS = [
+  "Setup",
   "SessionStart",
   "InstructionsLoaded",
-  "UserPromptExpansion",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PermissionRequest",
+  "PermissionDenied",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
   "Stop",
+  "StopFailure",
   "SubagentStart",
   "SubagentStop",
   "PreCompact",
   "PostCompact",
   "Notification",
+  "ConfigChange",
+  "CwdChanged",
+  "FileChanged",
   "Elicitation",
   "ElicitationResult",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "TaskCreated",
+  "TaskCompleted",
+  "TeammateIdle",
+  "MessageDisplay",
   "SessionEnd",
 ] as const;
 
@@ -39,9 +52,11 @@ export type MatcherField =
   | "notification_type"
   | "reason"
   | "agent_type"
+  | "error"
   | "load_reason"
   | "command_name"
   | "mcp_server_name"
+  | "file_name"
   | null;
 
 /** Static facts about one event. */
@@ -54,154 +69,13 @@ export interface EventSpec {
   readonly matcherField: MatcherField;
   /** How a matcher is tested against the matcher field: full match, or a regex search (prompt text). */
   readonly matchMode: "name" | "search";
+  /** Whether Keel has the moment this event announces (false: defined for Claude Code files,
+   *  listed once by `keel hooks validate` as "never fires in Keel"). */
+  readonly firesInKeel: boolean;
   readonly description: string;
 }
 
-const spec = (s: EventSpec): EventSpec => s;
-
-/** The catalogue, keyed by event name. */
-export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
-  SessionStart: spec({
-    name: "SessionStart",
-    gating: false,
-    toolEvent: false,
-    matcherField: "source",
-    matchMode: "name",
-    description: "A session starts or resumes (source: startup, resume, clear, compact).",
-  }),
-  InstructionsLoaded: spec({
-    name: "InstructionsLoaded",
-    gating: false,
-    toolEvent: false,
-    matcherField: "load_reason",
-    matchMode: "name",
-    description:
-      "A memory file (AGENTS.md, KEEL.md, CLAUDE.md or an @import) was loaded into the context.",
-  }),
-  UserPromptExpansion: spec({
-    name: "UserPromptExpansion",
-    gating: true,
-    toolEvent: false,
-    matcherField: "command_name",
-    matchMode: "name",
-    description: "A custom slash command is about to be expanded into a prompt.",
-  }),
-  UserPromptSubmit: spec({
-    name: "UserPromptSubmit",
-    gating: true,
-    toolEvent: false,
-    matcherField: "prompt",
-    matchMode: "search",
-    description: "The user submitted a prompt, before the model sees it.",
-  }),
-  PreToolUse: spec({
-    name: "PreToolUse",
-    gating: true,
-    toolEvent: true,
-    matcherField: "tool_name",
-    matchMode: "name",
-    description: "The model asked for a tool call, before it runs.",
-  }),
-  PermissionRequest: spec({
-    name: "PermissionRequest",
-    gating: true,
-    toolEvent: true,
-    matcherField: "tool_name",
-    matchMode: "name",
-    description: "The agent is about to ask the user to approve a tool call.",
-  }),
-  PostToolUse: spec({
-    name: "PostToolUse",
-    gating: false,
-    toolEvent: true,
-    matcherField: "tool_name",
-    matchMode: "name",
-    description: "A tool returned successfully, before the model sees the result.",
-  }),
-  PostToolUseFailure: spec({
-    name: "PostToolUseFailure",
-    gating: false,
-    toolEvent: true,
-    matcherField: "tool_name",
-    matchMode: "name",
-    description: "A tool failed.",
-  }),
-  Stop: spec({
-    name: "Stop",
-    gating: true,
-    toolEvent: false,
-    matcherField: null,
-    matchMode: "name",
-    description:
-      "The agent finished its turn (final text, no tool calls). A block makes it continue.",
-  }),
-  SubagentStart: spec({
-    name: "SubagentStart",
-    gating: false,
-    toolEvent: false,
-    matcherField: "agent_type",
-    matchMode: "name",
-    description: "A sub-agent starts.",
-  }),
-  SubagentStop: spec({
-    name: "SubagentStop",
-    gating: true,
-    toolEvent: false,
-    matcherField: "agent_type",
-    matchMode: "name",
-    description: "A sub-agent finishes. A block makes it continue.",
-  }),
-  PreCompact: spec({
-    name: "PreCompact",
-    gating: true,
-    toolEvent: false,
-    matcherField: "trigger",
-    matchMode: "name",
-    description: "Before the conversation is compacted (trigger: manual, auto).",
-  }),
-  PostCompact: spec({
-    name: "PostCompact",
-    gating: false,
-    toolEvent: false,
-    matcherField: "trigger",
-    matchMode: "name",
-    description: "After the conversation was compacted.",
-  }),
-  Notification: spec({
-    name: "Notification",
-    gating: false,
-    toolEvent: false,
-    matcherField: "notification_type",
-    matchMode: "name",
-    description: "The agent needs the user (notification_type: permission_prompt, idle_prompt).",
-  }),
-  Elicitation: spec({
-    name: "Elicitation",
-    gating: true,
-    toolEvent: false,
-    matcherField: "mcp_server_name",
-    matchMode: "name",
-    description:
-      "An MCP server asks the user for input; a hook may answer (action, content) or decline (exit 2).",
-  }),
-  ElicitationResult: spec({
-    name: "ElicitationResult",
-    gating: true,
-    toolEvent: false,
-    matcherField: "mcp_server_name",
-    matchMode: "name",
-    description:
-      "The user answered an MCP server's request, before the answer is sent; a hook may change it.",
-  }),
-  SessionEnd: spec({
-    name: "SessionEnd",
-    gating: false,
-    toolEvent: false,
-    matcherField: "reason",
-    matchMode: "name",
-    description: "The session ends (reason: exit, clear, logout, other).",
-  }),
-};
+export { EVENT_SPECS } from "./event-specs.js";
 
 /** Whether `name` is a known event (case-sensitive, as in every dialect). */
 export function isHookEventName(name: string): name is HookEventName {
@@ -216,6 +90,9 @@ export const DEFAULT_TIMEOUT_SEC = {
   agent: 120,
   mcp_tool: 60,
 } as const;
+
+/** The longest a hook may run: 24 h (Node's timers overflow past 2^31-1 ms and fire at once). */
+export const MAX_HOOK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /** All SessionEnd hooks together get this budget, in milliseconds. */
 export const SESSION_END_BUDGET_MS = 2000;
@@ -233,11 +110,6 @@ export interface CommonPayload {
   /** Absolute working directory of the session (the project root). */
   cwd: string;
   permission_mode: "default" | "acceptEdits" | "plan" | "bypassPermissions";
-  /** Set when the event fires inside a sub-agent (its id and type), as in Claude Code. */
-  agent_id?: string;
-  agent_type?: string;
-  /** The user prompt this firing belongs to (every event but SessionStart, as Claude Code). */
-  prompt_id?: string;
 }
 
 /** A JSON object as tools take it. */
@@ -246,18 +118,6 @@ export type ToolInput = Record<string, unknown>;
 /** Payload fields per event, in Keel's terms. */
 export interface EventPayloadFields {
   SessionStart: { source: "startup" | "resume" | "clear" | "compact" };
-  InstructionsLoaded: {
-    file_path: string;
-    memory_type: "User" | "Project";
-    load_reason: "session_start" | "include" | "compact";
-    parent_file_path?: string;
-  };
-  UserPromptExpansion: {
-    command_name: string;
-    command_args: string;
-    command_source: "project" | "user" | "claude";
-    prompt: string;
-  };
   UserPromptSubmit: { prompt: string };
   PreToolUse: { tool_name: string; tool_input: ToolInput; tool_use_id: string };
   PermissionRequest: { tool_name: string; tool_input: ToolInput; tool_use_id: string };
@@ -291,19 +151,80 @@ export interface EventPayloadFields {
     message: string;
     notification_type: "permission_prompt" | "idle_prompt" | string;
   };
+  SessionEnd: { reason: "exit" | "clear" | "logout" | "other" };
+  Setup: { trigger: "init" | "maintenance" };
+  InstructionsLoaded: {
+    file_path: string;
+    memory_type: "User" | "Project" | "Local" | "Managed";
+    load_reason: "session_start" | "nested_traversal" | "path_glob_match" | "include" | "compact";
+    globs?: string[];
+    trigger_file_path?: string;
+    parent_file_path?: string;
+  };
+  UserPromptExpansion: {
+    expansion_type?: "slash_command" | "mcp_prompt";
+    command_name: string;
+    command_args: string;
+    command_source: string;
+    prompt: string;
+  };
+  PermissionDenied: {
+    tool_name: string;
+    tool_input: ToolInput;
+    tool_use_id: string;
+    reason: string;
+  };
+  PostToolBatch: {
+    tool_calls: {
+      tool_name: string;
+      tool_input: ToolInput;
+      tool_use_id: string;
+      tool_response: unknown;
+    }[];
+  };
+  StopFailure: { error: string; error_details?: string; last_assistant_message?: string };
+  ConfigChange: {
+    source: "user_settings" | "project_settings" | "local_settings" | "policy_settings" | "skills";
+    file_path: string;
+  };
+  CwdChanged: { old_cwd: string; new_cwd: string };
+  FileChanged: { file_path: string; event: "change" | "add" | "unlink" };
   Elicitation: {
     mcp_server_name: string;
     message: string;
-    mode: "form" | "url";
+    mode?: string;
     url?: string;
-    requested_schema?: Record<string, unknown>;
+    elicitation_id?: string;
+    requested_schema?: unknown;
   };
   ElicitationResult: {
     mcp_server_name: string;
+    elicitation_id?: string;
+    mode?: string;
     action: "accept" | "decline" | "cancel";
-    content?: Record<string, unknown>;
+    content?: unknown;
   };
-  SessionEnd: { reason: "exit" | "clear" | "logout" | "other" };
+  WorktreeCreate: { name: string };
+  WorktreeRemove: { worktree_path: string };
+  TaskCreated: TaskFields;
+  TaskCompleted: TaskFields;
+  TeammateIdle: { teammate_name: string; team_name: string };
+  MessageDisplay: {
+    turn_id: string;
+    message_id: string;
+    index: number;
+    final: boolean;
+    delta: string;
+  };
+}
+
+/** TaskCreated / TaskCompleted fields (Claude Code agent teams). */
+export interface TaskFields {
+  task_id: string;
+  task_subject: string;
+  task_description: string;
+  teammate_name?: string;
+  team_name?: string;
 }
 
 /** The full Keel-native payload of event E, as written to a native hook's stdin. */

@@ -18,6 +18,8 @@ export {
   keelToolNameFromAny,
   shapePayload,
 } from "./dialects/index.js";
+export type { FoundPlugin } from "./dialects/plugin/find.js";
+export { findPlugins } from "./dialects/plugin/find.js";
 export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";
 export * from "./events.js";
@@ -47,4 +49,4 @@ export {
   trustStorePath,
 } from "./trust.js";
 export type * from "./types.js";
-export { findMissingExecutables, validateHooks } from "./validate.js";
+export { findMissingExecutables, neverFiringEvents, validateHooks } from "./validate.js";

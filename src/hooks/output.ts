@@ -20,6 +20,8 @@ const HookSpecificSchema = z.object({
   permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).nullish(),
   permissionDecisionReason: Text,
   updatedInput: JsonObject.nullish(),
+  /** Gemini CLI: merged into the tool's arguments (its spelling of updatedInput). */
+  tool_input: JsonObject.nullish(),
   additionalContext: Text,
   updatedToolOutput: ToolOutput.optional(),
   /** Claude Code's newer fields (kept for the agent, see RunVerdict.extras). */

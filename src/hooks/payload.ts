@@ -14,7 +14,17 @@ export interface PayloadOptions {
   error?: string;
   prompt?: string;
   source?: "startup" | "resume" | "clear" | "compact";
-  reason?: "exit" | "clear" | "logout" | "other";
+  /** SessionEnd's reason, or PermissionDenied's. */
+  reason?: string;
+  filePath?: string;
+  commandName?: string;
+  serverName?: string;
+  configSource?:
+    | "user_settings"
+    | "project_settings"
+    | "local_settings"
+    | "policy_settings"
+    | "skills";
   trigger?: "manual" | "auto";
   message?: string;
   notificationType?: string;
@@ -77,6 +87,22 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
     Elicitation: { mcp_server_name: o.tool ?? "server", message: o.message ?? "", mode: "form" },
     ElicitationResult: { mcp_server_name: o.tool ?? "server", action: "accept" },
     SessionEnd: { reason: o.reason ?? "exit" },
+    Setup: { trigger: "init" },
+    PermissionDenied: { ...tool, reason: o.reason ?? "" },
+    PostToolBatch: { tool_calls: [{ ...tool, tool_response: o.toolResponse ?? "" }] },
+    StopFailure: {
+      error: o.error ?? "unknown",
+      last_assistant_message: o.lastAssistantMessage ?? "",
+    },
+    ConfigChange: { source: o.configSource ?? "project_settings", file_path: o.filePath ?? "" },
+    CwdChanged: { old_cwd: o.projectDir, new_cwd: o.projectDir },
+    FileChanged: { file_path: o.filePath ?? "", event: "change" },
+    WorktreeCreate: { name: "" },
+    WorktreeRemove: { worktree_path: "" },
+    TaskCreated: { task_id: "", task_subject: "", task_description: "" },
+    TaskCompleted: { task_id: "", task_subject: "", task_description: "" },
+    TeammateIdle: { teammate_name: "", team_name: "" },
+    MessageDisplay: { turn_id: "", message_id: "", index: 0, final: true, delta: "" },
   };
   // The table is keyed by event, so the fields always belong to the event asked for.
   return { ...common, ...fields[event] };

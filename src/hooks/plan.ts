@@ -3,7 +3,7 @@
  * handlers deduplicated. Pure over a prepared snapshot, so nothing is spawned for a hook
  * whose matcher or condition does not match.
  */
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
 import { handlerIdentity, handlerLabel } from "./config/definition.js";
 import { isInside } from "./config/load.js";
 import { DIALECTS, matcherApplies } from "./dialects/index.js";
@@ -118,6 +118,13 @@ function viewOf(
 /** Why a hook does not run for a payload (null: it runs). Checked in this order. */
 export type FiringSkip = "inactive" | "untrusted" | "matcher" | "if" | "duplicate";
 
+/** The text a non-tool matcher is tested against (FileChanged matches the file's name). */
+function matcherValue(v: MatchView, field: string): string {
+  const value = field === "file_name" ? v.fields.file_path : v.fields[field];
+  if (typeof value !== "string") return "";
+  return field === "file_name" ? basename(value) : value;
+}
+
 function matcherMatches(h: PreparedHook, v: MatchView): boolean {
   if (!h.matcher) return true;
   const field = EVENT_SPECS[v.event].matcherField;
@@ -125,8 +132,7 @@ function matcherMatches(h: PreparedHook, v: MatchView): boolean {
     return toolNames(h.dialect, v.keelTool).some((name) => h.matcher?.test(name));
   }
   if (field === null) return true;
-  const value = v.fields[field];
-  return h.matcher.test(typeof value === "string" ? value : "");
+  return h.matcher.test(matcherValue(v, field));
 }
 
 function conditionMatches(h: PreparedHook, v: MatchView): boolean {
@@ -190,7 +196,7 @@ function skipReason(
       const what =
         field === "tool_name"
           ? `tool ${toolNames(h.dialect, v.keelTool).join(" / ")}`
-          : `${field} ${JSON.stringify(field === null ? "" : (v.fields[field] ?? ""))}`;
+          : `${field} ${JSON.stringify(field === null ? "" : matcherValue(v, field))}`;
       return `matcher ${JSON.stringify(h.def.matcher)} does not match ${what}`;
     }
     case "if": {

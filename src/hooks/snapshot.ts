@@ -1,11 +1,13 @@
 /** A loaded, trust-resolved and compiled view of every hook: what one engine fires from. */
-import { readFile } from "node:fs/promises";
 import { type HookPaths, type LoadedHooks, loadHooks } from "./config/load.js";
+import { readConfigText } from "./config/read-file.js";
 import type { HookEventName } from "./events.js";
 import { type ExecutedFile, executedProjectFiles, fileFingerprint } from "./executed-files.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { isTrusted, projectHooksHash, projectScopedHooks } from "./trust.js";
 import type { HookListing } from "./types.js";
+import { uniqueProblems } from "./util.js";
+import { findMissingExecutables } from "./validate.js";
 
 /** One snapshot of the hooks on disk. */
 export interface HookSnapshot {
@@ -31,6 +33,7 @@ export function applyTrust(
     listing: {
       hooks,
       problems: loaded.problems,
+      allProblems: uniqueProblems([...loaded.problems, ...hooks.flatMap((h) => h.problems)]),
       sources: loaded.sources,
       projectTrust: { trusted, hash, hasProjectHooks },
     },
@@ -39,9 +42,21 @@ export function applyTrust(
   };
 }
 
-/** Reads every source, the files project hooks execute, and the trust store. Never throws. */
-export async function takeSnapshot(paths: HookPaths): Promise<HookSnapshot> {
+/** Reads every source, the files project hooks execute, and the trust store. Never throws.
+ *  Command hooks whose executable is missing get that problem here, once, for every path
+ *  that reports problems. */
+export async function takeSnapshot(
+  paths: HookPaths,
+  env?: NodeJS.ProcessEnv,
+): Promise<HookSnapshot> {
   const loaded = await loadHooks(paths);
+  for (const hook of loaded.hooks) {
+    const missing = await findMissingExecutables([hook], {
+      projectDir: paths.projectDir,
+      ...(env ? { env } : {}),
+    });
+    if (missing.length > 0) hook.problems = [...hook.problems, ...missing];
+  }
   const executed = await executedProjectFiles(projectScopedHooks(loaded.hooks), paths.projectDir);
   const hash = projectHooksHash(loaded.hooks, paths.projectDir, executed);
   return applyTrust(loaded, await isTrusted(paths.keelHome, paths.projectDir, hash), executed);
@@ -60,13 +75,7 @@ export async function executedFilesChanged(snapshot: HookSnapshot): Promise<bool
 export async function snapshotChanged(snapshot: HookSnapshot): Promise<boolean> {
   if (await executedFilesChanged(snapshot)) return true;
   const now = await Promise.all(
-    snapshot.loaded.files.map(async (f) => {
-      try {
-        return (await readFile(f.path, "utf8")) !== f.content;
-      } catch {
-        return f.content !== null;
-      }
-    }),
+    snapshot.loaded.files.map(async (f) => (await readConfigText(f.path)).content !== f.content),
   );
   return now.some(Boolean);
 }

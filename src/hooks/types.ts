@@ -4,7 +4,7 @@
  *
  * Nothing here imports from outside `src/hooks/`.
  */
-import type { EventPayload, HookEventName, ToolInput } from "./events.js";
+import type { CommonPayload, EventPayload, HookEventName, ToolInput } from "./events.js";
 import type { HookToolDescriptor } from "./tool-descriptor.js";
 
 /** The configuration formats Keel reads hooks from (derived from the dialect registry). */
@@ -29,7 +29,12 @@ export interface HandlerCommon {
   /** What a gating hook's timeout means: "block" (default, fail-closed) or "allow". */
   onTimeout?: "block" | "allow";
   description?: string;
+  /** Shown while the hook runs (Claude Code's spinner text). */
   statusMessage?: string;
+  /** Run at most once per session (Claude Code: the hook is removed after its first run). */
+  once?: boolean;
+  /** Run in the background; on exit 2 its stderr wakes the model with the next turn. */
+  asyncRewake?: boolean;
 }
 
 export interface CommandHandlerConfig extends HandlerCommon {
@@ -40,6 +45,8 @@ export interface CommandHandlerConfig extends HandlerCommon {
   args?: string[];
   /** Working directory (default: the project directory). */
   cwd?: string;
+  /** The shell `command` runs in (`bash`, `zsh`, `pwsh`…; default `/bin/sh`, or the dialect's). */
+  shell?: string;
 }
 
 export interface HttpHandlerConfig extends HandlerCommon {
@@ -87,6 +94,8 @@ export interface HookSource {
   path: string;
   dialect: DialectName;
   scope: SourceScope;
+  /** Variables for this file's hooks (a plugin's CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A problem found while loading a source or a hook: shown by `keel hooks list` / `validate`. */
@@ -174,6 +183,33 @@ export interface HookDecision {
   continue: boolean;
   stopReason: string | null;
   runs: HookRunRecord[];
+  /** Claude Code's newer output fields, when any hook gave one (see HookOutputExtras). */
+  extras?: HookOutputExtras;
+}
+
+/**
+ * Output fields beyond the classic ones, aggregated over a firing: the last hook in
+ * configuration order wins for single values; `watchPaths` are united; `retry` is true when
+ * any hook said so. The agent (or the MCP client) applies what it supports.
+ */
+export interface HookOutputExtras {
+  /** SessionStart / UserPromptSubmit: a title for the session. */
+  sessionTitle?: string;
+  /** SessionStart / CwdChanged / FileChanged: absolute paths to watch (→ FileChanged). */
+  watchPaths?: string[];
+  /** PostToolUse on an MCP tool: the replacement tool output (any JSON). */
+  updatedMCPToolOutput?: unknown;
+  /** PermissionDenied: the model may retry the call. */
+  retry?: boolean;
+  /** Elicitation / ElicitationResult: the answer. */
+  action?: "accept" | "decline" | "cancel";
+  content?: unknown;
+  suppressOriginalPrompt?: boolean;
+  initialUserMessage?: string;
+  reloadSkills?: boolean;
+  worktreePath?: string;
+  displayContent?: string;
+  terminalSequence?: string;
 }
 
 /** Asks the cheap model a one-shot JSON question (prompt hooks). Provided by the agent layer. */
@@ -220,6 +256,9 @@ export interface HookEngineOptions {
   /** What hooks need to know about each tool (primary argument, fields, response shapes per
    *  dialect); filled by the tools layer, handed over by the agent. */
   tools?: readonly HookToolDescriptor[];
+  /** The session's common payload fields, for events the engine fires itself (ConfigChange
+   *  on reload). Without it those events are not fired. */
+  sessionPayload?: () => CommonPayload;
   /** Called for every finished run, including async ones. Must not throw. */
   onRun?: (run: HookRunRecord) => void;
 }
@@ -273,6 +312,10 @@ export interface HookListing {
   hooks: HookDefinition[];
   /** File-level problems (unparseable files, unknown events, ...). */
   problems: HookProblem[];
+  /** Every problem of this snapshot once: file-level, then each hook's (missing executables
+   *  included). `keel hooks validate`, `keel hooks trust`, the TUI at start and after
+   *  `/hooks reload` all report this one list, so they always agree. */
+  allProblems: HookProblem[];
   sources: HookSource[];
   /** Whether the project's hooks are trusted, and the hash the trust store would record. */
   projectTrust: { trusted: boolean; hash: string; hasProjectHooks: boolean };
@@ -284,7 +327,8 @@ export interface HookEngine {
   fire<E extends HookEventName>(opts: FireOptions<E>): Promise<HookDecision>;
   /** The current snapshot. */
   listing(): HookListing;
-  /** Re-reads every source (`/hooks reload`). */
+  /** Re-reads every source (`/hooks reload`). ConfigChange hooks (of the hooks in force before
+   *  the reload) fire for each changed file; a block keeps the old hooks. */
   reload(): Promise<HookListing>;
   /** Whether any file on disk differs from the snapshot (announced, not applied). */
   changedOnDisk(): Promise<boolean>;

@@ -5,7 +5,9 @@
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
+import { EVENT_SPECS } from "./events.js";
 import type { HookDefinition, HookListing, HookProblem } from "./types.js";
+import { uniqueProblems } from "./util.js";
 
 const SHELL_WORDS = new Set(
   (
@@ -152,14 +154,43 @@ export async function findMissingExecutables(
   return problems;
 }
 
-/** Every problem `keel hooks validate` reports: files, hooks, and missing executables. */
+/**
+ * One warning per file and event for hooks on events Keel has no moment for (Claude Code's
+ * agent teams, worktrees, …). Only `validate` says it: at every start it would be noise.
+ */
+export function neverFiringEvents(hooks: readonly HookDefinition[]): HookProblem[] {
+  const seen = new Set<string>();
+  const out: HookProblem[] = [];
+  for (const hook of hooks) {
+    if (EVENT_SPECS[hook.event].firesInKeel) continue;
+    const key = `${hook.source.path}\0${hook.event}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const p: HookProblem = {
+      severity: "warning",
+      path: hook.source.path,
+      message: `${hook.event} never fires in Keel (it has no such moment); these hooks are kept but never run`,
+    };
+    if (hook.location) {
+      p.line = hook.location.line;
+      p.column = hook.location.column;
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+/** Every problem `keel hooks validate` reports: files, hooks, events that never fire, and
+ *  missing executables. */
 export async function validateHooks(
   listing: HookListing,
   opts: { projectDir: string; env?: NodeJS.ProcessEnv },
 ): Promise<HookProblem[]> {
-  return [
+  // Engine listings already carry missing executables; a hand-made listing may not.
+  return uniqueProblems([
     ...listing.problems,
     ...listing.hooks.flatMap((h) => h.problems),
+    ...neverFiringEvents(listing.hooks),
     ...(await findMissingExecutables(listing.hooks, opts)),
-  ];
+  ]);
 }

@@ -151,7 +151,12 @@ function outputFields(ctx: DecideContext, out: HookOutput): Partial<RunVerdict> 
   const hso = out.hookSpecificOutput ?? undefined;
   const extras = extrasOf(out);
   return {
-    updatedInput: hso?.updatedInput ?? hso?.decision?.updatedInput ?? out.updatedInput ?? null,
+    updatedInput:
+      hso?.updatedInput ??
+      hso?.tool_input ??
+      hso?.decision?.updatedInput ??
+      out.updatedInput ??
+      null,
     updatedToolOutput:
       ctx.event === "PostToolUse"
         ? (hso?.updatedToolOutput ?? mcpOutputText(hso?.updatedMCPToolOutput) ?? null)

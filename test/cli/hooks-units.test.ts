@@ -51,7 +51,7 @@ describe("buildTestPayload", () => {
   });
 
   it.each([
-    [{ event: "PreToolUze" }, /unknown event "PreToolUze".*valid events: SessionStart/],
+    [{ event: "PreToolUze" }, /unknown event "PreToolUze".*valid events: .*SessionStart/],
     [{ event: "pretooluse" }, /did you mean PreToolUse\?/],
     [{ event: "PreToolUse", input: "[1]" }, /--input must be a JSON object/],
     [{ event: "PreToolUse", input: "{" }, /--input is not valid JSON/],

@@ -15,16 +15,17 @@ describe("the dialect registry", () => {
     for (const d of DIALECT_LIST) expect(DIALECTS[d.name]).toBe(d);
   });
 
-  it("gives every dialect its own files (Keel's first)", () => {
+  it("gives every dialect its own files (Keel's first)", async () => {
     const settings = mergeSettings([], []);
     settings.cagent.user.push("~/agents/a.yaml");
     expect(DIALECT_LIST[0]?.name).toBe("keel");
-    const all = DIALECT_LIST.flatMap((d) => d.files(paths, settings).map((f) => f.path));
+    const lists = await Promise.all(DIALECT_LIST.map(async (d) => d.files(paths, settings)));
+    const all = lists.flat().map((f) => f.path);
     expect(new Set(all).size).toBe(all.length);
-    expect(DIALECTS.claude.files(paths, settings).map((f) => f.path)).toContain(
+    expect((await DIALECTS.claude.files(paths, settings)).map((f) => f.path)).toContain(
       "/p/.claude/settings.json",
     );
-    expect(DIALECTS.cagent.files(paths, settings)).toEqual([
+    expect(await DIALECTS.cagent.files(paths, settings)).toEqual([
       { path: "/h/agents/a.yaml", scope: "user", mustExist: true },
     ]);
   });

@@ -45,21 +45,16 @@ const toolInput = z.record(z.string(), z.unknown());
 const toolFields = { tool_name: z.string().min(1), tool_input: toolInput, tool_use_id: z.string() };
 const stopFields = { stop_hook_active: z.boolean(), last_assistant_message: z.string() };
 const trigger = z.enum(["manual", "auto"]);
+const taskFields = {
+  task_id: z.string(),
+  task_subject: z.string(),
+  task_description: z.string(),
+  teammate_name: z.string().optional(),
+  team_name: z.string().optional(),
+};
 
 const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } = {
   SessionStart: z.strictObject({ source: z.enum(["startup", "resume", "clear", "compact"]) }),
-  InstructionsLoaded: z.strictObject({
-    file_path: z.string(),
-    memory_type: z.enum(["User", "Project"]),
-    load_reason: z.enum(["session_start", "include", "compact"]),
-    parent_file_path: z.string().optional(),
-  }),
-  UserPromptExpansion: z.strictObject({
-    command_name: z.string(),
-    command_args: z.string(),
-    command_source: z.enum(["project", "user", "claude"]),
-    prompt: z.string(),
-  }),
   UserPromptSubmit: z.strictObject({ prompt: z.string() }),
   PreToolUse: z.strictObject(toolFields),
   PermissionRequest: z.strictObject(toolFields),
@@ -93,6 +88,64 @@ const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } 
     content: toolInput.optional(),
   }),
   SessionEnd: z.strictObject({ reason: z.enum(["exit", "clear", "logout", "other"]) }),
+  Setup: z.strictObject({ trigger: z.enum(["init", "maintenance"]) }),
+  InstructionsLoaded: z.strictObject({
+    file_path: z.string(),
+    memory_type: z.enum(["User", "Project", "Local", "Managed"]),
+    load_reason: z.enum([
+      "session_start",
+      "nested_traversal",
+      "path_glob_match",
+      "include",
+      "compact",
+    ]),
+    globs: z.array(z.string()).optional(),
+    trigger_file_path: z.string().optional(),
+    parent_file_path: z.string().optional(),
+  }),
+  UserPromptExpansion: z.strictObject({
+    expansion_type: z.enum(["slash_command", "mcp_prompt"]).optional(),
+    command_name: z.string(),
+    command_args: z.string(),
+    command_source: z.string(),
+    prompt: z.string(),
+  }),
+  PermissionDenied: z.strictObject({ ...toolFields, reason: z.string() }),
+  PostToolBatch: z.strictObject({
+    tool_calls: z.array(z.strictObject({ ...toolFields, tool_response: z.unknown() })),
+  }),
+  StopFailure: z.strictObject({
+    error: z.string(),
+    error_details: z.string().optional(),
+    last_assistant_message: z.string().optional(),
+  }),
+  ConfigChange: z.strictObject({
+    source: z.enum([
+      "user_settings",
+      "project_settings",
+      "local_settings",
+      "policy_settings",
+      "skills",
+    ]),
+    file_path: z.string(),
+  }),
+  CwdChanged: z.strictObject({ old_cwd: z.string(), new_cwd: z.string() }),
+  FileChanged: z.strictObject({
+    file_path: z.string(),
+    event: z.enum(["change", "add", "unlink"]),
+  }),
+  WorktreeCreate: z.strictObject({ name: z.string() }),
+  WorktreeRemove: z.strictObject({ worktree_path: z.string() }),
+  TaskCreated: z.strictObject(taskFields),
+  TaskCompleted: z.strictObject(taskFields),
+  TeammateIdle: z.strictObject({ teammate_name: z.string(), team_name: z.string() }),
+  MessageDisplay: z.strictObject({
+    turn_id: z.string(),
+    message_id: z.string(),
+    index: z.number(),
+    final: z.boolean(),
+    delta: z.string(),
+  }),
 };
 
 const COMMON_SCHEMA = z.object({
@@ -199,21 +252,56 @@ function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<s
       };
     case "SessionEnd":
       return { reason: "exit" };
+    case "Setup":
+      return { trigger: "init" };
+    case "PermissionDenied":
+      return { ...toolDefaults, reason: "denied by the permission mode (keel hooks test)" };
+    case "PostToolBatch":
+      return { tool_calls: [{ ...toolDefaults, tool_response: defaultToolResponse(tool) }] };
+    case "StopFailure":
+      return { error: "server_error", error_details: "simulated failure (keel hooks test)" };
+    case "ConfigChange":
+      return {
+        source: "project_settings",
+        file_path: join(opts.projectDir, ".keel", "settings.json"),
+      };
+    case "CwdChanged":
+      return { old_cwd: opts.projectDir, new_cwd: opts.projectDir };
+    case "FileChanged":
+      return { file_path: join(opts.projectDir, ".env"), event: "change" };
+    case "WorktreeCreate":
+      return { name: "hooks-test" };
+    case "WorktreeRemove":
+      return { worktree_path: join(opts.projectDir, "..", "hooks-test") };
+    case "TaskCreated":
+    case "TaskCompleted":
+      return { task_id: "task_1", task_subject: "Test", task_description: "A test task" };
+    case "TeammateIdle":
+      return { teammate_name: "helper", team_name: "team" };
+    case "MessageDisplay":
+      return { turn_id: "t1", message_id: "m1", index: 0, final: true, delta: "All done." };
   }
 }
 
 function checkFlags(event: HookEventName, opts: TestPayloadOptions): void {
   const spec = EVENT_SPECS[event];
-  if (!spec.toolEvent && opts.tool !== undefined) {
+  const takesTool = spec.toolEvent || event === "PostToolBatch";
+  if (!takesTool && opts.tool !== undefined) {
     throw new UserError(
-      `--tool only applies to tool events (PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure), not ${event}`,
+      `--tool only applies to tool events (PreToolUse, PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure, PostToolBatch), not ${event}`,
     );
   }
-  if (!spec.toolEvent && opts.input !== undefined) {
+  if (!takesTool && opts.input !== undefined) {
     throw new UserError(`--input only applies to tool events, not ${event}`);
   }
-  if (event !== "UserPromptSubmit" && opts.prompt !== undefined) {
-    throw new UserError(`--prompt only applies to UserPromptSubmit, not ${event}`);
+  if (
+    event !== "UserPromptSubmit" &&
+    event !== "UserPromptExpansion" &&
+    opts.prompt !== undefined
+  ) {
+    throw new UserError(
+      `--prompt only applies to UserPromptSubmit and UserPromptExpansion, not ${event}`,
+    );
   }
 }
 

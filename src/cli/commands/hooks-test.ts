@@ -21,6 +21,7 @@ import { buildTestPayload } from "./hooks-payload.js";
 import { handlerSummary, problemLine } from "./hooks-render.js";
 import { createTestRunners } from "./hooks-runners.js";
 import { keelHomeDir, type Output, openEngine, resolveProjectDir } from "./hooks-shared.js";
+import { mapTestTool } from "./hooks-test-tool.js";
 
 /** Options of `keel hooks test`, as commander parses them. */
 export interface HooksTestOptions {
@@ -74,12 +75,14 @@ export async function runHooksTest(
     stderr: (t) => rawOut.stderr(stripControls(t)),
   };
   const projectDir = await resolveProjectDir(opts.cwd);
+  const mapped = opts.tool !== undefined ? mapTestTool(opts.tool, opts.input) : undefined;
+  for (const note of mapped?.notes ?? []) out.stderr(`${note}\n`);
   const payload = buildTestPayload({
     event: eventName,
     projectDir,
     keelHome: keelHomeDir(),
-    tool: opts.tool,
-    input: opts.input,
+    tool: mapped?.tool ?? opts.tool,
+    input: mapped ? mapped.input : opts.input,
     prompt: opts.prompt,
     payload: opts.payload,
   });

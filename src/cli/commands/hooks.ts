@@ -4,12 +4,11 @@
  */
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
-import { findMissingExecutables } from "../../hooks/index.js";
+import { neverFiringEvents } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { plural } from "../format/text.js";
 import { trustProjectMcp, untrustProjectMcp } from "../mcp/trust-cli.js";
 import {
-  allProblems,
   listingJson,
   problemLine,
   renderHookGroups,
@@ -37,14 +36,8 @@ const CWD_HELP = "project directory (default: the current directory)";
 
 /** The engine's listing with missing executables added to the hooks that have them. */
 async function checkedListing(projectDir: string): Promise<HookListing> {
-  const listing = (await openEngine(projectDir)).listing();
-  const hooks = await Promise.all(
-    listing.hooks.map(async (hook) => {
-      const missing = await findMissingExecutables([hook], { projectDir });
-      return missing.length === 0 ? hook : { ...hook, problems: [...hook.problems, ...missing] };
-    }),
-  );
-  return { ...listing, hooks };
+  // The engine's snapshot already carries every problem (missing executables included).
+  return (await openEngine(projectDir)).listing();
 }
 
 /** `keel hooks list`. */
@@ -69,7 +62,7 @@ export async function runHooksValidate(
 ): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
   const listing = await checkedListing(projectDir);
-  const problems = allProblems(listing);
+  const problems = [...listing.allProblems, ...neverFiringEvents(listing.hooks)];
   const errors = problems.filter((p) => p.severity === "error").length;
   if (opts.json === true) {
     out.stdout(
@@ -105,9 +98,7 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   );
   out.stdout("\nEditing these files makes them untrusted again.\n");
   // Counted as `keel hooks validate` counts them (missing executables included).
-  const errors = allProblems(await checkedListing(projectDir)).filter(
-    (p) => p.severity === "error",
-  );
+  const errors = listing.allProblems.filter((p) => p.severity === "error");
   if (errors.length > 0)
     out.stderr(`keel: note: ${plural(errors.length, "error")}; see \`keel hooks validate\`\n`);
   return 0;

@@ -15,14 +15,20 @@ export function hookProblemLines(
   const where = (path: string, line?: number) =>
     `${displayPath(path, { base: opts.projectDir, home: homedir() })}${line !== undefined ? `:${line}` : ""}`;
   const lines: string[] = [];
+  // Every error of the listing, file-level then per hook: the same errors `keel hooks validate`
+  // and `keel hooks trust` count (missing executables included), so the counts agree.
   for (const p of listing.problems) {
     if (p.severity === "error")
       lines.push(`hooks from ${where(p.path, p.line)} not loaded: ${p.message}`);
   }
   for (const h of listing.hooks) {
-    if (h.active) continue;
-    const why = h.problems.find((p) => p.severity === "error")?.message ?? "inactive";
-    lines.push(`${h.event} hook in ${where(h.source.path, h.location?.line)} will not run: ${why}`);
+    const errors = h.problems.filter((p) => p.severity === "error");
+    const at = where(h.source.path, h.location?.line);
+    if (!h.active) {
+      lines.push(`${h.event} hook in ${at} will not run: ${errors[0]?.message ?? "inactive"}`);
+      continue;
+    }
+    for (const p of errors) lines.push(`${h.event} hook in ${at}: ${p.message}`);
   }
   const max = opts.max ?? 3;
   if (lines.length <= max) return lines;

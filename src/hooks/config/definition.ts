@@ -1,7 +1,7 @@
 /** From a raw hook to a HookDefinition: compiled matcher and condition, identity, id. */
 import { createHash } from "node:crypto";
 import { DIALECTS, matcherApplies } from "../dialects/index.js";
-import { EVENT_SPECS } from "../events.js";
+import { EVENT_SPECS, MAX_HOOK_TIMEOUT_MS } from "../events.js";
 import { compileMatcher, parseCondition } from "../match.js";
 import type { HandlerConfig, HookDefinition, HookProblem, HookSource } from "../types.js";
 import { canonicalJson } from "../util.js";
@@ -84,6 +84,17 @@ export function toDefinition(
       active = false;
       problems.push(ctx.problem("error", matcherAt, `${compiled.message}; hook inactive`));
     }
+  }
+  const timeout = raw.handler.timeout;
+  if (timeout !== undefined && timeout * 1000 > MAX_HOOK_TIMEOUT_MS) {
+    problems.push(
+      ctx.problem(
+        "warning",
+        [...raw.at, "timeout"],
+        `timeout ${timeout}s is longer than Keel's maximum (${MAX_HOOK_TIMEOUT_MS / 3_600_000} h); clamped to ${MAX_HOOK_TIMEOUT_MS / 1000}s`,
+      ),
+    );
+    raw.handler.timeout = MAX_HOOK_TIMEOUT_MS / 1000;
   }
   const condition = raw.handler.if;
   if (condition !== undefined) {

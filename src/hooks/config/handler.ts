@@ -53,6 +53,8 @@ function common(input: HandlerInput): HandlerCommon {
   if (input.onTimeout !== undefined) out.onTimeout = input.onTimeout;
   if (input.description !== undefined) out.description = input.description;
   if (input.statusMessage !== undefined) out.statusMessage = input.statusMessage;
+  if (input.once !== undefined) out.once = input.once;
+  if (input.asyncRewake !== undefined) out.asyncRewake = input.asyncRewake;
   return out;
 }
 
@@ -81,6 +83,7 @@ export function toHandlerConfig(
       if (input.args !== undefined) handler.args = input.args;
       else if (input.command !== undefined) handler.command = input.command;
       if (input.cwd !== undefined) handler.cwd = input.cwd;
+      if (input.shell !== undefined) handler.shell = input.shell;
       break;
     }
     case "http": {

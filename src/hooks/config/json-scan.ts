@@ -5,12 +5,46 @@
 
 /** Offset of the first syntax error, or null when the text is valid JSON. */
 export function jsonErrorOffset(text: string): number | null {
+  return jsonSyntaxError(text)?.offset ?? null;
+}
+
+/**
+ * Offset where the nesting of arrays and objects first goes deeper than `max`, or null.
+ * Linear and iterative, so it is safe on any input; run before anything recursive sees it.
+ */
+export function jsonDepthExceeded(text: string, max: number): number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) return i;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return null;
+}
+
+/** The first syntax error of a JSON text, in words, or null when it is valid. Recursive:
+ *  call only on text whose depth jsonDepthExceeded has bounded. */
+export function jsonSyntaxError(text: string): { offset: number; reason: string } | null {
   let i = 0;
   const ws = () => {
     while (i < text.length && " \t\n\r".includes(text[i] ?? "")) i++;
   };
-  const fail = (): never => {
-    throw new ScanError(i);
+  const fail = (why?: string): never => {
+    const c = text[i];
+    const reason =
+      why ??
+      (c === undefined
+        ? "unexpected end of file"
+        : `unexpected ${c === "'" ? "single quote (JSON strings use double quotes)" : JSON.stringify(c)}`);
+    throw new ScanError(i, reason);
   };
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length;
@@ -27,17 +61,18 @@ export function jsonErrorOffset(text: string): number | null {
       if (c === "\\") {
         const e = text[i + 1] ?? "";
         if (e === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail("invalid \\u escape");
           i += 6;
         } else if ('"\\/bfnrt'.includes(e) && e !== "") i += 2;
         else {
           i++;
-          fail();
+          fail("invalid escape in a string");
         }
-      } else if ((c?.charCodeAt(0) ?? 0) < 0x20) fail();
+      } else if ((c?.charCodeAt(0) ?? 0) < 0x20)
+        fail("line break or control character inside a string");
       else i++;
     }
-    fail();
+    fail("unterminated string");
   };
   const number = () => {
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
@@ -56,10 +91,16 @@ export function jsonErrorOffset(text: string): number | null {
       }
       for (;;) {
         ws();
-        if (text[i] !== '"') fail();
+        if (text[i] === "}") fail("trailing comma");
+        if (text[i] !== '"')
+          fail(
+            text[i] === undefined || text[i] === "'"
+              ? undefined
+              : "expected a double-quoted property name",
+          );
         string();
         ws();
-        if (text[i] !== ":") fail();
+        if (text[i] !== ":") fail("expected ':' after the property name");
         i++;
         value();
         ws();
@@ -71,7 +112,7 @@ export function jsonErrorOffset(text: string): number | null {
           i++;
           return;
         }
-        fail();
+        fail(text[i] === undefined ? undefined : "expected ',' or '}' (a missing comma?)");
       }
     }
     if (c === "[") {
@@ -82,6 +123,8 @@ export function jsonErrorOffset(text: string): number | null {
         return;
       }
       for (;;) {
+        ws();
+        if (text[i] === "]") fail("trailing comma");
         value();
         ws();
         if (text[i] === ",") {
@@ -92,7 +135,7 @@ export function jsonErrorOffset(text: string): number | null {
           i++;
           return;
         }
-        fail();
+        fail(text[i] === undefined ? undefined : "expected ',' or ']' (a missing comma?)");
       }
     }
     if (c === '"') string();
@@ -104,16 +147,19 @@ export function jsonErrorOffset(text: string): number | null {
   try {
     value();
     ws();
-    if (i < text.length) fail();
+    if (i < text.length) fail("unexpected text after the end of the JSON value");
     return null;
   } catch (err) {
-    if (err instanceof ScanError) return err.offset;
+    if (err instanceof ScanError) return { offset: err.offset, reason: err.reason };
     throw err;
   }
 }
 
 class ScanError extends Error {
-  constructor(readonly offset: number) {
-    super(`JSON syntax error at ${offset}`);
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+  ) {
+    super(`JSON syntax error at ${offset}: ${reason}`);
   }
 }

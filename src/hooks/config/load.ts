@@ -3,15 +3,14 @@
  * claude, reasonix, `.hooks.json`, and the cagent YAML files named in settings. A file that
  * cannot be read or parsed becomes a located problem; every other source still loads.
  */
-import { readFile } from "node:fs/promises";
-import { DIALECT_LIST, DIALECTS } from "../dialects/index.js";
+import { DIALECT_LIST, DIALECTS, isDialectName } from "../dialects/index.js";
 import type { Dialect } from "../dialects/types.js";
 import type { HookDefinition, HookProblem, HookSource } from "../types.js";
-import { isRecord } from "../util.js";
 import { toDefinition } from "./definition.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { type HookPaths, showPath } from "./paths.js";
 import { createLocator, formatField } from "./positions.js";
+import { readConfigText } from "./read-file.js";
 import {
   applyDisableRules,
   compatAllows,
@@ -43,16 +42,6 @@ export interface LoadedHooks {
   files: FileSnapshot[];
 }
 
-async function readText(path: string): Promise<{ content: string | null; error?: string }> {
-  try {
-    return { content: await readFile(path, "utf8") };
-  } catch (err) {
-    const code = isRecord(err) ? err.code : undefined;
-    if (code === "ENOENT" || code === "ENOTDIR") return { content: null };
-    return { content: null, error: err instanceof Error ? err.message : String(err) };
-  }
-}
-
 function contextFor(source: HookSource, text: string): ReadContext {
   const locate = createLocator(text);
   return {
@@ -78,6 +67,20 @@ interface Candidate {
   dialect: Dialect<HookSource["dialect"]>;
   scope: HookSource["scope"];
   mustExist?: boolean;
+  env?: Readonly<Record<string, string>>;
+}
+
+/** Expands `${NAME}` for the source's variables in a command hook (Claude Code expands
+ *  ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} before running a plugin's hook). */
+function expandSourceVars(hooks: RawHook[], env: Readonly<Record<string, string>>): void {
+  const expand = (text: string) =>
+    text.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (m, name: string) => env[name] ?? m);
+  for (const raw of hooks) {
+    const h = raw.handler;
+    if (h.type !== "command") continue;
+    if (h.command !== undefined) h.command = expand(h.command);
+    if (h.args !== undefined) h.args = h.args.map(expand);
+  }
 }
 
 /** Reads every source. Never throws: unreadable and malformed files become problems. */
@@ -91,12 +94,17 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   const readAll = async (candidates: Candidate[]) => {
     const fresh = candidates.filter((c) => !seen.has(c.path));
     for (const c of fresh) seen.add(c.path);
-    const texts = await Promise.all(fresh.map((c) => readText(c.path)));
+    const texts = await Promise.all(fresh.map((c) => readConfigText(c.path)));
     const out: SettingsFile[] = [];
     fresh.forEach((c, i) => {
       const { content, error } = texts[i] ?? { content: null };
       files.push({ path: c.path, content });
-      const source: HookSource = { path: c.path, dialect: c.dialect.name, scope: c.scope };
+      const source: HookSource = {
+        path: c.path,
+        dialect: c.dialect.name,
+        scope: c.scope,
+        ...(c.env ? { env: c.env } : {}),
+      };
       if (error !== undefined) {
         problems.push({ severity: "error", path: c.path, message: `cannot read: ${error}` });
         return;
@@ -111,8 +119,15 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
         }
         return;
       }
-      const ctx = contextFor(source, content);
-      const read = c.dialect.read(content, ctx);
+      let ctx = contextFor(source, content);
+      let read = c.dialect.read(content, ctx);
+      if (read.dialect !== undefined && isDialectName(read.dialect)) {
+        // The file is another dialect's that shares this location: read it as that one.
+        source.dialect = read.dialect;
+        ctx = contextFor(source, content);
+        read = DIALECTS[read.dialect].read(content, ctx);
+      }
+      if (c.env) expandSourceVars(read.hooks, c.env);
       problems.push(...read.problems);
       raws.push({ source, hooks: read.hooks, ctx });
       out.push({ source, settings: read.settings, ctx });
@@ -125,13 +140,13 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   // Keel's own files first: their settings say which other formats are read.
   const keel = DIALECTS.keel;
   const keelFiles = await readAll(
-    keel.files(paths, mergeSettings([], [])).map((f) => ({ ...f, dialect: keel })),
+    (await keel.files(paths, mergeSettings([], []))).map((f) => ({ ...f, dialect: keel })),
   );
   const settings = mergeSettings(keelFiles, problems);
   const more: Candidate[] = [];
   for (const dialect of DIALECT_LIST) {
     if (dialect === keel) continue;
-    for (const f of dialect.files(paths, settings)) {
+    for (const f of await dialect.files(paths, settings)) {
       if (dialect.compatSwitch && !compatAllows(settings, dialect.name, f.scope)) continue;
       more.push({ ...f, dialect });
     }

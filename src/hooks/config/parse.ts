@@ -7,18 +7,58 @@ import type { z } from "zod";
 import type { HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, zodProblems } from "./handler.js";
-import { jsonErrorMessage, jsonErrorPosition } from "./positions.js";
+import { jsonDepthExceeded, jsonSyntaxError } from "./json-scan.js";
+import { jsonErrorMessage, jsonErrorPosition, lineColumnAt } from "./positions.js";
 
 /** A parsed value, or the problem that stopped it. */
 export type Parsed = { value: unknown } | { problem: HookProblem };
 
-/** Parses JSON text; a syntax error becomes a located problem. */
+/** Deepest nesting of objects and arrays a hooks file may have. Real files need under 10;
+ *  the bound keeps every recursive reader (zod, the trust hash, the locator) safe. */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** Largest hooks file read, bytes. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/** YAML aliases expanded at most this many times (a "billion laughs" file is refused). */
+export const MAX_YAML_ALIASES = 1000;
+
+function problemAt(path: string, text: string, offset: number, message: string): HookProblem {
+  const pos = lineColumnAt(text, offset);
+  return { severity: "error", path, line: pos.line, column: pos.column, message };
+}
+
+/** Parses JSON text; a syntax error becomes one located problem, said in one line. */
 export function parseJsonText(text: string, path: string): Parsed {
   const body = text.replace(/^\uFEFF/, "");
   if (body.trim() === "") return { value: {} };
+  const deep = jsonDepthExceeded(body, MAX_CONFIG_DEPTH);
+  if (deep !== null) {
+    const pos = lineColumnAt(body, deep);
+    return {
+      problem: problemAt(
+        path,
+        body,
+        deep,
+        `invalid JSON: nested deeper than ${MAX_CONFIG_DEPTH} levels at ${pos.line}:${pos.column}; file not read`,
+      ),
+    };
+  }
   try {
     return { value: JSON.parse(body) };
   } catch (err) {
+    const found = jsonSyntaxError(body);
+    if (found) {
+      const pos = lineColumnAt(body, found.offset);
+      return {
+        problem: problemAt(
+          path,
+          body,
+          found.offset,
+          `invalid JSON: ${found.reason} at ${pos.line}:${pos.column}`,
+        ),
+      };
+    }
     const pos = jsonErrorPosition(body, err);
     return {
       problem: {
@@ -26,10 +66,22 @@ export function parseJsonText(text: string, path: string): Parsed {
         path,
         line: pos.line,
         column: pos.column,
-        message: `invalid JSON: ${jsonErrorMessage(err)}`,
+        message: `invalid JSON: ${jsonErrorMessage(err).split("\n", 1)[0]}`,
       },
     };
   }
+}
+
+/** Depth of a parsed value, computed without recursion; stops counting past `max`. */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (d + 1 > max) return true;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return false;
 }
 
 /** Parses YAML text; every syntax error becomes a located problem. */
@@ -37,8 +89,31 @@ export function parseYamlText(
   text: string,
   path: string,
 ): { value: unknown } | { problems: HookProblem[] } {
+  // Flow collections are JSON-like: bound their depth before the (recursive) YAML parser.
+  const deep = jsonDepthExceeded(text, MAX_CONFIG_DEPTH);
+  if (deep !== null) {
+    return {
+      problems: [
+        problemAt(
+          path,
+          text,
+          deep,
+          `invalid YAML: nested deeper than ${MAX_CONFIG_DEPTH} levels; file not read`,
+        ),
+      ],
+    };
+  }
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter });
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text, { lineCounter: counter });
+  } catch (err) {
+    // Deep block nesting can exhaust the parser's stack: a problem, never a crash.
+    const why = err instanceof RangeError ? "nested too deeply" : String(err);
+    return {
+      problems: [{ severity: "error", path, message: `invalid YAML: ${why}; file not read` }],
+    };
+  }
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => {
@@ -57,7 +132,41 @@ export function parseYamlText(
       }),
     };
   }
-  return { value: doc.toJS() };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    if (err instanceof RangeError) {
+      return {
+        problems: [
+          { severity: "error", path, message: "invalid YAML: nested too deeply; file not read" },
+        ],
+      };
+    }
+    // yaml refuses an alias bomb ("Excessive alias count …") and other unresolvable aliases.
+    const why = err instanceof Error ? (err.message.split("\n", 1)[0] ?? "") : String(err);
+    return {
+      problems: [
+        {
+          severity: "error",
+          path,
+          message: `invalid YAML: ${why.replace(/\.$/, "")} (more than ${MAX_YAML_ALIASES} alias expansions); file not read`,
+        },
+      ],
+    };
+  }
+  if (depthExceeds(value, MAX_CONFIG_DEPTH)) {
+    return {
+      problems: [
+        {
+          severity: "error",
+          path,
+          message: `invalid YAML: nested deeper than ${MAX_CONFIG_DEPTH} levels; file not read`,
+        },
+      ],
+    };
+  }
+  return { value };
 }
 
 /**

@@ -8,6 +8,7 @@ import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, toHandlerConfig, zodProblems } from "./handler.js";
 import type { FieldPath } from "./positions.js";
 import { FlatEntrySchema, GroupSchema, HandlerInputSchema } from "./schema.js";
+import { GROUP_FIELDS, HANDLER_FIELDS, unknownFieldWarnings } from "./unknown-fields.js";
 
 /** Result of reading the `hooks` value of one file. */
 export interface ReadResult {
@@ -42,6 +43,12 @@ function handlerAt(
     return;
   }
   const { handler, problems } = toHandlerConfig(parsed.data, ctx, at);
+  // A flat entry's own matcher fields are read by entryAt; a nested handler has none.
+  const flat = where.matcherAt !== undefined && where.matcherAt.length === at.length + 1;
+  const known = flat ? [...HANDLER_FIELDS, "matcher", "match", "event"] : HANDLER_FIELDS;
+  problems.push(
+    ...unknownFieldWarnings(value, known, at, ctx, { matchers: "matcher", Matcher: "matcher" }),
+  );
   if (!handler) {
     out.problems.push(...problems);
     return;
@@ -81,6 +88,9 @@ function entryAt(
       return;
     }
     const where = matcherOf(group.data, at);
+    out.problems.push(
+      ...unknownFieldWarnings(entry, GROUP_FIELDS, at, ctx, { matchers: "matcher" }),
+    );
     group.data.hooks.forEach((h, i) => {
       handlerAt(h, event, where, [...at, "hooks", i], ctx, out);
     });
@@ -91,7 +101,24 @@ function entryAt(
     out.problems.push(...zodProblems(ctx, at, flat.error));
     return;
   }
-  handlerAt(entry, event, matcherOf(flat.data, at), at, ctx, out);
+  if (ctx.dialect === "claude" || ctx.dialect === "qwen" || ctx.dialect === "plugin") {
+    out.problems.push(
+      ctx.problem(
+        "warning",
+        at,
+        'Claude Code expects {"matcher": …, "hooks": [{"type": "command", …}]} here; Keel reads this flat entry, Claude Code would ignore it',
+      ),
+    );
+  }
+  const whereFlat = matcherOf(flat.data, at);
+  handlerAt(
+    entry,
+    event,
+    { ...whereFlat, matcherAt: whereFlat.matcherAt ?? [...at, "matcher"] },
+    at,
+    ctx,
+    out,
+  );
 }
 
 /** Keel's own event names (Claude Code's too). */

@@ -5,8 +5,12 @@
 import { EVENT_SPECS, type HookEventName } from "../events.js";
 import { cagentDialect } from "./cagent/index.js";
 import { claudeDialect } from "./claude/index.js";
+import { geminiDialect } from "./gemini/index.js";
 import { keelDialect } from "./keel/index.js";
+import { pluginDialect } from "./plugin/index.js";
+import { qwenDialect } from "./qwen/index.js";
 import { reasonixDialect } from "./reasonix/index.js";
+import { reasonix1Dialect } from "./reasonix1/index.js";
 import { tutorialDialect } from "./tutorial/index.js";
 import type { Dialect } from "./types.js";
 
@@ -27,6 +31,10 @@ export const DIALECT_LIST = [
   reasonixDialect,
   tutorialDialect,
   cagentDialect,
+  reasonix1Dialect,
+  geminiDialect,
+  qwenDialect,
+  pluginDialect,
 ] as const satisfies readonly Dialect[];
 
 /** The name of a dialect Keel reads. */

@@ -92,11 +92,34 @@ export function shapePayload(
     }
   }
 
-  const stdinObject = dialect.stdinObject(payload, {
+  // PostToolBatch carries many calls: each in the dialect's names and fields.
+  const batch = (payload as { tool_calls?: unknown }).tool_calls;
+  const shapedPayload = Array.isArray(batch)
+    ? ({ ...payload, tool_calls: batch.map((c) => shapeCall(dialect, c, opts)) } as AnyEventPayload)
+    : payload;
+  const stdinObject = dialect.stdinObject(shapedPayload, {
     ...(toolName !== undefined ? { toolName } : {}),
     ...(toolInput !== undefined ? { toolInput } : {}),
     ...(toolOutput !== undefined ? { toolOutput } : {}),
     ...(toolResponse !== undefined ? { toolResponse } : {}),
   });
   return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
+}
+
+/** One call of a PostToolBatch payload in a dialect's tool names and input fields. */
+function shapeCall(
+  dialect: Dialect,
+  call: unknown,
+  opts: { projectDir: string; tools?: HookToolCatalog },
+): unknown {
+  if (!isRecord(call) || typeof call.tool_name !== "string") return call;
+  const keelTool = call.tool_name;
+  const input = isRecord(call.tool_input) ? call.tool_input : {};
+  const shapeResponse = opts.tools?.get(keelTool)?.response?.[dialect.name];
+  return {
+    ...call,
+    tool_name: dialect.toolName(keelTool),
+    tool_input: dialect.inputToDialect(keelTool, input, { projectDir: opts.projectDir }),
+    ...(shapeResponse ? { tool_response: shapeResponse(call.tool_response, input) } : {}),
+  };
 }

@@ -29,6 +29,8 @@ export interface DialectFile {
   scope: SourceScope;
   /** A missing file is an error (it was named explicitly, like cagent's files). */
   mustExist?: boolean;
+  /** Variables set for this file's hooks and expanded (`${NAME}`) in their commands. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** What reading one file gave: hooks, problems and (for settings files) the parsed value. */
@@ -37,6 +39,9 @@ export interface DialectReadResult {
   problems: HookProblem[];
   /** The validated top-level value, for settings merging and `disableAllHooks`. */
   settings?: unknown;
+  /** The dialect the file turned out to be written in, when one location serves two (a
+   *  `.reasonix/settings.json` of Reasonix 0.x or 1.x). */
+  dialect?: string;
 }
 
 /** What one command run ended with, for the exit-code table. */
@@ -75,7 +80,7 @@ export interface Dialect<N extends string = string> {
   /** How the format is named in messages ("Claude Code"). */
   readonly label: string;
   /** The files its agent reads hooks from, in configuration order. Settings give cagent's. */
-  files(paths: HookPaths, settings: HookSettings): DialectFile[];
+  files(paths: HookPaths, settings: HookSettings): DialectFile[] | Promise<DialectFile[]>;
   /** Whether Keel settings `compat.<name>: false` switches the format off (the keel dialect
    *  itself cannot be switched off). */
   readonly compatSwitch: boolean;
@@ -111,6 +116,8 @@ export interface Dialect<N extends string = string> {
   stdinObject(payload: AnyEventPayload, shaped: ShapedTool): Record<string, unknown>;
   /** Environment variables this dialect's agent sets for its hooks, beyond the common ones. */
   env?(payload: AnyEventPayload, ctx: DialectContext): Record<string, string>;
+  /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */
+  defaultShell?(env: Readonly<Record<string, string>>): string | undefined;
   readonly matcherStyle: MatcherStyle;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;

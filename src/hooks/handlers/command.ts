@@ -1,4 +1,5 @@
-/** The command handler: runs `command` with `sh -c` (or `args` without a shell) via process.ts. */
+/** The command handler: runs `command` with `sh -c` (or the hook's / dialect's shell; `args`
+ *  without a shell) via process.ts. */
 import { resolve } from "node:path";
 import { runProcess, type SpawnFn } from "../process.js";
 import type { Handler } from "./types.js";
@@ -19,8 +20,22 @@ export function createCommandHandler(deps: { spawn?: SpawnFn } = {}): Handler {
         durationMs: 0,
       };
     }
+    const shell = handler.shell ?? req.shell;
+    const command = handler.command ?? "";
+    const form =
+      handler.args !== undefined
+        ? { args: handler.args }
+        : shell !== undefined
+          ? {
+              args: [
+                shell,
+                /(^|\/)(pwsh|powershell)(\.exe)?$/.test(shell) ? "-Command" : "-c",
+                command,
+              ],
+            }
+          : { command };
     const result = await runProcess({
-      ...(handler.args !== undefined ? { args: handler.args } : { command: handler.command ?? "" }),
+      ...form,
       cwd: handler.cwd !== undefined ? resolve(req.projectDir, handler.cwd) : req.projectDir,
       env: req.env,
       stdin: req.stdin,

@@ -27,6 +27,8 @@ export interface HandlerRunRequest {
   maxOutputBytes: number;
   promptRunner?: PromptRunner;
   agentRunner?: AgentRunner;
+  /** The shell a command hook's `command` runs in (undefined: /bin/sh). */
+  shell?: string;
   mcpToolRunner?: McpToolRunner;
   /** Whether a user-level setting allows http hooks to reach private networks. */
   allowPrivateNetworks: boolean;

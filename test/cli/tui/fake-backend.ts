@@ -69,6 +69,7 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
     return {
       hooks,
       problems: opts.problems ?? [],
+      allProblems: [...(opts.problems ?? []), ...hooks.flatMap((h) => h.problems)],
       sources: [...new Map(hooks.map((h) => [h.source.path, h.source])).values()],
       projectTrust: {
         trusted,

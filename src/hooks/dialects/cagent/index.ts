@@ -29,18 +29,18 @@ export const cagentDialect = defineDialect({
   name: "cagent",
   label: "cagent",
   files(paths, settings) {
-    // A file named by user-level settings is user-level when it lies outside the project and
-    // no project file names it too: a project must not make hooks trusted by naming a file.
-    const names = [
-      ...settings.cagent.user.map((name) => ({ name, byUser: true })),
-      ...settings.cagent.project.map((name) => ({ name, byUser: false })),
-    ];
+    // A file named by user-level settings is user-level when it lies outside the project,
+    // wherever else it is named: a project naming the user's own guard file must not turn it
+    // into an untrusted project hook (and so switch it off). A file only a project names is a
+    // project file (it needs trust), wherever it lies.
     const scopes = new Map<string, SourceScope>();
-    for (const { name, byUser } of names) {
+    for (const name of settings.cagent.user) {
       const path = expandHome(name, paths);
-      const userOnly =
-        byUser && !isInside(paths.projectDir, path) && scopes.get(path) !== "project";
-      scopes.set(path, userOnly ? "user" : "project");
+      scopes.set(path, isInside(paths.projectDir, path) ? "project" : "user");
+    }
+    for (const name of settings.cagent.project) {
+      const path = expandHome(name, paths);
+      if (!scopes.has(path)) scopes.set(path, "project");
     }
     return [...scopes].map(([path, scope]): DialectFile => ({ path, scope, mustExist: true }));
   },
@@ -55,6 +55,8 @@ export const cagentDialect = defineDialect({
   eventFromName: cagentEventFromName,
   stdinObject: (payload, shaped) =>
     nativeStdinObject(payload, shaped, cagentEventName(payload.hook_event_name)),
+  // docker-agent runs hook commands with `$SHELL -c`, falling back to /bin/sh.
+  defaultShell: (env) => (env.SHELL && env.SHELL !== "" ? env.SHELL : undefined),
   matcherStyle: "anchored",
   matchesNonToolEvents: true,
   defaultTimeoutSec: nativeDefaultTimeoutSec,

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { HooksFileSchema } from "../../config/schema.js";
+import { looksLikeReasonix1 } from "../reasonix1/index.js";
 import { nativeEvents } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
@@ -31,7 +32,11 @@ export const reasonixDialect = defineDialect({
     { path: join(paths.homeDir, ".reasonix", "settings.json"), scope: "user" },
   ],
   compatSwitch: true,
-  read: (text, ctx) => readJsonHooksFile(text, ctx, HooksFileSchema, readReasonixHooks),
+  read(text, ctx) {
+    const read = readJsonHooksFile(text, ctx, HooksFileSchema, readReasonixHooks);
+    const hooks = (read.settings as { hooks?: unknown } | undefined)?.hooks;
+    return looksLikeReasonix1(hooks) ? { ...read, dialect: "reasonix1" } : read;
+  },
   ...createToolMapper(REASONIX_TOOLS, { absolutePaths: false }),
   ...nativeEvents,
   stdinObject(payload, shaped) {

@@ -4,6 +4,7 @@ import { type ReadContext, zodProblems } from "../../config/handler.js";
 import type { FieldPath } from "../../config/positions.js";
 import type { ReadResult } from "../../config/read-native.js";
 import { ReasonixEntrySchema } from "../../config/schema.js";
+import { REASONIX_FIELDS, unknownFieldWarnings } from "../../config/unknown-fields.js";
 import { isHookEventName } from "../../events.js";
 import type { CommandHandlerConfig, HookProblem } from "../../types.js";
 import { isRecord } from "../../util.js";
@@ -39,6 +40,11 @@ export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult 
         return;
       }
       const { match, command, description, timeout, cwd } = parsed.data;
+      const typos = unknownFieldWarnings(entry, REASONIX_FIELDS, entryAt, ctx, {
+        matcher: "match",
+        matchers: "match",
+      });
+      out.problems.push(...typos);
       if (command === undefined || command.trim() === "") {
         out.problems.push(
           ctx.problem("warning", entryAt, `hooks.${event}[${i}]: no command; entry skipped`),

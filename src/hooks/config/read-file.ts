@@ -1,0 +1,37 @@
+/**
+ * Reading a settings file safely: only regular files (a FIFO or a device named like a settings
+ * file must not hang Keel), opened non-blocking, and at most MAX_CONFIG_BYTES.
+ */
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import { isRecord } from "../util.js";
+import { MAX_CONFIG_BYTES } from "./parse.js";
+
+/** A file's text (null: absent), or why it cannot be read. Never throws, never blocks. */
+export async function readConfigText(
+  path: string,
+): Promise<{ content: string | null; error?: string }> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      return { content: null, error: "not a regular file (a FIFO, device or directory); not read" };
+    }
+    if (info.size > MAX_CONFIG_BYTES) {
+      return {
+        content: null,
+        error: `file is ${info.size} bytes, more than the ${MAX_CONFIG_BYTES}-byte limit for settings; not read`,
+      };
+    }
+    return { content: await handle.readFile("utf8") };
+  } catch (err) {
+    const code = isRecord(err) ? err.code : undefined;
+    if (code === "ENOENT" || code === "ENOTDIR") return { content: null };
+    if (code === "EISDIR") return { content: null, error: "is a directory; not read" };
+    return { content: null, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}

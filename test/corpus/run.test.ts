@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reply, type Simulator, script, startSimulator } from "../../src/sim/index.js";
-import { pendingDialect } from "./cases/pending.js";
 import {
   type CorpusProject,
   corpusProject,
@@ -70,12 +69,6 @@ function write(p: CorpusProject, rel: string, content: string): void {
 /** Everything the model was sent in request `i`, as one string. */
 function sent(sim: Simulator, i: number): string {
   return (sim.requests[i]?.messages ?? []).map((m) => JSON.stringify(m.content)).join("\n");
-}
-
-/** `it`, or `it.todo` with the reason while the dialect is not in the checkout yet. */
-function dialectIt(pending: string | undefined, name: string, fn: () => Promise<void>): void {
-  if (pending !== undefined) it.todo(`${name} — TODO: ${pending}`);
-  else it(name, fn, 60_000);
 }
 
 /** A shell call the model asks for that the dialect's guard must block, told to the model. */
@@ -220,33 +213,22 @@ describe("hook corpus: keel run against the simulator", () => {
     expect(JSON.stringify(first?.content)).toContain("branch notes: release freeze until Friday");
   });
 
-  dialectIt(
-    pendingDialect("gemini", "Gemini CLI"),
-    "Gemini CLI BeforeTool guard: {decision: deny} blocks run_shell_command",
-    () =>
-      expectShellBlocked(
-        "gemini",
-        "shell-guard",
-        "rm -rf tmp",
-        "Security policy: refusing rm -rf tmp",
-      ),
-  );
+  it("Gemini CLI BeforeTool guard: {decision: deny} blocks run_shell_command", () =>
+    expectShellBlocked(
+      "gemini",
+      "shell-guard",
+      "rm -rf tmp",
+      "Security policy: refusing rm -rf tmp",
+    ));
 
-  dialectIt(
-    pendingDialect("qwen", "Qwen Code"),
-    "Qwen Code PreToolUse guard: permissionDecision deny blocks run_shell_command",
-    () =>
-      expectShellBlocked(
-        "qwen",
-        "shell-deny",
-        "docker system prune -af",
-        "docker system prune removes shared caches",
-      ),
-  );
+  it("Qwen Code PreToolUse guard: permissionDecision deny blocks run_shell_command", () =>
+    expectShellBlocked(
+      "qwen",
+      "shell-deny",
+      "docker system prune -af",
+      "docker system prune removes shared caches",
+    ));
 
-  dialectIt(
-    pendingDialect("reasonix1", "Reasonix 1.x"),
-    "Reasonix 1.x bash guard: Claude-style deny JSON blocks the call",
-    () => expectShellBlocked("reasonix1", "bash-deny", "rm -rf tmp", "rm -rf refused: rm -rf tmp"),
-  );
+  it("Reasonix 1.x bash guard: Claude-style deny JSON blocks the call", () =>
+    expectShellBlocked("reasonix1", "bash-deny", "rm -rf tmp", "rm -rf refused: rm -rf tmp"));
 });

@@ -104,7 +104,5 @@ export const CAGENT: CorpusCase[] = [
       decision: "block",
       reason: ["blocked: grep 'TODO\\|FIXME' -r src; rm -rf build"],
     },
-    fails:
-      "Keel runs cagent hook commands with /bin/sh -c (dash) instead of docker-agent's $SHELL -c: dash's echo turns the payload's \\\\| into \\|, jq rejects the JSON and the guard fails open (issue 9 §4)",
   },
 ];

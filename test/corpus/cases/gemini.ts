@@ -1,8 +1,7 @@
 /** Gemini CLI hooks (`.gemini/settings.json`: BeforeTool/AfterTool/BeforeAgent/AfterAgent, ms timeouts). */
 import type { CorpusCase } from "../harness.js";
-import { pendingDialect } from "./pending.js";
 
-const base = { dialect: "gemini", todo: pendingDialect("gemini", "Gemini CLI") } as const;
+const base = { dialect: "gemini" } as const;
 
 export const GEMINI: CorpusCase[] = [
   {

@@ -1,8 +1,7 @@
 /** Qwen Code hooks (`.qwen/settings.json`: Claude's contract with Qwen's tool names). */
 import type { CorpusCase } from "../harness.js";
-import { pendingDialect } from "./pending.js";
 
-const base = { dialect: "qwen", todo: pendingDialect("qwen", "Qwen Code") } as const;
+const base = { dialect: "qwen" } as const;
 
 export const QWEN: CorpusCase[] = [
   {

@@ -1,8 +1,7 @@
 /** Reasonix 1.x (Go) hooks: same `.reasonix/settings.json`, 1.x tool names, Claude-style JSON. */
 import type { CorpusCase } from "../harness.js";
-import { pendingDialect } from "./pending.js";
 
-const base = { dialect: "reasonix1", todo: pendingDialect("reasonix1", "Reasonix 1.x") } as const;
+const base = { dialect: "reasonix1" } as const;
 
 export const REASONIX1: CorpusCase[] = [
   {

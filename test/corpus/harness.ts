@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import {
   chmodSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -19,6 +20,7 @@ import { join, resolve } from "node:path";
 /** The dialects the corpus covers. */
 export type Dialect =
   | "claude"
+  | "plugin"
   | "reasonix"
   | "reasonix1"
   | "cagent"
@@ -131,8 +133,14 @@ export function corpusProject(
   const home = join(root, "home");
   const keelHome = join(root, "keel-home");
   cpSync(join(FIXTURES, dialect, name), project, { recursive: true });
+  // A fixture's `_home/` holds files of the user's home (e.g. an installed plugin).
+  if (existsSync(join(project, "_home"))) {
+    cpSync(join(project, "_home"), home, { recursive: true });
+    rmSync(join(project, "_home"), { recursive: true });
+  }
   makeExecutable(project);
   mkdirSync(home, { recursive: true });
+  makeExecutable(home);
   mkdirSync(keelHome, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, KEEL_HOME: keelHome, ...extraEnv };
   for (const key of Object.keys(env))

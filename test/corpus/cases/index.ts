@@ -3,6 +3,7 @@ import type { CorpusCase } from "../harness.js";
 import { CAGENT } from "./cagent.js";
 import { CLAUDE } from "./claude.js";
 import { GEMINI } from "./gemini.js";
+import { PLUGIN } from "./plugin.js";
 import { QWEN } from "./qwen.js";
 import { REASONIX } from "./reasonix.js";
 import { REASONIX1 } from "./reasonix1.js";
@@ -10,6 +11,7 @@ import { TUTORIAL } from "./tutorial.js";
 
 export const CASES: CorpusCase[] = [
   ...CLAUDE,
+  ...PLUGIN,
   ...REASONIX,
   ...REASONIX1,
   ...CAGENT,

@@ -83,6 +83,10 @@ export const CASES: CompatCase[] = [
     prompt: "print the secret",
     hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'no secrets' >&2; exit 2" }],
     turns: [done],
+    deliberate: {
+      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+      allows: ["exit status 0 ≠ 1"],
+    },
   },
   {
     name: "UserPromptSubmit decision:block",
@@ -95,6 +99,10 @@ export const CASES: CompatCase[] = [
       },
     ],
     turns: [done],
+    deliberate: {
+      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+      allows: ["exit status 0 ≠ 1"],
+    },
   },
   {
     name: "PreToolUse allow",
@@ -165,6 +173,17 @@ export const CASES: CompatCase[] = [
     turns: [bash("echo ran > out.txt"), done],
   },
   {
+    name: "PreToolUse exit 1 + JSON deny on stdout",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        `${json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "json says no" } })}; exit 1`,
+      ),
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
     name: "PreToolUse updatedInput",
     prompt: "run it",
     hooks: [
@@ -203,14 +222,20 @@ export const CASES: CompatCase[] = [
       { id: "post", event: "PostToolUse", matcher: "Bash" },
     ],
     turns: [bash("echo ran > out.txt"), done],
-    deliberate: "continue:false on PreToolUse does not run the tool",
+    deliberate: {
+      why: "continue:false on PreToolUse does not run the tool",
+      allows: ["hooks fired [post,pre] ≠ [pre]", "file out.txt missing"],
+    },
   },
   {
     name: "PreToolUse timeout",
     prompt: "run it",
     hooks: [pre("pre", "sleep 3", { timeout: 1 })],
     turns: [bash("echo ran > out.txt"), done],
-    deliberate: "a gating hook that times out blocks",
+    deliberate: {
+      why: "a gating hook that times out blocks",
+      allows: ["model saw (request 2)", "file out.txt missing"],
+    },
   },
   {
     name: "PostToolUse additionalContext",
@@ -258,6 +283,67 @@ export const CASES: CompatCase[] = [
     prompt: "run it",
     hooks: [observe("PostToolUseFailure", "Bash"), observe("PostToolUse", "Bash")],
     turns: [bash("echo oops; exit 3"), done],
+  },
+  {
+    name: "PostToolUseFailure additionalContext",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "fail",
+        event: "PostToolUseFailure",
+        matcher: "Bash",
+        answer: json({
+          hookSpecificOutput: {
+            hookEventName: "PostToolUseFailure",
+            additionalContext: "fail ctx",
+          },
+        }),
+      },
+    ],
+    turns: [bash("echo oops; exit 3"), done],
+  },
+  {
+    name: "two PreToolUse hooks: both contexts, in order",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre1",
+        json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "first" } }),
+      ),
+      pre(
+        "pre2",
+        json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "second" } }),
+      ),
+    ],
+    turns: [bash("echo ran"), done],
+    // Claude Code gives them in the order the hooks finished (it varies run to run).
+    deliberate: {
+      why: "several hooks' context in configuration order, not finish order",
+      allows: ["model saw (request 2)"],
+    },
+  },
+  {
+    name: "PostToolUse continue:false",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: json({ continue: false, stopReason: "enough" }),
+      },
+      observe("Stop"),
+    ],
+    turns: [bash("echo ran > out.txt"), { text: "after" }],
+  },
+  {
+    name: "SessionEnd matcher on reason",
+    prompt: "hello",
+    hooks: [
+      { id: "end-other", event: "SessionEnd", matcher: "other" },
+      { id: "end-exit", event: "SessionEnd", matcher: "prompt_input_exit" },
+    ],
+    turns: [done],
   },
   {
     name: "Write, Read, Edit payloads",

@@ -7,10 +7,9 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { CASES } from "./cases.js";
-import { compareObservations } from "./compare.js";
+import { compareObservations, DELIBERATE_FIELDS, verdictLine } from "./compare.js";
 import { type PeerCommand, runClaudeCase } from "./run-claude.js";
 import { runKeelCase } from "./run-keel.js";
-import type { CompatCase } from "./types.js";
 
 const INSTALLER = fileURLToPath(new URL("../scripts/install-peer.mjs", import.meta.url));
 
@@ -38,18 +37,19 @@ async function main(argv: string[]): Promise<number> {
   });
   const width = Math.max(...cases.map((c) => c.name.length));
   for (const { c, ref, keel, diffs } of results) {
-    if (diffs.length > 0 && !c.deliberate) differing++;
-    const verdict =
-      diffs.length === 0
-        ? "same"
-        : `${c.deliberate ? `deliberate (${c.deliberate}): ` : "differs: "}${diffs.join("; ")}`;
-    process.stdout.write(`${c.name.padEnd(width)}  ${verdict}\n`);
+    const line = verdictLine(c, diffs);
+    if (line.startsWith("differs")) differing++;
+    process.stdout.write(`${c.name.padEnd(width)}  ${line}\n`);
     if (dump !== undefined) {
       process.stdout.write(`--- claude\n${JSON.stringify(ref, null, 1)}\n`);
       process.stdout.write(`--- keel\n${JSON.stringify(keel, null, 1)}\n`);
     }
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write("\nNever compared (Keel deliberately does not send them):\n");
+  for (const [field, why] of Object.entries(DELIBERATE_FIELDS)) {
+    process.stdout.write(`  payload ${field}: ${why}\n`);
+  }
   process.stdout.write(
     `\n${cases.length - differing}/${cases.length} same or deliberate, ${differing} differ (${secs} s)\n`,
   );
@@ -72,8 +72,6 @@ async function mapLimit<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
-
-export type { CompatCase };
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -4,7 +4,7 @@
  * compared and each difference becomes one short phrase.
  */
 import { hookParagraphs } from "./model-view.js";
-import type { HookRecord, Observation } from "./types.js";
+import type { CompatCase, HookRecord, Observation } from "./types.js";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TOOL_ID = /\b(toolu_[A-Za-z0-9]+|call_[A-Za-z0-9_]+)\b/g;
@@ -16,6 +16,15 @@ const OPAQUE_FIELDS: Record<string, string> = {
   prompt_id: "<prompt_id>",
   tool_use_id: "<tool_use_id>",
   duration_ms: "<ms>",
+  sessionId: "<session>",
+};
+
+/**
+ * Payload fields Keel deliberately does not send, with the reason (docs/hooks.md "Where Keel
+ * deliberately differs"); left out of every comparison and listed once under the table.
+ */
+export const DELIBERATE_FIELDS: Readonly<Record<string, string>> = {
+  effort: "Keel has no effort level to report (DeepSeek's thinking is on or off)",
 };
 
 /** Env variables whose value is per-run. */
@@ -29,6 +38,7 @@ export function normalizeText(text: string, paths: Observation["paths"]): string
   return text
     .replaceAll(paths.project, "$PROJECT")
     .replaceAll(paths.home, "$HOME")
+    .replaceAll(paths.root, "$ROOT")
     .replace(UUID, "<uuid>")
     .replace(TOOL_ID, "<tool_use_id>");
 }
@@ -40,6 +50,7 @@ export function normalizePayload(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
+    if (key in DELIBERATE_FIELDS) continue;
     const opaque = OPAQUE_FIELDS[key];
     if (opaque !== undefined && (typeof value === "string" || typeof value === "number")) {
       out[key] = opaque;
@@ -109,7 +120,11 @@ function labelled(records: readonly HookRecord[]): Map<string, HookRecord> {
 }
 
 /** Every observable difference between the reference agent's run and Keel's. */
-export function compareObservations(ref: Observation, keel: Observation): string[] {
+export function compareObservations(
+  ref: Observation,
+  keel: Observation,
+  opts: { modelView?: "all" | "hooks" } = {},
+): string[] {
   const out: string[] = [];
   if (ref.exitCode !== keel.exitCode) out.push(`exit status ${ref.exitCode} ≠ ${keel.exitCode}`);
   const refResult = normalizeText(ref.result, ref.paths);
@@ -140,7 +155,9 @@ export function compareObservations(ref: Observation, keel: Observation): string
       out.push(`${label} payload ${d}`);
     }
     for (const d of diffValues(normalizeEnv(ra.env, ref.paths), normalizeEnv(rb.env, keel.paths))) {
-      out.push(`${label} env ${d}`);
+      // Keel gives every dialect's hooks its own variables too (KEEL_*, CLAUDE_PROJECT_DIR):
+      // an extra variable breaks no hook, a missing or different one can.
+      if (!d.endsWith(" extra")) out.push(`${label} env ${d}`);
     }
   }
 
@@ -151,10 +168,15 @@ export function compareObservations(ref: Observation, keel: Observation): string
   // The first request also carries each agent's own system text; compare only what follows
   // from the hooks and the prompt there, and everything in later requests.
   for (let i = 0; i < views; i++) {
-    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths));
-    const vb = (keel.modelView[i] ?? []).map((t) => normalizeText(t, keel.paths));
-    const fa = hookView(va, i === 0);
-    const fb = hookView(vb, i === 0);
+    // Trailing whitespace is invisible to the model (Claude keeps stderr's last newline).
+    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths).trimEnd());
+    const vb = (keel.modelView[i] ?? []).map((t) =>
+      claudeToolNames(normalizeText(t, keel.paths)).trimEnd(),
+    );
+    const keep = (items: string[]) =>
+      opts.modelView === "hooks" ? items.filter((t) => /\bhook\b/i.test(t)) : items;
+    const fa = keep(hookView(va, i === 0));
+    const fb = keep(hookView(vb, i === 0));
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
       out.push(`model saw (request ${i + 1}) ${short(fa)} ≠ ${short(fb)}`);
     }
@@ -175,4 +197,28 @@ function hookView(items: readonly string[], first: boolean): string[] {
     if (paras.length > 0) return paras.map((p) => `text: ${p}`);
     return first ? [] : [item];
   });
+}
+
+const MODEL_TOOL_NAMES: Readonly<Record<string, string>> = {
+  shell: "Bash",
+  write_file: "Write",
+  read_file: "Read",
+  edit_file: "Edit",
+};
+
+/** Keel's model knows its tools by Keel's names; hook texts name them (`PreToolUse:shell hook …`). */
+function claudeToolNames(text: string): string {
+  return text.replace(
+    /\b(PreToolUse|PostToolUse|PostToolUseFailure):(shell|write_file|read_file|edit_file) hook/g,
+    (_m, event: string, tool: string) => `${event}:${MODEL_TOOL_NAMES[tool]} hook`,
+  );
+}
+
+/** `same`, `deliberate (why): …` when every difference is one the case allows, else `differs: …`. */
+export function verdictLine(c: CompatCase, diffs: readonly string[]): string {
+  if (diffs.length === 0) return "same";
+  const allowed = (d: string) => c.deliberate?.allows.some((a) => d.startsWith(a)) === true;
+  const unexpected = diffs.filter((d) => !allowed(d));
+  if (unexpected.length === 0) return `deliberate (${c.deliberate?.why}): ${diffs.join("; ")}`;
+  return `differs: ${unexpected.join("; ")}`;
 }

@@ -20,7 +20,13 @@ export function modelItemsFromAnthropic(body: unknown): string[] {
     }
     for (const block of (m.content as Array<Record<string, unknown>>) ?? []) {
       if (block.type === "tool_result") {
-        items.push(`tool_result: ${canonicalToolOutput("claude", blockText(block.content))}`);
+        const text = blockText(block.content);
+        // Output of a command that ran fine is the bare output in Claude; errors are worded.
+        const ran =
+          block.is_error !== true && !/^(\(Bash completed|File created|The file |\d+\t)/.test(text);
+        items.push(
+          `tool_result: ${ran ? `(output 0: ${text.trim()})` : canonicalToolOutput("claude", text)}`,
+        );
       } else if (block.type === "text" && typeof block.text === "string") {
         items.push(...textItems(block.text));
       }

@@ -97,6 +97,39 @@ export function writeClaudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]):
   );
 }
 
+/** Reasonix's settings object for the case's hooks (flat `{match, command}` entries). */
+export function reasonixSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): object {
+  const byEvent: Record<string, object[]> = {};
+  for (const h of hooks) {
+    const entry: Record<string, unknown> = { command: hookCommand(dirs, h) };
+    if (h.matcher !== undefined) entry.match = h.matcher;
+    // Reasonix timeouts are milliseconds.
+    if (h.timeout !== undefined) entry.timeout = h.timeout * 1000;
+    const list = byEvent[h.event] ?? [];
+    list.push(entry);
+    byEvent[h.event] = list;
+  }
+  return { hooks: byEvent };
+}
+
+/** Writes `.reasonix/settings.json` into the project. */
+export function writeReasonixSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): void {
+  mkdirSync(join(dirs.project, ".reasonix"), { recursive: true });
+  writeFileSync(
+    join(dirs.project, ".reasonix", "settings.json"),
+    `${JSON.stringify(reasonixSettings(dirs, hooks), null, 2)}\n`,
+  );
+}
+
+/** Whether an environment variable is kept in the recordings. */
+function recordedEnv(key: string): boolean {
+  // REASONIX_HOME is the harness's own setting for the Reasonix process, not a hook variable.
+  return (
+    (RECORDED_ENV as readonly string[]).includes(key) ||
+    (key.startsWith("REASONIX_") && key !== "REASONIX_HOME")
+  );
+}
+
 /** The hook recordings in the order the hooks ran. */
 export function readRecords(dirs: CaseDirs): HookRecord[] {
   const names = readdirSync(dirs.rec)
@@ -120,7 +153,7 @@ export function readRecords(dirs: CaseDirs): HookRecord[] {
     for (const entry of envText.split("\0")) {
       const eq = entry.indexOf("=");
       const key = entry.slice(0, eq);
-      if ((RECORDED_ENV as readonly string[]).includes(key)) env[key] = entry.slice(eq + 1);
+      if (recordedEnv(key)) env[key] = entry.slice(eq + 1);
     }
     return { id, payload, env };
   });

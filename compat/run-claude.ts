@@ -76,7 +76,7 @@ export async function runClaudeCase(c: CompatCase, claude: PeerCommand): Promise
       hooks: readRecords(dirs),
       modelView: sim.turns().map((r) => modelItemsFromAnthropic(r.body)),
       files: projectFiles(dirs),
-      paths: { project: dirs.project, home: dirs.home },
+      paths: { root: dirs.root, project: dirs.project, home: dirs.home },
       notes,
     };
   } finally {

@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 import { startSimulator } from "../src/sim/index.js";
 import type { ScriptReply } from "../src/sim/script.js";
 import { modelItemsFromChat } from "./model-view.js";
-import { makeCaseDirs, projectFiles, readRecords, writeClaudeSettings } from "./project.js";
+import {
+  makeCaseDirs,
+  projectFiles,
+  readRecords,
+  writeClaudeSettings,
+  writeReasonixSettings,
+} from "./project.js";
 import { spawnCollect } from "./run-claude.js";
 import type { CompatCase, ModelCall, ModelTurn, Observation } from "./types.js";
 
@@ -53,10 +59,14 @@ export function keelReplies(turns: readonly ModelTurn[], project: string): Scrip
   }));
 }
 
-/** Runs `c` through Keel. */
-export async function runKeelCase(c: CompatCase): Promise<Observation> {
+/** Runs `c` through Keel, with the hooks written in `format`'s settings file. */
+export async function runKeelCase(
+  c: CompatCase,
+  format: "claude" | "reasonix" = "claude",
+): Promise<Observation> {
   const dirs = makeCaseDirs(c, "keel");
-  writeClaudeSettings(dirs, c.hooks);
+  if (format === "claude") writeClaudeSettings(dirs, c.hooks);
+  else writeReasonixSettings(dirs, c.hooks);
   const keelHome = join(dirs.home, ".keel");
   mkdirSync(keelHome, { recursive: true });
   const sim = await startSimulator({ script: { replies: keelReplies(c.turns, dirs.project) } });
@@ -93,7 +103,7 @@ export async function runKeelCase(c: CompatCase): Promise<Observation> {
         .filter((r) => r.status === 200)
         .map((r) => modelItemsFromChat(r.messages)),
       files: projectFiles(dirs),
-      paths: { project: dirs.project, home: dirs.home },
+      paths: { root: dirs.root, project: dirs.project, home: dirs.home },
       notes: run.stderr.trim() ? [...notes, `stderr: ${run.stderr.trim()}`] : notes,
     };
   } finally {

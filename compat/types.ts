@@ -37,8 +37,11 @@ export interface CompatCase {
   turns: ModelTurn[];
   /** Files created in the project before the run (relative path → content). */
   files?: Record<string, string>;
-  /** Why a remaining difference is deliberate (docs/hooks.md "Where Keel deliberately differs"). */
-  deliberate?: string;
+  /**
+   * A difference Keel keeps on purpose (docs/hooks.md "Where Keel deliberately differs"): why,
+   * and the start of each difference phrase it explains. Any other difference still counts.
+   */
+  deliberate?: { why: string; allows: string[] };
 }
 
 /** One hook firing as the hook saw it. */
@@ -59,7 +62,7 @@ export interface Observation {
   /** Project files after the run (relative path → content), recordings excluded. */
   files: Record<string, string>;
   /** Paths in the run that stand for the project, home and transcript (for normalization). */
-  paths: { project: string; home: string };
+  paths: { root: string; project: string; home: string };
   /** Things the runner noticed (e.g. the transcript file could not be parsed). */
   notes: string[];
 }

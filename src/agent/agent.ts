@@ -11,13 +11,20 @@ import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
+import {
+  ClaudeTranscript,
+  claudeTranscriptPath,
+  withClaudeTranscript,
+} from "./claude-transcript.js";
 import { loadCommands } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
-import type { StreamingRun } from "./dispatch.js";
+import type { DispatchContext, StreamingRun } from "./dispatch.js";
+import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { contextForModel } from "./hook-text.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
@@ -81,9 +88,31 @@ export function memorySession(id: string = randomUUID()): SessionPort {
  * its bytes are replayed exactly, and SessionStart fires with `source: "resume"`.
  */
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
-  const session = opts.session ?? memorySession();
+  let session = opts.session ?? memorySession();
   const clock = opts.clock ?? Date.now;
   let mode: PermissionMode = opts.permissionMode ?? "default";
+  const headless = opts.askPermission === undefined;
+  // Claude Code hooks get a Claude-format transcript and a CLAUDE_ENV_FILE; both live under
+  // KEEL_HOME, so a session kept only in memory has neither.
+  const claudeFiles =
+    session.transcriptPath && opts.keelHome !== undefined
+      ? {
+          transcript: new ClaudeTranscript(
+            claudeTranscriptPath(opts.keelHome, opts.projectDir, session.id),
+            {
+              sessionId: session.id,
+              projectDir: opts.projectDir,
+              model: opts.model,
+              entrypoint: headless ? "sdk-cli" : "cli",
+            },
+          ),
+          envFile: sessionEnvFilePath(opts.keelHome, session.id),
+        }
+      : null;
+  if (claudeFiles) {
+    session = withClaudeTranscript(session, claudeFiles.transcript, () => info.promptId);
+    if (!prepareEnvFile(claudeFiles.envFile)) claudeFiles.envFile = "";
+  }
   const info: HookSessionInfo = {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
@@ -128,6 +157,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       }),
       mcpToolRunner: mcpHookRunner(() => mcp),
       onRun: (run) => session.appendHookRun(run),
+      session: {
+        headless,
+        ...(claudeFiles?.envFile ? { envFile: claudeFiles.envFile } : {}),
+        ...(claudeFiles ? { transcriptPaths: { claude: claudeFiles.transcript.path } } : {}),
+      },
     });
   }
 
@@ -180,6 +214,16 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     };
     streaming.set(TASK_TOOL, taskStreaming(parent, settings.subagents));
   }
+  const dispatchCtx: DispatchContext = {
+    tools,
+    streaming,
+    hooks: engine,
+    info,
+    askPermission: opts.askPermission,
+    autoApprove: opts.autoApprove ?? false,
+    allowed: new Set(),
+    clock,
+  };
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
     projectDir: opts.projectDir,
@@ -194,16 +238,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     hooks: engine,
     session,
     info,
-    dispatch: {
-      tools,
-      streaming,
-      hooks: engine,
-      info,
-      askPermission: opts.askPermission,
-      autoApprove: opts.autoApprove ?? false,
-      allowed: new Set(),
-      clock,
-    },
+    dispatch: dispatchCtx,
     maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS,
     clock,
     ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
@@ -251,17 +286,22 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     yield* drainNotices();
     if (started) return;
     started = true;
+    const startSource = opts.startSource ?? (resumed ? "resume" : "startup");
     const decision = yield* fireHook(
       engine,
       info,
       "SessionStart",
-      { source: opts.startSource ?? (resumed ? "resume" : "startup") },
+      { source: startSource },
       o.signal,
     );
     for (const text of [...loaded.warnings, ...commands.problems]) {
       yield { type: "notice", level: "warn", text };
     }
-    core.addPending("SessionStart", decision.additionalContext);
+    core.addPending("SessionStart", contextForModel(decision, { source: startSource }));
+    if (claudeFiles?.envFile) {
+      const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
+      if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
+    }
     if (opts.memory !== false) {
       if (!resumed)
         memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);

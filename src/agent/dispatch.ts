@@ -18,7 +18,7 @@ import {
   vetoReason,
 } from "./hook-fire.js";
 import { firePermissionDenied } from "./hook-moments.js";
-import { headlessAskText, preToolVetoText, toolContextText } from "./hook-text.js";
+import { contextForModel, headlessAskText, preToolVetoText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
 import { allowKey, modeVerdict } from "./permissions.js";
 import { withProgress } from "./progress.js";
@@ -35,6 +35,8 @@ export interface DispatchContext {
   /** "Allow always" answers of this session. */
   allowed: Set<string>;
   clock: () => number;
+  /** Environment added to processes tools start (set after SessionStart from CLAUDE_ENV_FILE). */
+  toolEnv?: Readonly<Record<string, string>>;
   /** Calls pre-approved for the current turn only (a user command's allowed-tools). */
   turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
@@ -179,6 +181,7 @@ export async function* dispatchToolCall(
             tool.run(input, {
               signal,
               sandboxed: permitted.sandboxed === true,
+              ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}),
               onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
             }),
           );
@@ -195,10 +198,8 @@ export async function* dispatchToolCall(
   let content = result.content;
   let stopReason: string | null = null;
   // PreToolUse context reaches the model with the result, as in Claude Code (text after it).
-  if (pre.additionalContext?.trim()) {
-    const text = toolContextText("PreToolUse", name, pre.additionalContext);
-    content = `${content}\n\n${hookContextBlock("PreToolUse", text)}`;
-  }
+  const preContext = contextForModel(pre, { tool: name });
+  if (preContext?.trim()) content = `${content}\n\n${hookContextBlock("PreToolUse", preContext)}`;
   if (!result.isError) {
     const post = yield* fireHook(
       ctx.hooks,
@@ -214,7 +215,12 @@ export async function* dispatchToolCall(
       signal,
     );
     if (post.updatedToolOutput !== null) content = post.updatedToolOutput;
-    content = withContext(content, "PostToolUse", post.additionalContext, post.reason);
+    content = withContext(
+      content,
+      "PostToolUse",
+      contextForModel(post, { tool: name }),
+      post.reason,
+    );
     if (!post.continue) stopReason = post.stopReason ?? "a PostToolUse hook stopped the agent";
   } else {
     const failure = yield* fireHook(
@@ -231,7 +237,12 @@ export async function* dispatchToolCall(
       },
       signal,
     );
-    content = withContext(content, "PostToolUseFailure", failure.additionalContext, null);
+    content = withContext(
+      content,
+      "PostToolUseFailure",
+      contextForModel(failure, { tool: name }),
+      null,
+    );
     if (!failure.continue) {
       stopReason = failure.stopReason ?? "a PostToolUseFailure hook stopped the agent";
     }

@@ -4,7 +4,7 @@
  * it); Keel's other dialects keep Keel's wording, which names the hook and its source file.
  */
 import type { HookEventName } from "../hooks/events.js";
-import type { HookDecision, HookRunRecord } from "../hooks/types.js";
+import type { HookContextPiece, HookDecision, HookRunRecord } from "../hooks/types.js";
 import { vetoingHooks, vetoReason } from "./hook-fire.js";
 
 /** The runs that decided a veto or an ask (timeouts included). */
@@ -21,11 +21,6 @@ function allClaude(runs: readonly HookRunRecord[]): boolean {
 /** An exit-2 run's message in Claude's form: `[<command>]: <stderr>`. */
 function exit2Text(run: HookRunRecord, trim: boolean): string {
   return `[${run.command}]: ${trim ? run.stderr.trim() : run.stderr}`;
-}
-
-/** Context a tool event's hooks added, as Claude words it (`PreToolUse:Bash hook additional context: …`). */
-export function toolContextText(event: HookEventName, tool: string, text: string): string {
-  return `${event}:${tool} hook additional context: ${text.trim()}`;
 }
 
 /** The tool result the model gets when PreToolUse hooks vetoed the call. */
@@ -64,4 +59,57 @@ export function stopFeedbackText(decision: HookDecision): string {
     return `Stop hook feedback:\n${lines.join("\n")}`;
   }
   return `A Stop hook asks you to keep working:\n${vetoReason(decision)}`;
+}
+
+/** How one event's context is worded for Claude Code hooks. */
+function claudePiece(
+  event: HookEventName,
+  piece: HookContextPiece,
+  at: { tool?: string; source?: string },
+): string {
+  const text = piece.text.trim();
+  const tool = at.tool ?? "";
+  if (piece.source === "feedback") {
+    const body = piece.run.exitCode === 2 ? exit2Text(piece.run, true) : text;
+    return `${event}:${tool} hook blocking error from command: "${piece.run.command}": ${body}`;
+  }
+  const toolEvent =
+    event === "PreToolUse" || event === "PostToolUse" || event === "PostToolUseFailure";
+  const name = toolEvent ? `${event}:${tool}` : event;
+  if (piece.source === "stdout") {
+    const where = event === "SessionStart" && at.source ? `${event}:${at.source}` : name;
+    return `${where} hook success: ${text}`;
+  }
+  return `${name} hook additional context: ${text}`;
+}
+
+/**
+ * The context a firing gives the model: Claude Code hooks' pieces in Claude's words
+ * (`SessionStart:startup hook success: …`, `PostToolUse:Bash hook additional context: …`,
+ * `… hook blocking error from command: …`), other dialects' text as written. Null when none.
+ */
+export function contextForModel(
+  decision: HookDecision,
+  at: { tool?: string; source?: string } = {},
+): string | null {
+  const pieces = decision.contextPieces;
+  if (pieces === undefined) return decision.additionalContext;
+  const parts = pieces.map((p) =>
+    p.run.dialect === "claude" ? claudePiece(decision.event, p, at) : p.text.trim(),
+  );
+  return parts.length > 0 ? parts.join("\n\n") : null;
+}
+
+/**
+ * What a blocked prompt's turn reports as its result: Claude Code's words when Claude Code
+ * hooks blocked it (`UserPromptSubmit operation blocked by hook:` …, then the prompt), else
+ * Keel's. (`keel run` still exits 1: the prompt did not run; see docs/hooks.md.)
+ */
+export function promptBlockedText(decision: HookDecision, prompt: string): string {
+  const runs = decidingRuns(decision);
+  if (allClaude(runs)) {
+    const lines = runs.map((r) => (r.exitCode === 2 ? exit2Text(r, false) : (r.message ?? "")));
+    return `UserPromptSubmit operation blocked by hook:\n${lines.join("\n")}\n\nOriginal prompt: ${prompt}`;
+  }
+  return `Prompt blocked by ${vetoingHooks(decision)}: ${vetoReason(decision)}`;
 }

@@ -20,7 +20,7 @@ import {
   vetoReason,
 } from "./hook-fire.js";
 import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-moments.js";
-import { stopFeedbackText } from "./hook-text.js";
+import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-text.js";
 import {
   finishNote,
   repairAssistantMessage,
@@ -59,7 +59,7 @@ export async function* runTurn(
       level: "error",
       text: `Prompt blocked by ${vetoingHooks(submit)}: ${vetoReason(submit)}`,
     };
-    yield end("blocked");
+    yield end("blocked", promptBlockedText(submit, prompt));
     return;
   }
   if (!submit.continue) {
@@ -71,7 +71,7 @@ export async function* runTurn(
   if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
   core.log.append({
     role: "user",
-    content: core.composeUserMessage(prompt, submit.additionalContext),
+    content: core.composeUserMessage(prompt, contextForModel(submit)),
   });
 
   let requests = 0;

@@ -6,7 +6,13 @@
 import type { RunVerdict } from "./decide.js";
 import type { Dialect } from "./dialects/types.js";
 import type { HookEventName, ToolInput } from "./events.js";
-import type { DecisionKind, HookDecision, HookOutputExtras, HookRunRecord } from "./types.js";
+import type {
+  DecisionKind,
+  HookContextPiece,
+  HookDecision,
+  HookOutputExtras,
+  HookRunRecord,
+} from "./types.js";
 
 /** One run to aggregate: its verdict, its record, and the dialect its output is written in. */
 export interface AggregateItem {
@@ -78,6 +84,19 @@ export function aggregate(
   const contexts = sorted
     .map((i) => i.verdict.additionalContext)
     .filter((c): c is string => c !== null && c !== "");
+  const contextPieces: HookContextPiece[] = [];
+  for (const i of sorted) {
+    const v = i.verdict;
+    let own = v.additionalContext;
+    if (v.feedback !== undefined && own !== null) {
+      own =
+        own === v.feedback ? null : own.slice(0, Math.max(0, own.length - v.feedback.length - 1));
+    }
+    if (own) contextPieces.push({ source: v.contextSource ?? "json", text: own, run: i.record });
+    if (v.feedback !== undefined && v.additionalContext !== null) {
+      contextPieces.push({ source: "feedback", text: v.feedback, run: i.record });
+    }
+  }
   const stoppers = sorted.filter((i) => !i.verdict.continue);
   const outputs = sorted
     .map((i) => i.verdict.updatedToolOutput)
@@ -112,6 +131,7 @@ export function aggregate(
     stopReason:
       stoppers.map((i) => i.verdict.stopReason).find((r): r is string => r !== null) ??
       (stoppers.length > 0 ? "stopped by hook" : null),
+    contextPieces,
     runs: sorted.map((i) => i.record),
   };
 }

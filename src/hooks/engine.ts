@@ -155,6 +155,7 @@ export async function createHookEngine(
       const shaped = shapePayload(h.dialect, payload, {
         projectDir,
         ...(tools ? { tools } : {}),
+        ...(opts.session ? { session: opts.session } : {}),
       });
       const req = {
         hook: h.def,

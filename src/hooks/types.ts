@@ -10,7 +10,7 @@ import type { HookToolDescriptor } from "./tool-descriptor.js";
 /** The configuration formats Keel reads hooks from (derived from the dialect registry). */
 export type { DialectName } from "./dialects/index.js";
 
-import type { DialectName } from "./dialects/index.js";
+import type { DialectName, DialectSessionFacts } from "./dialects/index.js";
 
 /** Where a hook file lives: user-level files are trusted; project files need trust. */
 export type SourceScope = "user" | "project" | "local";
@@ -158,6 +158,14 @@ export interface HookRunRecord {
   async: boolean;
 }
 
+/** One run's text for the model: its JSON additionalContext, its plain stdout, or the
+ *  feedback of a block on an observing event. */
+export interface HookContextPiece {
+  source: "json" | "stdout" | "feedback";
+  text: string;
+  run: HookRunRecord;
+}
+
 /** The aggregate decision of all hooks that ran for one firing. */
 export type DecisionKind = "pass" | "allow" | "ask" | "deny" | "block";
 
@@ -182,6 +190,9 @@ export interface HookDecision {
   /** False when a hook said `continue: false`: the turn ends and `stopReason` is shown. */
   continue: boolean;
   stopReason: string | null;
+  /** additionalContext run by run, in configuration order, with where each piece came from,
+   *  so the agent can word it as the hook's own agent does. */
+  contextPieces?: HookContextPiece[];
   runs: HookRunRecord[];
   /** Claude Code's newer output fields, when any hook gave one (see HookOutputExtras). */
   extras?: HookOutputExtras;
@@ -259,6 +270,8 @@ export interface HookEngineOptions {
   /** The session's common payload fields, for events the engine fires itself (ConfigChange
    *  on reload). Without it those events are not fired. */
   sessionPayload?: () => CommonPayload;
+  /** Session facts some dialects expose (Claude's CLAUDE_ENV_FILE, its transcript file). */
+  session?: DialectSessionFacts;
   /** Called for every finished run, including async ones. Must not throw. */
   onRun?: (run: HookRunRecord) => void;
 }

@@ -24,6 +24,10 @@ export interface RunVerdict {
   stopReason: string | null;
   /** Claude output fields beyond the classic ones (sessionTitle, watchPaths, retry, …). */
   extras?: Record<string, unknown>;
+  /** Where additionalContext came from: plain stdout or JSON output (agents word them apart). */
+  contextSource?: "stdout" | "json";
+  /** A block message on an observing event that went to the model (also in additionalContext). */
+  feedback?: string;
 }
 
 /** What decideRun needs to know besides the result. */
@@ -77,7 +81,13 @@ export function blockOrFeedback(
   }
   if (ctx.feedbackTo === "user") return verdict({ ...base, outcome: "warn", message: reason });
   const context = [base.additionalContext, reason].filter(Boolean).join("\n");
-  return verdict({ ...base, outcome: "warn", message: reason, additionalContext: context });
+  return verdict({
+    ...base,
+    outcome: "warn",
+    message: reason,
+    additionalContext: context,
+    feedback: reason,
+  });
 }
 
 /** The decision and reason a valid output expresses (most restrictive wins within one output). */
@@ -162,6 +172,7 @@ function outputFields(ctx: DecideContext, out: HookOutput): Partial<RunVerdict> 
         ? (hso?.updatedToolOutput ?? mcpOutputText(hso?.updatedMCPToolOutput) ?? null)
         : null,
     additionalContext: nonEmpty(hso?.additionalContext ?? out.additionalContext),
+    contextSource: "json",
     systemMessage: nonEmpty(out.systemMessage),
     continue: out.continue !== false,
     stopReason: out.continue === false ? nonEmpty(out.stopReason) : null,

@@ -99,6 +99,8 @@ export function createEditFileTool(
           isError: false,
           details: {
             path: rel,
+            absolutePath: where.abs,
+            originalFile: text,
             replacements: count,
             firstLine: line,
             oldString: input.old_string,

@@ -6,6 +6,13 @@
  * `response` (per dialect) is where a dialect's own tool_response shape is built.
  */
 
+import {
+  claudeBashResponse,
+  claudeEditResponse,
+  claudeReadResponse,
+  claudeWriteResponse,
+} from "./claude-responses.js";
+
 /** Structurally the hooks engine's HookToolDescriptor (tools/ imports nothing from src/). */
 export interface ToolHookFacts {
   readonly name: string;
@@ -20,24 +27,33 @@ export interface ToolHookFacts {
 
 /** The descriptors of the built-in tools. */
 export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
-  { name: "shell", primaryArg: "command", inputFields: ["command", "timeout_ms"], pathFields: [] },
+  {
+    name: "shell",
+    primaryArg: "command",
+    inputFields: ["command", "timeout_ms"],
+    pathFields: [],
+    response: { claude: claudeBashResponse },
+  },
   {
     name: "read_file",
     primaryArg: "path",
     inputFields: ["path", "offset", "limit"],
     pathFields: ["path"],
+    response: { claude: claudeReadResponse },
   },
   {
     name: "write_file",
     primaryArg: "path",
     inputFields: ["path", "content"],
     pathFields: ["path"],
+    response: { claude: claudeWriteResponse },
   },
   {
     name: "edit_file",
     primaryArg: "path",
     inputFields: ["path", "old_string", "new_string", "replace_all"],
     pathFields: ["path"],
+    response: { claude: claudeEditResponse },
   },
   {
     name: "glob",

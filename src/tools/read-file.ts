@@ -4,7 +4,7 @@ import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-op
 import { toParameters } from "./json-schema.js";
 import { displayPath, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
-import type { Tool, ToolContext } from "./types.js";
+import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Lines returned when no limit is given. */
 export const READ_DEFAULT_LIMIT = 2000;
@@ -80,12 +80,16 @@ export function createReadFileTool(
         if (looksBinary(bytes)) {
           return toolError(`read_file: ${where.rel} looks like a binary file (${size} bytes).`);
         }
-        return renderLines(where.rel, bytes.toString("utf8"), input);
+        const text = bytes.toString("utf8");
+        const result = renderLines(where.rel, text, input);
+        // The file as read and where it is, for hooks (Claude Code's tool_response.file).
+        if (!result.isError) result.details = { ...result.details, absolutePath: where.abs, text };
+        return result;
       }),
   };
 }
 
-function renderLines(rel: string, text: string, input: ReadFileInput) {
+function renderLines(rel: string, text: string, input: ReadFileInput): ToolResult {
   if (text.length === 0) {
     return { content: `(${rel} is empty)`, isError: false, details: { path: rel, lines: 0 } };
   }

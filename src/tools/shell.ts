@@ -96,8 +96,17 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal, sandboxed, onOutput }) =>
-      guarded("shell", () => runShell(ctx, ops, input, signal, sandboxed === true, onOutput)),
+    run: (input, { signal, sandboxed, onOutput, env }) =>
+      guarded("shell", () =>
+        runShell(
+          env ? { ...ctx, env: { ...(ctx.env ?? process.env), ...env } } : ctx,
+          ops,
+          input,
+          signal,
+          sandboxed === true,
+          onOutput,
+        ),
+      ),
   };
 }
 

@@ -48,4 +48,7 @@ export interface ToolRunOptions {
   sandboxed?: boolean;
   /** Output as it is produced (shell), for the UI; the result still carries all of it. */
   onOutput?: (text: string) => void;
+  /** Variables laid over the environment of processes this call starts (the `export` lines
+   *  SessionStart hooks wrote to CLAUDE_ENV_FILE). */
+  env?: Readonly<Record<string, string>>;
 }

@@ -19,6 +19,9 @@ const DESCRIPTION = `Create a file or replace its whole content. Missing parent 
 - For changes to part of an existing file, prefer edit_file: it sends less and cannot lose unrelated lines.`;
 
 /** Creates the write_file tool. */
+/** Largest previous content kept for hooks (`originalFile`); bigger files report none. */
+const ORIGINAL_FILE_MAX_BYTES = 1024 * 1024;
+
 export function createWriteFileTool(
   ctx: ToolContext,
   opts: FileToolOptions = {},
@@ -41,12 +44,18 @@ export function createWriteFileTool(
         });
         if (!where.ok) return toolError(where.error);
         let created = true;
+        // The previous content, for hooks (Claude Code's tool_response carries originalFile).
+        let originalFile: string | null = null;
         try {
           const st = await ops.stat(where.abs);
           if (st.isDirectory()) {
             return toolError(`write_file: ${where.rel} is a directory; give a file path.`);
           }
           created = false;
+          // Bounded: hooks get the previous content of ordinary source files, not of huge ones.
+          if (st.size <= ORIGINAL_FILE_MAX_BYTES) {
+            originalFile = (await ops.readFile(where.abs)).toString("utf8");
+          }
         } catch (err) {
           if (errnoCode(err) !== "ENOENT") throw err;
         }
@@ -64,7 +73,14 @@ export function createWriteFileTool(
         return {
           content: `${created ? "Created" : "Overwrote"} ${where.rel} (${lines} ${lines === 1 ? "line" : "lines"}, ${bytes} bytes).`,
           isError: false,
-          details: { path: where.rel, created, bytes, lines },
+          details: {
+            path: where.rel,
+            created,
+            bytes,
+            lines,
+            absolutePath: where.abs,
+            originalFile,
+          },
         };
       }),
   };

@@ -303,7 +303,7 @@ describe("keel run: hook events", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(log, "utf8"))).toMatchObject({
       hook_event_name: "SessionEnd",
-      reason: "exit",
+      reason: "other",
     });
     expect(json(r.stdout).hookRuns).toContainEqual(
       expect.objectContaining({ event: "SessionEnd", outcome: "pass" }),

@@ -183,7 +183,9 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
       track({ type: "notice", level: "warn", text });
     }
     for await (const ev of agent.runTurn(prompt, { signal: controller.signal })) track(ev);
-    for await (const ev of agent.end("exit")) track(ev);
+    // A headless run ends on its own, not because someone exited: Claude Code's `-p` says
+    // "other" too, and SessionEnd hooks written for it match on that.
+    for await (const ev of agent.end("other")) track(ev);
     summary = summarize(events, agent.stats());
   } finally {
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);

@@ -19,6 +19,7 @@ export type {
   Dialect,
   DialectContext,
   DialectFile,
+  DialectSessionFacts,
   ExitTable,
   MatcherStyle,
 } from "./types.js";

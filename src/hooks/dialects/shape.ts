@@ -2,7 +2,7 @@
 import type { AnyEventPayload, ToolInput } from "../events.js";
 import type { HookToolCatalog } from "../tool-descriptor.js";
 import { isRecord } from "../util.js";
-import type { Dialect } from "./types.js";
+import type { Dialect, DialectSessionFacts } from "./types.js";
 
 /** Longest value put into one environment variable (Linux refuses single strings over 128 KiB). */
 export const ENV_VALUE_MAX_CHARS = 32 * 1024;
@@ -35,8 +35,11 @@ function envValue(value: string): string {
 export function shapePayload(
   dialect: Dialect,
   payload: AnyEventPayload,
-  opts: { projectDir: string; now?: Date; tools?: HookToolCatalog },
+  opts: { projectDir: string; now?: Date; tools?: HookToolCatalog; session?: DialectSessionFacts },
 ): ShapedPayload {
+  // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
+  const transcript = opts.session?.transcriptPaths?.[dialect.name];
+  if (transcript !== undefined) payload = { ...payload, transcript_path: transcript };
   const p: Record<string, unknown> = { ...payload };
   const keelTool = typeof p.tool_name === "string" ? p.tool_name : undefined;
   const rawInput = p.tool_input;
@@ -86,7 +89,10 @@ export function shapePayload(
   if (toolOutput !== undefined) env.HOOK_TOOL_OUTPUT = envValue(toolOutput);
   if (dialect.env) {
     for (const [key, value] of Object.entries(
-      dialect.env(payload, { projectDir: opts.projectDir }),
+      dialect.env(payload, {
+        projectDir: opts.projectDir,
+        ...(opts.session ? { session: opts.session } : {}),
+      }),
     )) {
       env[key] = envValue(value);
     }

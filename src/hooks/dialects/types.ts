@@ -18,6 +18,18 @@ import type { ToolTable } from "./shared/tool-map.js";
 /** Context a dialect needs to translate inputs (absolute paths are resolved against it). */
 export interface DialectContext {
   projectDir: string;
+  /** Facts about the session the agent hands the engine (Claude's env file, transcript). */
+  session?: DialectSessionFacts;
+}
+
+/** Session facts some dialects' agents expose to hooks. */
+export interface DialectSessionFacts {
+  /** No one can answer a prompt (`keel run`): Claude's `-p` (entrypoint `sdk-cli`). */
+  headless?: boolean;
+  /** A file SessionStart hooks append `export` lines to (CLAUDE_ENV_FILE). */
+  envFile?: string;
+  /** A transcript in a dialect's own format, by dialect name (payload `transcript_path`). */
+  transcriptPaths?: Readonly<Record<string, string>>;
 }
 
 /** How a dialect's matchers are read. */

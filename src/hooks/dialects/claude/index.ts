@@ -1,14 +1,9 @@
 /** The Claude Code dialect: PascalCase tools, `file_path` fields with absolute paths. */
 import { join } from "node:path";
-import { nativeExitTable } from "../shared/exit-native.js";
-import {
-  nativeDefaultTimeoutSec,
-  nativeEvents,
-  nativeStdinObject,
-  readClaudeStyleFile,
-} from "../shared/native.js";
+import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
+import { claudeEnv, claudeExitTable, claudeStdinObject } from "./payload.js";
 
 /** Keel tool → Claude Code tool (design §2.4). */
 export const CLAUDE_TOOLS: ToolTable = {
@@ -36,7 +31,8 @@ export const claudeDialect = defineDialect({
   read: readClaudeStyleFile,
   ...createToolMapper(CLAUDE_TOOLS, { absolutePaths: true }),
   ...nativeEvents,
-  stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
+  stdinObject: claudeStdinObject,
+  env: claudeEnv,
   matcherStyle: "claude",
   matchesNonToolEvents: true,
   // Claude Code documents UserPromptSubmit as an event without matchers: one written there is
@@ -50,6 +46,6 @@ export const claudeDialect = defineDialect({
   feedbackToModelOn: new Set(["PostToolUse", "PostToolUseFailure"]),
   defaultTimeoutSec: nativeDefaultTimeoutSec,
   timeoutUnit: "s",
-  exitTable: nativeExitTable,
+  exitTable: claudeExitTable,
   parsesJson: true,
 });

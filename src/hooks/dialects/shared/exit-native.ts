@@ -34,7 +34,7 @@ export const nativeExitTable: ExitTable = {
     }
     if (code === 0) {
       const context = PLAIN_STDOUT_IS_CONTEXT.has(ctx.event) ? stdout : null;
-      return verdict({ additionalContext: context });
+      return verdict({ additionalContext: context, contextSource: "stdout" });
     }
     return verdict({ outcome: "warn", message: exitWarning(code, run.signal, run.stderr) });
   },

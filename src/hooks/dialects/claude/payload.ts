@@ -1,0 +1,77 @@
+/**
+ * What a Claude Code hook sees beyond the native payload, as Claude Code 2.1 sends it (measured
+ * headless with `npm run compat:claude`): no permission_mode on SessionStart/SessionEnd, Stop's
+ * background_tasks and session_crons, Edit's explicit replace_all, a failed Bash call's error
+ * as `Exit code N\n<output>`, and the CLAUDECODE / CLAUDE_CODE_* / CLAUDE_ENV_FILE variables.
+ */
+import type { AnyEventPayload, HookEventName } from "../../events.js";
+import { nativeExitTable } from "../shared/exit-native.js";
+import { nativeStdinObject } from "../shared/native.js";
+import type { DialectContext, ExitTable, ShapedTool } from "../types.js";
+
+/** Events whose payload carries no permission_mode in Claude Code. */
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(["SessionStart", "SessionEnd"]);
+
+/** Events whose hooks get CLAUDE_ENV_FILE (the ones of them Keel fires). */
+const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set(["SessionStart"]);
+
+/** The stdin object of a Claude Code hook. */
+export function claudeStdinObject(
+  payload: AnyEventPayload,
+  shaped: ShapedTool,
+): Record<string, unknown> {
+  const out = nativeStdinObject(payload, shaped, payload.hook_event_name);
+  const event = payload.hook_event_name;
+  if (NO_PERMISSION_MODE.has(event)) delete out.permission_mode;
+  if (event === "Stop") {
+    // Keel has no background tasks or cron jobs a Stop hook could wait for.
+    out.background_tasks ??= [];
+    out.session_crons ??= [];
+  }
+  const input = out.tool_input;
+  if (out.tool_name === "Edit" && isObject(input) && input.replace_all === undefined) {
+    out.tool_input = { ...input, replace_all: false };
+  }
+  if (event === "PostToolUseFailure" && out.tool_name === "Bash" && typeof out.error === "string") {
+    out.error = bashErrorText(out.error);
+  }
+  return out;
+}
+
+/** Keel's failed shell output (`<output>\n[exit code: N]`) in Claude's words. */
+export function bashErrorText(text: string): string {
+  const m = /^([\s\S]*?)\n?\[exit code: (\d+)\]$/.exec(text);
+  if (!m) return text;
+  const body = m[1] === "(no output)" ? "" : (m[1] ?? "").trim();
+  return body ? `Exit code ${m[2]}\n${body}` : `Exit code ${m[2]}`;
+}
+
+/** Claude Code's own variables for its hooks. */
+export function claudeEnv(payload: AnyEventPayload, ctx: DialectContext): Record<string, string> {
+  const env: Record<string, string> = {
+    CLAUDECODE: "1",
+    CLAUDE_CODE_ENTRYPOINT: ctx.session?.headless === false ? "cli" : "sdk-cli",
+    CLAUDE_CODE_SESSION_ID: payload.session_id,
+  };
+  const file = ctx.session?.envFile;
+  if (file && ENV_FILE_EVENTS.has(payload.hook_event_name)) env.CLAUDE_ENV_FILE = file;
+  return env;
+}
+
+/**
+ * Claude Code's exit table: the native one, except that on exit 2 it ignores JSON on stdout
+ * (the message is stderr; a JSON decision or context does not apply). On other non-zero codes
+ * Claude Code 2.1 does read it: a JSON deny with exit 1 denies (measured by compat:claude).
+ */
+export const claudeExitTable: ExitTable = {
+  name: "claude",
+  gating: nativeExitTable.gating,
+  decide(ctx, run) {
+    if (run.code === 2) return nativeExitTable.decide(ctx, { ...run, parsed: { kind: "none" } });
+    return nativeExitTable.decide(ctx, run);
+  },
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,160 @@
+/**
+ * Claude Code hooks through `keel run` see what Claude Code gives them (measured on the real
+ * binary by `npm run compat:claude`): its tool_response shapes, its env, a Claude-format
+ * transcript, CLAUDE_ENV_FILE, and the model gets their context in Claude's words.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/index.js";
+import { commandHook, hookScript, keel, type World, worldPerTest } from "../agent/harness.js";
+
+const newWorld = worldPerTest();
+
+/** User-level Claude Code settings (`~/.claude/settings.json`: trusted). */
+function writeClaudeSettings(world: World, hooks: Record<string, unknown[]>): void {
+  mkdirSync(join(world.root, ".claude"), { recursive: true });
+  writeFileSync(join(world.root, ".claude", "settings.json"), JSON.stringify({ hooks }));
+}
+
+/** A hook that appends its payload (one JSON line) to `<root>/<name>.jsonl`. */
+function recorder(world: World, name: string, extra = ""): string {
+  return hookScript(world, `${name}.sh`, `cat >> "${join(world.root, `${name}.jsonl`)}"\n${extra}`);
+}
+
+function recorded(world: World, name: string): Record<string, unknown>[] {
+  return readFileSync(join(world.root, `${name}.jsonl`), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("keel run: Claude Code hooks as Claude Code runs them", () => {
+  it("tool_response shapes of Write, Edit and Bash, and Edit's replace_all:false", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "a.txt", content: "one\ntwo\n" }),
+        reply().tool("edit_file", { path: "a.txt", old_string: "two", new_string: "three" }),
+        reply().tool("shell", { command: "echo hi" }),
+        reply().text("done"),
+      ),
+    );
+    writeClaudeSettings(world, { PostToolUse: [commandHook(recorder(world, "post"), "*")] });
+    const r = await keel(world, ["run", "go", "--yes"]);
+    expect(r.code).toBe(0);
+    const [write, edit, bash] = recorded(world, "post");
+    const file = join(world.project, "a.txt");
+    expect(write?.tool_response).toEqual({
+      type: "create",
+      filePath: file,
+      content: "one\ntwo\n",
+      structuredPatch: [],
+      originalFile: null,
+      userModified: false,
+    });
+    expect(edit?.tool_input).toEqual({
+      file_path: file,
+      old_string: "two",
+      new_string: "three",
+      replace_all: false,
+    });
+    expect(edit?.tool_response).toEqual({
+      filePath: file,
+      oldString: "two",
+      newString: "three",
+      originalFile: "one\ntwo\n",
+      structuredPatch: [
+        { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [" one", "-two", "+three"] },
+      ],
+      userModified: false,
+      replaceAll: false,
+    });
+    expect(bash?.tool_response).toEqual({
+      stdout: "hi",
+      stderr: "",
+      interrupted: false,
+      isImage: false,
+      noOutputExpected: false,
+    });
+  });
+
+  it("PostToolUseFailure error is `Exit code N` then the output; env carries CLAUDECODE", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo oops; exit 3" }), reply().text("done")),
+    );
+    const envLog = join(world.root, "env.txt");
+    const hook = recorder(
+      world,
+      "fail",
+      `echo "$CLAUDECODE $CLAUDE_CODE_ENTRYPOINT $CLAUDE_CODE_SESSION_ID" > "${envLog}"`,
+    );
+    writeClaudeSettings(world, { PostToolUseFailure: [commandHook(hook, "Bash")] });
+    await keel(world, ["run", "go", "--yes"]);
+    const [failure] = recorded(world, "fail");
+    expect(failure?.error).toBe("Exit code 3\noops");
+    expect(readFileSync(envLog, "utf8").trim()).toBe(`1 sdk-cli ${failure?.session_id}`);
+  });
+
+  it("SessionStart exports in CLAUDE_ENV_FILE reach later shell calls; no permission_mode there", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: 'echo "v=$COMPAT_V" > v.txt' }), reply().text("ok")),
+    );
+    const hook = recorder(world, "start", `echo "export COMPAT_V='a b'" >> "$CLAUDE_ENV_FILE"`);
+    writeClaudeSettings(world, { SessionStart: [commandHook(hook)] });
+    await keel(world, ["run", "go", "--yes"]);
+    expect(readFileSync(join(world.project, "v.txt"), "utf8")).toBe("v=a b\n");
+    const [start] = recorded(world, "start");
+    expect(start).not.toHaveProperty("permission_mode");
+    expect(start).not.toHaveProperty("prompt_id");
+  });
+
+  it("a Stop hook parsing transcript_path finds the answer it is judging", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo hi" }), reply().text("the final words")),
+    );
+    const last = join(world.root, "last.txt");
+    const hook = recorder(
+      world,
+      "stop",
+      `jq -r 'select(.type=="assistant") | .message.content[] | select(.type=="text") | .text' "$(tail -1 "${join(world.root, "stop.jsonl")}" | jq -r .transcript_path)" | tail -1 > "${last}"`,
+    );
+    writeClaudeSettings(world, { Stop: [commandHook(hook)] });
+    const r = await keel(world, ["run", "go", "--yes"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(last, "utf8")).toBe("the final words\n");
+    const [stop] = recorded(world, "stop");
+    expect(stop?.transcript_path).toContain(join(world.home, "claude-projects"));
+    expect(stop).toMatchObject({ background_tasks: [], session_crons: [] });
+    expect(typeof stop?.prompt_id).toBe("string");
+    const lines = readFileSync(String(stop?.transcript_path), "utf8").trim().split("\n");
+    const toolUse = lines.map((l) => JSON.parse(l)).find((e) => e.type === "assistant");
+    expect(toolUse.message.content[0]).toMatchObject({
+      type: "tool_use",
+      name: "Bash",
+      input: { command: "echo hi" },
+    });
+  });
+
+  it("PreToolUse context and exit-2 feedback reach the model in Claude's words", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "echo ran" }),
+        reply().tool("shell", { command: "rm -rf /" }),
+        reply().text("ok"),
+      ),
+    );
+    const hook = hookScript(
+      world,
+      "pre.sh",
+      `if grep -q 'rm -rf'; then echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'; echo 'no rm' >&2; exit 2; fi
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"be careful"}}'`,
+    );
+    writeClaudeSettings(world, { PreToolUse: [commandHook(hook, "Bash")] });
+    await keel(world, ["run", "go", "--yes"]);
+    const first = world.sim.requests[1]?.messages.at(-1)?.content;
+    expect(first).toContain("PreToolUse:shell hook additional context: be careful");
+    const second = world.sim.requests[2]?.messages.at(-1)?.content;
+    // Exit 2 ignores the JSON allow on stdout, as Claude Code does; the message is stderr.
+    expect(second).toBe(`PreToolUse:shell hook error: [${hook}]: no rm\n`);
+  });
+});

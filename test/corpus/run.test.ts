@@ -105,11 +105,7 @@ describe("hook corpus: keel run against the simulator", () => {
     expect(sent(sim, 1)).toContain("Blocked dangerous command: rm -rf build");
   });
 
-  // KNOWN BUG (issue 9 §2, compat's transcript writer): a Claude-dialect hook's transcript_path
-  // is Keel's own session JSONL ({"type":"message","m":{"role":…,"content":"…"}}), not Claude's
-  // ({"type":"assistant","message":{"content":[{"type":"text",…}]}}), so the hook never finds the
-  // promise and the loop runs to Keel's cap of 8 blocks (9 requests). Flip to `it` when fixed.
-  it.fails("Claude ralph-loop Stop hook: blocks with the loop prompt, then lets the promise end it", async () => {
+  it("Claude ralph-loop Stop hook: blocks with the loop prompt, then lets the promise end it", async () => {
     const { sim, p } = await world("claude", "ralph-loop", [
       reply().text("Fixed two of three tests."),
       reply().text("All fixed. <promise>ALL TESTS GREEN</promise>"),
@@ -151,9 +147,7 @@ describe("hook corpus: keel run against the simulator", () => {
     expect(sent(sim, 1)).toContain("Note: this repo runs tests with pnpm vitest.");
   });
 
-  // KNOWN BUG (issue 9 §2, compat): Keel sets no CLAUDE_ENV_FILE for SessionStart, so the
-  // loader writes nothing and the shell call prints "stage=". Flip to `it` when fixed.
-  it.fails("Claude SessionStart CLAUDE_ENV_FILE: exported variables reach later shell calls", async () => {
+  it("Claude SessionStart CLAUDE_ENV_FILE: exported variables reach later shell calls", async () => {
     const { sim, p } = await world("claude", "env-file", [
       reply().tool("shell", { command: "echo stage=$APP_STAGE" }),
       reply().text("ok"),

@@ -369,8 +369,6 @@ export const CLAUDE: CorpusCase[] = [
   },
   {
     name: "Write's tool_response carries Claude's {type, filePath}",
-    fails:
-      "Keel's write_file tool_response has no Claude {type, filePath, content, structuredPatch} shape for Claude hooks (issue 9 §2)",
     dialect: "claude",
     fixture: "response-filepath",
     mirrors: "PostToolUse change tracker reading tool_response.filePath",

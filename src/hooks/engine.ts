@@ -205,6 +205,7 @@ export async function createHookEngine(
         exitTable: h.dialect.exitTable,
         parsesJson: h.dialect.parsesJson,
         label: h.label,
+        mcpTool: "tool_name" in payload && String(payload.tool_name).startsWith("mcp__"),
         timeoutMs,
         ...(h.dialect.timeoutUnit === "ms" && h.def.handler.timeout !== undefined
           ? { timeoutNote: `${h.dialect.label} timeouts are milliseconds` }

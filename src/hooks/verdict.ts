@@ -41,6 +41,8 @@ export interface DecideContext {
   onTimeout?: "block" | "allow";
   /** What ran, for default messages. */
   label: string;
+  /** The event is about an MCP tool (`mcp__…`): only then does `updatedMCPToolOutput` apply. */
+  mcpTool?: boolean;
   timeoutMs?: number;
   /** Said after a timeout message, e.g. that the dialect's timeouts are milliseconds. */
   timeoutNote?: string;
@@ -169,7 +171,9 @@ function outputFields(ctx: DecideContext, out: HookOutput): Partial<RunVerdict> 
       null,
     updatedToolOutput:
       ctx.event === "PostToolUse"
-        ? (hso?.updatedToolOutput ?? mcpOutputText(hso?.updatedMCPToolOutput) ?? null)
+        ? (hso?.updatedToolOutput ??
+          (ctx.mcpTool ? mcpOutputText(hso?.updatedMCPToolOutput) : undefined) ??
+          null)
         : null,
     additionalContext: nonEmpty(hso?.additionalContext ?? out.additionalContext),
     contextSource: "json",

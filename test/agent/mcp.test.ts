@@ -108,6 +108,24 @@ describe("MCP tools in the agent", () => {
     expect(toolMessage).not.toContain("secret");
   });
 
+  it("updatedMCPToolOutput leaves a built-in tool's output alone (MCP tools only, as Claude Code)", async () => {
+    const w = await newWorld(
+      script(reply().tool("shell", { command: "echo kept" }), reply().text("done")),
+    );
+    const swap = hookScript(
+      w,
+      "swap.sh",
+      `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"[swapped]"}}'`,
+    );
+    writeSettings(w, { PostToolUse: [commandHook(swap, "shell")] });
+    const agent = await agentFor(w, { autoApprove: true });
+    const events = await collect(agent.runTurn("go"));
+    await collect(agent.end());
+    const [row] = results(events);
+    expect(row?.[2]).toContain("kept");
+    expect(row?.[2]).not.toContain("[swapped]");
+  });
+
   it("an mcp_tool hook calls a server's tool with payload fields filled in; its JSON decides", async () => {
     const w = await newWorld(
       script(

@@ -149,7 +149,13 @@ describe("Reasonix 1.x", () => {
     });
     const d = await e.fire({ event: "PreToolUse", payload: pre("shell", { command: "ls" }) });
     expect(d).toMatchObject({ decision: "deny", reason: "rx1 no" });
-    expect(r.seen()).toMatchObject({ tool_name: "bash", hook_event_name: "PreToolUse" });
+    expect(r.seen()).toMatchObject({
+      event: "PreToolUse",
+      sessionId: expect.any(String),
+      toolName: "bash",
+      toolArgs: { command: "ls" },
+    });
+    expect(r.seen()).not.toHaveProperty("tool_name");
   });
 
   it("a 0.x file (run_command) stays 0.x: camelCase envelope, JSON not read", async () => {

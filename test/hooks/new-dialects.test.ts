@@ -134,7 +134,7 @@ describe("Qwen Code", () => {
 });
 
 describe("Reasonix 1.x", () => {
-  it("a .reasonix file matching `bash` is read as 1.x: its names, Claude JSON deny", async () => {
+  it("a .reasonix file matching `bash` is read as 1.x: its names; stdout JSON is not read (as 1.38)", async () => {
     const r = recorder(
       "rx1",
       `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rx1 no"}}'`,
@@ -148,7 +148,8 @@ describe("Reasonix 1.x", () => {
       handler: { timeout: 3 },
     });
     const d = await e.fire({ event: "PreToolUse", payload: pre("shell", { command: "ls" }) });
-    expect(d).toMatchObject({ decision: "deny", reason: "rx1 no" });
+    // Reasonix 1.38 runs the tool after a Claude-style JSON deny from its own format's hooks.
+    expect(d.decision).toBe("pass");
     expect(r.seen()).toMatchObject({
       event: "PreToolUse",
       sessionId: expect.any(String),

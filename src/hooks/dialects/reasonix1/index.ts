@@ -1,16 +1,16 @@
 /**
  * Reasonix 1.x (the Go rewrite): the same `.reasonix/settings.json` location and flat
  * `{match, command, timeout(ms)}` entries as 0.x, but new tool names (bash, read_file,
- * write_file, edit_file with old_string/new_string, glob, grep), Claude Code's JSON output
- * for deny and additionalContext, and events such as StopFailure. A `.reasonix` file is read
- * as 1.x when it names a 1.x-only tool or event (see reasonix/read.ts).
+ * write_file, edit_file with old_string/new_string, glob, grep), a payload with `sessionId`,
+ * and events such as StopFailure. Measured on 1.38 (compat/README.md): stdout JSON from a
+ * `.reasonix` hook is not read (a Claude-style deny lets the tool run), so exit codes decide.
+ * A `.reasonix` file is read as 1.x unless it names a tool only 0.x has (looksLikeReasonix1).
  */
 import { readJsonHooksFile } from "../../config/parse.js";
 import { HooksFileSchema } from "../../config/schema.js";
 import type { AnyEventPayload } from "../../events.js";
-import { REASONIX_GATING } from "../reasonix/exit.js";
+import { REASONIX_GATING, reasonixExitTable } from "../reasonix/exit.js";
 import { readReasonixHooks } from "../reasonix/read.js";
-import { nativeExitTable } from "../shared/exit-native.js";
 import { nativeEvents } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect, type ExitTable, type ShapedTool } from "../types.js";
@@ -52,12 +52,8 @@ export function reasonix1StdinObject(
   return out;
 }
 
-/** Claude-style exit codes and JSON, but only Reasonix's gating events can block. */
-const reasonix1ExitTable: ExitTable = {
-  name: "reasonix1",
-  gating: (event) => REASONIX_GATING.has(event),
-  decide: (ctx, run) => nativeExitTable.decide(ctx, run),
-};
+/** Reasonix's exit codes (0 pass, 2 blocks a gating event, anything else warns). */
+const reasonix1ExitTable: ExitTable = { ...reasonixExitTable, name: "reasonix1" };
 
 /** Reasonix 1.x hooks (its files are found through the reasonix dialect). */
 export const reasonix1Dialect = defineDialect({
@@ -74,7 +70,7 @@ export const reasonix1Dialect = defineDialect({
   defaultTimeoutSec: (event) => (REASONIX_GATING.has(event) ? 5 : 30),
   timeoutUnit: "ms",
   exitTable: reasonix1ExitTable,
-  parsesJson: true,
+  parsesJson: false,
 });
 
 /** Tool names only Reasonix 0.x has: a file matching one of them was written for 0.x. */

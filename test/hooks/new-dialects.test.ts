@@ -159,6 +159,26 @@ describe("Reasonix 1.x", () => {
     expect(r.seen()).not.toHaveProperty("tool_name");
   });
 
+  it("UserPromptSubmit and Stop carry the prompt's number as `turn`", async () => {
+    const ups = recorder("rx1ups", "exit 0");
+    const stop = recorder("rx1stop", "exit 0");
+    w.json("home/.reasonix/settings.json", {
+      hooks: {
+        UserPromptSubmit: [{ command: ups.command }],
+        Stop: [{ command: stop.command }],
+      },
+    });
+    const e = await engine();
+    const fire = (event: "UserPromptSubmit" | "Stop") =>
+      e.fire({ event, payload: buildPayload(event, { projectDir: w.project, prompt: "p" }) });
+    await fire("UserPromptSubmit");
+    await fire("Stop");
+    expect(ups.seen()).toMatchObject({ event: "UserPromptSubmit", prompt: "p", turn: 1 });
+    expect(stop.seen()).toMatchObject({ event: "Stop", turn: 1 });
+    await fire("UserPromptSubmit");
+    expect(ups.seen()).toMatchObject({ turn: 2 });
+  });
+
   it("a 0.x file (run_command) stays 0.x: camelCase envelope, JSON not read", async () => {
     const r = recorder("rx0", `echo '{"decision":"block"}'`);
     w.json("home/.reasonix/settings.json", {

@@ -47,7 +47,9 @@ export function reasonix1StdinObject(
   if (typeof p.last_assistant_message === "string") {
     out.lastAssistantText = p.last_assistant_message;
   }
-  if (typeof p.turn === "number") out.turn = p.turn;
+  const numbered =
+    payload.hook_event_name === "UserPromptSubmit" || payload.hook_event_name === "Stop";
+  if (numbered && shaped.turn !== undefined) out.turn = shaped.turn;
   if (typeof p.reason === "string") out.reason = p.reason;
   return out;
 }

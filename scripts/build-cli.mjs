@@ -35,6 +35,17 @@ function shimmable(name) {
 
 const requireHere = createRequire(join(ROOT, "package.json"));
 
+/** Whether `name`'s module object is a plain object (all its members own properties). */
+function isPlainModule(name) {
+  const m = requireHere(name);
+  return (
+    name !== "node:process" &&
+    typeof m === "object" &&
+    m !== null &&
+    Object.getPrototypeOf(m) === Object.prototype
+  );
+}
+
 /**
  * A CommonJS module whose every export is a getter that loads `target` (with require()) on first
  * use. Static imports sit at the top of a chunk and run when it loads; through this shim the
@@ -68,7 +79,12 @@ const lazyBuiltins = {
       return { path: `node:${name}`, namespace: "builtin" };
     });
     b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
-      contents: lazyShim(args.path),
+      // Only plain-object modules get getters: `process` (an EventEmitter: `on`, `off` are
+      // inherited, not own keys) and function modules (`events`, `assert`, `stream`) are used
+      // as values by a default import, so they are required as they are.
+      contents: isPlainModule(args.path)
+        ? lazyShim(args.path)
+        : `module.exports = require(${JSON.stringify(args.path)});`,
       loader: "js",
     }));
   },
@@ -135,7 +151,9 @@ await build({
   bundle: true,
   // Each command's code in its own chunks, loaded when that command runs (src/cli/main.ts).
   splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
+  // Chunks sit next to keel.mjs, two directories below the package root like dist/llm/*.js:
+  // src/llm/pricing.ts finds data/models.json relative to its own module URL.
+  chunkNames: "[name]-[hash]",
   platform: "node",
   format: "esm",
   target: "node22",

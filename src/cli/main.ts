@@ -82,8 +82,8 @@ function commandOf(argv: readonly string[]): string | null {
 
 /** The root help written at build time, or null (tsc-only build, tests). */
 function prebuiltHelp(): string | null {
-  // This code sits in dist/bundle/keel.mjs or in one of its chunks (dist/bundle/chunks/).
-  for (const rel of ["./help.json", "../help.json"]) {
+  // This code sits in dist/bundle/keel.mjs or in one of its chunks next to it.
+  for (const rel of ["./help.json"]) {
     const file = new URL(rel, import.meta.url);
     if (!file.pathname.endsWith("/dist/bundle/help.json")) continue;
     try {

@@ -48,7 +48,7 @@ registerHooks({ resolve(spec, ctx, next) {
 
 const commandChunks = (loaded: string[]) =>
   loaded
-    .map((u) => /\/chunks\/([a-z-]+)-[A-Z0-9]+\.mjs$/.exec(u)?.[1])
+    .map((u) => /\/dist\/bundle\/([a-z-]+)-[A-Z0-9]+\.mjs$/.exec(u)?.[1])
     .filter((n): n is string => n !== undefined && n !== "chunk");
 
 describe("lazy command loading", () => {

@@ -48,6 +48,10 @@ export function TrustPrompt({
   const armed = useArmed(armDelayMs);
   const inner = Math.max(20, width - 4);
   const listed = hooks.slice(0, maxListed);
+  const hidden = hooks.length - listed.length;
+  // Nothing the user has not seen can be trusted here: a hostile repository could otherwise put
+  // its command ninth. With hooks left out, only "Don't trust" is offered.
+  const choices = hidden > 0 ? CHOICES.filter((c) => !c.value) : CHOICES;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={width}>
       <Text bold color="yellow" wrap="wrap">
@@ -65,12 +69,12 @@ export function TrustPrompt({
           <Text wrap="wrap">{`  ${visibleCommand(h.command)}`}</Text>
         </Box>
       ))}
-      {hooks.length > listed.length ? (
-        <Text
-          dimColor
-        >{`… ${hooks.length - listed.length} more hooks not shown (see them whole: keel hooks list)`}</Text>
+      {hidden > 0 ? (
+        <Text color="yellow" wrap="wrap">
+          {`… ${hidden} more hooks not shown. Read them whole with \`keel hooks list\`, then trust them with \`keel hooks trust\`.`}
+        </Text>
       ) : null}
-      <ChoiceList choices={CHOICES} onChoose={onAnswer} escapeValue={false} isActive={armed} />
+      <ChoiceList choices={choices} onChoose={onAnswer} escapeValue={false} isActive={armed} />
       <Text dimColor wrap="truncate-end">
         {armed
           ? "↑↓ choose · enter confirm · esc continues without them"

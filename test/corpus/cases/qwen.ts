@@ -1,0 +1,58 @@
+/** Qwen Code hooks (`.qwen/settings.json`: Claude's contract with Qwen's tool names). */
+import type { CorpusCase } from "../harness.js";
+
+const base = { dialect: "qwen" } as const;
+
+export const QWEN: CorpusCase[] = [
+  {
+    ...base,
+    name: "docker system prune is denied with permissionDecision",
+    fixture: "shell-deny",
+    mirrors: "Qwen Code PreToolUse run_shell_command guard",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "docker system prune -af" },
+    expect: { exit: 2, decision: "deny", reason: ["docker system prune removes shared caches"] },
+  },
+  {
+    ...base,
+    name: "an edit is logged under Qwen's tool name with the absolute file_path",
+    fixture: "edit-log",
+    mirrors: "Qwen Code PostToolUse change tracker",
+    event: "PostToolUse",
+    tool: "edit_file",
+    input: { path: "src/a.ts", old_string: "a", new_string: "b" },
+    expect: {
+      exit: 0,
+      decision: "pass",
+      files: { ".qwen/changed-files.txt": ["edit /", "/src/a.ts\n"] },
+    },
+  },
+  {
+    ...base,
+    name: "a glossary entry is added as additionalContext",
+    fixture: "prompt-context",
+    mirrors: "Qwen Code UserPromptSubmit glossary hook",
+    event: "UserPromptSubmit",
+    prompt: "add a column to the ledger",
+    expect: { exit: 0, decision: "pass", context: ["ledger = the append-only table"] },
+  },
+  {
+    ...base,
+    name: "Stop is blocked by exit 2 until the CHANGELOG is updated",
+    fixture: "stop-gate",
+    mirrors: "Qwen Code checklist Stop hook",
+    event: "Stop",
+    expect: { exit: 2, decision: "block", reason: ["Add a CHANGELOG entry"] },
+  },
+  {
+    ...base,
+    name: "reading .env through absolute_path is refused",
+    fixture: "read-guard",
+    mirrors: "Qwen Code read_file credentials guard",
+    event: "PreToolUse",
+    tool: "read_file",
+    input: { path: ".env" },
+    expect: { exit: 2, decision: "block", reason: ["/.env holds credentials"] },
+  },
+];

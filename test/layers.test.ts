@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string[]> = {
   tools: [],
   session: [],
   sim: ["llm"],
-  mcp: ["tools"],
+  mcp: ["tools", "hooks"],
   agent: ["hooks", "llm", "tools", "session", "mcp", "version.js"],
   cli: ["agent", "hooks", "llm", "tools", "session", "sim", "mcp", "version.js"],
 };

@@ -109,6 +109,7 @@ function adapt(
           completionTokens: entry.usage.completionTokens,
           costUsd: entry.costUsd,
           costWithoutCacheUsd: entry.costWithoutCacheUsd,
+          ...(entry.usage.simulated ? { simulated: true as const } : {}),
         });
       }),
     appendHookRun: (run) => guard(() => handle.appendHookRun(run)),

@@ -6,9 +6,9 @@
  * Other keys (hooks, …) belong to other readers. Never throws: a bad file is a warning naming
  * the file and field, and its values are ignored.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { readConfigTextSync } from "../hooks/config/read-file.js";
 
 const compaction = z
   .object({
@@ -47,12 +47,10 @@ export function loadSessionSettings(opts: { projectDir: string; keelHome?: strin
     join(opts.projectDir, ".keel", "settings.local.json"),
   ];
   for (const path of files) {
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue;
-    }
+    // Only a regular file is read (a FIFO named like a settings file must not hang Keel); the
+    // hooks reader lists a file it refuses, so it is skipped quietly here.
+    const text = readConfigTextSync(path).content;
+    if (text === null) continue;
     let raw: unknown;
     try {
       raw = JSON.parse(text);

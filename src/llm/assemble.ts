@@ -3,7 +3,14 @@
  * reasoning concatenated, tool calls assembled by index from id/name/argument fragments.
  */
 import { normalizeFinishReason, normalizeUsage, type WireChunk } from "./chunk.js";
-import type { ChatMessage, FinishReason, StreamEvent, ToolCall, Usage } from "./types.js";
+import {
+  type ChatMessage,
+  type FinishReason,
+  SIMULATOR_FINGERPRINT,
+  type StreamEvent,
+  type ToolCall,
+  type Usage,
+} from "./types.js";
 
 interface PartialCall {
   id: string;
@@ -19,12 +26,15 @@ export class StreamAssembler {
   private thinking = false;
   private readonly calls = new Map<number, PartialCall>();
   private usage: Usage | null = null;
+  /** Keel's simulator answered (its fingerprint was on a chunk). */
+  private simulated = false;
   /** The finish reason once a chunk carried one. */
   finishReason: FinishReason | null = null;
 
   /** Applies one chunk; returns the delta events it produced. */
   apply(chunk: WireChunk): StreamEvent[] {
     const events: StreamEvent[] = [];
+    if (chunk.system_fingerprint === SIMULATOR_FINGERPRINT) this.simulated = true;
     if (chunk.usage) this.usage = normalizeUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return events;
@@ -80,7 +90,7 @@ export class StreamAssembler {
       type: "done",
       message,
       finishReason: this.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
-      usage: this.usage,
+      usage: this.usage && this.simulated ? { ...this.usage, simulated: true } : this.usage,
     };
   }
 }

@@ -38,6 +38,7 @@ export const wireChunk = z.object({
     )
     .nullish(),
   usage: wireUsage.nullish(),
+  system_fingerprint: z.string().nullish(),
   error: z.object({ message: z.string().nullish() }).nullish(),
 });
 

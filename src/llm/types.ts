@@ -30,7 +30,12 @@ export interface ToolSpec {
 }
 
 /** Token usage of one request, DeepSeek fields normalized. */
+/** The `system_fingerprint` Keel's simulator (`keel sim`) answers with: its usage is not billed. */
+export const SIMULATOR_FINGERPRINT = "fp_keel_sim";
+
 export interface Usage {
+  /** Set when Keel's simulator answered (no money was spent). */
+  simulated?: true;
   promptTokens: number;
   cacheHitTokens: number;
   cacheMissTokens: number;

@@ -5,9 +5,9 @@
  * Each server is validated on its own, so one bad entry is a problem naming its file and field
  * while the other servers still load.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { readConfigText } from "../hooks/config/read-file.js";
 
 /** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
 export type McpScope = "user" | "project";
@@ -94,12 +94,10 @@ export async function loadMcpConfig(opts: {
   const byName = new Map<string, McpServerEntry>();
   const out: McpConfig = { servers: [], allow: [], problems: [] };
   for (const file of mcpConfigFiles(opts.projectDir, opts.keelHome)) {
-    let text: string;
-    try {
-      text = await readFile(file.path, "utf8");
-    } catch {
-      continue;
-    }
+    // Only a regular file is read: a FIFO named `.mcp.json` must not hang Keel.
+    const { content: text, error } = await readConfigText(file.path);
+    if (error) out.problems.push(`${file.path}: ${error}`);
+    if (text === null) continue;
     const read = parseMcpFile(text, file);
     out.problems.push(...read.problems);
     for (const entry of read.servers) {

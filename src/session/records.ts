@@ -55,6 +55,8 @@ export const usageRecordSchema = z.object({
   completionTokens: z.number(),
   costUsd: z.number(),
   costWithoutCacheUsd: z.number(),
+  /** Answered by Keel's simulator: counted apart in `keel stats`. */
+  simulated: z.literal(true).optional(),
 });
 export type UsageRecord = z.infer<typeof usageRecordSchema>;
 

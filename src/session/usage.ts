@@ -23,6 +23,7 @@ export function stampUsage(input: UsageInput): UsageRecord {
     completionTokens: input.completionTokens,
     costUsd: input.costUsd,
     costWithoutCacheUsd: input.costWithoutCacheUsd,
+    ...(input.simulated ? { simulated: true as const } : {}),
   };
 }
 
@@ -39,6 +40,8 @@ export interface UsageTotals {
   savingsUsd: number;
   /** hit / (hit + miss); 0 when there were no prompt tokens. */
   cacheHitRatio: number;
+  /** Requests Keel's simulator answered (no money spent; their prices are what it would cost). */
+  simulatedRequests: number;
 }
 
 /** Totals, totals per model, and how many log lines could not be read. */
@@ -117,5 +120,6 @@ export function sumUsage(records: readonly UsageRecord[]): UsageTotals {
     ...t,
     savingsUsd: t.costWithoutCacheUsd - t.costUsd,
     cacheHitRatio: cached === 0 ? 0 : t.cacheHitTokens / cached,
+    simulatedRequests: records.filter((r) => r.simulated).length,
   };
 }

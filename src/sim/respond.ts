@@ -3,6 +3,7 @@
  * completion (role delta, reasoning deltas, content deltas, tool-call deltas with argument
  * fragments, usage on the finishing chunk) or one non-streamed completion object.
  */
+import { SIMULATOR_FINGERPRINT } from "../llm/types.js";
 import type { ResolvedReply } from "./resolve-reply.js";
 
 /** DeepSeek's usage object. */
@@ -25,7 +26,7 @@ export interface CompletionMeta {
   callId: (index: number) => string;
 }
 
-const FINGERPRINT = "fp_keel_sim";
+const FINGERPRINT = SIMULATOR_FINGERPRINT;
 const DEFAULT_CHUNK_CHARS = 16;
 
 /** The JSON payloads of every `data:` line of a streamed reply, `[DONE]` excluded. */

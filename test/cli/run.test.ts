@@ -211,3 +211,15 @@ describe("keel run permissions (headless)", () => {
     expect(r.stderr).toMatch(/--mode/);
   });
 });
+
+describe("keel stats after a run against the simulator", () => {
+  it("says the requests went to keel sim (its fingerprint), not to a paid endpoint", async () => {
+    const world = await newWorld(script(reply().text("Hello from the model.")));
+    expect((await keel(world, ["run", "hi"])).code).toBe(0);
+    const stats = await keel(world, ["stats"]);
+    expect(stats.code).toBe(0);
+    expect(stats.stdout).toContain("All these requests went to Keel's simulator (keel sim)");
+    const json = await keel(world, ["stats", "--json"]);
+    expect(JSON.parse(json.stdout).simulatedRequests).toBe(1);
+  });
+});

@@ -58,6 +58,7 @@ export function statsJson(
     period: opts.since === null ? "all" : "today",
     since: opts.since === null ? null : new Date(opts.since).toISOString(),
     ...totals(stats),
+    simulatedRequests: stats.simulatedRequests,
   };
   if (opts.reference) {
     const cost = referenceCost(stats, opts.reference);
@@ -125,6 +126,13 @@ export function renderStats(
       usd(t.costUsd),
     ]);
     lines.push(...table(modelRows, { indent: "  " }));
+  }
+  if (stats.simulatedRequests > 0) {
+    const all = stats.simulatedRequests === stats.requests;
+    lines.push(
+      "",
+      `${all ? "All" : `${stats.simulatedRequests} of`} these requests went to Keel's simulator (keel sim): no money was spent on them; their costs are what the same tokens would cost.`,
+    );
   }
   if (stats.skippedLines > 0) lines.push("", skippedLine(stats.skippedLines));
   return lines;

@@ -2,7 +2,7 @@
  * Reading a settings file safely: only regular files (a FIFO or a device named like a settings
  * file must not hang Keel), opened non-blocking, and at most MAX_CONFIG_BYTES.
  */
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { isRecord } from "../util.js";
 import { MAX_CONFIG_BYTES } from "./parse.js";
@@ -15,23 +15,48 @@ export async function readConfigText(
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      return { content: null, error: "not a regular file (a FIFO, device or directory); not read" };
-    }
-    if (info.size > MAX_CONFIG_BYTES) {
-      return {
-        content: null,
-        error: `file is ${info.size} bytes, more than the ${MAX_CONFIG_BYTES}-byte limit for settings; not read`,
-      };
-    }
-    return { content: await handle.readFile("utf8") };
+    const refused = refusal(await handle.stat());
+    return refused ?? { content: await handle.readFile("utf8") };
   } catch (err) {
-    const code = isRecord(err) ? err.code : undefined;
-    if (code === "ENOENT" || code === "ENOTDIR") return { content: null };
-    if (code === "EISDIR") return { content: null, error: "is a directory; not read" };
-    return { content: null, error: err instanceof Error ? err.message : String(err) };
+    return failure(err);
   } finally {
     await handle?.close().catch(() => {});
   }
+}
+
+/** {@link readConfigText} for synchronous callers. Never throws, never blocks. */
+export function readConfigTextSync(path: string): { content: string | null; error?: string } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return refusal(fstatSync(fd)) ?? { content: readFileSync(fd, "utf8") };
+  } catch (err) {
+    return failure(err);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Why an opened file is not read: not a regular file, or too large; null to read it. */
+function refusal(info: {
+  isFile(): boolean;
+  size: number;
+}): { content: null; error: string } | null {
+  if (!info.isFile()) {
+    return { content: null, error: "not a regular file (a FIFO, device or directory); not read" };
+  }
+  if (info.size > MAX_CONFIG_BYTES) {
+    return {
+      content: null,
+      error: `file is ${info.size} bytes, more than the ${MAX_CONFIG_BYTES}-byte limit for settings; not read`,
+    };
+  }
+  return null;
+}
+
+function failure(err: unknown): { content: null; error?: string } {
+  const code = isRecord(err) ? err.code : undefined;
+  if (code === "ENOENT" || code === "ENOTDIR") return { content: null };
+  if (code === "EISDIR") return { content: null, error: "is a directory; not read" };
+  return { content: null, error: err instanceof Error ? err.message : String(err) };
 }

@@ -66,6 +66,10 @@ export const REASONIX_CASES: CompatCase[] = [
     prompt: "print the secret",
     hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'no secrets' >&2; exit 2" }],
     turns: [done],
+    deliberate: {
+      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+      allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
+    },
   },
   {
     name: "Write, Read, Edit payloads",

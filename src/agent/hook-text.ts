@@ -1,7 +1,8 @@
 /**
  * The words the model reads when a hook blocked, asked or added context. Claude Code hooks get
  * Claude Code's own wording (measured on the real binary; hook authors and their tests expect
- * it); Keel's other dialects keep Keel's wording, which names the hook and its source file.
+ * it), Reasonix 1.x hooks Reasonix 1.38's; Keel's other dialects keep Keel's wording, which
+ * names the hook and its source file.
  */
 import type { HookEventName } from "../hooks/events.js";
 import type { HookContextPiece, HookDecision, HookRunRecord } from "../hooks/types.js";
@@ -16,6 +17,22 @@ function decidingRuns(decision: HookDecision): HookRunRecord[] {
 /** Whether every deciding run is a Claude Code hook that did not time out. */
 function allClaude(runs: readonly HookRunRecord[]): boolean {
   return runs.length > 0 && runs.every((r) => r.dialect === "claude" && r.outcome !== "timeout");
+}
+
+/** Whether every deciding run is a Reasonix 1.x hook. */
+function allReasonix1(runs: readonly HookRunRecord[]): boolean {
+  return runs.length > 0 && runs.every((r) => r.dialect === "reasonix1");
+}
+
+/** Reasonix 1.38's veto line: `blocked: hook [<scope>/<event>] <command> — block: <reason>`
+ *  (the reason is the hook's stderr, or `hook timed out after <n>s`). */
+function reasonix1Block(run: HookRunRecord): string {
+  const message = run.message ?? "";
+  const reason =
+    run.outcome === "timeout"
+      ? (/^hook timed out after \S+?s\b/.exec(message)?.[0] ?? message)
+      : run.stderr.trim() || message;
+  return `blocked: hook [${run.scope}/${run.event}] ${run.command} — block: ${reason}`;
 }
 
 /** An exit-2 run's message in Claude's form: `[<command>]: <stderr>`. */
@@ -35,6 +52,7 @@ export function preToolVetoText(decision: HookDecision, tool: string): string {
       )
       .join("\n");
   }
+  if (allReasonix1(runs)) return runs.map(reasonix1Block).join("\n");
   return `Blocked by ${vetoingHooks(decision)}: ${vetoReason(decision)}. The tool did not run.`;
 }
 

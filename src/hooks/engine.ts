@@ -111,6 +111,8 @@ export async function createHookEngine(
   const tools = opts.tools ? toolCatalog(opts.tools) : undefined;
   /** Hooks with `once: true` that already ran in this session. */
   const ranOnce = new Set<string>();
+  /** UserPromptSubmit firings so far: the prompt's number in the session (Reasonix's `turn`). */
+  let promptTurn = 0;
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
@@ -156,6 +158,7 @@ export async function createHookEngine(
         projectDir,
         ...(tools ? { tools } : {}),
         ...(opts.session ? { session: opts.session } : {}),
+        ...(promptTurn > 0 ? { turn: promptTurn } : {}),
       });
       const req = {
         hook: h.def,
@@ -246,6 +249,7 @@ export async function createHookEngine(
     // cannot see that through the generic, so this one widening is spelled out.
     const payload = options.payload as AnyEventPayload;
     const event: HookEventName = options.event;
+    if (event === "UserPromptSubmit") promptTurn += 1;
     // A trusted hook's script edited since the snapshot is re-hashed: now untrusted, it won't run.
     if (snapshot.listing.projectTrust.trusted && (await executedFilesChanged(snapshot))) {
       snapshot = await takeSnapshot(paths);

@@ -12,6 +12,12 @@ import {
   claudeReadResponse,
   claudeWriteResponse,
 } from "./claude-responses.js";
+import {
+  reasonixBashResult,
+  reasonixEditResult,
+  reasonixReadResult,
+  reasonixWriteResult,
+} from "./reasonix-responses.js";
 
 /** Structurally the hooks engine's HookToolDescriptor (tools/ imports nothing from src/). */
 export interface ToolHookFacts {
@@ -32,28 +38,28 @@ export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
     primaryArg: "command",
     inputFields: ["command", "timeout_ms"],
     pathFields: [],
-    response: { claude: claudeBashResponse },
+    response: { claude: claudeBashResponse, reasonix1: reasonixBashResult },
   },
   {
     name: "read_file",
     primaryArg: "path",
     inputFields: ["path", "offset", "limit"],
     pathFields: ["path"],
-    response: { claude: claudeReadResponse },
+    response: { claude: claudeReadResponse, reasonix1: reasonixReadResult },
   },
   {
     name: "write_file",
     primaryArg: "path",
     inputFields: ["path", "content"],
     pathFields: ["path"],
-    response: { claude: claudeWriteResponse },
+    response: { claude: claudeWriteResponse, reasonix1: reasonixWriteResult },
   },
   {
     name: "edit_file",
     primaryArg: "path",
     inputFields: ["path", "old_string", "new_string", "replace_all"],
     pathFields: ["path"],
-    response: { claude: claudeEditResponse },
+    response: { claude: claudeEditResponse, reasonix1: reasonixEditResult },
   },
   {
     name: "glob",

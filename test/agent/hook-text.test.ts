@@ -57,6 +57,19 @@ describe("hook text for the model", () => {
     );
   });
 
+  it("a Reasonix 1.x veto reads as Reasonix 1.38's block line (exit 2 and timeout)", () => {
+    const rx = { dialect: "reasonix1" as const, source: "/p/.reasonix/settings.json" };
+    const exit2 = run({ ...rx, outcome: "block", exitCode: 2, stderr: "no\n", message: "no" });
+    expect(preToolVetoText(decision({ decision: "block", runs: [exit2] }), "shell")).toBe(
+      "blocked: hook [project/PreToolUse] ./guard.sh — block: no",
+    );
+    const message = "hook timed out after 1s — Reasonix 1.x timeouts are milliseconds: ./guard.sh";
+    const late = run({ ...rx, outcome: "timeout", exitCode: null, message });
+    expect(preToolVetoText(decision({ decision: "block", runs: [late] }), "shell")).toBe(
+      "blocked: hook [project/PreToolUse] ./guard.sh — block: hook timed out after 1s",
+    );
+  });
+
   it("keeps Keel's wording for other dialects and for timeouts", () => {
     const keel = run({ dialect: "keel", outcome: "block", exitCode: 2, message: "no" });
     expect(

@@ -121,7 +121,7 @@ describe("timeouts", () => {
     });
     expect(d.runs[0]?.outcome).toBe("timeout");
     expect(d.runs[0]?.message).toContain(
-      "timed out after 10 ms — Reasonix timeouts are milliseconds",
+      "timed out after 10 ms — Reasonix 1.x timeouts are milliseconds",
     );
   });
 });

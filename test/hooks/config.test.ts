@@ -73,7 +73,8 @@ describe("loading every source", () => {
       ["claude-user", "claude", "user", "PreToolUse"],
       ["claude-project", "claude", "project", "PostToolUse"],
       ["reasonix-project", "reasonix", "project", "PreToolUse"],
-      ["reasonix-user", "reasonix", "user", "Stop"],
+      // A file naming no tool is read as Reasonix 1.x, the current release.
+      ["reasonix-user", "reasonix1", "user", "Stop"],
       ["tutorial", "tutorial", "project", "PreToolUse"],
       ["cagent-pre", "cagent", "project", "PreToolUse"],
       ["cagent-start", "cagent", "project", "SessionStart"],
@@ -127,7 +128,7 @@ describe("loading every source", () => {
     w.json("project/.hooks.json", { hooks: { Stop: [{ command: "t" }] } });
     w.json("project/.reasonix/settings.json", { hooks: { Stop: [{ command: "r" }] } });
     const { hooks } = await load();
-    expect(hooks.map((h) => h.source.dialect)).toEqual(["reasonix"]);
+    expect(hooks.map((h) => h.source.dialect)).toEqual(["reasonix1"]);
   });
 
   it("a project file switches off only the project's sources, never your user-level ones", async () => {
@@ -341,7 +342,7 @@ describe("malformed sources", () => {
     const at = hooks.map((h) => [h.source.dialect, h.problems[0]?.field, h.problems[0]?.line]);
     expect(at).toEqual([
       ["keel", "hooks.PreToolUse[0].matcher", 3],
-      ["reasonix", "hooks.PreToolUse[0].match", 4],
+      ["reasonix1", "hooks.PreToolUse[0].match", 4],
       ["cagent", "agents.root.hooks.pre_tool_use[0].matcher", 5],
     ]);
   });
@@ -376,7 +377,7 @@ describe("malformed sources", () => {
         [
           [
             "warning",
-            "Reasonix ignores matchers on UserPromptSubmit; matcher ignored, the hook runs on every UserPromptSubmit",
+            "Reasonix 1.x ignores matchers on UserPromptSubmit; matcher ignored, the hook runs on every UserPromptSubmit",
           ],
         ],
       ],

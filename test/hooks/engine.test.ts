@@ -153,7 +153,7 @@ describe("planning", () => {
     const engine = await engineFor();
     const d = await engine.fire({ event: "PreToolUse", payload: shell("ls") });
     expect(spawned).toEqual(["echo same", "echo other"]);
-    expect(d.runs.map((r) => r.dialect)).toEqual(["keel", "reasonix"]);
+    expect(d.runs.map((r) => r.dialect)).toEqual(["keel", "reasonix1"]);
   });
 
   it("exec-form hooks are labelled with shell-quoted arguments", async () => {

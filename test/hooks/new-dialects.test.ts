@@ -134,7 +134,7 @@ describe("Qwen Code", () => {
 });
 
 describe("Reasonix 1.x", () => {
-  it("a .reasonix file matching `bash` is read as 1.x: its names, Claude JSON deny", async () => {
+  it("a .reasonix file matching `bash` is read as 1.x: its names; stdout JSON is not read (as 1.38)", async () => {
     const r = recorder(
       "rx1",
       `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rx1 no"}}'`,
@@ -148,8 +148,35 @@ describe("Reasonix 1.x", () => {
       handler: { timeout: 3 },
     });
     const d = await e.fire({ event: "PreToolUse", payload: pre("shell", { command: "ls" }) });
-    expect(d).toMatchObject({ decision: "deny", reason: "rx1 no" });
-    expect(r.seen()).toMatchObject({ tool_name: "bash", hook_event_name: "PreToolUse" });
+    // Reasonix 1.38 runs the tool after a Claude-style JSON deny from its own format's hooks.
+    expect(d.decision).toBe("pass");
+    expect(r.seen()).toMatchObject({
+      event: "PreToolUse",
+      sessionId: expect.any(String),
+      toolName: "bash",
+      toolArgs: { command: "ls" },
+    });
+    expect(r.seen()).not.toHaveProperty("tool_name");
+  });
+
+  it("UserPromptSubmit and Stop carry the prompt's number as `turn`", async () => {
+    const ups = recorder("rx1ups", "exit 0");
+    const stop = recorder("rx1stop", "exit 0");
+    w.json("home/.reasonix/settings.json", {
+      hooks: {
+        UserPromptSubmit: [{ command: ups.command }],
+        Stop: [{ command: stop.command }],
+      },
+    });
+    const e = await engine();
+    const fire = (event: "UserPromptSubmit" | "Stop") =>
+      e.fire({ event, payload: buildPayload(event, { projectDir: w.project, prompt: "p" }) });
+    await fire("UserPromptSubmit");
+    await fire("Stop");
+    expect(ups.seen()).toMatchObject({ event: "UserPromptSubmit", prompt: "p", turn: 1 });
+    expect(stop.seen()).toMatchObject({ event: "Stop", turn: 1 });
+    await fire("UserPromptSubmit");
+    expect(ups.seen()).toMatchObject({ turn: 2 });
   });
 
   it("a 0.x file (run_command) stays 0.x: camelCase envelope, JSON not read", async () => {

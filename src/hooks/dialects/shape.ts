@@ -35,7 +35,14 @@ function envValue(value: string): string {
 export function shapePayload(
   dialect: Dialect,
   payload: AnyEventPayload,
-  opts: { projectDir: string; now?: Date; tools?: HookToolCatalog; session?: DialectSessionFacts },
+  opts: {
+    projectDir: string;
+    now?: Date;
+    tools?: HookToolCatalog;
+    session?: DialectSessionFacts;
+    /** The user prompt's number in the session (1 for the first). */
+    turn?: number;
+  },
 ): ShapedPayload {
   // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
   const transcript = opts.session?.transcriptPaths?.[dialect.name];
@@ -108,6 +115,7 @@ export function shapePayload(
     ...(toolInput !== undefined ? { toolInput } : {}),
     ...(toolOutput !== undefined ? { toolOutput } : {}),
     ...(toolResponse !== undefined ? { toolResponse } : {}),
+    ...(opts.turn !== undefined ? { turn: opts.turn } : {}),
   });
   return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
 }

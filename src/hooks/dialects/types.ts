@@ -84,6 +84,8 @@ export interface ShapedTool {
   toolOutput?: string;
   /** The tool_response as this dialect's agent shapes it (see HookToolDescriptor.response). */
   toolResponse?: unknown;
+  /** The user prompt's number in the session, once one was submitted (Reasonix's `turn`). */
+  turn?: number;
 }
 
 /** One dialect. Every function is pure except `files`, which only computes paths. */

@@ -46,6 +46,24 @@ export const REASONIX_CASES: CompatCase[] = [
     turns: [bash("echo ran > out.txt"), done],
   },
   {
+    name: "UserPromptSubmit JSON additionalContext",
+    prompt: "say hi",
+    hooks: [
+      {
+        id: "ups",
+        event: "UserPromptSubmit",
+        answer: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "branch notes: keep billing" } })}'`,
+      },
+    ],
+    turns: [done],
+  },
+  {
+    name: "UserPromptSubmit plain stdout",
+    prompt: "say hi",
+    hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'plain note from hook'" }],
+    turns: [done],
+  },
+  {
     name: "PreToolUse exit 1 warns, tool runs",
     prompt: "run it",
     hooks: [{ id: "pre", event: "PreToolUse", answer: "echo 'hook broke' >&2; exit 1" }],

@@ -60,6 +60,8 @@ export interface Expectation {
   updatedInput?: Record<string, unknown>;
   /** Substrings the additional context must contain. */
   context?: string[];
+  /** The hooks add no context at all (a dialect whose agent does not read it). */
+  noContext?: true;
   /** Substrings one of the systemMessages must contain. */
   systemMessage?: string;
   continue?: boolean;

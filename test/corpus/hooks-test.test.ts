@@ -36,6 +36,7 @@ async function check(c: CorpusCase): Promise<void> {
     if (e.updatedInput !== undefined) expect(r.json.updatedInput, seen).toEqual(e.updatedInput);
     for (const part of e.context ?? [])
       expect(r.json.additionalContext ?? "", seen).toContain(part);
+    if (e.noContext) expect(r.json.additionalContext, seen).toBeNull();
     if (e.systemMessage !== undefined) {
       expect(r.json.systemMessages.join("\n"), seen).toContain(e.systemMessage);
     }

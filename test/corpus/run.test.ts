@@ -223,6 +223,6 @@ describe("hook corpus: keel run against the simulator", () => {
       "docker system prune removes shared caches",
     ));
 
-  it("Reasonix 1.x bash guard: Claude-style deny JSON blocks the call", () =>
+  it("Reasonix 1.x bash guard: exit 2 blocks the call", () =>
     expectShellBlocked("reasonix1", "bash-deny", "rm -rf tmp", "rm -rf refused: rm -rf tmp"));
 });

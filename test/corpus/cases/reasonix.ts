@@ -91,7 +91,8 @@ export const REASONIX: CorpusCase[] = [
       files: {
         ".reasonix/audit.jsonl": [
           '"event":"PostToolUse"',
-          '"tool":"run_command"',
+          // A file naming no 0.x-only tool is read as Reasonix 1.x (the current release): 1.x names.
+          '"tool":"bash"',
           '"args":{"command":"npm test"}',
           "hello",
         ],

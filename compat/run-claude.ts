@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { type AnthropicReply, startAnthropicSim } from "./anthropic-sim.js";
 import { modelItemsFromAnthropic } from "./model-view.js";
+import { resultText } from "./observation.js";
 import { makeCaseDirs, projectFiles, readRecords, writeClaudeSettings } from "./project.js";
 import type { CompatCase, ModelTurn, Observation } from "./types.js";
 
@@ -62,13 +63,7 @@ export async function runClaudeCase(c: CompatCase, claude: PeerCommand): Promise
       "--dangerously-skip-permissions",
     ];
     const run = await spawnCollect(claude.command, args, { cwd: dirs.project, env });
-    let result = run.stdout.trim();
-    try {
-      const parsed = JSON.parse(result) as { result?: unknown };
-      if (typeof parsed.result === "string") result = parsed.result;
-    } catch {
-      // Plain text (e.g. a blocked prompt): compared as printed.
-    }
+    const result = resultText(run.stdout);
     const notes = sim.unknownPaths.length > 0 ? [`unknown paths: ${sim.unknownPaths}`] : [];
     return {
       exitCode: run.code,

@@ -8,14 +8,8 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator } from "../src/sim/index.js";
 import type { ScriptReply } from "../src/sim/script.js";
-import { modelItemsFromChat } from "./model-view.js";
-import {
-  makeCaseDirs,
-  projectFiles,
-  readRecords,
-  writeClaudeSettings,
-  writeReasonixSettings,
-} from "./project.js";
+import { chatObservation } from "./observation.js";
+import { makeCaseDirs, writeClaudeSettings, writeReasonixSettings } from "./project.js";
 import { spawnCollect } from "./run-claude.js";
 import type { CompatCase, ModelCall, ModelTurn, Observation } from "./types.js";
 
@@ -88,24 +82,12 @@ export async function runKeelCase(
       [KEEL_BIN, "run", c.prompt, "--output-format", "json", "--mode", "bypassPermissions"],
       opts,
     );
-    let result = run.stdout.trim();
-    try {
-      const parsed = JSON.parse(result) as { result?: unknown };
-      if (typeof parsed.result === "string") result = parsed.result;
-    } catch {
-      // Plain text: compared as printed.
-    }
-    return {
-      exitCode: run.code,
-      result,
-      hooks: readRecords(dirs),
-      modelView: sim.requests
-        .filter((r) => r.status === 200)
-        .map((r) => modelItemsFromChat(r.messages)),
-      files: projectFiles(dirs),
-      paths: { root: dirs.root, project: dirs.project, home: dirs.home },
+    return chatObservation({
+      run,
+      dirs,
+      requests: sim.requests,
       notes: run.stderr.trim() ? [...notes, `stderr: ${run.stderr.trim()}`] : notes,
-    };
+    });
   } finally {
     await sim.close();
   }

@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startSimulator } from "../src/sim/index.js";
 import type { ScriptReply } from "../src/sim/script.js";
-import { modelItemsFromChat } from "./model-view.js";
-import { makeCaseDirs, projectFiles, readRecords, writeReasonixSettings } from "./project.js";
+import { chatObservation } from "./observation.js";
+import { makeCaseDirs, writeReasonixSettings } from "./project.js";
 import { type PeerCommand, spawnCollect } from "./run-claude.js";
 import type { CompatCase, ModelCall, ModelTurn, Observation } from "./types.js";
 
@@ -90,24 +90,12 @@ export async function runReasonixCase(c: CompatCase, reasonix: PeerCommand): Pro
       "danger-full-access",
     ];
     const run = await spawnCollect(reasonix.command, args, { cwd: dirs.project, env });
-    let result = run.stdout.trim();
-    try {
-      const parsed = JSON.parse(result) as { result?: unknown };
-      if (typeof parsed.result === "string") result = parsed.result;
-    } catch {
-      // Plain text: compared as printed.
-    }
-    return {
-      exitCode: run.code,
-      result,
-      hooks: readRecords(dirs),
-      modelView: sim.requests
-        .filter((r) => r.status === 200)
-        .map((r) => modelItemsFromChat(r.messages)),
-      files: projectFiles(dirs),
-      paths: { root: dirs.root, project: dirs.project, home: dirs.home },
+    return chatObservation({
+      run,
+      dirs,
+      requests: sim.requests,
       notes: run.stderr.trim() ? [`stderr: ${run.stderr.trim().slice(0, 300)}`] : [],
-    };
+    });
   } finally {
     await sim.close();
   }

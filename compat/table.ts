@@ -1,0 +1,100 @@
+/**
+ * The driver both differential tests share: install the peer, run each case through it and
+ * through Keel, print one line per case and the totals. `--only <text>` runs the cases whose name
+ * contains the text; `--dump <text>` also prints both raw observations of those cases.
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { compareObservations, verdictLine } from "./compare.js";
+import type { PeerCommand } from "./run-claude.js";
+import type { CompatCase, Observation } from "./types.js";
+
+const INSTALLER = fileURLToPath(new URL("../scripts/install-peer.mjs", import.meta.url));
+
+/** One differential table: who the peer is and how a case runs on each side. */
+export interface CompatTable {
+  /** scripts/install-peer.mjs's name for the peer, and how the table names it. */
+  peer: "claude" | "reasonix";
+  title: string;
+  cases: readonly CompatCase[];
+  runPeer(c: CompatCase, peer: PeerCommand): Promise<Observation>;
+  runKeel(c: CompatCase): Promise<Observation>;
+  /** "hooks": only model-visible text that hooks caused is compared (tools word output apart). */
+  modelView?: "all" | "hooks";
+  /** Cases run at once (each run mostly waits on child processes). */
+  concurrency?: number;
+  /** Lines printed after the table (e.g. fields never compared and why). */
+  footer?: string[];
+}
+
+/** Runs the table from the command line and sets the exit status: 0 when nothing differs. */
+export function runCompatTable(table: CompatTable): void {
+  main(table, process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(
+        `compat:${table.peer}: ${err instanceof Error ? err.stack : String(err)}\n`,
+      );
+      process.exitCode = 2;
+    },
+  );
+}
+
+async function main(table: CompatTable, argv: string[]): Promise<number> {
+  const flag = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const dump = flag("--dump");
+  const only = flag("--only") ?? dump;
+  const started = Date.now();
+  const peer = JSON.parse(
+    execFileSync(process.execPath, [INSTALLER, table.peer, "--json"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  ) as PeerCommand & { version: string };
+  const cases = table.cases.filter((c) => only === undefined || c.name.includes(only));
+  process.stdout.write(`${table.title} ${peer.version} vs Keel, ${cases.length} cases\n\n`);
+  const results = await mapLimit(cases, table.concurrency ?? 1, async (c) => {
+    const [ref, keel] = await Promise.all([table.runPeer(c, peer), table.runKeel(c)]);
+    const diffs = compareObservations(ref, keel, { modelView: table.modelView ?? "all" });
+    return { c, ref, keel, diffs };
+  });
+  const width = Math.max(...cases.map((c) => c.name.length));
+  let differing = 0;
+  for (const { c, ref, keel, diffs } of results) {
+    const line = verdictLine(c, diffs);
+    if (line.startsWith("differs")) differing++;
+    process.stdout.write(`${c.name.padEnd(width)}  ${line}\n`);
+    if (dump !== undefined) {
+      process.stdout.write(`--- ${table.peer}\n${JSON.stringify(ref, null, 1)}\n`);
+      process.stdout.write(`--- keel\n${JSON.stringify(keel, null, 1)}\n`);
+    }
+  }
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (table.footer?.length) process.stdout.write(`\n${table.footer.join("\n")}\n`);
+  process.stdout.write(
+    `\n${cases.length - differing}/${cases.length} same or deliberate, ${differing} differ (${secs} s)\n`,
+  );
+  return differing === 0 ? 0 : 1;
+}
+
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,7 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
-// --max-semi-space-size=1 (MB): V8's young generation otherwise grows to 16 MB per semi-space
-// under a long session's allocation rate, which is resident memory Keel never needs (bench/peers:
-// peak RSS of a 200-turn session). The cost is more, smaller scavenges.
+#!/usr/bin/env node
 // Keel's command-line entry. Kept tiny and dependency-free so a too-old Node gets a clear
 // sentence instead of a syntax error.
 const [major, minor] = process.versions.node.split(".").map(Number);
@@ -23,14 +20,10 @@ if (major < 22 || (major === 22 && minor < 12)) {
   }
   const { spawn } = await import("node:child_process");
   const { fileURLToPath } = await import("node:url");
-  const child = spawn(
-    newer,
-    ["--max-semi-space-size=1", fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    {
-      stdio: "inherit",
-      env: { ...process.env, KEEL_REEXEC: "1" },
-    },
-  );
+  const child = spawn(newer, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, KEEL_REEXEC: "1" },
+  });
   // The terminal signals the whole foreground group; the child decides, this process waits.
   for (const sig of ["SIGINT", "SIGQUIT", "SIGTERM", "SIGHUP"]) {
     process.on(sig, () => {
@@ -54,10 +47,33 @@ if (major < 22 || (major === 22 && minor < 12)) {
 // is kept equal to it by a test).
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-  const { readFileSync } = await import("node:fs");
+  // process.getBuiltinModule: an ESM import of node:fs would load its promises API and streams.
+  const { readFileSync } = process.getBuiltinModule("node:fs");
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
   process.exit(0);
+}
+// `keel --help` alone: the root help as commander prints it, written by the build from the full
+// program (dist/bundle/help.json; test/cli/lazy-start.test.ts compares the two). Used when
+// commander would lay it out at 80 columns (not a terminal, or one 80 wide) and the build is
+// this version's; otherwise src/cli/main.ts builds it.
+if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+  const out = process.stdout;
+  if (!out.isTTY || out.columns === 80) {
+    const { readFileSync } = process.getBuiltinModule("node:fs");
+    const read = (rel) => {
+      try {
+        return JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8"));
+      } catch {
+        return null;
+      }
+    };
+    const built = read("../dist/bundle/help.json");
+    if (typeof built?.help === "string" && built.version === read("../package.json")?.version) {
+      out.write(built.help);
+      process.exit(0);
+    }
+  }
 }
 // `keel … | head` closes the pipe early: stop quietly instead of crashing with EPIPE.
 process.stdout.on("error", (err) => {
@@ -66,7 +82,7 @@ process.stdout.on("error", (err) => {
 });
 // V8 keeps the compiled bundle in the OS temp directory, so later starts skip compiling it.
 // NODE_DISABLE_COMPILE_CACHE=1 turns this off.
-const { enableCompileCache } = await import("node:module");
+const { enableCompileCache } = process.getBuiltinModule("node:module");
 try {
   enableCompileCache?.();
 } catch {

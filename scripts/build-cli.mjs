@@ -23,16 +23,6 @@ const outdir =
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
 
-/**
- * Whether a shim can stand in for a built-in: only for a plain object of functions and values.
- * `process` inherits `on`/`off` from EventEmitter and `events` is a class, which getters copied
- * from own keys would lose (Ink's `process.off` was undefined in the bundle).
- */
-function shimmable(name) {
-  const exported = createRequire(import.meta.url)(name);
-  return typeof exported === "object" && Object.getPrototypeOf(exported) === Object.prototype;
-}
-
 const requireHere = createRequire(join(ROOT, "package.json"));
 
 /** Whether `name`'s module object is a plain object (all its members own properties). */
@@ -47,15 +37,15 @@ function isPlainModule(name) {
 }
 
 /**
- * A CommonJS module whose every export is a getter that loads `target` (with require()) on first
+ * A CommonJS module whose every export is a getter that calls `load` (source text) on first
  * use. Static imports sit at the top of a chunk and run when it loads; through this shim the
  * module behind them runs only when one of its exports is first touched. The export names are
- * read here, at build time.
+ * read here, at build time, from `target`.
  */
-function lazyShim(target) {
+function lazyShim(target, load) {
   const names = Object.keys(requireHere(target)).filter((n) => n !== "default");
   return [
-    `let m; const load = () => (m ??= require(${JSON.stringify(target)}));`,
+    `let m; const load = () => (m ??= ${load});`,
     ...names.map(
       (n) =>
         `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
@@ -64,10 +54,11 @@ function lazyShim(target) {
 }
 
 /**
- * Node built-ins are loaded with require() when first used instead of static ESM imports.
- * The ESM facade of a built-in reads every export: `node:http` then loads undici (~50 ms) for
- * its WebSocket getters, `node:util` its diff helpers; and `node:https` or `node:dns` cost
- * milliseconds even through require() for commands that never open a connection.
+ * Node built-ins are loaded with process.getBuiltinModule() when first used instead of static
+ * ESM imports. The ESM facade of a built-in reads every export: `node:http` then loads undici
+ * (~50 ms) for its WebSocket getters, `node:fs` its promises API and streams, `node:process`
+ * its report and performance getters; and `node:https` or `node:dns` cost milliseconds even
+ * without the facade for commands that never open a connection.
  */
 const lazyBuiltins = {
   name: "lazy-builtins",
@@ -75,40 +66,106 @@ const lazyBuiltins = {
     b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
       const name = args.path.replace(/^node:/, "");
-      if (!BUILTINS.has(name) || !shimmable(name)) return undefined;
+      if (!BUILTINS.has(name)) return undefined;
       return { path: `node:${name}`, namespace: "builtin" };
     });
-    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
+      const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
       // Only plain-object modules get getters: `process` (an EventEmitter: `on`, `off` are
       // inherited, not own keys) and function modules (`events`, `assert`, `stream`) are used
-      // as values by a default import, so they are required as they are.
-      contents: isPlainModule(args.path)
-        ? lazyShim(args.path)
-        : `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
+      // as values by a default import, so they are taken as they are.
+      const contents =
+        args.path === "node:process"
+          ? "module.exports = process;"
+          : isPlainModule(args.path)
+            ? lazyShim(args.path, get)
+            : `module.exports = ${get};`;
+      return { contents, loader: "js" };
+    });
   },
 };
 
 /**
- * Packages only some commands use, loaded on first use: `yaml` parses cagent files only, but the
- * hooks engine imports it, so `keel hooks list` paid for it in every project.
+ * Packages only some commands use live in files of their own next to the bundle
+ * (`vendor-<name>.cjs`), required on first use through a getter shim: an import of them in a
+ * chunk costs nothing until one of their exports is touched. `yaml` parses cagent files only;
+ * zod (~15 ms to load) validates files and model output, so `keel hooks list` with no hooks
+ * file and `keel --help` never load it. Every specifier of one package maps to the same file,
+ * so there is one zod (one class identity) however a module imports it.
  */
-const LAZY_PACKAGES = /^yaml$/;
+const VENDORED = { yaml: /^yaml$/, zod: /^zod(\/.*)?$/ };
+/** Specifiers seen while bundling, by vendored package. */
+const vendoredSpecifiers = { yaml: new Set(["yaml"]), zod: new Set(["zod"]) };
+const vendorFile = (name) => `./vendor-${name}.cjs`;
 const lazyPackages = {
   name: "lazy-packages",
   setup(b) {
-    b.onResolve({ filter: LAZY_PACKAGES }, (args) => {
-      if (args.kind !== "import-statement" || args.namespace === "lazy-package") return undefined;
-      return { path: args.path, namespace: "lazy-package" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
-      contents: lazyShim(args.path),
+    // Required at run time from the chunk's own directory, where buildVendored() writes them.
+    b.onResolve({ filter: /^\.\/vendor-[a-z]+\.cjs$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    for (const [name, filter] of Object.entries(VENDORED)) {
+      b.onResolve({ filter }, (args) => {
+        if (args.kind !== "import-statement") return undefined;
+        vendoredSpecifiers[name].add(args.path);
+        return { path: args.path, namespace: `vendor-${name}` };
+      });
+      b.onLoad({ filter: /.*/, namespace: `vendor-${name}` }, (args) => ({
+        contents: lazyShim(
+          args.path,
+          `require(${JSON.stringify(vendorFile(name))}).default[${JSON.stringify(args.path)}]`,
+        ),
+        loader: "js",
+        resolveDir: ROOT,
+      }));
+    }
+  },
+};
+
+/** Zod's error messages in English only: `z.locales` (40 languages, ~300 kB) is never used. */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), "../locales/en.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
       loader: "js",
       resolveDir: ROOT,
     }));
   },
 };
+
+/** Bundles each vendored package's specifiers into its one `vendor-<name>.cjs`. */
+async function buildVendored() {
+  for (const [name, specs] of Object.entries(vendoredSpecifiers)) {
+    const list = [...specs].sort();
+    await build({
+      stdin: {
+        contents: [
+          ...list.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};`),
+          `export default { ${list.map((s, i) => `${JSON.stringify(s)}: m${i}`).join(", ")} };`,
+        ].join("\n"),
+        resolveDir: ROOT,
+        loader: "js",
+        sourcefile: `vendor-${name}.js`,
+      },
+      outfile: join(outdir, vendorFile(name)),
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node22",
+      plugins: [zodEnglishOnly],
+      sourcemap: "linked",
+      legalComments: "none",
+      logLevel: "warning",
+    });
+  }
+}
 
 /** Ink imports React DevTools only when DEV=true and the package is installed; it never is. */
 const noDevtools = {
@@ -164,12 +221,21 @@ await build({
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().
   banner: {
-    js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
+    // Built-ins come straight from process.getBuiltinModule; node:module (whose loading costs
+    // source-map support) only when a bundled package requires a file, which none does at start.
+    js: [
+      "let __keelRequire;",
+      "const require = Object.assign(",
+      '  (id) => process.getBuiltinModule(id) ?? (__keelRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id),',
+      '  { resolve: (id, o) => (__keelRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url)).resolve(id, o) },',
+      ");",
+    ].join(" "),
   },
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
 });
+await buildVendored();
 
 // `keel --help` lists every command without loading them: the full program's root help, kept
 // next to the bundle (src/cli/main.ts reads it when the version matches).

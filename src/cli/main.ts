@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
+import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** A command module's registration function. */
 export type RegisterCommand = (program: Command) => void;
@@ -97,16 +98,23 @@ function prebuiltHelp(): string | null {
   return null;
 }
 
+/** Commands that run a session (the interactive one is ""), unless asked for help or version. */
+const SESSION_COMMANDS = new Set(["", "run"]);
+const INFO_FLAGS = new Set(["-h", "--help", "-v", "--version"]);
+
 /** The program with only what `argv` runs registered (everything when unsure). */
 async function programFor(argv: readonly string[]): Promise<Command> {
   const name = commandOf(argv);
+  if (name !== null && SESSION_COMMANDS.has(name) && !argv.some((a) => INFO_FLAGS.has(a))) {
+    keepYoungGenerationSmall();
+  }
   if (name === null) return buildProgram();
   const help = prebuiltHelp();
   if (help === null) return buildProgram();
   const asksRootHelp = name === "" && argv.some((a) => a === "-h" || a === "--help");
   const cols = process.stdout.isTTY ? process.stdout.columns : HELP_WIDTH;
-  // A terminal narrower than the prebuilt text gets commander's own wrapping.
-  if (asksRootHelp && cols !== undefined && cols < HELP_WIDTH) return buildProgram();
+  // A terminal of another width gets commander's own layout for it.
+  if (asksRootHelp && cols !== HELP_WIDTH) return buildProgram();
   const program = rootProgram();
   (await INTERACTIVE()).register(program);
   const entry = COMMANDS.find(([n]) => n === name);

@@ -10,13 +10,15 @@ import { join, relative } from "node:path";
 import { z } from "zod";
 import type { ExecutedFile } from "./executed-files.js";
 import type { HookDefinition } from "./types.js";
-import { canonicalJson } from "./util.js";
+import { canonicalJson, lazy } from "./util.js";
 
-const TrustFileSchema = z.object({
-  version: z.literal(1),
-  projects: z.record(z.string(), z.string()),
-});
-type TrustFile = z.infer<typeof TrustFileSchema>;
+const trustFileSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(z.string(), z.string()),
+  }),
+);
+type TrustFile = z.infer<ReturnType<typeof trustFileSchema>>;
 
 /** Path of the trust store. */
 export function trustStorePath(keelHome: string): string {
@@ -78,9 +80,9 @@ export function projectHooksHash(
 /** Reads the store; a missing or corrupt file is an empty store (nothing trusted). */
 export async function readTrustStore(keelHome: string): Promise<TrustFile> {
   try {
-    const parsed = TrustFileSchema.safeParse(
-      JSON.parse(await readFile(trustStorePath(keelHome), "utf8")),
-    );
+    // Read first: without a store, the schema (and zod) is never needed.
+    const json: unknown = JSON.parse(await readFile(trustStorePath(keelHome), "utf8"));
+    const parsed = trustFileSchema().safeParse(json);
     if (parsed.success) return parsed.data;
   } catch {
     // Missing or unreadable: nothing is trusted, which is the safe reading.

@@ -4,7 +4,7 @@
  * program prints, and `keel hooks list` / `keel --help` load no other command's chunk.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,14 +52,35 @@ const commandChunks = (loaded: string[]) =>
     .filter((n): n is string => n !== undefined && n !== "chunk");
 
 describe("lazy command loading", () => {
-  it("keel --help prints the full program's help, loading no command but the root's", async () => {
+  it("keel --help prints the full program's help without loading the program", async () => {
     const r = keel(["--help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(await rootHelpText());
     for (const name of ["run", "hooks", "sim", "doctor", "sessions", "stats"]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
     }
+    // bin/keel.js prints the build's help.json: no bundle file is loaded at all.
+    expect(r.loaded.filter((u) => u.includes("/dist/bundle/"))).toEqual([]);
+  });
+
+  it("help asked with other options goes through commander and prints the same", async () => {
+    const r = keel(["--model", "deepseek-chat", "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(await rootHelpText());
     expect(commandChunks(r.loaded)).toEqual(["interactive"]);
+  });
+
+  it("a stale help.json (another version) is not printed: commander builds the help", async () => {
+    const helpFile = join(build.bin, "../../dist/bundle/help.json");
+    const saved = readFileSync(helpFile, "utf8");
+    writeFileSync(helpFile, JSON.stringify({ version: "0.0.0-stale", help: "STALE\n" }));
+    try {
+      const r = keel(["--help"]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(await rootHelpText());
+    } finally {
+      writeFileSync(helpFile, saved);
+    }
   });
 
   it("keel hooks list loads the hooks command only", () => {
@@ -67,6 +88,25 @@ describe("lazy command loading", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Hooks for");
     expect(commandChunks(r.loaded).sort()).toEqual(["hooks", "interactive"]);
+    // No hook file and no trust store: nothing to validate, so zod (and yaml) never load.
+    expect(r.loaded.filter((u) => u.includes("/vendor-"))).toEqual([]);
+  });
+
+  it("keel hooks list with a hooks file loads zod to validate it and reports its problems", () => {
+    const project = mkdtempSync(join(work, "project-"));
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(
+      join(project, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "shell", hooks: [{ type: "command", timeout: "soon" }] }],
+        },
+      }),
+    );
+    const r = keel(["hooks", "list", "--cwd", project]);
+    expect(r.status).toBe(0);
+    expect(r.loaded.some((u) => u.endsWith("/vendor-zod.cjs"))).toBe(true);
+    expect(r.stdout).toMatch(/timeout/);
   });
 
   it("an unknown option still shows the root help with every command", () => {

@@ -7,7 +7,6 @@ import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
 import { neverFiringEvents } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { plural } from "../format/text.js";
-import { trustProjectMcp, untrustProjectMcp } from "../mcp/trust-cli.js";
 import {
   listingJson,
   problemLine,
@@ -22,8 +21,8 @@ import {
   processOutput,
   resolveProjectDir,
 } from "./hooks-shared.js";
-// `hooks test` (which brings the agent for prompt/agent hooks) and `hooks stats` are loaded
-// only when they run: `keel hooks list` starts faster without them.
+// `hooks test` (which brings the agent for prompt/agent hooks), `hooks stats` and the MCP trust
+// of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./hooks-stats.js";
 import type { HooksTestOptions } from "./hooks-test.js";
 
@@ -82,6 +81,7 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   const listing = engine.listing();
   const projectHooks = listing.hooks.filter((h) => h.source.scope !== "user");
   // Project MCP servers are trusted together with the hooks (and listed with them).
+  const { trustProjectMcp } = await import("../mcp/trust-cli.js");
   const mcpLines = await trustProjectMcp(projectDir, keelHomeDir());
   if (mcpLines.length > 0) out.stdout(`${mcpLines.join("\n")}\n`);
   if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
@@ -110,6 +110,7 @@ export async function runHooksUntrust(opts: CwdOptions, out: Output): Promise<nu
   const engine = await openEngine(projectDir);
   const wasTrusted = engine.listing().projectTrust.trusted;
   await engine.untrust();
+  const { untrustProjectMcp } = await import("../mcp/trust-cli.js");
   if (await untrustProjectMcp(projectDir, keelHomeDir())) {
     out.stdout(`Removed trust for ${projectDir}'s MCP servers.\n`);
   }

@@ -10,6 +10,7 @@
  * The output sits two directories below the package root, like dist/llm/pricing.js, because
  * src/llm/pricing.ts finds data/models.json relative to its own module URL.
  */
+import { readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -37,13 +38,69 @@ function isPlainModule(name) {
 }
 
 /**
- * A CommonJS module whose every export is a getter that calls `load` (source text) on first
- * use. Static imports sit at the top of a chunk and run when it loads; through this shim the
- * module behind them runs only when one of its exports is first touched. The export names are
- * read here, at build time, from `target`.
+ * Names imported from each shimmed module across the bundle (`null`: all of them), collected
+ * by a first bundling pass (see importsOf). Each importing module copies every getter of a shim
+ * into its own namespace object (esbuild's CommonJS interop), so a shim with only the names in
+ * use keeps that cheap: `import { z } from "zod"` copies one getter instead of 300.
  */
-function lazyShim(target, load) {
-  const names = Object.keys(requireHere(target)).filter((n) => n !== "default");
+let usedNames = null;
+const collected = new Map();
+
+/** What `importer` imports from `spec`: a set of names, or null (a namespace or default
+ *  import, or a statement this reader does not understand: every name then). */
+const importerCache = new Map();
+function importsOf(importer, spec) {
+  let text = importerCache.get(importer);
+  if (text === undefined) {
+    try {
+      text = readFileSync(importer, "utf8");
+    } catch {
+      text = "";
+    }
+    importerCache.set(importer, text);
+  }
+  const quoted = new RegExp(`["']${spec.replace(/[/.]/g, "\\$&")}["']`, "g");
+  const mentions = text.match(quoted)?.length ?? 0;
+  const names = new Set();
+  let understood = 0;
+  const statement = /(?:^|[;\n}])\s*(import|export)\s*(type\s+)?([^;'"]*?)\s*from\s*["']([^"']+)["']/g;
+  for (const m of text.matchAll(statement)) {
+    if (m[4] !== spec) continue;
+    understood++;
+    if (m[2]) continue;
+    const clause = m[3].trim();
+    // A namespace or a default import is the whole module object: every name.
+    if (clause.includes("*") || !clause.startsWith("{")) return null;
+    const braces = /\{([^}]*)\}/.exec(clause);
+    for (const item of braces ? braces[1].split(",") : []) {
+      const parts = item.trim().split(/\s+/);
+      if (parts[0] === "type" && parts.length > 1) continue;
+      if (parts[0] && parts[0] !== "default") names.add(parts[0]);
+    }
+  }
+  return understood === mentions ? names : null;
+}
+
+/** Records what `importer` imports from the shimmed module `key` (first pass). */
+function noteImport(key, importer, spec) {
+  if (usedNames !== null) return;
+  const names = importsOf(importer, spec);
+  const seen = collected.get(key);
+  if (seen === null) return;
+  if (names === null) collected.set(key, null);
+  else collected.set(key, new Set([...(seen ?? []), ...names]));
+}
+
+/**
+ * A CommonJS module whose exports are getters that call `load` (source text) on first use.
+ * Static imports sit at the top of a chunk and run when it loads; through this shim the
+ * module behind them runs only when one of its exports is first touched. The export names are
+ * read here, at build time, from `target`: those the bundle imports (usedNames), or all.
+ */
+function lazyShim(key, target, load) {
+  const all = Object.keys(requireHere(target)).filter((n) => n !== "default");
+  const used = usedNames?.get(key);
+  const names = used ? all.filter((n) => used.has(n)) : all;
   return [
     `let m; const load = () => (m ??= ${load});`,
     ...names.map(
@@ -63,10 +120,11 @@ function lazyShim(target, load) {
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
       if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
       const name = args.path.replace(/^node:/, "");
       if (!BUILTINS.has(name)) return undefined;
+      noteImport(`node:${name}`, args.importer, args.path);
       return { path: `node:${name}`, namespace: "builtin" };
     });
     b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
@@ -78,7 +136,7 @@ const lazyBuiltins = {
         args.path === "node:process"
           ? "module.exports = process;"
           : isPlainModule(args.path)
-            ? lazyShim(args.path, get)
+            ? lazyShim(args.path, args.path, get)
             : `module.exports = ${get};`;
       return { contents, loader: "js" };
     });
@@ -109,10 +167,12 @@ const lazyPackages = {
       b.onResolve({ filter }, (args) => {
         if (args.kind !== "import-statement") return undefined;
         vendoredSpecifiers[name].add(args.path);
+        noteImport(args.path, args.importer, args.path);
         return { path: args.path, namespace: `vendor-${name}` };
       });
       b.onLoad({ filter: /.*/, namespace: `vendor-${name}` }, (args) => ({
         contents: lazyShim(
+          args.path,
           args.path,
           `require(${JSON.stringify(vendorFile(name))}).default[${JSON.stringify(args.path)}]`,
         ),
@@ -201,7 +261,7 @@ const yogaWithoutFetch = {
 };
 
 await rm(outdir, { recursive: true, force: true });
-await build({
+const options = {
   entryPoints: { keel: join(ROOT, "src/cli/main.ts") },
   outdir,
   outExtension: { ".js": ".mjs" },
@@ -234,7 +294,11 @@ await build({
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
-});
+};
+// First pass: which names the bundle imports from each shimmed module; second: the bundle.
+await build({ ...options, write: false, sourcemap: false });
+usedNames = collected;
+await build(options);
 await buildVendored();
 
 // `keel --help` lists every command without loading them: the full program's root help, kept

@@ -55,6 +55,13 @@ export function hookDefinitionSet(
 }
 
 /**
+ * trustHash() of nothing to trust (no definitions, no executed files), written out so that a
+ * project without project hooks needs no crypto (`keel hooks list` start-up);
+ * test/hooks/trust-executed.test.ts computes it.
+ */
+export const EMPTY_TRUST_HASH = "a4a208070b2661ce904d373a7a07b923ae4033eb41e64d65331787dfa7d3cb1d";
+
+/**
  * sha256 over every definition set and every executed project file (path and content). Sets
  * with no definitions are left out, so adding an empty set keeps existing trust records valid.
  */
@@ -65,6 +72,7 @@ export function trustHash(
   const input: Record<string, unknown> = {};
   for (const set of sets) if (set.definitions.length > 0) input[set.name] = set.definitions;
   input.executedFiles = executed.map((f) => ({ path: f.relPath, sha256: f.sha256 }));
+  if (Object.keys(input).length === 1 && executed.length === 0) return EMPTY_TRUST_HASH;
   return createHash("sha256").update(canonicalJson(input)).digest("hex");
 }
 

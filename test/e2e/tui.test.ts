@@ -474,7 +474,8 @@ registerHooks({ resolve(spec, ctx, next) {
 } });
 `,
       );
-      const r = spawnSync(process.execPath, ["--import", trace, KEEL_BIN, "--help"], {
+      // (`keel --help` alone is printed by bin/keel.js from help.json: commander's path here.)
+      const r = spawnSync(process.execPath, ["--import", trace, KEEL_BIN, "-m", "x", "--help"], {
         encoding: "utf8",
         env: { ...process.env, KEEL_HOME: work },
       });

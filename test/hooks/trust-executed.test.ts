@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import { readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import { commandWords, executedProjectFiles } from "../../src/hooks/executed-files.js";
 import { buildPayload } from "../../src/hooks/payload.js";
-import { hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
+import { EMPTY_TRUST_HASH, hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
 import type { HookDefinition } from "../../src/hooks/types.js";
+import { canonicalJson } from "../../src/hooks/util.js";
 import { makeWorld, type World, worldOptions } from "./helpers.js";
 
 let w: World;
@@ -121,6 +123,14 @@ describe("trust hashes the files hooks execute", () => {
     expect(trustHash([hooks, { name: "mcpServers", definitions: [{ command: "x" }] }])).not.toBe(
       trustHash([hooks]),
     );
+  });
+
+  it("the written-out hash of nothing to trust is that input's sha256", () => {
+    const nothing = createHash("sha256")
+      .update(canonicalJson({ executedFiles: [] }))
+      .digest("hex");
+    expect(EMPTY_TRUST_HASH).toBe(nothing);
+    expect(trustHash([hookDefinitionSet([], w.project)])).toBe(nothing);
   });
 });
 

@@ -63,7 +63,8 @@ function importsOf(importer, spec) {
   const mentions = text.match(quoted)?.length ?? 0;
   const names = new Set();
   let understood = 0;
-  const statement = /(?:^|[;\n}])\s*(import|export)\s*(type\s+)?([^;'"]*?)\s*from\s*["']([^"']+)["']/g;
+  const statement =
+    /(?:^|[;\n}])\s*(import|export)\s*(type\s+)?([^;'"]*?)\s*from\s*["']([^"']+)["']/g;
   for (const m of text.matchAll(statement)) {
     if (m[4] !== spec) continue;
     understood++;

@@ -102,11 +102,16 @@ function lazyShim(key, target, load) {
   const all = Object.keys(requireHere(target)).filter((n) => n !== "default");
   const used = usedNames?.get(key);
   const names = used ? all.filter((n) => used.has(n)) : all;
+  // A package that exports a function (picomatch) gets a function that forwards its calls.
+  const callable = typeof requireHere(target) === "function";
   return [
     `let m; const load = () => (m ??= ${load});`,
+    ...(callable
+      ? ["module.exports = function (...args) { return load().apply(this, args); };"]
+      : []),
     ...names.map(
       (n) =>
-        `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
+        `Object.defineProperty(module.exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
     ),
   ].join("\n");
 }
@@ -149,12 +154,15 @@ const lazyBuiltins = {
  * (`vendor-<name>.cjs`), required on first use through a getter shim: an import of them in a
  * chunk costs nothing until one of their exports is touched. `yaml` parses cagent files only;
  * zod (~15 ms to load) validates files and model output, so `keel hooks list` with no hooks
- * file and `keel --help` never load it. Every specifier of one package maps to the same file,
+ * file and `keel --help` never load it; picomatch compiles `if` globs of hooks that have them.
+ * Every specifier of one package maps to the same file,
  * so there is one zod (one class identity) however a module imports it.
  */
-const VENDORED = { yaml: /^yaml$/, zod: /^zod(\/.*)?$/ };
+const VENDORED = { yaml: /^yaml$/, zod: /^zod(\/.*)?$/, picomatch: /^picomatch$/ };
 /** Specifiers seen while bundling, by vendored package. */
-const vendoredSpecifiers = { yaml: new Set(["yaml"]), zod: new Set(["zod"]) };
+const vendoredSpecifiers = Object.fromEntries(
+  Object.keys(VENDORED).map((name) => [name, new Set([name])]),
+);
 const vendorFile = (name) => `./vendor-${name}.cjs`;
 const lazyPackages = {
   name: "lazy-packages",
@@ -175,7 +183,7 @@ const lazyPackages = {
         contents: lazyShim(
           args.path,
           args.path,
-          `require(${JSON.stringify(vendorFile(name))}).default[${JSON.stringify(args.path)}]`,
+          `require(${JSON.stringify(vendorFile(name))}).default[${JSON.stringify(args.path)}]${typeof requireHere(args.path) === "function" ? ".default" : ""}`,
         ),
         loader: "js",
         resolveDir: ROOT,

@@ -45,6 +45,8 @@ function rootProgram(): Command {
       "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
     )
     .version(VERSION, "-v, --version")
+    // Root options only before a subcommand, whether or not the session's are registered.
+    .enablePositionalOptions()
     .exitOverride()
     .showHelpAfterError()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
@@ -116,8 +118,10 @@ async function programFor(argv: readonly string[]): Promise<Command> {
   // A terminal of another width gets commander's own layout for it.
   if (asksRootHelp && cols !== HELP_WIDTH) return buildProgram();
   const program = rootProgram();
-  (await INTERACTIVE()).register(program);
   const entry = COMMANDS.find(([n]) => n === name);
+  // The root's own options (the interactive session's) are read only before a subcommand
+  // (positional options): `keel hooks list` needs none of them, `keel -m x run` does.
+  if (!entry || argv[0] !== name) (await INTERACTIVE()).register(program);
   if (entry) (await entry[1]()).register(program);
   // The root help lists every command, loaded or not: the text the full program printed.
   program.helpInformation = () => help;

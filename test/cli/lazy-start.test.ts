@@ -83,11 +83,11 @@ describe("lazy command loading", () => {
     }
   });
 
-  it("keel hooks list loads the hooks command only", () => {
+  it("keel hooks list loads the hooks command only (not even the root session's options)", () => {
     const r = keel(["hooks", "list"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Hooks for");
-    expect(commandChunks(r.loaded).sort()).toEqual(["hooks", "interactive"]);
+    expect(commandChunks(r.loaded).sort()).toEqual(["hooks"]);
     // No hook file and no trust store: nothing to validate, so zod (and yaml) never load.
     expect(r.loaded.filter((u) => u.includes("/vendor-"))).toEqual([]);
   });

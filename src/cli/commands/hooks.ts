@@ -4,8 +4,8 @@
  */
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
-import { neverFiringEvents } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
+import { neverFiringEvents } from "../../hooks/validate.js";
 import { plural } from "../format/text.js";
 import {
   listingJson,
@@ -19,6 +19,7 @@ import {
   type Output,
   openEngine,
   processOutput,
+  readListing,
   resolveProjectDir,
 } from "./hooks-shared.js";
 // `hooks test` (which brings the agent for prompt/agent hooks), `hooks stats` and the MCP trust
@@ -36,7 +37,7 @@ const CWD_HELP = "project directory (default: the current directory)";
 /** The engine's listing with missing executables added to the hooks that have them. */
 async function checkedListing(projectDir: string): Promise<HookListing> {
   // The engine's snapshot already carries every problem (missing executables included).
-  return (await openEngine(projectDir)).listing();
+  return readListing(projectDir);
 }
 
 /** `keel hooks list`. */

@@ -40,16 +40,18 @@ const ROOT_VALUE_OPTIONS = new Set(["-m", "--model", "--mode", "-r", "--resume",
 const HELP_WIDTH = 80;
 
 function rootProgram(): Command {
-  return new Command("keel")
-    .description(
-      "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
-    )
-    .version(VERSION, "-v, --version")
-    // Root options only before a subcommand, whether or not the session's are registered.
-    .enablePositionalOptions()
-    .exitOverride()
-    .showHelpAfterError()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  return (
+    new Command("keel")
+      .description(
+        "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
+      )
+      .version(VERSION, "-v, --version")
+      // Root options only before a subcommand, whether or not the session's are registered.
+      .enablePositionalOptions()
+      .exitOverride()
+      .showHelpAfterError()
+      .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+  );
 }
 
 /** Builds the commander program with every command registered (exported for tests and for

@@ -22,16 +22,16 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs the built `keel` with a loader hook that lists every file module it loads. */
+/** Runs the built `keel` with a loader hook that lists every file module it loads (a load hook:
+ *  bin/keel.js resolves the bundle's own chunks itself, without the resolve chain). */
 function keel(args: string[]) {
   const trace = join(work, "trace.mjs");
   writeFileSync(
     trace,
     `import { registerHooks } from "node:module";
-registerHooks({ resolve(spec, ctx, next) {
-  const r = next(spec, ctx);
-  if (r.url.startsWith("file:")) process.stderr.write("LOADED " + r.url + "\\n");
-  return r;
+registerHooks({ load(url, ctx, next) {
+  if (url.startsWith("file:")) process.stderr.write("LOADED " + url + "\\n");
+  return next(url, ctx);
 } });`,
   );
   const r = spawnSync(process.execPath, ["--import", trace, build.bin, ...args], {

@@ -467,10 +467,9 @@ for (const name of ["instantiate", "compile"]) {
         trace,
         `import { registerHooks } from "node:module";
 import { appendFileSync } from "node:fs";
-registerHooks({ resolve(spec, ctx, next) {
-  const r = next(spec, ctx);
-  if (r.url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, r.url + "\\n");
-  return r;
+registerHooks({ load(url, ctx, next) {
+  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, url + "\\n");
+  return next(url, ctx);
 } });
 `,
       );

@@ -43,14 +43,29 @@ if (major < 22 || (major === 22 && minor < 12)) {
   });
   await new Promise(() => {});
 }
+// process.getBuiltinModule: an ESM import of node:fs would load its promises API and streams.
+const { fstatSync, readFileSync, writeSync } = process.getBuiltinModule("node:fs");
+/** Short output straight to fd 1: process.stdout's stream costs ~1 ms to create. */
+const print = (text) => {
+  let rest = Buffer.from(text);
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(1, rest));
+    } catch (err) {
+      if (err?.code === "EPIPE") return;
+      if (err?.code !== "EAGAIN") throw err;
+      // A full non-blocking pipe: the stream waits for it to drain.
+      process.stdout.write(rest);
+      return;
+    }
+  }
+};
 // `keel --version` alone needs no program at all: package.json holds the version (src/version.ts
 // is kept equal to it by a test).
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-  // process.getBuiltinModule: an ESM import of node:fs would load its promises API and streams.
-  const { readFileSync } = process.getBuiltinModule("node:fs");
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  process.stdout.write(`${pkg.version}\n`);
+  print(`${pkg.version}\n`);
   process.exit(0);
 }
 // `keel --help` alone: the root help as commander prints it, written by the build from the full
@@ -58,9 +73,15 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
 // commander would lay it out at 80 columns (not a terminal, or one 80 wide) and the build is
 // this version's; otherwise src/cli/main.ts builds it.
 if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
-  const out = process.stdout;
-  if (!out.isTTY || out.columns === 80) {
-    const { readFileSync } = process.getBuiltinModule("node:fs");
+  // Only a character device can be a terminal: a pipe or a file is known without creating
+  // process.stdout (node:tty and the stream modules it needs cost ~2 ms).
+  let characterDevice = true;
+  try {
+    characterDevice = fstatSync(1).isCharacterDevice();
+  } catch {
+    // Unknown: ask the stream.
+  }
+  if (!characterDevice || !process.stdout.isTTY || process.stdout.columns === 80) {
     const read = (rel) => {
       try {
         return JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8"));
@@ -70,16 +91,39 @@ if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
     };
     const built = read("../dist/bundle/help.json");
     if (typeof built?.help === "string" && built.version === read("../package.json")?.version) {
-      out.write(built.help);
+      print(built.help);
       process.exit(0);
     }
   }
 }
-// `keel … | head` closes the pipe early: stop quietly instead of crashing with EPIPE.
-process.stdout.on("error", (err) => {
-  if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw err;
-});
+// `keel … | head` closes the pipe early: stop quietly instead of crashing with EPIPE. The
+// handler is attached when process.stdout is first created: commands that print through
+// src/cli/stdout.ts never create the stream (its modules cost start-up time).
+// While this symbol is true, src/cli/stdout.ts writes to fd 1 itself.
+const UNOPENED = Symbol.for("keel.stdout.unopened");
+const stdoutGetter = Object.getOwnPropertyDescriptor(process, "stdout");
+if (stdoutGetter?.get && stdoutGetter.configurable) {
+  process[UNOPENED] = true;
+  Object.defineProperty(process, "stdout", {
+    configurable: true,
+    enumerable: stdoutGetter.enumerable,
+    get() {
+      process[UNOPENED] = false;
+      const stream = stdoutGetter.get.call(process);
+      Object.defineProperty(process, "stdout", { ...stdoutGetter, get: () => stream });
+      stream.on("error", (err) => {
+        if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+        throw err;
+      });
+      return stream;
+    },
+  });
+} else {
+  process.stdout.on("error", (err) => {
+    if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
 // V8 keeps the compiled bundle in the OS temp directory, so later starts skip compiling it.
 // NODE_DISABLE_COMPILE_CACHE=1 turns this off.
 const { enableCompileCache, registerHooks } = process.getBuiltinModule("node:module");

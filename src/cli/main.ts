@@ -116,9 +116,11 @@ async function programFor(argv: readonly string[]): Promise<Command> {
   const help = prebuiltHelp();
   if (help === null) return buildProgram();
   const asksRootHelp = name === "" && argv.some((a) => a === "-h" || a === "--help");
-  const cols = process.stdout.isTTY ? process.stdout.columns : HELP_WIDTH;
-  // A terminal of another width gets commander's own layout for it.
-  if (asksRootHelp && cols !== HELP_WIDTH) return buildProgram();
+  // A terminal of another width gets commander's own layout for it. (process.stdout only
+  // when asked for help: creating the stream costs start-up time.)
+  if (asksRootHelp && process.stdout.isTTY && process.stdout.columns !== HELP_WIDTH) {
+    return buildProgram();
+  }
   const program = rootProgram();
   const entry = COMMANDS.find(([n]) => n === name);
   // The root's own options (the interactive session's) are read only before a subcommand

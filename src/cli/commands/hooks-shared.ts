@@ -10,6 +10,7 @@ import { resolveHookPaths } from "../../hooks/config/load.js";
 import { takeSnapshot } from "../../hooks/snapshot.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
 import { UserError } from "../main.js";
+import { writeStdout } from "../stdout.js";
 
 /** Where a command writes; the process streams in normal use. */
 export interface Output {
@@ -19,9 +20,7 @@ export interface Output {
 
 /** Output to the process's stdout and stderr. */
 export const processOutput: Output = {
-  stdout: (text) => {
-    process.stdout.write(text);
-  },
+  stdout: (text) => writeStdout(text),
   stderr: (text) => {
     process.stderr.write(text);
   },

@@ -263,6 +263,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     if (!restored.ok) await mcp?.close();
     if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
     healDanglingCalls(core.log);
+    // The conversation is as big as when it was left: automatic compaction counts from there.
+    core.lastPromptTokens = session.promptTokens ?? 0;
   }
 
   let started = false;

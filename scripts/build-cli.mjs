@@ -123,6 +123,13 @@ function lazyShim(key, target, load) {
  * its report and performance getters; and `node:https` or `node:dns` cost milliseconds even
  * without the facade for commands that never open a connection.
  */
+/**
+ * Built-ins that stay plain ESM imports: loaded while Node starts or nearly free, and whose ESM
+ * facade reads no getter that loads more. A shim costs them more than it saves: one more
+ * module, and a copy of its getters in every importer (`node:path` has about twenty).
+ */
+const PLAIN_BUILTINS = new Set(["path", "url", "os", "events", "string_decoder", "querystring"]);
+
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
@@ -130,6 +137,7 @@ const lazyBuiltins = {
       if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
       const name = args.path.replace(/^node:/, "");
       if (!BUILTINS.has(name)) return undefined;
+      if (PLAIN_BUILTINS.has(name)) return { path: `node:${name}`, external: true };
       noteImport(`node:${name}`, args.importer, args.path);
       return { path: `node:${name}`, namespace: "builtin" };
     });

@@ -70,8 +70,14 @@ function importsOf(importer, spec) {
     understood++;
     if (m[2]) continue;
     const clause = m[3].trim();
-    // A namespace or a default import is the whole module object: every name.
-    if (clause.includes("*") || !clause.startsWith("{")) return null;
+    // A namespace or a default import is the whole module object: the names read from it
+    // (`fs.readFileSync`), or every name when it is used any other way.
+    const whole = /^(?:\*\s*as\s+)?([\w$]+)/.exec(clause)?.[1];
+    if (whole !== undefined) {
+      const members = memberNames(text, whole, m[0]);
+      if (members === null) return null;
+      for (const n of members) names.add(n);
+    }
     const braces = /\{([^}]*)\}/.exec(clause);
     for (const item of braces ? braces[1].split(",") : []) {
       const parts = item.trim().split(/\s+/);
@@ -80,6 +86,18 @@ function importsOf(importer, spec) {
     }
   }
   return understood === mentions ? names : null;
+}
+
+/** The properties `text` reads from the identifier `id` (`id.name`), or null when `id` also
+ *  appears otherwise (passed on, destructured: then any name may be read). */
+function memberNames(text, id, statement) {
+  const escaped = id.replace(/\$/g, "\\$");
+  const word = new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, "g");
+  const count = (t) => t.match(word)?.length ?? 0;
+  const members = [...text.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\.([\\w$]+)`, "g"))];
+  // Outside its import statement, every appearance must be a member read.
+  if (count(text) - count(statement) !== members.length) return null;
+  return new Set(members.map((m) => m[1]));
 }
 
 /** Records what `importer` imports from the shimmed module `key` (first pass). */

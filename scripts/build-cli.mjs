@@ -184,17 +184,24 @@ const lazyBuiltins = {
  * Every specifier of one package maps to the same file,
  * so there is one zod (one class identity) however a module imports it.
  */
-const VENDORED = { yaml: /^yaml$/, zod: /^zod(\/.*)?$/, picomatch: /^picomatch$/ };
+const VENDORED = {
+  yaml: /^yaml$/,
+  // zod/v3 (the MCP SDK's, for old schemas) is a separate implementation: a file of its own,
+  // so validating a hooks file does not load it.
+  zod3: /^zod\/v3$/,
+  zod: /^zod(\/.*)?$/,
+  picomatch: /^picomatch$/,
+};
 /** Specifiers seen while bundling, by vendored package. */
 const vendoredSpecifiers = Object.fromEntries(
-  Object.keys(VENDORED).map((name) => [name, new Set([name])]),
+  Object.keys(VENDORED).map((name) => [name, new Set(name === "zod3" ? ["zod/v3"] : [name])]),
 );
 const vendorFile = (name) => `./vendor-${name}.cjs`;
 const lazyPackages = {
   name: "lazy-packages",
   setup(b) {
     // Required at run time from the chunk's own directory, where buildVendored() writes them.
-    b.onResolve({ filter: /^\.\/vendor-[a-z]+\.cjs$/ }, (args) => ({
+    b.onResolve({ filter: /^\.\/vendor-[a-z0-9]+\.cjs$/ }, (args) => ({
       path: args.path,
       external: true,
     }));

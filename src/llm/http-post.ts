@@ -7,7 +7,8 @@
  * node:http writes each message's cached bytes (request-body.ts) straight to the socket in one
  * gathered write, so a request allocates almost nothing however long the conversation is.
  */
-import type { IncomingMessage } from "node:http";
+import { type IncomingMessage, request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { RequestBodyChunks } from "./request-body.js";
 
 /** A response as the client reads it. */
@@ -37,11 +38,14 @@ export type Post = (
   signal: AbortSignal,
 ) => Promise<PostResponse>;
 
-/** The default transport: node:http, or node:https (loaded only when a URL needs it). */
+/**
+ * The default transport: node:http or node:https. Static imports on purpose: the CLI bundle
+ * turns them into getters loading each built-in on first use (scripts/build-cli.mjs), while
+ * `await import("node:http")` would build its ESM facade, which loads undici.
+ */
 export const httpPost: Post = async (url, headers, body, signal) => {
   const target = new URL(url);
-  const { request } =
-    target.protocol === "https:" ? await import("node:https") : await import("node:http");
+  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
   signal.throwIfAborted();
   return new Promise<PostResponse>((resolve, reject) => {
     const req = request(target, { method: "POST", headers, signal });

@@ -10,7 +10,7 @@
  * The output sits two directories below the package root, like dist/llm/pricing.js, because
  * src/llm/pricing.ts finds data/models.json relative to its own module URL.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -170,6 +170,20 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// V8 keeps every module's source text in memory, one byte per character only when all of it is
+// Latin-1: a single "—" in a kept comment or a regex literal stores a whole 760 kB chunk as two
+// bytes per character (bench/peers: peak RSS of `keel run`). esbuild escapes strings but keeps
+// those as written; \u escapes mean the same in comments, regex literals and identifiers.
+for (const name of await readdir(outdir)) {
+  if (!name.endsWith(".mjs")) continue;
+  const text = await readFile(join(outdir, name), "utf8");
+  const ascii = text.replace(
+    /[^\x00-\x7f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  if (ascii !== text) await writeFile(join(outdir, name), ascii);
+}
 
 // `keel --help` lists every command without loading them: the full program's root help, kept
 // next to the bundle (src/cli/main.ts reads it when the version matches).

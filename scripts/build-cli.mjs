@@ -11,7 +11,7 @@
  * src/llm/pricing.ts finds data/models.json relative to its own module URL.
  */
 import { readFileSync } from "node:fs";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -342,6 +342,20 @@ await build({ ...options, write: false, sourcemap: false });
 usedNames = collected;
 await build(options);
 await buildVendored();
+
+// V8 keeps every module's source text in memory, one byte per character only when all of it is
+// Latin-1: a single "—" in a kept comment or a regex literal stores a whole 760 kB chunk as two
+// bytes per character (bench/peers: peak RSS of `keel run`). esbuild escapes strings but keeps
+// those as written; \u escapes mean the same in comments, regex literals and identifiers.
+for (const name of await readdir(outdir)) {
+  if (!name.endsWith(".mjs") && !name.endsWith(".cjs")) continue;
+  const text = await readFile(join(outdir, name), "utf8");
+  const ascii = text.replace(
+    /[^\x00-\x7f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  if (ascii !== text) await writeFile(join(outdir, name), ascii);
+}
 
 // `keel --help` lists every command without loading them: the full program's root help, kept
 // next to the bundle (src/cli/main.ts reads it when the version matches).

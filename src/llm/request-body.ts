@@ -86,8 +86,3 @@ export function buildRequestBodyChunks(
   for (const c of chunks) byteLength += c.byteLength;
   return { chunks, byteLength };
 }
-
-/** The chunks as a fetch body (a fresh iterable for each attempt). */
-export async function* bodyStream(body: RequestBodyChunks): AsyncGenerator<Uint8Array> {
-  for (const c of body.chunks) yield c;
-}

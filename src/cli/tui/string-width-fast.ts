@@ -49,27 +49,32 @@ const ESC = String.fromCharCode(0x1b);
 /** SGR colour/style sequences, the only escapes Ink's own output puts inside measured text. */
 const SGR = new RegExp(`${ESC}\\[[0-9;]*m`, "g");
 
-/** Options `string-width` takes; only the defaults are handled here. */
+/** Options `string-width` takes (wrap-ansi measures words with `countAnsiEscapeCodes`). */
 export interface StringWidthOptions {
   ambiguousIsNarrow?: boolean;
   countAnsiEscapeCodes?: boolean;
 }
 
 /**
- * `string-width`'s answer for `text` when every character (after removing SGR sequences) lies
- * in {@link NARROW_RANGES}; undefined when `string-width` itself must decide.
+ * `string-width`'s answer for `text` when every character (after removing SGR sequences, or
+ * with `countAnsiEscapeCodes` apart from ESC, which is zero-width then) lies in
+ * {@link NARROW_RANGES}; undefined when `string-width` itself must decide.
  */
 export function simpleStringWidth(text: unknown, options?: StringWidthOptions): number | undefined {
   if (typeof text !== "string") return undefined;
-  if (options && (options.ambiguousIsNarrow === false || options.countAnsiEscapeCodes === true)) {
-    return undefined;
-  }
+  if (options?.ambiguousIsNarrow === false) return undefined;
+  const countEscapes = options?.countAnsiEscapeCodes === true;
   // string-width strips with ansi-regex; on text whose only escapes are SGR sequences that
   // removes exactly these, and any other escape (or a C1 control) is left to string-width.
-  const plain = text.includes(ESC) ? text.replace(SGR, "") : text;
+  // Counting escape codes, it measures ESC as a control character (no width) and the rest of
+  // the sequence as the printable characters it is.
+  const plain = !countEscapes && text.includes(ESC) ? text.replace(SGR, "") : text;
   const table = narrowTable();
+  let width = 0;
   for (let i = 0; i < plain.length; i++) {
-    if (table[plain.charCodeAt(i)] !== 1) return undefined;
+    const code = plain.charCodeAt(i);
+    if (table[code] === 1) width++;
+    else if (!(countEscapes && code === 0x1b)) return undefined;
   }
-  return plain.length;
+  return width;
 }

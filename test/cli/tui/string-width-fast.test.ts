@@ -64,19 +64,22 @@ describe("simpleStringWidth", () => {
       "\t",
       "\n",
     ];
-    const next = random(12);
-    let claimed = 0;
-    for (let n = 0; n < 5000; n++) {
-      let s = "";
-      const len = Math.floor(next() * 12);
-      for (let i = 0; i < len; i++) s += pieces[Math.floor(next() * pieces.length)];
-      const fast = simpleStringWidth(s);
-      if (fast === undefined) continue;
-      claimed++;
-      expect({ s, width: fast }).toEqual({ s, width: stringWidth(s) });
+    // wrap-ansi measures words with countAnsiEscapeCodes; Ink and the rest with the defaults.
+    for (const options of [undefined, { countAnsiEscapeCodes: true }]) {
+      const next = random(12);
+      let claimed = 0;
+      for (let n = 0; n < 5000; n++) {
+        let s = "";
+        const len = Math.floor(next() * 12);
+        for (let i = 0; i < len; i++) s += pieces[Math.floor(next() * pieces.length)];
+        const fast = simpleStringWidth(s, options);
+        if (fast === undefined) continue;
+        claimed++;
+        expect({ s, options, width: fast }).toEqual({ s, options, width: stringWidth(s, options) });
+      }
+      // The fast path has to cover most of such text, or the TUI pays for string-width anyway.
+      expect(claimed).toBeGreaterThan(1000);
     }
-    // The fast path has to cover most of such text, or the TUI pays for string-width anyway.
-    expect(claimed).toBeGreaterThan(1000);
   });
 
   it("covers the TUI's own first frame and defers what it cannot know", () => {
@@ -89,7 +92,9 @@ describe("simpleStringWidth", () => {
     expect(simpleStringWidth("ok ✅")).toBeUndefined();
     expect(simpleStringWidth("\x1b]8;;http://x\x07link")).toBeUndefined();
     expect(simpleStringWidth("abc", { ambiguousIsNarrow: false })).toBeUndefined();
-    expect(simpleStringWidth("abc", { countAnsiEscapeCodes: true })).toBeUndefined();
+    expect(simpleStringWidth("abc", { countAnsiEscapeCodes: true })).toBe(3);
+    expect(simpleStringWidth("\x1b[31mab", { countAnsiEscapeCodes: true })).toBe(6);
+    expect(stringWidth("\x1b[31mab", { countAnsiEscapeCodes: true })).toBe(6);
     expect(simpleStringWidth(42)).toBeUndefined();
   });
 });

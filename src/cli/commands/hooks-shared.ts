@@ -2,14 +2,12 @@
  * What every `keel hooks` subcommand shares: the project directory, Keel's home, opening the
  * engine, and where output goes.
  */
-import { statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { resolveHookPaths } from "../../hooks/config/load.js";
 import { takeSnapshot } from "../../hooks/snapshot.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
 import { UserError } from "../main.js";
+import { keelHomeDir } from "../paths.js";
 import { writeStdout } from "../stdout.js";
 
 /** Where a command writes; the process streams in normal use. */
@@ -26,26 +24,7 @@ export const processOutput: Output = {
   },
 };
 
-/** `$KEEL_HOME`, else `~/.keel`. */
-export function keelHomeDir(): string {
-  const fromEnv = process.env.KEEL_HOME;
-  return fromEnv !== undefined && fromEnv !== "" ? resolve(fromEnv) : join(homedir(), ".keel");
-}
-
-/** The absolute project directory for `--cwd DIR` (default: the current directory). */
-export async function resolveProjectDir(cwd: string | undefined): Promise<string> {
-  const dir = resolve(cwd ?? process.cwd());
-  // Synchronous: one stat, and fs/promises stays unloaded for `keel hooks list` (start-up).
-  let info: ReturnType<typeof statSync> | null = null;
-  try {
-    info = statSync(dir);
-  } catch {
-    info = null;
-  }
-  if (info === null) throw new UserError(`--cwd: no such directory: ${dir}`);
-  if (!info.isDirectory()) throw new UserError(`--cwd: not a directory: ${dir}`);
-  return dir;
-}
+export { keelHomeDir, resolveProjectDir } from "../paths.js";
 
 /** Creates the hooks engine for a project, the way the agent would. The engine (its handlers,
  *  the tool facts) is loaded here, for the commands that fire or trust hooks. */

@@ -6,7 +6,6 @@ import { childProcessEnv } from "../../agent/provider-env.js";
 import { resolveHookPaths } from "../../hooks/config/load.js";
 import { takeSnapshot } from "../../hooks/snapshot.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
-import { UserError } from "../main.js";
 import { keelHomeDir } from "../paths.js";
 import { writeStdout } from "../stdout.js";
 

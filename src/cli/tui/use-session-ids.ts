@@ -23,7 +23,7 @@ export function resumeChoices(
     .slice(0, limit)
     .map((s) => {
       const when = s.updatedAt.slice(0, 16).replace("T", " ");
-      const prompt = clip(sanitizeLine(s.firstPrompt), 60);
+      const prompt = clip(sanitizeLine(s.title ?? s.firstPrompt), 60);
       return { value: s.id.slice(0, 8), description: prompt ? `${when} · ${prompt}` : when };
     });
 }

@@ -7,7 +7,7 @@
  * node:http writes each message's cached bytes (request-body.ts) straight to the socket in one
  * gathered write, so a request allocates almost nothing however long the conversation is.
  */
-import { type IncomingMessage, request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { RequestBodyChunks } from "./request-body.js";
 

@@ -18,17 +18,28 @@ export interface SessionsOptions {
   cwd?: string;
 }
 
-/** What `keel sessions` prints, given the sessions and the moment "now". */
+/**
+ * What `keel sessions` prints, given the sessions and the moment "now". Sessions without a
+ * message (a `keel` started and quit before the first prompt) are left out: there is nothing
+ * to resume in them, and `--continue` skips them too.
+ */
 export function renderSessions(
-  sessions: readonly SessionSummary[],
+  all: readonly SessionSummary[],
   opts: { all: boolean; projectDir: string; now: number; width?: number },
 ): string[] {
+  const sessions = all.filter((s) => s.messages > 0);
+  const empty = all.length - sessions.length;
+  const emptyNote =
+    empty === 0
+      ? []
+      : [`(${plural(empty, "session")} without a prompt not shown; --json lists them)`];
   if (sessions.length === 0) {
-    return opts.all
-      ? ['No sessions yet. Start one with `keel` or `keel run "<prompt>"`.']
-      : [
-          `No sessions yet for ${projectLabel(opts.projectDir)}. Start one with \`keel\` or \`keel run "<prompt>"\`.`,
-        ];
+    return [
+      opts.all
+        ? 'No sessions yet. Start one with `keel` or `keel run "<prompt>"`.'
+        : `No sessions yet for ${projectLabel(opts.projectDir)}. Start one with \`keel\` or \`keel run "<prompt>"\`.`,
+      ...emptyNote,
+    ];
   }
   const width = opts.width ?? TEXT_WIDTH;
   const ids = shortIds(sessions.map((s) => s.id));
@@ -50,14 +61,16 @@ export function renderSessions(
   header.push("FIRST PROMPT");
   rows.forEach((row, i) => {
     const prompt = sessions[i]?.firstPrompt ?? "";
-    row.push(prompt === "" ? "(no prompt yet)" : truncate(prompt, previewWidth));
+    row.push(prompt === "" ? "(no prompt)" : truncate(prompt, previewWidth));
   });
   const scope = opts.all ? "all projects" : projectLabel(opts.projectDir);
   return [
     `${plural(sessions.length, "session")} (${scope}), newest first:`,
     ...table([header, ...rows]),
+    ...emptyNote,
     "",
-    `Resume one with: keel run --resume <ID> "<prompt>"   (or --continue for the latest)`,
+    "Resume one with: keel --resume <ID>   (the latest: keel --continue)",
+    'Without the TUI:  keel run --resume <ID> "<prompt>"   (or keel run --continue "<prompt>")',
   ];
 }
 

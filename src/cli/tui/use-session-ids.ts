@@ -30,13 +30,13 @@ export function resumeChoices(
 
 /** The choices for /resume (8-character id prefixes) and a way to mark them out of date. */
 export function useSessionIds(
-  backend: TuiBackend,
+  backend: TuiBackend | null,
   promptText: string,
 ): { ids: ArgChoice[]; stale: () => void } {
   const [ids, setIds] = useState<ArgChoice[]>([]);
   const isStale = useRef(true);
   useEffect(() => {
-    if (!isStale.current || !/^\/res/i.test(promptText)) return;
+    if (!backend || !isStale.current || !/^\/res/i.test(promptText)) return;
     isStale.current = false;
     try {
       setIds(resumeChoices(backend.sessions(), backend.agent().sessionId));

@@ -3,12 +3,12 @@
  * each error one located problem. Every dialect's reader starts here.
  */
 import { LineCounter, parseDocument } from "yaml";
-import type { z } from "zod";
 import type { HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, zodProblems } from "./handler.js";
 import { jsonDepthExceeded, jsonSyntaxError } from "./json-scan.js";
 import { jsonErrorMessage, jsonErrorPosition, lineColumnAt } from "./positions.js";
+import type { Checker } from "./quick-check.js";
 
 /** A parsed value, or the problem that stopped it. */
 export type Parsed = { value: unknown } | { problem: HookProblem };
@@ -176,7 +176,7 @@ export function parseYamlText(
 export function readJsonHooksFile(
   text: string,
   ctx: ReadContext,
-  schema: z.ZodType,
+  schema: Checker<unknown>,
   readHooks: (hooks: unknown, ctx: ReadContext) => { hooks: RawHook[]; problems: HookProblem[] },
 ): { hooks: RawHook[]; problems: HookProblem[]; settings?: unknown } {
   const parsed = parseJsonText(text, ctx.path);

@@ -5,10 +5,11 @@
  */
 import { z } from "zod";
 import { lazy } from "../util.js";
+import { kinds as k, opt, quickFirst, quickObject, req } from "./quick-check.js";
 
 /** One handler as written in a native (keel / claude / tutorial) file or a cagent YAML file.
  *  Accepts the seed-004 spellings `mode`, `condition`, `async_mode`, `payload_template`. */
-export const handlerInputSchema = lazy(() =>
+const handlerInputZod = lazy(() =>
   z.object({
     type: z.string().optional(),
     mode: z.string().optional(),
@@ -40,10 +41,10 @@ export const handlerInputSchema = lazy(() =>
     input: z.record(z.string(), z.unknown()).optional(),
   }),
 );
-export type HandlerInput = z.infer<ReturnType<typeof handlerInputSchema>>;
+export type HandlerInput = z.infer<ReturnType<typeof handlerInputZod>>;
 
 /** Claude Code's nested group: a matcher and its handlers. */
-export const groupSchema = lazy(() =>
+const groupZod = lazy(() =>
   z.object({
     matcher: z.string().optional(),
     match: z.string().optional(),
@@ -52,8 +53,8 @@ export const groupSchema = lazy(() =>
 );
 
 /** The flat form (Reasonix-like / seed-004): matcher and handler fields in one object. */
-export const flatEntrySchema = lazy(() =>
-  handlerInputSchema().extend({
+const flatEntryZod = lazy(() =>
+  handlerInputZod().extend({
     matcher: z.string().optional(),
     match: z.string().optional(),
     event: z.string().optional(),
@@ -61,7 +62,7 @@ export const flatEntrySchema = lazy(() =>
 );
 
 /** A Reasonix entry: `timeout` is in milliseconds. */
-export const reasonixEntrySchema = lazy(() =>
+const reasonixEntryZod = lazy(() =>
   z.object({
     match: z.string().optional(),
     command: z.string().optional(),
@@ -72,7 +73,7 @@ export const reasonixEntrySchema = lazy(() =>
 );
 
 /** The parts of a Keel settings file the hooks engine reads (other keys are left alone). */
-export const keelSettingsSchema = lazy(() =>
+const keelSettingsZod = lazy(() =>
   z.looseObject({
     hooks: z.unknown().optional(),
     /** `<dialect>: false` switches a format off; `cagent` names YAML agent files. */
@@ -86,10 +87,10 @@ export const keelSettingsSchema = lazy(() =>
     disableAllHooks: z.boolean().optional(),
   }),
 );
-export type KeelSettingsFile = z.infer<ReturnType<typeof keelSettingsSchema>>;
+export type KeelSettingsFile = z.infer<ReturnType<typeof keelSettingsZod>>;
 
 /** The top level of any JSON hooks file: an object; `hooks` is checked entry by entry. */
-export const hooksFileSchema = lazy(() =>
+const hooksFileZod = lazy(() =>
   z.looseObject({
     hooks: z.unknown().optional(),
     disableAllHooks: z.boolean().optional(),
@@ -103,4 +104,91 @@ export const cagentFileSchema = lazy(() =>
       .record(z.string(), z.looseObject({ hooks: z.unknown().optional() }).nullable())
       .optional(),
   }),
+);
+
+// The quick checks in front of the schemas above (quick-check.ts): field for field the same
+// shapes; test/hooks/config/quick-check.test.ts holds them to zod's answers.
+const handlerShape = {
+  type: opt(k.string),
+  mode: opt(k.string),
+  command: opt(k.string),
+  args: opt(k.nonEmptyStrings),
+  cwd: opt(k.string),
+  timeout: opt(k.positive),
+  if: opt(k.string),
+  condition: opt(k.string),
+  async: opt(k.boolean),
+  async_mode: opt(k.boolean),
+  onTimeout: opt(k.oneOf("block", "allow")),
+  description: opt(k.string),
+  statusMessage: opt(k.string),
+  once: opt(k.boolean),
+  asyncRewake: opt(k.boolean),
+  shell: opt(k.nonEmptyString),
+  url: opt(k.string),
+  headers: opt(k.stringRecord),
+  allowedEnvVars: opt(k.strings),
+  payloadTemplate: opt(k.unknown),
+  payload_template: opt(k.unknown),
+  prompt: opt(k.string),
+  model: opt(k.string),
+  maxTurns: opt(k.positiveInt),
+  server: opt(k.string),
+  tool: opt(k.string),
+  input: opt(k.unknownRecord),
+};
+const matcherShape = { matcher: opt(k.string), match: opt(k.string) };
+
+/** One handler as written in a native (keel / claude / tutorial) file or a cagent YAML file. */
+export const handlerInputSchema = lazy(() =>
+  quickFirst(quickObject(handlerShape, false), handlerInputZod),
+);
+/** Claude Code's nested group: a matcher and its handlers. */
+export const groupSchema = lazy(() =>
+  quickFirst(quickObject({ ...matcherShape, hooks: req(k.unknowns) }, false), groupZod),
+);
+/** The flat form (Reasonix-like / seed-004): matcher and handler fields in one object. */
+export const flatEntrySchema = lazy(() =>
+  quickFirst(
+    quickObject({ ...handlerShape, ...matcherShape, event: opt(k.string) }, false),
+    flatEntryZod,
+  ),
+);
+/** A Reasonix entry: `timeout` is in milliseconds. */
+export const reasonixEntrySchema = lazy(() =>
+  quickFirst(
+    quickObject(
+      {
+        match: opt(k.string),
+        command: opt(k.string),
+        description: opt(k.string),
+        timeout: opt(k.positive),
+        cwd: opt(k.string),
+      },
+      false,
+    ),
+    reasonixEntryZod,
+  ),
+);
+/** The parts of a Keel settings file the hooks engine reads (other keys are left alone). */
+export const keelSettingsSchema = lazy(() =>
+  quickFirst(
+    quickObject(
+      {
+        hooks: opt(k.unknown),
+        compat: opt(quickObject({ cagent: opt(k.firstOf(k.boolean, k.string, k.strings)) }, true)),
+        allowPrivateNetworks: opt(k.boolean),
+        disableAllHooks: opt(k.boolean),
+      },
+      true,
+    ),
+    keelSettingsZod,
+  ),
+);
+/** The top level of any JSON hooks file: an object; `hooks` is checked entry by entry. */
+export const hooksFileSchema = lazy(() =>
+  quickFirst(
+    quickObject({ hooks: opt(k.unknown), disableAllHooks: opt(k.boolean) }, true),
+    hooksFileZod,
+  ),
 );

@@ -4,7 +4,7 @@ import { readConfigText } from "./config/read-file.js";
 import type { HookEventName } from "./events.js";
 import { type ExecutedFile, executedProjectFiles, fileFingerprint } from "./executed-files.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
-import { isTrusted, projectHooksHash, projectScopedHooks } from "./trust.js";
+import { projectHooksHash, projectScopedHooks, readTrustStore } from "./trust.js";
 import type { HookListing } from "./types.js";
 import { uniqueProblems } from "./util.js";
 import { findMissingExecutables } from "./validate.js";
@@ -24,9 +24,9 @@ export function applyTrust(
   projectTrusted: boolean,
   executed: readonly ExecutedFile[] = [],
 ): HookSnapshot {
-  const hash = projectHooksHash(loaded.hooks, loaded.paths.projectDir, executed);
   const hasProjectHooks = projectScopedHooks(loaded.hooks).length > 0;
   const trusted = projectTrusted || !hasProjectHooks;
+  let hash: string | undefined;
   const hooks = loaded.hooks.map((h) => ({ ...h, trusted: h.source.scope === "user" || trusted }));
   return {
     loaded,
@@ -35,7 +35,16 @@ export function applyTrust(
       problems: loaded.problems,
       allProblems: uniqueProblems([...loaded.problems, ...hooks.flatMap((h) => h.problems)]),
       sources: loaded.sources,
-      projectTrust: { trusted, hash, hasProjectHooks },
+      projectTrust: {
+        trusted,
+        // Computed when first read (`keel hooks trust`, --json): the plain listing never
+        // prints it. The snapshot's own definitions and file hashes, so it is the same later.
+        get hash() {
+          hash ??= projectHooksHash(loaded.hooks, loaded.paths.projectDir, executed);
+          return hash;
+        },
+        hasProjectHooks,
+      },
     },
     byEvent: indexByEvent(hooks.map(prepareHook)),
     executed: [...executed],
@@ -59,14 +68,15 @@ export async function takeSnapshot(
   }
   const projectHooks = projectScopedHooks(loaded.hooks);
   const executed = await executedProjectFiles(projectHooks, paths.projectDir);
-  // Without project hooks there is nothing to trust: the trust store is not read.
+  // Without project hooks there is nothing to trust: the trust store is not read. A project
+  // the store has no hash for is untrusted whatever its hash (and needs no hashing yet).
+  const recorded =
+    projectHooks.length > 0
+      ? (await readTrustStore(paths.keelHome)).projects[paths.projectDir]
+      : undefined;
   const trusted =
-    projectHooks.length > 0 &&
-    (await isTrusted(
-      paths.keelHome,
-      paths.projectDir,
-      projectHooksHash(loaded.hooks, paths.projectDir, executed),
-    ));
+    recorded !== undefined &&
+    recorded === projectHooksHash(loaded.hooks, paths.projectDir, executed);
   return applyTrust(loaded, trusted, executed);
 }
 

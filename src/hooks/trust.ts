@@ -5,20 +5,30 @@
  * them (a `git pull`, a hand edit of `.keel/hooks/guard.sh`) makes them untrusted again.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import { kinds as k, quickFirst, quickObject, req } from "./config/quick-check.js";
 import type { ExecutedFile } from "./executed-files.js";
 import type { HookDefinition } from "./types.js";
 import { canonicalJson, lazy } from "./util.js";
 
-const trustFileSchema = lazy(() =>
+const trustFileZod = lazy(() =>
   z.object({
     version: z.literal(1),
     projects: z.record(z.string(), z.string()),
   }),
 );
-type TrustFile = z.infer<ReturnType<typeof trustFileSchema>>;
+type TrustFile = z.infer<ReturnType<typeof trustFileZod>>;
+
+/** The trust store's schema, with a quick check in front (a well-formed store needs no zod). */
+export const trustFileSchema = lazy(() =>
+  quickFirst(
+    quickObject({ version: req(k.exactly(1)), projects: req(k.stringRecord) }, false),
+    trustFileZod,
+  ),
+);
 
 /** Path of the trust store. */
 export function trustStorePath(keelHome: string): string {
@@ -88,8 +98,9 @@ export function projectHooksHash(
 /** Reads the store; a missing or corrupt file is an empty store (nothing trusted). */
 export async function readTrustStore(keelHome: string): Promise<TrustFile> {
   try {
-    // Read first: without a store, the schema (and zod) is never needed.
-    const json: unknown = JSON.parse(await readFile(trustStorePath(keelHome), "utf8"));
+    // Read first: without a store, the schema (and zod) is never needed. A small file read
+    // synchronously: fs/promises is not loaded by `keel hooks list`.
+    const json: unknown = JSON.parse(readFileSync(trustStorePath(keelHome), "utf8"));
     const parsed = trustFileSchema().safeParse(json);
     if (parsed.success) return parsed.data;
   } catch {

@@ -2,8 +2,8 @@
  * Checks for `keel hooks validate`: every problem of a listing plus command hooks whose
  * executable is missing (a mistyped script path is exit 127, a silently disabled gate).
  */
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
+// Synchronous checks: a few stats per command, and fs/promises stays unloaded at start-up.
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { EVENT_SPECS } from "./events.js";
 import type { HookDefinition, HookListing, HookProblem } from "./types.js";
@@ -71,25 +71,25 @@ function expand(word: string, vars: Record<string, string>): string | null {
   return /[$`*?(]/.test(out) ? null : out;
 }
 
-async function isExecutable(path: string): Promise<boolean> {
+function isExecutable(path: string): boolean {
   try {
-    await access(path, constants.X_OK);
-    return (await stat(path)).isFile();
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
   } catch {
     return false;
   }
 }
 
-async function onPath(name: string, pathVar: string): Promise<boolean> {
+function onPath(name: string, pathVar: string): boolean {
   for (const dir of pathVar.split(delimiter)) {
-    if (dir !== "" && (await isExecutable(join(dir, name)))) return true;
+    if (dir !== "" && isExecutable(join(dir, name))) return true;
   }
   return false;
 }
 
-async function exists(path: string): Promise<boolean> {
+function exists(path: string): boolean {
   try {
-    await stat(path);
+    statSync(path);
     return true;
   } catch {
     return false;
@@ -105,9 +105,9 @@ export async function missingExecutable(
   if (!first || SHELL_WORDS.has(first)) return null;
   if (first.includes("/")) {
     const path = resolve(opts.cwd, first);
-    if (!(await exists(path))) return `command not found: ${first} (no such file)`;
-    if (!(await isExecutable(path))) return `not executable: ${first} (chmod +x?)`;
-  } else if (!(await onPath(first, opts.env.PATH ?? ""))) {
+    if (!exists(path)) return `command not found: ${first} (no such file)`;
+    if (!isExecutable(path)) return `not executable: ${first} (chmod +x?)`;
+  } else if (!onPath(first, opts.env.PATH ?? "")) {
     return `command not found: ${first} (not on PATH)`;
   }
   const interp = first.split("/").at(-1) ?? "";
@@ -117,7 +117,7 @@ export async function missingExecutable(
     !second.startsWith("-") &&
     /\/|\.(sh|py|js|mjs|ts|rb|pl)$/.test(second)
   ) {
-    if (!(await exists(resolve(opts.cwd, second)))) return `script not found: ${second}`;
+    if (!exists(resolve(opts.cwd, second))) return `script not found: ${second}`;
   }
   return null;
 }

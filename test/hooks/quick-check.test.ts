@@ -14,6 +14,7 @@ import {
   keelSettingsSchema,
   reasonixEntrySchema,
 } from "../../src/hooks/config/schema.js";
+import { trustFileSchema } from "../../src/hooks/trust.js";
 
 const checkers: Record<string, () => QuickChecker<unknown>> = {
   handlerInput: handlerInputSchema,
@@ -22,6 +23,7 @@ const checkers: Record<string, () => QuickChecker<unknown>> = {
   reasonixEntry: reasonixEntrySchema,
   keelSettings: keelSettingsSchema,
   hooksFile: hooksFileSchema,
+  trustFile: trustFileSchema,
 };
 
 /** Values a JSON or YAML hook file can hold, valid for some fields and not others. */
@@ -32,6 +34,8 @@ const probes: unknown[] = [
   "allow",
   "read_file|Bash",
   0,
+  1,
+  2,
   -1,
   1.5,
   5,
@@ -81,6 +85,7 @@ function shapeKeys(checker: QuickChecker<unknown>): string[] {
 
 /** The smallest value with every required field (a group needs its hooks array). */
 function base(name: string): Record<string, unknown> {
+  if (name === "trustFile") return { version: 1, projects: {} };
   return name === "group" ? { hooks: [] } : {};
 }
 
@@ -158,5 +163,10 @@ describe("quick checks agree with the zod schemas", () => {
     const settings = { model: "x", hooks: { PreToolUse: [group] }, compat: { cagent: ["a"] } };
     expect(isSure(keelSettingsSchema().quick(settings))).toBe(true);
     agree(keelSettingsSchema(), settings);
+    const store = { version: 1, projects: { "/work/p": "a4a2", "/work/q": "b5b3" } };
+    expect(isSure(trustFileSchema().quick(store))).toBe(true);
+    agree(trustFileSchema(), store);
+    agree(trustFileSchema(), { ...store, version: 2 });
+    agree(trustFileSchema(), { ...store, version: "1" });
   });
 });

@@ -27,6 +27,8 @@ export const kinds = {
   unknowns: (v: unknown) => arrayOf(v, kinds.unknown, 0),
   stringRecord: (v: unknown) => recordOf(v, kinds.string),
   unknownRecord: (v: unknown) => recordOf(v, kinds.unknown),
+  /** A literal (zod's `z.literal`). */
+  exactly: (expected: string | number | boolean) => (v: unknown) => (v === expected ? v : UNSURE),
   /** A union: the first kind that is sure. */
   firstOf:
     (...options: Kind[]) =>

@@ -5,7 +5,7 @@ import type { HookEventName } from "./events.js";
 import { type ExecutedFile, executedProjectFiles, fileFingerprint } from "./executed-files.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { projectHooksHash, projectScopedHooks, readTrustStore } from "./trust.js";
-import type { HookListing } from "./types.js";
+import type { HookDefinition, HookListing } from "./types.js";
 import { uniqueProblems } from "./util.js";
 import { findMissingExecutables } from "./validate.js";
 
@@ -27,7 +27,7 @@ export function applyTrust(
   const hasProjectHooks = projectScopedHooks(loaded.hooks).length > 0;
   const trusted = projectTrusted || !hasProjectHooks;
   let hash: string | undefined;
-  const hooks = loaded.hooks.map((h) => ({ ...h, trusted: h.source.scope === "user" || trusted }));
+  const hooks = loaded.hooks.map((h) => withTrust(h, h.source.scope === "user" || trusted));
   return {
     loaded,
     listing: {
@@ -49,6 +49,14 @@ export function applyTrust(
     byEvent: indexByEvent(hooks.map(prepareHook)),
     executed: [...executed],
   };
+}
+
+/** A copy of the definition with its trust; the id stays computed on first read (a spread
+ *  would hash every id now). */
+function withTrust(def: HookDefinition, trusted: boolean): HookDefinition {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(def)) as HookDefinition;
+  copy.trusted = trusted;
+  return copy;
 }
 
 /** Reads every source, the files project hooks execute, and the trust store. Never throws.

@@ -52,12 +52,27 @@ export function handlerLabel(handler: HandlerConfig): string {
   }
 }
 
-/** Builds the definition (trusted is decided later, from the trust store). */
+/** A hook's stable id before duplicates are numbered: a hash of where it is and what it runs
+ *  (kept in hook stats across sessions, so the formula must not change). */
+export function baseHookId(
+  def: Pick<HookDefinition, "source" | "event" | "matcher" | "handler">,
+): string {
+  return `h${createHash("sha256")
+    .update(
+      canonicalJson([def.source.path, def.event, def.matcher ?? "", handlerIdentity(def.handler)]),
+    )
+    .digest("hex")
+    .slice(0, 12)}`;
+}
+
+/** Builds the definition (trusted is decided later, from the trust store). `idOf` gives its id
+ *  when first read: `keel hooks list` prints none, so it hashes nothing and loads no crypto. */
 export function toDefinition(
   raw: RawHook,
   source: HookSource,
   order: number,
   ctx: ReadContext,
+  idOf: () => string,
 ): HookDefinition {
   const dialect = DIALECTS[source.dialect];
   const spec = EVENT_SPECS[raw.event];
@@ -114,16 +129,12 @@ export function toDefinition(
       }
     }
   }
-  const id = `h${createHash("sha256")
-    .update(
-      canonicalJson([source.path, raw.event, raw.matcher ?? "", handlerIdentity(raw.handler)]),
-    )
-    .digest("hex")
-    .slice(0, 12)}`;
   const pos = ctx.locate(raw.at);
   return {
     ...(pos ? { location: { ...pos, field: formatField(raw.at) } } : {}),
-    id,
+    get id() {
+      return idOf();
+    },
     event: raw.event,
     matcher: raw.matcher,
     handler: raw.handler,

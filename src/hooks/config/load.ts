@@ -6,7 +6,7 @@
 import { DIALECT_LIST, DIALECTS, isDialectName } from "../dialects/index.js";
 import type { Dialect } from "../dialects/types.js";
 import type { HookDefinition, HookProblem, HookSource } from "../types.js";
-import { toDefinition } from "./definition.js";
+import { baseHookId, toDefinition } from "./definition.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { type HookPaths, showPath } from "./paths.js";
 import { createLocator, formatField } from "./positions.js";
@@ -154,14 +154,16 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
   await readAll(more);
 
   const hooks: HookDefinition[] = [];
-  const ids = new Map<string, number>();
+  // Ids are hashed on first use, all at once: a repeated definition gets `-2`, `-3` in order.
+  let ids: string[] | undefined;
+  const idAt = (i: number) => {
+    ids ??= numberedIds(hooks.map(baseHookId));
+    return ids[i] as string;
+  };
   for (const { source, hooks: list, ctx } of raws) {
     for (const raw of list) {
-      const def = toDefinition(raw, source, hooks.length, ctx);
-      const n = (ids.get(def.id) ?? 0) + 1;
-      ids.set(def.id, n);
-      if (n > 1) def.id = `${def.id}-${n}`;
-      hooks.push(def);
+      const i = hooks.length;
+      hooks.push(toDefinition(raw, source, i, ctx, () => idAt(i)));
     }
   }
   applyDisableRules(hooks, rules, (path) => showPath(path, paths));
@@ -173,4 +175,14 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
     settings,
     files,
   };
+}
+
+/** The ids with every repeat numbered: `h1`, `h1-2`, `h1-3`. */
+function numberedIds(base: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return base.map((id) => {
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n > 1 ? `${id}-${n}` : id;
+  });
 }

@@ -148,8 +148,9 @@ function projectVars(projectDir: string): Record<string, string> {
  *  Synchronous inside: one stat of a local file, and fs/promises stays unloaded at start-up. */
 export async function fileFingerprint(path: string): Promise<string | null> {
   try {
-    const s = statSync(path);
-    if (!s.isFile()) return null;
+    // Most words a command names are no file at all: no exception (and its stack) for those.
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return null;
     return `${s.size}:${s.mtimeMs}:${s.ino}:${s.dev}`;
   } catch {
     return null;

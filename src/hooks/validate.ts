@@ -73,8 +73,10 @@ function expand(word: string, vars: Record<string, string>): string | null {
 
 function isExecutable(path: string): boolean {
   try {
+    // Stat first: a PATH directory without the command costs no exception.
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
     accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
+    return true;
   } catch {
     return false;
   }
@@ -89,8 +91,7 @@ function onPath(name: string, pathVar: string): boolean {
 
 function exists(path: string): boolean {
   try {
-    statSync(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

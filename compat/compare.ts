@@ -17,6 +17,7 @@ const OPAQUE_FIELDS: Record<string, string> = {
   tool_use_id: "<tool_use_id>",
   duration_ms: "<ms>",
   sessionId: "<session>",
+  timestamp: "<time>",
 };
 
 /**
@@ -43,10 +44,14 @@ export function normalizeText(text: string, paths: Observation["paths"]): string
     .replace(TOOL_ID, "<tool_use_id>");
 }
 
-/** A payload with opaque fields replaced and strings normalized. */
+/**
+ * A payload with opaque fields replaced and strings normalized. `opaqueNested` names fields,
+ * at any depth, whose string value is each agent's own (Qwen's `tool_response.llmContent`).
+ */
 export function normalizePayload(
   payload: Record<string, unknown>,
   paths: Observation["paths"],
+  opaqueNested: Readonly<Record<string, string>> = {},
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
@@ -55,18 +60,26 @@ export function normalizePayload(
     if (opaque !== undefined && (typeof value === "string" || typeof value === "number")) {
       out[key] = opaque;
     } else {
-      out[key] = normalizeValue(value, paths);
+      out[key] = normalizeValue(value, paths, opaqueNested);
     }
   }
   return out;
 }
 
-function normalizeValue(value: unknown, paths: Observation["paths"]): unknown {
+function normalizeValue(
+  value: unknown,
+  paths: Observation["paths"],
+  opaque: Readonly<Record<string, string>>,
+): unknown {
   if (typeof value === "string") return normalizeText(value, paths);
-  if (Array.isArray(value)) return value.map((v) => normalizeValue(v, paths));
+  if (Array.isArray(value)) return value.map((v) => normalizeValue(v, paths, opaque));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normalizeValue(v, paths);
+    for (const [k, v] of Object.entries(value)) {
+      const stand = opaque[k];
+      out[k] =
+        stand !== undefined && typeof v === "string" ? stand : normalizeValue(v, paths, opaque);
+    }
     return out;
   }
   return value;
@@ -123,7 +136,11 @@ function labelled(records: readonly HookRecord[]): Map<string, HookRecord> {
 export function compareObservations(
   ref: Observation,
   keel: Observation,
-  opts: { modelView?: "all" | "hooks" } = {},
+  opts: {
+    modelView?: "all" | "hooks" | "plain";
+    /** Nested payload fields compared by presence and type only (see normalizePayload). */
+    opaqueNested?: Readonly<Record<string, string>>;
+  } = {},
 ): string[] {
   const out: string[] = [];
   if (ref.exitCode !== keel.exitCode) out.push(`exit status ${ref.exitCode} ≠ ${keel.exitCode}`);
@@ -149,8 +166,8 @@ export function compareObservations(
     const rb = b.get(label);
     if (!rb) continue;
     for (const d of diffValues(
-      normalizePayload(ra.payload, ref.paths),
-      normalizePayload(rb.payload, keel.paths),
+      normalizePayload(ra.payload, ref.paths, opts.opaqueNested),
+      normalizePayload(rb.payload, keel.paths, opts.opaqueNested),
     )) {
       out.push(`${label} payload ${d}`);
     }
@@ -175,8 +192,9 @@ export function compareObservations(
     );
     const keep = (items: string[]) =>
       opts.modelView === "hooks" ? items.filter((t) => /\bhook\b/i.test(t)) : items;
-    const fa = keep(hookView(va, i === 0));
-    const fb = keep(hookView(vb, i === 0));
+    // "plain": the runner already put both views in one form; every item counts.
+    const fa = opts.modelView === "plain" ? va : keep(hookView(va, i === 0));
+    const fb = opts.modelView === "plain" ? vb : keep(hookView(vb, i === 0));
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
       out.push(`model saw (request ${i + 1}) ${short(fa)} ≠ ${short(fb)}`);
     }

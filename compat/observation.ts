@@ -3,12 +3,19 @@ import { modelItemsFromChat } from "./model-view.js";
 import { type CaseDirs, projectFiles, readRecords } from "./project.js";
 import type { Observation } from "./types.js";
 
-/** The `result` of a `--output-format json` run, or its stdout as printed (e.g. a blocked prompt). */
+/**
+ * The `result` of a `--output-format json` run (one object, or Qwen Code's array of events
+ * ending in `{type: "result"}`), or its stdout as printed (e.g. a blocked prompt).
+ */
 export function resultText(stdout: string): string {
   const printed = stdout.trim();
   try {
-    const parsed = JSON.parse(printed) as { result?: unknown };
-    if (typeof parsed.result === "string") return parsed.result;
+    const parsed = JSON.parse(printed) as unknown;
+    const events = Array.isArray(parsed) ? parsed : [parsed];
+    for (const e of events.toReversed()) {
+      const r = (e as { result?: unknown } | null)?.result;
+      if (typeof r === "string") return r;
+    }
   } catch {
     // Plain text: compared as printed.
   }

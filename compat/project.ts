@@ -21,6 +21,8 @@ export const RECORDED_ENV = [
   "CLAUDE_PROJECT_DIR",
   "CLAUDE_ENV_FILE",
   "CLAUDE_CODE_SESSION_ID",
+  "QWEN_PROJECT_DIR",
+  "GEMINI_PROJECT_DIR",
 ] as const;
 
 /** A case's folders: the project, a HOME, and the recording area outside the project. */
@@ -73,12 +75,21 @@ export function hookCommand(dirs: CaseDirs, hook: HookSpec): string {
   return `${join(dirs.root, "hook.sh")} ${hook.id}`;
 }
 
-/** Claude Code's settings object for the case's hooks (one matcher group per hook). */
-export function claudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): object {
+/**
+ * Claude Code's settings object for the case's hooks (one matcher group per hook).
+ * `timeoutUnit` is how the agent reads `timeout` (Qwen Code: milliseconds).
+ */
+export function claudeSettings(
+  dirs: CaseDirs,
+  hooks: readonly HookSpec[],
+  timeoutUnit: "s" | "ms" = "s",
+): object {
   const byEvent: Record<string, object[]> = {};
   for (const h of hooks) {
     const handler: Record<string, unknown> = { type: "command", command: hookCommand(dirs, h) };
-    if (h.timeout !== undefined) handler.timeout = h.timeout;
+    if (h.timeout !== undefined) {
+      handler.timeout = timeoutUnit === "ms" ? h.timeout * 1000 : h.timeout;
+    }
     const group: Record<string, unknown> = { hooks: [handler] };
     if (h.matcher !== undefined) group.matcher = h.matcher;
     const list = byEvent[h.event] ?? [];
@@ -90,10 +101,19 @@ export function claudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): obje
 
 /** Writes `.claude/settings.json` into the project. */
 export function writeClaudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]): void {
-  mkdirSync(join(dirs.project, ".claude"), { recursive: true });
+  writeClaudeStyleSettings(dirs, ".claude", hooks);
+}
+
+/** Writes Claude-style settings into `<folder>/settings.json` (`.claude`, `.qwen`). */
+export function writeClaudeStyleSettings(
+  dirs: CaseDirs,
+  folder: ".claude" | ".qwen",
+  hooks: readonly HookSpec[],
+): void {
+  mkdirSync(join(dirs.project, folder), { recursive: true });
   writeFileSync(
-    join(dirs.project, ".claude", "settings.json"),
-    `${JSON.stringify(claudeSettings(dirs, hooks), null, 2)}\n`,
+    join(dirs.project, folder, "settings.json"),
+    `${JSON.stringify(claudeSettings(dirs, hooks, folder === ".qwen" ? "ms" : "s"), null, 2)}\n`,
   );
 }
 
@@ -159,12 +179,15 @@ export function readRecords(dirs: CaseDirs): HookRecord[] {
   });
 }
 
+/** The agents' own folders in a project: never compared. */
+const AGENT_FOLDERS = new Set([".claude", ".keel", ".reasonix", ".qwen"]);
+
 /** Project files after the run, skipping the agents' own folders. */
 export function projectFiles(dirs: CaseDirs): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.name === ".claude" || e.name === ".keel" || e.name === ".reasonix") continue;
+      if (AGENT_FOLDERS.has(e.name)) continue;
       const full = join(dir, e.name);
       if (e.isDirectory()) walk(full);
       else out[relative(dirs.project, full)] = readFileSync(full, "utf8");

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { startSimulator } from "../src/sim/index.js";
 import type { ScriptReply } from "../src/sim/script.js";
 import { chatObservation } from "./observation.js";
-import { makeCaseDirs, writeClaudeSettings, writeReasonixSettings } from "./project.js";
+import { makeCaseDirs, writeClaudeStyleSettings, writeReasonixSettings } from "./project.js";
 import { spawnCollect } from "./run-claude.js";
 import type { CompatCase, ModelCall, ModelTurn, Observation } from "./types.js";
 
@@ -56,11 +56,11 @@ export function keelReplies(turns: readonly ModelTurn[], project: string): Scrip
 /** Runs `c` through Keel, with the hooks written in `format`'s settings file. */
 export async function runKeelCase(
   c: CompatCase,
-  format: "claude" | "reasonix" = "claude",
+  format: "claude" | "reasonix" | "qwen" = "claude",
 ): Promise<Observation> {
   const dirs = makeCaseDirs(c, "keel");
-  if (format === "claude") writeClaudeSettings(dirs, c.hooks);
-  else writeReasonixSettings(dirs, c.hooks);
+  if (format === "reasonix") writeReasonixSettings(dirs, c.hooks);
+  else writeClaudeStyleSettings(dirs, format === "qwen" ? ".qwen" : ".claude", c.hooks);
   const keelHome = join(dirs.home, ".keel");
   mkdirSync(keelHome, { recursive: true });
   const sim = await startSimulator({ script: { replies: keelReplies(c.turns, dirs.project) } });

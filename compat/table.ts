@@ -14,13 +14,18 @@ const INSTALLER = fileURLToPath(new URL("../scripts/install-peer.mjs", import.me
 /** One differential table: who the peer is and how a case runs on each side. */
 export interface CompatTable {
   /** scripts/install-peer.mjs's name for the peer, and how the table names it. */
-  peer: "claude" | "reasonix";
+  peer: "claude" | "reasonix" | "qwen" | "gemini";
   title: string;
   cases: readonly CompatCase[];
   runPeer(c: CompatCase, peer: PeerCommand): Promise<Observation>;
   runKeel(c: CompatCase): Promise<Observation>;
-  /** "hooks": only model-visible text that hooks caused is compared (tools word output apart). */
-  modelView?: "all" | "hooks";
+  /**
+   * "hooks": only model-visible text that hooks caused is compared (tools word output apart);
+   * "plain": every item as the runners gave it (they already reduced tool output to outcomes).
+   */
+  modelView?: "all" | "hooks" | "plain";
+  /** Nested payload fields whose text is each agent's own (compared by presence and type). */
+  opaqueNested?: Readonly<Record<string, string>>;
   /** Cases run at once (each run mostly waits on child processes). */
   concurrency?: number;
   /** Lines printed after the table (e.g. fields never compared and why). */
@@ -60,7 +65,10 @@ async function main(table: CompatTable, argv: string[]): Promise<number> {
   process.stdout.write(`${table.title} ${peer.version} vs Keel, ${cases.length} cases\n\n`);
   const results = await mapLimit(cases, table.concurrency ?? 1, async (c) => {
     const [ref, keel] = await Promise.all([table.runPeer(c, peer), table.runKeel(c)]);
-    const diffs = compareObservations(ref, keel, { modelView: table.modelView ?? "all" });
+    const diffs = compareObservations(ref, keel, {
+      modelView: table.modelView ?? "all",
+      ...(table.opaqueNested ? { opaqueNested: table.opaqueNested } : {}),
+    });
     return { c, ref, keel, diffs };
   });
   const width = Math.max(...cases.map((c) => c.name.length));

@@ -36,6 +36,7 @@ export function compileMatcher(
   mode: "name" | "search" = "name",
 ): CompiledMatcher {
   if (matcher === undefined || matcher === "" || matcher === "*") return ALL;
+  if (style === "search") return searchMatcher(matcher.trim());
   if (style === "exact" && mode === "name") {
     return { ok: true, matchesAll: false, test: (v) => v === matcher };
   }
@@ -51,6 +52,17 @@ export function compileMatcher(
   const anchored = style !== "claude" && mode === "name";
   const re = regex(anchored ? `^(?:${matcher})$` : matcher);
   if (typeof re === "string") return { ok: false, message: `invalid matcher regex: ${re}` };
+  return { ok: true, matchesAll: false, test: (v) => re.test(v) };
+}
+
+/**
+ * Qwen Code's matcher: trimmed, `*` or empty for everything, else a regex tested anywhere in
+ * the value (`run_shell` matches `run_shell_command`); text that is no valid regex must equal it.
+ */
+function searchMatcher(matcher: string): CompiledMatcher {
+  if (matcher === "" || matcher === "*") return ALL;
+  const re = regex(matcher);
+  if (typeof re === "string") return { ok: true, matchesAll: false, test: (v) => v === matcher };
   return { ok: true, matchesAll: false, test: (v) => re.test(v) };
 }
 

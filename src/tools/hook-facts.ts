@@ -13,6 +13,12 @@ import {
   claudeWriteResponse,
 } from "./claude-responses.js";
 import {
+  qwenEditResponse,
+  qwenReadResponse,
+  qwenShellResponse,
+  qwenWriteResponse,
+} from "./qwen-responses.js";
+import {
   reasonixBashResult,
   reasonixEditResult,
   reasonixReadResult,
@@ -38,28 +44,36 @@ export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
     primaryArg: "command",
     inputFields: ["command", "timeout_ms"],
     pathFields: [],
-    response: { claude: claudeBashResponse, reasonix1: reasonixBashResult },
+    response: {
+      claude: claudeBashResponse,
+      reasonix1: reasonixBashResult,
+      qwen: qwenShellResponse,
+    },
   },
   {
     name: "read_file",
     primaryArg: "path",
     inputFields: ["path", "offset", "limit"],
     pathFields: ["path"],
-    response: { claude: claudeReadResponse, reasonix1: reasonixReadResult },
+    response: { claude: claudeReadResponse, reasonix1: reasonixReadResult, qwen: qwenReadResponse },
   },
   {
     name: "write_file",
     primaryArg: "path",
     inputFields: ["path", "content"],
     pathFields: ["path"],
-    response: { claude: claudeWriteResponse, reasonix1: reasonixWriteResult },
+    response: {
+      claude: claudeWriteResponse,
+      reasonix1: reasonixWriteResult,
+      qwen: qwenWriteResponse,
+    },
   },
   {
     name: "edit_file",
     primaryArg: "path",
     inputFields: ["path", "old_string", "new_string", "replace_all"],
     pathFields: ["path"],
-    response: { claude: claudeEditResponse, reasonix1: reasonixEditResult },
+    response: { claude: claudeEditResponse, reasonix1: reasonixEditResult, qwen: qwenEditResponse },
   },
   {
     name: "glob",

@@ -206,4 +206,25 @@ describe("sessions formatting", () => {
     expect(lines[2]?.length).toBeLessThanOrEqual(80);
     expect(lines[2]).toMatch(/x…$/);
   });
+
+  it("shows a hook-given title instead of the first prompt", () => {
+    const base = {
+      projectDir: "/p",
+      path: "/p/x.jsonl",
+      model: "m",
+      createdAt: "2026-05-10T12:00:00Z",
+      updatedAt: "2026-05-10T12:00:00Z",
+      messages: 2,
+    };
+    const lines = renderSessions(
+      [
+        { ...base, id: "aaaa0001", firstPrompt: "fix it", title: "Parser fix" },
+        { ...base, id: "bbbb0002", firstPrompt: "untitled one" },
+      ],
+      { all: false, projectDir: "/p", now: Date.parse("2026-05-10T12:00:30Z") },
+    );
+    expect(lines[1]).toMatch(/TITLE \/ FIRST PROMPT$/);
+    expect(lines[2]).toMatch(/Parser fix$/);
+    expect(lines[3]).toMatch(/untitled one$/);
+  });
 });

@@ -3,8 +3,8 @@
  * Pure functions: listing in, lines out.
  */
 
+import { handlerLabel } from "../../hooks/config/definition.js";
 import { EVENT_SPECS, HOOK_EVENTS, type HookEventName } from "../../hooks/events.js";
-import { handlerLabel } from "../../hooks/index.js";
 import type {
   HandlerConfig,
   HookDefinition,

@@ -4,10 +4,9 @@
  */
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
-import { neverFiringEvents } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
+import { neverFiringEvents } from "../../hooks/validate.js";
 import { plural } from "../format/text.js";
-import { trustProjectMcp, untrustProjectMcp } from "../mcp/trust-cli.js";
 import {
   listingJson,
   problemLine,
@@ -20,10 +19,11 @@ import {
   type Output,
   openEngine,
   processOutput,
+  readListing,
   resolveProjectDir,
 } from "./hooks-shared.js";
-// `hooks test` (which brings the agent for prompt/agent hooks) and `hooks stats` are loaded
-// only when they run: `keel hooks list` starts faster without them.
+// `hooks test` (which brings the agent for prompt/agent hooks), `hooks stats` and the MCP trust
+// of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./hooks-stats.js";
 import type { HooksTestOptions } from "./hooks-test.js";
 
@@ -37,7 +37,7 @@ const CWD_HELP = "project directory (default: the current directory)";
 /** The engine's listing with missing executables added to the hooks that have them. */
 async function checkedListing(projectDir: string): Promise<HookListing> {
   // The engine's snapshot already carries every problem (missing executables included).
-  return (await openEngine(projectDir)).listing();
+  return readListing(projectDir);
 }
 
 /** `keel hooks list`. */
@@ -82,6 +82,7 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   const listing = engine.listing();
   const projectHooks = listing.hooks.filter((h) => h.source.scope !== "user");
   // Project MCP servers are trusted together with the hooks (and listed with them).
+  const { trustProjectMcp } = await import("../mcp/trust-cli.js");
   const mcpLines = await trustProjectMcp(projectDir, keelHomeDir());
   if (mcpLines.length > 0) out.stdout(`${mcpLines.join("\n")}\n`);
   if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
@@ -110,6 +111,7 @@ export async function runHooksUntrust(opts: CwdOptions, out: Output): Promise<nu
   const engine = await openEngine(projectDir);
   const wasTrusted = engine.listing().projectTrust.trusted;
   await engine.untrust();
+  const { untrustProjectMcp } = await import("../mcp/trust-cli.js");
   if (await untrustProjectMcp(projectDir, keelHomeDir())) {
     out.stdout(`Removed trust for ${projectDir}'s MCP servers.\n`);
   }

@@ -58,9 +58,11 @@ export function renderSessions(
   // The prompt preview takes whatever width the other columns leave.
   const used = table([header, ...rows]).reduce((max, line) => Math.max(max, line.length), 0);
   const previewWidth = Math.max(20, width - used - 2);
-  header.push("FIRST PROMPT");
+  // A title a hook gave the session (sessionTitle) stands in for the first prompt.
+  const titled = sessions.some((s) => s.title !== undefined);
+  header.push(titled ? "TITLE / FIRST PROMPT" : "FIRST PROMPT");
   rows.forEach((row, i) => {
-    const prompt = sessions[i]?.firstPrompt ?? "";
+    const prompt = sessions[i]?.title ?? sessions[i]?.firstPrompt ?? "";
     row.push(prompt === "" ? "(no prompt)" : truncate(prompt, previewWidth));
   });
   const scope = opts.all ? "all projects" : projectLabel(opts.projectDir);
@@ -91,6 +93,7 @@ export function sessionsJson(sessions: readonly SessionSummary[]): unknown[] {
     updatedAt: s.updatedAt,
     messages: s.messages,
     firstPrompt: s.firstPrompt,
+    ...(s.title !== undefined ? { title: s.title } : {}),
   }));
 }
 

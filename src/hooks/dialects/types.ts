@@ -32,8 +32,8 @@ export interface DialectSessionFacts {
   transcriptPaths?: Readonly<Record<string, string>>;
 }
 
-/** How a dialect's matchers are read. */
-export type MatcherStyle = "anchored" | "claude" | "exact";
+/** How a dialect's matchers are read ("search": a regex found anywhere in the name, Qwen Code). */
+export type MatcherStyle = "anchored" | "claude" | "exact" | "search";
 
 /** A file a dialect's agent reads hooks from. */
 export interface DialectFile {

@@ -1,4 +1,4 @@
-/** Qwen Code hooks (`.qwen/settings.json`: Claude's contract with Qwen's tool names). */
+/** Qwen Code hooks (`.qwen/settings.json`: Claude's settings shape with Qwen 0.15's tools and rules). */
 import type { CorpusCase } from "../harness.js";
 
 const base = { dialect: "qwen" } as const;
@@ -47,7 +47,7 @@ export const QWEN: CorpusCase[] = [
   },
   {
     ...base,
-    name: "reading .env through absolute_path is refused",
+    name: "reading .env through file_path (absolute) is refused",
     fixture: "read-guard",
     mirrors: "Qwen Code read_file credentials guard",
     event: "PreToolUse",

@@ -1,26 +1,30 @@
-/** The Qwen Code dialect (`.qwen/settings.json`, `~/.qwen/settings.json`): Claude Code's
- *  contract (events, JSON output, exit codes) with Qwen's tool names. */
+/**
+ * The Qwen Code dialect (`.qwen/settings.json`, `~/.qwen/settings.json`): Claude Code's
+ * settings shape and events with Qwen's tool names, payload and rules, as Qwen Code 0.15
+ * behaves (measured with `npm run compat:qwen`, see compat/README.md): command timeouts in
+ * milliseconds, tool-name matchers as unanchored regexes, no matchers on UserPromptSubmit and
+ * Stop, plain stdout never context, exit-2 messages after a tool shown to the user only.
+ */
 import { join } from "node:path";
-import { nativeExitTable } from "../shared/exit-native.js";
-import {
-  nativeDefaultTimeoutSec,
-  nativeEvents,
-  nativeStdinObject,
-  readClaudeStyleFile,
-} from "../shared/native.js";
+import type { HookEventName } from "../../events.js";
+import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
+import { qwenExitTable } from "./exit.js";
+import { qwenStdinObject } from "./payload.js";
 
 /** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
 export const QWEN_TOOLS: ToolTable = {
-  shell: { name: "run_shell_command" },
-  read_file: { name: "read_file", fields: { path: "absolute_path" } },
+  shell: { name: "run_shell_command", fields: { timeout_ms: "timeout" } },
+  read_file: { name: "read_file", fields: { path: "file_path" } },
   write_file: { name: "write_file", fields: { path: "file_path" } },
   edit_file: { name: "edit", fields: { path: "file_path" } },
   glob: { name: "glob" },
   grep: { name: "grep_search" },
   list_dir: { name: "list_directory" },
 };
+
+const NO_MATCHER_EVENTS: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "Stop"]);
 
 /** Hooks from Qwen Code's settings files. */
 export const qwenDialect = defineDialect({
@@ -31,19 +35,32 @@ export const qwenDialect = defineDialect({
     { path: join(paths.projectDir, ".qwen", "settings.json"), scope: "project" },
   ],
   compatSwitch: true,
-  read: readClaudeStyleFile,
+  read(text, ctx) {
+    const read = readClaudeStyleFile(text, ctx);
+    // Qwen Code hands a command hook's `timeout` to setTimeout as is: milliseconds (its http
+    // hooks multiply by 1000, so theirs are seconds).
+    for (const h of read.hooks) {
+      if (h.handler.type === "command" && h.handler.timeout !== undefined) {
+        h.handler.timeout /= 1000;
+      }
+    }
+    return read;
+  },
   ...createToolMapper(QWEN_TOOLS, { absolutePaths: true }),
   ...nativeEvents,
-  stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
+  stdinObject: qwenStdinObject,
   env: (_payload, ctx) => ({
     QWEN_PROJECT_DIR: ctx.projectDir,
     GEMINI_PROJECT_DIR: ctx.projectDir,
   }),
-  matcherStyle: "claude",
+  matcherStyle: "search",
   matchesNonToolEvents: true,
+  ignoresMatcherOn: NO_MATCHER_EVENTS,
   updatedInputIsWhole: true,
+  // A PostToolUse exit 2 or decision "block" never reaches Qwen's model.
+  feedbackToModelOn: new Set(),
   defaultTimeoutSec: nativeDefaultTimeoutSec,
-  timeoutUnit: "s",
-  exitTable: nativeExitTable,
+  timeoutUnit: "ms",
+  exitTable: qwenExitTable,
   parsesJson: true,
 });

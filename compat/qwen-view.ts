@@ -1,0 +1,86 @@
+/**
+ * What the model saw, for the Qwen Code table, in one neutral form for both agents: each tool
+ * result reduced to its outcome (`(output <exit>: <text>)`, `(file written)`, `(file read: …)`,
+ * `(file edited)`, `(blocked: <reason>)`), text a hook appended to it as its own `text:` item,
+ * and user text split into its paragraphs (Qwen appends hook context to the prompt's message,
+ * Keel sends it as a block of its own).
+ */
+import { canonicalToolOutput } from "./model-view.js";
+import type { Observation } from "./types.js";
+
+interface ChatMessage {
+  role: string;
+  content?: unknown;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id?: string; function?: { name?: string } }>;
+}
+
+const QWEN_SHELL =
+  /^Command: [\s\S]*?\nOutput: ([\s\S]*?)\nError: [\s\S]*?\nExit Code: (-?\d+)\n[\s\S]*?Process Group PGID: \S+(?:\n\n([\s\S]*))?$/;
+const QWEN_WRITE =
+  /^Successfully (?:created and wrote to new file|overwrote file): .*?\.(?:\n\n([\s\S]*))?$/;
+const QWEN_EDIT = /^The file: .* has been updated\./;
+
+/** One Qwen tool message → its outcome and any hook text appended to it. */
+export function qwenToolItems(tool: string | undefined, text: string): string[] {
+  const extra = (ctx: string | undefined) =>
+    ctx === undefined ? [] : paragraphs(ctx).map((p) => `text: ${p}`);
+  const shell = tool === "run_shell_command" ? QWEN_SHELL.exec(text) : null;
+  if (shell) {
+    const out = shell[1] === "(empty)" ? "" : (shell[1] ?? "").trim();
+    return [`tool_result: (output ${shell[2]}: ${out})`, ...extra(shell[3])];
+  }
+  const write = tool === "write_file" ? QWEN_WRITE.exec(text) : null;
+  if (write) return ["tool_result: (file written)", ...extra(write[1])];
+  if (tool === "edit" && QWEN_EDIT.test(text)) return ["tool_result: (file edited)"];
+  // A read's result is the file's text; any other text is a hook's block reason.
+  if (tool === "read_file" && !/^[\s\S]*\bhook\b/.test(text)) {
+    return [`tool_result: (file read: ${text.replace(/\n$/, "")})`];
+  }
+  return [`tool_result: (blocked: ${text.trim()})`];
+}
+
+/** Items of a Qwen request: what follows the last assistant message. */
+export function modelItemsFromQwen(messages: readonly ChatMessage[]): string[] {
+  let last = -1;
+  for (const [i, m] of messages.entries()) if (m.role === "assistant") last = i;
+  const names = new Map<string, string>();
+  for (const call of messages[last]?.tool_calls ?? []) {
+    if (call.id !== undefined && call.function?.name) names.set(call.id, call.function.name);
+  }
+  const items: string[] = [];
+  for (const m of messages.slice(last + 1)) {
+    const text = typeof m.content === "string" ? m.content : "";
+    if (m.role === "tool") items.push(...qwenToolItems(names.get(m.tool_call_id ?? ""), text));
+    else if (m.role === "user") items.push(...paragraphs(text).map((p) => `text: ${p}`));
+  }
+  return items;
+}
+
+const KEEL_BLOCK =
+  /^tool_result: Blocked by [\s\S]*? \((?:[^()]*)\): ([\s\S]*)\. The tool did not run\.$/;
+
+/** Keel's items in the same form: block messages reduced to their reason, text split. */
+export function keelItemsForQwen(items: readonly string[]): string[] {
+  return items.flatMap((item) => {
+    const block = KEEL_BLOCK.exec(item);
+    if (block) return [`tool_result: (blocked: ${block[1]})`];
+    if (item.startsWith("text: ")) return paragraphs(item.slice(6)).map((p) => `text: ${p}`);
+    if (item.startsWith("tool_result: ")) {
+      return [`tool_result: ${canonicalToolOutput("keel", item.slice("tool_result: ".length))}`];
+    }
+    return [item];
+  });
+}
+
+/** Keel's observation with its model view in the Qwen table's form. */
+export function keelObservationForQwen(o: Observation): Observation {
+  return { ...o, modelView: o.modelView.map(keelItemsForQwen) };
+}
+
+function paragraphs(text: string): string[] {
+  return text
+    .split(/\n\n+/)
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+}

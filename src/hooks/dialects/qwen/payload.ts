@@ -1,0 +1,49 @@
+/**
+ * The stdin object Qwen Code's hooks read: the native payload with Qwen's tool names, a
+ * `timestamp`, Qwen's approval-mode names in `permission_mode` (only on the events Qwen sends
+ * it with), `tool_response` as Qwen's `{llmContent, returnDisplay}`, and no Claude-only fields.
+ */
+import type { AnyEventPayload, HookEventName } from "../../events.js";
+import { nativeStdinObject } from "../shared/native.js";
+import type { ShapedTool } from "../types.js";
+
+/** Keel permission mode → Qwen Code approval mode. */
+const APPROVAL_MODES: Readonly<Record<string, string>> = {
+  default: "default",
+  acceptEdits: "auto-edit",
+  plan: "plan",
+  bypassPermissions: "yolo",
+};
+
+/** Events whose Qwen payload carries `permission_mode`. */
+const WITH_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set([
+  "SessionStart",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "SubagentStart",
+  "SubagentStop",
+]);
+
+/** Fields Keel's native payload has and Qwen Code's does not. */
+const NOT_IN_QWEN = ["prompt_id", "duration_ms", "effort"] as const;
+
+/** The object written to a Qwen hook's stdin. */
+export function qwenStdinObject(
+  payload: AnyEventPayload,
+  shaped: ShapedTool,
+): Record<string, unknown> {
+  const out = nativeStdinObject(payload, shaped, payload.hook_event_name);
+  for (const key of NOT_IN_QWEN) delete out[key];
+  out.timestamp = new Date().toISOString();
+  const mode = out.permission_mode;
+  if (!WITH_PERMISSION_MODE.has(payload.hook_event_name)) delete out.permission_mode;
+  else if (typeof mode === "string") out.permission_mode = APPROVAL_MODES[mode] ?? mode;
+  if ("tool_response" in out && shaped.toolResponse === undefined) {
+    // Tools without a Qwen shape of their own (glob, grep, MCP tools): Qwen's generic result.
+    const text = shaped.toolOutput ?? "";
+    out.tool_response = { llmContent: text, returnDisplay: text };
+  }
+  return out;
+}

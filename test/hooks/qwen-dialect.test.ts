@@ -1,0 +1,133 @@
+/**
+ * The Qwen Code dialect as Qwen Code 0.15 measured (npm run compat:qwen): command timeouts in
+ * milliseconds, unanchored regex matchers, no matchers on UserPromptSubmit, Qwen's payload
+ * (timestamp, approval-mode names, {llmContent, returnDisplay}), plain stdout never context and
+ * exit 2 deciding by stderr alone. Real hook processes through the engine.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHookEngine } from "../../src/hooks/engine.js";
+import { buildPayload } from "../../src/hooks/payload.js";
+import { BUILTIN_TOOL_HOOK_FACTS } from "../../src/tools/hook-facts.js";
+import { makeWorld, type World, worldOptions } from "./helpers.js";
+
+let w: World;
+beforeEach(() => {
+  w = makeWorld();
+});
+afterEach(() => w.cleanup());
+
+const engine = () => createHookEngine({ ...worldOptions(w), tools: BUILTIN_TOOL_HOOK_FACTS });
+
+/** A user-level hook on `event` that records its stdin to `<name>.json`, then runs `then`. */
+function userHook(name: string, event: string, then: string, group: Record<string, unknown> = {}) {
+  const log = join(w.root, `${name}.json`);
+  const command = w.write(`hooks/${name}.sh`, `#!/bin/sh\ncat > "${log}"\n${then}\n`, {
+    executable: true,
+  });
+  w.json("home/.qwen/settings.json", {
+    hooks: { [event]: [{ ...group, hooks: [{ type: "command", command, timeout: 1500 }] }] },
+  });
+  return { seen: () => JSON.parse(readFileSync(log, "utf8")) as Record<string, unknown> };
+}
+
+describe("Qwen Code dialect", () => {
+  it("reads a command hook's timeout as milliseconds", async () => {
+    userHook("t", "PreToolUse", "exit 0");
+    const hook = (await engine()).listing().hooks[0];
+    expect(hook?.handler.timeout).toBe(1.5);
+  });
+
+  it("matches tool names with an unanchored regex and ignores matchers on UserPromptSubmit", async () => {
+    userHook("m", "PreToolUse", "exit 0", { matcher: "run_shell" });
+    const e = await engine();
+    const shell = await e.fire({
+      event: "PreToolUse",
+      payload: buildPayload("PreToolUse", { projectDir: w.project, input: { command: "ls" } }),
+    });
+    expect(shell.runs).toHaveLength(1);
+    const read = await e.fire({
+      event: "PreToolUse",
+      payload: buildPayload("PreToolUse", {
+        projectDir: w.project,
+        tool: "read_file",
+        input: { path: "a" },
+      }),
+    });
+    expect(read.runs).toHaveLength(0);
+
+    userHook("u", "UserPromptSubmit", "exit 0", { matcher: "nomatch" });
+    const ups = await (await engine()).fire({
+      event: "UserPromptSubmit",
+      payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt: "hi" }),
+    });
+    expect(ups.runs).toHaveLength(1);
+  });
+
+  it("sends Qwen's payload: file_path, timestamp, yolo, no prompt_id; none on prompts", async () => {
+    const r = userHook("p", "PreToolUse", "exit 0");
+    const payload = buildPayload("PreToolUse", {
+      projectDir: w.project,
+      tool: "read_file",
+      input: { path: "src/a.ts" },
+      permissionMode: "bypassPermissions",
+    });
+    // The agent's payloads carry Claude's prompt_id; Qwen's hooks never see one.
+    Object.assign(payload, { prompt_id: "p-1" });
+    await (await engine()).fire({ event: "PreToolUse", payload });
+    const seen = r.seen();
+    expect(seen).toMatchObject({
+      tool_name: "read_file",
+      tool_input: { file_path: join(w.project, "src/a.ts") },
+      permission_mode: "yolo",
+    });
+    expect(typeof seen.timestamp).toBe("string");
+    expect(seen).not.toHaveProperty("prompt_id");
+
+    const u = userHook("q", "UserPromptSubmit", "exit 0");
+    await (await engine()).fire({
+      event: "UserPromptSubmit",
+      payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt: "hi" }),
+    });
+    expect(u.seen()).not.toHaveProperty("permission_mode");
+  });
+
+  it("gives PostToolUse the tool result as {llmContent, returnDisplay}", async () => {
+    const r = userHook("post", "PostToolUse", "exit 0");
+    await (await engine()).fire({
+      event: "PostToolUse",
+      payload: buildPayload("PostToolUse", {
+        projectDir: w.project,
+        input: { command: "echo hi" },
+        toolResponse: { content: "hi\n[exit code: 0]", stdout: "hi\n", stderr: "", exitCode: 0 },
+      }),
+    });
+    expect(r.seen().tool_response).toEqual({
+      llmContent: "hi\n[exit code: 0]",
+      returnDisplay: "hi",
+    });
+  });
+
+  it("never takes plain stdout as context", async () => {
+    userHook("ctx", "UserPromptSubmit", "echo 'plain words'");
+    const d = await (await engine()).fire({
+      event: "UserPromptSubmit",
+      payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt: "hi" }),
+    });
+    expect(d.additionalContext).toBeNull();
+  });
+
+  it("on exit 2 blocks with stderr and does not read stdout JSON", async () => {
+    userHook(
+      "x2",
+      "PreToolUse",
+      `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"json says ok"}}'; echo 'stderr says no' >&2; exit 2`,
+    );
+    const d = await (await engine()).fire({
+      event: "PreToolUse",
+      payload: buildPayload("PreToolUse", { projectDir: w.project, input: { command: "ls" } }),
+    });
+    expect(d).toMatchObject({ decision: "block", reason: "stderr says no" });
+  });
+});

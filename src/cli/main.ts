@@ -49,7 +49,6 @@ function rootProgram(): Command {
       // Root options only before a subcommand, whether or not the session's are registered.
       .enablePositionalOptions()
       .exitOverride()
-      .showHelpAfterError()
       .configureOutput({ writeErr: (s) => process.stderr.write(s) })
   );
 }
@@ -132,6 +131,15 @@ async function programFor(argv: readonly string[]): Promise<Command> {
   return program;
 }
 
+/**
+ * A mistyped flag or argument gets commander's one-line error and where the usage is
+ * (`keel run --help`), not the whole help text after it.
+ */
+function pointToHelpOnError(cmd: Command, path: string): void {
+  cmd.showHelpAfterError(`(see \`${path} --help\`)`);
+  for (const sub of cmd.commands) pointToHelpOnError(sub, `${path} ${sub.name()}`);
+}
+
 /** Thrown by commands for user mistakes: printed as one line, exit code 1, no stack trace. */
 export class UserError extends Error {
   constructor(
@@ -145,6 +153,7 @@ export class UserError extends Error {
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
   const program = await programFor(argv);
+  pointToHelpOnError(program, "keel");
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

@@ -55,6 +55,11 @@ export async function runHooksList(
   return 0;
 }
 
+/** Every problem of a listing as `validate` reports it: the snapshot's, then never-firing events. */
+function validationProblems(listing: HookListing) {
+  return [...listing.allProblems, ...neverFiringEvents(listing.hooks)];
+}
+
 /** `keel hooks validate`: exit status 1 when any source or hook has an error. */
 export async function runHooksValidate(
   opts: CwdOptions & { json?: boolean },
@@ -62,7 +67,7 @@ export async function runHooksValidate(
 ): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
   const listing = await checkedListing(projectDir);
-  const problems = [...listing.allProblems, ...neverFiringEvents(listing.hooks)];
+  const problems = validationProblems(listing);
   const errors = problems.filter((p) => p.severity === "error").length;
   if (opts.json === true) {
     out.stdout(
@@ -98,10 +103,10 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
   out.stdout("\nEditing these files makes them untrusted again.\n");
-  // Counted as `keel hooks validate` counts them (missing executables included).
-  const errors = listing.allProblems.filter((p) => p.severity === "error");
-  if (errors.length > 0)
-    out.stderr(`keel: note: ${plural(errors.length, "error")}; see \`keel hooks validate\`\n`);
+  // The same problems, in the same words, as `keel hooks validate` (and the TUI) show.
+  const problems = validationProblems(listing);
+  for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
+  if (problems.length > 0) out.stderr(`${summaryLine(listing)}\n`);
   return 0;
 }
 

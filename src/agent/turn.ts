@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/types.js";
 import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
+import { SESSION_TITLE_EVENT } from "../session/records.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
@@ -67,6 +68,9 @@ export async function* runTurn(
     yield end("hook_stop");
     return;
   }
+  // Claude Code's `sessionTitle`: the session is listed under it (`keel sessions`, /resume).
+  const title = submit.extras?.sessionTitle?.trim();
+  if (title) core.session.recordEvent?.(SESSION_TITLE_EVENT, { title: title.slice(0, 200) });
   // Over the threshold after the last turn: compact first, so the prompt opens the new log.
   if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
   core.log.append({

@@ -36,6 +36,8 @@ export interface SessionPort {
   readonly transcriptPath: string;
   /** The stored message bytes, in order (empty for a new session). */
   readonly messages: readonly string[];
+  /** A resumed conversation's size in prompt tokens (for automatic compaction); 0 or absent when new. */
+  readonly promptTokens?: number;
   /** Persists one message's bytes; `turn` is the user turn it belongs to. Must not throw. */
   appendMessage(bytes: string, meta: { turn: number }): void;
   /** Persists a compaction: the log was replaced by `messages`. Must not throw. */

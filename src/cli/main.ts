@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
+import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** A command module's registration function. */
 export type RegisterCommand = (program: Command) => void;
@@ -39,14 +40,17 @@ const ROOT_VALUE_OPTIONS = new Set(["-m", "--model", "--mode", "-r", "--resume",
 const HELP_WIDTH = 80;
 
 function rootProgram(): Command {
-  return new Command("keel")
-    .description(
-      "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
-    )
-    .version(VERSION, "-v, --version")
-    .exitOverride()
-    .showHelpAfterError()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  return (
+    new Command("keel")
+      .description(
+        "A cache-first terminal coding agent with hooks.\nRun `keel` with no command for the interactive session.",
+      )
+      .version(VERSION, "-v, --version")
+      // Root options only before a subcommand, whether or not the session's are registered.
+      .enablePositionalOptions()
+      .exitOverride()
+      .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+  );
 }
 
 /** Builds the commander program with every command registered (exported for tests and for
@@ -97,23 +101,43 @@ function prebuiltHelp(): string | null {
   return null;
 }
 
+/** Commands that run a session (the interactive one is ""), unless asked for help or version. */
+const SESSION_COMMANDS = new Set(["", "run"]);
+const INFO_FLAGS = new Set(["-h", "--help", "-v", "--version"]);
+
 /** The program with only what `argv` runs registered (everything when unsure). */
 async function programFor(argv: readonly string[]): Promise<Command> {
   const name = commandOf(argv);
+  if (name !== null && SESSION_COMMANDS.has(name) && !argv.some((a) => INFO_FLAGS.has(a))) {
+    keepYoungGenerationSmall();
+  }
   if (name === null) return buildProgram();
   const help = prebuiltHelp();
   if (help === null) return buildProgram();
   const asksRootHelp = name === "" && argv.some((a) => a === "-h" || a === "--help");
-  const cols = process.stdout.isTTY ? process.stdout.columns : HELP_WIDTH;
-  // A terminal narrower than the prebuilt text gets commander's own wrapping.
-  if (asksRootHelp && cols !== undefined && cols < HELP_WIDTH) return buildProgram();
+  // A terminal of another width gets commander's own layout for it. (process.stdout only
+  // when asked for help: creating the stream costs start-up time.)
+  if (asksRootHelp && process.stdout.isTTY && process.stdout.columns !== HELP_WIDTH) {
+    return buildProgram();
+  }
   const program = rootProgram();
-  (await INTERACTIVE()).register(program);
   const entry = COMMANDS.find(([n]) => n === name);
+  // The root's own options (the interactive session's) are read only before a subcommand
+  // (positional options): `keel hooks list` needs none of them, `keel -m x run` does.
+  if (!entry || argv[0] !== name) (await INTERACTIVE()).register(program);
   if (entry) (await entry[1]()).register(program);
   // The root help lists every command, loaded or not: the text the full program printed.
   program.helpInformation = () => help;
   return program;
+}
+
+/**
+ * A mistyped flag or argument gets commander's one-line error and where the usage is
+ * (`keel run --help`), not the whole help text after it.
+ */
+function pointToHelpOnError(cmd: Command, path: string): void {
+  cmd.showHelpAfterError(`(see \`${path} --help\`)`);
+  for (const sub of cmd.commands) pointToHelpOnError(sub, `${path} ${sub.name()}`);
 }
 
 /** Thrown by commands for user mistakes: printed as one line, exit code 1, no stack trace. */
@@ -129,6 +153,7 @@ export class UserError extends Error {
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
   const program = await programFor(argv);
+  pointToHelpOnError(program, "keel");
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

@@ -130,7 +130,12 @@ export async function createHookEngine(
     h: PreparedHook,
     payload: AnyEventPayload,
     signal: AbortSignal,
-    run: { async: boolean; deadline?: number; onStart?: FireOptions["onStart"] },
+    run: {
+      async: boolean;
+      deadline?: number;
+      onStart?: FireOptions["onStart"];
+      onEnd?: FireOptions["onEnd"];
+    },
   ): Promise<AggregateItem> => {
     const event = payload.hook_event_name;
     const type = h.def.handler.type;
@@ -175,14 +180,15 @@ export async function createHookEngine(
         ...(opts.agentRunner ? { agentRunner: opts.agentRunner } : {}),
         ...(opts.mcpToolRunner ? { mcpToolRunner: opts.mcpToolRunner } : {}),
       };
+      const started = {
+        hookId: h.def.id,
+        event,
+        command: h.label,
+        source: h.def.source.path,
+        startedAt,
+      };
       try {
-        run.onStart?.({
-          hookId: h.def.id,
-          event,
-          command: h.label,
-          source: h.def.source.path,
-          startedAt,
-        });
+        run.onStart?.(started);
       } catch {
         // onStart must not throw; if it does, the hook still runs.
       }
@@ -200,6 +206,11 @@ export async function createHookEngine(
           truncated: false,
           durationMs: Date.now() - startedAt,
         };
+      }
+      try {
+        run.onEnd?.(started);
+      } catch {
+        // onEnd must not throw; the run's result stands.
       }
     }
     const verdict = decideRun(
@@ -288,6 +299,7 @@ export async function createHookEngine(
         async: false,
         ...(deadline !== undefined ? { deadline } : {}),
         ...(options.onStart ? { onStart: options.onStart } : {}),
+        ...(options.onEnd ? { onEnd: options.onEnd } : {}),
       }),
     );
     const p: Record<string, unknown> = { ...payload };

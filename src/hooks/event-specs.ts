@@ -132,9 +132,7 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
     "FileChanged",
     false,
     "file_name",
-    "A watched file changed (watchPaths from SessionStart/CwdChanged/FileChanged output).",
-    // watchPaths are parsed into the decision, but no watcher fires this yet.
-    never,
+    "A watched file was added, changed or removed (the matcher's literal file names in the project, or watchPaths from SessionStart/FileChanged output).",
   ),
   Elicitation: spec(
     "Elicitation",

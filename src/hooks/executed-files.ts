@@ -6,12 +6,13 @@
  *
  * The tokenizer is deliberately simple and over-inclusive (every word that resolves to a project
  * file counts, whatever its position): counting a data file costs a re-trust when it changes,
- * while missing a script would let an edit run unreviewed. It does not follow what a script
- * sources or imports in turn.
+ * while missing a script would let an edit run unreviewed. The same scan runs over the text of
+ * each file found, so what a script sources or runs by path is covered too (a few levels deep);
+ * what an interpreter finds by module name (`import helper`) is not.
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { HookDefinition } from "./types.js";
 
 /** A project file a hook executes, with what it held when looked at (null: unreadable). */
@@ -154,16 +155,6 @@ export async function fileFingerprint(path: string): Promise<string | null> {
   }
 }
 
-async function hashFile(path: string): Promise<string | null> {
-  try {
-    return createHash("sha256")
-      .update(await readFile(path))
-      .digest("hex");
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The project files the given hooks' commands name, in a stable order, with their content
  * hashes. Files under the project only (a link inside the project counts, wherever it points,
@@ -185,17 +176,81 @@ export async function executedProjectFiles(
       if (isInside(projectDir, abs)) candidates.add(abs);
     }
   }
+  // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
+  // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep.
+  const queue = [...candidates].sort().map((path) => ({ path, depth: 0 }));
+  const seen = new Set(candidates);
   const found: ExecutedFile[] = [];
-  for (const path of [...candidates].sort()) {
-    if (found.length >= MAX_FILES) break;
+  for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
+    const { path, depth } = queue[i] as { path: string; depth: number };
     const fingerprint = await fileFingerprint(path);
     if (fingerprint === null) continue;
+    const content = await readRegular(path);
     found.push({
       path,
       relPath: relative(projectDir, path).split(sep).join("/"),
-      sha256: await hashFile(path),
+      sha256: content === null ? null : createHash("sha256").update(content).digest("hex"),
       fingerprint,
     });
+    if (content === null || depth >= MAX_SOURCE_DEPTH) continue;
+    for (const ref of namedInScript(content, path, projectDir, vars)) {
+      if (seen.has(ref)) continue;
+      seen.add(ref);
+      queue.push({ path: ref, depth: depth + 1 });
+    }
   }
-  return found;
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** How many levels of "a script names a script" are followed. */
+const MAX_SOURCE_DEPTH = 3;
+/** At most this many candidate paths are taken from one script. */
+const MAX_NAMED_PER_SCRIPT = 200;
+/** Scripts larger than this are hashed but not scanned for the files they name. */
+const MAX_SCAN_BYTES = 256 * 1024;
+
+async function readRegular(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Project files a script's text names, over-inclusive like the command scan: every word
+ * resolved against the script's directory and the project; a word that starts with `/`
+ * after an expansion Keel cannot do (`$(dirname "$0")/lib.sh`) also against the script's
+ * directory. Only words that look like paths count; binary files and very large ones name
+ * nothing.
+ */
+function namedInScript(
+  content: Buffer,
+  script: string,
+  projectDir: string,
+  vars: Record<string, string>,
+): string[] {
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
+  const dir = dirname(script);
+  const out = new Set<string>();
+  const words = content
+    .toString("utf8")
+    .split("\n")
+    .flatMap((line) => commandWords(line, vars));
+  for (const word of words) {
+    if (out.size >= MAX_NAMED_PER_SCRIPT) break;
+    // Only words that look like paths: `lib.sh`, `./x`, `hooks/y` (not `echo`, `if`, `fi`).
+    if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) continue;
+    // `$(dirname "$0")/lib.sh`, `${0%/*}/lib.sh`: what follows the expansion, from the script's directory.
+    const tail = word.slice(Math.max(word.lastIndexOf(")"), word.lastIndexOf("}")) + 1);
+    const tries = word.startsWith("/")
+      ? [word, resolve(dir, `.${word}`)]
+      : tail.startsWith("/")
+        ? [resolve(dir, `.${tail}`)]
+        : [resolve(dir, word), resolve(projectDir, word)];
+    for (const abs of tries) {
+      if (abs !== script && isInside(projectDir, abs)) out.add(abs);
+    }
+  }
+  return [...out].sort();
 }

@@ -4,67 +4,70 @@
  * by name.
  */
 import { z } from "zod";
-import { isRecord } from "./util.js";
+import { isRecord, lazy } from "./util.js";
 
-const JsonObject = z.record(z.string(), z.unknown());
-const Text = z.string().nullish();
-/** updatedToolOutput may be any JSON; it reaches the model as text. */
-const ToolOutput = z
-  .unknown()
-  .transform((v) =>
-    v === null || v === undefined ? undefined : typeof v === "string" ? v : JSON.stringify(v),
-  );
+/** The hook output schema (camelCase; snake_case is renamed before parsing), built on first
+ *  use: `keel hooks list` and sessions whose hooks print no JSON never build it. */
+const hookOutputSchema = lazy(() => {
+  const JsonObject = z.record(z.string(), z.unknown());
+  const Text = z.string().nullish();
+  /** updatedToolOutput may be any JSON; it reaches the model as text. */
+  const ToolOutput = z
+    .unknown()
+    .transform((v) =>
+      v === null || v === undefined ? undefined : typeof v === "string" ? v : JSON.stringify(v),
+    );
 
-const HookSpecificSchema = z.object({
-  hookEventName: Text,
-  permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).nullish(),
-  permissionDecisionReason: Text,
-  updatedInput: JsonObject.nullish(),
-  /** Gemini CLI: merged into the tool's arguments (its spelling of updatedInput). */
-  tool_input: JsonObject.nullish(),
-  additionalContext: Text,
-  updatedToolOutput: ToolOutput.optional(),
-  /** Claude Code's newer fields (kept for the agent, see RunVerdict.extras). */
-  sessionTitle: Text,
-  watchPaths: z.array(z.string()).nullish(),
-  updatedMCPToolOutput: z.unknown().optional(),
-  retry: z.boolean().nullish(),
-  suppressOriginalPrompt: z.boolean().nullish(),
-  initialUserMessage: Text,
-  reloadSkills: z.boolean().nullish(),
-  worktreePath: Text,
-  displayContent: Text,
-  /** Elicitation's answer. */
-  action: z.enum(["accept", "decline", "cancel"]).nullish(),
-  content: z.unknown().optional(),
-  /** PermissionRequest's answer. */
-  decision: z
-    .object({
-      behavior: z.enum(["allow", "deny", "ask"]),
-      updatedInput: JsonObject.nullish(),
-      message: Text,
-    })
-    .nullish(),
-});
+  const HookSpecificSchema = z.object({
+    hookEventName: Text,
+    permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).nullish(),
+    permissionDecisionReason: Text,
+    updatedInput: JsonObject.nullish(),
+    /** Gemini CLI: merged into the tool's arguments (its spelling of updatedInput). */
+    tool_input: JsonObject.nullish(),
+    additionalContext: Text,
+    updatedToolOutput: ToolOutput.optional(),
+    /** Claude Code's newer fields (kept for the agent, see RunVerdict.extras). */
+    sessionTitle: Text,
+    watchPaths: z.array(z.string()).nullish(),
+    updatedMCPToolOutput: z.unknown().optional(),
+    retry: z.boolean().nullish(),
+    suppressOriginalPrompt: z.boolean().nullish(),
+    initialUserMessage: Text,
+    reloadSkills: z.boolean().nullish(),
+    worktreePath: Text,
+    displayContent: Text,
+    /** Elicitation's answer. */
+    action: z.enum(["accept", "decline", "cancel"]).nullish(),
+    content: z.unknown().optional(),
+    /** PermissionRequest's answer. */
+    decision: z
+      .object({
+        behavior: z.enum(["allow", "deny", "ask"]),
+        updatedInput: JsonObject.nullish(),
+        message: Text,
+      })
+      .nullish(),
+  });
 
-/** The hook output schema (camelCase; snake_case is renamed before parsing). */
-export const HookOutputSchema = z.object({
-  continue: z.boolean().nullish(),
-  stopReason: Text,
-  suppressOutput: z.boolean().nullish(),
-  systemMessage: Text,
-  decision: z.enum(["block", "approve", "allow", "deny", "ask"]).nullish(),
-  reason: Text,
-  /** Tutorial style: top-level updatedInput / additionalContext. */
-  updatedInput: JsonObject.nullish(),
-  additionalContext: Text,
-  hookSpecificOutput: HookSpecificSchema.nullish(),
-  /** Claude Code: a terminal escape sequence the agent writes for the hook (never raw here). */
-  terminalSequence: Text,
+  return z.object({
+    continue: z.boolean().nullish(),
+    stopReason: Text,
+    suppressOutput: z.boolean().nullish(),
+    systemMessage: Text,
+    decision: z.enum(["block", "approve", "allow", "deny", "ask"]).nullish(),
+    reason: Text,
+    /** Tutorial style: top-level updatedInput / additionalContext. */
+    updatedInput: JsonObject.nullish(),
+    additionalContext: Text,
+    hookSpecificOutput: HookSpecificSchema.nullish(),
+    /** Claude Code: a terminal escape sequence the agent writes for the hook (never raw here). */
+    terminalSequence: Text,
+  });
 });
 
 /** A parsed hook output. */
-export type HookOutput = z.infer<typeof HookOutputSchema>;
+export type HookOutput = z.infer<ReturnType<typeof hookOutputSchema>>;
 
 /** What stdout held: nothing structured, a valid output, or JSON that is wrong. */
 export type ParsedOutput =
@@ -125,7 +128,7 @@ export function parseHookOutput(stdout: string): ParsedOutput {
   }
   if (!isRecord(value)) return { kind: "invalid", message: "stdout JSON is not an object" };
   const renamed = { used: false };
-  const parsed = HookOutputSchema.safeParse(camelize(value, renamed));
+  const parsed = hookOutputSchema().safeParse(camelize(value, renamed));
   if (parsed.success) return { kind: "json", output: parsed.data };
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? [])

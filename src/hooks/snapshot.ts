@@ -57,9 +57,17 @@ export async function takeSnapshot(
     });
     if (missing.length > 0) hook.problems = [...hook.problems, ...missing];
   }
-  const executed = await executedProjectFiles(projectScopedHooks(loaded.hooks), paths.projectDir);
-  const hash = projectHooksHash(loaded.hooks, paths.projectDir, executed);
-  return applyTrust(loaded, await isTrusted(paths.keelHome, paths.projectDir, hash), executed);
+  const projectHooks = projectScopedHooks(loaded.hooks);
+  const executed = await executedProjectFiles(projectHooks, paths.projectDir);
+  // Without project hooks there is nothing to trust: the trust store is not read.
+  const trusted =
+    projectHooks.length > 0 &&
+    (await isTrusted(
+      paths.keelHome,
+      paths.projectDir,
+      projectHooksHash(loaded.hooks, paths.projectDir, executed),
+    ));
+  return applyTrust(loaded, trusted, executed);
 }
 
 /**

@@ -10,13 +10,15 @@ import { join, relative } from "node:path";
 import { z } from "zod";
 import type { ExecutedFile } from "./executed-files.js";
 import type { HookDefinition } from "./types.js";
-import { canonicalJson } from "./util.js";
+import { canonicalJson, lazy } from "./util.js";
 
-const TrustFileSchema = z.object({
-  version: z.literal(1),
-  projects: z.record(z.string(), z.string()),
-});
-type TrustFile = z.infer<typeof TrustFileSchema>;
+const trustFileSchema = lazy(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(z.string(), z.string()),
+  }),
+);
+type TrustFile = z.infer<ReturnType<typeof trustFileSchema>>;
 
 /** Path of the trust store. */
 export function trustStorePath(keelHome: string): string {
@@ -53,6 +55,13 @@ export function hookDefinitionSet(
 }
 
 /**
+ * trustHash() of nothing to trust (no definitions, no executed files), written out so that a
+ * project without project hooks needs no crypto (`keel hooks list` start-up);
+ * test/hooks/trust-executed.test.ts computes it.
+ */
+export const EMPTY_TRUST_HASH = "a4a208070b2661ce904d373a7a07b923ae4033eb41e64d65331787dfa7d3cb1d";
+
+/**
  * sha256 over every definition set and every executed project file (path and content). Sets
  * with no definitions are left out, so adding an empty set keeps existing trust records valid.
  */
@@ -63,6 +72,7 @@ export function trustHash(
   const input: Record<string, unknown> = {};
   for (const set of sets) if (set.definitions.length > 0) input[set.name] = set.definitions;
   input.executedFiles = executed.map((f) => ({ path: f.relPath, sha256: f.sha256 }));
+  if (Object.keys(input).length === 1 && executed.length === 0) return EMPTY_TRUST_HASH;
   return createHash("sha256").update(canonicalJson(input)).digest("hex");
 }
 
@@ -78,9 +88,9 @@ export function projectHooksHash(
 /** Reads the store; a missing or corrupt file is an empty store (nothing trusted). */
 export async function readTrustStore(keelHome: string): Promise<TrustFile> {
   try {
-    const parsed = TrustFileSchema.safeParse(
-      JSON.parse(await readFile(trustStorePath(keelHome), "utf8")),
-    );
+    // Read first: without a store, the schema (and zod) is never needed.
+    const json: unknown = JSON.parse(await readFile(trustStorePath(keelHome), "utf8"));
+    const parsed = trustFileSchema().safeParse(json);
     if (parsed.success) return parsed.data;
   } catch {
     // Missing or unreadable: nothing is trusted, which is the safe reading.

@@ -285,6 +285,9 @@ export interface FireOptions<E extends HookEventName = HookEventName> {
   signal?: AbortSignal;
   /** Called as each foreground hook starts, so a front end can say what runs. Must not throw. */
   onStart?: (start: HookStart) => void;
+  /** Called as each foreground hook ends, with what `onStart` got (the firing may still wait
+   *  for other hooks, so a front end can stop naming this one). Must not throw. */
+  onEnd?: (start: HookStart) => void;
 }
 
 /** A hook that has just started (reported before its result, which may take a while). */

@@ -5,6 +5,19 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A value built on first use. Zod schemas are built this way: constructing them (and loading
+ * zod, which the CLI bundle defers until first use) costs start-up time in commands that never
+ * parse what they describe, such as `keel hooks list` in a project without hook files.
+ */
+export function lazy<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
+}
+
 /** Stable JSON: object keys sorted at every level (for hashes and identity keys). */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";

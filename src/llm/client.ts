@@ -7,8 +7,9 @@
 import { StreamAssembler } from "./assemble.js";
 import { errorBodyMessage, wireChunk } from "./chunk.js";
 import { DEFAULT_STREAM_IDLE_MS } from "./config.js";
+import { httpPost, type Post, type PostResponse } from "./http-post.js";
 import { redactUrls } from "./redact.js";
-import { bodyStream, buildRequestBodyChunks, type RequestBodyChunks } from "./request-body.js";
+import { buildRequestBodyChunks, type RequestBodyChunks } from "./request-body.js";
 import {
   backoffDelay,
   defaultSleep,
@@ -24,8 +25,8 @@ export interface ChatClientOptions {
   /** e.g. `https://api.deepseek.com`; requests go to `<baseUrl>/chat/completions`. */
   baseUrl: string;
   apiKey: string;
-  /** Defaults to the global fetch. */
-  fetchImpl?: typeof fetch;
+  /** The HTTP transport (default: node:http / node:https, see http-post.ts); for tests. */
+  post?: Post;
   /** Retries after the first attempt (default 4). */
   maxRetries?: number;
   /** First backoff delay (default 500 ms), doubled per attempt, with jitter. */
@@ -151,24 +152,17 @@ async function* attemptWatched(
   body: RequestBodyChunks,
   idle: IdleWatch,
 ): AsyncGenerator<StreamEvent, Attempt> {
-  let res: Response;
+  let res: PostResponse;
   try {
-    // `duplex: "half"` (required by fetch for a streamed body) is missing from some RequestInit
-    // typings; undici accepts it.
-    const init: RequestInit & { duplex: "half" } = {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "text/event-stream",
-        authorization: `Bearer ${o.apiKey}`,
-        // Known length: sent as such, not chunked (some OpenAI-compatible proxies refuse that).
-        "content-length": String(body.byteLength),
-      },
-      body: bodyStream(body) as unknown as RequestInit["body"],
-      duplex: "half",
-      signal: idle.signal,
+    const headers = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      authorization: `Bearer ${o.apiKey}`,
+      "user-agent": "keel",
+      // Known length: sent as such, not chunked (some OpenAI-compatible proxies refuse that).
+      "content-length": String(body.byteLength),
     };
-    res = await (o.fetchImpl ?? fetch)(chatCompletionsUrl(o.baseUrl), init);
+    res = await (o.post ?? httpPost)(chatCompletionsUrl(o.baseUrl), headers, body, idle.signal);
   } catch (err) {
     if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
     if (idle.fired()) return { kind: "fatal", event: idle.error() };
@@ -179,7 +173,7 @@ async function* attemptWatched(
       retryAfterMs: null,
     };
   }
-  if (!res.ok) {
+  if (res.status < 200 || res.status > 299) {
     let text = "";
     try {
       text = await res.text();
@@ -190,7 +184,7 @@ async function* attemptWatched(
     const detail = errorBodyMessage(text) || res.statusText || "request failed";
     const message = `HTTP ${res.status}: ${detail}`;
     if (RETRYABLE_STATUSES.has(res.status)) {
-      const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
+      const retryAfterMs = parseRetryAfter(res.header("retry-after"));
       return { kind: "retryable", status: res.status, message, retryAfterMs };
     }
     return {
@@ -198,27 +192,24 @@ async function* attemptWatched(
       event: { type: "error", message, status: res.status, retryable: false },
     };
   }
-  if (!res.body) {
-    return { kind: "fatal", event: streamError("the response has no body") };
-  }
-  return yield* readStream(res.body, req.signal, idle, o.maxSseEventChars);
+  return yield* readStream(res, req.signal, idle, o.maxSseEventChars);
 }
 
 async function* readStream(
-  stream: ReadableStream<Uint8Array>,
+  res: PostResponse,
   signal: AbortSignal | undefined,
   idle: IdleWatch,
   maxEventChars: number | undefined,
 ): AsyncGenerator<StreamEvent, Attempt> {
-  const reader = stream.getReader();
   const parser = new SseParser(maxEventChars !== undefined ? { maxEventChars } : {});
   const assembler = new StreamAssembler();
   let gotBytes = false;
+  let finished = false;
   try {
     for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      let chunk: IteratorResult<Uint8Array>;
       try {
-        chunk = await reader.read();
+        chunk = await res.body.next();
       } catch (err) {
         if (signal?.aborted) return { kind: "fatal", event: aborted() };
         if (idle.fired()) return { kind: "fatal", event: idle.error() };
@@ -239,6 +230,8 @@ async function* readStream(
       if (datas.length > 0) idle.touch();
       for (const data of datas) {
         if (data.trim() === "[DONE]") {
+          finished = true;
+          await res.finish();
           yield assembler.done();
           return { kind: "finished" };
         }
@@ -251,6 +244,7 @@ async function* readStream(
     if (signal?.aborted) return { kind: "fatal", event: aborted() };
     // Some OpenAI-compatible servers end without [DONE]; a finish reason is enough.
     if (assembler.finishReason !== null) {
+      finished = true;
       yield assembler.done();
       return { kind: "finished" };
     }
@@ -259,7 +253,7 @@ async function* readStream(
     }
     return { kind: "fatal", event: streamError("stream ended before the completion finished") };
   } finally {
-    reader.cancel().catch(() => {});
+    if (!finished) res.cancel();
   }
 }
 

@@ -5,7 +5,6 @@
  */
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
 
 /** The default endpoint. */
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -14,23 +13,72 @@ export const DEFAULT_STREAM_IDLE_MS = 5 * 60_000;
 /** The default model (also the default cheap model for hooks and harvest). */
 export const DEFAULT_MODEL = "deepseek-v4-flash";
 
-const httpUrl = z.url({ protocol: /^https?$/ });
-
-const fileSchema = z.object({
-  apiKey: z.string().min(1).optional(),
-  baseUrl: httpUrl.optional(),
-  model: z.string().min(1).optional(),
-  cheapModel: z.string().min(1).optional(),
-  /** Milliseconds a model stream may send no event (keep-alives do not count). */
-  streamIdleMs: z
-    .int()
-    .min(1000)
-    .max(24 * 3_600_000)
-    .optional(),
-});
-
 /** The LLM fields of config.json. */
-export type LlmConfigFile = z.infer<typeof fileSchema>;
+export interface LlmConfigFile {
+  apiKey?: string;
+  baseUrl?: string;
+  model?: string;
+  cheapModel?: string;
+  /** Milliseconds a model stream may send no event (keep-alives do not count). */
+  streamIdleMs?: number;
+}
+
+const MAX_STREAM_IDLE_MS = 24 * 3_600_000;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks the LLM fields of a parsed config.json (other keys are left alone). Written out rather
+ * than a zod schema: the TUI reads this file before its first frame, and zod is the largest
+ * module that would load for it.
+ */
+function checkConfigFile(
+  value: unknown,
+): { ok: true; data: LlmConfigFile } | { ok: false; field: string; message: string } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, field: "(top level)", message: "expected a JSON object" };
+  }
+  const v = value as Record<string, unknown>;
+  const data: LlmConfigFile = {};
+  for (const key of ["apiKey", "model", "cheapModel"] as const) {
+    const x = v[key];
+    if (x === undefined) continue;
+    if (typeof x !== "string" || x === "") {
+      return { ok: false, field: key, message: "expected a non-empty string" };
+    }
+    data[key] = x;
+  }
+  if (v.baseUrl !== undefined) {
+    if (typeof v.baseUrl !== "string" || !isHttpUrl(v.baseUrl)) {
+      return { ok: false, field: "baseUrl", message: "expected an http:// or https:// URL" };
+    }
+    data.baseUrl = v.baseUrl;
+  }
+  if (v.streamIdleMs !== undefined) {
+    const ms = v.streamIdleMs;
+    if (
+      typeof ms !== "number" ||
+      !Number.isSafeInteger(ms) ||
+      ms < 1000 ||
+      ms > MAX_STREAM_IDLE_MS
+    ) {
+      return {
+        ok: false,
+        field: "streamIdleMs",
+        message: `expected a whole number of milliseconds from 1000 to ${MAX_STREAM_IDLE_MS}`,
+      };
+    }
+    data.streamIdleMs = ms;
+  }
+  return { ok: true, data };
+}
 
 /** Where a setting came from. */
 export type ConfigSource = "env" | "file" | "default";
@@ -70,12 +118,8 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
   const path = join(options.keelHome, "config.json");
   const file = await readConfigFile(path);
   if (!file.ok) return { ok: false, error: file.error, path };
-  const parsed = fileSchema.safeParse(file.value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.map(String).join(".") || "(top level)";
-    return { ok: false, error: `${path}: ${field}: ${issue?.message ?? "invalid"}`, path };
-  }
+  const parsed = checkConfigFile(file.value);
+  if (!parsed.ok) return { ok: false, error: `${path}: ${parsed.field}: ${parsed.message}`, path };
   const f = parsed.data;
   const env = (name: string) => {
     const value = options.env[name]?.trim();
@@ -88,7 +132,7 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
         ? { value: fileValue, source: "file" as const }
         : { value: fallback, source: "default" as const };
   const envBaseUrl = env("KEEL_BASE_URL");
-  if (envBaseUrl !== undefined && !httpUrl.safeParse(envBaseUrl).success) {
+  if (envBaseUrl !== undefined && !isHttpUrl(envBaseUrl)) {
     return {
       ok: false,
       error: `KEEL_BASE_URL: expected an http:// or https:// URL, got "${envBaseUrl}"`,
@@ -142,18 +186,17 @@ export async function saveLlmConfig(
   const path = join(options.keelHome, "config.json");
   const current = await readConfigFile(path);
   if (!current.ok) return { ok: false, error: current.error };
-  const base = z.record(z.string(), z.unknown()).safeParse(current.value ?? {});
-  if (!base.success) return { ok: false, error: `${path}: expected a JSON object` };
-  const next: Record<string, unknown> = { ...base.data };
+  const base = current.value ?? {};
+  if (typeof base !== "object" || base === null || Array.isArray(base)) {
+    return { ok: false, error: `${path}: expected a JSON object` };
+  }
+  const next: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(options.values)) {
     if (value === null) delete next[key];
     else if (value !== undefined) next[key] = value;
   }
-  const checked = fileSchema.safeParse(next);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    return { ok: false, error: `${issue?.path.map(String).join(".")}: ${issue?.message}` };
-  }
+  const checked = checkConfigFile(next);
+  if (!checked.ok) return { ok: false, error: `${checked.field}: ${checked.message}` };
   try {
     await mkdir(options.keelHome, { recursive: true, mode: 0o700 });
     const tmp = `${path}.${process.pid}.tmp`;

@@ -42,11 +42,11 @@ export interface RequestBodyChunks {
   byteLength: number;
 }
 
-const COMMA = Buffer.from(",");
-
 /**
- * Encoded messages by their text. A message string is the log's own stored string, so a lookup
- * hashes it once (V8 keeps a string's hash) and compares by identity. Entries unused for
+ * Encoded messages by their text, each with the comma that precedes it in the array (the first
+ * message is sent without it), so a request is one chunk per message. A message string is the
+ * log's own stored string, so a lookup hashes it once (V8 keeps a string's hash) and compares
+ * by identity. Entries unused for
  * CACHE_GENERATIONS builds are dropped, so the cache holds about one session's messages
  * (plus a sub-agent's, interleaved) and nothing of sessions that ended.
  */
@@ -60,7 +60,7 @@ function encoded(message: string): Buffer {
     hit.used = generation;
     return hit.bytes;
   }
-  const bytes = Buffer.from(message, "utf8");
+  const bytes = Buffer.from(`,${message}`, "utf8");
   cache.set(message, { bytes, used: generation });
   return bytes;
 }
@@ -72,9 +72,10 @@ export function buildRequestBodyChunks(
 ): RequestBodyChunks {
   generation++;
   const chunks: Uint8Array[] = [Buffer.from(head(req))];
-  for (const [i, message] of req.messages.entries()) {
-    if (i > 0) chunks.push(COMMA);
-    chunks.push(encoded(message));
+  const messages = req.messages;
+  for (let i = 0; i < messages.length; i++) {
+    const bytes = encoded(messages[i] as string);
+    chunks.push(i === 0 ? bytes.subarray(1) : bytes);
   }
   chunks.push(Buffer.from(tail(req, options)));
   if (generation % CACHE_GENERATIONS === 0) {
@@ -85,9 +86,4 @@ export function buildRequestBodyChunks(
   let byteLength = 0;
   for (const c of chunks) byteLength += c.byteLength;
   return { chunks, byteLength };
-}
-
-/** The chunks as a fetch body (a fresh iterable for each attempt). */
-export async function* bodyStream(body: RequestBodyChunks): AsyncGenerator<Uint8Array> {
-  for (const c of body.chunks) yield c;
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type LoadedSession, readSessionFile, SessionError } from "./load.js";
 import { projectSessionsDir, sessionsRoot } from "./paths.js";
+import { SESSION_TITLE_EVENT } from "./records.js";
 import { reopenSession, type SessionHandle, type SessionWriteOptions } from "./store.js";
 
 const PREVIEW_CHARS = 80;
@@ -24,6 +25,8 @@ export interface SessionSummary {
   messages: number;
   /** The first prompt (the first user message without hook context), one line, cut to 80 characters ("" when none yet). */
   firstPrompt: string;
+  /** The title a UserPromptSubmit hook gave the session (`sessionTitle`), if any. */
+  title?: string;
 }
 
 /** Session files under the sessions root, one project's or all. */
@@ -66,6 +69,7 @@ export function listSessions(opts: { keelHome: string; projectDir?: string }): S
       updatedAt: new Date(statSync(path).mtimeMs).toISOString(),
       messages: session.messages.length,
       firstPrompt: firstPrompt(session.messages),
+      ...titleOf(session),
     });
   }
   return out.sort((a, b) =>
@@ -128,6 +132,13 @@ export function openSession(opts: SessionWriteOptions & { id: string }): {
   const session = loadSession(opts);
   const handle = reopenSession({ ...opts, path: session.path, meta: session.meta });
   return { session, handle };
+}
+
+/** The last title event's title, as `{title}`, or nothing. */
+function titleOf(session: LoadedSession): { title?: string } {
+  const last = session.events.filter((e) => e.kind === SESSION_TITLE_EVENT).at(-1);
+  const title = last?.data.title;
+  return typeof title === "string" && title.trim() !== "" ? { title: title.trim() } : {};
 }
 
 function firstPrompt(messages: readonly string[]): string {

@@ -30,6 +30,12 @@ export interface LoadedSession {
   turns: number[];
   events: LoadedEvent[];
   usage: UsageRecord[];
+  /**
+   * The conversation's size in prompt tokens when the file ends: the largest prompt of the
+   * requests since the last compaction (a conversation only grows between compactions; side
+   * calls such as prompt hooks are smaller), 0 when none. Lets a resumed session compact on time.
+   */
+  promptTokens: number;
   /** Lines that could not be read (a torn last line after a crash, hand edits); never fatal. */
   warnings: string[];
 }
@@ -55,6 +61,7 @@ export function readSessionFile(path: string): LoadedSession {
     turns: [],
     events: [],
     usage: [],
+    promptTokens: 0,
     warnings: [],
   };
   for (const line of all.slice(1)) {
@@ -82,12 +89,14 @@ export function readSessionFile(path: string): LoadedSession {
     if (event.success) {
       const { type: _t, kind, ts, ...data } = event.data;
       out.events.push({ kind, ts, atMessage: out.messages.length, data });
+      if (kind === COMPACTION_EVENT) out.promptTokens = 0;
       continue;
     }
     const usage = usageLineSchema.safeParse(value);
     if (usage.success) {
       const { type: _t, ...record } = usage.data;
       out.usage.push(record);
+      out.promptTokens = Math.max(out.promptTokens, record.promptTokens);
       continue;
     }
     out.warnings.push(`line ${line.lineNo}: unknown record, ignored`);

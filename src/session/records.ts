@@ -28,6 +28,9 @@ export interface SessionEventInput {
   [key: string]: unknown;
 }
 
+/** The event kind that names the session (a hook's `sessionTitle`); the last one counts. */
+export const SESSION_TITLE_EVENT = "title";
+
 /** The event kind after which only later messages are live (the one sanctioned rewrite). */
 export const COMPACTION_EVENT = "compaction";
 

@@ -133,13 +133,15 @@ function baseArgs(cwd: string, home: string | undefined, path = ""): string[] {
 /**
  * Configuration git reads from the environment with the precedence of `git -c`, so a
  * repository's .git/config cannot name a program a read-only git command runs
- * (core.fsmonitor on `git status`, diff.external on `git diff`, a pager, hooks).
+ * (core.fsmonitor on `git status`, a pager, hooks). `diff.external` is not among them: git
+ * cannot be told to forget it (an empty value makes every `git diff` fail with "cannot run"),
+ * so a configured external diff or textconv driver runs — inside this sandbox. A cloned
+ * repository cannot bring a .git/config, and the model cannot write one (a protected path).
  */
 const GIT_OVERRIDES: ReadonlyArray<[string, string]> = [
   ["core.fsmonitor", "false"],
   ["core.hooksPath", "/dev/null"],
   ["core.pager", "cat"],
-  ["diff.external", ""],
   ["core.sshCommand", "false"],
   ["protocol.allow", "never"],
 ];

@@ -9,6 +9,7 @@ import { renderMessage } from "../../src/agent/render.js";
 import { openAgentSession } from "../../src/agent/session.js";
 import type { AgentOptions } from "../../src/agent/types.js";
 import { createChatClient } from "../../src/llm/client.js";
+import { httpPost, type Post } from "../../src/llm/http-post.js";
 import type { ChatMessage } from "../../src/llm/types.js";
 import { type ReplyInput, reply, script } from "../../src/sim/index.js";
 import { agentFor, collect, type World, worldPerTest } from "./harness.js";
@@ -102,8 +103,8 @@ describe("no two user messages in a row", () => {
     const controller = new AbortController();
     let interrupted = false;
     // Interrupt once the server has accepted the request (headers in), as Ctrl+C would.
-    const fetchImpl: typeof fetch = async (input, init) => {
-      const res = await fetch(input, init);
+    const post: Post = async (url, headers, body, signal) => {
+      const res = await httpPost(url, headers, body, signal);
       if (!interrupted) {
         interrupted = true;
         controller.abort();
@@ -111,7 +112,7 @@ describe("no two user messages in a row", () => {
       return res;
     };
     const agent = await plainAgent(w, {
-      client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test", fetchImpl }),
+      client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test", post }),
     });
     const events = await collect(agent.runTurn("first", { signal: controller.signal }));
     expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "aborted" });

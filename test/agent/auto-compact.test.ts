@@ -111,6 +111,29 @@ describe("automatic compaction", () => {
     ]);
   });
 
+  it("a resumed session counts from the size it was left at: its first turn compacts first", async () => {
+    const w = await newWorld(
+      script(
+        reply().text("First answer."),
+        reply().when(SUMMARY).text("SUMMARY: said hello."),
+        reply().text("Second answer."),
+      ),
+    );
+    logHooks(w, { compaction: { thresholdTokens: 1000 } });
+    const first = await keel(w, ["run", "hello"]);
+    expect(first.code).toBe(0);
+    expect(w.sim.requests[0]?.promptTokens).toBeGreaterThanOrEqual(1000);
+    const r = await keel(w, ["run", "-c", "and now?", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.find((e) => e.type === "compacted")).toMatchObject({ trigger: "auto" });
+    expect(events.at(-1)).toMatchObject({ type: "result", result: "Second answer." });
+    expect(w.sim.requests[1]?.messages.at(-1)?.content).toContain("Summarize this conversation");
+  });
+
   it("compacts and retries once when the provider says the context is too long", async () => {
     const big = `${"lorem ipsum dolor sit amet ".repeat(5)}\n`.repeat(400);
     const w = await newWorld(

@@ -66,3 +66,27 @@ describe("keel docs", () => {
     expect(r.stdout).toBe(readFileSync(join(ROOT, "docs/hooks.md"), "utf8"));
   }, 120_000);
 });
+
+describe("the shipped guides", () => {
+  it("name each section once, so every link in the table of contents has one target", () => {
+    for (const g of listGuides(join(ROOT, "docs"))) {
+      const text = readFileSync(join(ROOT, "docs", `${g.name}.md`), "utf8").replace(
+        /```[\s\S]*?```/g,
+        "",
+      );
+      const headings = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => `${m[1]}`);
+      const repeated = headings.filter((h, i) => headings.indexOf(h) !== i);
+      expect({ guide: g.name, repeated }).toEqual({ guide: g.name, repeated: [] });
+    }
+  });
+
+  it("say one thing about which Reasonix version a .reasonix file is read as", async () => {
+    const hooks = readFileSync(join(ROOT, "docs/hooks.md"), "utf8");
+    expect(hooks).not.toMatch(/^### Reasonix 1\.x$/m);
+    const { looksLikeReasonix1 } = await import("../../src/hooks/dialects/reasonix1/index.js");
+    // The guide's Reasonix example is what a newcomer pastes: it must be read as the current 1.x.
+    const section = hooks.slice(hooks.indexOf("### Reasonix"));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    expect(looksLikeReasonix1(JSON.parse(example).hooks)).toBe(true);
+  });
+});

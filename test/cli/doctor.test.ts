@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/commands/doctor.js";
-import { checkNode, maskedSuffix } from "../../src/cli/commands/doctor-checks.js";
+import { checkModelListed, checkNode, maskedSuffix } from "../../src/cli/commands/doctor-checks.js";
+import { type Simulator, startSimulator } from "../../src/sim/server.js";
 
 const KEY = "sk-secret-0123456789abcdef";
 let dir: string;
@@ -173,5 +174,37 @@ describe("doctor checks", () => {
   it("masks keys down to four characters", () => {
     expect(maskedSuffix(KEY)).toBe("…cdef");
     expect(maskedSuffix("short")).toBe("…");
+  });
+});
+
+describe("keel doctor checks the model against the simulator's /models", () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ script: { replies: [] } });
+  });
+  afterAll(() => sim.close());
+
+  it("ticks a model the endpoint serves", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: sim.url });
+    const { code, out } = await doctor();
+    expect(out).toContain("✓ model    deepseek-v4-flash is served");
+    expect(code).toBe(0);
+  });
+
+  it("warns about a model the endpoint does not list, naming the ones it does", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: sim.url });
+    const { out } = await doctor({ env: { KEEL_MODEL: "deepseek-v9" } });
+    expect(out).toMatch(
+      /! model +deepseek-v9 is not among the endpoint's models \(deepseek-v4-flash, deepseek-v4-pro\)/,
+    );
+    expect(out).toContain("All checks passed (1 warning above).");
+  });
+
+  it("says nothing about the model when /models is not a list", async () => {
+    await writeConfig({ apiKey: KEY, baseUrl: url });
+    const { out } = await doctor({ env: { KEEL_MODEL: "deepseek-v9" } });
+    expect(out).not.toMatch(/^. model /m);
+    expect(checkModelListed("{}", "m")).toBeNull();
+    expect(checkModelListed("not json", "m")).toBeNull();
   });
 });

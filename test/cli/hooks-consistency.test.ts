@@ -42,5 +42,11 @@ describe("one loader result for every path", () => {
 
     const trust = await keel(w, ["hooks", "trust", "--cwd", w.project]);
     expect(trust.stderr).toContain("3 errors");
+    // Not just the count: trust and validate print the same lines, and the TUI shows them too.
+    const lines = (text: string) => text.split("\n").filter((l) => /: (error|warning): /.test(l));
+    const validateText = await keel(w, ["hooks", "validate", "--cwd", w.project]);
+    expect(lines(trust.stderr)).toEqual(lines(validateText.stdout));
+    const tail = (l: string) => l.replace(/^.*?: (error|warning): /, "$1: ");
+    expect(atStart.map(tail)).toEqual(lines(validateText.stdout).map(tail));
   });
 });

@@ -441,7 +441,8 @@ describe("keel hooks validate: missing executables", () => {
     // Trusting still works, and points at the same error validate counts.
     const trust = await keel(["hooks", "trust", "--cwd", p.project]);
     expect(trust.code).toBe(0);
-    expect(trust.stderr).toContain("1 error; see `keel hooks validate`");
+    expect(trust.stderr).toMatch(/\.keel[/\\]settings\.json:4:\d+: error: .*gaurd\.sh/);
+    expect(trust.stderr).toContain("1 error, 0 warnings");
   });
 });
 

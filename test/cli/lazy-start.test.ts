@@ -4,7 +4,7 @@
  * program prints, and `keel hooks list` / `keel --help` load no other command's chunk.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,16 +22,16 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs the built `keel` with a loader hook that lists every file module it loads. */
+/** Runs the built `keel` with a loader hook that lists every file module it loads (a load hook:
+ *  bin/keel.js resolves the bundle's own chunks itself, without the resolve chain). */
 function keel(args: string[]) {
   const trace = join(work, "trace.mjs");
   writeFileSync(
     trace,
     `import { registerHooks } from "node:module";
-registerHooks({ resolve(spec, ctx, next) {
-  const r = next(spec, ctx);
-  if (r.url.startsWith("file:")) process.stderr.write("LOADED " + r.url + "\\n");
-  return r;
+registerHooks({ load(url, ctx, next) {
+  if (url.startsWith("file:")) process.stderr.write("LOADED " + url + "\\n");
+  return next(url, ctx);
 } });`,
   );
   const r = spawnSync(process.execPath, ["--import", trace, build.bin, ...args], {
@@ -52,27 +52,79 @@ const commandChunks = (loaded: string[]) =>
     .filter((n): n is string => n !== undefined && n !== "chunk");
 
 describe("lazy command loading", () => {
-  it("keel --help prints the full program's help, loading no command but the root's", async () => {
+  it("keel --help prints the full program's help without loading the program", async () => {
     const r = keel(["--help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(await rootHelpText());
     for (const name of ["run", "hooks", "sim", "doctor", "sessions", "stats"]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
     }
+    // bin/keel.js prints the build's help.json: no bundle file is loaded at all.
+    expect(r.loaded.filter((u) => u.includes("/dist/bundle/"))).toEqual([]);
+  });
+
+  it("help asked with other options goes through commander and prints the same", async () => {
+    const r = keel(["--model", "deepseek-chat", "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(await rootHelpText());
     expect(commandChunks(r.loaded)).toEqual(["interactive"]);
   });
 
-  it("keel hooks list loads the hooks command only", () => {
+  it("a stale help.json (another version) is not printed: commander builds the help", async () => {
+    const helpFile = join(build.bin, "../../dist/bundle/help.json");
+    const saved = readFileSync(helpFile, "utf8");
+    writeFileSync(helpFile, JSON.stringify({ version: "0.0.0-stale", help: "STALE\n" }));
+    try {
+      const r = keel(["--help"]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(await rootHelpText());
+    } finally {
+      writeFileSync(helpFile, saved);
+    }
+  });
+
+  it("keel hooks list loads the hooks command only (not even the root session's options)", () => {
     const r = keel(["hooks", "list"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Hooks for");
-    expect(commandChunks(r.loaded).sort()).toEqual(["hooks", "interactive"]);
+    expect(commandChunks(r.loaded).sort()).toEqual(["hooks"]);
+    // No hook file and no trust store: nothing to validate, so zod (and yaml) never load.
+    expect(r.loaded.filter((u) => u.includes("/vendor-"))).toEqual([]);
   });
 
-  it("an unknown option still shows the root help with every command", () => {
-    const r = keel(["--bogus"]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain("unknown option '--bogus'");
-    expect(r.stderr).toMatch(/^ {2}hooks /m);
+  it("keel hooks list with a hooks file loads zod to validate it and reports its problems", () => {
+    const project = mkdtempSync(join(work, "project-"));
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(
+      join(project, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "shell", hooks: [{ type: "command", timeout: "soon" }] }],
+        },
+      }),
+    );
+    const r = keel(["hooks", "list", "--cwd", project]);
+    expect(r.status).toBe(0);
+    expect(r.loaded.some((u) => u.endsWith("/vendor-zod.cjs"))).toBe(true);
+    expect(r.stdout).toMatch(/timeout/);
+  });
+
+  it("an unknown option is one line and where the help is, not the help itself", () => {
+    // stderr also carries this test's module-loading trace (LOADED lines).
+    const errors = (args: string[]) => {
+      const r = keel(args);
+      expect(r.status).toBe(1);
+      return r.stderr
+        .split("\n")
+        .filter((l) => l !== "" && !l.startsWith("LOADED "))
+        .join("\n");
+    };
+    expect(errors(["--bogus"])).toBe("error: unknown option '--bogus'\n(see `keel --help`)");
+    expect(errors(["run", "--bogus", "x"])).toBe(
+      "error: unknown option '--bogus'\n(see `keel run --help`)",
+    );
+    expect(errors(["hooks", "list", "--nope"])).toBe(
+      "error: unknown option '--nope'\n(see `keel hooks list --help`)",
+    );
   });
 });

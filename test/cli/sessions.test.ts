@@ -85,7 +85,28 @@ describe("keel sessions", () => {
     );
     expect(lines[3]).toMatch(/^aaaa1111\s+.*\s+3 h ago\s+2\s+fix the flaky test$/);
     expect(r.stdout).not.toContain("other project");
-    expect(r.stdout).toContain("keel run --resume <ID>");
+    expect(r.stdout).toContain("Resume one with: keel --resume <ID>");
+    expect(r.stdout).toContain('keel run --resume <ID> "<prompt>"');
+  });
+
+  it("leaves out sessions without a prompt (nothing to resume), saying so", async () => {
+    session({ project: projectA, id: "aaaa1111", prompts: ["real work"], updated: new Date(0) });
+    session({ project: projectA, id: "eeee0000", prompts: [], updated: new Date() });
+    const r = await keel(["sessions", "--cwd", projectA]);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^1 session \(.*alpha\), newest first:$/);
+    expect(lines[2]).toMatch(/^aaaa1111 .*real work$/);
+    expect(r.stdout).not.toContain("eeee0000");
+    expect(r.stdout).toContain("(1 session without a prompt not shown; --json lists them)");
+    const json = JSON.parse((await keel(["sessions", "--json", "--cwd", projectA])).stdout);
+    expect(json.map((s: { id: string }) => s.id)).toEqual(["eeee0000", "aaaa1111"]);
+  });
+
+  it("only empty sessions: none yet, and how many were left out", async () => {
+    session({ project: projectA, id: "eeee0000", prompts: [], updated: new Date() });
+    const r = await keel(["sessions", "--cwd", projectA]);
+    expect(r.stdout).toMatch(/^No sessions yet for .*alpha\./);
+    expect(r.stdout).toContain("(1 session without a prompt not shown");
   });
 
   it("--all lists every project with a project column", async () => {
@@ -184,5 +205,26 @@ describe("sessions formatting", () => {
     );
     expect(lines[2]?.length).toBeLessThanOrEqual(80);
     expect(lines[2]).toMatch(/x…$/);
+  });
+
+  it("shows a hook-given title instead of the first prompt", () => {
+    const base = {
+      projectDir: "/p",
+      path: "/p/x.jsonl",
+      model: "m",
+      createdAt: "2026-05-10T12:00:00Z",
+      updatedAt: "2026-05-10T12:00:00Z",
+      messages: 2,
+    };
+    const lines = renderSessions(
+      [
+        { ...base, id: "aaaa0001", firstPrompt: "fix it", title: "Parser fix" },
+        { ...base, id: "bbbb0002", firstPrompt: "untitled one" },
+      ],
+      { all: false, projectDir: "/p", now: Date.parse("2026-05-10T12:00:30Z") },
+    );
+    expect(lines[1]).toMatch(/TITLE \/ FIRST PROMPT$/);
+    expect(lines[2]).toMatch(/Parser fix$/);
+    expect(lines[3]).toMatch(/untitled one$/);
   });
 });

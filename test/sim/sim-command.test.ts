@@ -119,3 +119,20 @@ describe("keel sim --help", () => {
     }
   });
 });
+
+describe("keel sim with a script that is not valid JSON", () => {
+  it("says what is wrong and where, in one line", async () => {
+    const broken = join(dir, "broken.json");
+    await writeFile(broken, '{"replies": [\n  {"text": "a"},\n]}\n');
+    const run = runSim({
+      scriptPath: broken,
+      out: () => {},
+      log: () => {},
+      signal: AbortSignal.abort(),
+    });
+    await expect(run).rejects.toThrow(UserError);
+    await expect(run).rejects.toThrow(`${broken}: invalid JSON: trailing comma at 3:1`);
+    const message = await run.catch((e: Error) => e.message);
+    expect(message).not.toContain("\n");
+  });
+});

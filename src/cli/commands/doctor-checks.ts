@@ -113,19 +113,21 @@ export async function checkConfig(opts: {
 
 /**
  * Sends one cheap request (GET <base>/models, no tokens spent) with a short timeout. A
- * rejected key fails; any other HTTP answer proves the endpoint is reachable.
+ * rejected key fails; any other HTTP answer proves the endpoint is reachable. When the answer
+ * lists models, a second finding says whether the configured model is among them: a typo in
+ * `model` or KEEL_MODEL otherwise shows only as an error on the first prompt.
  */
 export async function checkEndpoint(opts: {
   config: LlmConfig | null;
   offline: boolean;
   timeoutMs?: number;
   fetchFn?: typeof fetch;
-}): Promise<Finding> {
+}): Promise<Finding[]> {
   const check = "endpoint";
   const c = opts.config;
-  if (opts.offline) return { status: "skip", check, detail: "skipped (--offline)" };
-  if (!c) return { status: "skip", check, detail: "skipped: no valid configuration" };
-  if (c.apiKey === null) return { status: "skip", check, detail: "skipped: no API key" };
+  if (opts.offline) return [{ status: "skip", check, detail: "skipped (--offline)" }];
+  if (!c) return [{ status: "skip", check, detail: "skipped: no valid configuration" }];
+  if (c.apiKey === null) return [{ status: "skip", check, detail: "skipped: no API key" }];
   const url = chatCompletionsUrl(c.baseUrl).replace(/\/chat\/completions$/, "/models");
   const started = Date.now();
   try {
@@ -134,24 +136,62 @@ export async function checkEndpoint(opts: {
       signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
       redirect: "manual",
     });
-    await res.body?.cancel().catch(() => {});
     const ms = Date.now() - started;
+    if (!res.ok) await res.body?.cancel().catch(() => {});
     if (res.status === 401 || res.status === 403) {
-      return { status: "fail", check, detail: `${url}: the key was rejected (HTTP ${res.status})` };
+      return [
+        { status: "fail", check, detail: `${url}: the key was rejected (HTTP ${res.status})` },
+      ];
     }
-    if (res.ok) return { status: "ok", check, detail: `${url}: HTTP ${res.status} in ${ms} ms` };
-    return {
-      status: "warn",
-      check,
-      detail: `${url}: reachable, but answered HTTP ${res.status} (${ms} ms)`,
-    };
+    if (res.ok) {
+      const body = await res.text().catch(() => "");
+      const model = checkModelListed(body, c.model);
+      return [
+        { status: "ok", check, detail: `${url}: HTTP ${res.status} in ${ms} ms` },
+        ...(model ? [model] : []),
+      ];
+    }
+    return [
+      {
+        status: "warn",
+        check,
+        detail: `${url}: reachable, but answered HTTP ${res.status} (${ms} ms)`,
+      },
+    ];
   } catch (err) {
     const why =
       err instanceof Error && err.name === "TimeoutError"
         ? `no answer within ${opts.timeoutMs ?? 5000} ms`
         : describeFetchError(err);
-    return { status: "fail", check, detail: `${url}: unreachable (${why})` };
+    return [{ status: "fail", check, detail: `${url}: unreachable (${why})` }];
   }
+}
+
+/**
+ * Whether `model` is in an OpenAI-style `/models` answer (`{"data": [{"id": ...}]}`). Null when
+ * the answer is not such a list (some endpoints answer differently; nothing to say then). A
+ * missing model is a warning, not a failure: a proxy may serve models it does not list.
+ */
+export function checkModelListed(body: string, model: string): Finding | null {
+  let ids: string[];
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const data = (parsed as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) return null;
+    ids = data
+      .map((m) => (m as { id?: unknown } | null)?.id)
+      .filter((id): id is string => typeof id === "string");
+  } catch {
+    return null;
+  }
+  if (ids.length === 0) return null;
+  if (ids.includes(model)) return { status: "ok", check: "model", detail: `${model} is served` };
+  const listed = ids.length > 8 ? `${ids.slice(0, 8).join(", ")}, …` : ids.join(", ");
+  return {
+    status: "warn",
+    check: "model",
+    detail: `${model} is not among the endpoint's models (${listed}); set "model" in config.json, KEEL_MODEL or --model`,
+  };
 }
 
 function describeFetchError(err: unknown): string {

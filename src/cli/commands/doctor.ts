@@ -39,11 +39,11 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     checkNode(),
     checkSandbox(env),
     ...config.findings,
-    await checkEndpoint({
+    ...(await checkEndpoint({
       config: config.config,
       offline: opts.offline ?? false,
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-    }),
+    })),
     ...(await checkHooks({ projectDir, keelHome, env, display })),
   ];
   const failed = findings.some((f) => f.status === "fail");

@@ -3,8 +3,8 @@
  * Pure functions: listing in, lines out.
  */
 
+import { handlerLabel } from "../../hooks/config/definition.js";
 import { EVENT_SPECS, HOOK_EVENTS, type HookEventName } from "../../hooks/events.js";
-import { handlerLabel } from "../../hooks/index.js";
 import type {
   HandlerConfig,
   HookDefinition,
@@ -12,8 +12,11 @@ import type {
   HookProblem,
   HookSource,
 } from "../../hooks/types.js";
+import { problemLine } from "../format/hook-problem.js";
 import { columns, displayPath, pad, plural, table, wrap, wrapParts } from "../format/text.js";
 import { visibleCommand } from "../terminal-text.js";
+
+export { problemLine };
 
 /** What the renderers need to know besides the listing. */
 export interface RenderContext {
@@ -41,20 +44,6 @@ export function handlerSummary(handler: HandlerConfig): string {
 
 function firstLine(text: string): string {
   return text.trim().split(/\r?\n/)[0] ?? "";
-}
-
-/** `path:line:col: severity: message [field]`, the compiler-style line `validate` prints. */
-export function problemLine(problem: HookProblem, ctx: RenderContext): string {
-  let where = displayPath(problem.path, { base: ctx.base, home: ctx.home });
-  if (problem.line !== undefined) {
-    where += `:${problem.line}`;
-    if (problem.column !== undefined) where += `:${problem.column}`;
-  }
-  const field =
-    problem.field !== undefined && problem.field !== "" && !problem.message.includes(problem.field)
-      ? ` (at ${problem.field})`
-      : "";
-  return `${where}: ${problem.severity}: ${problem.message}${field}`;
 }
 
 /** Every problem in a listing, file-level first, without duplicates. */

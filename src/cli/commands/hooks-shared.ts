@@ -2,14 +2,12 @@
  * What every `keel hooks` subcommand shares: the project directory, Keel's home, opening the
  * engine, and where output goes.
  */
-import { stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
 import { childProcessEnv } from "../../agent/provider-env.js";
-import { createHookEngine } from "../../hooks/index.js";
-import type { HookEngine, HookEngineOptions } from "../../hooks/types.js";
-import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
-import { UserError } from "../main.js";
+import { resolveHookPaths } from "../../hooks/config/load.js";
+import { takeSnapshot } from "../../hooks/snapshot.js";
+import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
+import { keelHomeDir } from "../paths.js";
+import { writeStdout } from "../stdout.js";
 
 /** Where a command writes; the process streams in normal use. */
 export interface Output {
@@ -19,34 +17,24 @@ export interface Output {
 
 /** Output to the process's stdout and stderr. */
 export const processOutput: Output = {
-  stdout: (text) => {
-    process.stdout.write(text);
-  },
+  stdout: (text) => writeStdout(text),
   stderr: (text) => {
     process.stderr.write(text);
   },
 };
 
-/** `$KEEL_HOME`, else `~/.keel`. */
-export function keelHomeDir(): string {
-  const fromEnv = process.env.KEEL_HOME;
-  return fromEnv !== undefined && fromEnv !== "" ? resolve(fromEnv) : join(homedir(), ".keel");
-}
+export { keelHomeDir, resolveProjectDir } from "../paths.js";
 
-/** The absolute project directory for `--cwd DIR` (default: the current directory). */
-export async function resolveProjectDir(cwd: string | undefined): Promise<string> {
-  const dir = resolve(cwd ?? process.cwd());
-  const info = await stat(dir).catch(() => null);
-  if (info === null) throw new UserError(`--cwd: no such directory: ${dir}`);
-  if (!info.isDirectory()) throw new UserError(`--cwd: not a directory: ${dir}`);
-  return dir;
-}
-
-/** Creates the hooks engine for a project, the way the agent would. */
+/** Creates the hooks engine for a project, the way the agent would. The engine (its handlers,
+ *  the tool facts) is loaded here, for the commands that fire or trust hooks. */
 export async function openEngine(
   projectDir: string,
   runners: Pick<HookEngineOptions, "promptRunner" | "agentRunner"> = {},
 ): Promise<HookEngine> {
+  const [{ createHookEngine }, { BUILTIN_TOOL_HOOK_FACTS }] = await Promise.all([
+    import("../../hooks/engine.js"),
+    import("../../tools/hook-facts.js"),
+  ]);
   return createHookEngine({
     projectDir,
     keelHome: keelHomeDir(),
@@ -54,4 +42,12 @@ export async function openEngine(
     tools: BUILTIN_TOOL_HOOK_FACTS,
     ...runners,
   });
+}
+
+/** What the engine of openEngine() would list, read without loading the engine: the same
+ *  snapshot (createHookEngine takes it the same way), for `keel hooks list` and `validate`. */
+export async function readListing(projectDir: string): Promise<HookListing> {
+  const keelHome = keelHomeDir();
+  const env = childProcessEnv(process.env, { keelHome });
+  return (await takeSnapshot(resolveHookPaths({ projectDir, keelHome, env }), env)).listing;
 }

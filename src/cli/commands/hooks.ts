@@ -4,10 +4,9 @@
  */
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
-import { neverFiringEvents } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
+import { neverFiringEvents } from "../../hooks/validate.js";
 import { plural } from "../format/text.js";
-import { trustProjectMcp, untrustProjectMcp } from "../mcp/trust-cli.js";
 import {
   listingJson,
   problemLine,
@@ -20,10 +19,11 @@ import {
   type Output,
   openEngine,
   processOutput,
+  readListing,
   resolveProjectDir,
 } from "./hooks-shared.js";
-// `hooks test` (which brings the agent for prompt/agent hooks) and `hooks stats` are loaded
-// only when they run: `keel hooks list` starts faster without them.
+// `hooks test` (which brings the agent for prompt/agent hooks), `hooks stats` and the MCP trust
+// of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./hooks-stats.js";
 import type { HooksTestOptions } from "./hooks-test.js";
 
@@ -37,7 +37,7 @@ const CWD_HELP = "project directory (default: the current directory)";
 /** The engine's listing with missing executables added to the hooks that have them. */
 async function checkedListing(projectDir: string): Promise<HookListing> {
   // The engine's snapshot already carries every problem (missing executables included).
-  return (await openEngine(projectDir)).listing();
+  return readListing(projectDir);
 }
 
 /** `keel hooks list`. */
@@ -55,6 +55,11 @@ export async function runHooksList(
   return 0;
 }
 
+/** Every problem of a listing as `validate` reports it: the snapshot's, then never-firing events. */
+function validationProblems(listing: HookListing) {
+  return [...listing.allProblems, ...neverFiringEvents(listing.hooks)];
+}
+
 /** `keel hooks validate`: exit status 1 when any source or hook has an error. */
 export async function runHooksValidate(
   opts: CwdOptions & { json?: boolean },
@@ -62,7 +67,7 @@ export async function runHooksValidate(
 ): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
   const listing = await checkedListing(projectDir);
-  const problems = [...listing.allProblems, ...neverFiringEvents(listing.hooks)];
+  const problems = validationProblems(listing);
   const errors = problems.filter((p) => p.severity === "error").length;
   if (opts.json === true) {
     out.stdout(
@@ -82,6 +87,7 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   const listing = engine.listing();
   const projectHooks = listing.hooks.filter((h) => h.source.scope !== "user");
   // Project MCP servers are trusted together with the hooks (and listed with them).
+  const { trustProjectMcp } = await import("../mcp/trust-cli.js");
   const mcpLines = await trustProjectMcp(projectDir, keelHomeDir());
   if (mcpLines.length > 0) out.stdout(`${mcpLines.join("\n")}\n`);
   if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
@@ -97,10 +103,10 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
   out.stdout("\nEditing these files makes them untrusted again.\n");
-  // Counted as `keel hooks validate` counts them (missing executables included).
-  const errors = listing.allProblems.filter((p) => p.severity === "error");
-  if (errors.length > 0)
-    out.stderr(`keel: note: ${plural(errors.length, "error")}; see \`keel hooks validate\`\n`);
+  // The same problems, in the same words, as `keel hooks validate` (and the TUI) show.
+  const problems = validationProblems(listing);
+  for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
+  if (problems.length > 0) out.stderr(`${summaryLine(listing)}\n`);
   return 0;
 }
 
@@ -110,6 +116,7 @@ export async function runHooksUntrust(opts: CwdOptions, out: Output): Promise<nu
   const engine = await openEngine(projectDir);
   const wasTrusted = engine.listing().projectTrust.trusted;
   await engine.untrust();
+  const { untrustProjectMcp } = await import("../mcp/trust-cli.js");
   if (await untrustProjectMcp(projectDir, keelHomeDir())) {
     out.stdout(`Removed trust for ${projectDir}'s MCP servers.\n`);
   }

@@ -1,27 +1,60 @@
 /**
  * The default action: `keel` with no subcommand starts the interactive TUI. Everything the
- * action needs (zod, the hooks engine, the TUI with Ink and React) is imported inside it: this
+ * action needs (the hooks engine, the TUI with Ink and React) is imported inside it: this
  * module is registered for every command, and `keel --help` must not pay for them.
  */
 import { type Command, Option } from "commander";
-import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.js";
 import { UserError } from "../main.js";
 
-async function optionsSchema() {
-  const { z } = await import("zod");
-  return z.object({
-    model: z.string().min(1).optional(),
-    mode: z.enum(PERMISSION_MODES).optional(),
-    continue: z.boolean().default(false),
-    resume: z.string().min(1).optional(),
-    cwd: z.string().optional(),
-    harvest: z.boolean().default(false),
-    branch: z
-      .string()
-      .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
-      .transform(Number)
-      .optional(),
-  });
+/** The options of `keel` as the TUI takes them. */
+interface InteractiveFlags {
+  model?: string;
+  mode?: PermissionMode;
+  continue: boolean;
+  resume?: string;
+  cwd?: string;
+  harvest: boolean;
+  branch?: number;
+}
+
+function isMode(value: string): value is PermissionMode {
+  return PERMISSION_MODES.some((m) => m === value);
+}
+
+/**
+ * Checks commander's option values (it has already checked --mode's choices). Written out
+ * rather than with zod: this runs before the TUI's first frame, and zod would load for it.
+ */
+function parseFlags(raw: Record<string, unknown>): InteractiveFlags {
+  const text = (name: string): string | undefined => {
+    const value = raw[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "string" || value === "") {
+      throw new UserError(`--${name}: expected a non-empty value`);
+    }
+    return value;
+  };
+  const branch = text("branch");
+  if (branch !== undefined && !/^[1-8]$/.test(branch)) {
+    throw new UserError("--branch: expected a number of samples from 1 to 8");
+  }
+  const mode = text("mode");
+  if (mode !== undefined && !isMode(mode)) {
+    throw new UserError(`--mode: expected one of ${PERMISSION_MODES.join(", ")}`);
+  }
+  const model = text("model");
+  const resume = text("resume");
+  const cwd = text("cwd");
+  return {
+    ...(model !== undefined ? { model } : {}),
+    ...(mode !== undefined ? { mode } : {}),
+    continue: raw.continue === true,
+    ...(resume !== undefined ? { resume } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    harvest: raw.harvest === true,
+    ...(branch !== undefined ? { branch: Number(branch) } : {}),
+  };
 }
 
 /** Registers the default action and its options on the program itself. */
@@ -46,20 +79,16 @@ export function register(program: Command): void {
       if (cmd.args.length > 0) {
         throw new UserError(`unknown command '${cmd.args[0]}' (see \`keel --help\`)`);
       }
-      const parsed = (await optionsSchema()).safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new UserError(
-          `--${String(issue?.path[0] ?? "option")}: ${issue?.message ?? "invalid value"}`,
-        );
-      }
-      const o = parsed.data;
+      const o = parseFlags(raw);
       if (o.continue && o.resume !== undefined) {
         throw new UserError("--continue and --resume cannot be used together");
       }
-      const { keelHomeDir, resolveProjectDir } = await import("./hooks-shared.js");
+      // The TUI's modules load while the project directory is checked.
+      const tui = import("../tui/run.js");
+      void tui.catch(() => {});
+      const { keelHomeDir, resolveProjectDir } = await import("../paths.js");
       const projectDir = await resolveProjectDir(o.cwd);
-      const { runInteractive } = await import("../tui/run.js");
+      const { runInteractive } = await tui;
       await runInteractive({
         keelHome: keelHomeDir(),
         projectDir,

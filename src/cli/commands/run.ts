@@ -21,6 +21,7 @@ import { UserError } from "../main.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { stripControls } from "../terminal-text.js";
 import { createRunPrinter, type RunSummary } from "./run-output.js";
+import { promptWithInput, readPipedInput, stdinIsPiped } from "./run-stdin.js";
 
 const optionsSchema = z.object({
   outputFormat: z.enum(["text", "json", "stream-json"]).default("text"),
@@ -58,6 +59,8 @@ Output formats:
 Without --yes, calls that need approval (writes, shell commands off the read-only list) are
 refused with an explanation to the model, unless a PermissionRequest hook allows them.
 Ctrl+C (or SIGTERM) stops the run: the running tool is killed and SessionEnd hooks run.
+Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
+<stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** Registers `keel run`. */
@@ -65,7 +68,7 @@ export function register(program: Command): void {
   program
     .command("run")
     .description("Run one prompt without the TUI and print the answer")
-    .argument("<prompt>", "what to ask")
+    .argument("[prompt]", "what to ask (text piped into keel run is added after it)")
     .option("--output-format <format>", "text | json | stream-json", "text")
     .option("-y, --yes", "approve every tool call that would ask for permission")
     .option("--model <model>", "model id (default from config / KEEL_MODEL)")
@@ -77,12 +80,12 @@ export function register(program: Command): void {
     .option("--harvest", "extract plan state from the model's reasoning (one cheap call per reply)")
     .option("--branch <n>", "N samples per request at spread temperatures; one is picked")
     .addHelpText("after", RUN_HELP)
-    .action(async (prompt: string, raw: Record<string, unknown>) => {
-      await runCommand(prompt, raw);
+    .action(async (prompt: string | undefined, raw: Record<string, unknown>) => {
+      await runCommand(prompt ?? "", raw);
     });
 }
 
-async function runCommand(prompt: string, raw: Record<string, unknown>): Promise<void> {
+async function runCommand(given: string, raw: Record<string, unknown>): Promise<void> {
   const parsed = optionsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -95,6 +98,12 @@ async function runCommand(prompt: string, raw: Record<string, unknown>): Promise
     throw new UserError(`--${field}: ${issue?.message ?? "invalid value"}${got}`);
   }
   const o = parsed.data;
+  let prompt = given;
+  if (stdinIsPiped()) {
+    const piped = await readPipedInput();
+    if (piped.note) process.stderr.write(`keel: ${piped.note}\n`);
+    prompt = promptWithInput(given, piped.text);
+  }
   if (prompt.trim() === "") throw new UserError('the prompt is empty: keel run "<prompt>"');
   if (o.continue && o.resume !== undefined) {
     throw new UserError("--continue and --resume cannot be used together");

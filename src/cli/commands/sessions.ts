@@ -18,17 +18,28 @@ export interface SessionsOptions {
   cwd?: string;
 }
 
-/** What `keel sessions` prints, given the sessions and the moment "now". */
+/**
+ * What `keel sessions` prints, given the sessions and the moment "now". Sessions without a
+ * message (a `keel` started and quit before the first prompt) are left out: there is nothing
+ * to resume in them, and `--continue` skips them too.
+ */
 export function renderSessions(
-  sessions: readonly SessionSummary[],
+  all: readonly SessionSummary[],
   opts: { all: boolean; projectDir: string; now: number; width?: number },
 ): string[] {
+  const sessions = all.filter((s) => s.messages > 0);
+  const empty = all.length - sessions.length;
+  const emptyNote =
+    empty === 0
+      ? []
+      : [`(${plural(empty, "session")} without a prompt not shown; --json lists them)`];
   if (sessions.length === 0) {
-    return opts.all
-      ? ['No sessions yet. Start one with `keel` or `keel run "<prompt>"`.']
-      : [
-          `No sessions yet for ${projectLabel(opts.projectDir)}. Start one with \`keel\` or \`keel run "<prompt>"\`.`,
-        ];
+    return [
+      opts.all
+        ? 'No sessions yet. Start one with `keel` or `keel run "<prompt>"`.'
+        : `No sessions yet for ${projectLabel(opts.projectDir)}. Start one with \`keel\` or \`keel run "<prompt>"\`.`,
+      ...emptyNote,
+    ];
   }
   const width = opts.width ?? TEXT_WIDTH;
   const ids = shortIds(sessions.map((s) => s.id));
@@ -47,17 +58,21 @@ export function renderSessions(
   // The prompt preview takes whatever width the other columns leave.
   const used = table([header, ...rows]).reduce((max, line) => Math.max(max, line.length), 0);
   const previewWidth = Math.max(20, width - used - 2);
-  header.push("FIRST PROMPT");
+  // A title a hook gave the session (sessionTitle) stands in for the first prompt.
+  const titled = sessions.some((s) => s.title !== undefined);
+  header.push(titled ? "TITLE / FIRST PROMPT" : "FIRST PROMPT");
   rows.forEach((row, i) => {
-    const prompt = sessions[i]?.firstPrompt ?? "";
-    row.push(prompt === "" ? "(no prompt yet)" : truncate(prompt, previewWidth));
+    const prompt = sessions[i]?.title ?? sessions[i]?.firstPrompt ?? "";
+    row.push(prompt === "" ? "(no prompt)" : truncate(prompt, previewWidth));
   });
   const scope = opts.all ? "all projects" : projectLabel(opts.projectDir);
   return [
     `${plural(sessions.length, "session")} (${scope}), newest first:`,
     ...table([header, ...rows]),
+    ...emptyNote,
     "",
-    `Resume one with: keel run --resume <ID> "<prompt>"   (or --continue for the latest)`,
+    "Resume one with: keel --resume <ID>   (the latest: keel --continue)",
+    'Without the TUI:  keel run --resume <ID> "<prompt>"   (or keel run --continue "<prompt>")',
   ];
 }
 
@@ -78,6 +93,7 @@ export function sessionsJson(sessions: readonly SessionSummary[]): unknown[] {
     updatedAt: s.updatedAt,
     messages: s.messages,
     firstPrompt: s.firstPrompt,
+    ...(s.title !== undefined ? { title: s.title } : {}),
   }));
 }
 

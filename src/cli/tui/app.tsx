@@ -2,26 +2,29 @@
  * The interactive session: transcript (finished entries in <Static>, the streaming tail live),
  * prompts, spinner and status line. It consumes the agent's event stream and runs slash
  * commands; every decision about the session itself is the agent's.
+ *
+ * The backend may still be opening when the App mounts: the prompt takes typing at once, a
+ * prompt sent meanwhile waits in the queue, and the trust question, hook problems and the
+ * session start follow when the agent is ready. What only an open session needs (slash
+ * commands, trust, replay) is imported then, so the first frame does not wait for it.
  */
 import { Box, Static, Text, useApp, useInput, useStdout, useWindowSize } from "ink";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { AgentEvent } from "../../agent/events.js";
 import type { PermissionMode } from "../../agent/permissions.js";
-import { keelHomeDir } from "../commands/hooks-shared.js";
 import { plural } from "../format/text.js";
 import type { TuiBackend } from "./backend.js";
-import { runSlashCommand, type SlashIO } from "./commands.js";
+import type { SlashIO } from "./commands.js";
 import { EntryView } from "./components/entry-view.js";
 import { LiveArea } from "./components/live-area.js";
 import { PromptInput } from "./components/prompt-input.js";
 import { QueuedPrompts } from "./components/queued-prompts.js";
 import { StatusLine } from "./components/status-line.js";
+import type { UntrustedHook } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
-import { runMcpSlash } from "./mcp-command.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
-import { replayEntries } from "./replay.js";
 import { parseSlash } from "./slash.js";
 import {
   applyEvent,
@@ -31,13 +34,31 @@ import {
   rebaseCost,
   type TranscriptState,
 } from "./transcript.js";
-import { untrustedHooks } from "./trust.js";
 import { useRedrawOnResize } from "./use-redraw-on-resize.js";
 import { useSessionIds } from "./use-session-ids.js";
 
+/** A backend once open, with notices to show first (e.g. warnings from reading a resumed session). */
+export interface OpenedBackend {
+  backend: TuiBackend;
+  notices?: readonly string[];
+}
+
+/** A session still opening: what the first frame shows, and the backend when it is ready. */
+export interface OpeningBackend {
+  readonly projectDir: string;
+  readonly model: string;
+  readonly mode: PermissionMode;
+  /** Rejects when the session cannot be opened: the App exits with that error. */
+  readonly ready: Promise<OpenedBackend>;
+}
+
+function isOpening(b: TuiBackend | OpeningBackend): b is OpeningBackend {
+  return "ready" in b;
+}
+
 /** Props of {@link App}. */
 export interface AppProps {
-  backend: TuiBackend;
+  backend: TuiBackend | OpeningBackend;
   permissions: PermissionBridge;
   /** Called once, after SessionEnd, when the UI is about to unmount. */
   onExit?: () => void;
@@ -64,7 +85,28 @@ const AGAIN_TO_EXIT = "Press Ctrl+C again to exit";
 
 /** The whole TUI. */
 export function App(props: AppProps) {
-  const { backend, permissions } = props;
+  const { permissions } = props;
+  const opening = useMemo(
+    (): OpeningBackend =>
+      isOpening(props.backend)
+        ? props.backend
+        : {
+            projectDir: props.backend.projectDir,
+            model: props.backend.model(),
+            mode: props.backend.agent().getPermissionMode(),
+            ready: Promise.resolve({ backend: props.backend }),
+          },
+    [props.backend],
+  );
+  // Null until the session is open; `live()` is for code that only runs after that.
+  const [backend, setBackend] = useState<TuiBackend | null>(null);
+  const backendRef = useRef<TuiBackend | null>(null);
+  const live = (): TuiBackend => {
+    if (!backendRef.current) throw new Error("the session is still opening");
+    return backendRef.current;
+  };
+  // Shift+Tab before the session is open: the mode the agent gets when it is.
+  const earlyModeRef = useRef<PermissionMode>(opening.mode);
   const { exit: inkExit } = useApp();
   const { stdout } = useStdout();
   const { columns, rows } = useWindowSize();
@@ -77,9 +119,7 @@ export function App(props: AppProps) {
   );
   const [editor, setEditor] = useState<EditorState>(() => emptyEditor(props.history?.load() ?? []));
   const [pending, setPending] = useState<PendingPermission | null>(null);
-  const [trust, setTrust] = useState(() =>
-    untrustedHooks(backend.agent().hooks, backend.projectDir, backend.agent().mcp),
-  );
+  const [trust, setTrust] = useState<UntrustedHook[] | null>(null);
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
@@ -92,7 +132,7 @@ export function App(props: AppProps) {
   const [hooksChanged, setHooksChanged] = useState(false);
   const sessionIds = useSessionIds(backend, editor.text);
   const dynamicArgs = useMemo(
-    () => ({ model: backend.models(), resume: sessionIds.ids }),
+    () => ({ model: backend?.models() ?? [], resume: sessionIds.ids }),
     [backend, sessionIds.ids],
   );
   const taskRef = useRef<Task | null>(null);
@@ -156,7 +196,7 @@ export function App(props: AppProps) {
 
   // Disk reads happen between tasks, never per rendered frame.
   const refreshSessionInfo = () => {
-    backend
+    live()
       .agent()
       .hooks.changedOnDisk()
       .then(setHooksChanged, () => {});
@@ -177,22 +217,30 @@ export function App(props: AppProps) {
     lastReasoning: () => t.lastReasoning,
     agentChanged: () => setT(rebaseCost),
     showHistory,
-    askTrust: () =>
-      setTrust(untrustedHooks(backend.agent().hooks, backend.projectDir, backend.agent().mcp)),
+    askTrust: () => void askTrust(live()),
     announceHookProblems,
     columns: width,
   });
 
   const announceHookProblems = () => {
-    const lines = hookProblemLines(backend.agent().hooks.listing(), {
-      projectDir: backend.projectDir,
+    const lines = hookProblemLines(live().agent().hooks.listing(), {
+      projectDir: opening.projectDir,
     });
     for (const text of lines) notice("warn", text);
   };
 
+  /** Shows the trust question when project hooks or MCP servers wait for it; true if shown. */
+  const askTrust = async (b: TuiBackend): Promise<boolean> => {
+    const { untrustedHooks } = await import("./trust.js");
+    const untrusted = untrustedHooks(b.agent().hooks, b.projectDir, b.agent().mcp);
+    setTrust(untrusted);
+    return untrusted !== null;
+  };
+
   // A resumed conversation is shown, not just continued: its last turns, then where it stands.
-  const showHistory = () => {
-    const agent = backend.agent();
+  const showHistory = async () => {
+    const { replayEntries } = await import("./replay.js");
+    const agent = live().agent();
     const bytes = agent.transcript();
     setT((s) =>
       pushEntries(s, ...replayEntries(bytes), {
@@ -206,14 +254,21 @@ export function App(props: AppProps) {
   const start = (text: string) => {
     setT((s) => pushEntries(s, { kind: "user", text }));
     const inv = parseSlash(text);
-    if (inv) return runTask((signal) => runSlashCommand(inv, { backend, io: io(signal) }));
-    runTask((signal) => stream(backend.agent().runTurn(text, { signal })));
+    const b = live();
+    if (inv) {
+      return runTask(async (signal) => {
+        const { runSlashCommand } = await import("./commands.js");
+        await runSlashCommand(inv, { backend: b, io: io(signal) });
+      });
+    }
+    runTask((signal) => stream(b.agent().runTurn(text, { signal })));
   };
 
   const submit = (text: string) => {
     if (text.trim() === "" || exitingRef.current) return;
     props.history?.append(text);
-    if (taskRef.current) {
+    // Sent before the session is open: it runs once the session has started, like type-ahead.
+    if (taskRef.current || !backendRef.current) {
       queue.current.push(text);
       setQueued([...queue.current]);
       return;
@@ -232,7 +287,10 @@ export function App(props: AppProps) {
       await Promise.race([running.done, new Promise((r) => setTimeout(r, 3000).unref())]);
     }
     try {
-      await stream(backend.agent().end(reason));
+      // Quitting while the session opens ends it once open; one that failed to open has no end.
+      const b =
+        backendRef.current ?? (await opening.ready.then((o) => o.backend).catch(() => null));
+      if (b) await stream(b.agent().end(reason));
     } catch (err) {
       notice("error", `SessionEnd: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -250,19 +308,41 @@ export function App(props: AppProps) {
     const signal = props.quitSignal;
     const onQuit = () => void quit("other");
     signal?.addEventListener("abort", onQuit, { once: true });
-    refreshSessionInfo();
-    announceHookProblems();
-    if (backend.agent().transcript().length > 0) showHistory();
-    if (!trust) runTask((s) => stream(backend.agent().start({ signal: s })));
+    opening.ready.then(
+      (opened) =>
+        void onOpen(opened).catch((err: unknown) =>
+          notice("error", err instanceof Error ? err.message : String(err)),
+        ),
+      (err) => inkExit(err instanceof Error ? err : new Error(String(err))),
+    );
     return () => {
       unsubscribe();
       signal?.removeEventListener("abort", onQuit);
     };
   }, []);
 
+  // The session is open: what start-up shows, then SessionStart (after the trust question, if
+  // one is asked), then the prompts sent meanwhile.
+  const onOpen = async (opened: OpenedBackend) => {
+    const b = opened.backend;
+    backendRef.current = b;
+    setBackend(b);
+    if (exitingRef.current) return;
+    if (earlyModeRef.current !== b.agent().getPermissionMode()) {
+      b.agent().setPermissionMode(earlyModeRef.current);
+    }
+    for (const text of opened.notices ?? []) notice("warn", text);
+    refreshSessionInfo();
+    announceHookProblems();
+    if (b.agent().transcript().length > 0) await showHistory();
+    if (await askTrust(b)) return;
+    runTask((s) => stream(b.agent().start({ signal: s })));
+  };
+
   const answerTrust = (yes: boolean) => {
     setTrust(null);
     runTask(async (signal) => {
+      const backend = live();
       const hooks = backend.agent().hooks;
       if (yes) {
         await hooks.trust();
@@ -275,6 +355,10 @@ export function App(props: AppProps) {
             .mcp?.statuses()
             .some((s) => s.state === "untrusted")
         ) {
+          const [{ runMcpSlash }, { keelHomeDir }] = await Promise.all([
+            import("./mcp-command.js"),
+            import("../paths.js"),
+          ]);
           await runMcpSlash(["trust"], {
             mcp: backend.agent().mcp,
             projectDir: backend.projectDir,
@@ -312,10 +396,12 @@ export function App(props: AppProps) {
   // Shift+Tab steps through the modes people switch between while working; bypass is never
   // one keypress away (it takes /mode bypassPermissions).
   const cycleMode = () => {
-    const agent = backend.agent();
+    const agent = backendRef.current?.agent();
     const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
-    const next = order[(order.indexOf(agent.getPermissionMode()) + 1) % order.length] ?? "default";
-    agent.setPermissionMode(next);
+    const current = agent ? agent.getPermissionMode() : earlyModeRef.current;
+    const next = order[(order.indexOf(current) + 1) % order.length] ?? "default";
+    if (agent) agent.setPermissionMode(next);
+    else earlyModeRef.current = next;
     setModeTick((n) => n + 1);
   };
 
@@ -346,11 +432,10 @@ export function App(props: AppProps) {
       return void quit("exit");
   });
 
-  const agent = backend.agent();
   const status = (
     <StatusLine
-      model={backend.model()}
-      mode={agent.getPermissionMode()}
+      model={backend ? backend.model() : opening.model}
+      mode={backend ? backend.agent().getPermissionMode() : earlyModeRef.current}
       turnHitRatio={hitRatio(t.turn)}
       sessionHitRatio={hitRatio(t.session)}
       sessionCostUsd={t.session.costUsd}
@@ -388,7 +473,7 @@ export function App(props: AppProps) {
           rows={rows}
           pending={pending}
           trust={
-            trust ? { hooks: trust, projectDir: backend.projectDir, onAnswer: answerTrust } : null
+            trust ? { hooks: trust, projectDir: opening.projectDir, onAnswer: answerTrust } : null
           }
           taskStartedAt={task?.startedAt ?? null}
           exiting={exiting}

@@ -36,6 +36,8 @@ export interface TuiSessionSummary {
   updatedAt: string;
   messages: number;
   firstPrompt: string;
+  /** The title a hook gave the session (sessionTitle); shown instead of the first prompt. */
+  title?: string;
   model: string;
 }
 

@@ -252,7 +252,9 @@ const HANDLERS: Record<string, Handler> = {
       `${s.id === current ? "*" : " "}${s.id.slice(0, 8)}`,
       s.updatedAt.replace("T", " ").slice(0, 16),
       `${s.messages} msg`,
-      sanitize(s.firstPrompt).replace(/\s+/g, " ").slice(0, 40),
+      sanitize(s.title ?? s.firstPrompt)
+        .replace(/\s+/g, " ")
+        .slice(0, 40),
     ]);
     io.print({ title: "Sessions (resume with /resume <id>)", lines: table(rows, { indent: " " }) });
   },

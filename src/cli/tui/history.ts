@@ -6,9 +6,18 @@
  */
 import { appendFileSync, chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 
-const line = z.object({ project: z.string(), text: z.string() });
+/**
+ * One history line's project and prompt, or null. Checked by hand, not with zod: the history is
+ * read for the TUI's first frame.
+ */
+function parseLine(raw: string): { project: string; text: string } | null {
+  const value: unknown = JSON.parse(raw);
+  if (typeof value !== "object" || value === null) return null;
+  const project: unknown = Reflect.get(value, "project");
+  const text: unknown = Reflect.get(value, "text");
+  return typeof project === "string" && typeof text === "string" ? { project, text } : null;
+}
 
 /** Where prompts are remembered. */
 export interface PromptHistory {
@@ -46,9 +55,9 @@ export function createPromptHistory(opts: PromptHistoryOptions): PromptHistory {
       for (const raw of readLines()) {
         if (raw.trim() === "") continue;
         try {
-          const parsed = line.safeParse(JSON.parse(raw));
-          if (parsed.success && parsed.data.project === opts.projectDir) {
-            if (prompts[prompts.length - 1] !== parsed.data.text) prompts.push(parsed.data.text);
+          const parsed = parseLine(raw);
+          if (parsed && parsed.project === opts.projectDir) {
+            if (prompts[prompts.length - 1] !== parsed.text) prompts.push(parsed.text);
           }
         } catch {
           // A torn line (a crash mid-write) is skipped.

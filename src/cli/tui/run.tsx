@@ -1,25 +1,28 @@
 /**
  * `keel` with no subcommand: first-run setup when no key is configured, then the interactive
  * session. Loaded lazily by commands/interactive.ts so `keel --help` never loads Ink or React.
+ *
+ * The prompt comes first: a new session's agent (hooks engine, tools, MCP servers, session
+ * file) opens while the first frame is on screen, from modules this one imports only then.
+ * Text typed meanwhile is in the editor, and a prompt sent before the agent is ready waits
+ * for it like a queued one (see App).
  */
 import { render } from "ink";
 import type { PermissionMode } from "../../agent/permissions.js";
-import { createChatClient } from "../../llm/client.js";
 import {
   DEFAULT_BASE_URL,
   type LlmConfig,
   loadLlmConfig,
   saveLlmConfig,
 } from "../../llm/config.js";
-import { SessionError } from "../../session/index.js";
 import { UserError } from "../main.js";
-import { App } from "./app.js";
+import { App, type OpenedBackend } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
 import { loadMarkdown } from "./markdown-loader.js";
-import { createPermissionBridge } from "./permission-bridge.js";
-import { createSessionBackend } from "./session-backend.js";
+import { createPermissionBridge, type PermissionBridge } from "./permission-bridge.js";
+import type { SessionBackend } from "./session-backend.js";
 import { setReasoningPrefs } from "./session-commands.js";
 
 /** Options of {@link runInteractive}, already validated by the command. */
@@ -38,12 +41,23 @@ export interface InteractiveOptions {
 
 /** Runs the TUI until the user exits. Throws UserError for setup problems. */
 export async function runInteractive(opts: InteractiveOptions): Promise<void> {
-  const env = opts.env ?? process.env;
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UserError(
       'the interactive UI needs a terminal; use `keel run "<prompt>"` in scripts',
     );
   }
+  // Keys typed while Keel starts wait in the terminal, unechoed, until the prompt reads them;
+  // in the terminal's line mode they would be printed over the screen being drawn.
+  process.stdin.setRawMode(true);
+  try {
+    await runSession(opts);
+  } finally {
+    process.stdin.setRawMode(false);
+  }
+}
+
+async function runSession(opts: InteractiveOptions): Promise<void> {
+  const env = opts.env ?? process.env;
   let loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
   if (!loaded.ok) throw new UserError(loaded.error);
   // A base URL from the environment means a deliberate setup (a proxy, the simulator): no wizard.
@@ -67,12 +81,84 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
     ...(opts.harvest ? { harvest: true } : {}),
     ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
   });
-  let opened: Awaited<ReturnType<typeof createSessionBackend>>;
+  const model = opts.model ?? llm.model;
+  const opening = openSession(opts, llm, model, permissions, (err) => {
+    writeError ??= err instanceof Error ? err.message : String(err);
+  });
+  const ready = opening.then(
+    (opened): OpenedBackend => ({
+      backend: opened.backend,
+      notices: [
+        ...opened.warnings,
+        // --continue in a project without a conversation to continue starts a new one: say so.
+        ...(opts.continueLatest && opened.backend.agent().transcript().length === 0
+          ? ["no earlier conversation in this project to continue; this is a new session"]
+          : []),
+      ],
+    }),
+  );
+  // A resumed session is opened before the first frame: a wrong id is an error, not a screen,
+  // and its conversation is shown above the prompt from the start.
+  if (opts.resume !== undefined || opts.continueLatest) await ready;
+
+  const quit = new AbortController();
+  const onSignal = () => quit.abort();
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   try {
-    opened = await createSessionBackend({
+    const instance = render(
+      <App
+        backend={{
+          projectDir: opts.projectDir,
+          model,
+          mode: opts.mode ?? "default",
+          ready,
+        }}
+        permissions={permissions}
+        quitSignal={quit.signal}
+        home={env.HOME ?? ""}
+        history={createPromptHistory({ keelHome: opts.keelHome, projectDir: opts.projectDir })}
+      />,
+      { exitOnCtrlC: false, patchConsole: true },
+    );
+    // Once the session is open: the renderer is not needed before the first answer.
+    void ready.finally(() => setImmediate(() => void loadMarkdown())).catch(() => {});
+    await instance.waitUntilExit();
+  } finally {
+    process.removeListener("SIGTERM", onSignal);
+    process.removeListener("SIGHUP", onSignal);
+    await opening.then(
+      (opened) => opened.close(),
+      () => {},
+    );
+  }
+  const opened = await opening;
+  const id = opened.backend.agent().sessionId;
+  process.stdout.write(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
+  if (writeError) process.stderr.write(`keel: could not write the session: ${writeError}\n`);
+}
+
+/**
+ * Opens the session's agent; the modules it takes (agent, hooks engine, tools, MCP, the model
+ * client) load here, not before the first frame. A bad resume id becomes a UserError.
+ */
+async function openSession(
+  opts: InteractiveOptions,
+  llm: LlmConfig,
+  model: string,
+  permissions: PermissionBridge,
+  onWriteError: (err: unknown) => void,
+): Promise<SessionBackend> {
+  const [{ createSessionBackend }, { createChatClient }, { SessionError }] = await Promise.all([
+    import("./session-backend.js"),
+    import("../../llm/client.js"),
+    import("../../session/index.js"),
+  ]);
+  try {
+    return await createSessionBackend({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
-      model: opts.model ?? llm.model,
+      model,
       cheapModel: llm.cheapModel,
       client: createChatClient({
         baseUrl: llm.baseUrl,
@@ -84,48 +170,12 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
       ...(opts.mode ? { permissionMode: opts.mode } : {}),
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       ...(opts.continueLatest ? { continueLatest: true } : {}),
-      onWriteError: (err) => {
-        writeError ??= err instanceof Error ? err.message : String(err);
-      },
+      onWriteError,
     });
   } catch (err) {
     if (err instanceof SessionError) throw new UserError(err.message);
     throw err;
   }
-
-  const quit = new AbortController();
-  const onSignal = () => quit.abort();
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
-  try {
-    const instance = render(
-      <App
-        backend={opened.backend}
-        permissions={permissions}
-        quitSignal={quit.signal}
-        home={env.HOME ?? ""}
-        initialNotices={[
-          ...opened.warnings,
-          // --continue in a project without a conversation to continue starts a new one: say so.
-          ...(opts.continueLatest && opened.backend.agent().transcript().length === 0
-            ? ["no earlier conversation in this project to continue; this is a new session"]
-            : []),
-        ]}
-        history={createPromptHistory({ keelHome: opts.keelHome, projectDir: opts.projectDir })}
-      />,
-      { exitOnCtrlC: false, patchConsole: true },
-    );
-    // After the first frame: the renderer is not needed before the first answer.
-    setImmediate(() => void loadMarkdown());
-    await instance.waitUntilExit();
-  } finally {
-    process.removeListener("SIGTERM", onSignal);
-    process.removeListener("SIGHUP", onSignal);
-    opened.close();
-  }
-  const id = opened.backend.agent().sessionId;
-  process.stdout.write(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
-  if (writeError) process.stderr.write(`keel: could not write the session: ${writeError}\n`);
 }
 
 /** Shows the setup form; resolves with the answers or null when cancelled. */

@@ -127,6 +127,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         updatedAt: s.updatedAt,
         messages: s.messages,
         firstPrompt: s.firstPrompt,
+        ...(s.title !== undefined ? { title: s.title } : {}),
         model: s.model,
       })),
     replace: async (o) => {

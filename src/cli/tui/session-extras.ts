@@ -3,9 +3,8 @@
  * sub-agent's progress inside its `task` card, harvested plan state, branch selection and
  * compaction costs. Kept apart from transcript.ts so the core reducer stays small.
  */
-import { branchLine } from "../../agent/branch.js";
 import type { AgentEvent } from "../../agent/events.js";
-import { planLines } from "../../agent/harvest.js";
+import { branchLine, planLines } from "../../agent/reasoning-lines.js";
 import { type CardAttachment, pushEntries, type TranscriptState } from "./transcript.js";
 
 /** Applies one session-level event; unknown events leave the state as it was. */

@@ -339,6 +339,15 @@ export function applyEvent(
       return appendOutput(state, ev.id, ev.text);
     case "hook_start":
       return phaseAfterHooks({ ...state, runningHooks: [...state.runningHooks, ev.hook] }, now);
+    case "hook_end": {
+      // One hook of a firing ended: the spinner moves on to one still running.
+      const { hookId, event, startedAt } = ev.hook;
+      const runningHooks = state.runningHooks.filter(
+        (h) => !(h.hookId === hookId && h.event === event && h.startedAt === startedAt),
+      );
+      if (runningHooks.length === state.runningHooks.length) return state;
+      return phaseAfterHooks({ ...state, runningHooks }, now);
+    }
     case "hook_run": {
       const i = state.runningHooks.findIndex((h) => sameHook(h, ev.run));
       const runningHooks =

@@ -23,20 +23,20 @@ export function resumeChoices(
     .slice(0, limit)
     .map((s) => {
       const when = s.updatedAt.slice(0, 16).replace("T", " ");
-      const prompt = clip(sanitizeLine(s.firstPrompt), 60);
+      const prompt = clip(sanitizeLine(s.title ?? s.firstPrompt), 60);
       return { value: s.id.slice(0, 8), description: prompt ? `${when} · ${prompt}` : when };
     });
 }
 
 /** The choices for /resume (8-character id prefixes) and a way to mark them out of date. */
 export function useSessionIds(
-  backend: TuiBackend,
+  backend: TuiBackend | null,
   promptText: string,
 ): { ids: ArgChoice[]; stale: () => void } {
   const [ids, setIds] = useState<ArgChoice[]>([]);
   const isStale = useRef(true);
   useEffect(() => {
-    if (!isStale.current || !/^\/res/i.test(promptText)) return;
+    if (!backend || !isStale.current || !/^\/res/i.test(promptText)) return;
     isStale.current = false;
     try {
       setIds(resumeChoices(backend.sessions(), backend.agent().sessionId));

@@ -3,31 +3,25 @@
  * file must not hang Keel), opened non-blocking, and at most MAX_CONFIG_BYTES.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { isRecord } from "../util.js";
 import { MAX_CONFIG_BYTES } from "./parse.js";
 
-/** A file's text (null: absent), or why it cannot be read. Never throws, never blocks. */
+/**
+ * A file's text (null: absent), or why it cannot be read. Never throws, never blocks. Read
+ * synchronously: a dozen small files, most of them absent, cost less than the thread-pool
+ * round trips, and `keel hooks list` then never loads fs/promises (start-up).
+ */
 export async function readConfigText(
   path: string,
 ): Promise<{ content: string | null; error?: string }> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const refused = refusal(await handle.stat());
-    return refused ?? { content: await handle.readFile("utf8") };
-  } catch (err) {
-    return failure(err);
-  } finally {
-    await handle?.close().catch(() => {});
-  }
+  return readConfigTextSync(path);
 }
 
 /** {@link readConfigText} for synchronous callers. Never throws, never blocks. */
 export function readConfigTextSync(path: string): { content: string | null; error?: string } {
   let fd: number | undefined;
   try {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     return refusal(fstatSync(fd)) ?? { content: readFileSync(fd, "utf8") };
   } catch (err) {

@@ -7,7 +7,7 @@ import type { HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, toHandlerConfig, zodProblems } from "./handler.js";
 import type { FieldPath } from "./positions.js";
-import { FlatEntrySchema, GroupSchema, HandlerInputSchema } from "./schema.js";
+import { flatEntrySchema, groupSchema, handlerInputSchema } from "./schema.js";
 import { GROUP_FIELDS, HANDLER_FIELDS, unknownFieldWarnings } from "./unknown-fields.js";
 
 /** Result of reading the `hooks` value of one file. */
@@ -37,7 +37,7 @@ function handlerAt(
   ctx: ReadContext,
   out: ReadResult,
 ): void {
-  const parsed = HandlerInputSchema.safeParse(value);
+  const parsed = handlerInputSchema().safeParse(value);
   if (!parsed.success) {
     out.problems.push(...zodProblems(ctx, at, parsed.error));
     return;
@@ -82,7 +82,7 @@ function entryAt(
   out: ReadResult,
 ): void {
   if (isRecord(entry) && "hooks" in entry) {
-    const group = GroupSchema.safeParse(entry);
+    const group = groupSchema().safeParse(entry);
     if (!group.success) {
       out.problems.push(...zodProblems(ctx, at, group.error));
       return;
@@ -96,7 +96,7 @@ function entryAt(
     });
     return;
   }
-  const flat = FlatEntrySchema.safeParse(entry);
+  const flat = flatEntrySchema().safeParse(entry);
   if (!flat.success) {
     out.problems.push(...zodProblems(ctx, at, flat.error));
     return;

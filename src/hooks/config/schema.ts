@@ -1,90 +1,106 @@
 /**
  * Zod schemas for every hook source. Entries are validated one at a time so that one bad
- * entry is a problem naming its field while the rest of the file still loads.
+ * entry is a problem naming its field while the rest of the file still loads. Each schema is
+ * built on first use (util.lazy): listing a project without hook files never builds one.
  */
 import { z } from "zod";
+import { lazy } from "../util.js";
 
 /** One handler as written in a native (keel / claude / tutorial) file or a cagent YAML file.
  *  Accepts the seed-004 spellings `mode`, `condition`, `async_mode`, `payload_template`. */
-export const HandlerInputSchema = z.object({
-  type: z.string().optional(),
-  mode: z.string().optional(),
-  command: z.string().optional(),
-  args: z.array(z.string()).min(1).optional(),
-  cwd: z.string().optional(),
-  timeout: z.number().positive().optional(),
-  if: z.string().optional(),
-  condition: z.string().optional(),
-  async: z.boolean().optional(),
-  async_mode: z.boolean().optional(),
-  onTimeout: z.enum(["block", "allow"]).optional(),
-  description: z.string().optional(),
-  statusMessage: z.string().optional(),
-  once: z.boolean().optional(),
-  asyncRewake: z.boolean().optional(),
-  shell: z.string().min(1).optional(),
-  url: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  allowedEnvVars: z.array(z.string()).optional(),
-  payloadTemplate: z.unknown().optional(),
-  payload_template: z.unknown().optional(),
-  prompt: z.string().optional(),
-  model: z.string().optional(),
-  maxTurns: z.number().int().positive().optional(),
-  /** mcp_tool hooks (Claude Code): the server, its tool and the tool's arguments. */
-  server: z.string().optional(),
-  tool: z.string().optional(),
-  input: z.record(z.string(), z.unknown()).optional(),
-});
-export type HandlerInput = z.infer<typeof HandlerInputSchema>;
+export const handlerInputSchema = lazy(() =>
+  z.object({
+    type: z.string().optional(),
+    mode: z.string().optional(),
+    command: z.string().optional(),
+    args: z.array(z.string()).min(1).optional(),
+    cwd: z.string().optional(),
+    timeout: z.number().positive().optional(),
+    if: z.string().optional(),
+    condition: z.string().optional(),
+    async: z.boolean().optional(),
+    async_mode: z.boolean().optional(),
+    onTimeout: z.enum(["block", "allow"]).optional(),
+    description: z.string().optional(),
+    statusMessage: z.string().optional(),
+    once: z.boolean().optional(),
+    asyncRewake: z.boolean().optional(),
+    shell: z.string().min(1).optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    allowedEnvVars: z.array(z.string()).optional(),
+    payloadTemplate: z.unknown().optional(),
+    payload_template: z.unknown().optional(),
+    prompt: z.string().optional(),
+    model: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+    /** mcp_tool hooks (Claude Code): the server, its tool and the tool's arguments. */
+    server: z.string().optional(),
+    tool: z.string().optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+export type HandlerInput = z.infer<ReturnType<typeof handlerInputSchema>>;
 
 /** Claude Code's nested group: a matcher and its handlers. */
-export const GroupSchema = z.object({
-  matcher: z.string().optional(),
-  match: z.string().optional(),
-  hooks: z.array(z.unknown()),
-});
+export const groupSchema = lazy(() =>
+  z.object({
+    matcher: z.string().optional(),
+    match: z.string().optional(),
+    hooks: z.array(z.unknown()),
+  }),
+);
 
 /** The flat form (Reasonix-like / seed-004): matcher and handler fields in one object. */
-export const FlatEntrySchema = HandlerInputSchema.extend({
-  matcher: z.string().optional(),
-  match: z.string().optional(),
-  event: z.string().optional(),
-});
+export const flatEntrySchema = lazy(() =>
+  handlerInputSchema().extend({
+    matcher: z.string().optional(),
+    match: z.string().optional(),
+    event: z.string().optional(),
+  }),
+);
 
 /** A Reasonix entry: `timeout` is in milliseconds. */
-export const ReasonixEntrySchema = z.object({
-  match: z.string().optional(),
-  command: z.string().optional(),
-  description: z.string().optional(),
-  timeout: z.number().positive().optional(),
-  cwd: z.string().optional(),
-});
+export const reasonixEntrySchema = lazy(() =>
+  z.object({
+    match: z.string().optional(),
+    command: z.string().optional(),
+    description: z.string().optional(),
+    timeout: z.number().positive().optional(),
+    cwd: z.string().optional(),
+  }),
+);
 
 /** The parts of a Keel settings file the hooks engine reads (other keys are left alone). */
-export const KeelSettingsSchema = z.looseObject({
-  hooks: z.unknown().optional(),
-  /** `<dialect>: false` switches a format off; `cagent` names YAML agent files. */
-  compat: z
-    .looseObject({
-      cagent: z.union([z.boolean(), z.string(), z.array(z.string())]).optional(),
-    })
-    .optional(),
-  /** http hooks may reach private networks (honoured only in user-level files). */
-  allowPrivateNetworks: z.boolean().optional(),
-  disableAllHooks: z.boolean().optional(),
-});
-export type KeelSettingsFile = z.infer<typeof KeelSettingsSchema>;
+export const keelSettingsSchema = lazy(() =>
+  z.looseObject({
+    hooks: z.unknown().optional(),
+    /** `<dialect>: false` switches a format off; `cagent` names YAML agent files. */
+    compat: z
+      .looseObject({
+        cagent: z.union([z.boolean(), z.string(), z.array(z.string())]).optional(),
+      })
+      .optional(),
+    /** http hooks may reach private networks (honoured only in user-level files). */
+    allowPrivateNetworks: z.boolean().optional(),
+    disableAllHooks: z.boolean().optional(),
+  }),
+);
+export type KeelSettingsFile = z.infer<ReturnType<typeof keelSettingsSchema>>;
 
 /** The top level of any JSON hooks file: an object; `hooks` is checked entry by entry. */
-export const HooksFileSchema = z.looseObject({
-  hooks: z.unknown().optional(),
-  disableAllHooks: z.boolean().optional(),
-});
+export const hooksFileSchema = lazy(() =>
+  z.looseObject({
+    hooks: z.unknown().optional(),
+    disableAllHooks: z.boolean().optional(),
+  }),
+);
 
 /** A cagent agent file: `agents.<name>.hooks.<event_key>`. */
-export const CagentFileSchema = z.looseObject({
-  agents: z
-    .record(z.string(), z.looseObject({ hooks: z.unknown().optional() }).nullable())
-    .optional(),
-});
+export const cagentFileSchema = lazy(() =>
+  z.looseObject({
+    agents: z
+      .record(z.string(), z.looseObject({ hooks: z.unknown().optional() }).nullable())
+      .optional(),
+  }),
+);

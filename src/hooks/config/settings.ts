@@ -10,7 +10,7 @@
 import { DIALECT_LIST, DIALECTS } from "../dialects/index.js";
 import type { HookDefinition, HookProblem, HookSource } from "../types.js";
 import type { ReadContext } from "./handler.js";
-import { HooksFileSchema, KeelSettingsSchema } from "./schema.js";
+import { hooksFileSchema, keelSettingsSchema } from "./schema.js";
 
 /** A compatibility format a Keel settings file can switch off (a dialect with `compatSwitch`). */
 export type CompatFormat = string;
@@ -54,7 +54,7 @@ export function mergeSettings(
   };
   let cagentOff = false;
   for (const { source, settings, ctx } of files) {
-    const parsed = KeelSettingsSchema.safeParse(settings);
+    const parsed = keelSettingsSchema().safeParse(settings);
     if (!parsed.success) continue;
     const { compat, allowPrivateNetworks } = parsed.data;
     const user = source.scope === "user";
@@ -120,7 +120,7 @@ export interface DisableRule {
  */
 export function disableRuleOf(source: HookSource, settings: unknown): DisableRule | null {
   if (DIALECTS[source.dialect].honoursDisableAll !== true) return null;
-  const parsed = HooksFileSchema.safeParse(settings);
+  const parsed = hooksFileSchema().safeParse(settings);
   if (!parsed.success || parsed.data.disableAllHooks !== true) return null;
   const everyScope = source.scope === "user";
   const everyDialect = source.dialect === "keel";

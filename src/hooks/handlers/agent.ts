@@ -21,7 +21,7 @@
  *   accounted like any other model call.
  */
 import { substituteArguments } from "../template.js";
-import { HookVerdictSchema, payloadJsonOf, unsettledResult, verdictResult } from "./prompt.js";
+import { hookVerdictSchema, payloadJsonOf, unsettledResult, verdictResult } from "./prompt.js";
 import { decided, settle, startDeadline } from "./run-support.js";
 import type { Handler } from "./types.js";
 
@@ -73,7 +73,7 @@ export const agentHandler: Handler = async (req) => {
       const error = settled.kind === "failed" ? settled.error : undefined;
       return unsettledResult("agent", settled.kind, { timeoutMs: req.timeoutMs, error, deadline });
     }
-    const parsed = HookVerdictSchema.safeParse(settled.value);
+    const parsed = hookVerdictSchema().safeParse(settled.value);
     const stdout = JSON.stringify(settled.value) ?? "";
     if (!parsed.success) {
       return decided("warn", {

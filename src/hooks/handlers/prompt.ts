@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { substituteArguments } from "../template.js";
+import { lazy } from "../util.js";
 import {
   capText,
   type Deadline,
@@ -20,13 +21,15 @@ import {
 import type { DecidedRunResult, Handler, HandlerRunRequest } from "./types.js";
 
 /** The answer a prompt or agent hook gives. `reason` is optional when `ok` is true. */
-export const HookVerdictSchema = z.object({
-  ok: z.boolean(),
-  reason: z.string().nullish(),
-});
+export const hookVerdictSchema = lazy(() =>
+  z.object({
+    ok: z.boolean(),
+    reason: z.string().nullish(),
+  }),
+);
 
 /** A parsed `{ok, reason}` answer. */
-export type HookVerdict = z.infer<typeof HookVerdictSchema>;
+export type HookVerdict = z.infer<ReturnType<typeof hookVerdictSchema>>;
 
 /** Appended to every prompt hook's prompt. Says "JSON": DeepSeek's JSON mode requires the word. */
 export const PROMPT_ANSWER_INSTRUCTION =
@@ -56,7 +59,7 @@ export function parseVerdict(
   } catch {
     return { ok: false, error: "the answer is not JSON" };
   }
-  const parsed = HookVerdictSchema.safeParse(value);
+  const parsed = hookVerdictSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.length ? issue.path.join(".") : "answer";

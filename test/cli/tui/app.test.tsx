@@ -563,7 +563,7 @@ describe("App", () => {
     expect(m.log.sessionLists).toBe(1);
   });
 
-  it("says at start which configured hooks will not run", async () => {
+  it("says at start every hook problem, as keel hooks validate words it", async () => {
     const m = mount({
       hooks: [
         hookDef({
@@ -585,9 +585,11 @@ describe("App", () => {
         { severity: "warning", path: "/proj/.keel/settings.json", message: "unknown field" },
       ],
     });
-    const s = await m.screen((s) => s.includes("ask Keel") && s.includes("will not run"));
-    expect(s).toContain("hooks from .claude/settings.json:1 not loaded: invalid JSON");
-    expect(s).toContain("PreToolUse hook in .keel/settings.json:4 will not run: bad regex");
-    expect(s).not.toContain("unknown field");
+    // The lines `keel hooks validate` prints: errors first, then warnings.
+    const s = await m.screen((s) => s.includes("ask Keel") && s.includes("unknown field"));
+    expect(s).toContain(".claude/settings.json:1: error: invalid JSON");
+    expect(s).toContain(".keel/settings.json: error: bad regex");
+    expect(s).toContain(".keel/settings.json: warning: unknown field");
+    expect(s.indexOf("bad regex")).toBeLessThan(s.indexOf("unknown field"));
   });
 });

@@ -24,6 +24,17 @@ describe("/resume completion", () => {
     expect(choices).toEqual([
       { value: "bbbbbbbb", description: "2026-11-22 17:03 · write the docs" },
     ]);
+    // A hook-given title (sessionTitle) stands in for the first prompt.
+    const titled = resumeChoices(
+      [
+        {
+          ...session("cccccccc-3333", "2026-11-21T08:00:00.000Z", "long prompt"),
+          title: "Docs pass",
+        },
+      ],
+      "aaaaaaaa-1111",
+    );
+    expect(titled[0]?.description).toBe("2026-11-21 08:00 · Docs pass");
     const items = completeSlash("/resume b", { dynamic: { resume: choices } });
     expect(items).toEqual([
       {

@@ -78,6 +78,28 @@ describe("transcript", () => {
     expect(s.tools[0]?.output).toBe("compiling a\ncompiling b\n");
   });
 
+  it("names the hook still running once a faster one of the same firing ends", () => {
+    const fast = {
+      hookId: "h1",
+      event: "PreToolUse" as const,
+      command: "./guard.sh",
+      source: "/p/s.json",
+      startedAt: 500,
+    };
+    const slow = { ...fast, hookId: "h2", command: "./slow.sh", startedAt: 501 };
+    let s = run([
+      { type: "tool_call", id: "c1", name: "shell", input: { command: "make" } },
+      { type: "hook_start", hook: fast },
+      { type: "hook_start", hook: slow },
+    ]);
+    expect(s.phase.kind === "busy" && s.phase.label).toBe("running PreToolUse hook ./guard.sh");
+    s = run([{ type: "hook_end", hook: fast }], s);
+    expect(s.phase.kind === "busy" && s.phase.label).toBe("running PreToolUse hook ./slow.sh");
+    s = run([{ type: "hook_end", hook: slow }], s);
+    expect(s.runningHooks).toEqual([]);
+    expect(s.phase.kind === "busy" && s.phase.label).toBe("running shell");
+  });
+
   it("keeps a paragraph streamed without line breaks to a few live rows", () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
     let s = initialTranscript();

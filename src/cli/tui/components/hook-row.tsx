@@ -1,6 +1,5 @@
 /** One hook run that did something: event, hook command, outcome, duration, reason or warning. */
 import { Box, Text } from "ink";
-import { z } from "zod";
 import type { HookRunRecord } from "../../../hooks/types.js";
 import { clip, formatDuration, shortenCommand, wordWrap } from "../format.js";
 import { sanitize } from "../sanitize.js";
@@ -22,20 +21,12 @@ const OUTCOME: Record<HookRunRecord["outcome"], { word: string; color: string }>
   cancelled: { word: "cancelled", color: "gray" },
 };
 
-const str = z.string().optional().catch(undefined);
-const jsonOutput = z.object({
-  systemMessage: str,
-  additionalContext: str,
-  hookSpecificOutput: z
-    .object({
-      permissionDecision: str,
-      permissionDecisionReason: str,
-      additionalContext: str,
-      updatedInput: z.unknown().optional(),
-    })
-    .optional()
-    .catch(undefined),
-});
+/** A string field of a JSON object, or undefined (a wrong type only loses that field). */
+function str(from: unknown, key: string): string | undefined {
+  if (typeof from !== "object" || from === null) return undefined;
+  const value: unknown = Reflect.get(from, key);
+  return typeof value === "string" ? value : undefined;
+}
 
 /**
  * A hook's JSON output in words, or null when stdout is not a JSON object. The systemMessage is
@@ -50,10 +41,19 @@ export function describeHookJson(stdout: string): string | null {
   } catch {
     return null;
   }
-  const parsed = jsonOutput.safeParse(value);
-  if (!parsed.success) return null;
-  const out = parsed.data;
-  const specific = out.hookSpecificOutput;
+  // Read field by field (no zod: this module is part of the TUI's first frame).
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const rawSpecific: unknown = Reflect.get(value, "hookSpecificOutput");
+  const specific =
+    typeof rawSpecific === "object" && rawSpecific !== null && !Array.isArray(rawSpecific)
+      ? {
+          permissionDecision: str(rawSpecific, "permissionDecision"),
+          permissionDecisionReason: str(rawSpecific, "permissionDecisionReason"),
+          additionalContext: str(rawSpecific, "additionalContext"),
+          updatedInput: Reflect.get(rawSpecific, "updatedInput"),
+        }
+      : undefined;
+  const out = { additionalContext: str(value, "additionalContext") };
   const parts: string[] = [];
   if (specific?.permissionDecision) {
     const why = specific.permissionDecisionReason;

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
-import { HooksFileSchema } from "../../config/schema.js";
+import { hooksFileSchema } from "../../config/schema.js";
 import type { HookEventName } from "../../events.js";
 import { nativeStdinObject } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
@@ -73,7 +73,7 @@ export const geminiDialect = defineDialect({
   ],
   compatSwitch: true,
   read(text, ctx) {
-    const read = readJsonHooksFile(text, ctx, HooksFileSchema, (hooks, c) =>
+    const read = readJsonHooksFile(text, ctx, hooksFileSchema(), (hooks, c) =>
       readNativeHooks(hooks, c, (name) => EVENTS[name]),
     );
     return { ...read, hooks: geminiHooks(read.hooks) };

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
-import { KeelSettingsSchema } from "../../config/schema.js";
+import { keelSettingsSchema } from "../../config/schema.js";
 import { nativeExitTable } from "../shared/exit-native.js";
 import { nativeDefaultTimeoutSec, nativeEvents, nativeStdinObject } from "../shared/native.js";
 import { createToolMapper } from "../shared/tool-map.js";
@@ -20,7 +20,7 @@ export const keelDialect = defineDialect({
   compatSwitch: false,
   honoursDisableAll: true,
   read: (text, ctx) =>
-    readJsonHooksFile(text, ctx, KeelSettingsSchema, (hooks, c) => readNativeHooks(hooks, c)),
+    readJsonHooksFile(text, ctx, keelSettingsSchema(), (hooks, c) => readNativeHooks(hooks, c)),
   ...createToolMapper({}, { absolutePaths: false }),
   keelToolName: (name) => name,
   ...nativeEvents,

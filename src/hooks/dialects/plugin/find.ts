@@ -4,7 +4,7 @@
  * Keel's plugin directory (`$KEEL_HOME/plugins/<name>/`). Each plugin's hooks are in
  * `hooks/hooks.json`.
  */
-import { readdir } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { HookPaths } from "../../config/paths.js";
 import { readConfigText } from "../../config/read-file.js";
@@ -62,7 +62,8 @@ export async function findPlugins(paths: HookPaths): Promise<FoundPlugin[]> {
   const keelDir = join(paths.keelHome, "plugins");
   let names: string[] = [];
   try {
-    const entries = await readdir(keelDir, { withFileTypes: true });
+    // Synchronous, like readConfigText: one small directory, and no fs/promises at start-up.
+    const entries = readdirSync(keelDir, { withFileTypes: true });
     names = entries.filter((e) => e.isDirectory() && e.name !== "data").map((e) => e.name);
   } catch {
     names = [];

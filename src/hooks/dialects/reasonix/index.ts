@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { readJsonHooksFile } from "../../config/parse.js";
-import { HooksFileSchema } from "../../config/schema.js";
+import { hooksFileSchema } from "../../config/schema.js";
 import { looksLikeReasonix1 } from "../reasonix1/index.js";
 import { nativeEvents } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
@@ -33,7 +33,7 @@ export const reasonixDialect = defineDialect({
   ],
   compatSwitch: true,
   read(text, ctx) {
-    const read = readJsonHooksFile(text, ctx, HooksFileSchema, readReasonixHooks);
+    const read = readJsonHooksFile(text, ctx, hooksFileSchema(), readReasonixHooks);
     const hooks = (read.settings as { hooks?: unknown } | undefined)?.hooks;
     return looksLikeReasonix1(hooks) ? { ...read, dialect: "reasonix1" } : read;
   },

@@ -3,7 +3,7 @@
 import { type ReadContext, zodProblems } from "../../config/handler.js";
 import type { FieldPath } from "../../config/positions.js";
 import type { ReadResult } from "../../config/read-native.js";
-import { ReasonixEntrySchema } from "../../config/schema.js";
+import { reasonixEntrySchema } from "../../config/schema.js";
 import { REASONIX_FIELDS, unknownFieldWarnings } from "../../config/unknown-fields.js";
 import { isHookEventName } from "../../events.js";
 import type { CommandHandlerConfig, HookProblem } from "../../types.js";
@@ -34,7 +34,7 @@ export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult 
     }
     entries.forEach((entry, i) => {
       const entryAt: FieldPath = [...at, i];
-      const parsed = ReasonixEntrySchema.safeParse(entry);
+      const parsed = reasonixEntrySchema().safeParse(entry);
       if (!parsed.success) {
         out.problems.push(...zodProblems(ctx, entryAt, parsed.error));
         return;

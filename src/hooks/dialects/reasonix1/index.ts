@@ -7,7 +7,7 @@
  * A `.reasonix` file is read as 1.x unless it names a tool only 0.x has (looksLikeReasonix1).
  */
 import { readJsonHooksFile } from "../../config/parse.js";
-import { HooksFileSchema } from "../../config/schema.js";
+import { hooksFileSchema } from "../../config/schema.js";
 import type { AnyEventPayload } from "../../events.js";
 import { REASONIX_GATING, reasonixExitTable } from "../reasonix/exit.js";
 import { readReasonixHooks } from "../reasonix/read.js";
@@ -63,7 +63,7 @@ export const reasonix1Dialect = defineDialect({
   label: "Reasonix 1.x",
   files: () => [],
   compatSwitch: false,
-  read: (text, ctx) => readJsonHooksFile(text, ctx, HooksFileSchema, readReasonixHooks),
+  read: (text, ctx) => readJsonHooksFile(text, ctx, hooksFileSchema(), readReasonixHooks),
   ...createToolMapper(REASONIX1_TOOLS, { absolutePaths: false }),
   ...nativeEvents,
   stdinObject: reasonix1StdinObject,

@@ -6,7 +6,7 @@
 import type { ReadContext } from "../../config/handler.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
-import { HooksFileSchema } from "../../config/schema.js";
+import { hooksFileSchema } from "../../config/schema.js";
 import type { AnyEventPayload, HookEventName } from "../../events.js";
 import { DEFAULT_TIMEOUT_SEC, isHookEventName } from "../../events.js";
 import type { HandlerType } from "../../types.js";
@@ -41,5 +41,5 @@ export const nativeEvents = {
 
 /** Reads a Claude-style JSON settings file (`{"hooks": {...}}`). */
 export function readClaudeStyleFile(text: string, ctx: ReadContext): DialectReadResult {
-  return readJsonHooksFile(text, ctx, HooksFileSchema, (hooks, c) => readNativeHooks(hooks, c));
+  return readJsonHooksFile(text, ctx, hooksFileSchema(), (hooks, c) => readNativeHooks(hooks, c));
 }

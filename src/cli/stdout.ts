@@ -1,0 +1,38 @@
+/**
+ * Writing a command's output straight to file descriptor 1. `process.stdout` is a stream whose
+ * first use loads Node's stream modules (~1.5 ms of a short command's start-up); a CLI command
+ * that prints its result and exits needs none of it. Only while bin/keel.js says the stream is
+ * not created yet: afterwards (and in-process, in tests) output goes through the stream.
+ */
+import { writeSync } from "node:fs";
+
+/** Set by bin/keel.js until process.stdout is first created. */
+const UNOPENED = Symbol.for("keel.stdout.unopened");
+
+/** Writes `text` to stdout. A reader that went away (`keel … | head`) ends the process
+ *  quietly, as bin/keel.js does for process.stdout. */
+export function writeStdout(text: string): void {
+  if ((process as unknown as Record<symbol, unknown>)[UNOPENED] !== true) {
+    process.stdout.write(text);
+    return;
+  }
+  let rest = Buffer.from(text, "utf8");
+  while (rest.length > 0) {
+    let written: number;
+    try {
+      written = writeSync(1, rest);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EPIPE") process.exit(process.exitCode ?? 0);
+      // A non-blocking pipe that is full (EAGAIN): the stream waits for it to drain, and
+      // what follows goes after it, through the stream too.
+      if (code === "EAGAIN") {
+        (process as unknown as Record<symbol, unknown>)[UNOPENED] = false;
+        process.stdout.write(rest);
+        return;
+      }
+      throw err;
+    }
+    rest = rest.subarray(written);
+  }
+}

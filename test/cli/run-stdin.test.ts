@@ -1,0 +1,112 @@
+/**
+ * Text piped into `keel run` reaches the model after the prompt; a terminal-less stdin that is
+ * not a pipe is not read, a silent pipe is given up on, and too much input is a clear error.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promptWithInput, readPipedInput, stdinIsPiped } from "../../src/cli/commands/run-stdin.js";
+import { UserError } from "../../src/cli/main.js";
+import { reply, script, startSimulator } from "../../src/sim/index.js";
+import { buildPrivate } from "../e2e/tui-harness.js";
+
+let build: ReturnType<typeof buildPrivate>;
+let work: string;
+beforeAll(() => {
+  build = buildPrivate();
+  work = mkdtempSync(join(tmpdir(), "keel-stdin-"));
+}, 120_000);
+afterAll(() => {
+  build?.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("piped input", () => {
+  it("is read only from a pipe or a regular file", () => {
+    const file = join(work, "input.txt");
+    writeFileSync(file, "x");
+    const fd = openSync(file, "r");
+    const nul = openSync("/dev/null", "r");
+    const fifo = join(work, "fifo");
+    spawnSync("mkfifo", [fifo]);
+    const fifoFd = openSync(fifo, "r+");
+    try {
+      expect(stdinIsPiped(fd)).toBe(true);
+      expect(stdinIsPiped(fifoFd)).toBe(true);
+      expect(stdinIsPiped(nul)).toBe(false);
+    } finally {
+      for (const f of [fd, nul, fifoFd]) closeSync(f);
+    }
+  });
+
+  it("waits for the end, gives up on silence with a note, refuses too much", async () => {
+    const s = new PassThrough();
+    const read = readPipedInput(s, { waitMs: 5000 });
+    s.write("diff --git a/x b/x\n");
+    s.end("+new line\n");
+    expect(await read).toEqual({ text: "diff --git a/x b/x\n+new line\n" });
+
+    const silent = await readPipedInput(new PassThrough(), { waitMs: 20 });
+    expect(silent.text).toBeNull();
+    expect(silent.note).toMatch(/^stdin: nothing arrived in 0.02 s/);
+
+    const big = new PassThrough();
+    const tooMuch = readPipedInput(big, { maxBytes: 10 });
+    big.write("0123456789abc");
+    await expect(tooMuch).rejects.toBeInstanceOf(UserError);
+
+    expect(promptWithInput("review this", "a\nb")).toBe("review this\n\n<stdin>\na\nb\n</stdin>");
+    expect(promptWithInput("", "just this\n")).toBe("<stdin>\njust this\n</stdin>");
+    expect(promptWithInput("plain", null)).toBe("plain");
+  });
+
+  it('`git diff | keel run "review this"`: the diff follows the prompt in the request', async () => {
+    const sim = await startSimulator({ script: script(reply().text("Looks fine.")) });
+    try {
+      const project = join(work, "project");
+      const home = join(work, "home");
+      mkdirSync(project, { recursive: true });
+      mkdirSync(home, { recursive: true });
+      const env = {
+        PATH: process.env.PATH,
+        HOME: home,
+        KEEL_HOME: join(home, ".keel"),
+        DEEPSEEK_API_KEY: "sk-test",
+        KEEL_BASE_URL: sim.url,
+      };
+      const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+        (done) => {
+          const child = spawn(
+            "sh",
+            [
+              "-c",
+              'printf "%s\\n" "-old line" "+new line" | "$0" "$1" run "review this"',
+              process.execPath,
+              build.bin,
+            ],
+            { cwd: project, env },
+          );
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (c) => {
+            stdout += c;
+          });
+          child.stderr.on("data", (c) => {
+            stderr += c;
+          });
+          child.on("close", (code) => done({ code, stdout, stderr }));
+        },
+      );
+      expect(out.stderr).toBe("");
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain("Looks fine.");
+      const user = sim.requests[0]?.messages.at(-1)?.content;
+      expect(user).toContain("review this\n\n<stdin>\n-old line\n+new line\n</stdin>");
+    } finally {
+      await sim.close();
+    }
+  });
+});

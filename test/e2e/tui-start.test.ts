@@ -1,0 +1,125 @@
+/**
+ * End to end: typing into `keel` the moment it starts. The prompt is drawn before the session
+ * has opened (agent, hooks engine, MCP load after the first frame); keys typed before that frame
+ * or while the session opens must reach the prompt once, in order, without the terminal echoing
+ * them over the screen, and a prompt sent that early must run once the session is open. (Keys
+ * typed before the process runs at all are echoed by the terminal, as for any program: the
+ * test starts typing when Keel has taken the terminal.)
+ */
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/builder.js";
+import { type Simulator, startSimulator } from "../../src/sim/server.js";
+import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
+
+const TMUX = hasTmux();
+if (!TMUX) console.warn("test/e2e/tui-start.test.ts: tmux is not installed; skipping");
+
+let dir = "";
+let KEEL_BIN = "";
+let cleanupBuild: () => void = () => {};
+const terminals: TmuxTerminal[] = [];
+const sims: Simulator[] = [];
+
+beforeAll(() => {
+  if (!TMUX) return;
+  const build = buildPrivate();
+  KEEL_BIN = build.bin;
+  cleanupBuild = build.cleanup;
+}, 240_000);
+
+afterEach(async () => {
+  for (const t of terminals.splice(0)) t.close();
+  for (const s of sims.splice(0)) await s.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+afterAll(() => cleanupBuild());
+
+async function start(opts: { hooks?: boolean } = {}) {
+  dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
+  const keelHome = join(dir, "keel-home");
+  const project = join(dir, "project");
+  await mkdir(join(dir, "home"));
+  await mkdir(keelHome);
+  await mkdir(join(project, ".keel"), { recursive: true });
+  const sim = await startSimulator({ script: script(reply().text("the answer").repeat(5)) });
+  sims.push(sim);
+  const config = join(keelHome, "config.json");
+  await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));
+  await chmod(config, 0o600);
+  if (opts.hooks) {
+    await writeFile(
+      join(project, ".keel/settings.json"),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo ran >> hook.log" }] }],
+        },
+      }),
+    );
+  }
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: join(dir, "home"),
+    KEEL_HOME: keelHome,
+    TERM: "xterm-256color",
+    LANG: "C.UTF-8",
+  };
+  const term = new TmuxTerminal({ cwd: project, env, argv: [process.execPath, KEEL_BIN] });
+  terminals.push(term);
+  return { term, sim, project };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** The text of the last user message the model received. */
+function lastUserText(sim: Simulator): string | undefined {
+  const messages = sim.requests.at(-1)?.messages ?? [];
+  const user = messages.filter((m) => m.role === "user").at(-1);
+  return typeof user?.content === "string" ? user.content : undefined;
+}
+
+describe.skipIf(!TMUX)("typing as keel starts", () => {
+  it("keys typed before the first frame reach the prompt once, unechoed, and the prompt runs", async () => {
+    const { term, sim } = await start();
+    const typed = "list the files in src please";
+    await until(() => term.rawMode(), "keel to take the terminal");
+    // Typed a word at a time from then on: the first words arrive before anything is drawn,
+    // the rest while the session opens.
+    const words = typed.split(" ");
+    term.type(words[0] ?? "");
+    const beforeFrame = term.screen();
+    for (const w of words.slice(1)) term.type(` ${w}`);
+    term.press("Enter");
+    expect(beforeFrame, "the first key was typed before the first frame").not.toContain("ask Keel");
+    await term.waitFor((t) => t.includes("the answer"), { what: "the answer" });
+    expect(lastUserText(sim)).toBe(typed);
+    // Once: in the transcript, not also echoed by the terminal above the first frame.
+    const all = await term.waitFor((t) => t.includes("ask Keel, or /help"), { history: true });
+    expect(all.split(typed).length - 1, all).toBe(1);
+  }, 60_000);
+
+  it("with untrusted project hooks, a prompt sent at start waits for the trust answer", async () => {
+    const { term, sim, project } = await start({ hooks: true });
+    await until(() => term.rawMode(), "keel to take the terminal");
+    term.type("hello there");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("Trust these hooks") && t.includes("enter confirm"), {
+      what: "the trust question",
+    });
+    expect(sim.requests.length).toBe(0);
+    term.press("n");
+    await term.waitFor((t) => t.includes("the answer"), { what: "the answer" });
+    expect(lastUserText(sim)).toBe("hello there");
+    expect(existsSync(join(project, "hook.log"))).toBe(false);
+  }, 60_000);
+});

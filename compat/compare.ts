@@ -140,6 +140,8 @@ export function compareObservations(
     modelView?: "all" | "hooks" | "plain";
     /** Nested payload fields compared by presence and type only (see normalizePayload). */
     opaqueNested?: Readonly<Record<string, string>>;
+    /** Variables the peer sets that Keel deliberately does not (listed under the table). */
+    ignoreEnv?: readonly string[];
   } = {},
 ): string[] {
   const out: string[] = [];
@@ -174,7 +176,8 @@ export function compareObservations(
     for (const d of diffValues(normalizeEnv(ra.env, ref.paths), normalizeEnv(rb.env, keel.paths))) {
       // Keel gives every dialect's hooks its own variables too (KEEL_*, CLAUDE_PROJECT_DIR):
       // an extra variable breaks no hook, a missing or different one can.
-      if (!d.endsWith(" extra")) out.push(`${label} env ${d}`);
+      const name = d.split(/[ :]/)[0] ?? "";
+      if (!d.endsWith(" extra") && !opts.ignoreEnv?.includes(name)) out.push(`${label} env ${d}`);
     }
   }
 

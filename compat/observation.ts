@@ -4,8 +4,8 @@ import { type CaseDirs, projectFiles, readRecords } from "./project.js";
 import type { Observation } from "./types.js";
 
 /**
- * The `result` of a `--output-format json` run (one object, or Qwen Code's array of events
- * ending in `{type: "result"}`), or its stdout as printed (e.g. a blocked prompt).
+ * The `result` of a `--output-format json` run (one object, Qwen Code's array of events ending
+ * in `{type: "result"}`, Gemini CLI's `{response}`), or its stdout as printed (a blocked prompt).
  */
 export function resultText(stdout: string): string {
   const printed = stdout.trim();
@@ -13,8 +13,10 @@ export function resultText(stdout: string): string {
     const parsed = JSON.parse(printed) as unknown;
     const events = Array.isArray(parsed) ? parsed : [parsed];
     for (const e of events.toReversed()) {
-      const r = (e as { result?: unknown } | null)?.result;
-      if (typeof r === "string") return r;
+      // Claude and Qwen say `result`, Gemini CLI says `response`.
+      const o = e as { result?: unknown; response?: unknown } | null;
+      if (typeof o?.result === "string") return o.result;
+      if (typeof o?.response === "string") return o.response;
     }
   } catch {
     // Plain text: compared as printed.

@@ -107,13 +107,13 @@ export function writeClaudeSettings(dirs: CaseDirs, hooks: readonly HookSpec[]):
 /** Writes Claude-style settings into `<folder>/settings.json` (`.claude`, `.qwen`). */
 export function writeClaudeStyleSettings(
   dirs: CaseDirs,
-  folder: ".claude" | ".qwen",
+  folder: ".claude" | ".qwen" | ".gemini",
   hooks: readonly HookSpec[],
 ): void {
   mkdirSync(join(dirs.project, folder), { recursive: true });
   writeFileSync(
     join(dirs.project, folder, "settings.json"),
-    `${JSON.stringify(claudeSettings(dirs, hooks, folder === ".qwen" ? "ms" : "s"), null, 2)}\n`,
+    `${JSON.stringify(claudeSettings(dirs, hooks, folder === ".claude" ? "s" : "ms"), null, 2)}\n`,
   );
 }
 
@@ -141,13 +141,19 @@ export function writeReasonixSettings(dirs: CaseDirs, hooks: readonly HookSpec[]
   );
 }
 
+/** The harness's own settings for the peer processes: not hook variables. */
+const HARNESS_ENV = new Set([
+  "REASONIX_HOME",
+  "QWEN_CODE_NO_RELAUNCH",
+  "GEMINI_API_KEY",
+  "GEMINI_CLI_TRUST_WORKSPACE",
+  "GEMINI_CLI_NO_RELAUNCH",
+]);
+
 /** Whether an environment variable is kept in the recordings. */
 function recordedEnv(key: string): boolean {
-  // REASONIX_HOME is the harness's own setting for the Reasonix process, not a hook variable.
-  return (
-    (RECORDED_ENV as readonly string[]).includes(key) ||
-    (key.startsWith("REASONIX_") && key !== "REASONIX_HOME")
-  );
+  if (HARNESS_ENV.has(key)) return false;
+  return (RECORDED_ENV as readonly string[]).includes(key) || /^(REASONIX|QWEN|GEMINI)_/.test(key);
 }
 
 /** The hook recordings in the order the hooks ran. */
@@ -180,7 +186,7 @@ export function readRecords(dirs: CaseDirs): HookRecord[] {
 }
 
 /** The agents' own folders in a project: never compared. */
-const AGENT_FOLDERS = new Set([".claude", ".keel", ".reasonix", ".qwen"]);
+const AGENT_FOLDERS = new Set([".claude", ".keel", ".reasonix", ".qwen", ".gemini"]);
 
 /** Project files after the run, skipping the agents' own folders. */
 export function projectFiles(dirs: CaseDirs): Record<string, string> {

@@ -56,11 +56,11 @@ export function keelReplies(turns: readonly ModelTurn[], project: string): Scrip
 /** Runs `c` through Keel, with the hooks written in `format`'s settings file. */
 export async function runKeelCase(
   c: CompatCase,
-  format: "claude" | "reasonix" | "qwen" = "claude",
+  format: "claude" | "reasonix" | "qwen" | "gemini" = "claude",
 ): Promise<Observation> {
   const dirs = makeCaseDirs(c, "keel");
   if (format === "reasonix") writeReasonixSettings(dirs, c.hooks);
-  else writeClaudeStyleSettings(dirs, format === "qwen" ? ".qwen" : ".claude", c.hooks);
+  else writeClaudeStyleSettings(dirs, `.${format}`, c.hooks);
   const keelHome = join(dirs.home, ".keel");
   mkdirSync(keelHome, { recursive: true });
   const sim = await startSimulator({ script: { replies: keelReplies(c.turns, dirs.project) } });

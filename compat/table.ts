@@ -26,6 +26,8 @@ export interface CompatTable {
   modelView?: "all" | "hooks" | "plain";
   /** Nested payload fields whose text is each agent's own (compared by presence and type). */
   opaqueNested?: Readonly<Record<string, string>>;
+  /** Variables the peer sets for hooks that Keel deliberately does not, with the reason. */
+  deliberateEnv?: Readonly<Record<string, string>>;
   /** Cases run at once (each run mostly waits on child processes). */
   concurrency?: number;
   /** Lines printed after the table (e.g. fields never compared and why). */
@@ -68,6 +70,7 @@ async function main(table: CompatTable, argv: string[]): Promise<number> {
     const diffs = compareObservations(ref, keel, {
       modelView: table.modelView ?? "all",
       ...(table.opaqueNested ? { opaqueNested: table.opaqueNested } : {}),
+      ...(table.deliberateEnv ? { ignoreEnv: Object.keys(table.deliberateEnv) } : {}),
     });
     return { c, ref, keel, diffs };
   });
@@ -83,7 +86,11 @@ async function main(table: CompatTable, argv: string[]): Promise<number> {
     }
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  if (table.footer?.length) process.stdout.write(`\n${table.footer.join("\n")}\n`);
+  const footer = [
+    ...(table.footer ?? []),
+    ...Object.entries(table.deliberateEnv ?? {}).map(([k, why]) => `Never compared: ${k} (${why})`),
+  ];
+  if (footer.length) process.stdout.write(`\n${footer.join("\n")}\n`);
   process.stdout.write(
     `\n${cases.length - differing}/${cases.length} same or deliberate, ${differing} differ (${secs} s)\n`,
   );

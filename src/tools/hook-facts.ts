@@ -13,6 +13,8 @@ import {
   claudeWriteResponse,
 } from "./claude-responses.js";
 import {
+  geminiEditResponse,
+  geminiWriteResponse,
   qwenEditResponse,
   qwenReadResponse,
   qwenShellResponse,
@@ -48,6 +50,7 @@ export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
       claude: claudeBashResponse,
       reasonix1: reasonixBashResult,
       qwen: qwenShellResponse,
+      gemini: qwenShellResponse,
     },
   },
   {
@@ -55,7 +58,12 @@ export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
     primaryArg: "path",
     inputFields: ["path", "offset", "limit"],
     pathFields: ["path"],
-    response: { claude: claudeReadResponse, reasonix1: reasonixReadResult, qwen: qwenReadResponse },
+    response: {
+      claude: claudeReadResponse,
+      reasonix1: reasonixReadResult,
+      qwen: qwenReadResponse,
+      gemini: qwenReadResponse,
+    },
   },
   {
     name: "write_file",
@@ -66,6 +74,7 @@ export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
       claude: claudeWriteResponse,
       reasonix1: reasonixWriteResult,
       qwen: qwenWriteResponse,
+      gemini: geminiWriteResponse,
     },
   },
   {
@@ -73,7 +82,12 @@ export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
     primaryArg: "path",
     inputFields: ["path", "old_string", "new_string", "replace_all"],
     pathFields: ["path"],
-    response: { claude: claudeEditResponse, reasonix1: reasonixEditResult, qwen: qwenEditResponse },
+    response: {
+      claude: claudeEditResponse,
+      reasonix1: reasonixEditResult,
+      qwen: qwenEditResponse,
+      gemini: geminiEditResponse,
+    },
   },
   {
     name: "glob",

@@ -63,6 +63,39 @@ export function qwenEditResponse(response: unknown, input: Input): Response {
   return { llmContent: str(r.content), returnDisplay: display };
 }
 
+/** Gemini CLI 0.61 (Qwen's upstream) adds the absolute path and two flags to the diff display. */
+function withGeminiFields(display: Response, path: string, created: boolean): Response {
+  const { fileDiff, fileName, ...rest } = display;
+  return {
+    fileDiff,
+    fileName,
+    filePath: path,
+    ...rest,
+    isNewFile: created,
+    isBuildFile: false,
+  };
+}
+
+function absolutePath(r: Response, input: Input): string {
+  return typeof r.absolutePath === "string" ? r.absolutePath : resolve(str(input.path));
+}
+
+/** write_file as Gemini CLI shows its hooks: Qwen's shape plus `filePath`, `isNewFile`, `isBuildFile`. */
+export function geminiWriteResponse(response: unknown, input: Input): Response {
+  const r = fields(response);
+  const out = qwenWriteResponse(response, input);
+  const created = typeof r.created === "boolean" ? r.created : typeof r.originalFile !== "string";
+  const display = withGeminiFields(out.returnDisplay as Response, absolutePath(r, input), created);
+  return { ...out, returnDisplay: display };
+}
+
+/** replace as Gemini CLI shows its hooks (see geminiWriteResponse). */
+export function geminiEditResponse(response: unknown, input: Input): Response {
+  const out = qwenEditResponse(response, input);
+  const path = absolutePath(fields(response), input);
+  return { ...out, returnDisplay: withGeminiFields(out.returnDisplay as Response, path, false) };
+}
+
 /** Qwen's FileDiff display: a unified diff, the file name, both contents and line/char counts. */
 function fileDiffDisplay(
   r: Response,
@@ -71,8 +104,7 @@ function fileDiffDisplay(
   after: string,
   labels: [string, string],
 ): Response {
-  const path = typeof r.absolutePath === "string" ? r.absolutePath : resolve(str(input.path));
-  const name = basename(path);
+  const name = basename(absolutePath(r, input));
   const hunks = structuredPatch(before, after);
   return {
     fileDiff: unifiedDiff(name, hunks, labels),

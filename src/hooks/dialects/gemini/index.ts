@@ -38,11 +38,30 @@ const EVENTS: Readonly<Record<string, HookEventName>> = {
 };
 const NAMES = new Map<HookEventName, string>(Object.entries(EVENTS).map(([g, k]) => [k, g]));
 
-/** Gemini CLI timeouts are milliseconds; Keel's handler timeouts are seconds. */
-function msToSeconds<T extends { handler: { timeout?: number } }>(hooks: T[]): T[] {
-  for (const h of hooks) if (h.handler.timeout !== undefined) h.handler.timeout /= 1000;
+/**
+ * Gemini CLI timeouts are milliseconds (Keel's handler timeouts are seconds), and it trims a
+ * matcher before reading it (`" run_shell_command "` matches).
+ */
+function geminiHooks<T extends { matcher: string | undefined; handler: { timeout?: number } }>(
+  hooks: T[],
+): T[] {
+  for (const h of hooks) {
+    if (h.handler.timeout !== undefined) h.handler.timeout /= 1000;
+    if (h.matcher !== undefined) h.matcher = h.matcher.trim();
+  }
   return hooks;
 }
+
+/** Fields of Keel's native payload that Gemini CLI's hooks never get (measured, 0.61). */
+const NOT_IN_GEMINI = [
+  "prompt_id",
+  "duration_ms",
+  "effort",
+  "permission_mode",
+  "tool_use_id",
+] as const;
+
+const NO_MATCHER_EVENTS: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "Stop"]);
 
 /** Hooks from Gemini CLI's settings files. */
 export const geminiDialect = defineDialect({
@@ -57,19 +76,37 @@ export const geminiDialect = defineDialect({
     const read = readJsonHooksFile(text, ctx, hooksFileSchema(), (hooks, c) =>
       readNativeHooks(hooks, c, (name) => EVENTS[name]),
     );
-    return { ...read, hooks: msToSeconds(read.hooks) };
+    return { ...read, hooks: geminiHooks(read.hooks) };
   },
   ...createToolMapper(GEMINI_TOOLS, { absolutePaths: true }),
   eventName: (event) => NAMES.get(event) ?? event,
   eventFromName: (name) => EVENTS[name],
   stdinObject(payload, shaped) {
     const out = nativeStdinObject(payload, shaped, NAMES.get(payload.hook_event_name) ?? "");
+    for (const key of NOT_IN_GEMINI) delete out[key];
     out.timestamp = new Date().toISOString();
+    // AfterAgent names the turn's answer prompt_response.
+    if ("last_assistant_message" in out) {
+      out.prompt_response = out.last_assistant_message;
+      delete out.last_assistant_message;
+    }
+    // A headless run ends with reason "exit" in Gemini CLI; Keel says "other".
+    if (out.reason === "other" && payload.hook_event_name === "SessionEnd") out.reason = "exit";
+    if ("tool_response" in out && shaped.toolResponse === undefined) {
+      const text = shaped.toolOutput ?? "";
+      out.tool_response = { llmContent: text, returnDisplay: text };
+    }
     return out;
   },
-  env: (_payload, ctx) => ({ GEMINI_PROJECT_DIR: ctx.projectDir }),
+  env: (payload, ctx) => ({
+    GEMINI_PROJECT_DIR: ctx.projectDir,
+    GEMINI_CWD: ctx.projectDir,
+    GEMINI_SESSION_ID: payload.session_id,
+  }),
   matcherStyle: "anchored",
   matchesNonToolEvents: true,
+  // Gemini CLI runs BeforeAgent and AfterAgent hooks whatever their matcher says.
+  ignoresMatcherOn: NO_MATCHER_EVENTS,
   defaultTimeoutSec: () => 60,
   timeoutUnit: "ms",
   exitTable: geminiExitTable,

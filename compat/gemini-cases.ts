@@ -1,0 +1,120 @@
+/**
+ * The Gemini CLI differential cases: Claude Code's table (cases.ts) with Gemini's event and
+ * tool names (in settings and in the hooks' JSON answers), minus the rows Gemini has no event
+ * or notion for. The same `.gemini/settings.json` goes to Gemini CLI and to Keel.
+ */
+import { CASES } from "./cases.js";
+import type { CompatCase, HookSpec } from "./types.js";
+
+/** Claude event → Gemini CLI event. */
+const GEMINI_EVENTS: Readonly<Record<string, string>> = {
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  UserPromptSubmit: "BeforeAgent",
+  PreToolUse: "BeforeTool",
+  PostToolUse: "AfterTool",
+  Stop: "AfterAgent",
+};
+
+/** Claude tool name → Gemini CLI 0.61 tool name. */
+const GEMINI_TOOL_NAMES: Readonly<Record<string, string>> = {
+  Bash: "run_shell_command",
+  Write: "write_file",
+  Read: "read_file",
+  Edit: "replace",
+};
+
+/** A Claude matcher with Gemini's tool names. */
+export function geminiMatcher(matcher: string): string {
+  return matcher.replace(/\b(Bash|Write|Read|Edit)\b/g, (n) => GEMINI_TOOL_NAMES[n] ?? n);
+}
+
+/** A hook answer with Gemini's event names in `hookEventName`. */
+function geminiAnswer(answer: string | undefined): string | undefined {
+  return answer?.replace(
+    /"hookEventName":"(\w+)"/g,
+    (_m, e: string) => `"hookEventName":"${GEMINI_EVENTS[e] ?? e}"`,
+  );
+}
+
+/** Claude-only output fields a Gemini hook would not use: Keel reads them in every JSON dialect. */
+const CLAUDE_FIELDS: CompatCase["deliberate"] = {
+  why: "Keel reads Claude's hookSpecificOutput (permissionDecision, updatedInput) in Gemini files too; Gemini CLI reads only decision and tool_input",
+  allows: ["model saw (request 2)", "file out.txt", "post payload tool_input.command"],
+};
+
+/** AfterAgent rows: everything but the missing `prompt` (a real gap, left to differ). */
+const STOP_DELIBERATE: CompatCase["deliberate"] = {
+  why: "Gemini sends the bare reason, its -p result and second AfterAgent prompt_response join every answer of the turn; Keel words the reason and gives the last answer",
+  allows: [
+    'result "firstsecond" ≠ "second"',
+    'stop#2 payload prompt_response: "first\nsecond" ≠ "second"',
+    "model saw (request 2)",
+  ],
+};
+
+/** Rows without a Gemini counterpart. */
+const SKIPPED = new Set([
+  "CLAUDE_ENV_FILE exports reach later shell calls",
+  "transcript_path parsed by a Stop hook",
+  "SessionEnd matcher on reason",
+]);
+
+/** Differences Keel keeps on purpose against Gemini CLI, by case name. */
+const GEMINI_DELIBERATE: Readonly<Record<string, CompatCase["deliberate"]>> = {
+  "UserPromptSubmit exit 2 blocks the prompt": {
+    why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+    allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
+  },
+  "UserPromptSubmit decision:block": {
+    why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+    allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
+  },
+  "PreToolUse deny": CLAUDE_FIELDS,
+  "PreToolUse ask (headless)": CLAUDE_FIELDS,
+  "PreToolUse exit 1 + JSON deny on stdout": CLAUDE_FIELDS,
+  "PreToolUse updatedInput": CLAUDE_FIELDS,
+  "PreToolUse additionalContext": {
+    why: "Gemini CLI 0.61 drops BeforeTool additionalContext; Keel gives it to the model",
+    allows: ["model saw (request 2)"],
+  },
+  "two PreToolUse hooks: both contexts, in order": {
+    why: "Gemini CLI 0.61 drops BeforeTool additionalContext; Keel gives it to the model",
+    allows: ["model saw (request 2)"],
+  },
+  "PreToolUse timeout": {
+    why: "a gating hook that times out blocks (Gemini fails open)",
+    allows: ["model saw (request 2)", "file out.txt missing"],
+  },
+  "Stop block continues once": STOP_DELIBERATE,
+  "Stop decision:block JSON": STOP_DELIBERATE,
+  "Write, Read, Edit payloads": {
+    why: "Keel's edit tool has no instruction argument (Gemini's replace requires one from the model)",
+    allows: [
+      "obs-PreToolUse#3 payload tool_input.instruction missing",
+      "obs-PostToolUse#3 payload tool_input.instruction missing",
+    ],
+  },
+};
+
+function forGemini(c: CompatCase): CompatCase | null {
+  if (SKIPPED.has(c.name)) return null;
+  const hooks: HookSpec[] = [];
+  for (const h of c.hooks) {
+    const event = GEMINI_EVENTS[h.event];
+    if (event === undefined) return null;
+    const out: HookSpec = { ...h, event };
+    if (h.matcher !== undefined) out.matcher = geminiMatcher(h.matcher);
+    const answer = geminiAnswer(h.answer);
+    if (answer !== undefined) out.answer = answer;
+    hooks.push(out);
+  }
+  const { deliberate: _claudes, ...rest } = c;
+  const deliberate = GEMINI_DELIBERATE[c.name];
+  return { ...rest, hooks, ...(deliberate ? { deliberate } : {}) };
+}
+
+/** Every Gemini CLI case, in table order. */
+export const GEMINI_CASES: CompatCase[] = CASES.map(forGemini).filter(
+  (c): c is CompatCase => c !== null,
+);

@@ -28,6 +28,14 @@ export function writeStdout(text: string): void {
       // what follows goes after it, through the stream too.
       if (code === "EAGAIN") {
         (process as unknown as Record<symbol, unknown>)[UNOPENED] = false;
+        // bin/keel.js attaches its EPIPE handler when it creates the stream; without it (a
+        // stream made elsewhere) a reader that leaves must still end the process quietly.
+        if (process.stdout.listenerCount("error") === 0) {
+          process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+            if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+            throw e;
+          });
+        }
         process.stdout.write(rest);
         return;
       }

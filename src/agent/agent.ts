@@ -383,7 +383,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       (async function* (): AsyncGenerator<AgentEvent> {
         if (ended) return;
         ended = true;
-        fileChanged?.watcher.close();
+        fileChanged?.close();
         const began = clock();
         yield* fireHook(
           engine,

@@ -125,7 +125,7 @@ export interface FileChangedOptions {
 export function startFileChanged(
   o: FileChangedOptions,
   start: HookDecision,
-): { watcher: FileWatcher; settled: () => Promise<void> } | null {
+): FileWatcher | null {
   const hasHooks = o.engine.listing().hooks.some((h) => h.event === "FileChanged");
   const dynamic = start.extras?.watchPaths ?? [];
   if (!hasHooks && dynamic.length === 0) return null;
@@ -135,7 +135,7 @@ export function startFileChanged(
     queue = queue.then(() => fireFileChanged(o, watcher, file, event));
   });
   watcher.add([...staticWatchPaths(o.engine, o.info.projectDir), ...dynamic]);
-  return { watcher, settled: () => queue };
+  return watcher;
 }
 
 async function fireFileChanged(

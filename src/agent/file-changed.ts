@@ -122,10 +122,7 @@ export interface FileChangedOptions {
  * Starts the session's FileChanged watcher with the statically named files and the
  * `watchPaths` of the SessionStart decision. Returns null when no hook could ever fire.
  */
-export function startFileChanged(
-  o: FileChangedOptions,
-  start: HookDecision,
-): FileWatcher | null {
+export function startFileChanged(o: FileChangedOptions, start: HookDecision): FileWatcher | null {
   const hasHooks = o.engine.listing().hooks.some((h) => h.event === "FileChanged");
   const dynamic = start.extras?.watchPaths ?? [];
   if (!hasHooks && dynamic.length === 0) return null;

@@ -125,4 +125,26 @@ export const REASONIX_CASES: CompatCase[] = [
     hooks: [{ id: "pre", event: "PreToolUse", answer: "sleep 3", timeout: 1 }],
     turns: [bash("echo ran > out.txt"), done],
   },
+  {
+    name: "order: two PreToolUse hooks, the first blocks",
+    prompt: "run it",
+    hooks: [
+      { id: "first", event: "PreToolUse", answer: "echo 'first says no' >&2; exit 2" },
+      { id: "second", event: "PreToolUse" },
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "order: the second hook starts after the first ends",
+    prompt: "say hi",
+    hooks: [
+      { id: "first", event: "UserPromptSubmit", answer: "sleep 0.5; touch first-done" },
+      {
+        id: "second",
+        event: "UserPromptSubmit",
+        answer: "if [ -e first-done ]; then touch second-after-first; else touch second-alongside-first; fi",
+      },
+    ],
+    turns: [done],
+  },
 ];

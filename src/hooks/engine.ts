@@ -1,6 +1,7 @@
 /**
  * The hooks engine: a snapshot of every hook for one project, fired as plan (event, matcher,
- * `if`, trust, dedup) → run (parallel, bounded) → aggregate. fire() never throws.
+ * `if`, trust, dedup) → run (parallel and bounded; in order for dialects whose agents do that)
+ * → aggregate. fire() never throws.
  */
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
@@ -76,6 +77,31 @@ function runsInBackground(h: PreparedHook): boolean {
     (h.def.handler.async === true || h.def.handler.asyncRewake === true) &&
     (h.def.handler.type === "command" || h.def.handler.type === "http")
   );
+}
+
+/**
+ * The firing's hooks as runs: a dialect whose agent runs hooks one after another
+ * (`inOrderChain`) gets one run of all its hooks in configuration order; every other hook is a
+ * run of its own. Runs go alongside each other.
+ */
+function runsOf(hooks: readonly PreparedHook[]): PreparedHook[][] {
+  const runs: PreparedHook[][] = [];
+  const chains = new Map<string, PreparedHook[]>();
+  for (const h of hooks) {
+    const key = h.dialect.inOrderChain;
+    if (key === undefined) {
+      runs.push([h]);
+      continue;
+    }
+    const chain = chains.get(key);
+    if (chain) chain.push(h);
+    else {
+      const fresh = [h];
+      chains.set(key, fresh);
+      runs.push(fresh);
+    }
+  }
+  return runs;
 }
 
 async function mapBounded<T, R>(
@@ -294,14 +320,25 @@ export async function createHookEngine(
     const foreground = planned.filter((h) => !runsInBackground(h));
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
     const signal = options.signal ?? NEVER;
-    const items = await mapBounded(foreground, concurrency, (h) =>
+    const runHook = (h: PreparedHook) =>
       runOne(h, payload, signal, {
         async: false,
         ...(deadline !== undefined ? { deadline } : {}),
         ...(options.onStart ? { onStart: options.onStart } : {}),
         ...(options.onEnd ? { onEnd: options.onEnd } : {}),
-      }),
-    );
+      });
+    const runs = await mapBounded(runsOf(foreground), concurrency, async (run) => {
+      const done: AggregateItem[] = [];
+      for (const h of run) {
+        const item = await runHook(h);
+        done.push(item);
+        // An in-order run ends at its first block or deny: later hooks never start.
+        const d = item.verdict.decision;
+        if (d === "block" || d === "deny") break;
+      }
+      return done;
+    });
+    const items = runs.flat();
     const p: Record<string, unknown> = { ...payload };
     const tool: AggregateToolContext | undefined =
       typeof p.tool_name === "string" && isRecord(p.tool_input)

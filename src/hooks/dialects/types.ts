@@ -133,6 +133,13 @@ export interface Dialect<N extends string = string> {
   /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */
   defaultShell?(env: Readonly<Record<string, string>>): string | undefined;
   readonly matcherStyle: MatcherStyle;
+  /**
+   * Set when the dialect's agent runs the hooks of one firing one after another, in
+   * configuration order, and stops at the first that blocks or denies (Reasonix, measured on
+   * 1.38; the tutorial format). Dialects naming the same chain (Reasonix 0.x and 1.x files) run
+   * as one list. Unset: the hook runs alongside the others (Claude Code, cagent, Gemini CLI).
+   */
+  readonly inOrderChain?: string;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
   /** Observing events whose exit-2 (or block) message this dialect's agent gives the model;

@@ -53,6 +53,7 @@ export const reasonixDialect = defineDialect({
     return out;
   },
   matcherStyle: "anchored",
+  inOrderChain: "reasonix",
   matchesNonToolEvents: false,
   defaultTimeoutSec: (event) => (REASONIX_GATING.has(event) ? 5 : 30),
   timeoutUnit: "ms",

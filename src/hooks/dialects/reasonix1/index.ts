@@ -68,6 +68,7 @@ export const reasonix1Dialect = defineDialect({
   ...nativeEvents,
   stdinObject: reasonix1StdinObject,
   matcherStyle: "anchored",
+  inOrderChain: "reasonix",
   matchesNonToolEvents: false,
   defaultTimeoutSec: (event) => (REASONIX_GATING.has(event) ? 5 : 30),
   timeoutUnit: "ms",

@@ -29,6 +29,7 @@ export const tutorialDialect = defineDialect({
   // The tutorial format reads environment variables; stdin carries the native JSON anyway.
   stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
   matcherStyle: "exact",
+  inOrderChain: "tutorial",
   matchesNonToolEvents: true,
   defaultTimeoutSec: (_event, type) => (type === "command" ? 30 : DEFAULT_TIMEOUT_SEC[type]),
   timeoutUnit: "s",

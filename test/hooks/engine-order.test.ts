@@ -1,0 +1,144 @@
+/**
+ * Which hooks of one firing run one after another: Reasonix (0.x and 1.x files as one list)
+ * and the tutorial format run theirs in configuration order and stop at the first block, as
+ * Reasonix 1.38 does (compat/reasonix-cases.ts "order:"); Claude Code's run alongside.
+ * Each hook appends "start <id>" and "end <id>" to one log, so the log shows the interleaving.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHookEngine } from "../../src/hooks/engine.js";
+import { buildPayload } from "../../src/hooks/payload.js";
+import { makeWorld, type World, worldOptions } from "./helpers.js";
+
+let w: World;
+beforeEach(() => {
+  w = makeWorld();
+});
+afterEach(() => w.cleanup());
+
+/** A hook that logs its start, sleeps, logs its end and exits with `exit`. */
+const logged = (id: string, sleep: number, exit = 0) =>
+  `echo "start ${id}" >> "$LOG"; sleep ${sleep}; echo "end ${id}" >> "$LOG"; exit ${exit}`;
+
+async function fire(tool = "shell") {
+  const log = join(w.root, "order.log");
+  const opts = worldOptions(w);
+  const engine = await createHookEngine({ ...opts, env: { ...opts.env, LOG: log } });
+  await engine.trust();
+  const decision = await engine.fire({
+    event: "PreToolUse",
+    payload: buildPayload("PreToolUse", {
+      projectDir: w.project,
+      tool,
+      input: { command: "ls" },
+    }),
+  });
+  let lines: string[] = [];
+  try {
+    lines = readFileSync(log, "utf8").trim().split("\n");
+  } catch {
+    // No hook ran.
+  }
+  return { decision, lines };
+}
+
+describe("hooks that run one after another", () => {
+  it("Reasonix hooks run in configuration order, project file before the user's", async () => {
+    w.json("project/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ command: logged("p1", 0.2) }, { command: logged("p2", 0) }] },
+    });
+    w.json("home/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ command: logged("u1", 0) }] },
+    });
+    const { decision, lines } = await fire();
+    expect(decision.decision).toBe("pass");
+    expect(lines).toEqual(["start p1", "end p1", "start p2", "end p2", "start u1", "end u1"]);
+  });
+
+  it("the first Reasonix hook that blocks ends the list: later ones never start", async () => {
+    w.json("project/.reasonix/settings.json", {
+      hooks: {
+        PreToolUse: [
+          { command: logged("p1", 0) },
+          { command: logged("p2", 0, 2) },
+          { command: logged("p3", 0) },
+        ],
+      },
+    });
+    w.json("home/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ command: logged("u1", 0) }] },
+    });
+    const { decision, lines } = await fire();
+    expect(decision.decision).toBe("block");
+    expect(decision.runs.map((r) => r.command)).toHaveLength(2);
+    expect(lines).toEqual(["start p1", "end p1", "start p2", "end p2"]);
+  });
+
+  it("a Reasonix hook that times out on a gating event blocks, and ends the list", async () => {
+    w.json("project/.reasonix/settings.json", {
+      hooks: {
+        PreToolUse: [{ command: logged("slow", 5), timeout: 100 }, { command: logged("p2", 0) }],
+      },
+    });
+    const { decision, lines } = await fire();
+    expect(decision.decision).toBe("block");
+    expect(lines).toEqual(["start slow"]);
+  });
+
+  it("tutorial hooks run in order and stop at the first block (exit 1)", async () => {
+    w.json("project/.hooks.json", {
+      hooks: {
+        PreToolUse: [
+          { matcher: "bash", command: logged("t1", 0.2) },
+          { matcher: "bash", command: logged("t2", 0, 1) },
+          { matcher: "bash", command: logged("t3", 0) },
+        ],
+      },
+    });
+    const { decision, lines } = await fire();
+    expect(decision.decision).toBe("block");
+    expect(lines).toEqual(["start t1", "end t1", "start t2", "end t2"]);
+  });
+
+  it("Claude Code hooks run alongside each other, and alongside a Reasonix list", async () => {
+    w.json("project/.claude/settings.json", {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              { type: "command", command: logged("c1", 0.4) },
+              { type: "command", command: logged("c2", 0.4) },
+            ],
+          },
+        ],
+      },
+    });
+    w.json("project/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ command: logged("r1", 0.4) }, { command: logged("r2", 0) }] },
+    });
+    const { lines } = await fire();
+    // All three lists start before the first 0.4 s sleep ends; r2 waits for r1.
+    const firstEnd = lines.findIndex((l) => l.startsWith("end"));
+    expect(lines.slice(0, firstEnd).sort()).toEqual(["start c1", "start c2", "start r1"]);
+    expect(lines.indexOf("start r2")).toBeGreaterThan(lines.indexOf("end r1"));
+    expect(lines).toHaveLength(8);
+  });
+
+  it("a Claude Code block does not stop a Reasonix list (each agent's rule for its own hooks)", async () => {
+    w.json("project/.claude/settings.json", {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: logged("c1", 0, 2) }] },
+        ],
+      },
+    });
+    w.json("project/.reasonix/settings.json", {
+      hooks: { PreToolUse: [{ command: logged("r1", 0.1) }, { command: logged("r2", 0) }] },
+    });
+    const { decision, lines } = await fire();
+    expect(decision.decision).toBe("block");
+    expect(lines).toContain("end r2");
+  });
+});

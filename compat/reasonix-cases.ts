@@ -142,7 +142,8 @@ export const REASONIX_CASES: CompatCase[] = [
       {
         id: "second",
         event: "UserPromptSubmit",
-        answer: "if [ -e first-done ]; then touch second-after-first; else touch second-alongside-first; fi",
+        answer:
+          "if [ -e first-done ]; then touch second-after-first; else touch second-alongside-first; fi",
       },
     ],
     turns: [done],

@@ -6,7 +6,10 @@
  *
  * 1. start-up: `--version`, `--help`, `hooks list` (Reasonix: `hook list --json`) without and
  *    with hook files, and Keel's `--help` / `hooks list` against `node -e 0`;
- * 2. a 20-tool-call session with 0, 2 and 8 command hooks on every call (PreToolUse);
+ * 2. a 20-tool-call session with 0, 2 and 8 command hooks on every call (PreToolUse), Keel's
+ *    from its own settings (run alongside each other); and with 8 hooks from the same
+ *    `.reasonix/settings.json` for both (one after another in both), which gives the cost of
+ *    one hook run (BENCH_ONLY keys: startup, 0, 2, 8, seq, 200);
  * 3. a 200-turn session (199 tool calls and an answer in one headless run).
  *
  * Each run is one process measured by bench/peers/measure.py (getrusage: wall, CPU user+sys,
@@ -17,7 +20,7 @@
  * key in that home's .env (where it reads provider keys); its hooks are project hooks (no trust
  * in -p), Keel's are user-level (no trust needed). Nothing is asserted: the machine is shared.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -92,7 +95,19 @@ async function installReasonix(): Promise<string> {
 }
 
 /** A fresh world: a project with the file the sessions read, a HOME, Keel's and Reasonix's homes. */
-function world(root: string, name: string, simUrl: string, hooks: number, files = 0) {
+/** Where Keel's hooks come from: its own user settings (run alongside each other, no trust
+ *  needed) or the same `.reasonix/settings.json` Reasonix reads (trusted first; run one after
+ *  another, as Reasonix runs them). */
+type HookFile = "keel" | "reasonix";
+
+function world(
+  root: string,
+  name: string,
+  simUrl: string,
+  hooks: number,
+  files = 0,
+  hookFile: HookFile = "keel",
+) {
   const dir = join(root, name);
   const project = join(dir, "project");
   const home = join(dir, "home");
@@ -112,7 +127,7 @@ function world(root: string, name: string, simUrl: string, hooks: number, files 
     JSON.stringify({ apiKey: "sk-bench-0123456789", baseUrl: simUrl }),
     { mode: 0o600 },
   );
-  if (hooks > 0) {
+  if (hooks > 0 && hookFile === "keel") {
     const handlers = Array.from({ length: hooks }, (_, k) => ({
       type: "command",
       command: hookCommand(k),
@@ -121,6 +136,8 @@ function world(root: string, name: string, simUrl: string, hooks: number, files 
       join(keelHome, "settings.json"),
       JSON.stringify({ hooks: { PreToolUse: [{ matcher: "read_file", hooks: handlers }] } }),
     );
+  }
+  if (hooks > 0) {
     mkdirSync(join(project, ".reasonix"));
     writeFileSync(
       join(project, ".reasonix/settings.json"),
@@ -159,6 +176,10 @@ function world(root: string, name: string, simUrl: string, hooks: number, files 
     TERM: "dumb",
     NO_COLOR: "1",
   };
+  if (hooks > 0 && hookFile === "reasonix") {
+    const t = spawnSync(KEEL, ["hooks", "trust"], { cwd: project, env, encoding: "utf8" });
+    if (t.status !== 0) throw new Error(`keel hooks trust: ${t.stderr}`);
+  }
   const hookRuns = () => readFileSync(counter, "utf8").split("\n").length - 1;
   return { dir, project, env, hookRuns };
 }
@@ -178,13 +199,21 @@ async function session(
   calls: number,
   hooks: number,
   i: number,
+  hookFile: HookFile = "keel",
 ): Promise<Sample> {
   const s = script();
   for (let c = 0; c < calls; c++) s.tool("read_file", { path: `notes-${c}.txt` });
   s.text("Read the notes; the module parses its input at the boundary.");
   const sim = await startSimulator({ script: s, keepBodies: false });
   try {
-    const w = world(root, `${agent}-${calls}-${hooks}-${i}`, sim.url, hooks, calls);
+    const w = world(
+      root,
+      `${agent}-${calls}-${hooks}-${hookFile}-${i}`,
+      sim.url,
+      hooks,
+      calls,
+      hookFile,
+    );
     const prompt = "Read the notes files and summarize them.";
     const cmd =
       agent === "keel"
@@ -287,21 +316,25 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     if (!only || only.includes("startup")) rows.push(...(await startup(root, reasonix)));
-    const sessions: Array<[string, number, number, number]> = [
-      ["20 tool calls, no hooks", 20, 0, N],
-      ["20 tool calls, 2 hooks per call", 20, 2, N],
-      ["20 tool calls, 8 hooks per call", 20, 8, N],
-      ["200 turns", 199, 0, Math.max(1, Math.ceil(N / 2))],
+    // [name, BENCH_ONLY key, tool calls, hooks per call, repetitions, Keel's hook file]
+    const sessions: Array<[string, string, number, number, number, HookFile]> = [
+      [NO_HOOKS, "0", 20, 0, N, "keel"],
+      ["20 tool calls, 2 hooks per call", "2", 20, 2, N, "keel"],
+      ["20 tool calls, 8 hooks per call", "8", 20, 8, N, "keel"],
+      [IN_ORDER, "seq", 20, 8, N, "reasonix"],
+      ["200 turns", "200", 199, 0, Math.max(1, Math.ceil(N / 2)), "keel"],
     ];
-    for (const [name, calls, hooks, reps] of sessions) {
-      if (only && !only.includes(String(hooks)) && !only.includes(String(calls))) continue;
+    for (const [name, key, calls, hooks, reps, file] of sessions) {
+      if (only && !only.includes(key)) continue;
       const row: Row = { name, keel: [], peer: [], peerLabel: "reasonix" };
+      const run = (agent: "keel" | "reasonix", i: number) =>
+        session(root, agent, reasonix, calls, hooks, i, file);
       for (let i = 0; i < reps; i++) {
         // Alternate the order so neither agent always runs on a warmer machine.
         const first = i % 2 === 0;
-        if (first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
-        if (!KEEL_ONLY) row.peer.push(await session(root, "reasonix", reasonix, calls, hooks, i));
-        if (!first) row.keel.push(await session(root, "keel", reasonix, calls, hooks, i));
+        if (first) row.keel.push(await run("keel", i));
+        if (!KEEL_ONLY) row.peer.push(await run("reasonix", i));
+        if (!first) row.keel.push(await run("keel", i));
       }
       rows.push(row);
       console.log(`${name}: done`);
@@ -310,6 +343,28 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
   print(rows);
+  printPerHook(rows);
+}
+
+const NO_HOOKS = "20 tool calls, no hooks";
+const IN_ORDER = "20 tool calls, 8 hooks per call from the same .reasonix file (one after another)";
+
+/** The cost of one hook run when hooks run one after another: the in-order row minus the
+ *  no-hook row, over its 160 runs, for each agent (medians of the same run). */
+function printPerHook(rows: Row[]): void {
+  const base = rows.find((r) => r.name === NO_HOOKS);
+  const seq = rows.find((r) => r.name === IN_ORDER);
+  if (!base || !seq || seq.peer.length === 0) return;
+  const runs = 20 * 8;
+  const per = (with_: Sample[], without: Sample[], f: (s: Sample) => number) =>
+    (median(with_.map(f)) - median(without.map(f))) / runs;
+  const wall = (s: Sample) => s.wallMs;
+  const cpu = (s: Sample) => s.cpuMs;
+  const k = { w: per(seq.keel, base.keel, wall), c: per(seq.keel, base.keel, cpu) };
+  const p = { w: per(seq.peer, base.peer, wall), c: per(seq.peer, base.peer, cpu) };
+  console.log(
+    `\nOne hook run, one after another (${runs} runs): Keel ${k.w.toFixed(2)} ms wall / ${k.c.toFixed(2)} ms CPU, Reasonix ${p.w.toFixed(2)} ms / ${p.c.toFixed(2)} ms — ratios ${(k.w / p.w).toFixed(2)} / ${(k.c / p.c).toFixed(2)}`,
+  );
 }
 
 await main();

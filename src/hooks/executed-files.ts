@@ -11,7 +11,7 @@
  * what an interpreter finds by module name (`import helper`) is not.
  */
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { HookDefinition } from "./types.js";
 
@@ -144,11 +144,13 @@ function projectVars(projectDir: string): Record<string, string> {
   return vars;
 }
 
-/** Fingerprint of a path now (stat follows links), or null when it is not a regular file. */
+/** Fingerprint of a path now (stat follows links), or null when it is not a regular file.
+ *  Synchronous inside: one stat of a local file, and fs/promises stays unloaded at start-up. */
 export async function fileFingerprint(path: string): Promise<string | null> {
   try {
-    const s = await stat(path);
-    if (!s.isFile()) return null;
+    // Most words a command names are no file at all: no exception (and its stack) for those.
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return null;
     return `${s.size}:${s.mtimeMs}:${s.ino}:${s.dev}`;
   } catch {
     return null;
@@ -185,7 +187,7 @@ export async function executedProjectFiles(
     const { path, depth } = queue[i] as { path: string; depth: number };
     const fingerprint = await fileFingerprint(path);
     if (fingerprint === null) continue;
-    const content = await readRegular(path);
+    const content = readRegular(path);
     found.push({
       path,
       relPath: relative(projectDir, path).split(sep).join("/"),
@@ -209,9 +211,9 @@ const MAX_NAMED_PER_SCRIPT = 200;
 /** Scripts larger than this are hashed but not scanned for the files they name. */
 const MAX_SCAN_BYTES = 256 * 1024;
 
-async function readRegular(path: string): Promise<Buffer | null> {
+function readRegular(path: string): Buffer | null {
   try {
-    return await readFile(path);
+    return readFileSync(path);
   } catch {
     return null;
   }

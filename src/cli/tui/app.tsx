@@ -34,6 +34,7 @@ import {
   rebaseCost,
   type TranscriptState,
 } from "./transcript.js";
+import { ARM_DELAY_MS } from "./use-armed.js";
 import { useRedrawOnResize } from "./use-redraw-on-resize.js";
 import { useSessionIds } from "./use-session-ids.js";
 
@@ -120,6 +121,10 @@ export function App(props: AppProps) {
   const [editor, setEditor] = useState<EditorState>(() => emptyEditor(props.history?.load() ?? []));
   const [pending, setPending] = useState<PendingPermission | null>(null);
   const [trust, setTrust] = useState<UntrustedHook[] | null>(null);
+  // The trust question takes keys only once armed (use-armed.ts); until then what is typed
+  // goes on into the prompt, so a prompt typed as Keel starts is queued, not dropped.
+  const [trustArmed, setTrustArmed] = useState(false);
+  const trustRef = useRef(false);
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
@@ -233,7 +238,10 @@ export function App(props: AppProps) {
   const askTrust = async (b: TuiBackend): Promise<boolean> => {
     const { untrustedHooks } = await import("./trust.js");
     const untrusted = untrustedHooks(b.agent().hooks, b.projectDir, b.agent().mcp);
+    trustRef.current = untrusted !== null;
+    setTrustArmed(false);
     setTrust(untrusted);
+    if (untrusted !== null) setTimeout(() => setTrustArmed(true), ARM_DELAY_MS);
     return untrusted !== null;
   };
 
@@ -267,8 +275,9 @@ export function App(props: AppProps) {
   const submit = (text: string) => {
     if (text.trim() === "" || exitingRef.current) return;
     props.history?.append(text);
-    // Sent before the session is open: it runs once the session has started, like type-ahead.
-    if (taskRef.current || !backendRef.current) {
+    // Sent before the session is open or while the trust question waits: it runs once the
+    // session has started, like type-ahead.
+    if (taskRef.current || !backendRef.current || trustRef.current) {
       queue.current.push(text);
       setQueued([...queue.current]);
       return;
@@ -340,6 +349,7 @@ export function App(props: AppProps) {
   };
 
   const answerTrust = (yes: boolean) => {
+    trustRef.current = false;
     setTrust(null);
     runTask(async (signal) => {
       const backend = live();
@@ -480,7 +490,7 @@ export function App(props: AppProps) {
           {...(props.home ? { home: props.home } : {})}
         />
         <QueuedPrompts prompts={queued} width={width} />
-        {trust || pending || exiting ? null : (
+        {(trust && trustArmed) || pending || exiting ? null : (
           <Box marginTop={task ? 0 : 1}>
             <PromptInput
               editor={editor}

@@ -39,14 +39,16 @@ afterEach(async () => {
 
 afterAll(() => cleanupBuild());
 
-async function start(opts: { hooks?: boolean } = {}) {
+async function start(opts: { hooks?: boolean; sim?: ReturnType<typeof script> } = {}) {
   dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
   const keelHome = join(dir, "keel-home");
   const project = join(dir, "project");
   await mkdir(join(dir, "home"));
   await mkdir(keelHome);
   await mkdir(join(project, ".keel"), { recursive: true });
-  const sim = await startSimulator({ script: script(reply().text("the answer").repeat(5)) });
+  const sim = await startSimulator({
+    script: opts.sim ?? script(reply().text("the answer").repeat(5)),
+  });
   sims.push(sim);
   const config = join(keelHome, "config.json");
   await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));
@@ -121,5 +123,26 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     await term.waitFor((t) => t.includes("the answer"), { what: "the answer" });
     expect(lastUserText(sim)).toBe("hello there");
     expect(existsSync(join(project, "hook.log"))).toBe(false);
+  }, 60_000);
+
+  it("a prompt typed as a permission question appears is queued, not dropped", async () => {
+    const sim = script()
+      .tool("write_file", { path: "note.txt", content: "hi\n" })
+      .text("wrote it")
+      .text("the second answer");
+    const { term, sim: server } = await start({ sim });
+    await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    term.type("write a note");
+    term.press("Enter");
+    // Typed the moment the question shows, before it takes keys (use-armed.ts).
+    await term.waitFor((t) => t.includes("Allow write_file?"), { what: "the permission question" });
+    term.type("and then this");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("enter confirm"), { what: "the armed question" });
+    term.type("y");
+    await term.waitFor((t) => t.includes("the second answer"), {
+      what: "the queued prompt's answer",
+    });
+    expect(lastUserText(server)).toBe("and then this");
   }, 60_000);
 });

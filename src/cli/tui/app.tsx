@@ -121,9 +121,10 @@ export function App(props: AppProps) {
   const [editor, setEditor] = useState<EditorState>(() => emptyEditor(props.history?.load() ?? []));
   const [pending, setPending] = useState<PendingPermission | null>(null);
   const [trust, setTrust] = useState<UntrustedHook[] | null>(null);
-  // The trust question takes keys only once armed (use-armed.ts); until then what is typed
-  // goes on into the prompt, so a prompt typed as Keel starts is queued, not dropped.
+  // The trust and permission questions take keys only once armed (use-armed.ts); until then
+  // what is typed goes on into the prompt, so type-ahead is queued, not dropped.
   const [trustArmed, setTrustArmed] = useState(false);
+  const [pendingArmed, setPendingArmed] = useState(false);
   const trustRef = useRef(false);
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
@@ -311,8 +312,13 @@ export function App(props: AppProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: mount-only effect
   useEffect(() => {
     const unsubscribe = permissions.subscribe((p) => {
+      const fresh = p !== null && pendingRef.current === null;
       pendingRef.current = p;
       setPending(p);
+      if (fresh) {
+        setPendingArmed(false);
+        setTimeout(() => setPendingArmed(true), ARM_DELAY_MS);
+      }
     });
     const signal = props.quitSignal;
     const onQuit = () => void quit("other");
@@ -490,14 +496,14 @@ export function App(props: AppProps) {
           {...(props.home ? { home: props.home } : {})}
         />
         <QueuedPrompts prompts={queued} width={width} />
-        {(trust && trustArmed) || pending || exiting ? null : (
+        {(trust && trustArmed) || (pending && pendingArmed) || exiting ? null : (
           <Box marginTop={task ? 0 : 1}>
             <PromptInput
               editor={editor}
               onChange={setEditor}
               onSubmit={submit}
               width={width}
-              isActive={!pending && !exiting}
+              isActive={!exiting}
               busy={task !== null}
               placeholder={task ? "type ahead; Enter queues it" : "ask Keel, or /help"}
               dynamicArgs={dynamicArgs}

@@ -139,6 +139,8 @@ export async function createHookEngine(
   const ranOnce = new Set<string>();
   /** UserPromptSubmit firings so far: the prompt's number in the session (Reasonix's `turn`). */
   let promptTurn = 0;
+  /** The last prompt submitted (UserPromptSubmit's `prompt`), for dialects that repeat it later. */
+  let lastPrompt: string | undefined;
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
@@ -190,6 +192,7 @@ export async function createHookEngine(
         ...(tools ? { tools } : {}),
         ...(opts.session ? { session: opts.session } : {}),
         ...(promptTurn > 0 ? { turn: promptTurn } : {}),
+        ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
       });
       const req = {
         hook: h.def,
@@ -286,7 +289,11 @@ export async function createHookEngine(
     // cannot see that through the generic, so this one widening is spelled out.
     const payload = options.payload as AnyEventPayload;
     const event: HookEventName = options.event;
-    if (event === "UserPromptSubmit") promptTurn += 1;
+    if (event === "UserPromptSubmit") {
+      promptTurn += 1;
+      const prompt = (payload as { prompt?: unknown }).prompt;
+      if (typeof prompt === "string") lastPrompt = prompt;
+    }
     // A trusted hook's script edited since the snapshot is re-hashed: now untrusted, it won't run.
     if (snapshot.listing.projectTrust.trusted && (await executedFilesChanged(snapshot))) {
       snapshot = await takeSnapshot(paths);

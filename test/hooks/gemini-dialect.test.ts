@@ -1,6 +1,6 @@
 /**
  * The Gemini CLI dialect as Gemini CLI 0.61 measured (npm run compat:gemini): its payload (no
- * Claude-only fields, AfterAgent's prompt_response, SessionEnd "exit"), its variables, JSON
+ * Claude-only fields, AfterAgent's prompt and prompt_response, SessionEnd "exit"), its variables, JSON
  * deciding even on exit 2, plain stdout never context, trimmed matchers, no matchers on
  * BeforeAgent. Real hook processes through the engine.
  */
@@ -74,6 +74,26 @@ describe("Gemini CLI dialect", () => {
       payload: buildPayload("SessionEnd", { projectDir: w.project, reason: "other" }),
     });
     expect(end.seen().reason).toBe("exit");
+  });
+
+  it("repeats the last submitted prompt in AfterAgent (none before the first)", async () => {
+    const stop = userHook("s", "AfterAgent", "exit 0");
+    const e = await engine();
+    const fireStop = () =>
+      e.fire({
+        event: "Stop",
+        payload: buildPayload("Stop", { projectDir: w.project, lastAssistantMessage: "done" }),
+      });
+    await fireStop();
+    expect(stop.seen()).not.toHaveProperty("prompt");
+    for (const prompt of ["first prompt", "second prompt"]) {
+      await e.fire({
+        event: "UserPromptSubmit",
+        payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt }),
+      });
+    }
+    await fireStop();
+    expect(stop.seen()).toMatchObject({ prompt: "second prompt", prompt_response: "done" });
   });
 
   it("lets stdout JSON decide even on exit 2", async () => {

@@ -42,6 +42,8 @@ export function shapePayload(
     session?: DialectSessionFacts;
     /** The user prompt's number in the session (1 for the first). */
     turn?: number;
+    /** The last prompt the user submitted. */
+    prompt?: string;
   },
 ): ShapedPayload {
   // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
@@ -116,6 +118,7 @@ export function shapePayload(
     ...(toolOutput !== undefined ? { toolOutput } : {}),
     ...(toolResponse !== undefined ? { toolResponse } : {}),
     ...(opts.turn !== undefined ? { turn: opts.turn } : {}),
+    ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
   });
   return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
 }

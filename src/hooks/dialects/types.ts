@@ -86,6 +86,8 @@ export interface ShapedTool {
   toolResponse?: unknown;
   /** The user prompt's number in the session, once one was submitted (Reasonix's `turn`). */
   turn?: number;
+  /** The last prompt the user submitted (Gemini CLI's AfterAgent carries it as `prompt`). */
+  prompt?: string;
 }
 
 /** One dialect. Every function is pure except `files`, which only computes paths. */

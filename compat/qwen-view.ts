@@ -59,11 +59,13 @@ export function modelItemsFromQwen(messages: readonly ChatMessage[]): string[] {
 
 const KEEL_BLOCK =
   /^tool_result: Blocked by [\s\S]*? \((?:[^()]*)\): ([\s\S]*)\. The tool did not run\.$/;
+/** A Gemini AfterTool block: the output withheld after the tool ran (gemini/exit.ts). */
+const KEEL_POST_BLOCK = /^tool_result: Blocked after the tool ran, by hook [\s\S]*?: ([\s\S]*)$/;
 
 /** Keel's items in the same form: block messages reduced to their reason, text split. */
 export function keelItemsForQwen(items: readonly string[]): string[] {
   return items.flatMap((item) => {
-    const block = KEEL_BLOCK.exec(item);
+    const block = KEEL_BLOCK.exec(item) ?? KEEL_POST_BLOCK.exec(item);
     if (block) return [`tool_result: (blocked: ${block[1]})`];
     if (item.startsWith("text: ")) return paragraphs(item.slice(6)).map((p) => `text: ${p}`);
     if (item.startsWith("tool_result: ")) {

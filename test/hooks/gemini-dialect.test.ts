@@ -96,6 +96,30 @@ describe("Gemini CLI dialect", () => {
     expect(stop.seen()).toMatchObject({ prompt: "second prompt", prompt_response: "done" });
   });
 
+  it("an AfterTool block replaces the tool's result instead of adding to it", async () => {
+    const post = () =>
+      buildPayload("PostToolUse", {
+        projectDir: w.project,
+        tool: "shell",
+        input: { command: "ls" },
+        response: "a.txt",
+      });
+    userHook("b", "AfterTool", `echo 'lint failed' >&2; exit 2`);
+    const d = await (await engine()).fire({ event: "PostToolUse", payload: post() });
+    expect(d.updatedToolOutput).toMatch(/^Blocked after the tool ran, by hook .*: lint failed$/);
+    expect(d.additionalContext).toBeNull();
+
+    // JSON: its own additionalContext stays context; only the reason replaces the output.
+    userHook(
+      "j",
+      "AfterTool",
+      `echo '{"decision":"block","reason":"no","hookSpecificOutput":{"additionalContext":"ctx"}}'`,
+    );
+    const j = await (await engine()).fire({ event: "PostToolUse", payload: post() });
+    expect(j.updatedToolOutput).toMatch(/: no$/);
+    expect(j.additionalContext).toBe("ctx");
+  });
+
   it("lets stdout JSON decide even on exit 2", async () => {
     userHook("x", "BeforeTool", `echo '{"decision":"allow"}'; echo 'stderr says no' >&2; exit 2`);
     const d = await (await engine()).fire({ event: "PreToolUse", payload: shellPre() });

@@ -223,6 +223,9 @@ export async function* dispatchToolCall(
     );
     if (!post.continue) stopReason = post.stopReason ?? "a PostToolUse hook stopped the agent";
   } else {
+    // A command that ran and exited non-zero: some agents' hooks see that as PostToolUse.
+    const exitCode = result.details?.exitCode;
+    const ran = typeof exitCode === "number" && exitCode !== 0 && !signal.aborted;
     const failure = yield* fireHook(
       ctx.hooks,
       ctx.info,
@@ -236,6 +239,15 @@ export async function* dispatchToolCall(
         duration_ms: durationMs,
       },
       signal,
+      ran
+        ? {
+            tool_name: name,
+            tool_input: input,
+            tool_use_id: call.id,
+            tool_response: { content: result.content, ...(result.details ?? {}) },
+            duration_ms: durationMs,
+          }
+        : undefined,
     );
     content = withContext(
       content,

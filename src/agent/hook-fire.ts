@@ -43,8 +43,10 @@ export async function* fireHook<E extends HookEventName>(
   event: E,
   fields: EventPayloadFields[E],
   signal?: AbortSignal,
+  /** PostToolUseFailure of a tool that ran: the call as PostToolUse fields (FireOptions.ranAs). */
+  ranAs?: EventPayloadFields["PostToolUse"],
 ): AsyncGenerator<AgentEvent, HookDecision> {
-  const payload = {
+  const common = {
     session_id: info.sessionId,
     transcript_path: info.transcriptPath,
     cwd: info.projectDir,
@@ -53,15 +55,17 @@ export async function* fireHook<E extends HookEventName>(
     ...(info.promptId !== undefined && event !== "SessionStart"
       ? { prompt_id: info.promptId }
       : {}),
-    hook_event_name: event,
-    ...fields,
   };
+  const payload = { ...common, hook_event_name: event, ...fields };
   let decision: HookDecision;
   try {
     decision = yield* withProgress<HookDecision, AgentEvent>((emit) =>
       engine.fire({
         event,
         payload,
+        ...(ranAs
+          ? { ranAs: { ...common, hook_event_name: "PostToolUse" as const, ...ranAs } }
+          : {}),
         ...(signal ? { signal } : {}),
         onStart: (hook) => emit({ type: "hook_start", hook }),
         onEnd: (hook) => emit({ type: "hook_end", hook }),

@@ -298,9 +298,22 @@ export async function createHookEngine(
     if (snapshot.listing.projectTrust.trusted && (await executedFilesChanged(snapshot))) {
       snapshot = await takeSnapshot(paths);
     }
-    const candidates = snapshot.byEvent.get(event);
-    if (!candidates) return aggregate(event, []);
-    const planned = planFiring(candidates, payload, projectDir, tools).filter(
+    // A failed tool that ran (a shell command's non-zero exit) is PostToolUse to some dialects.
+    const ranAs = event === "PostToolUseFailure" ? (options.ranAs as AnyEventPayload) : undefined;
+    const seesPost = (h: PreparedHook) =>
+      ranAs !== undefined && h.dialect.ranToolFailureIsPostToolUse;
+    const candidates = (snapshot.byEvent.get(event) ?? []).filter((h) => !seesPost(h));
+    const asPost = ranAs
+      ? planFiring(
+          (snapshot.byEvent.get("PostToolUse") ?? []).filter(seesPost),
+          ranAs,
+          projectDir,
+          tools,
+        )
+      : [];
+    const payloadOf = (h: PreparedHook): AnyEventPayload =>
+      ranAs !== undefined && asPost.includes(h) ? ranAs : payload;
+    const planned = [...planFiring(candidates, payload, projectDir, tools), ...asPost].filter(
       (h) => h.def.handler.once !== true || !ranOnce.has(h.def.id),
     );
     for (const h of planned) if (h.def.handler.once === true) ranOnce.add(h.def.id);
@@ -309,7 +322,7 @@ export async function createHookEngine(
     for (const h of planned.filter(runsInBackground)) {
       background.start(
         async (signal) => {
-          const item = await runOne(h, payload, signal, { async: true });
+          const item = await runOne(h, payloadOf(h), signal, { async: true });
           return {
             run: item.record,
             additionalContext:
@@ -328,7 +341,7 @@ export async function createHookEngine(
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
     const signal = options.signal ?? NEVER;
     const runHook = (h: PreparedHook) =>
-      runOne(h, payload, signal, {
+      runOne(h, payloadOf(h), signal, {
         async: false,
         ...(deadline !== undefined ? { deadline } : {}),
         ...(options.onStart ? { onStart: options.onStart } : {}),

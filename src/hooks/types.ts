@@ -283,6 +283,13 @@ export interface FireOptions<E extends HookEventName = HookEventName> {
   payload: EventPayload<E>;
   /** Aborting cancels running hooks (their outcome becomes `cancelled`). */
   signal?: AbortSignal;
+  /**
+   * PostToolUseFailure of a tool that ran and reported failure (a shell command's non-zero
+   * exit): the same call as a PostToolUse payload, for dialects whose agents fire PostToolUse
+   * then (`ranToolFailureIsPostToolUse`). Their PostToolUse hooks run with it instead of their
+   * PostToolUseFailure hooks.
+   */
+  ranAs?: EventPayload<"PostToolUse">;
   /** Called as each foreground hook starts, so a front end can say what runs. Must not throw. */
   onStart?: (start: HookStart) => void;
   /** Called as each foreground hook ends, with what `onStart` got (the firing may still wait

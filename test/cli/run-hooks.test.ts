@@ -2,7 +2,7 @@
  * Each hook event's effect end to end through `keel run` against the simulator, with real hook
  * scripts and real files (design §2.2 "Where results go").
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -231,6 +231,24 @@ describe("keel run: hook events", () => {
     expect(payload.tool_name).toBe("read_file");
     expect(typeof payload.error).toBe("string");
     expect(lastSent(world, 1)?.content).toContain("hint: files live in src/");
+  });
+
+  it("a shell command exiting non-zero fires a Qwen Code PostToolUse hook, as Qwen does", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo oops; exit 3" }), reply().text("ok")),
+    );
+    const log = join(world.root, "qwen-post.log");
+    const hook = hookScript(world, "qpost.sh", `cat > "${log}"`);
+    mkdirSync(join(world.root, ".qwen"), { recursive: true });
+    writeFileSync(
+      join(world.root, ".qwen/settings.json"),
+      JSON.stringify({ hooks: { PostToolUse: [commandHook(hook, "run_shell_command")] } }),
+    );
+    const r = await keel(world, ["run", "run it", "--yes", "--output-format", "json"]);
+    expect(json(r.stdout).toolCalls[0]?.status).toBe("error");
+    const payload = JSON.parse(readFileSync(log, "utf8"));
+    expect(payload.hook_event_name).toBe("PostToolUse");
+    expect(payload.tool_name).toBe("run_shell_command");
   });
 
   it("Stop block continues with the reason; stop_hook_active is true on the next Stop", async () => {

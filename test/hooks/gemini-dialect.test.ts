@@ -102,7 +102,7 @@ describe("Gemini CLI dialect", () => {
         projectDir: w.project,
         tool: "shell",
         input: { command: "ls" },
-        response: "a.txt",
+        toolResponse: { content: "a.txt" },
       });
     userHook("b", "AfterTool", `echo 'lint failed' >&2; exit 2`);
     const d = await (await engine()).fire({ event: "PostToolUse", payload: post() });

@@ -33,6 +33,52 @@ function userHook(name: string, event: string, then: string, group: Record<strin
 }
 
 describe("Qwen Code dialect", () => {
+  it("a command that ran and exited non-zero fires PostToolUse, not PostToolUseFailure", async () => {
+    const log = (name: string) => join(w.root, `${name}.json`);
+    const hook = (name: string) => ({
+      type: "command",
+      command: w.write(`hooks/${name}.sh`, `#!/bin/sh\ncat > "${log(name)}"\n`, {
+        executable: true,
+      }),
+    });
+    w.json("home/.qwen/settings.json", {
+      hooks: {
+        PostToolUse: [{ hooks: [hook("qpost")] }],
+        PostToolUseFailure: [{ hooks: [hook("qfail")] }],
+      },
+    });
+    w.json("home/.claude/settings.json", {
+      hooks: { PostToolUseFailure: [{ hooks: [hook("cfail")] }] },
+    });
+    const input = { command: "false" };
+    const failure = buildPayload("PostToolUseFailure", {
+      projectDir: w.project,
+      input,
+      error: "[exit code: 1]",
+    });
+    const ranAs = buildPayload("PostToolUse", {
+      projectDir: w.project,
+      input,
+      toolResponse: { content: "[exit code: 1]", exitCode: 1 },
+    });
+    const e = await engine();
+    const ran = await e.fire({ event: "PostToolUseFailure", payload: failure, ranAs });
+    expect(ran.runs.map((r) => r.event).sort()).toEqual(["PostToolUse", "PostToolUseFailure"]);
+    const seen = JSON.parse(readFileSync(log("qpost"), "utf8")) as Record<string, unknown>;
+    expect(seen).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "run_shell_command" });
+    expect(() => readFileSync(log("qfail"))).toThrow();
+    expect(JSON.parse(readFileSync(log("cfail"), "utf8")).hook_event_name).toBe(
+      "PostToolUseFailure",
+    );
+
+    // A failure where nothing ran (no ranAs): Qwen's PostToolUseFailure hooks, as before.
+    const hard = await e.fire({ event: "PostToolUseFailure", payload: failure });
+    expect(hard.runs.map((r) => r.source).some((s) => s.includes(".qwen"))).toBe(true);
+    expect(JSON.parse(readFileSync(log("qfail"), "utf8")).hook_event_name).toBe(
+      "PostToolUseFailure",
+    );
+  });
+
   it("reads a command hook's timeout as milliseconds", async () => {
     userHook("t", "PreToolUse", "exit 0");
     const hook = (await engine()).listing().hooks[0];

@@ -142,6 +142,9 @@ export interface Dialect<N extends string = string> {
    * as one list. Unset: the hook runs alongside the others (Claude Code, cagent, Gemini CLI).
    */
   readonly inOrderChain?: string;
+  /** A tool that ran and reported failure (a shell command's non-zero exit) fires this
+   *  dialect's PostToolUse hooks, not its PostToolUseFailure ones (Qwen Code 0.15, measured). */
+  readonly ranToolFailureIsPostToolUse?: boolean;
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
   /** Observing events whose exit-2 (or block) message this dialect's agent gives the model;

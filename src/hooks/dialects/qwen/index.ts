@@ -54,6 +54,7 @@ export const qwenDialect = defineDialect({
     GEMINI_PROJECT_DIR: ctx.projectDir,
   }),
   matcherStyle: "search",
+  ranToolFailureIsPostToolUse: true,
   matchesNonToolEvents: true,
   ignoresMatcherOn: NO_MATCHER_EVENTS,
   updatedInputIsWhole: true,

@@ -7,7 +7,7 @@
  * 1. start-up: `--version`, `--help`, `hooks list` (Reasonix: `hook list --json`) without and
  *    with hook files, and Keel's `--help` / `hooks list` against `node -e 0`;
  * 2. a 20-tool-call session with 0, 2 and 8 command hooks on every call (PreToolUse), Keel's
- *    from its own settings (run alongside each other); and with 8 hooks from the same
+ *    from its own settings (run alongside each other); and with 32 hooks from the same
  *    `.reasonix/settings.json` for both (one after another in both), which gives the cost of
  *    one hook run (BENCH_ONLY keys: startup, 0, 2, 8, seq, 200);
  * 3. a 200-turn session (199 tool calls and an answer in one headless run).
@@ -321,7 +321,7 @@ async function main(): Promise<void> {
       [NO_HOOKS, "0", 20, 0, N, "keel"],
       ["20 tool calls, 2 hooks per call", "2", 20, 2, N, "keel"],
       ["20 tool calls, 8 hooks per call", "8", 20, 8, N, "keel"],
-      [IN_ORDER, "seq", 20, 8, N, "reasonix"],
+      [IN_ORDER, "seq", 20, IN_ORDER_HOOKS, N, "reasonix"],
       ["200 turns", "200", 199, 0, Math.max(1, Math.ceil(N / 2)), "keel"],
     ];
     for (const [name, key, calls, hooks, reps, file] of sessions) {
@@ -347,7 +347,9 @@ async function main(): Promise<void> {
 }
 
 const NO_HOOKS = "20 tool calls, no hooks";
-const IN_ORDER = "20 tool calls, 8 hooks per call from the same .reasonix file (one after another)";
+/** Enough runs (20 × 32) that a hook's cost stands out of Reasonix's run-to-run spread. */
+const IN_ORDER_HOOKS = 32;
+const IN_ORDER = `20 tool calls, ${IN_ORDER_HOOKS} hooks per call from the same .reasonix file (one after another)`;
 
 /** The cost of one hook run when hooks run one after another: the in-order row minus the
  *  no-hook row, over its 160 runs, for each agent (medians of the same run). */
@@ -355,7 +357,7 @@ function printPerHook(rows: Row[]): void {
   const base = rows.find((r) => r.name === NO_HOOKS);
   const seq = rows.find((r) => r.name === IN_ORDER);
   if (!base || !seq || seq.peer.length === 0) return;
-  const runs = 20 * 8;
+  const runs = 20 * IN_ORDER_HOOKS;
   const per = (with_: Sample[], without: Sample[], f: (s: Sample) => number) =>
     (median(with_.map(f)) - median(without.map(f))) / runs;
   const wall = (s: Sample) => s.wallMs;

@@ -61,4 +61,25 @@ describe("SlashMenu", () => {
     for (const line of frame.split("\n")) expect(line.length).toBeLessThanOrEqual(50);
     expect(frame.replace(/\s+/g, " ")).toContain(description);
   });
+
+  it("gives a label wider than its column a row of its own, whole, at 60 and 40 columns", () => {
+    const label = "/mode [default|acceptEdits|plan|bypassPermissions]";
+    for (const width of [60, 40]) {
+      const { lastFrame } = render(
+        <SlashMenu
+          items={[
+            { value: "/mode", label, description: "show or switch the mode", runnable: true },
+            { value: "/help", label: "/help", description: "list commands", runnable: true },
+          ]}
+          selected={0}
+          width={width}
+        />,
+      );
+      const frame = lastFrame() ?? "";
+      for (const line of frame.split("\n")) expect(line.length).toBeLessThanOrEqual(width);
+      expect(frame.replace(/\s+/g, ""), `${width} columns`).toContain(label.replace(/\s+/g, ""));
+      expect(frame).toContain("show or switch the mode");
+      expect(frame).toMatch(/\/help\s+list commands/);
+    }
+  });
 });

@@ -378,10 +378,15 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
       argv: [process.execPath, KEEL_BIN, "--continue"],
     });
     terminals.push(term);
-    const screen = await term.waitFor((t) => t.includes("ask Keel, or /help"), {
-      what: "the prompt",
-    });
-    expect(screen).toContain("no earlier conversation in this project to continue");
+    // The notice is drawn once the opened session is handed to the screen, a frame after the
+    // prompt may first appear.
+    const screen = await term.waitFor(
+      (t) =>
+        t.includes("ask Keel, or /help") &&
+        t.includes("no earlier conversation in this project to continue"),
+      { what: "the prompt and the notice" },
+    );
+    expect(screen).toContain("this is a new session");
   }, 30_000);
 
   it("first run without a key: setup saves config.json with mode 0600", async () => {

@@ -141,6 +141,8 @@ export async function createHookEngine(
   let promptTurn = 0;
   /** The last prompt submitted (UserPromptSubmit's `prompt`), for dialects that repeat it later. */
   let lastPrompt: string | undefined;
+  /** The answers that ended at a Stop since that prompt (Gemini's `prompt_response`). */
+  let answers: string[] = [];
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
@@ -193,6 +195,7 @@ export async function createHookEngine(
         ...(opts.session ? { session: opts.session } : {}),
         ...(promptTurn > 0 ? { turn: promptTurn } : {}),
         ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
+        ...(event === "Stop" ? { answers } : {}),
       });
       const req = {
         hook: h.def,
@@ -293,6 +296,11 @@ export async function createHookEngine(
       promptTurn += 1;
       const prompt = (payload as { prompt?: unknown }).prompt;
       if (typeof prompt === "string") lastPrompt = prompt;
+      answers = [];
+    }
+    if (event === "Stop") {
+      const answer = (payload as { last_assistant_message?: unknown }).last_assistant_message;
+      if (typeof answer === "string") answers = [...answers, answer];
     }
     // A trusted hook's script edited since the snapshot is re-hashed: now untrusted, it won't run.
     if (snapshot.listing.projectTrust.trusted && (await executedFilesChanged(snapshot))) {

@@ -76,7 +76,7 @@ describe("Gemini CLI dialect", () => {
     expect(end.seen().reason).toBe("exit");
   });
 
-  it("repeats the last submitted prompt in AfterAgent (none before the first)", async () => {
+  it("repeats the last prompt in AfterAgent, with every answer since it", async () => {
     const stop = userHook("s", "AfterAgent", "exit 0");
     const e = await engine();
     const fireStop = () =>
@@ -94,6 +94,19 @@ describe("Gemini CLI dialect", () => {
     }
     await fireStop();
     expect(stop.seen()).toMatchObject({ prompt: "second prompt", prompt_response: "done" });
+
+    // A Stop hook made the agent go on: prompt_response holds every answer since the prompt.
+    await e.fire({
+      event: "Stop",
+      payload: buildPayload("Stop", { projectDir: w.project, lastAssistantMessage: "more" }),
+    });
+    expect(stop.seen().prompt_response).toBe("done\nmore");
+    await e.fire({
+      event: "UserPromptSubmit",
+      payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt: "third" }),
+    });
+    await fireStop();
+    expect(stop.seen().prompt_response).toBe("done");
   });
 
   it("an AfterTool block replaces the tool's result instead of adding to it", async () => {

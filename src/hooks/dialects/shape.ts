@@ -44,6 +44,8 @@ export function shapePayload(
     turn?: number;
     /** The last prompt the user submitted. */
     prompt?: string;
+    /** On Stop: the answers since that prompt. */
+    answers?: readonly string[];
   },
 ): ShapedPayload {
   // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
@@ -119,6 +121,7 @@ export function shapePayload(
     ...(toolResponse !== undefined ? { toolResponse } : {}),
     ...(opts.turn !== undefined ? { turn: opts.turn } : {}),
     ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
+    ...(opts.answers !== undefined ? { answers: opts.answers } : {}),
   });
   return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
 }

@@ -88,6 +88,9 @@ export interface ShapedTool {
   turn?: number;
   /** The last prompt the user submitted (Gemini CLI's AfterAgent carries it as `prompt`). */
   prompt?: string;
+  /** On Stop: every answer that ended at a Stop since that prompt, this one last (a Stop hook
+   *  that made the agent continue leads to several; Gemini's `prompt_response` joins them). */
+  answers?: readonly string[];
 }
 
 /** One dialect. Every function is pure except `files`, which only computes paths. */

@@ -85,10 +85,14 @@ export const geminiDialect = defineDialect({
     const out = nativeStdinObject(payload, shaped, NAMES.get(payload.hook_event_name) ?? "");
     for (const key of NOT_IN_GEMINI) delete out[key];
     out.timestamp = new Date().toISOString();
-    // AfterAgent names the turn's answer prompt_response and repeats the prompt (measured, 0.61).
+    // AfterAgent repeats the prompt and names the answer prompt_response: every answer since
+    // the prompt when a Stop hook made the agent go on (measured, 0.61).
     if ("last_assistant_message" in out) {
       if (shaped.prompt !== undefined) out.prompt = shaped.prompt;
-      out.prompt_response = out.last_assistant_message;
+      out.prompt_response =
+        shaped.answers && shaped.answers.length > 0
+          ? shaped.answers.join("\n")
+          : out.last_assistant_message;
       delete out.last_assistant_message;
     }
     // A headless run ends with reason "exit" in Gemini CLI; Keel says "other".

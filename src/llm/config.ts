@@ -105,7 +105,13 @@ export interface LlmConfig {
 /** Result of `loadLlmConfig`. */
 export type LlmConfigResult =
   | { ok: true; config: LlmConfig }
-  | { ok: false; error: string; path: string };
+  | {
+      ok: false;
+      error: string;
+      path: string;
+      /** The file is not JSON (the CLI says where, in one line). */
+      invalidJson?: true;
+    };
 
 /** Options of `loadLlmConfig`. */
 export interface LoadLlmConfigOptions {
@@ -117,7 +123,14 @@ export interface LoadLlmConfigOptions {
 export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmConfigResult> {
   const path = join(options.keelHome, "config.json");
   const file = await readConfigFile(path);
-  if (!file.ok) return { ok: false, error: file.error, path };
+  if (!file.ok) {
+    return {
+      ok: false,
+      error: file.error,
+      path,
+      ...(file.invalidJson ? { invalidJson: true } : {}),
+    };
+  }
   const parsed = checkConfigFile(file.value);
   if (!parsed.ok) return { ok: false, error: `${path}: ${parsed.field}: ${parsed.message}`, path };
   const f = parsed.data;
@@ -211,7 +224,7 @@ export async function saveLlmConfig(
 
 async function readConfigFile(
   path: string,
-): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+): Promise<{ ok: true; value: unknown } | { ok: false; error: string; invalidJson?: true }> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -227,6 +240,7 @@ async function readConfigFile(
     return {
       ok: false,
       error: `${path}: not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+      invalidJson: true,
     };
   }
 }

@@ -132,11 +132,19 @@ describe("keel doctor", () => {
     expect(out).toContain("readable by others (mode 644)");
   });
 
-  it("fails on a malformed config file, naming it", async () => {
+  it("fails on a malformed config file, naming it and the place in one line", async () => {
     await writeFile(join(home, "config.json"), "{ nope");
     const { code, out } = await doctor({ offline: true });
-    expect(out).toContain(`✗ config   ${join(home, "config.json")}: not valid JSON`);
+    expect(out).toMatch(
+      new RegExp(`✗ config   ${join(home, "config.json")}: invalid JSON: .* at 1:3\n`),
+    );
     expect(code).toBe(1);
+    // A trailing comma is called one (V8 says "Expected double-quoted property name").
+    await writeFile(join(home, "config.json"), '{\n  "apiKey": "x",\n}\n');
+    const again = await doctor({ offline: true });
+    expect(again.out).toContain(
+      `${join(home, "config.json")}: invalid JSON: trailing comma at 3:1`,
+    );
   });
 
   it("lists hook sources and fails on their errors", async () => {

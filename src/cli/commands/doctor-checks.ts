@@ -6,8 +6,9 @@ import { stat } from "node:fs/promises";
 import { createHookEngine, validateHooks } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
-import { type LlmConfig, loadLlmConfig } from "../../llm/config.js";
+import type { LlmConfig } from "../../llm/config.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
+import { loadConfig } from "../llm-config.js";
 import { summaryLine } from "./hooks-render.js";
 
 /** One line of the report. */
@@ -58,7 +59,7 @@ export async function checkConfig(opts: {
   keelHome: string;
   env: NodeJS.ProcessEnv;
 }): Promise<{ findings: Finding[]; config: LlmConfig | null }> {
-  const loaded = await loadLlmConfig({ keelHome: opts.keelHome, env: opts.env });
+  const loaded = await loadConfig({ keelHome: opts.keelHome, env: opts.env });
   if (!loaded.ok) {
     return { findings: [{ status: "fail", check: "config", detail: loaded.error }], config: null };
   }

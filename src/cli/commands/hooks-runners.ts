@@ -9,8 +9,8 @@ import { createAgentRunner } from "../../agent/subagent.js";
 import type { EventPayload } from "../../hooks/events.js";
 import type { AgentRunner, HookEngine, PromptRunner } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
-import { loadLlmConfig } from "../../llm/config.js";
 import type { ChatClient } from "../../llm/types.js";
+import { loadConfig } from "../llm-config.js";
 
 /** Where the model is, for `keel hooks test`. */
 export interface TestRunnerOptions {
@@ -40,7 +40,7 @@ export function createTestRunners(opts: TestRunnerOptions): {
   let loaded: Promise<Model> | undefined;
   const model = (): Promise<Model> => {
     loaded ??= (async () => {
-      const result = await loadLlmConfig({ keelHome: opts.keelHome, env: process.env });
+      const result = await loadConfig({ keelHome: opts.keelHome, env: process.env });
       if (!result.ok) throw new Error(result.error);
       const config = result.config;
       const baseUrl = opts.baseUrl ?? config.baseUrl;

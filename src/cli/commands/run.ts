@@ -14,9 +14,9 @@ import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
-import { loadLlmConfig } from "../../llm/config.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
+import { loadConfig } from "../llm-config.js";
 import { UserError } from "../main.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { stripControls } from "../terminal-text.js";
@@ -113,7 +113,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (!(await stat(projectDir).catch(() => null))?.isDirectory()) {
     throw new UserError(`--cwd: not a directory: ${projectDir}`);
   }
-  const config = await loadLlmConfig({ keelHome, env: process.env });
+  const config = await loadConfig({ keelHome, env: process.env });
   if (!config.ok) throw new UserError(config.error);
   const llm = config.config;
   if (!llm.apiKey) {

@@ -3,12 +3,11 @@
  * prints its base URL (one line on stdout), logs each request on stderr, and runs until
  * SIGINT/SIGTERM.
  */
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { jsonDepthExceeded, jsonSyntaxError } from "../../hooks/config/json-scan.js";
 import type { SimRequestRecord } from "../../sim/record.js";
 import { loadScriptFile } from "../../sim/script.js";
 import { EXHAUSTED_TEXT, type Simulator, startSimulator } from "../../sim/server.js";
+import { jsonProblem } from "../json-problem.js";
 import { UserError } from "../main.js";
 
 /** Options of `runSim`. */
@@ -51,22 +50,6 @@ export async function runSim(options: RunSimOptions): Promise<void> {
     );
   }
   await sim.close();
-}
-
-/**
- * A script that is not valid JSON, said in one line with its place (`invalid JSON: trailing
- * comma at 3:1`), as hook files say it; V8's own message quotes the text over several lines.
- */
-async function jsonProblem(path: string): Promise<string | null> {
-  const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null || jsonDepthExceeded(text, 64) !== null) return null;
-  const err = jsonSyntaxError(text);
-  if (!err) return null;
-  // Counted here rather than with hooks/config/positions.js, which loads the YAML parser.
-  const before = text.slice(0, err.offset);
-  const line = before.split("\n").length;
-  const column = err.offset - (before.lastIndexOf("\n") + 1) + 1;
-  return `${path}: invalid JSON: ${err.reason} at ${line}:${column}`;
 }
 
 /** One log line for a request. */

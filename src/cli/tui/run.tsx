@@ -9,12 +9,8 @@
  */
 import { render } from "ink";
 import type { PermissionMode } from "../../agent/permissions.js";
-import {
-  DEFAULT_BASE_URL,
-  type LlmConfig,
-  loadLlmConfig,
-  saveLlmConfig,
-} from "../../llm/config.js";
+import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
+import { loadConfig } from "../llm-config.js";
 import { UserError } from "../main.js";
 import { App, type OpenedBackend } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
@@ -58,7 +54,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
 
 async function runSession(opts: InteractiveOptions): Promise<void> {
   const env = opts.env ?? process.env;
-  let loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
+  let loaded = await loadConfig({ keelHome: opts.keelHome, env });
   if (!loaded.ok) throw new UserError(loaded.error);
   // A base URL from the environment means a deliberate setup (a proxy, the simulator): no wizard.
   if (loaded.config.apiKey === null && !env.KEEL_BASE_URL) {
@@ -70,7 +66,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     process.stdout.write(
       `✓ saved your API key and base URL to ${saved.path} (readable only by you)\n`,
     );
-    loaded = await loadLlmConfig({ keelHome: opts.keelHome, env });
+    loaded = await loadConfig({ keelHome: opts.keelHome, env });
     if (!loaded.ok) throw new UserError(loaded.error);
   }
   const llm = loaded.config;

@@ -4,20 +4,12 @@
  * or name the wrong thing ("Expected double-quoted property name" for a trailing comma).
  */
 import { readFile } from "node:fs/promises";
-import { jsonDepthExceeded, jsonSyntaxError } from "../hooks/config/json-scan.js";
+import { jsonProblemText } from "../hooks/config/json-scan.js";
 
 /** `<path>: invalid JSON: <what> at <line>:<column>`, or null when the file reads as JSON (or
  *  cannot be read, or nests too deep to scan). */
 export async function jsonProblem(path: string): Promise<string | null> {
   const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return null;
-  const body = text.replace(/^\uFEFF/, "");
-  if (jsonDepthExceeded(body, 64) !== null) return null;
-  const err = jsonSyntaxError(body);
-  if (!err) return null;
-  // Counted here rather than with hooks/config/positions.js, which loads the YAML parser.
-  const before = body.slice(0, err.offset);
-  const line = before.split("\n").length;
-  const column = err.offset - (before.lastIndexOf("\n") + 1) + 1;
-  return `${path}: invalid JSON: ${err.reason} at ${line}:${column}`;
+  const problem = text === null ? null : jsonProblemText(text);
+  return problem === null ? null : `${path}: invalid JSON: ${problem}`;
 }

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { jsonProblemText } from "../hooks/config/json-scan.js";
 import { readConfigText } from "../hooks/config/read-file.js";
 
 /** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
@@ -119,8 +120,11 @@ export function parseMcpFile(text: string, file: McpConfigFile): McpConfig {
   try {
     json = JSON.parse(text);
   } catch (err) {
+    const said = jsonProblemText(text);
     out.problems.push(
-      `${file.path}: not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+      said !== null
+        ? `${file.path}: invalid JSON: ${said}`
+        : `${file.path}: not valid JSON (${err instanceof Error ? err.message : String(err)})`,
     );
     return out;
   }

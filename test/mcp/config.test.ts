@@ -82,7 +82,7 @@ describe("loadMcpConfig", () => {
       `${mcpJson}: mcpServers.badArgs.args: Invalid input: expected array, received string`,
       `${mcpJson}: mcpServers.badType.type: must be "stdio", "http" or "sse", got "websocket"`,
       `${mcpJson}: mcpServers.noUrl.url: Invalid input: expected string, received undefined`,
-      expect.stringMatching(/^.*\.keel\/settings\.json: not valid JSON/),
+      expect.stringMatching(/^.*\.keel\/settings\.json: invalid JSON: .* at 1:3$/),
     ]);
   });
 });

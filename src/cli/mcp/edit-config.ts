@@ -5,6 +5,7 @@
  */
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { jsonProblemText } from "../../hooks/config/json-scan.js";
 
 /** Where `keel mcp add` writes. */
 export type McpWriteScope = "project" | "local" | "user";
@@ -31,7 +32,12 @@ async function readObject(path: string): Promise<Record<string, unknown> | strin
     }
     return `${path}: the top level is not a JSON object; not changed`;
   } catch (err) {
-    return `${path}: not valid JSON (${err instanceof Error ? err.message : String(err)}); not changed`;
+    const said = jsonProblemText(text);
+    const why =
+      said !== null
+        ? `invalid JSON: ${said}`
+        : `not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+    return `${path}: ${why}; not changed`;
   }
 }
 

@@ -163,3 +163,19 @@ class ScanError extends Error {
     super(`JSON syntax error at ${offset}: ${reason}`);
   }
 }
+
+/**
+ * What is wrong with a JSON text, in one line with its place (`trailing comma at 3:1`), or
+ * null when it parses or nests deeper than `maxDepth` (then only JSON.parse's word is left).
+ * The one wording for every JSON file Keel reads: config.json, MCP servers, simulator scripts.
+ */
+export function jsonProblemText(text: string, maxDepth = 64): string | null {
+  const body = text.replace(/^\uFEFF/, "");
+  if (jsonDepthExceeded(body, maxDepth) !== null) return null;
+  const err = jsonSyntaxError(body);
+  if (!err) return null;
+  const before = body.slice(0, err.offset);
+  const line = before.split("\n").length;
+  const column = err.offset - (before.lastIndexOf("\n") + 1) + 1;
+  return `${err.reason} at ${line}:${column}`;
+}

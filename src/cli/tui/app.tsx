@@ -488,6 +488,7 @@ export function App(props: AppProps) {
           width={width}
           rows={rows}
           pending={pending}
+          armed={pending ? pendingArmed : trustArmed}
           trust={
             trust ? { hooks: trust, projectDir: opening.projectDir, onAnswer: answerTrust } : null
           }

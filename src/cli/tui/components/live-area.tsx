@@ -20,6 +20,8 @@ export interface LiveAreaProps {
   /** Terminal rows, to keep the frame shorter than the screen. */
   rows: number;
   pending: PendingPermission | null;
+  /** Whether the permission or trust question takes keys yet (until then the prompt does). */
+  armed: boolean;
   trust: {
     hooks: readonly UntrustedHook[];
     projectDir: string;
@@ -37,6 +39,7 @@ export function LiveArea({
   width,
   rows,
   pending,
+  armed,
   trust,
   taskStartedAt,
   exiting,
@@ -71,6 +74,7 @@ export function LiveArea({
           request={pending.request}
           onAnswer={pending.answer}
           width={width}
+          armed={armed}
           // The rest of the prompt, the card above it and the status line take about 12 rows;
           // two more keep the frame below the screen height (a taller one garbles the scrollback).
           maxCallRows={Math.max(4, rows - 14)}
@@ -81,6 +85,7 @@ export function LiveArea({
           hooks={trust.hooks}
           onAnswer={trust.onAnswer}
           width={width}
+          armed={armed}
         />
       ) : taskStartedAt !== null || exiting ? (
         <Box marginTop={1}>

@@ -19,6 +19,8 @@ export interface PermissionPromptProps {
   maxCallRows?: number;
   /** Keys are ignored this long after the prompt appears (default ARM_DELAY_MS). */
   armDelayMs?: number;
+  /** Whether it takes keys yet, when the screen decides (the prompt below takes them until). */
+  armed?: boolean;
 }
 
 const CHOICES: readonly Choice<PermissionAnswer>[] = [
@@ -96,8 +98,10 @@ export function PermissionPrompt({
   isActive,
   maxCallRows = 12,
   armDelayMs = ARM_DELAY_MS,
+  armed: armedFromScreen,
 }: PermissionPromptProps) {
-  const armed = useArmed(armDelayMs);
+  const armedByTimer = useArmed(armedFromScreen === undefined ? armDelayMs : 0);
+  const armed = armedFromScreen ?? armedByTimer;
   const inner = Math.max(20, width - 4);
   const rows = callRows(request, inner, maxCallRows);
   return (

@@ -28,6 +28,8 @@ export interface TrustPromptProps {
   maxListed?: number;
   /** Keys are ignored this long after the prompt appears (default ARM_DELAY_MS). */
   armDelayMs?: number;
+  /** Whether it takes keys yet, when the screen decides (the prompt below takes them until). */
+  armed?: boolean;
 }
 
 // "Don't trust" comes first: Enter on a prompt that appeared unexpectedly must not trust.
@@ -44,8 +46,10 @@ export function TrustPrompt({
   width,
   maxListed = 8,
   armDelayMs = ARM_DELAY_MS,
+  armed: armedFromScreen,
 }: TrustPromptProps) {
-  const armed = useArmed(armDelayMs);
+  const armedByTimer = useArmed(armedFromScreen === undefined ? armDelayMs : 0);
+  const armed = armedFromScreen ?? armedByTimer;
   const inner = Math.max(20, width - 4);
   const listed = hooks.slice(0, maxListed);
   const hidden = hooks.length - listed.length;

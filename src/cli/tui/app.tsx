@@ -126,6 +126,13 @@ export function App(props: AppProps) {
   const [trustArmed, setTrustArmed] = useState(false);
   const [pendingArmed, setPendingArmed] = useState(false);
   const trustRef = useRef(false);
+  // One arming timer per question: a new question restarts it, an old one cannot arm it early.
+  const armTimers = useRef<{ trust?: NodeJS.Timeout; pending?: NodeJS.Timeout }>({});
+  const arm = (which: "trust" | "pending", set: (armed: boolean) => void) => {
+    clearTimeout(armTimers.current[which]);
+    set(false);
+    armTimers.current[which] = setTimeout(() => set(true), ARM_DELAY_MS);
+  };
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
@@ -240,9 +247,8 @@ export function App(props: AppProps) {
     const { untrustedHooks } = await import("./trust.js");
     const untrusted = untrustedHooks(b.agent().hooks, b.projectDir, b.agent().mcp);
     trustRef.current = untrusted !== null;
-    setTrustArmed(false);
+    if (untrusted !== null) arm("trust", setTrustArmed);
     setTrust(untrusted);
-    if (untrusted !== null) setTimeout(() => setTrustArmed(true), ARM_DELAY_MS);
     return untrusted !== null;
   };
 
@@ -315,10 +321,7 @@ export function App(props: AppProps) {
       const fresh = p !== null && pendingRef.current === null;
       pendingRef.current = p;
       setPending(p);
-      if (fresh) {
-        setPendingArmed(false);
-        setTimeout(() => setPendingArmed(true), ARM_DELAY_MS);
-      }
+      if (fresh) arm("pending", setPendingArmed);
     });
     const signal = props.quitSignal;
     const onQuit = () => void quit("other");

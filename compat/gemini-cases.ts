@@ -114,7 +114,57 @@ function forGemini(c: CompatCase): CompatCase | null {
   return { ...rest, hooks, ...(deliberate ? { deliberate } : {}) };
 }
 
+const after =
+  "if [ -e first-done ]; then touch second-after-first; else touch second-alongside-first; fi";
+
+/** How hooks of one group run: alongside each other, or one after another with `sequential`. */
+const ORDER_CASES: CompatCase[] = [
+  {
+    name: "order: one group, hooks alongside each other",
+    prompt: "say hi",
+    hooks: [
+      { id: "first", event: "BeforeAgent", group: "g", answer: "sleep 0.5; touch first-done" },
+      { id: "second", event: "BeforeAgent", group: "g", answer: after },
+    ],
+    turns: [{ text: "done" }],
+  },
+  {
+    name: "order: a sequential group runs its hooks one after another",
+    prompt: "say hi",
+    hooks: [
+      {
+        id: "first",
+        event: "BeforeAgent",
+        group: "g",
+        sequential: true,
+        answer: "sleep 0.5; touch first-done",
+      },
+      { id: "second", event: "BeforeAgent", group: "g", sequential: true, answer: after },
+    ],
+    turns: [{ text: "done" }],
+  },
+  {
+    name: "order: in a sequential group, the first hook blocks",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "first",
+        event: "BeforeTool",
+        group: "g",
+        sequential: true,
+        answer: "echo 'first says no' >&2; exit 2",
+      },
+      { id: "second", event: "BeforeTool", group: "g", sequential: true },
+    ],
+    turns: [
+      { calls: [{ tool: "Bash", input: { command: "echo ran > out.txt" } }] },
+      { text: "done" },
+    ],
+  },
+];
+
 /** Every Gemini CLI case, in table order. */
-export const GEMINI_CASES: CompatCase[] = CASES.map(forGemini).filter(
-  (c): c is CompatCase => c !== null,
-);
+export const GEMINI_CASES: CompatCase[] = [
+  ...CASES.map(forGemini).filter((c): c is CompatCase => c !== null),
+  ...ORDER_CASES,
+];

@@ -85,13 +85,22 @@ export function claudeSettings(
   timeoutUnit: "s" | "ms" = "s",
 ): object {
   const byEvent: Record<string, object[]> = {};
+  const named = new Map<string, { hooks: object[]; [field: string]: unknown }>();
   for (const h of hooks) {
     const handler: Record<string, unknown> = { type: "command", command: hookCommand(dirs, h) };
     if (h.timeout !== undefined) {
       handler.timeout = timeoutUnit === "ms" ? h.timeout * 1000 : h.timeout;
     }
-    const group: Record<string, unknown> = { hooks: [handler] };
+    const shared = h.group !== undefined ? named.get(`${h.event}/${h.group}`) : undefined;
+    if (shared) {
+      shared.hooks.push(handler);
+      if (h.sequential) shared.sequential = true;
+      continue;
+    }
+    const group: { hooks: object[]; [field: string]: unknown } = { hooks: [handler] };
     if (h.matcher !== undefined) group.matcher = h.matcher;
+    if (h.sequential) group.sequential = true;
+    if (h.group !== undefined) named.set(`${h.event}/${h.group}`, group);
     const list = byEvent[h.event] ?? [];
     list.push(group);
     byEvent[h.event] = list;

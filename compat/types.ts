@@ -27,6 +27,10 @@ export interface HookSpec {
   answer?: string;
   /** Handler `timeout` in seconds. */
   timeout?: number;
+  /** Hooks naming the same group share one matcher group (Claude-style settings only); its
+   *  `sequential` flag is set when any of them asks (Gemini CLI's group field). */
+  group?: string;
+  sequential?: boolean;
 }
 
 /** One row of the table. */

@@ -79,24 +79,32 @@ function runsInBackground(h: PreparedHook): boolean {
   );
 }
 
+/** Hooks that run one after another; `stopsAtBlock`: the first block or deny ends the run. */
+interface Run {
+  hooks: PreparedHook[];
+  stopsAtBlock: boolean;
+}
+
 /**
  * The firing's hooks as runs: a dialect whose agent runs hooks one after another
- * (`inOrderChain`) gets one run of all its hooks in configuration order; every other hook is a
- * run of its own. Runs go alongside each other.
+ * (`inOrderChain`) gets one run of all its hooks in configuration order, ended by the first
+ * block; a sequential group (Gemini) one run of its hooks, all of which run; every other hook
+ * is a run of its own. Runs go alongside each other.
  */
-function runsOf(hooks: readonly PreparedHook[]): PreparedHook[][] {
-  const runs: PreparedHook[][] = [];
-  const chains = new Map<string, PreparedHook[]>();
+function runsOf(hooks: readonly PreparedHook[]): Run[] {
+  const runs: Run[] = [];
+  const chains = new Map<string, Run>();
   for (const h of hooks) {
-    const key = h.dialect.inOrderChain;
+    const dialectChain = h.dialect.inOrderChain;
+    const key = dialectChain !== undefined ? `dialect:${dialectChain}` : h.def.sequentialGroup;
     if (key === undefined) {
-      runs.push([h]);
+      runs.push({ hooks: [h], stopsAtBlock: false });
       continue;
     }
     const chain = chains.get(key);
-    if (chain) chain.push(h);
+    if (chain) chain.hooks.push(h);
     else {
-      const fresh = [h];
+      const fresh = { hooks: [h], stopsAtBlock: dialectChain !== undefined };
       chains.set(key, fresh);
       runs.push(fresh);
     }
@@ -357,12 +365,12 @@ export async function createHookEngine(
       });
     const runs = await mapBounded(runsOf(foreground), concurrency, async (run) => {
       const done: AggregateItem[] = [];
-      for (const h of run) {
+      for (const h of run.hooks) {
         const item = await runHook(h);
         done.push(item);
-        // An in-order run ends at its first block or deny: later hooks never start.
+        // A dialect's in-order run ends at its first block or deny: later hooks never start.
         const d = item.verdict.decision;
-        if (d === "block" || d === "deny") break;
+        if (run.stopsAtBlock && (d === "block" || d === "deny")) break;
       }
       return done;
     });

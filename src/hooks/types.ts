@@ -128,6 +128,8 @@ export interface HookDefinition {
   problems: HookProblem[];
   /** Where the handler is written in its file (for `file:line` messages). */
   location?: { line: number; column: number; field: string };
+  /** Hooks sharing this value run one after another, in order (Gemini's `sequential` group). */
+  sequentialGroup?: string;
 }
 
 /** How one hook run ended. */

@@ -1,7 +1,8 @@
 /**
  * Which hooks of one firing run one after another: Reasonix (0.x and 1.x files as one list)
  * and the tutorial format run theirs in configuration order and stop at the first block, as
- * Reasonix 1.38 does (compat/reasonix-cases.ts "order:"); Claude Code's run alongside.
+ * Reasonix 1.38 does (compat/reasonix-cases.ts "order:"); a Gemini group with `sequential`
+ * runs in order without stopping (compat/gemini-cases.ts "order:"); Claude Code's run alongside.
  * Each hook appends "start <id>" and "end <id>" to one log, so the log shows the interleaving.
  */
 import { readFileSync } from "node:fs";
@@ -124,6 +125,46 @@ describe("hooks that run one after another", () => {
     expect(lines.slice(0, firstEnd).sort()).toEqual(["start c1", "start c2", "start r1"]);
     expect(lines.indexOf("start r2")).toBeGreaterThan(lines.indexOf("end r1"));
     expect(lines).toHaveLength(8);
+  });
+
+  it("a Gemini group with sequential: true runs in order, and a block does not stop it", async () => {
+    w.json("home/.gemini/settings.json", {
+      hooks: {
+        BeforeTool: [
+          {
+            sequential: true,
+            hooks: [
+              { type: "command", command: logged("g1", 0.2, 2) },
+              { type: "command", command: logged("g2", 0) },
+            ],
+          },
+          { hooks: [{ type: "command", command: logged("other", 0) }] },
+        ],
+      },
+    });
+    const { decision, lines } = await fire();
+    expect(decision.decision).toBe("block");
+    // g2 starts after g1 ended (and despite its block); the other group ran alongside.
+    expect(lines.indexOf("start g2")).toBeGreaterThan(lines.indexOf("end g1"));
+    expect(lines.indexOf("end other")).toBeLessThan(lines.indexOf("end g1"));
+    expect(lines).toHaveLength(6);
+  });
+
+  it("hooks of one Gemini group without sequential run alongside each other", async () => {
+    w.json("home/.gemini/settings.json", {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              { type: "command", command: logged("g1", 0.3) },
+              { type: "command", command: logged("g2", 0) },
+            ],
+          },
+        ],
+      },
+    });
+    const { lines } = await fire();
+    expect(lines.indexOf("end g2")).toBeLessThan(lines.indexOf("end g1"));
   });
 
   it("a Claude Code block does not stop a Reasonix list (each agent's rule for its own hooks)", async () => {

@@ -143,5 +143,8 @@ export function toDefinition(
     trusted: source.scope === "user",
     active,
     problems,
+    ...(raw.sequentialGroup !== undefined
+      ? { sequentialGroup: `${source.path}#${raw.sequentialGroup}` }
+      : {}),
   };
 }

@@ -22,6 +22,9 @@ export interface RawHook {
   matcherAt?: FieldPath;
   /** Warnings about this hook that do not stop it. */
   problems: HookProblem[];
+  /** Set on hooks of a group that runs its hooks one after another (Gemini's `sequential`):
+   *  the same value for every hook of that group. */
+  sequentialGroup?: string;
 }
 
 /** What every reader gets: the file it reads and a way to report located problems. */

@@ -9,6 +9,7 @@ import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
 import { hooksFileSchema } from "../../config/schema.js";
 import type { HookEventName } from "../../events.js";
+import { isRecord } from "../../util.js";
 import { nativeStdinObject } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
@@ -52,6 +53,30 @@ function geminiHooks<T extends { matcher: string | undefined; handler: { timeout
   return hooks;
 }
 
+/**
+ * Hooks of a group with `"sequential": true` run one after another, in order; a block does not
+ * stop the rest (measured, 0.61: compat:gemini "order:" cases). Other groups' hooks run alongside.
+ */
+function sequentialGroups<T extends { at: readonly (string | number)[] }>(
+  hooks: T[],
+  settings: unknown,
+): (T & { sequentialGroup?: string })[] {
+  return hooks.map((h) => {
+    // A handler sits at hooks.<Event>[group].hooks[i]; its group is two steps up.
+    let group: unknown = settings;
+    for (const key of h.at.slice(0, -2)) {
+      group = isRecord(group)
+        ? group[String(key)]
+        : Array.isArray(group)
+          ? group[Number(key)]
+          : undefined;
+    }
+    return isRecord(group) && group.sequential === true
+      ? { ...h, sequentialGroup: h.at.slice(0, -2).join("/") }
+      : h;
+  });
+}
+
 /** Fields of Keel's native payload that Gemini CLI's hooks never get (measured, 0.61). */
 const NOT_IN_GEMINI = [
   "prompt_id",
@@ -76,7 +101,7 @@ export const geminiDialect = defineDialect({
     const read = readJsonHooksFile(text, ctx, hooksFileSchema(), (hooks, c) =>
       readNativeHooks(hooks, c, (name) => EVENTS[name]),
     );
-    return { ...read, hooks: geminiHooks(read.hooks) };
+    return { ...read, hooks: sequentialGroups(geminiHooks(read.hooks), read.settings) };
   },
   ...createToolMapper(GEMINI_TOOLS, { absolutePaths: true }),
   eventName: (event) => NAMES.get(event) ?? event,

@@ -311,12 +311,12 @@ const yogaWithoutFetch = {
 
 /**
  * Ink, slice-ansi, ansi-tokenize and wrap-ansi each build an `Intl.Segmenter` when imported (and
- * cli-truncate one per call); the
- * first one in a process loads ICU's break data (~8 ms) before the TUI's first frame, whose text
- * needs none. Their `new Intl.Segmenter(` becomes src/cli/tui/fast-segmenter.ts's class, which
- * answers text of single-code-point clusters itself and makes the real segmenter on first need
- * (test/cli/tui/fast-segmenter.test.ts compares the two). The build fails when a file no longer
- * has exactly one such line (a new version: look again rather than ship the cost silently).
+ * cli-truncate one per call); the first one in a process loads ICU's break data (~8 ms) before
+ * the TUI's first frame, whose text needs none. Their `new Intl.Segmenter(` becomes
+ * src/cli/tui/fast-segmenter.ts's class, which answers text of single-code-point clusters itself
+ * and makes the real segmenter on first need (test/cli/tui/fast-segmenter.test.ts compares the
+ * two). The build fails when a file no longer has exactly one such line (a new version: look
+ * again rather than ship the cost silently).
  */
 const SEGMENTER_USERS = [
   "ink/build/line-update.js",

@@ -20,6 +20,19 @@ const observe = (event: string, matcher?: string): HookSpec => ({
   ...(matcher !== undefined ? { matcher } : {}),
 });
 
+/** keel run exits 1 when a hook blocked the prompt (the prompt did not run); Claude Code exits 0. */
+const PROMPT_BLOCK_EXIT: CompatCase["deliberate"] = {
+  why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+  allows: ["exit status 0 ≠ 1"],
+};
+
+/** The same against agents whose `-p` answers a blocked prompt with an empty result, where Keel
+ *  says which hook blocked it. */
+export const PROMPT_BLOCK_EXIT_AND_RESULT: CompatCase["deliberate"] = {
+  why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
+  allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
+};
+
 /** Every case, in the order the table prints them. */
 export const CASES: CompatCase[] = [
   {
@@ -83,10 +96,7 @@ export const CASES: CompatCase[] = [
     prompt: "print the secret",
     hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'no secrets' >&2; exit 2" }],
     turns: [done],
-    deliberate: {
-      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-      allows: ["exit status 0 ≠ 1"],
-    },
+    deliberate: PROMPT_BLOCK_EXIT,
   },
   {
     name: "UserPromptSubmit decision:block",
@@ -99,10 +109,7 @@ export const CASES: CompatCase[] = [
       },
     ],
     turns: [done],
-    deliberate: {
-      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-      allows: ["exit status 0 ≠ 1"],
-    },
+    deliberate: PROMPT_BLOCK_EXIT,
   },
   {
     name: "PreToolUse allow",

@@ -3,7 +3,7 @@
  * tool names (in settings and in the hooks' JSON answers), minus the rows Gemini has no event
  * or notion for. The same `.gemini/settings.json` goes to Gemini CLI and to Keel.
  */
-import { CASES } from "./cases.js";
+import { CASES, PROMPT_BLOCK_EXIT_AND_RESULT } from "./cases.js";
 import type { CompatCase, HookSpec } from "./types.js";
 
 /** Claude event → Gemini CLI event. */
@@ -62,14 +62,8 @@ const SKIPPED = new Set([
 
 /** Differences Keel keeps on purpose against Gemini CLI, by case name. */
 const GEMINI_DELIBERATE: Readonly<Record<string, CompatCase["deliberate"]>> = {
-  "UserPromptSubmit exit 2 blocks the prompt": {
-    why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-    allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
-  },
-  "UserPromptSubmit decision:block": {
-    why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-    allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
-  },
+  "UserPromptSubmit exit 2 blocks the prompt": PROMPT_BLOCK_EXIT_AND_RESULT,
+  "UserPromptSubmit decision:block": PROMPT_BLOCK_EXIT_AND_RESULT,
   "PreToolUse deny": CLAUDE_FIELDS,
   "PreToolUse ask (headless)": CLAUDE_FIELDS,
   "PreToolUse exit 1 + JSON deny on stdout": CLAUDE_FIELDS,

@@ -3,7 +3,7 @@
  * the matchers, minus the Claude-only rows, plus the rows only Qwen needs. The same
  * `.qwen/settings.json` goes to Qwen Code and to Keel.
  */
-import { CASES } from "./cases.js";
+import { CASES, PROMPT_BLOCK_EXIT_AND_RESULT } from "./cases.js";
 import type { CompatCase, HookSpec } from "./types.js";
 
 /** Claude tool name → Qwen Code 0.15 tool name. */
@@ -46,14 +46,8 @@ const QWEN_DELIBERATE: Readonly<Record<string, CompatCase["deliberate"]>> = {
     why: "Qwen runs no SessionStart hooks in -p",
     allows: ["hooks fired [] ≠ [start]", "model saw (request 1)"],
   },
-  "UserPromptSubmit exit 2 blocks the prompt": {
-    why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-    allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
-  },
-  "UserPromptSubmit decision:block": {
-    why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-    allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
-  },
+  "UserPromptSubmit exit 2 blocks the prompt": PROMPT_BLOCK_EXIT_AND_RESULT,
+  "UserPromptSubmit decision:block": PROMPT_BLOCK_EXIT_AND_RESULT,
   "PreToolUse ask (headless)": {
     why: "the tool is refused in both; Keel says why in its own words",
     allows: ["model saw (request 2)"],

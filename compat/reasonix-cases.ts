@@ -2,6 +2,7 @@
  * The Reasonix 1.x differential cases: the same `.reasonix/settings.json` hooks and the same
  * model turn through the real Reasonix and through Keel.
  */
+import { PROMPT_BLOCK_EXIT_AND_RESULT } from "./cases.js";
 import type { CompatCase, HookSpec, ModelTurn } from "./types.js";
 
 const bash = (command: string): ModelTurn => ({ calls: [{ tool: "Bash", input: { command } }] });
@@ -84,10 +85,7 @@ export const REASONIX_CASES: CompatCase[] = [
     prompt: "print the secret",
     hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'no secrets' >&2; exit 2" }],
     turns: [done],
-    deliberate: {
-      why: "keel run exits 1 when a hook blocked the prompt (it did not run)",
-      allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
-    },
+    deliberate: PROMPT_BLOCK_EXIT_AND_RESULT,
   },
   {
     name: "Write, Read, Edit payloads",

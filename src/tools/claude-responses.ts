@@ -4,18 +4,8 @@
  * (measured with `npm run compat:claude`). Used by the tools' hook descriptors (hook-facts.ts).
  */
 import { resolve } from "node:path";
+import { fields, type Input, type Response, str } from "./response-fields.js";
 import { structuredPatch } from "./structured-patch.js";
-
-type Response = Record<string, unknown>;
-type Input = Record<string, unknown>;
-
-function fields(response: unknown): Response {
-  return typeof response === "object" && response !== null ? (response as Response) : {};
-}
-
-function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
-}
 
 /** The absolute path of the file a call touched (details, else the input made absolute). */
 function filePath(r: Response, input: Input): string {

@@ -6,18 +6,8 @@
  * the tools' hook descriptors (hook-facts.ts).
  */
 import { basename, resolve } from "node:path";
+import { fields, type Input, type Response, str } from "./response-fields.js";
 import { type PatchHunk, structuredPatch } from "./structured-patch.js";
-
-type Response = Record<string, unknown>;
-type Input = Record<string, unknown>;
-
-function fields(response: unknown): Response {
-  return typeof response === "object" && response !== null ? (response as Response) : {};
-}
-
-function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
-}
 
 /** run_shell_command: the model's text, and the raw output without its last newline. */
 export function qwenShellResponse(response: unknown): Response {

@@ -4,17 +4,7 @@
  * (measured with `npm run compat:reasonix`). Used by the tools' hook descriptors (hook-facts.ts).
  */
 import { resolve } from "node:path";
-
-type Response = Record<string, unknown>;
-type Input = Record<string, unknown>;
-
-function fields(response: unknown): Response {
-  return typeof response === "object" && response !== null ? (response as Response) : {};
-}
-
-function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
-}
+import { fields, type Input, type Response, str } from "./response-fields.js";
 
 function filePath(r: Response, input: Input): string {
   return typeof r.absolutePath === "string" ? r.absolutePath : resolve(str(input.path));

@@ -1,0 +1,17 @@
+/**
+ * Reading a tool's loosely typed `tool_response` and input for the per-agent response shapes
+ * (claude-responses.ts, qwen-responses.ts, reasonix-responses.ts).
+ */
+
+export type Response = Record<string, unknown>;
+export type Input = Record<string, unknown>;
+
+/** The response's fields, or none when it is not an object. */
+export function fields(response: unknown): Response {
+  return typeof response === "object" && response !== null ? (response as Response) : {};
+}
+
+/** The value when it is a string, else "". */
+export function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}

@@ -329,9 +329,9 @@ const fastSegmenter = {
   name: "fast-segmenter",
   setup(b) {
     const ours = join(ROOT, "src/cli/tui/fast-segmenter.ts");
-    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.js$/ }, async (args) => {
-      const path = args.path.split("\\").join("/");
-      if (!SEGMENTER_USERS.some((f) => path.endsWith(`/node_modules/${f}`))) return undefined;
+    const names = SEGMENTER_USERS.map((f) => f.replace(/[.]/g, "\\.").replace(/\//g, "[\\\\/]"));
+    const filter = new RegExp(`[\\\\/]node_modules[\\\\/](?:${names.join("|")})$`);
+    b.onLoad({ filter }, async (args) => {
       const source = await readFile(args.path, "utf8");
       const made = "new Intl.Segmenter(";
       if (source.split(made).length !== 2) {

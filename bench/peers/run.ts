@@ -29,7 +29,8 @@ import { startSimulator } from "../../src/sim/server.js";
 
 const N = Number(process.env.BENCH_N ?? 5);
 const ROOT = resolve(import.meta.dirname, "../..");
-const KEEL = join(ROOT, "bin/keel.js");
+/** Experiments: another build of Keel (BENCH_KEEL=/path/to/keel/bin/keel.js). */
+const KEEL = process.env.BENCH_KEEL ?? join(ROOT, "bin/keel.js");
 const MEASURE = join(import.meta.dirname, "measure.py");
 /** Experiments: node flags for Keel's sessions (BENCH_NODE_FLAGS), Keel alone (BENCH_AGENTS=keel). */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);

@@ -1,8 +1,9 @@
 /**
  * Running one hook process: its own process group, payload on stdin (a hook that never reads
  * it is fine), capped and safely decoded output, and a kill path (SIGTERM to the group, then
- * SIGKILL) that a grandchild holding the pipes cannot stall. Spawning goes through a seam so
- * tests and benchmarks can count or replace it. Whatever a hook leaves running in its group
+ * SIGKILL) that a grandchild holding the pipes cannot stall. Processes start through the native
+ * spawner where it is built (fast-spawn.ts), else child_process.spawn; a seam lets tests and
+ * benchmarks count or replace spawning. Whatever a hook leaves running in its group
  * (`sleep 9999 & exit 0`) is killed by `killLeftoverGroups` (engine shutdown, i.e. session end)
  * or when Keel exits, whichever comes first; a hook that wants a daemon must leave the group
  * (setsid).
@@ -10,6 +11,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { KILL_GRACE_MS } from "./events.js";
+import { fastSpawn } from "./fast-spawn.js";
 import type { RawRunResult } from "./handlers/types.js";
 
 /** The spawn seam (node's `child_process.spawn` by default). */
@@ -82,7 +84,15 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
 
 /** Process groups of hooks that exited while something in the group still ran. */
 const leftovers = new Set<number>();
+/** Groups of finished hooks not looked at yet. Checking each at once costs a failed
+ *  `kill(-pgid, 0)` per hook run (an exception, ~50 µs), which hooks run one after another
+ *  pay in full; they are checked together instead, within a second or before any signal. */
+const unchecked = new Set<number>();
+let sweepTimer: NodeJS.Timeout | undefined;
 let exitHandlerInstalled = false;
+/** How long a finished hook's group may wait to be checked. Far too short for the kernel to
+ *  hand the same id to a new group (ids are given out in order, up to pid_max). */
+const SWEEP_DELAY_MS = 1000;
 
 function groupAlive(pgid: number): boolean {
   try {
@@ -94,16 +104,29 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-/** Remembers a finished hook's group if anything in it still runs. Empty groups are dropped
- *  first, so a group id the kernel may reuse is never kept longer than needed. */
-function trackLeftovers(pgid: number | undefined): void {
+/** Keeps the unchecked groups that still run and drops every empty group, so a group id the
+ *  kernel may reuse is never kept longer than needed. */
+function sweep(): void {
+  if (sweepTimer !== undefined) clearTimeout(sweepTimer);
+  sweepTimer = undefined;
+  for (const g of unchecked) if (groupAlive(g)) leftovers.add(g);
+  unchecked.clear();
   for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
-  if (pgid === undefined || !groupAlive(pgid)) return;
-  leftovers.add(pgid);
+}
+
+/** Notes a finished hook's group: anything still running in it is killed at session end or
+ *  when Keel exits. */
+function trackLeftovers(pgid: number | undefined): void {
+  if (pgid === undefined) return;
+  unchecked.add(pgid);
+  sweepTimer ??= setTimeout(sweep, SWEEP_DELAY_MS).unref();
   if (!exitHandlerInstalled) {
     exitHandlerInstalled = true;
     // 'exit' handlers must be synchronous: SIGKILL, no grace.
-    process.on("exit", () => signalLeftovers("SIGKILL"));
+    process.on("exit", () => {
+      sweep();
+      signalLeftovers("SIGKILL");
+    });
   }
 }
 
@@ -120,7 +143,7 @@ function signalLeftovers(sig: NodeJS.Signals): void {
 /** Kills what finished hooks left in their process groups: SIGTERM now, SIGKILL after
  *  `graceMs` (or at process exit). Called at session end. Resolves once SIGKILL is sent. */
 export async function killLeftoverGroups(graceMs = KILL_GRACE_MS): Promise<void> {
-  for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
+  sweep();
   if (leftovers.size === 0) return;
   signalLeftovers("SIGTERM");
   await new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
@@ -130,7 +153,7 @@ export async function killLeftoverGroups(graceMs = KILL_GRACE_MS): Promise<void>
 
 /** How many finished hooks' groups still have running processes (for tests and doctor). */
 export function leftoverGroupCount(): number {
-  for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
+  sweep();
   return leftovers.size;
 }
 
@@ -162,13 +185,21 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
 
   return new Promise((resolve) => {
     let child: ChildProcess;
+    let fast: ReturnType<typeof fastSpawn> = null;
     try {
-      child = (spec.spawn ?? spawn)(file, args, {
-        cwd: spec.cwd,
-        env: spec.env,
-        detached: true,
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      // The native spawner when it is built (fast-spawn.ts: why); the seam and
+      // child_process.spawn otherwise.
+      fast = spec.spawn
+        ? null
+        : fastSpawn(file, args, { cwd: spec.cwd, env: spec.env, stdin: spec.stdin });
+      child =
+        (fast as ChildProcess | null) ??
+        (spec.spawn ?? spawn)(file, args, {
+          cwd: spec.cwd,
+          env: spec.env,
+          detached: true,
+          stdio: ["pipe", "pipe", "pipe"],
+        });
     } catch (err) {
       resolve({ ...base, startError: `cannot start hook: ${message(err)}`, durationMs: 0 });
       return;
@@ -251,6 +282,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       timedOut = true;
       stop();
     });
-    child.stdin?.end(spec.stdin);
+    // The native spawner has written the payload already.
+    if (!fast) child.stdin?.end(spec.stdin);
   });
 }

@@ -8,6 +8,7 @@ import {
   openSync,
   readFileSync,
   readSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
@@ -35,14 +36,61 @@ export function openPrivateForAppend(path: string): number {
   return fd;
 }
 
-/** Appends one JSON line to a shared log (O_APPEND, one write per line), creating folders. */
-export function appendJsonLine(path: string, value: unknown): void {
+/** Logs appended to by this process, kept open: hooks run one after another append two audit
+ *  lines per run, and a mkdir, open, fstat and close for each line cost more than the write. */
+const openLogs = new Map<string, { fd: number; ino: number; dev: number }>();
+/** More logs than a process appends to (global audit, session audit, usage, a few sessions). */
+const MAX_OPEN_LOGS = 8;
+
+/** The open log at `path`, opened again when the file there is not the one kept open (removed
+ *  or replaced by hand): one stat per line instead of the folder, open and close. */
+function logFd(path: string): number {
+  const open = openLogs.get(path);
+  if (open !== undefined) {
+    const now = statSync(path, { throwIfNoEntry: false });
+    if (now && now.ino === open.ino && now.dev === open.dev) return open.fd;
+    forget(path);
+  }
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const fd = openPrivateForAppend(path);
+  const { ino, dev } = fstatSync(fd);
+  if (openLogs.size >= MAX_OPEN_LOGS) closeLogs();
+  openLogs.set(path, { fd, ino, dev });
+  return fd;
+}
+
+/** Closes the logs kept open (the next line reopens them). */
+export function closeLogs(): void {
+  for (const { fd } of openLogs.values()) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed.
+    }
+  }
+  openLogs.clear();
+}
+
+/** Appends one JSON line to a shared log (O_APPEND, one write per line), creating folders. */
+export function appendJsonLine(path: string, value: unknown): void {
+  const line = `${JSON.stringify(value)}\n`;
+  const fd = logFd(path);
   try {
-    writeAll(fd, `${JSON.stringify(value)}\n`);
-  } finally {
-    closeSync(fd);
+    writeAll(fd, line);
+  } catch (err) {
+    forget(path);
+    throw err;
+  }
+}
+
+function forget(path: string): void {
+  const open = openLogs.get(path);
+  openLogs.delete(path);
+  if (open === undefined) return;
+  try {
+    closeSync(open.fd);
+  } catch {
+    // Already closed.
   }
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { checkSandbox } from "../../src/cli/commands/doctor-checks.js";
+import { checkHookSpawner, checkSandbox } from "../../src/cli/commands/doctor-checks.js";
 import { resetSandboxStatus } from "../../src/tools/sandbox.js";
 
 afterEach(() => resetSandboxStatus());
@@ -18,5 +18,15 @@ describe("doctor: sandbox", () => {
     const f = checkSandbox();
     if (f.status !== "ok") ctx.skip(`bubblewrap is not usable here: ${f.detail}`);
     expect(f.detail).toMatch(/bwrap/);
+  });
+});
+
+describe("doctor: hook spawner", () => {
+  it("says whether hooks start through the native spawner", () => {
+    expect(checkHookSpawner(true, "linux")).toMatchObject({ status: "ok", check: "spawner" });
+    const missing = checkHookSpawner(false, "linux");
+    expect(missing.status).toBe("warn");
+    expect(missing.detail).toMatch(/npm run build/);
+    expect(checkHookSpawner(false, "darwin").status).toBe("skip");
   });
 });

@@ -8,6 +8,7 @@ import { displayPath } from "../format/text.js";
 import {
   checkConfig,
   checkEndpoint,
+  checkHookSpawner,
   checkHooks,
   checkNode,
   checkSandbox,
@@ -38,6 +39,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const findings: Finding[] = [
     checkNode(),
     checkSandbox(env),
+    checkHookSpawner(),
     ...config.findings,
     ...(await checkEndpoint({
       config: config.config,

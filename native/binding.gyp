@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "keel-spawn",
+      "sources": ["keel-spawn.c"],
+      "cflags": ["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+    }
+  ]
+}

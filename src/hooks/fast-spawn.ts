@@ -2,16 +2,16 @@
  * Starting hook processes without forking the agent. `child_process.spawn` forks all of Keel
  * (libuv uses fork() on Linux) and blocks the event loop until the child has exec'd: ~1–1.7 ms
  * per hook at Keel's size, paid in full by hooks that run one after another. The native
- * spawner (native/keel-spawn.c, built by `npm run build` where a C compiler is) uses
- * posix_spawn, whose clone(CLONE_VM | CLONE_VFORK) copies nothing: ~0.2 ms.
+ * spawner (native/keel-spawn.c, built by `npm run build` where a C compiler is) uses vfork,
+ * which copies nothing: ~0.2 ms.
  *
  * `fastSpawn` starts what runProcess asks child_process.spawn for (a detached child with three
  * pipes) and gives the same events, pids, exit codes, signal names and start-up errors. It
- * writes the payload itself, at once, while the hook starts: written later, after the
- * streams are set up, it often finds a hook that never reads stdin already gone (an EPIPE
- * error built and thrown away per hook). It is null where the spawner is not built or KEEL_NATIVE_SPAWN=0, and declines
- * (returns null) what it does not do the same way: a program without a `/` (PATH lookup) or a
- * string holding a NUL; runProcess then uses child_process.spawn.
+ * writes the payload itself, at once, while the hook starts: written later, after the streams
+ * are set up, it often finds a hook that never reads stdin already gone (an EPIPE error built
+ * and thrown away per hook). It returns null where the spawner is not built or
+ * KEEL_NATIVE_SPAWN=0, and for what it does not do the same way (a program without a `/`,
+ * which needs a PATH lookup; a string holding a NUL): runProcess then uses child_process.spawn.
  */
 import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
@@ -50,13 +50,22 @@ function load(): Native | null {
   return null;
 }
 
-const native = load();
+/** Loaded on first use: commands that run no hook (`keel --help`, `hooks list`) skip dlopen. */
+let loaded: Native | null | undefined;
+const nativeSpawner = (): Native | null => {
+  loaded ??= load();
+  return loaded;
+};
 
 /** Whether hooks start through the native spawner (for `keel doctor` and tests). */
-export const nativeSpawnLoaded = native !== null;
+export function nativeSpawnAvailable(): boolean {
+  return nativeSpawner() !== null;
+}
 
-const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, n]) => [n, name]));
-const ERRNO_NAMES = new Map(Object.entries(constants.errno).map(([name, n]) => [n, name]));
+const signalName = (n: number): NodeJS.Signals | null =>
+  (Object.entries(constants.signals).find(([, v]) => v === n)?.[0] as NodeJS.Signals) ?? null;
+const errnoName = (n: number): string =>
+  Object.entries(constants.errno).find(([, v]) => v === n)?.[0] ?? "UNKNOWN";
 
 /** Children started here that have not been reaped, by pid. */
 const running = new Map<number, NativeChild>();
@@ -64,7 +73,7 @@ let listening = false;
 
 function reapAll(): void {
   for (const [pid, child] of running) {
-    const status = native?.reap(pid);
+    const status = loaded?.reap(pid);
     if (status) {
       running.delete(pid);
       child.exited(status[0], status[1]);
@@ -112,7 +121,7 @@ class NativeChild extends EventEmitter {
 
   exited(code: number, signal: number): void {
     this.exitCode = code >= 0 ? code : null;
-    this.signalCode = signal >= 0 ? ((SIGNAL_NAMES.get(signal) as NodeJS.Signals) ?? null) : null;
+    this.signalCode = signal >= 0 ? signalName(signal) : null;
     this.done = true;
     this.emit("exit", this.exitCode, this.signalCode);
     this.maybeClose();
@@ -137,7 +146,7 @@ class NativeChild extends EventEmitter {
 /** Node's message for a child that could not start ("spawn /bin/sh ENOENT"), with its code. */
 function startError(file: string, err: unknown): Error {
   const errno = (err as { errno?: number }).errno ?? 0;
-  const code = ERRNO_NAMES.get(errno) ?? "UNKNOWN";
+  const code = errnoName(errno);
   return Object.assign(new Error(`spawn ${file} ${code}`), { code, errno: -errno, path: file });
 }
 
@@ -152,7 +161,8 @@ export function fastSpawn(
   args: readonly string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv; stdin: string },
 ): NativeChild | null {
-  if (native === null || !file.includes("/")) return null;
+  const native = file.includes("/") ? nativeSpawner() : null;
+  if (native === null) return null;
   const envp: string[] = [];
   for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) envp.push(`${k}=${v}`);
   const strings = [file, opts.cwd, ...args, ...envp];

@@ -5,11 +5,12 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { fastSpawn, nativeSpawnLoaded } from "../../src/hooks/fast-spawn.js";
+import { fastSpawn, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
 import { type ProcessSpec, runProcess } from "../../src/hooks/process.js";
 import { makeWorld } from "./helpers.js";
 
 const hasCompiler = spawnSync("cc", ["--version"]).status === 0;
+const nativeSpawnLoaded = nativeSpawnAvailable();
 
 describe("the native spawner", () => {
   it.runIf(process.platform === "linux" && hasCompiler)(

@@ -3,7 +3,7 @@
  * are tested one by one: Node version, configuration and key, endpoint, hook sources.
  */
 import { stat } from "node:fs/promises";
-import { createHookEngine, nativeSpawnLoaded, validateHooks } from "../../hooks/index.js";
+import { createHookEngine, nativeSpawnAvailable, validateHooks } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
 import type { LlmConfig } from "../../llm/config.js";
@@ -50,7 +50,7 @@ export function checkSandbox(env: NodeJS.ProcessEnv = process.env): Finding {
 
 /** How hook processes start: the native spawner, or child_process.spawn where it is not built. */
 export function checkHookSpawner(
-  loaded: boolean = nativeSpawnLoaded,
+  loaded: boolean = nativeSpawnAvailable(),
   platform: NodeJS.Platform = process.platform,
 ): Finding {
   if (loaded) {

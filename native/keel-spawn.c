@@ -84,13 +84,13 @@ static void close_pair(int fds[2]) {
  * only calls async-signal-safe functions and writes nothing but *error. */
 static void child(const char *file, char **args, char **envp, const char *cwd, int in, int out,
                   int err, volatile int *error) {
-  /* Every handler back to its default, as libuv does for child_process: Node ignores SIGPIPE
-   * and an ignored signal would stay ignored in the hook. Handlers glibc keeps for itself
-   * (32, 33) are refused here and reset by execve like any caught signal. */
+  /* Signals 1–31 back to their default, as libuv does for child_process: Node ignores SIGPIPE
+   * and an ignored signal would stay ignored in the hook. (Caught signals are reset by execve
+   * anyway; libuv leaves the real-time ones as they are, and so does this.) */
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; sig++)
+  for (int sig = 1; sig < 32; sig++)
     if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &dfl, NULL);
   if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 ||
       chdir(cwd) != 0) {

@@ -113,10 +113,24 @@ class NativeChild extends EventEmitter {
         this.openPipes -= 1;
         // Both pipes closed usually means the child is gone: look now instead of waiting for
         // SIGCHLD, which may have come before this child was listed.
-        if (this.openPipes === 0) reapAll();
+        if (this.openPipes === 0) {
+          reapAll();
+          if (!this.done) this.watch(1);
+        }
         this.maybeClose();
       });
     }
+  }
+
+  /** Until it is reaped, a timer keeps the event loop alive (as a ChildProcess's handle does;
+   *  the SIGCHLD listener does not) and looks again, backing off to 100 ms, in case a SIGCHLD
+   *  went to a reap that came too early. */
+  private watch(ms: number): void {
+    setTimeout(() => {
+      if (this.done) return;
+      reapAll();
+      if (!this.done) this.watch(Math.min(ms * 2, 100));
+    }, ms);
   }
 
   exited(code: number, signal: number): void {

@@ -101,6 +101,33 @@ function redirectIsHarmless(op: string, target: string | undefined, literal: boo
  * differently (`$'…'`, `[[`, `|&`, `&>`) counts as opaque or as a redirection: never as literal.
  */
 export function analyzeShell(source: string): ShellAnalysis {
+  const known = recent.get(source);
+  if (known) return known;
+  const analysis = deepFreeze(analyze(source));
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+  recent.set(source, analysis);
+  return analysis;
+}
+
+/** The last analyses, by source: one tool call is checked by every `if` condition of every
+ *  hook on its event (and by auto-approval), and a parse costs ~0.6 ms of mvdan-sh. Frozen, as
+ *  callers share them. */
+const recent = new Map<string, ShellAnalysis>();
+const RECENT_MAX = 32;
+
+function deepFreeze(a: ShellAnalysis): ShellAnalysis {
+  for (const c of a.commands) {
+    Object.freeze(c.argv);
+    Object.freeze(c.literal);
+    Object.freeze(c.assigns);
+    Object.freeze(c);
+  }
+  Object.freeze(a.commands);
+  Object.freeze(a.opaque);
+  return Object.freeze(a);
+}
+
+function analyze(source: string): ShellAnalysis {
   const S = sh();
   const table = operators(S);
   let file: ShNode;

@@ -157,8 +157,51 @@ const ORDER_CASES: CompatCase[] = [
   },
 ];
 
+/** A sequential group hands each hook's rewrite to the next (its hookRunner's
+ *  applyHookOutputToInput); hooks alongside each other all see the original. */
+const CHAIN_CASES: CompatCase[] = [
+  {
+    name: "order: in a sequential group, a BeforeTool rewrite reaches the next hook",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "first",
+        event: "BeforeTool",
+        group: "g",
+        sequential: true,
+        answer: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "echo rewritten > out.txt" } } })}'`,
+      },
+      { id: "second", event: "BeforeTool", group: "g", sequential: true },
+    ],
+    turns: [
+      { calls: [{ tool: "Bash", input: { command: "echo ran > out.txt" } }] },
+      { text: "done" },
+    ],
+    deliberate: {
+      why: "Gemini words its shell result its own way and tells the model a hook changed the input; the rewritten command ran in both",
+      allows: ["model saw (request 2)"],
+    },
+  },
+  {
+    name: "order: in a sequential group, BeforeAgent context reaches the next hook's prompt",
+    prompt: "say hi",
+    hooks: [
+      {
+        id: "first",
+        event: "BeforeAgent",
+        group: "g",
+        sequential: true,
+        answer: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "from the first hook" } })}'`,
+      },
+      { id: "second", event: "BeforeAgent", group: "g", sequential: true },
+    ],
+    turns: [{ text: "done" }],
+  },
+];
+
 /** Every Gemini CLI case, in table order. */
 export const GEMINI_CASES: CompatCase[] = [
   ...CASES.map(forGemini).filter((c): c is CompatCase => c !== null),
   ...ORDER_CASES,
+  ...CHAIN_CASES,
 ];

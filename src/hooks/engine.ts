@@ -5,6 +5,7 @@
  */
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
+import { chainedPayload } from "./chain.js";
 import { isInside, resolveHookPaths } from "./config/load.js";
 import { decideRun } from "./decide.js";
 import { shapePayload } from "./dialects/index.js";
@@ -79,17 +80,19 @@ function runsInBackground(h: PreparedHook): boolean {
   );
 }
 
-/** Hooks that run one after another; `stopsAtBlock`: the first block or deny ends the run. */
+/** Hooks that run one after another; `stopsAtBlock`: the first block or deny ends the run;
+ *  `chains`: each hook sees the input as the hooks before it changed it (chain.ts). */
 interface Run {
   hooks: PreparedHook[];
   stopsAtBlock: boolean;
+  chains: boolean;
 }
 
 /**
  * The firing's hooks as runs: a dialect whose agent runs hooks one after another
  * (`inOrderChain`) gets one run of all its hooks in configuration order, ended by the first
- * block; a sequential group (Gemini) one run of its hooks, all of which run; every other hook
- * is a run of its own. Runs go alongside each other.
+ * block; a sequential group (Gemini) one run of its hooks, all of which run, each seeing the
+ * input as the ones before it rewrote it; every other hook is a run of its own. Runs go alongside each other.
  */
 function runsOf(hooks: readonly PreparedHook[]): Run[] {
   const runs: Run[] = [];
@@ -98,13 +101,14 @@ function runsOf(hooks: readonly PreparedHook[]): Run[] {
     const dialectChain = h.dialect.inOrderChain;
     const key = dialectChain !== undefined ? `dialect:${dialectChain}` : h.def.sequentialGroup;
     if (key === undefined) {
-      runs.push({ hooks: [h], stopsAtBlock: false });
+      runs.push({ hooks: [h], stopsAtBlock: false, chains: false });
       continue;
     }
     const chain = chains.get(key);
     if (chain) chain.hooks.push(h);
     else {
-      const fresh = { hooks: [h], stopsAtBlock: dialectChain !== undefined };
+      const inOrder = dialectChain !== undefined;
+      const fresh = { hooks: [h], stopsAtBlock: inOrder, chains: !inOrder };
       chains.set(key, fresh);
       runs.push(fresh);
     }
@@ -356,8 +360,8 @@ export async function createHookEngine(
     const foreground = planned.filter((h) => !runsInBackground(h));
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
     const signal = options.signal ?? NEVER;
-    const runHook = (h: PreparedHook) =>
-      runOne(h, payloadOf(h), signal, {
+    const runHook = (h: PreparedHook, chained?: AnyEventPayload) =>
+      runOne(h, chained ?? payloadOf(h), signal, {
         async: false,
         ...(deadline !== undefined ? { deadline } : {}),
         ...(options.onStart ? { onStart: options.onStart } : {}),
@@ -365,9 +369,11 @@ export async function createHookEngine(
       });
     const runs = await mapBounded(runsOf(foreground), concurrency, async (run) => {
       const done: AggregateItem[] = [];
+      let chained: AnyEventPayload | undefined;
       for (const h of run.hooks) {
-        const item = await runHook(h);
+        const item = await runHook(h, chained);
         done.push(item);
+        if (run.chains) chained = chainedPayload(chained ?? payloadOf(h), item, projectDir);
         // A dialect's in-order run ends at its first block or deny: later hooks never start.
         const d = item.verdict.decision;
         if (run.stopsAtBlock && (d === "block" || d === "deny")) break;

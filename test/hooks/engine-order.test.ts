@@ -167,6 +167,52 @@ describe("hooks that run one after another", () => {
     expect(lines.indexOf("end g2")).toBeLessThan(lines.indexOf("end g1"));
   });
 
+  /** A hook that logs the command it was shown, then answers `answer` (JSON) or nothing. */
+  const shows = (id: string, answer?: object) =>
+    `printf '%s %s\\n' ${id} "$(jq -r .tool_input.command)" >> "$LOG"${answer ? `; echo '${JSON.stringify(answer)}'` : ""}`;
+  const rewrite = (command: string) => ({
+    hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command } },
+  });
+
+  it("in a Gemini sequential group, a rewrite reaches the next hook (as Gemini CLI's runner does)", async () => {
+    w.json("home/.gemini/settings.json", {
+      hooks: {
+        BeforeTool: [
+          {
+            sequential: true,
+            hooks: [
+              { type: "command", command: shows("g1", rewrite("ls -la")) },
+              { type: "command", command: shows("g2", rewrite("ls -la /tmp")) },
+              { type: "command", command: shows("g3") },
+            ],
+          },
+        ],
+      },
+    });
+    const { decision, lines } = await fire();
+    expect(lines).toEqual(["g1 ls", "g2 ls -la", "g3 ls -la /tmp"]);
+    expect(decision.updatedInput).toEqual({ command: "ls -la /tmp" });
+  });
+
+  it("a failed hook's output, and hooks alongside each other, pass no rewrite on", async () => {
+    w.json("home/.gemini/settings.json", {
+      hooks: {
+        BeforeTool: [
+          {
+            sequential: true,
+            hooks: [
+              { type: "command", command: `${shows("g1", rewrite("rm -rf x"))}; exit 1` },
+              { type: "command", command: shows("g2") },
+            ],
+          },
+          { hooks: [{ type: "command", command: shows("other", rewrite("ls -la")) }] },
+        ],
+      },
+    });
+    const { lines } = await fire();
+    expect([...lines].sort()).toEqual(["g1 ls", "g2 ls", "other ls"]);
+  });
+
   it("a Claude Code block does not stop a Reasonix list (each agent's rule for its own hooks)", async () => {
     w.json("project/.claude/settings.json", {
       hooks: {

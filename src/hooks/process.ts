@@ -84,9 +84,9 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
 
 /** Process groups of hooks that exited while something in the group still ran. */
 const leftovers = new Set<number>();
-/** Groups of finished hooks not looked at yet. Checking each at once costs a failed
- *  `kill(-pgid, 0)` per hook run (an exception, ~50 µs), which hooks run one after another
- *  pay in full; they are checked together instead, within a second or before any signal. */
+/** Groups of finished hooks not looked at yet. Checking each at once puts a failed
+ *  `kill(-pgid, 0)` (an exception) between one hook and the next when hooks run one after
+ *  another; they are checked together instead, within a second or before any signal. */
 const unchecked = new Set<number>();
 let sweepTimer: NodeJS.Timeout | undefined;
 let exitHandlerInstalled = false;

@@ -60,7 +60,7 @@ function logFd(path: string): number {
 }
 
 /** Closes the logs kept open (the next line reopens them). */
-export function closeLogs(): void {
+function closeLogs(): void {
   for (const { fd } of openLogs.values()) {
     try {
       closeSync(fd);

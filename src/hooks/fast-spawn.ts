@@ -92,6 +92,7 @@ class NativeChild extends EventEmitter {
   signalCode: NodeJS.Signals | null = null;
   private openPipes = 2;
   private done = false;
+  private closed = false;
 
   constructor(
     readonly pid: number,
@@ -141,8 +142,12 @@ class NativeChild extends EventEmitter {
     this.maybeClose();
   }
 
+  /** 'close' once, after the exit and both pipes' end (a reap from a pipe's close handler
+   *  would otherwise reach here twice). */
   private maybeClose(): void {
-    if (this.done && this.openPipes === 0) this.emit("close", this.exitCode, this.signalCode);
+    if (this.closed || !this.done || this.openPipes > 0) return;
+    this.closed = true;
+    this.emit("close", this.exitCode, this.signalCode);
   }
 
   kill(signal: NodeJS.Signals | number = "SIGTERM"): boolean {

@@ -33,15 +33,46 @@ describe("the native spawner", () => {
       child?.stdout.on("data", (c: Buffer) => {
         out += c;
       });
+      const events: string[] = [];
+      child?.on("exit", () => events.push("exit"));
+      child?.on("close", () => events.push("close"));
       const [code] = await new Promise<[number | null, string | null]>((r) =>
         child?.on("close", (c, s) => r([c, s])),
       );
       expect(code).toBe(0);
       expect(out.trim()).toBe(String(child?.pid));
+      // As a ChildProcess: one exit, then one close.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(events).toEqual(["exit", "close"]);
     } finally {
       w.cleanup();
     }
   });
+
+  it.runIf(nativeSpawnLoaded)(
+    "emits exit and close once each, however the exit and the pipes' end interleave",
+    async () => {
+      const w = makeWorld();
+      try {
+        const runs = Array.from({ length: 40 }, async () => {
+          const child = fastSpawn("/bin/sh", ["-c", "exit 0"], {
+            cwd: w.project,
+            env: {},
+            stdin: "",
+          });
+          const events: string[] = [];
+          child?.on("exit", () => events.push("exit"));
+          child?.on("close", () => events.push("close"));
+          await new Promise((r) => child?.once("close", r));
+          await new Promise((r) => setTimeout(r, 20));
+          return events.join(",");
+        });
+        for (const events of await Promise.all(runs)) expect(events).toBe("exit,close");
+      } finally {
+        w.cleanup();
+      }
+    },
+  );
 
   it("declines what it does not do the way child_process does (PATH lookup, NUL)", () => {
     const opts = { cwd: "/", env: {}, stdin: "" };

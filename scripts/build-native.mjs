@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Builds native/keel-spawn.c (posix_spawn for hook processes; why in that file) with node-gyp,
+ * Builds native/keel-spawn.c (vfork for hook processes; why in that file) with node-gyp,
  * which npm ships, into dist/native/keel-spawn.node. Run by `npm run build` after the bundle.
  *
  * Optional by design: without a C compiler, or off Linux, Keel starts hooks through
@@ -37,16 +37,20 @@ function main() {
   const gyp = nodeGyp();
   if (!gyp)
     return say("node-gyp not found (run through npm); hooks start through child_process.spawn");
+  // node-gyp fetches Node's headers unless npm names a folder of them (nodedir); offline, a
+  // fetch can hang, and the build must not: give up after two minutes.
   const r = spawnSync(process.execPath, [gyp, "rebuild", `--directory=${SRC}`], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
   });
   const built = join(SRC, "build/Release/keel-spawn.node");
   if (r.status !== 0 || !existsSync(built)) {
     const why = `${r.stderr}\n${r.stdout}`
       .split("\n")
       .find((l) => /error|not found|ERR!/i.test(l) && !/^gyp info/.test(l));
-    say(`native spawner not built (${why?.trim() || `node-gyp exited ${r.status}`});`);
+    const ended = r.error ? `node-gyp: ${r.error.message}` : `node-gyp exited ${r.status}`;
+    say(`native spawner not built (${why?.trim() || ended});`);
     say("hooks start through child_process.spawn (slower per hook; everything else the same)");
     return;
   }

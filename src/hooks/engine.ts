@@ -92,7 +92,8 @@ interface Run {
  * The firing's hooks as runs: a dialect whose agent runs hooks one after another
  * (`inOrderChain`) gets one run of all its hooks in configuration order, ended by the first
  * block; a sequential group (Gemini) one run of its hooks, all of which run, each seeing the
- * input as the ones before it rewrote it; every other hook is a run of its own. Runs go alongside each other.
+ * input as the ones before it rewrote it; every other hook is a run of its own. Runs go
+ * alongside each other.
  */
 function runsOf(hooks: readonly PreparedHook[]): Run[] {
   const runs: Run[] = [];

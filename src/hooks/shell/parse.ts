@@ -95,6 +95,12 @@ function redirectIsHarmless(op: string, target: string | undefined, literal: boo
   return op === "<" && literal;
 }
 
+/** The last analyses, by source: one tool call is checked by every `if` condition of every
+ *  hook on its event (and by auto-approval), and a parse costs ~0.6 ms of mvdan-sh. Frozen, as
+ *  callers share them. */
+const recent = new Map<string, ShellAnalysis>();
+const RECENT_MAX = 32;
+
 /**
  * Parses `source` and lists its simple commands and the constructs it could not see through.
  * Bash syntax is accepted so people's bash-isms parse, but whatever bash and a POSIX `sh` read
@@ -108,12 +114,6 @@ export function analyzeShell(source: string): ShellAnalysis {
   recent.set(source, analysis);
   return analysis;
 }
-
-/** The last analyses, by source: one tool call is checked by every `if` condition of every
- *  hook on its event (and by auto-approval), and a parse costs ~0.6 ms of mvdan-sh. Frozen, as
- *  callers share them. */
-const recent = new Map<string, ShellAnalysis>();
-const RECENT_MAX = 32;
 
 function deepFreeze(a: ShellAnalysis): ShellAnalysis {
   for (const c of a.commands) {

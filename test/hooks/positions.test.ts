@@ -84,6 +84,47 @@ describe("JSON field positions", () => {
     }
   });
 
+  it("match the YAML parser's for every path of random documents, asked in any order", () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const value = (depth: number): unknown => {
+      const kind = depth > 3 ? 2 + rand(3) : rand(5);
+      if (kind === 0) return Array.from({ length: rand(5) }, () => value(depth + 1));
+      if (kind === 1) {
+        const o: Record<string, unknown> = {};
+        for (let k = rand(5); k > 0; k--)
+          o[["a", "b", "c", 'd"e', "hooks"][rand(5)] ?? "a"] = value(depth + 1);
+        return o;
+      }
+      return [1.5, "x,]}", true, null, "é"][rand(5)];
+    };
+    const paths = (v: unknown, at: FieldPath, out: FieldPath[]) => {
+      out.push(at);
+      if (Array.isArray(v)) {
+        v.forEach((x, i) => paths(x, [...at, i], out));
+        out.push([...at, v.length]);
+      } else if (v && typeof v === "object") {
+        for (const [k, x] of Object.entries(v)) paths(x, [...at, k], out);
+        out.push([...at, "missing"]);
+      }
+      return out;
+    };
+    for (let doc = 0; doc < 60; doc++) {
+      const v = { hooks: value(0) };
+      const text = JSON.stringify(v, null, [0, 2, "\t"][doc % 3]);
+      const all = paths(v, [], []);
+      // In document order, then reversed: the cache must not depend on the order of questions.
+      for (const order of [all, [...all].reverse()]) {
+        const locate = createLocator(text);
+        for (const path of order)
+          expect([path, locate(path)]).toEqual([path, yamlPosition(text, path)]);
+      }
+    }
+  });
+
   it("says null for a path that is not there", () => {
     expect(jsonValueOffset('{"a": [1]}', ["a", 1])).toBeNull();
     expect(jsonValueOffset('{"a": [1]}', ["b"])).toBeNull();

@@ -104,7 +104,9 @@ describe("JSON field positions", () => {
     const paths = (v: unknown, at: FieldPath, out: FieldPath[]) => {
       out.push(at);
       if (Array.isArray(v)) {
-        v.forEach((x, i) => paths(x, [...at, i], out));
+        v.forEach((x, i) => {
+          paths(x, [...at, i], out);
+        });
         out.push([...at, v.length]);
       } else if (v && typeof v === "object") {
         for (const [k, x] of Object.entries(v)) paths(x, [...at, k], out);

@@ -11,10 +11,11 @@
  * differ from one child_process starts (test/hooks/fast-spawn.test.ts compares them).
  *
  * The child is set up the way child_process.spawn sets up a `detached` child with three pipes:
- * its own session (setsid), every signal at its default disposition, an empty signal mask, the
- * pipes on 0, 1 and 2, and none of Keel's other descriptors (all close-on-exec). Reaping is the
- * caller's: reap(pid) after SIGCHLD. Built by scripts/build-native.mjs;
- * src/hooks/fast-spawn.ts falls back to child_process.spawn when it is missing.
+ * its own session (setsid), signals 1-31 at their default disposition (as libuv resets them),
+ * an empty signal mask, the pipes on 0, 1 and 2, and none of Keel's other descriptors (all
+ * close-on-exec). Reaping is the caller's: reap(pid) after SIGCHLD. Built by
+ * scripts/build-native.mjs; src/hooks/fast-spawn.ts falls back to child_process.spawn when it
+ * is missing.
  */
 #define _GNU_SOURCE
 #define NAPI_VERSION 8

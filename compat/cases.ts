@@ -4,9 +4,12 @@
  */
 import type { CompatCase, HookSpec, ModelTurn } from "./types.js";
 
-const bash = (command: string): ModelTurn => ({ calls: [{ tool: "Bash", input: { command } }] });
-const done: ModelTurn = { text: "done" };
-const json = (value: object) => `echo '${JSON.stringify(value)}'`;
+/** Turn helpers the other agents' tables reuse: a Bash call, the final answer, a JSON answer. */
+export const bash = (command: string): ModelTurn => ({
+  calls: [{ tool: "Bash", input: { command } }],
+});
+export const done: ModelTurn = { text: "done" };
+export const json = (value: object) => `echo '${JSON.stringify(value)}'`;
 const pre = (id: string, answer: string, extra: Partial<HookSpec> = {}): HookSpec => ({
   id,
   event: "PreToolUse",

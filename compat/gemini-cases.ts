@@ -3,7 +3,7 @@
  * tool names (in settings and in the hooks' JSON answers), minus the rows Gemini has no event
  * or notion for. The same `.gemini/settings.json` goes to Gemini CLI and to Keel.
  */
-import { CASES, PROMPT_BLOCK_EXIT_AND_RESULT } from "./cases.js";
+import { bash, CASES, done, json, PROMPT_BLOCK_EXIT_AND_RESULT } from "./cases.js";
 import type { CompatCase, HookSpec } from "./types.js";
 
 /** Claude event → Gemini CLI event. */
@@ -111,49 +111,39 @@ function forGemini(c: CompatCase): CompatCase | null {
 const after =
   "if [ -e first-done ]; then touch second-after-first; else touch second-alongside-first; fi";
 
+/** Two hooks of one group on `event`, "first" then "second", one after another when
+ *  `sequential`; each answers with its command (none: exit 0, no output). */
+function group(event: string, sequential: boolean, first: string, second?: string): HookSpec[] {
+  const flag = sequential ? { sequential: true } : {};
+  const spec = (id: string, answer?: string): HookSpec => ({
+    id,
+    event,
+    group: "g",
+    ...flag,
+    ...(answer !== undefined ? { answer } : {}),
+  });
+  return [spec("first", first), spec("second", second)];
+}
+
 /** How hooks of one group run: alongside each other, or one after another with `sequential`. */
 const ORDER_CASES: CompatCase[] = [
   {
     name: "order: one group, hooks alongside each other",
     prompt: "say hi",
-    hooks: [
-      { id: "first", event: "BeforeAgent", group: "g", answer: "sleep 0.5; touch first-done" },
-      { id: "second", event: "BeforeAgent", group: "g", answer: after },
-    ],
-    turns: [{ text: "done" }],
+    hooks: group("BeforeAgent", false, "sleep 0.5; touch first-done", after),
+    turns: [done],
   },
   {
     name: "order: a sequential group runs its hooks one after another",
     prompt: "say hi",
-    hooks: [
-      {
-        id: "first",
-        event: "BeforeAgent",
-        group: "g",
-        sequential: true,
-        answer: "sleep 0.5; touch first-done",
-      },
-      { id: "second", event: "BeforeAgent", group: "g", sequential: true, answer: after },
-    ],
-    turns: [{ text: "done" }],
+    hooks: group("BeforeAgent", true, "sleep 0.5; touch first-done", after),
+    turns: [done],
   },
   {
     name: "order: in a sequential group, the first hook blocks",
     prompt: "run it",
-    hooks: [
-      {
-        id: "first",
-        event: "BeforeTool",
-        group: "g",
-        sequential: true,
-        answer: "echo 'first says no' >&2; exit 2",
-      },
-      { id: "second", event: "BeforeTool", group: "g", sequential: true },
-    ],
-    turns: [
-      { calls: [{ tool: "Bash", input: { command: "echo ran > out.txt" } }] },
-      { text: "done" },
-    ],
+    hooks: group("BeforeTool", true, "echo 'first says no' >&2; exit 2"),
+    turns: [bash("echo ran > out.txt"), done],
   },
 ];
 
@@ -163,20 +153,17 @@ const CHAIN_CASES: CompatCase[] = [
   {
     name: "order: in a sequential group, a BeforeTool rewrite reaches the next hook",
     prompt: "run it",
-    hooks: [
-      {
-        id: "first",
-        event: "BeforeTool",
-        group: "g",
-        sequential: true,
-        answer: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "echo rewritten > out.txt" } } })}'`,
-      },
-      { id: "second", event: "BeforeTool", group: "g", sequential: true },
-    ],
-    turns: [
-      { calls: [{ tool: "Bash", input: { command: "echo ran > out.txt" } }] },
-      { text: "done" },
-    ],
+    hooks: group(
+      "BeforeTool",
+      true,
+      json({
+        hookSpecificOutput: {
+          hookEventName: "BeforeTool",
+          tool_input: { command: "echo rewritten > out.txt" },
+        },
+      }),
+    ),
+    turns: [bash("echo ran > out.txt"), done],
     deliberate: {
       why: "Gemini words its shell result its own way and tells the model a hook changed the input; the rewritten command ran in both",
       allows: ["model saw (request 2)"],
@@ -185,17 +172,17 @@ const CHAIN_CASES: CompatCase[] = [
   {
     name: "order: in a sequential group, BeforeAgent context reaches the next hook's prompt",
     prompt: "say hi",
-    hooks: [
-      {
-        id: "first",
-        event: "BeforeAgent",
-        group: "g",
-        sequential: true,
-        answer: `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "from the first hook" } })}'`,
-      },
-      { id: "second", event: "BeforeAgent", group: "g", sequential: true },
-    ],
-    turns: [{ text: "done" }],
+    hooks: group(
+      "BeforeAgent",
+      true,
+      json({
+        hookSpecificOutput: {
+          hookEventName: "BeforeAgent",
+          additionalContext: "from the first hook",
+        },
+      }),
+    ),
+    turns: [done],
   },
 ];
 

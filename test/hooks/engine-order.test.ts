@@ -22,6 +22,12 @@ afterEach(() => w.cleanup());
 const logged = (id: string, sleep: number, exit = 0) =>
   `echo "start ${id}" >> "$LOG"; sleep ${sleep}; echo "end ${id}" >> "$LOG"; exit ${exit}`;
 
+/** A group of command hooks (Claude Code and Gemini CLI shape), `sequential` when asked. */
+const group = (commands: string[], sequential = false) => ({
+  ...(sequential ? { sequential: true } : {}),
+  hooks: commands.map((command) => ({ type: "command", command })),
+});
+
 async function fire(tool = "shell") {
   const log = join(w.root, "order.log");
   const opts = worldOptions(w);
@@ -131,14 +137,8 @@ describe("hooks that run one after another", () => {
     w.json("home/.gemini/settings.json", {
       hooks: {
         BeforeTool: [
-          {
-            sequential: true,
-            hooks: [
-              { type: "command", command: logged("g1", 0.2, 2) },
-              { type: "command", command: logged("g2", 0) },
-            ],
-          },
-          { hooks: [{ type: "command", command: logged("other", 0) }] },
+          group([logged("g1", 0.2, 2), logged("g2", 0)], true),
+          group([logged("other", 0)]),
         ],
       },
     });
@@ -153,14 +153,7 @@ describe("hooks that run one after another", () => {
   it("hooks of one Gemini group without sequential run alongside each other", async () => {
     w.json("home/.gemini/settings.json", {
       hooks: {
-        BeforeTool: [
-          {
-            hooks: [
-              { type: "command", command: logged("g1", 0.3) },
-              { type: "command", command: logged("g2", 0) },
-            ],
-          },
-        ],
+        BeforeTool: [group([logged("g1", 0.3), logged("g2", 0)])],
       },
     });
     const { lines } = await fire();
@@ -178,14 +171,10 @@ describe("hooks that run one after another", () => {
     w.json("home/.gemini/settings.json", {
       hooks: {
         BeforeTool: [
-          {
-            sequential: true,
-            hooks: [
-              { type: "command", command: shows("g1", rewrite("ls -la")) },
-              { type: "command", command: shows("g2", rewrite("ls -la /tmp")) },
-              { type: "command", command: shows("g3") },
-            ],
-          },
+          group(
+            [shows("g1", rewrite("ls -la")), shows("g2", rewrite("ls -la /tmp")), shows("g3")],
+            true,
+          ),
         ],
       },
     });
@@ -198,14 +187,8 @@ describe("hooks that run one after another", () => {
     w.json("home/.gemini/settings.json", {
       hooks: {
         BeforeTool: [
-          {
-            sequential: true,
-            hooks: [
-              { type: "command", command: `${shows("g1", rewrite("rm -rf x"))}; exit 1` },
-              { type: "command", command: shows("g2") },
-            ],
-          },
-          { hooks: [{ type: "command", command: shows("other", rewrite("ls -la")) }] },
+          group([`${shows("g1", rewrite("rm -rf x"))}; exit 1`, shows("g2")], true),
+          group([shows("other", rewrite("ls -la"))]),
         ],
       },
     });

@@ -1,33 +1,61 @@
 /*
- * vfork + execve for hook processes.
+ * The native side of src/hooks/fast-spawn.ts: hook processes started by vfork (start.c: why)
+ * and waited for on a thread each (run.c: why), reported to JavaScript once per hook.
  *
- * Node's child_process.spawn forks the whole agent (libuv uses fork() on Linux) and blocks the
- * event loop until the child has exec'd: ~1–1.7 ms per hook at Keel's 60–100 MB, growing with
- * the heap. vfork copies no page tables: ~0.2 ms whatever the agent's size. Hooks that run one
- * after another pay the spawn in full, once per hook.
+ *   init(report)  report(pid, code, signal, stdout, stderr, truncated) is called on the main
+ *                 thread as each run ends (code or signal -1 when it does not apply), and
+ *                 report(pid, code, signal) first when a grandchild holds the pipes at exit
+ *   run(file, argv, envp, cwd, payload, maxBytes, graceMs) -> pid
  *
- * Not posix_spawn, which would be simpler: glibc's leaves its two internal signals (32, 33)
- * *ignored* in the child, and an ignored signal stays ignored across exec, so the hook would
- * differ from one child_process starts (test/hooks/fast-spawn.test.ts compares them).
- *
- * The child is set up the way child_process.spawn sets up a `detached` child with three pipes:
- * its own session (setsid), signals 1-31 at their default disposition (as libuv resets them),
- * an empty signal mask, the pipes on 0, 1 and 2, and none of Keel's other descriptors (all
- * close-on-exec). Reaping is the caller's: reap(pid) after SIGCHLD. Built by
- * scripts/build-native.mjs; src/hooks/fast-spawn.ts falls back to child_process.spawn when it
- * is missing.
+ * A run keeps the event loop alive until it is reported, as a ChildProcess does. Built by
+ * scripts/build-native.mjs; fast-spawn.ts falls back to child_process.spawn when it is missing.
  */
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <errno.h>
 #include <fcntl.h>
 #include <node_api.h>
-#include <signal.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "start.h"
+
+/* Per JavaScript environment (the main thread and each worker load their own), shared with
+ * the runs' threads. A thread may outlive the environment (Keel exits while a hook's thread is
+ * between its report and its end), so it never touches the thread-safe function unless `lock`
+ * is held and `closing` is not set; the environment's cleanup sets it. Freed by whichever of
+ * the environment and the threads lets go last. */
+struct shared {
+  pthread_mutex_t lock;
+  int closing;
+  uint32_t refs;    /* the environment, plus each run's thread */
+  uint32_t running; /* runs not reported yet (main thread only): while any, the loop lives */
+  napi_threadsafe_function report;
+};
+
+static void let_go(struct shared *sh) {
+  pthread_mutex_lock(&sh->lock);
+  int last = --sh->refs == 0;
+  pthread_mutex_unlock(&sh->lock);
+  if (last) {
+    pthread_mutex_destroy(&sh->lock);
+    free(sh);
+  }
+}
+
+/* Runs before Node tears the thread-safe function down (cleanup hooks run newest first, and
+ * this one is added after it is created). */
+static void on_teardown(void *data) {
+  struct shared *sh = data;
+  pthread_mutex_lock(&sh->lock);
+  sh->closing = 1;
+  pthread_mutex_unlock(&sh->lock);
+  let_go(sh);
+}
 
 /* Throws an Error whose `errno` property is the (positive) error number. */
 static void throw_errno(napi_env env, int err) {
@@ -81,101 +109,104 @@ static void close_pair(int fds[2]) {
     if (fds[i] >= 0) close(fds[i]);
 }
 
-/* The child's side of spawn: runs on the parent's stack and memory (vfork) until execve, so it
- * only calls async-signal-safe functions and writes nothing but *error. */
-static void child(const char *file, char **args, char **envp, const char *cwd, int in, int out,
-                  int err, volatile int *error) {
-  /* Signals 1–31 back to their default, as libuv does for child_process: Node ignores SIGPIPE
-   * and an ignored signal would stay ignored in the hook. (Caught signals are reset by execve
-   * anyway; libuv leaves the real-time ones as they are, and so does this.) */
-  struct sigaction dfl;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < 32; sig++)
-    if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &dfl, NULL);
-  if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 ||
-      chdir(cwd) != 0) {
-    *error = errno;
-    _exit(127);
-  }
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  execve(file, args, envp);
-  *error = errno;
-  _exit(127);
-}
-
-/* vforks and execs; the pid, or -1 with *error set once the child is reaped. Kept out of
- * Spawn so that nothing of Spawn's lives across vfork's second return. */
-__attribute__((noinline)) static pid_t start(const char *file, char **args, char **envp,
-                                             const char *cwd, int in, int out, int err,
-                                             int *error) {
-  /* No handler of ours may run in the child while it shares our memory: block everything
-   * until it has exec'd (the child unblocks just before execve). */
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &old);
-  volatile int child_error = 0;
-  pid_t pid = vfork();
-  if (pid == 0) child(file, args, envp, cwd, in, out, err, &child_error);
-  int vfork_errno = errno;
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (pid < 0) {
-    *error = vfork_errno;
-    return -1;
-  }
-  if (child_error != 0) {
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+/* On the main thread: report(pid, code, signal, stdout, stderr, truncated) for a finished run,
+ * report(pid, code, signal) for an exit whose pipes a grandchild holds. `env` is NULL when the
+ * environment is being torn down. */
+static void call_report(napi_env env, napi_value report, void *context, void *data) {
+  struct outcome *o = data;
+  struct shared *sh = context;
+  if (env != NULL && o->final && --sh->running == 0)
+    napi_unref_threadsafe_function(env, sh->report);
+  if (env != NULL && report != NULL) {
+    napi_value args[6], undefined;
+    napi_create_int32(env, o->pid, &args[0]);
+    napi_create_int32(env, o->code, &args[1]);
+    napi_create_int32(env, o->signal, &args[2]);
+    if (o->final) {
+      napi_create_buffer_copy(env, o->out_len, o->out ? o->out : "", NULL, &args[3]);
+      napi_create_buffer_copy(env, o->err_len, o->err ? o->err : "", NULL, &args[4]);
+      napi_get_boolean(env, o->truncated, &args[5]);
     }
-    *error = child_error;
-    return -1;
+    napi_get_undefined(env, &undefined);
+    napi_call_function(env, undefined, report, o->final ? 6 : 3, args, NULL);
   }
-  return pid;
+  outcome_free(o);
 }
 
-/* Writes what fits of the payload into the (non-blocking) stdin pipe at once: the hook may not
- * have started reading, or may never read. Returns the bytes written; all of them when the
- * hook has already gone (EPIPE: nothing left to deliver). */
-static size_t write_payload(int fd, const char *data, size_t len) {
-  size_t done = 0;
-  while (done < len) {
-    ssize_t n = write(fd, data + done, len - done);
-    if (n > 0) {
-      done += (size_t)n;
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else {
-      return n < 0 && errno == EPIPE ? len : done;
-    }
-  }
-  return done;
+/* On the run's thread: hands the outcome to the main thread, unless Keel is going away. */
+static void finished(struct outcome *o, void *ctx) {
+  struct shared *sh = ctx;
+  int final = o->final;
+  pthread_mutex_lock(&sh->lock);
+  int sent = !sh->closing &&
+             napi_call_threadsafe_function(sh->report, o, napi_tsfn_nonblocking) == napi_ok;
+  pthread_mutex_unlock(&sh->lock);
+  if (!sent) outcome_free(o);
+  if (final) let_go(sh);
 }
 
-/* spawn(file, argv, envp, cwd, payload) -> [pid, stdin, stdout, stderr, written]: our ends of
- * the pipes (close-on-exec, stdin non-blocking), and how much of the payload (a Buffer) is
- * already in the pipe; when all of it is, stdin is closed and -1. Throws an Error with
- * `errno` when the child cannot be started (a missing cwd or program included), after reaping
- * it. */
-static napi_value Spawn(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
+static struct shared *shared_of(napi_env env) {
+  void *data = NULL;
+  napi_get_instance_data(env, &data);
+  return data;
+}
+
+/* init(report): the function every finished run is reported to. Once per environment. */
+static napi_value Init(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], name;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  struct shared *sh = shared_of(env);
+  if (sh->report != NULL) return NULL;
+  napi_create_string_utf8(env, "keel-hook-report", NAPI_AUTO_LENGTH, &name);
+  if (argc != 1 || napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL,
+                                                   sh, call_report, &sh->report) != napi_ok) {
+    napi_throw_type_error(env, NULL, "init(report): a function");
+    return NULL;
+  }
+  napi_add_env_cleanup_hook(env, on_teardown, sh);
+  /* Idle, it keeps nothing alive; each run refs it until reported. */
+  napi_unref_threadsafe_function(env, sh->report);
+  return NULL;
+}
+
+/* run(file, argv, envp, cwd, payload, maxBytes, graceMs) -> pid. Throws an Error with `errno`
+ * when the child cannot be started (a missing cwd or program included), after reaping it. */
+static napi_value Run(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
   napi_value result = NULL;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  char *file = argc == 5 ? copy_string(env, argv[0]) : NULL;
-  char **args = argc == 5 ? copy_strings(env, argv[1]) : NULL;
-  char **envp = argc == 5 ? copy_strings(env, argv[2]) : NULL;
-  char *cwd = argc == 5 ? copy_string(env, argv[3]) : NULL;
-  void *payload = NULL;
-  size_t payload_len = 0;
+  struct shared *sh = shared_of(env);
+  char *file = argc == 7 ? copy_string(env, argv[0]) : NULL;
+  char **args = argc == 7 ? copy_strings(env, argv[1]) : NULL;
+  char **envp = argc == 7 ? copy_strings(env, argv[2]) : NULL;
+  char *cwd = argc == 7 ? copy_string(env, argv[3]) : NULL;
+  void *data = NULL;
+  size_t len = 0;
+  int64_t max = 0;
+  int32_t grace = 0;
+  char *payload = NULL;
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
-  if (file == NULL || args == NULL || envp == NULL || cwd == NULL ||
-      napi_get_buffer_info(env, argv[4], &payload, &payload_len) != napi_ok) {
-    napi_throw_type_error(env, NULL,
-                          "spawn(file, argv, envp, cwd, payload): strings without NUL, a Buffer");
+  if (sh->report == NULL) {
+    napi_throw_error(env, NULL, "run before init");
     goto done;
   }
+  if (file == NULL || args == NULL || envp == NULL || cwd == NULL ||
+      napi_get_buffer_info(env, argv[4], &data, &len) != napi_ok ||
+      napi_get_value_int64(env, argv[5], &max) != napi_ok || max < 0 ||
+      napi_get_value_int32(env, argv[6], &grace) != napi_ok || grace < 0) {
+    napi_throw_type_error(env, NULL,
+                          "run(file, argv, envp, cwd, payload, maxBytes, graceMs): strings "
+                          "without NUL, a Buffer, two non-negative numbers");
+    goto done;
+  }
+  payload = malloc(len ? len : 1);
+  if (payload == NULL) {
+    throw_errno(env, ENOMEM);
+    goto done;
+  }
+  memcpy(payload, data, len);
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     throw_errno(env, errno);
     goto done;
@@ -191,20 +222,27 @@ static napi_value Spawn(napi_env env, napi_callback_info info) {
   close(err[1]);
   in[0] = out[1] = err[1] = -1;
   fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
-  size_t written = write_payload(in[1], payload, payload_len);
-  if (written == payload_len) {
-    close(in[1]);
-    in[1] = -1;
+  pthread_mutex_lock(&sh->lock);
+  sh->refs++;
+  pthread_mutex_unlock(&sh->lock);
+  int r = wait_on_thread(pid, in[1], out[0], err[0], payload, len, (size_t)max, grace,
+                         finished, sh);
+  if (r != 0) {
+    /* Nobody would wait for it: it must not run unwatched. */
+    let_go(sh);
+    kill(-pid, SIGKILL);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    throw_errno(env, r);
+    goto done;
   }
-  int values[5] = {pid, in[1], out[0], err[0], (int)written};
+  payload = NULL;
   in[1] = out[0] = err[0] = -1;
-  napi_create_array_with_length(env, 5, &result);
-  for (uint32_t i = 0; i < 5; i++) {
-    napi_value v;
-    napi_create_int32(env, values[i], &v);
-    napi_set_element(env, result, i, v);
-  }
+  if (sh->running++ == 0) napi_ref_threadsafe_function(env, sh->report);
+  napi_create_int32(env, pid, &result);
 done:
+  free(payload);
   close_pair(in);
   close_pair(out);
   close_pair(err);
@@ -215,42 +253,20 @@ done:
   return result;
 }
 
-/* reap(pid) -> null while the child runs, else [exitCode, signal] with -1 for the one that
- * does not apply ([-1, -1]: already reaped by someone else, status unknown). */
-static napi_value Reap(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1], result;
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  int32_t pid = 0;
-  if (argc != 1 || napi_get_value_int32(env, argv[0], &pid) != napi_ok || pid <= 0) {
-    napi_throw_type_error(env, NULL, "reap(pid): a positive pid");
+NAPI_MODULE_INIT() {
+  /* Freed by on_teardown and the threads; fast-spawn.ts calls init() as soon as it loads. */
+  struct shared *sh = calloc(1, sizeof *sh);
+  if (sh == NULL) return NULL;
+  pthread_mutex_init(&sh->lock, NULL);
+  sh->refs = 1;
+  if (napi_set_instance_data(env, sh, NULL, NULL) != napi_ok) {
+    free(sh);
     return NULL;
   }
-  int status = 0;
-  pid_t r;
-  do r = waitpid(pid, &status, WNOHANG);
-  while (r < 0 && errno == EINTR);
-  int code = -1, sig = -1;
-  if (r == 0 || (r > 0 && !WIFEXITED(status) && !WIFSIGNALED(status))) {
-    napi_get_null(env, &result);
-    return result;
-  }
-  if (r > 0 && WIFEXITED(status)) code = WEXITSTATUS(status);
-  if (r > 0 && WIFSIGNALED(status)) sig = WTERMSIG(status);
-  napi_value a, b;
-  napi_create_array_with_length(env, 2, &result);
-  napi_create_int32(env, code, &a);
-  napi_create_int32(env, sig, &b);
-  napi_set_element(env, result, 0, a);
-  napi_set_element(env, result, 1, b);
-  return result;
-}
-
-NAPI_MODULE_INIT() {
   napi_value fn;
-  napi_create_function(env, "spawn", NAPI_AUTO_LENGTH, Spawn, NULL, &fn);
-  napi_set_named_property(env, exports, "spawn", fn);
-  napi_create_function(env, "reap", NAPI_AUTO_LENGTH, Reap, NULL, &fn);
-  napi_set_named_property(env, exports, "reap", fn);
+  napi_create_function(env, "init", NAPI_AUTO_LENGTH, Init, NULL, &fn);
+  napi_set_named_property(env, exports, "init", fn);
+  napi_create_function(env, "run", NAPI_AUTO_LENGTH, Run, NULL, &fn);
+  napi_set_named_property(env, exports, "run", fn);
   return exports;
 }

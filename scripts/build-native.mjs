@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
- * Builds native/keel-spawn.c (vfork for hook processes; why in that file) with node-gyp,
- * which npm ships, into dist/native/keel-spawn.node. Run by `npm run build` after the bundle.
+ * Builds native/ (hooks started by vfork and waited for on a thread; why in its files) with
+ * node-gyp, which npm ships, into dist/native/keel-spawn.node.
+ * Run by `npm run build` after the bundle.
  *
  * Optional by design: without a C compiler, or off Linux, Keel starts hooks through
  * child_process.spawn (correct, ~1–1.5 ms slower per hook) and this script says so in one
  * line and exits 0. KEEL_NO_NATIVE=1 skips it.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,7 +33,9 @@ function main() {
   if (process.platform !== "linux") {
     return say("no native spawner off Linux; hooks start through child_process.spawn");
   }
-  const sources = ["keel-spawn.c", "binding.gyp"].map((f) => join(SRC, f));
+  const sources = readdirSync(SRC)
+    .filter((f) => /\.(c|h|gyp)$/.test(f))
+    .map((f) => join(SRC, f));
   if (existsSync(OUT) && sources.every((s) => newer(OUT, s))) return;
   const gyp = nodeGyp();
   if (!gyp)

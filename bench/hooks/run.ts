@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createHookEngine } from "../../src/hooks/engine.js";
-import { fastSpawn, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
+import { fastRun, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
 import { buildPayload } from "../../src/hooks/payload.js";
 import type { SpawnFn } from "../../src/hooks/process.js";
 
@@ -42,21 +42,31 @@ function bareSpawn(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const fast = opts.group
-      ? fastSpawn("/bin/sh", ["-c", command], { cwd, env: process.env, stdin: opts.stdin ?? "" })
+      ? fastRun(
+          "/bin/sh",
+          ["-c", command],
+          {
+            cwd,
+            env: process.env,
+            stdin: opts.stdin ?? "",
+            maxOutputBytes: 1 << 20,
+            pipeGraceMs: 200,
+          },
+          (r) => {
+            if (r.final) resolve();
+          },
+        )
       : null;
-    const child =
-      fast ??
-      spawn("/bin/sh", ["-c", command], {
-        cwd,
-        stdio: ["pipe", "pipe", "pipe"],
-        detached: opts.group,
-      });
+    if (fast !== null) return;
+    const child = spawn("/bin/sh", ["-c", command], {
+      cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: opts.group,
+    });
     child.stdout.resume();
     child.stderr.resume();
-    if (!fast) {
-      child.stdin?.on("error", () => {});
-      child.stdin?.end(opts.stdin ?? "");
-    }
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.stdin ?? "");
     child.on("error", reject);
     child.on("close", () => resolve());
   });

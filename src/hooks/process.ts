@@ -11,7 +11,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { KILL_GRACE_MS } from "./events.js";
-import { fastSpawn } from "./fast-spawn.js";
+import { fastRun } from "./fast-spawn.js";
 import type { RawRunResult } from "./handlers/types.js";
 
 /** The spawn seam (node's `child_process.spawn` by default). */
@@ -69,13 +69,15 @@ class Capture {
   }
 }
 
-function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
+/** Signals the hook's process group (it leads one: detached), or the child alone when the
+ *  group is gone and child_process started it. */
+function killGroup(pid: number | undefined, sig: NodeJS.Signals, child?: ChildProcess): void {
+  if (pid === undefined) return;
   try {
-    process.kill(-child.pid, sig);
+    process.kill(-pid, sig);
   } catch {
     try {
-      child.kill(sig);
+      child?.kill(sig);
     } catch {
       // Already gone.
     }
@@ -161,6 +163,72 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Where a run's events go, whichever way it was started. */
+interface RunEvents {
+  output(stdout: Buffer, stderr: Buffer, truncated: boolean): void;
+  exit(code: number | null, signal: string | null): void;
+  /** The end: exited and the pipes closed (or given up). */
+  close(code: number | null, signal: string | null): void;
+  startError(message: string): void;
+}
+
+/** Starts the process through the native spawner (fast-spawn.ts: why): the pid, or null when
+ *  child_process should start it. Throws what it cannot start. */
+function startNative(file: string, args: string[], spec: ProcessSpec, to: RunEvents) {
+  return fastRun(
+    file,
+    args,
+    {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: spec.stdin,
+      maxOutputBytes: spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      pipeGraceMs: PIPE_GRACE_MS,
+    },
+    (r) => {
+      if (!r.final) return to.exit(r.exitCode, r.signal);
+      to.output(r.stdout, r.stderr, r.truncated);
+      to.close(r.exitCode, r.signal);
+    },
+  );
+}
+
+/** Starts the process through child_process.spawn (or the seam) and wires its streams. Returns
+ *  the child and a function that stops reading its pipes. Throws what it cannot start. */
+function startChild(file: string, args: string[], spec: ProcessSpec, to: RunEvents) {
+  const child = (spec.spawn ?? spawn)(file, args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const empty = Buffer.alloc(0);
+  child.stdout?.on("data", (c: Buffer) => to.output(c, empty, false));
+  child.stderr?.on("data", (c: Buffer) => to.output(empty, c, false));
+  // EPIPE when the hook exits without reading its payload is normal, not a failure.
+  child.stdin?.on("error", () => {});
+  child.stdout?.on("error", () => {});
+  child.stderr?.on("error", () => {});
+  child.on("error", (e) => {
+    if (child.pid === undefined) to.startError(`cannot start hook: ${message(e)}`);
+  });
+  let grace: NodeJS.Timeout | undefined;
+  child.on("exit", (code, signal) => {
+    to.exit(code, signal);
+    // A grandchild may hold the pipes: give them a little while, then stop reading.
+    grace = setTimeout(() => to.close(code, signal), PIPE_GRACE_MS);
+  });
+  child.on("close", (code, signal) => to.close(code, signal));
+  child.stdin?.end(spec.stdin);
+  const release = (): void => {
+    clearTimeout(grace);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
+  };
+  return { child, release };
+}
+
 /** Runs one process to completion, timeout or cancellation. Never throws. */
 export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const started = performance.now();
@@ -184,26 +252,6 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   }
 
   return new Promise((resolve) => {
-    let child: ChildProcess;
-    let fast: ReturnType<typeof fastSpawn> = null;
-    try {
-      // The native spawner when it is built (fast-spawn.ts: why); the seam and
-      // child_process.spawn otherwise.
-      fast = spec.spawn
-        ? null
-        : fastSpawn(file, args, { cwd: spec.cwd, env: spec.env, stdin: spec.stdin });
-      child =
-        (fast as ChildProcess | null) ??
-        (spec.spawn ?? spawn)(file, args, {
-          cwd: spec.cwd,
-          env: spec.env,
-          detached: true,
-          stdio: ["pipe", "pipe", "pipe"],
-        });
-    } catch (err) {
-      resolve({ ...base, startError: `cannot start hook: ${message(err)}`, durationMs: 0 });
-      return;
-    }
     const out = new Capture(max);
     const err = new Capture(max);
     let exit: { code: number | null; signal: string | null } | null = null;
@@ -212,6 +260,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     let startError: string | null = null;
     let settled = false;
     let killing = false;
+    let pid: number | undefined;
+    let child: ChildProcess | undefined;
+    let release = (): void => {};
     const timers: NodeJS.Timeout[] = [];
 
     const finish = (): void => {
@@ -220,10 +271,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       for (const t of timers) clearTimeout(t);
       spec.signal?.removeEventListener("abort", onAbort);
       // A grandchild may still hold the pipes: stop reading them so nothing holds the engine.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      child.stdin?.destroy();
-      if (exit && !killing) trackLeftovers(child.pid);
+      release();
+      if (exit && !killing) trackLeftovers(pid);
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
@@ -236,53 +285,63 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       });
     };
-    const later = (ms: number, fn: () => void): void => {
-      timers.push(setTimeout(fn, ms));
+    const events: RunEvents = {
+      output(stdout, stderr, truncated) {
+        if (stdout.length > 0) out.push(stdout);
+        if (stderr.length > 0) err.push(stderr);
+        if (truncated) out.truncated = true;
+      },
+      exit(code, signal) {
+        exit = { code, signal };
+      },
+      close(code, signal) {
+        exit ??= { code, signal };
+        finish();
+      },
+      startError(text) {
+        startError = text;
+        finish();
+      },
     };
+
+    try {
+      pid = spec.spawn ? undefined : (startNative(file, args, spec, events) ?? undefined);
+      if (pid === undefined) {
+        const spawned = startChild(file, args, spec, events);
+        child = spawned.child;
+        pid = child.pid;
+        release = spawned.release;
+      }
+    } catch (e) {
+      resolve({ ...base, startError: `cannot start hook: ${message(e)}`, durationMs: 0 });
+      return;
+    }
 
     const stop = (): void => {
       if (killing) return;
       killing = true;
-      killGroup(child, "SIGTERM");
+      killGroup(pid, "SIGTERM", child);
       // The SIGKILL stays armed after we resolve (the shell may die at SIGTERM while a child
       // that traps it lives on), and it keeps the event loop alive: a short-lived Keel
       // (`keel hooks test`, exit after SessionEnd) must not exit and leave the group running.
-      setTimeout(() => killGroup(child, "SIGKILL"), grace);
-      later(grace + 100, finish);
+      setTimeout(() => killGroup(pid, "SIGKILL", child), grace);
+      timers.push(setTimeout(finish, grace + 100));
     };
     function onAbort(): void {
       if (settled || exit) return;
       cancelled = true;
       stop();
     }
-
-    child.stdout?.on("data", (c: Buffer) => out.push(c));
-    child.stderr?.on("data", (c: Buffer) => err.push(c));
-    // EPIPE when the hook exits without reading its payload is normal, not a failure.
-    child.stdin?.on("error", () => {});
-    child.stdout?.on("error", () => {});
-    child.stderr?.on("error", () => {});
-    child.on("error", (e) => {
-      if (child.pid === undefined) {
-        startError = `cannot start hook: ${message(e)}`;
-        finish();
-      }
-    });
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
-      later(PIPE_GRACE_MS, finish);
-    });
-    child.on("close", (code, signal) => {
-      exit ??= { code, signal };
-      finish();
-    });
     spec.signal?.addEventListener("abort", onAbort, { once: true });
-    later(Math.max(0, spec.timeoutMs), () => {
-      if (settled || exit) return;
-      timedOut = true;
-      stop();
-    });
-    // The native spawner has written the payload already.
-    if (!fast) child.stdin?.end(spec.stdin);
+    timers.push(
+      setTimeout(
+        () => {
+          if (settled || exit) return;
+          timedOut = true;
+          stop();
+        },
+        Math.max(0, spec.timeoutMs),
+      ),
+    );
   });
 }

@@ -4,13 +4,16 @@
  * so a hook cannot tell which one started it.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { fastSpawn, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
+import { fastRun, type NativeReport, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
 import { type ProcessSpec, runProcess } from "../../src/hooks/process.js";
 import { makeWorld } from "./helpers.js";
 
 const hasCompiler = spawnSync("cc", ["--version"]).status === 0;
 const nativeSpawnLoaded = nativeSpawnAvailable();
+const LIMITS = { maxOutputBytes: 1 << 20, pipeGraceMs: 200 };
+const NATIVE_PATH = fileURLToPath(new URL("../../dist/native/keel-spawn.node", import.meta.url));
 
 describe("the native spawner", () => {
   it.runIf(process.platform === "linux" && hasCompiler)(
@@ -23,61 +26,116 @@ describe("the native spawner", () => {
   it.runIf(nativeSpawnLoaded)("starts a process itself (not through child_process)", async () => {
     const w = makeWorld();
     try {
-      const child = fastSpawn("/bin/sh", ["-c", "echo $$"], {
-        cwd: w.project,
-        env: { PATH: "/usr/bin:/bin" },
-        stdin: "",
+      const reports: NativeReport[] = [];
+      let pid: number | null = null;
+      await new Promise<void>((resolve) => {
+        pid = fastRun(
+          "/bin/sh",
+          ["-c", "cat; echo $$; echo oops >&2; exit 4"],
+          { cwd: w.project, env: { PATH: "/usr/bin:/bin" }, stdin: "in:", ...LIMITS },
+          (r) => {
+            reports.push(r);
+            if (r.final) resolve();
+          },
+        );
       });
-      expect(child).not.toBeNull();
-      let out = "";
-      child?.stdout.on("data", (c: Buffer) => {
-        out += c;
-      });
-      const events: string[] = [];
-      child?.on("exit", () => events.push("exit"));
-      child?.on("close", () => events.push("close"));
-      const [code] = await new Promise<[number | null, string | null]>((r) =>
-        child?.on("close", (c, s) => r([c, s])),
-      );
-      expect(code).toBe(0);
-      expect(out.trim()).toBe(String(child?.pid));
-      // As a ChildProcess: one exit, then one close.
-      await new Promise((r) => setTimeout(r, 50));
-      expect(events).toEqual(["exit", "close"]);
+      expect(reports).toHaveLength(1);
+      expect(reports[0]?.stdout.toString()).toBe(`in:${pid}\n`);
+      expect(reports[0]?.stderr.toString()).toBe("oops\n");
+      expect(reports[0]?.exitCode).toBe(4);
     } finally {
       w.cleanup();
     }
   });
 
   it.runIf(nativeSpawnLoaded)(
-    "emits exit and close once each, however the exit and the pipes' end interleave",
+    "reports the exit first when a grandchild holds the pipes, then gives them up",
     async () => {
       const w = makeWorld();
       try {
-        const runs = Array.from({ length: 40 }, async () => {
-          const child = fastSpawn("/bin/sh", ["-c", "exit 0"], {
-            cwd: w.project,
-            env: {},
-            stdin: "",
-          });
-          const events: string[] = [];
-          child?.on("exit", () => events.push("exit"));
-          child?.on("close", () => events.push("close"));
-          await new Promise((r) => child?.once("close", r));
-          await new Promise((r) => setTimeout(r, 20));
-          return events.join(",");
+        const reports: Array<NativeReport & { at: number }> = [];
+        const t0 = performance.now();
+        await new Promise<void>((resolve) => {
+          fastRun(
+            "/bin/sh",
+            ["-c", "echo early; (sleep 2; echo late) & exit 3"],
+            { cwd: w.project, env: { PATH: "/usr/bin:/bin" }, stdin: "", ...LIMITS },
+            (r) => {
+              reports.push({ ...r, at: performance.now() - t0 });
+              if (r.final) resolve();
+            },
+          );
         });
-        for (const events of await Promise.all(runs)) expect(events).toBe("exit,close");
+        expect(reports.map((r) => [r.final, r.exitCode])).toEqual([
+          [false, 3],
+          [true, 3],
+        ]);
+        expect(reports[1]?.stdout.toString()).toBe("early\n");
+        // Given up after the grace period, not when the grandchild ends.
+        expect((reports[1]?.at ?? 0) - (reports[0]?.at ?? 0)).toBeGreaterThanOrEqual(
+          LIMITS.pipeGraceMs - 20,
+        );
+        expect(reports[1]?.at).toBeLessThan(1500);
       } finally {
         w.cleanup();
       }
     },
   );
 
+  it.runIf(nativeSpawnLoaded)("reports each of many runs at once exactly once", async () => {
+    const w = makeWorld();
+    try {
+      const runs = Array.from(
+        { length: 40 },
+        (_, i) =>
+          new Promise<string>((resolve) => {
+            const seen: string[] = [];
+            fastRun(
+              "/bin/sh",
+              ["-c", `echo ${i}`],
+              { cwd: w.project, env: {}, stdin: "", ...LIMITS },
+              (r) => {
+                seen.push(r.stdout.toString().trim());
+                setTimeout(() => resolve(seen.join(",")), 20);
+              },
+            );
+          }),
+      );
+      expect(await Promise.all(runs)).toEqual(Array.from({ length: 40 }, (_, i) => String(i)));
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it.runIf(nativeSpawnLoaded)(
+    "lets Node exit while a run's thread is still finishing (no abort at teardown)",
+    async () => {
+      // Each process reports its runs and exits at once: the last thread is often still on its
+      // way out while Node tears the environment down (a SIGABRT before the fix, ~1 in 30).
+      const script = `
+        const native = require(${JSON.stringify(NATIVE_PATH)});
+        let left = 8;
+        native.init(() => { left -= 1; });
+        for (let i = 0; i < 8; i++)
+          native.run("/bin/sh", ["/bin/sh", "-c", "echo " + i], [], "/", Buffer.alloc(0), 1024, 200);
+      `;
+      const one = () =>
+        new Promise<string>((resolve) => {
+          const child = spawn(process.execPath, ["-e", script], { stdio: "ignore" });
+          child.on("exit", (code, signal) => resolve(signal ?? String(code)));
+        });
+      const ends: string[] = [];
+      for (let round = 0; round < 15; round++)
+        ends.push(...(await Promise.all([one(), one(), one(), one()])));
+      expect(ends.filter((e) => e !== "0")).toEqual([]);
+    },
+    60_000,
+  );
+
   it("declines what it does not do the way child_process does (PATH lookup, NUL)", () => {
-    const opts = { cwd: "/", env: {}, stdin: "" };
-    expect(fastSpawn("sh", ["-c", "true"], opts)).toBeNull();
-    expect(fastSpawn("/bin/sh", ["-c", "true\0x"], opts)).toBeNull();
+    const opts = { cwd: "/", env: {}, stdin: "", ...LIMITS };
+    expect(fastRun("sh", ["-c", "true"], opts, () => {})).toBeNull();
+    expect(fastRun("/bin/sh", ["-c", "true\0x"], opts, () => {})).toBeNull();
   });
 });
 
@@ -100,6 +158,19 @@ const PROBES: Array<[string, Partial<ProcessSpec>]> = [
   [
     "output past the cap",
     { command: "head -c 300000 /dev/zero | tr '\\0' x", maxOutputBytes: 1000 },
+  ],
+  ["stderr past the cap", { command: "yes e | head -c 50000 >&2; echo ok", maxOutputBytes: 100 }],
+  // Exited, with a grandchild holding the pipes: what it writes in the grace period counts.
+  [
+    "a grandchild holding the pipes",
+    { command: "echo early; (sleep 0.05; echo late; sleep 2) & exit 3" },
+  ],
+  // Pipes closed, still running: the exit still counts.
+  ["pipes closed before the exit", { command: "exec >&- 2>&-; sleep 0.3; exit 5" }],
+  ["a timeout", { command: "echo started; sleep 5", timeoutMs: 300, killGraceMs: 300 }],
+  [
+    "a timeout the hook traps",
+    { command: "trap '' TERM; echo started; sleep 2", timeoutMs: 300, killGraceMs: 300 },
   ],
   ["a missing working directory", { command: "true", cwd: "/nonexistent/dir" }],
   ["the exec form", { args: ["/bin/echo", "$HOME", "a;b"] }],

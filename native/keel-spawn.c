@@ -1,6 +1,6 @@
 /*
  * The native side of src/hooks/fast-spawn.ts: hook processes started by vfork (start.c: why)
- * and waited for on a thread each (run.c: why), reported to JavaScript once per hook.
+ * and watched by one waiter thread (run.c: why), reported to JavaScript once per hook.
  *
  *   init(report)  report(pid, code, signal, stdout, stderr, truncated) is called on the main
  *                 thread as each run ends (code or signal -1 when it does not apply), and
@@ -25,14 +25,14 @@
 #include "start.h"
 
 /* Per JavaScript environment (the main thread and each worker load their own), shared with
- * the runs' threads. A thread may outlive the environment (Keel exits while a hook's thread is
- * between its report and its end), so it never touches the thread-safe function unless `lock`
- * is held and `closing` is not set; the environment's cleanup sets it. Freed by whichever of
- * the environment and the threads lets go last. */
+ * the waiter thread, which outlives every environment (Keel may exit while the waiter is
+ * between a report and the next): it never touches the thread-safe function unless `lock` is
+ * held and `closing` is not set; the environment's cleanup sets it. Freed by whichever lets go
+ * last: the environment, or the last run still watched. */
 struct shared {
   pthread_mutex_t lock;
   int closing;
-  uint32_t refs;    /* the environment, plus each run's thread */
+  uint32_t refs;    /* the environment, plus each run being watched */
   uint32_t running; /* runs not reported yet (main thread only): while any, the loop lives */
   napi_threadsafe_function report;
 };
@@ -133,7 +133,7 @@ static void call_report(napi_env env, napi_value report, void *context, void *da
   outcome_free(o);
 }
 
-/* On the run's thread: hands the outcome to the main thread, unless Keel is going away. */
+/* On the waiter thread: hands the outcome to the main thread, unless Keel is going away. */
 static void finished(struct outcome *o, void *ctx) {
   struct shared *sh = ctx;
   int final = o->final;
@@ -158,6 +158,11 @@ static napi_value Init(napi_env env, napi_callback_info info) {
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   struct shared *sh = shared_of(env);
   if (sh->report != NULL) return NULL;
+  int unready = waiter_ready();
+  if (unready != 0) {
+    throw_errno(env, unready);
+    return NULL;
+  }
   napi_create_string_utf8(env, "keel-hook-report", NAPI_AUTO_LENGTH, &name);
   if (argc != 1 || napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, NULL, NULL,
                                                    sh, call_report, &sh->report) != napi_ok) {
@@ -225,8 +230,8 @@ static napi_value Run(napi_env env, napi_callback_info info) {
   pthread_mutex_lock(&sh->lock);
   sh->refs++;
   pthread_mutex_unlock(&sh->lock);
-  int r = wait_on_thread(pid, in[1], out[0], err[0], payload, len, (size_t)max, grace,
-                         finished, sh);
+  int r = watch_child(pid, in[1], out[0], err[0], payload, len, (size_t)max, grace,
+                      finished, sh);
   if (r != 0) {
     /* Nobody would wait for it: it must not run unwatched. */
     let_go(sh);

@@ -1,4 +1,4 @@
-/* Starting a hook process by vfork (start.c) and waiting for it on a thread of its own
+/* Starting a hook process by vfork (start.c) and waiting for it on Keel's waiter thread
  * (run.c). keel-spawn.c binds them to JavaScript. */
 #ifndef KEEL_START_H
 #define KEEL_START_H
@@ -21,14 +21,18 @@ struct outcome {
   size_t out_len, err_len;
 };
 
-/* Waits for one started child on a detached thread: writes `payload` (taken over, freed) into
+/* Whether hooks can be watched here (0), or the errno that says why not (no pidfd_open before
+ * Linux 5.3, no thread): then nothing may be started. Starts the waiter thread on first call. */
+int waiter_ready(void);
+
+/* Hands one started child to the waiter thread: it writes `payload` (taken over, freed) into
  * `in`, reads `out` and `err` up to `max` bytes each until both end, reaps the child, and once
- * it has exited waits at most `grace_ms` for pipes a grandchild still holds. Then calls
- * done(outcome, ctx) on that thread, `final` set; before that, once with only the exit status
- * when pipes outlive the exit. Each outcome is the callee's to free (outcome_free).
- * Returns 0, or an errno when no thread could be started (nothing taken over then). */
-int wait_on_thread(pid_t pid, int in, int out, int err, char *payload, size_t payload_len,
-                   size_t max, int grace_ms, void (*done)(struct outcome *, void *), void *ctx);
+ * it has exited waits at most `grace_ms` for pipes a grandchild still holds. Then it calls
+ * done(outcome, ctx), `final` set; before that, once with only the exit status when pipes
+ * outlive the exit. Each outcome is the callee's to free (outcome_free). Returns 0, or an
+ * errno when the child cannot be watched (nothing taken over then). */
+int watch_child(pid_t pid, int in, int out, int err, char *payload, size_t payload_len,
+                size_t max, int grace_ms, void (*done)(struct outcome *, void *), void *ctx);
 
 void outcome_free(struct outcome *o);
 

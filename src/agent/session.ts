@@ -119,7 +119,7 @@ function adapt(
           ...(entry.usage.simulated ? { simulated: true as const } : {}),
         });
       }),
-    appendHookRun: (run) => guard(() => handle.appendHookRun(run)),
+    appendHookRun: (run) => guard(() => handle.appendHookRun(run, onError)),
     appendCompactionStats: (record) =>
       guard(() =>
         appendCompactionRecord(keelHome, {

@@ -15,6 +15,7 @@ import {
   MAX_HOOK_TIMEOUT_MS,
   SESSION_END_BUDGET_MS,
 } from "./events.js";
+import { FiringMemo } from "./firing-memo.js";
 import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
 import { type PreparedHook, planFiring } from "./plan.js";
@@ -175,6 +176,8 @@ export async function createHookEngine(
     signal: AbortSignal,
     run: {
       async: boolean;
+      /** Shared by the hooks of one firing (firing-memo.ts). */
+      memo?: FiringMemo;
       deadline?: number;
       onStart?: FireOptions["onStart"];
       onEnd?: FireOptions["onEnd"];
@@ -202,19 +205,22 @@ export async function createHookEngine(
       };
     } else {
       const shell = h.dialect.defaultShell?.(baseEnv);
-      const shaped = shapePayload(h.dialect, payload, {
-        projectDir,
-        ...(tools ? { tools } : {}),
-        ...(opts.session ? { session: opts.session } : {}),
-        ...(promptTurn > 0 ? { turn: promptTurn } : {}),
-        ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
-        ...(event === "Stop" ? { answers } : {}),
-      });
+      const memo = run.memo ?? new FiringMemo();
+      const shaped = memo.shape(h.dialect, payload, () =>
+        shapePayload(h.dialect, payload, {
+          projectDir,
+          ...(tools ? { tools } : {}),
+          ...(opts.session ? { session: opts.session } : {}),
+          ...(promptTurn > 0 ? { turn: promptTurn } : {}),
+          ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
+          ...(event === "Stop" ? { answers } : {}),
+        }),
+      );
       const req = {
         hook: h.def,
         payload,
         stdin: shaped.stdin,
-        env: { ...baseEnv, ...shaped.env, ...h.def.source.env },
+        env: memo.env(baseEnv, shaped, h.def.source.env),
         projectDir,
         timeoutMs,
         signal,
@@ -361,9 +367,11 @@ export async function createHookEngine(
     const foreground = planned.filter((h) => !runsInBackground(h));
     const deadline = event === "SessionEnd" ? Date.now() + SESSION_END_BUDGET_MS : undefined;
     const signal = options.signal ?? NEVER;
+    const memo = new FiringMemo();
     const runHook = (h: PreparedHook, chained?: AnyEventPayload) =>
       runOne(h, chained ?? payloadOf(h), signal, {
         async: false,
+        memo,
         ...(deadline !== undefined ? { deadline } : {}),
         ...(options.onStart ? { onStart: options.onStart } : {}),
         ...(options.onEnd ? { onEnd: options.onEnd } : {}),

@@ -118,6 +118,20 @@ function startError(file: string, err: unknown): Error {
   return Object.assign(new Error(`spawn ${file} ${code}`), { code, errno: -errno, path: file });
 }
 
+/** `KEY=value` strings by environment object, or null when one holds a NUL: hooks of one firing
+ *  share one environment object (firing-memo.ts). */
+const environments = new WeakMap<NodeJS.ProcessEnv, string[] | null>();
+
+function environment(env: NodeJS.ProcessEnv): string[] | null {
+  let envp = environments.get(env);
+  if (envp !== undefined) return envp;
+  envp = [];
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) envp.push(`${k}=${v}`);
+  if (envp.some((s) => s.includes("\0"))) envp = null;
+  environments.set(env, envp);
+  return envp;
+}
+
 export interface FastRunOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -143,10 +157,8 @@ export function fastRun(
 ): number | null {
   const native = file.includes("/") ? nativeSpawner() : null;
   if (native === null) return null;
-  const envp: string[] = [];
-  for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) envp.push(`${k}=${v}`);
-  const strings = [file, opts.cwd, ...args, ...envp];
-  if (strings.some((s) => s.includes("\0"))) return null;
+  const envp = environment(opts.env);
+  if (envp === null || [file, opts.cwd, ...args].some((s) => s.includes("\0"))) return null;
   let pid: number;
   try {
     pid = native.run(

@@ -46,6 +46,10 @@ export interface ProcessSpec {
  *  start are `startError`. */
 export type ProcessResult = Omit<RawRunResult, "kind">;
 
+/** Invalid UTF-8 (and a character cut by the cap) becomes U+FFFD instead of throwing. One
+ *  decoder serves every hook: without `stream`, decode() keeps nothing between calls. */
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
 /** Collects at most `max` bytes while the stream keeps being drained. */
 class Capture {
   private chunks: Buffer[] = [];
@@ -64,8 +68,10 @@ class Capture {
     this.size += part.length;
   }
   text(): string {
-    // Invalid UTF-8 (and a character cut by the cap) becomes U+FFFD instead of throwing.
-    return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(this.chunks, this.size));
+    if (this.size === 0) return "";
+    return utf8.decode(
+      this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size),
+    );
   }
 }
 

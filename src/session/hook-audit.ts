@@ -5,7 +5,7 @@
  * `message`.
  */
 import { z } from "zod";
-import { appendJsonLine, parseLine, readLines } from "./jsonl.js";
+import { appendLine, appendLineSoon, flushLines, parseLine, readLines } from "./jsonl.js";
 import { hookAuditPath } from "./paths.js";
 
 const MAX_MESSAGE_CHARS = 2000;
@@ -88,10 +88,15 @@ export function appendHookAudit(opts: {
   projectDir?: string;
   /** The session's `<id>.hooks.jsonl`. */
   sessionAuditPath?: string;
+  /** Written at the next turn of the event loop (appendLineSoon: why); failures go here. */
+  soon?: { onError?: (err: unknown) => void };
 }): HookAuditRecord {
   const record = toAuditRecord(opts.run, opts);
-  appendJsonLine(hookAuditPath(opts.keelHome), record);
-  if (opts.sessionAuditPath) appendJsonLine(opts.sessionAuditPath, record);
+  const line = `${JSON.stringify(record)}\n`;
+  const append = (path: string) =>
+    opts.soon ? appendLineSoon(path, line, opts.soon.onError) : appendLine(path, line);
+  append(hookAuditPath(opts.keelHome));
+  if (opts.sessionAuditPath) append(opts.sessionAuditPath);
   return record;
 }
 
@@ -103,6 +108,7 @@ export function readHookAudit(opts: {
   sessionId?: string;
 }): { records: HookAuditRecord[]; skippedLines: number } {
   const since = opts.since === undefined ? undefined : Number(opts.since);
+  flushLines();
   const { lines, tail } = readLines(opts.path ?? hookAuditPath(opts.keelHome));
   const records: HookAuditRecord[] = [];
   let skippedLines = 0;

@@ -38,7 +38,11 @@ export function openPrivateForAppend(path: string): number {
 
 /** Logs appended to by this process, kept open: hooks run one after another append two audit
  *  lines per run, and a mkdir, open, fstat and close for each line cost more than the write. */
-const openLogs = new Map<string, { fd: number; ino: number; dev: number }>();
+const openLogs = new Map<string, { fd: number; ino: number; dev: number; checked: number }>();
+/** How long a kept-open log is trusted to still be the file at its path. A stat per line was a
+ *  fifth of Keel's own time per hook when hooks run one after another; a log moved away by
+ *  hand gets at most this much more of the lines (nothing is lost), then a new file starts. */
+const LOOK_AGAIN_MS = 100;
 /** More logs than a process appends to (global audit, session audit, usage, a few sessions). */
 const MAX_OPEN_LOGS = 8;
 
@@ -46,16 +50,21 @@ const MAX_OPEN_LOGS = 8;
  *  or replaced by hand): one stat per line instead of the folder, open and close. */
 function logFd(path: string): number {
   const open = openLogs.get(path);
+  const now = Date.now();
   if (open !== undefined) {
-    const now = statSync(path, { throwIfNoEntry: false });
-    if (now && now.ino === open.ino && now.dev === open.dev) return open.fd;
+    if (now - open.checked < LOOK_AGAIN_MS) return open.fd;
+    const there = statSync(path, { throwIfNoEntry: false });
+    if (there && there.ino === open.ino && there.dev === open.dev) {
+      open.checked = now;
+      return open.fd;
+    }
     forget(path);
   }
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const fd = openPrivateForAppend(path);
   const { ino, dev } = fstatSync(fd);
   if (openLogs.size >= MAX_OPEN_LOGS) closeLogs();
-  openLogs.set(path, { fd, ino, dev });
+  openLogs.set(path, { fd, ino, dev, checked: now });
   return fd;
 }
 
@@ -73,13 +82,56 @@ function closeLogs(): void {
 
 /** Appends one JSON line to a shared log (O_APPEND, one write per line), creating folders. */
 export function appendJsonLine(path: string, value: unknown): void {
-  const line = `${JSON.stringify(value)}\n`;
+  appendLine(path, `${JSON.stringify(value)}\n`);
+}
+
+/** Appends `line` (one JSON value and its newline) as appendJsonLine does. */
+export function appendLine(path: string, line: string): void {
   const fd = logFd(path);
   try {
     writeAll(fd, line);
   } catch (err) {
     forget(path);
     throw err;
+  }
+}
+
+/** Lines to append at the next turn of the event loop, by log, and who hears of a failure. */
+const pending = new Map<string, { lines: string[]; onError?: (err: unknown) => void }>();
+let flushing: NodeJS.Immediate | undefined;
+let flushesAtExit = false;
+
+/**
+ * Appends `line` as appendLine does, at the next turn of the event loop (setImmediate), or
+ * when Keel exits, whichever comes first. For the hook audit: hooks that run one after another
+ * append two lines per hook, and written at once those writes sat between one hook's end and
+ * the next one's start; written here they happen while the next hook runs, and lines close
+ * together go out in one write. `flushLines` writes them now (a reader of the log calls it).
+ */
+export function appendLineSoon(path: string, line: string, onError?: (err: unknown) => void) {
+  const batch = pending.get(path);
+  if (batch) batch.lines.push(line);
+  else pending.set(path, { lines: [line], ...(onError ? { onError } : {}) });
+  flushing ??= setImmediate(flushLines);
+  if (!flushesAtExit) {
+    flushesAtExit = true;
+    process.on("exit", flushLines);
+  }
+}
+
+/** Writes every line appendLineSoon holds. A log that cannot be written is told to the
+ *  onError given with its first line. */
+export function flushLines(): void {
+  if (flushing !== undefined) clearImmediate(flushing);
+  flushing = undefined;
+  const batches = [...pending];
+  pending.clear();
+  for (const [path, { lines, onError }] of batches) {
+    try {
+      appendLine(path, lines.join(""));
+    } catch (err) {
+      onError?.(err);
+    }
   }
 }
 

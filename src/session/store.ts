@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { appendHookAudit, type HookAuditRecord, type HookRunInput } from "./hook-audit.js";
-import { openForAppend, PRIVATE_DIR_MODE, writeAll } from "./jsonl.js";
+import { flushLines, openForAppend, PRIVATE_DIR_MODE, writeAll } from "./jsonl.js";
 import { lockSessionFile, type SessionLock } from "./lock.js";
 import { hooksPathFor, projectSessionsDir } from "./paths.js";
 import {
@@ -34,8 +34,10 @@ export interface SessionHandle {
   appendEvent(event: SessionEventInput): void;
   /** Records a request's usage in the session file and in `$KEEL_HOME/usage.jsonl`. */
   appendUsage(usage: Omit<UsageInput, "sessionId" | "projectDir">): UsageRecord;
-  /** Records a hook run in the session's audit file and in `$KEEL_HOME/hooks-audit.jsonl`. */
-  appendHookRun(run: HookRunInput): HookAuditRecord;
+  /** Records a hook run in the session's audit file and in `$KEEL_HOME/hooks-audit.jsonl`, at
+   *  the next turn of the event loop (appendLineSoon), at close, or when Keel exits; a failure
+   *  to write goes to `onError`. */
+  appendHookRun(run: HookRunInput, onError?: (err: unknown) => void): HookAuditRecord;
   close(): void;
 }
 
@@ -145,16 +147,18 @@ function makeHandle(s: {
       appendUsage({ keelHome: s.keelHome, record });
       return record;
     },
-    appendHookRun(run) {
+    appendHookRun(run, onError) {
       return appendHookAudit({
         keelHome: s.keelHome,
         run,
         sessionId: s.meta.id,
         projectDir: s.meta.projectDir,
         sessionAuditPath: hooksPath,
+        soon: onError ? { onError } : {},
       });
     },
     close() {
+      flushLines();
       if (fd === null) return;
       closeSync(fd);
       fd = null;

@@ -80,24 +80,34 @@ export function toAuditRecord(
   };
 }
 
-/** Appends a run to the global audit log and, when given, to the session's audit file. */
-export function appendHookAudit(opts: {
+interface AuditTarget {
   keelHome: string;
   run: HookRunInput;
   sessionId?: string;
   projectDir?: string;
   /** The session's `<id>.hooks.jsonl`. */
   sessionAuditPath?: string;
-  /** Written at the next turn of the event loop (appendLineSoon: why); failures go here. */
-  soon?: { onError?: (err: unknown) => void };
-}): HookAuditRecord {
+}
+
+/** Appends a run to the global audit log and, when given, to the session's audit file. */
+export function appendHookAudit(opts: AuditTarget): HookAuditRecord {
   const record = toAuditRecord(opts.run, opts);
   const line = `${JSON.stringify(record)}\n`;
-  const append = (path: string) =>
-    opts.soon ? appendLineSoon(path, line, opts.soon.onError) : appendLine(path, line);
-  append(hookAuditPath(opts.keelHome));
-  if (opts.sessionAuditPath) append(opts.sessionAuditPath);
+  appendLine(hookAuditPath(opts.keelHome), line);
+  if (opts.sessionAuditPath) appendLine(opts.sessionAuditPath, line);
   return record;
+}
+
+/** appendHookAudit at the next turn of the event loop (appendLineSoon: why), the record built
+ *  then too; a failure to write goes to `onError`. */
+export function appendHookAuditSoon(opts: AuditTarget, onError?: (err: unknown) => void): void {
+  let line: string | undefined;
+  const render = () => {
+    line ??= `${JSON.stringify(toAuditRecord(opts.run, opts))}\n`;
+    return line;
+  };
+  appendLineSoon(hookAuditPath(opts.keelHome), render, onError);
+  if (opts.sessionAuditPath) appendLineSoon(opts.sessionAuditPath, render, onError);
 }
 
 /** Reads an audit file (global by default); unreadable lines are counted, not fatal. */

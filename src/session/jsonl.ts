@@ -97,7 +97,10 @@ export function appendLine(path: string, line: string): void {
 }
 
 /** Lines to append at the next turn of the event loop, by log, and who hears of a failure. */
-const pending = new Map<string, { lines: string[]; onError?: (err: unknown) => void }>();
+const pending = new Map<
+  string,
+  { lines: Array<string | (() => string)>; onError?: (err: unknown) => void }
+>();
 let flushing: NodeJS.Immediate | undefined;
 let flushesAtExit = false;
 
@@ -106,9 +109,14 @@ let flushesAtExit = false;
  * when Keel exits, whichever comes first. For the hook audit: hooks that run one after another
  * append two lines per hook, and written at once those writes sat between one hook's end and
  * the next one's start; written here they happen while the next hook runs, and lines close
- * together go out in one write. `flushLines` writes them now (a reader of the log calls it).
+ * together go out in one write. `line` may be a function that renders it then. `flushLines`
+ * writes them now (a reader of the log calls it).
  */
-export function appendLineSoon(path: string, line: string, onError?: (err: unknown) => void) {
+export function appendLineSoon(
+  path: string,
+  line: string | (() => string),
+  onError?: (err: unknown) => void,
+): void {
   const batch = pending.get(path);
   if (batch) batch.lines.push(line);
   else pending.set(path, { lines: [line], ...(onError ? { onError } : {}) });
@@ -128,7 +136,7 @@ export function flushLines(): void {
   pending.clear();
   for (const [path, { lines, onError }] of batches) {
     try {
-      appendLine(path, lines.join(""));
+      appendLine(path, lines.map((l) => (typeof l === "string" ? l : l())).join(""));
     } catch (err) {
       onError?.(err);
     }

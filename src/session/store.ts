@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { appendHookAudit, type HookAuditRecord, type HookRunInput } from "./hook-audit.js";
+import { appendHookAuditSoon, type HookRunInput } from "./hook-audit.js";
 import { flushLines, openForAppend, PRIVATE_DIR_MODE, writeAll } from "./jsonl.js";
 import { lockSessionFile, type SessionLock } from "./lock.js";
 import { hooksPathFor, projectSessionsDir } from "./paths.js";
@@ -37,7 +37,7 @@ export interface SessionHandle {
   /** Records a hook run in the session's audit file and in `$KEEL_HOME/hooks-audit.jsonl`, at
    *  the next turn of the event loop (appendLineSoon), at close, or when Keel exits; a failure
    *  to write goes to `onError`. */
-  appendHookRun(run: HookRunInput, onError?: (err: unknown) => void): HookAuditRecord;
+  appendHookRun(run: HookRunInput, onError?: (err: unknown) => void): void;
   close(): void;
 }
 
@@ -148,14 +148,16 @@ function makeHandle(s: {
       return record;
     },
     appendHookRun(run, onError) {
-      return appendHookAudit({
-        keelHome: s.keelHome,
-        run,
-        sessionId: s.meta.id,
-        projectDir: s.meta.projectDir,
-        sessionAuditPath: hooksPath,
-        soon: onError ? { onError } : {},
-      });
+      appendHookAuditSoon(
+        {
+          keelHome: s.keelHome,
+          run,
+          sessionId: s.meta.id,
+          projectDir: s.meta.projectDir,
+          sessionAuditPath: hooksPath,
+        },
+        onError,
+      );
     },
     close() {
       flushLines();

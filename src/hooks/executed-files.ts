@@ -10,9 +10,9 @@
  * each file found, so what a script sources or runs by path is covered too (a few levels deep);
  * what an interpreter finds by module name (`import helper`) is not.
  */
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { sha256Hex } from "./sha256.js";
 import type { HookDefinition } from "./types.js";
 
 /** A project file a hook executes, with what it held when looked at (null: unreadable). */
@@ -191,7 +191,7 @@ export async function executedProjectFiles(
     found.push({
       path,
       relPath: relative(projectDir, path).split(sep).join("/"),
-      sha256: content === null ? null : createHash("sha256").update(content).digest("hex"),
+      sha256: content === null ? null : sha256Hex(content),
       fingerprint,
     });
     if (content === null || depth >= MAX_SOURCE_DEPTH) continue;

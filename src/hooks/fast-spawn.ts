@@ -4,7 +4,7 @@
  * loop until the child has exec'd: ~1–1.7 ms per hook at Keel's size. Then three pipe streams,
  * a SIGCHLD handler and a dozen events run on the main thread per hook. The native spawner
  * (native/, built by `npm run build` where a C compiler is) starts the hook by vfork (~0.2 ms)
- * and waits for it on a thread of its own, which writes the payload, drains both pipes up to
+ * and its waiter thread (one for all hooks) writes the payload, drains both pipes up to
  * the cap, reaps the hook and reports once.
  *
  * `fastRun` does what runProcess does with a ChildProcess (a detached child, three pipes, the

@@ -4,13 +4,13 @@
  * be added) and the contents of the project files their commands execute — so any change to
  * them (a `git pull`, a hand edit of `.keel/hooks/guard.sh`) makes them untrusted again.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
 import { kinds as k, quickFirst, quickObject, req } from "./config/quick-check.js";
 import type { ExecutedFile } from "./executed-files.js";
+import { sha256Hex } from "./sha256.js";
 import type { HookDefinition } from "./types.js";
 import { canonicalJson, lazy } from "./util.js";
 
@@ -83,7 +83,7 @@ export function trustHash(
   for (const set of sets) if (set.definitions.length > 0) input[set.name] = set.definitions;
   input.executedFiles = executed.map((f) => ({ path: f.relPath, sha256: f.sha256 }));
   if (Object.keys(input).length === 1 && executed.length === 0) return EMPTY_TRUST_HASH;
-  return createHash("sha256").update(canonicalJson(input)).digest("hex");
+  return sha256Hex(canonicalJson(input));
 }
 
 /** sha256 of the project-scope hook definitions and the project files they execute. */

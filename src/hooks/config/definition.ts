@@ -1,8 +1,8 @@
 /** From a raw hook to a HookDefinition: compiled matcher and condition, identity, id. */
-import { createHash } from "node:crypto";
 import { DIALECTS, matcherApplies } from "../dialects/index.js";
 import { EVENT_SPECS, MAX_HOOK_TIMEOUT_MS } from "../events.js";
 import { compileMatcher, parseCondition } from "../match.js";
+import { sha256Hex } from "../sha256.js";
 import type { HandlerConfig, HookDefinition, HookProblem, HookSource } from "../types.js";
 import { canonicalJson } from "../util.js";
 import type { RawHook, ReadContext } from "./handler.js";
@@ -57,16 +57,12 @@ export function handlerLabel(handler: HandlerConfig): string {
 export function baseHookId(
   def: Pick<HookDefinition, "source" | "event" | "matcher" | "handler">,
 ): string {
-  return `h${createHash("sha256")
-    .update(
-      canonicalJson([def.source.path, def.event, def.matcher ?? "", handlerIdentity(def.handler)]),
-    )
-    .digest("hex")
-    .slice(0, 12)}`;
+  const identity = [def.source.path, def.event, def.matcher ?? "", handlerIdentity(def.handler)];
+  return `h${sha256Hex(canonicalJson(identity)).slice(0, 12)}`;
 }
 
 /** Builds the definition (trusted is decided later, from the trust store). `idOf` gives its id
- *  when first read: `keel hooks list` prints none, so it hashes nothing and loads no crypto. */
+ *  when first read: `keel hooks list` prints none, so it hashes nothing. */
 export function toDefinition(
   raw: RawHook,
   source: HookSource,

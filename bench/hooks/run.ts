@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import { fastRun, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
+import { HookEnvironments } from "../../src/hooks/hook-env.js";
 import { buildPayload } from "../../src/hooks/payload.js";
 import type { SpawnFn } from "../../src/hooks/process.js";
 
@@ -35,6 +36,10 @@ function median(xs: number[]): number {
  * stdin) so the ratio isolates the engine's own overhead; `group: false` is node's plainest
  * child_process.spawn, to show what the spawner saves.
  */
+/** The user's environment as the engine hands it to the spawner (hook-env.ts), made once: the
+ *  bare spawn pays no environment building at all. */
+const BARE_ENV = new HookEnvironments(process.env as Record<string, string>).get({}, undefined);
+
 function bareSpawn(
   command: string,
   cwd: string,
@@ -47,7 +52,7 @@ function bareSpawn(
           ["-c", command],
           {
             cwd,
-            env: process.env,
+            env: BARE_ENV,
             stdin: opts.stdin ?? "",
             maxOutputBytes: 1 << 20,
             pipeGraceMs: 200,

@@ -18,6 +18,7 @@ import {
 import { FiringMemo } from "./firing-memo.js";
 import { createHandlers } from "./handlers/index.js";
 import type { Handler, HandlerResult } from "./handlers/types.js";
+import { HookEnvironments } from "./hook-env.js";
 import { type PreparedHook, planFiring } from "./plan.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./process.js";
 import { redactUrls } from "./redact.js";
@@ -143,6 +144,7 @@ export async function createHookEngine(
   const { projectDir, keelHome } = paths;
   const baseEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) baseEnv[k] = v;
+  const environments = new HookEnvironments(baseEnv);
   const handlers: Record<HandlerType, Handler> = {
     ...createHandlers(opts.spawn ? { spawn: opts.spawn } : {}),
     ...opts.handlers,
@@ -220,7 +222,7 @@ export async function createHookEngine(
         hook: h.def,
         payload,
         stdin: shaped.stdin,
-        env: memo.env(baseEnv, shaped, h.def.source.env),
+        env: environments.get(shaped.env, h.def.source.env),
         projectDir,
         timeoutMs,
         signal,

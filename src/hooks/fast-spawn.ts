@@ -118,18 +118,48 @@ function startError(file: string, err: unknown): Error {
   return Object.assign(new Error(`spawn ${file} ${code}`), { code, errno: -errno, path: file });
 }
 
-/** `KEY=value` strings by environment object, or null when one holds a NUL: hooks of one firing
- *  share one environment object (firing-memo.ts). */
-const environments = new WeakMap<NodeJS.ProcessEnv, string[] | null>();
+/** The `KEY=value` strings of a layered hook environment's shared part (hook-env.ts: its
+ *  prototype), made once; null when one holds a NUL. */
+const bases = new WeakMap<object, { keys: string[]; strings: string[] } | null>();
 
+function strings(entries: Iterable<[string, string | undefined]>): [string[], string[]] | null {
+  const keys: string[] = [];
+  const out: string[] = [];
+  for (const [k, v] of entries) {
+    if (v === undefined) continue;
+    const s = `${k}=${v}`;
+    if (s.includes("\0")) return null;
+    keys.push(k);
+    out.push(s);
+  }
+  return [keys, out];
+}
+
+/** `KEY=value` for every variable of `env`, its prototype's included (as child_process.spawn
+ *  reads it), or null when one holds a NUL. */
 function environment(env: NodeJS.ProcessEnv): string[] | null {
-  let envp = environments.get(env);
-  if (envp !== undefined) return envp;
-  envp = [];
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) envp.push(`${k}=${v}`);
-  if (envp.some((s) => s.includes("\0"))) envp = null;
-  environments.set(env, envp);
-  return envp;
+  const shared = Object.getPrototypeOf(env) as object | null;
+  const layered =
+    shared !== null &&
+    shared !== Object.prototype &&
+    Object.getPrototypeOf(shared) === Object.prototype;
+  if (!layered) {
+    const all: Array<[string, string | undefined]> = [];
+    for (const k in env) all.push([k, env[k]]);
+    return strings(all)?.[1] ?? null;
+  }
+  let base = bases.get(shared);
+  if (base === undefined) {
+    const made = strings(Object.entries(shared as Record<string, string>));
+    base = made && { keys: made[0], strings: made[1] };
+    bases.set(shared, base);
+  }
+  const own = strings(Object.entries(env));
+  if (base === null || own === null) return null;
+  const overridden = new Set(own[0]);
+  const out = base.strings.filter((_, i) => !overridden.has(base.keys[i] as string));
+  for (const s of own[1]) out.push(s);
+  return out;
 }
 
 export interface FastRunOptions {

@@ -1,14 +1,11 @@
 /**
  * What hooks of one firing share. Hooks of one dialect given the same payload get the same
- * stdin and environment, so they are built once per firing: hooks that run one after another
- * (Reasonix, a Gemini `sequential` group) paid a payload serialization and two copies of the
- * whole environment per hook. Keyed by object identity: a chained payload (chain.ts) is a new
- * object and is shaped anew. One firing's, never kept: a timestamp in the stdin stays the
- * firing's.
+ * stdin and variables, so they are shaped once per firing: hooks that run one after another
+ * (Reasonix, a Gemini `sequential` group) paid a payload serialization per hook. Keyed by
+ * object identity: a chained payload (chain.ts) is a new object and is shaped anew. One
+ * firing's, never kept: a timestamp in the stdin stays the firing's.
  */
 import type { Dialect, ShapedPayload } from "./dialects/index.js";
-
-type Env = Record<string, string>;
 
 /** The value under `key`, made and kept on first use. */
 function kept<K, V>(map: Map<K, V>, key: K, make: () => V): V {
@@ -21,7 +18,6 @@ function kept<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 
 export class FiringMemo {
   private readonly shaped = new Map<Dialect, Map<object, ShapedPayload>>();
-  private readonly envs = new Map<ShapedPayload, Map<object | undefined, Env>>();
 
   shape(dialect: Dialect, payload: object, make: () => ShapedPayload): ShapedPayload {
     return kept(
@@ -29,11 +25,5 @@ export class FiringMemo {
       payload,
       make,
     );
-  }
-
-  /** The hook's environment: the base, the shaped payload's variables, its file's own. */
-  env(base: Env, shaped: ShapedPayload, own: Readonly<Env> | undefined): Env {
-    const bySource = kept(this.envs, shaped, () => new Map<object | undefined, Env>());
-    return kept(bySource, own, () => ({ ...base, ...shaped.env, ...own }));
   }
 }

@@ -82,8 +82,11 @@ export function templateVariables(opts: TemplateVariablesOptions): Record<string
     }
   }
   vars.timestamp = new Date(opts.now ?? Date.now()).toISOString();
-  for (const [name, value] of Object.entries(opts.env ?? {})) {
-    if (FLAT_NAME.test(name)) vars[name] = value;
+  // for…in: a hook's environment keeps the user's variables in its prototype (hook-env.ts).
+  const env = opts.env ?? {};
+  for (const name in env) {
+    const value = env[name];
+    if (value !== undefined && FLAT_NAME.test(name)) vars[name] = value;
   }
   return vars;
 }

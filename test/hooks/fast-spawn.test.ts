@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fastRun, type NativeReport, nativeSpawnAvailable } from "../../src/hooks/fast-spawn.js";
+import { HookEnvironments } from "../../src/hooks/hook-env.js";
 import { type ProcessSpec, runProcess } from "../../src/hooks/process.js";
 import { makeWorld } from "./helpers.js";
 
@@ -132,6 +133,39 @@ describe("the native spawner", () => {
     60_000,
   );
 
+  it.runIf(nativeSpawnLoaded)(
+    "hands a hook its whole layered environment (hook-env.ts), both ways alike",
+    async () => {
+      const w = makeWorld();
+      try {
+        const envs = new HookEnvironments({ PATH: "/usr/bin:/bin", A: "user", B: "user" });
+        const env = envs.get({ B: "payload", C: "payload" }, { C: "file" });
+        const spec: ProcessSpec = {
+          command: 'echo "$PATH|$A|$B|$C"; env | grep -c "^B="',
+          cwd: w.project,
+          env,
+          stdin: "",
+          timeoutMs: 10_000,
+        };
+        const native = await runProcess(spec);
+        expect(native.stdout).toBe("/usr/bin:/bin|user|payload|file\n1\n");
+        expect((await runProcess({ ...spec, spawn })).stdout).toBe(native.stdout);
+        // A NUL in the shared part: child_process's answer, not a truncated variable.
+        const bad = new HookEnvironments({ PATH: "/bin", Z: "a\0b" }).get({}, undefined);
+        expect(
+          fastRun(
+            "/bin/sh",
+            ["-c", "true"],
+            { ...LIMITS, cwd: "/", env: bad, stdin: "" },
+            () => {},
+          ),
+        ).toBeNull();
+      } finally {
+        w.cleanup();
+      }
+    },
+  );
+
   it("declines what it does not do the way child_process does (PATH lookup, NUL)", () => {
     const opts = { cwd: "/", env: {}, stdin: "", ...LIMITS };
     expect(fastRun("sh", ["-c", "true"], opts, () => {})).toBeNull();
@@ -153,7 +187,15 @@ const PROBES: Array<[string, Partial<ProcessSpec>]> = [
   // Its own session and process group (detached), so a group kill reaches its children.
   ["own session", { command: "awk '{ print ($5 == $1) \" \" ($6 == $1) }' /proc/$$/stat" }],
   // Node ignores SIGPIPE; a hook must not inherit that (nor a blocked signal).
-  ["signal dispositions", { command: "grep -E '^Sig(Ign|Blk)' /proc/$$/status" }],
+  // Read by the shell itself (builtins only): a `grep` child could catch the shell in the
+  // middle of forking it, when dash blocks every signal for a moment.
+  [
+    "signal dispositions",
+    {
+      command:
+        'while read -r l; do case "$l" in SigIgn*|SigBlk*) echo "$l";; esac; done < /proc/$$/status',
+    },
+  ],
   ["SIGPIPE kills a writer", { command: "yes | head -c 3; echo; kill -PIPE $$; echo alive" }],
   [
     "output past the cap",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS, shapePayload } from "../../src/hooks/dialects/index.js";
 import { FiringMemo } from "../../src/hooks/firing-memo.js";
+import { HookEnvironments } from "../../src/hooks/hook-env.js";
 import { buildPayload } from "../../src/hooks/payload.js";
 
 const projectDir = "/tmp/project";
@@ -25,16 +26,30 @@ describe("what the hooks of one firing share", () => {
     expect(shape(DIALECTS.claude, chained).stdin).toContain("ls -la");
     expect(made).toBe(3);
   });
+});
 
-  it("builds one environment per shaped payload and hook file, in that order of precedence", () => {
-    const memo = new FiringMemo();
+describe("hook environments", () => {
+  const base = { PATH: "/bin", CLAUDE_PROJECT_DIR: "/elsewhere", A: "base" };
+
+  it("lays the payload's variables over the user's and the hook file's over both", () => {
+    const envs = new HookEnvironments(base);
     const shaped = shapePayload(DIALECTS.claude, payload(), { projectDir });
-    const base = { PATH: "/bin", CLAUDE_PROJECT_DIR: "/elsewhere", A: "base" };
-    const own = { A: "file" };
-    const env = memo.env(base, shaped, own);
-    expect(env).toMatchObject({ PATH: "/bin", CLAUDE_PROJECT_DIR: projectDir, A: "file" });
-    expect(memo.env(base, shaped, own)).toBe(env);
-    expect(memo.env(base, shaped, undefined)).toMatchObject({ A: "base" });
-    expect(memo.env(base, shaped, { A: "other" })).toMatchObject({ A: "other" });
+    expect(envs.get(shaped.env, { A: "file" })).toMatchObject({
+      PATH: "/bin",
+      CLAUDE_PROJECT_DIR: projectDir,
+      A: "file",
+    });
+    expect(envs.get(shaped.env, undefined)).toMatchObject({ A: "base" });
+  });
+
+  it("shares the user's part between runs; every reader of an environment sees all of it", () => {
+    const envs = new HookEnvironments(base);
+    const a = envs.get({ X: "1" }, undefined);
+    const b = envs.get({ X: "2" }, { A: "own" });
+    expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
+    expect(a.X).toBe("1");
+    const seen: Record<string, string | undefined> = {};
+    for (const k in b) seen[k] = b[k];
+    expect(seen).toEqual({ PATH: "/bin", CLAUDE_PROJECT_DIR: "/elsewhere", A: "own", X: "2" });
   });
 });

@@ -2,8 +2,9 @@
  * The native side of src/hooks/fast-spawn.ts: hook processes started by vfork (start.c: why)
  * and watched by one waiter thread (run.c: why), reported to JavaScript once per hook.
  *
- *   init(report)  report(pid, code, signal, stdout, stderr, truncated) is called on the main
- *                 thread as each run ends (code or signal -1 when it does not apply), and
+ *   init(report)  report(pid, code, signal, stdout, stderr, truncated, leftover) is called on
+ *                 the main thread as each run ends (code or signal -1 when it does not apply;
+ *                 leftover: something still runs in the hook's process group), and
  *                 report(pid, code, signal) first when a grandchild holds the pipes at exit
  *   run(file, argv, envp, cwd, payload, maxBytes, graceMs) -> pid
  *
@@ -109,16 +110,16 @@ static void close_pair(int fds[2]) {
     if (fds[i] >= 0) close(fds[i]);
 }
 
-/* On the main thread: report(pid, code, signal, stdout, stderr, truncated) for a finished run,
- * report(pid, code, signal) for an exit whose pipes a grandchild holds. `env` is NULL when the
- * environment is being torn down. */
+/* On the main thread: report(pid, code, signal, stdout, stderr, truncated, leftover) for a
+ * finished run, report(pid, code, signal) for an exit whose pipes a grandchild holds. `env` is
+ * NULL when the environment is being torn down. */
 static void call_report(napi_env env, napi_value report, void *context, void *data) {
   struct outcome *o = data;
   struct shared *sh = context;
   if (env != NULL && o->final && --sh->running == 0)
     napi_unref_threadsafe_function(env, sh->report);
   if (env != NULL && report != NULL) {
-    napi_value args[6], undefined;
+    napi_value args[7], undefined;
     napi_create_int32(env, o->pid, &args[0]);
     napi_create_int32(env, o->code, &args[1]);
     napi_create_int32(env, o->signal, &args[2]);
@@ -126,9 +127,10 @@ static void call_report(napi_env env, napi_value report, void *context, void *da
       napi_create_buffer_copy(env, o->out_len, o->out ? o->out : "", NULL, &args[3]);
       napi_create_buffer_copy(env, o->err_len, o->err ? o->err : "", NULL, &args[4]);
       napi_get_boolean(env, o->truncated, &args[5]);
+      napi_get_boolean(env, o->leftover, &args[6]);
     }
     napi_get_undefined(env, &undefined);
-    napi_call_function(env, undefined, report, o->final ? 6 : 3, args, NULL);
+    napi_call_function(env, undefined, report, o->final ? 7 : 3, args, NULL);
   }
   outcome_free(o);
 }

@@ -170,6 +170,9 @@ static void finish(struct job *job) {
   o->pid = job->pid;
   o->final = 1;
   set_status(o, job->status);
+  /* Looked at here, where it costs a syscall, not in JavaScript a second later, where a failed
+   * look costs an exception per hook. */
+  o->leftover = kill(-job->pid, 0) == 0 || errno == EPERM;
   o->truncated = job->truncated;
   o->out = job->captured[0].data;
   o->out_len = job->captured[0].len;

@@ -17,6 +17,7 @@ struct outcome {
   int signal; /* the signal that killed it, or -1 */
   int truncated;
   int final; /* 0: the hook has exited but a grandchild holds its pipes; the final one follows */
+  int leftover; /* final: something still runs in the hook's process group */
   char *out, *err;
   size_t out_len, err_len;
 };

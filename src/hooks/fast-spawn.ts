@@ -27,6 +27,8 @@ export interface NativeReport {
   stdout: Buffer;
   stderr: Buffer;
   truncated: boolean;
+  /** Final reports: something still runs in the hook's process group. */
+  leftover: boolean;
 }
 
 type Report = (
@@ -36,6 +38,7 @@ type Report = (
   stdout?: Buffer,
   stderr?: Buffer,
   truncated?: boolean,
+  leftover?: boolean,
 ) => void;
 
 interface Native {
@@ -66,7 +69,7 @@ const errnoName = (n: number): string =>
 const listeners = new Map<number, (report: NativeReport) => void>();
 const EMPTY = Buffer.alloc(0);
 
-const report: Report = (pid, code, signal, stdout, stderr, truncated) => {
+const report: Report = (pid, code, signal, stdout, stderr, truncated, leftover) => {
   const listener = listeners.get(pid);
   const final = stdout !== undefined;
   if (final) listeners.delete(pid);
@@ -77,6 +80,7 @@ const report: Report = (pid, code, signal, stdout, stderr, truncated) => {
     stdout: stdout ?? EMPTY,
     stderr: stderr ?? EMPTY,
     truncated: truncated ?? false,
+    leftover: leftover ?? false,
   });
 };
 
@@ -88,7 +92,7 @@ function load(): Native | null {
     if (!existsSync(path)) continue;
     try {
       const native = require(path.pathname) as Partial<Native>;
-      // A spawner from an older build has other functions: child_process.spawn it is.
+      // A spawner from another build has other functions: child_process.spawn it is.
       if (typeof native.init !== "function" || typeof native.run !== "function") continue;
       native.init(report);
       return native as Native;

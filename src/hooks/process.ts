@@ -173,8 +173,9 @@ function message(err: unknown): string {
 interface RunEvents {
   output(stdout: Buffer, stderr: Buffer, truncated: boolean): void;
   exit(code: number | null, signal: string | null): void;
-  /** The end: exited and the pipes closed (or given up). */
-  close(code: number | null, signal: string | null): void;
+  /** The end: exited and the pipes closed (or given up). `leftover`: whether something still
+   *  runs in its process group, when the spawner knows (else it is looked at later). */
+  close(code: number | null, signal: string | null, leftover?: boolean): void;
   startError(message: string): void;
 }
 
@@ -194,7 +195,7 @@ function startNative(file: string, args: string[], spec: ProcessSpec, to: RunEve
     (r) => {
       if (!r.final) return to.exit(r.exitCode, r.signal);
       to.output(r.stdout, r.stderr, r.truncated);
-      to.close(r.exitCode, r.signal);
+      to.close(r.exitCode, r.signal, r.leftover);
     },
   );
 }
@@ -266,6 +267,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     let startError: string | null = null;
     let settled = false;
     let killing = false;
+    let groupEmpty = false;
     let pid: number | undefined;
     let child: ChildProcess | undefined;
     let release = (): void => {};
@@ -278,7 +280,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       spec.signal?.removeEventListener("abort", onAbort);
       // A grandchild may still hold the pipes: stop reading them so nothing holds the engine.
       release();
-      if (exit && !killing) trackLeftovers(pid);
+      if (exit && !killing && !groupEmpty) trackLeftovers(pid);
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
@@ -300,8 +302,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       exit(code, signal) {
         exit = { code, signal };
       },
-      close(code, signal) {
+      close(code, signal, leftover) {
         exit ??= { code, signal };
+        groupEmpty = leftover === false;
         finish();
       },
       startError(text) {

@@ -47,7 +47,8 @@ const LOOK_AGAIN_MS = 100;
 const MAX_OPEN_LOGS = 8;
 
 /** The open log at `path`, opened again when the file there is not the one kept open (removed
- *  or replaced by hand): one stat per line instead of the folder, open and close. */
+ *  or replaced by hand): at most one stat per LOOK_AGAIN_MS instead of a folder, open and
+ *  close per line. */
 function logFd(path: string): number {
   const open = openLogs.get(path);
   const now = Date.now();

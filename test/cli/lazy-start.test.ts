@@ -87,6 +87,8 @@ describe("lazy command loading", () => {
     const r = keel(["hooks", "list"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Hooks for");
+    // Someone who installed from npm has no docs/ to open: the hint is a command.
+    expect(r.stdout).toContain("`keel docs hooks` says where Keel looks");
     expect(commandChunks(r.loaded).sort()).toEqual(["hooks"]);
     // No hook file and no trust store: nothing to validate, so zod (and yaml) never load.
     expect(r.loaded.filter((u) => u.includes("/vendor-"))).toEqual([]);

@@ -150,7 +150,7 @@ export function renderListing(listing: HookListing, ctx: RenderContext): string[
   out.push(`Project hooks: ${trustText}`);
   out.push("");
   if (listing.sources.length === 0) {
-    out.push("No hook files found. See docs/hooks.md for where Keel looks.");
+    out.push("No hook files found. `keel docs hooks` says where Keel looks.");
   } else {
     out.push("Sources");
     out.push(...table(sourceRows(listing, ctx), { indent: "  " }));

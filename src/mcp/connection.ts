@@ -225,13 +225,31 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   client.onclose = () => {
     if (!conn.closing) opts.onClosed?.();
   };
+  // Cancelled while it starts (the user quit): a server that never finished the handshake has
+  // no work to save, so it gets SIGTERM at once instead of the SDK's polite shutdown (stdin
+  // closed, 2 s, SIGTERM, 2 s), and quitting does not wait for it. Before the SDK's own abort
+  // handling, which forgets the process.
+  const terminate = () => {
+    const pid = transport instanceof sdk.StdioClientTransport ? transport.pid : null;
+    if (pid === null) return;
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  opts.signal?.addEventListener("abort", terminate, { once: true });
   try {
     await client.connect(transport, opts.signal ? { signal: opts.signal } : {});
   } catch (err) {
     await conn.close();
     // A server that died at start said why on stderr: let the last of it arrive (bounded).
-    await Promise.race([stderrDone, new Promise((r) => setTimeout(r, 1000).unref())]);
+    if (!opts.signal?.aborted) {
+      await Promise.race([stderrDone, new Promise((r) => setTimeout(r, 1000).unref())]);
+    }
     throw err;
+  } finally {
+    opts.signal?.removeEventListener("abort", terminate);
   }
   return conn;
 }

@@ -55,6 +55,9 @@ export interface McpStartOptions {
   /** Working directory of stdio servers. */
   cwd: string;
   startupTimeoutMs?: number;
+  /** Ends the start-up wait at once (the user quit while servers start): the servers not ready
+   *  yet are left out like ones that missed the deadline, and `close()` stops them. */
+  signal?: AbortSignal;
   onElicit?: ElicitationHandler;
   /** Announcements after start (late server, list changed, crash). Must not throw. */
   onNotice?: (level: "info" | "warn", text: string) => void;
@@ -113,12 +116,21 @@ export class McpManager {
         }
       }),
     );
-    await Promise.race([Promise.all(starts), deadline]);
+    let onQuit: (() => void) | undefined;
+    const quitting = new Promise<void>((resolve) => {
+      onQuit = () => resolve();
+      if (opts.signal?.aborted) resolve();
+      else opts.signal?.addEventListener("abort", onQuit, { once: true });
+    });
+    await Promise.race([Promise.all(starts), deadline, quitting]);
     inTime = false;
     clearTimeout(timer);
+    if (onQuit) opts.signal?.removeEventListener("abort", onQuit);
     for (const s of running) {
       if (s.status.state === "timeout") {
-        s.status.error = `did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
+        s.status.error = opts.signal?.aborted
+          ? "start-up cancelled (the session was interrupted)"
+          : `did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
         s.status.stderrTail = s.stderr;
       }
     }
@@ -284,7 +296,7 @@ export class McpManager {
       if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {
         out.push({
           level: "warn",
-          text: `MCP server ${st.name} ${st.state === "timeout" ? "timed out" : "failed"}: ${st.error ?? ""}${tailNote(s.stderr)}`,
+          text: `MCP server ${st.name} ${st.state !== "timeout" ? "failed" : this.#opts.signal?.aborted ? "not started" : "timed out"}: ${st.error ?? ""}${tailNote(s.stderr)}`,
         });
       }
       for (const p of st.problems) out.push({ level: "warn", text: `MCP server ${st.name}: ${p}` });

@@ -21,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liveMessages, readSessionFile } from "../../src/session/index.js";
 import { reply, script } from "../../src/sim/index.js";
 import { createWorld, keel, type World } from "../agent/harness.js";
+import { FAULT_SERVER } from "../mcp/servers.js";
 import { waitForDeath } from "../tools/helpers.js";
 
 const ROOT = resolve(__dirname, "../..");
@@ -201,6 +202,29 @@ describe("crash safety (spawned keel)", () => {
       expect(JSON.parse(r.stdout).result).toBe("Recovered.");
     },
   );
+});
+
+describe("keel run interrupted while an MCP server starts", () => {
+  it("SIGINT ends the start-up wait at once and the server is stopped", async () => {
+    world = await createWorld(script(reply().text("never asked")));
+    const w = world;
+    const pidFile = join(w.root, "server.pid");
+    // A user server that never answers the handshake: the run would wait 15 s for it.
+    const server = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${FAULT_SERVER}' hang`;
+    writeFileSync(
+      join(w.home, "settings.json"),
+      JSON.stringify({ mcpServers: { stuck: { command: "sh", args: ["-c", server] } } }),
+    );
+    const run = spawnRun(w, ["hello", "--yes"]);
+    await until(run, () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+    const serverPid = Number(readFileSync(pidFile, "utf8").trim());
+    const sent = Date.now();
+    run.proc.kill("SIGINT");
+    expect(await run.exited).toBe(1);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(await waitForDeath(serverPid)).toBe(true);
+    expect(w.sim.requests).toHaveLength(0);
+  });
 });
 
 /** Runs `keel run` as a process to its end, capturing stderr. */

@@ -6,6 +6,7 @@
  * typed before the process runs at all are echoed by the terminal, as for any program: the
  * test starts typing when Keel has taken the terminal.)
  */
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
+import { FAULT_SERVER } from "../mcp/servers.js";
 import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
@@ -39,7 +41,9 @@ afterEach(async () => {
 
 afterAll(() => cleanupBuild());
 
-async function start(opts: { hooks?: boolean; sim?: ReturnType<typeof script> } = {}) {
+async function start(
+  opts: { hooks?: boolean; sim?: ReturnType<typeof script>; mcp?: Record<string, unknown> } = {},
+) {
   dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
   const keelHome = join(dir, "keel-home");
   const project = join(dir, "project");
@@ -53,6 +57,9 @@ async function start(opts: { hooks?: boolean; sim?: ReturnType<typeof script> } 
   const config = join(keelHome, "config.json");
   await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));
   await chmod(config, 0o600);
+  if (opts.mcp) {
+    await writeFile(join(keelHome, "settings.json"), JSON.stringify({ mcpServers: opts.mcp }));
+  }
   if (opts.hooks) {
     await writeFile(
       join(project, ".keel/settings.json"),
@@ -123,6 +130,22 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     await term.waitFor((t) => t.includes("the answer"), { what: "the answer" });
     expect(lastUserText(sim)).toBe("hello there");
     expect(existsSync(join(project, "hook.log"))).toBe(false);
+  }, 60_000);
+
+  it("quitting while an MCP server is still starting exits at once and stops the server", async () => {
+    // A user server that never answers the handshake: the session would wait 15 s for it.
+    const marker = `keel-e2e-hang-${process.pid}-${Date.now()}`;
+    const { term } = await start({
+      mcp: { stuck: { command: process.execPath, args: [FAULT_SERVER, "hang", marker] } },
+    });
+    const running = () => spawnSync("pgrep", ["-f", marker]).status === 0;
+    await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    await until(running, "the MCP server to start");
+    const pressed = Date.now();
+    term.press("C-d");
+    await term.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit" });
+    expect(Date.now() - pressed).toBeLessThan(5000);
+    await until(() => !running(), "the MCP server to be stopped", 2000);
   }, 60_000);
 
   it("a prompt typed as a permission question appears is queued, not dropped", async () => {

@@ -82,6 +82,41 @@ describe("McpManager faults", () => {
     await m.close(); // must return: the pending handshake is aborted and the process killed
   });
 
+  it("quitting while a server starts ends the wait at once; close stops it without the shutdown grace", async () => {
+    const quit = new AbortController();
+    const began = Date.now();
+    setTimeout(() => quit.abort(), 500);
+    const { m } = await start({
+      servers: [faultEntry("stuck", "hang"), faultEntry("fine", "ok")],
+      startupTimeoutMs: 60_000,
+      signal: quit.signal,
+    });
+    expect(Date.now() - began).toBeLessThan(30_000);
+    const stuck = () => m.statuses().find((s) => s.name === "stuck");
+    expect(stuck()).toMatchObject({
+      state: "timeout",
+      error: "start-up cancelled (the session was interrupted)",
+    });
+    expect(m.startupNotices().map((n) => n.text)).toContainEqual(
+      expect.stringMatching(/^MCP server stuck not started: start-up cancelled/),
+    );
+    await expect.poll(() => stuck()?.stderrTail, { timeout: 15_000 }).toMatch(/pid \d+/);
+    const pid = Number(/pid (\d+)/.exec(stuck()?.stderrTail ?? "")?.[1]);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    await m.close();
+    // The SDK's own shutdown of a server would close its stdin and wait 2 s before SIGTERM:
+    // one that never finished the handshake is sent SIGTERM at once.
+    await expect.poll(alive, { timeout: 1000, interval: 20 }).toBe(false);
+  });
+
   it("a server ready after the wait is announced; reload adds its tools", async () => {
     const dir = mkdtempSync(join(tmpdir(), "keel-mcp-gate-"));
     const gate = join(dir, "open");

@@ -157,7 +157,12 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   try {
     for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
     // Headless: no elicitation handler, so a server's questions are declined.
-    const mcpServers = await startSessionServers({ projectDir, keelHome });
+    // Interrupted while servers start: the wait ends at once (the turn is then refused).
+    const mcpServers = await startSessionServers({
+      projectDir,
+      keelHome,
+      signal: controller.signal,
+    });
     const agent = await createAgent({
       projectDir,
       keelHome,

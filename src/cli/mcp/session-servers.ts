@@ -18,6 +18,8 @@ export interface SessionServersOptions {
   env?: NodeJS.ProcessEnv;
   onElicit?: ElicitationHandler;
   startupTimeoutMs?: number;
+  /** Aborted when the user quits while the servers start: the wait ends at once. */
+  signal?: AbortSignal;
 }
 
 /** The servers split by trust. */
@@ -57,5 +59,6 @@ export async function startSessionServers(
     cwd: opts.projectDir,
     ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
     ...(opts.startupTimeoutMs !== undefined ? { startupTimeoutMs: opts.startupTimeoutMs } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
 }

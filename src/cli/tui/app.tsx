@@ -51,6 +51,9 @@ export interface OpeningBackend {
   readonly mode: PermissionMode;
   /** Rejects when the session cannot be opened: the App exits with that error. */
   readonly ready: Promise<OpenedBackend>;
+  /** Called when the user quits before `ready`: opening stops waiting for what only delays it
+   *  (MCP servers still starting), so quitting does not wait out their start-up deadline. */
+  readonly cancel?: () => void;
 }
 
 function isOpening(b: TuiBackend | OpeningBackend): b is OpeningBackend {
@@ -304,6 +307,7 @@ export function App(props: AppProps) {
     }
     try {
       // Quitting while the session opens ends it once open; one that failed to open has no end.
+      if (!backendRef.current) opening.cancel?.();
       const b =
         backendRef.current ?? (await opening.ready.then((o) => o.backend).catch(() => null));
       if (b) await stream(b.agent().end(reason));

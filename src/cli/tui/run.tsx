@@ -78,7 +78,9 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
   });
   const model = opts.model ?? llm.model;
-  const opening = openSession(opts, llm, model, permissions, (err) => {
+  // Aborted when the user quits before the session is open (App's `cancel`).
+  const quitting = new AbortController();
+  const opening = openSession(opts, llm, model, permissions, quitting.signal, (err) => {
     writeError ??= err instanceof Error ? err.message : String(err);
   });
   const ready = opening.then(
@@ -109,6 +111,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
           model,
           mode: opts.mode ?? "default",
           ready,
+          cancel: () => quitting.abort(),
         }}
         permissions={permissions}
         quitSignal={quit.signal}
@@ -143,6 +146,7 @@ async function openSession(
   llm: LlmConfig,
   model: string,
   permissions: PermissionBridge,
+  quitting: AbortSignal,
   onWriteError: (err: unknown) => void,
 ): Promise<SessionBackend> {
   const [{ createSessionBackend }, { createChatClient }, { SessionError }] = await Promise.all([
@@ -167,6 +171,7 @@ async function openSession(
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       ...(opts.continueLatest ? { continueLatest: true } : {}),
       onWriteError,
+      quitting,
     });
   } catch (err) {
     if (err instanceof SessionError) throw new UserError(err.message);

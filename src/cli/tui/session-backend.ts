@@ -35,6 +35,9 @@ export interface SessionBackendOptions {
   onWriteError?: (err: unknown) => void;
   /** Shows an MCP server's elicitation request to the user (absent: declined). */
   onElicit?: ElicitationHandler;
+  /** Aborted when the user quits before the first session is open: MCP servers still starting
+   *  are not waited for. */
+  quitting?: AbortSignal;
 }
 
 /** The backend plus what the caller needs at start and exit. */
@@ -57,6 +60,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     model: string;
     mode?: PermissionMode;
     startSource?: "clear";
+    quitting?: AbortSignal;
   }) => {
     const session = openAgentSession({
       keelHome: opts.keelHome,
@@ -70,6 +74,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     const mcpServers = await startSessionServers({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
+      ...(o.quitting ? { signal: o.quitting } : {}),
     });
     try {
       const agent = await createAgent({
@@ -106,6 +111,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.continueLatest ? { continueLatest: true } : {}),
     ...(opts.permissionMode ? { mode: opts.permissionMode } : {}),
+    ...(opts.quitting ? { quitting: opts.quitting } : {}),
   });
   let agent: Agent = first.agent;
 

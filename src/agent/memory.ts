@@ -216,7 +216,7 @@ export function memoryBlock(report: MemoryReport): string {
 export function describeMemory(report: MemoryReport): string[] {
   if (report.files.length === 0 && report.skipped.length === 0) {
     return [
-      `No memory files loaded (looked for $KEEL_HOME/KEEL.md and ${PROJECT_MEMORY_FILES.join(", ")} at the project root).`,
+      `No memory files loaded (looked for KEEL.md in ~/.keel or $KEEL_HOME, and ${PROJECT_MEMORY_FILES.join(", ")} at the project root).`,
     ];
   }
   const lines = report.files.map(

@@ -14,6 +14,15 @@ import { EVERYTHING, FAULT_SERVER } from "../mcp/servers.js";
 const newWorld = worldPerTest();
 
 describe("keel mcp add / list / get / remove", () => {
+  it("with nothing configured, list names the user file by its real path", async () => {
+    const w = await newWorld(script());
+    const r = await keel(w, ["mcp", "list", "--cwd", w.project]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      `No MCP servers configured (.mcp.json, .keel/settings*.json, ${join(w.home, "settings.json")}).\n`,
+    );
+  });
+
   it("writes the chosen file 0600, lists status and tools, removes", async () => {
     const w = await newWorld(script());
     const cwd = ["--cwd", w.project];

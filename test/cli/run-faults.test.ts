@@ -64,6 +64,7 @@ describe("failures are said once", () => {
     const r = await keel(world, ["run", "hello"]);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/401.*DEEPSEEK_API_KEY/)]);
+    expect(r.stderr).toContain(`"apiKey" in ${join(world.env.KEEL_HOME ?? "", "config.json")}`);
   });
 });
 
@@ -73,6 +74,17 @@ describe("user mistakes", () => {
     const r = await keel(world, ["run", "  "]);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/prompt is empty/)]);
+    expect(world.sim.requests).toHaveLength(0);
+  });
+
+  it("no API key: says where the key goes (the config file's real path) and how to set it up", async () => {
+    const world = await newWorld(script(reply().text("x")));
+    delete world.env.DEEPSEEK_API_KEY;
+    const r = await keel(world, ["run", "hello"]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      `keel: no API key: set DEEPSEEK_API_KEY, add "apiKey" to ${join(world.env.KEEL_HOME ?? "", "config.json")}, or run \`keel\` once to set it up`,
+    ]);
     expect(world.sim.requests).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@
  * `keel mcp`: list the MCP servers a session would use (with their status and tools), show one,
  * add one to a settings file, remove one.
  */
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { describeServer, McpManager, type McpServerStatus } from "../../mcp/index.js";
 import { UserError } from "../main.js";
@@ -70,9 +70,8 @@ export async function runMcpList(
     return 0;
   }
   if (p.statuses.length === 0) {
-    out.stdout(
-      "No MCP servers configured (.mcp.json, .keel/settings*.json, $KEEL_HOME/settings.json).\n",
-    );
+    const user = join(keelHomeDir(), "settings.json");
+    out.stdout(`No MCP servers configured (.mcp.json, .keel/settings*.json, ${user}).\n`);
   }
   for (const s of p.statuses) {
     out.stdout(

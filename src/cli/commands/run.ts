@@ -4,7 +4,7 @@
  * reason on stderr otherwise.
  */
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { createAgent } from "../../agent/agent.js";
@@ -117,7 +117,9 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (!config.ok) throw new UserError(config.error);
   const llm = config.config;
   if (!llm.apiKey) {
-    throw new UserError("no API key: set DEEPSEEK_API_KEY or add apiKey to $KEEL_HOME/config.json");
+    throw new UserError(
+      `no API key: set DEEPSEEK_API_KEY, add "apiKey" to ${llm.path}, or run \`keel\` once to set it up`,
+    );
   }
   const model = o.model ?? llm.model;
 
@@ -300,7 +302,8 @@ function summarize(
 /** Adds what to check to errors whose cause is on the user's side. */
 function withHint(message: string): string {
   if (/^HTTP 401\b/.test(message)) {
-    return `${message} (check DEEPSEEK_API_KEY or apiKey in $KEEL_HOME/config.json)`;
+    const config = join(keelHomeFrom(process.env), "config.json");
+    return `${message} (check DEEPSEEK_API_KEY or "apiKey" in ${config})`;
   }
   return message;
 }

@@ -409,6 +409,11 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     term.type(sim.url);
     term.press("Enter");
     screen = await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    // Where the key went stays on screen, broken between words (not mid-word by the terminal).
+    const said = `✓ saved your API key and base URL to ${join(s.keelHome, "config.json")} (readable only by you)`;
+    expect(screen.replace(/\s+/g, " ")).toContain(said);
+    const words = new Set(screen.split(/\s+/));
+    for (const word of said.split(" ")) expect(words, `"${word}" whole on a line`).toContain(word);
     const path = join(s.keelHome, "config.json");
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({

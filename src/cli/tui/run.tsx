@@ -8,6 +8,7 @@
  * for it like a queued one (see App).
  */
 import { render } from "ink";
+import wrapAnsi from "wrap-ansi";
 import type { PermissionMode } from "../../agent/permissions.js";
 import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
 import { loadConfig } from "../llm-config.js";
@@ -63,9 +64,10 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     const saved = await saveLlmConfig({ keelHome: opts.keelHome, values });
     if (!saved.ok) throw new UserError(`could not save the configuration: ${saved.error}`);
     // Printed above the session so it stays in the scrollback: the user knows where the key went.
-    process.stdout.write(
-      `✓ saved your API key and base URL to ${saved.path} (readable only by you)\n`,
-    );
+    // Wrapped at words: the terminal would cut a long path's line anywhere.
+    const said = `✓ saved your API key and base URL to ${saved.path} (readable only by you)`;
+    const columns = process.stdout.columns || 80;
+    process.stdout.write(`${wrapAnsi(said, columns, { hard: true })}\n`);
     loaded = await loadConfig({ keelHome: opts.keelHome, env });
     if (!loaded.ok) throw new UserError(loaded.error);
   }

@@ -100,7 +100,8 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Welcome to Keel — no API key is configured yet.</Text>
       <Text dimColor>
-        Saved to {configPath} (readable only by you). DEEPSEEK_API_KEY and KEEL_BASE_URL skip this.
+        Keel saves them to {configPath}, readable only by you. Setting DEEPSEEK_API_KEY or
+        KEEL_BASE_URL skips this.
       </Text>
       <Box marginTop={1}>
         <Text color={step === "key" ? "cyan" : undefined}>API key: </Text>

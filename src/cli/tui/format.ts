@@ -69,7 +69,9 @@ export function preview(content: string, lines: number): { lines: string[]; more
   while (all.length > 0 && all[all.length - 1] === "") all.pop();
   const nonEmptyStart = all.findIndex((l) => l !== "");
   const body = nonEmptyStart < 0 ? [] : all.slice(nonEmptyStart);
-  return { lines: body.slice(0, lines), more: Math.max(0, body.length - lines) };
+  // "… 1 more line" would take the row the line itself needs: show it instead.
+  const shown = body.length === lines + 1 ? body.length : lines;
+  return { lines: body.slice(0, shown), more: Math.max(0, body.length - shown) };
 }
 
 /** The last `lines` non-empty lines of a running command's output, sanitized. */

@@ -34,6 +34,26 @@ describe("ToolCard", () => {
     expect(screen).toContain("… 2 more lines");
   });
 
+  it("shows a fourth line itself rather than \"… 1 more line\" in its place", () => {
+    const { lastFrame } = render(
+      <ToolCard
+        width={80}
+        card={{
+          id: "c",
+          name: "shell",
+          input: { command: "ls" },
+          status: "ok",
+          startedAt: 0,
+          durationMs: 5,
+          content: "a.ts\nb.ts\nc.ts\nd.ts\n",
+        }}
+      />,
+    );
+    const screen = plain(lastFrame());
+    expect(screen).toContain("d.ts");
+    expect(screen).not.toContain("more line");
+  });
+
   it("shows a running card's elapsed time from `now`", () => {
     const { lastFrame } = render(
       <ToolCard

@@ -34,7 +34,7 @@ describe("ToolCard", () => {
     expect(screen).toContain("… 2 more lines");
   });
 
-  it("shows a fourth line itself rather than \"… 1 more line\" in its place", () => {
+  it('shows a fourth line itself rather than "… 1 more line" in its place', () => {
     const { lastFrame } = render(
       <ToolCard
         width={80}

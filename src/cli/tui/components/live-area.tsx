@@ -1,11 +1,12 @@
 /**
  * The live part above the prompt: what is streaming (reasoning, the current line of the answer),
- * the tool calls still running, and either the question waiting for the user (permission, trust)
- * or the spinner of whatever runs.
+ * the tool calls still running, and either the question waiting for the user (permission, an MCP
+ * server's form, trust) or the spinner of whatever runs.
  */
 import { Box } from "ink";
 import type { PendingPermission } from "../permission-bridge.js";
 import { liveAssistantText, type TranscriptState } from "../transcript.js";
+import { ElicitationForm } from "./elicitation-form.js";
 import { AssistantText } from "./entry-view.js";
 import { LiveTools } from "./live-tools.js";
 import { PermissionPrompt } from "./permission-prompt.js";
@@ -69,7 +70,20 @@ export function LiveArea({
           {...(home ? { home } : {})}
         />
       ) : null}
-      {pending ? (
+      {pending?.form ? (
+        <ElicitationForm
+          server={pending.form.server}
+          message={pending.form.message}
+          {...(pending.form.url !== undefined ? { url: pending.form.url } : {})}
+          fields={pending.form.fields}
+          {...(pending.form.unusable !== undefined ? { unusable: pending.form.unusable } : {})}
+          width={width}
+          armed={armed}
+          onDone={pending.form.respond}
+          // The card above it and the status line take about six rows.
+          maxRows={Math.max(8, rows - 6)}
+        />
+      ) : pending ? (
         <PermissionPrompt
           request={pending.request}
           onAnswer={pending.answer}

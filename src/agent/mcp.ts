@@ -10,8 +10,10 @@ import {
   McpManager,
   type McpServerEntry,
   type McpServerStatus,
+  type McpTool,
   mcpResultToToolResult,
   parseMcpObject,
+  retiredMcpTool,
 } from "../mcp/index.js";
 import type { AnyTool } from "../tools/registry.js";
 import { toolSpecs } from "../tools/registry.js";
@@ -33,9 +35,13 @@ export interface AgentMcp {
   statuses(): McpServerStatus[];
   /**
    * Re-lists the tools and adds new ones to the prefix (one counted cache miss if any); `servers`
-   * (the config read again, trust applied) starts servers that are not running yet.
+   * (the config read again, trust applied) starts servers that are not running yet. Tools a
+   * server no longer lists stay declared (the prefix holds) and answer that they are gone.
    */
-  reload(opts?: { servers?: readonly McpServerEntry[] }): Promise<{ added: string[] }>;
+  reload(opts?: { servers?: readonly McpServerEntry[] }): Promise<{
+    added: string[];
+    removed: string[];
+  }>;
 }
 
 /** Starts (or adopts) the servers; queue notices with `notices`. */
@@ -96,6 +102,13 @@ export function agentMcp(opts: {
     statuses: () => opts.manager.statuses(),
     reload: async (o = {}) => {
       const fresh = await opts.manager.reload(o);
+      const listed = new Set(fresh.map((t) => t.name));
+      const removed: string[] = [];
+      opts.tools.forEach((t, i) => {
+        if (!isMcpTool(t) || listed.has(t.name) || t.retired) return;
+        opts.tools[i] = retiredMcpTool(t);
+        removed.push(t.name);
+      });
       const newTools: AnyTool[] = [];
       for (const tool of fresh) {
         const at = opts.tools.findIndex((t) => t.name === tool.name);
@@ -108,7 +121,12 @@ export function agentMcp(opts: {
       const added = opts.prefix.addTools(prepared.specs);
       opts.tools.push(...newTools.filter((t) => added.includes(t.name)));
       opts.repairTools.push(...prepared.tools.filter((t) => added.includes(t.name)));
-      return { added };
+      return { added, removed };
     },
   };
+}
+
+/** Whether a tool of the session's list is an MCP server's. */
+function isMcpTool(t: AnyTool): t is McpTool {
+  return "mcp" in t && typeof (t as { mcp?: unknown }).mcp === "object";
 }

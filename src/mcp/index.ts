@@ -27,6 +27,7 @@ export {
   type McpToolInfo,
   mcpResultToToolResult,
   mcpToolName,
+  retiredMcpTool,
 } from "./tools.js";
 export {
   hasProjectServers,

@@ -24,6 +24,8 @@ export interface McpToolInfo {
 /** A Keel tool backed by an MCP server. */
 export interface McpTool extends Tool<Record<string, unknown>> {
   mcp: McpToolInfo;
+  /** Its server no longer lists it (retiredMcpTool). */
+  retired?: boolean;
 }
 
 /** Longest description sent to the model (a server's long manual would bloat every request). */
@@ -94,6 +96,24 @@ export function createMcpTool(opts: {
         };
       }
     },
+  };
+}
+
+/**
+ * A tool its server no longer lists (found at `/mcp reload`). Its declaration stays in the
+ * prefix, where removing it would cost a cache miss on every later request; a call to it gets
+ * this answer without reaching the server, and no permission question (it does nothing).
+ */
+export function retiredMcpTool(tool: McpTool): McpTool {
+  return {
+    ...tool,
+    kind: "read",
+    mcp: { ...tool.mcp, readOnly: true },
+    retired: true,
+    run: async (): Promise<ToolResult> => ({
+      content: `${tool.name} is no longer offered: MCP server ${tool.mcp.server} dropped ${tool.mcp.tool} from its tools (seen at /mcp reload). Do not call it again.`,
+      isError: true,
+    }),
   };
 }
 

@@ -224,11 +224,45 @@ describe("MCP tools in the agent", () => {
     const before = agent.stats().prefixFingerprint;
     await expect.poll(() => agent.mcp?.statuses()[0]?.pendingReload).toBe(true);
     const reload = await agent.mcp?.reload();
-    expect(reload).toEqual({ added: ["mcp__dyn__grown"] });
+    expect(reload).toEqual({ added: ["mcp__dyn__grown"], removed: [] });
     expect(agent.stats().prefixRevisions).toBe(1);
     expect(agent.stats().prefixFingerprint).not.toBe(before);
     const events = await collect(agent.runTurn("use it"));
     expect(results(events)).toEqual([["mcp__dyn__grown", "ok", "I am new"]]);
+    await collect(agent.end());
+  });
+
+  it("a tool the server drops stays declared after reload and answers that it is gone", async () => {
+    const w = await newWorld(
+      script(
+        reply().tool("mcp__dyn__shrink", {}),
+        reply().text("shrunk"),
+        reply().tool("mcp__dyn__shrink", {}),
+        reply().text("ok"),
+      ),
+    );
+    const agent = await agentFor(w, {
+      mcpServers: { dyn: { command: process.execPath, args: [FAULT_SERVER, "list-changed"] } },
+      noHooks: true,
+      autoApprove: true,
+    });
+    expect(results(await collect(agent.runTurn("shrink")))).toEqual([
+      ["mcp__dyn__shrink", "ok", "shrank"],
+    ]);
+    await expect.poll(() => agent.mcp?.statuses()[0]?.pendingReload).toBe(true);
+    const before = agent.stats().prefixFingerprint;
+    expect(await agent.mcp?.reload()).toEqual({ added: [], removed: ["mcp__dyn__shrink"] });
+    // Still declared: the prefix did not change, so the cache holds.
+    expect(agent.stats().prefixFingerprint).toBe(before);
+    expect(agent.stats().prefixRevisions).toBe(0);
+    const events = await collect(agent.runTurn("again"));
+    const [call] = results(events);
+    expect(call?.[0]).toBe("mcp__dyn__shrink");
+    expect(call?.[1]).toBe("error");
+    expect(call?.[2]).toMatch(/no longer offered: MCP server dyn dropped shrink/);
+    // The server was not asked (it would answer "unknown tool shrink").
+    expect(call?.[2]).not.toMatch(/unknown tool/);
+    expect(agent.mcp?.statuses()[0]?.tools).toEqual(["mcp__dyn__grow"]);
     await collect(agent.end());
   });
 

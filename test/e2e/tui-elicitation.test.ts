@@ -83,7 +83,7 @@ describe.skipIf(!TMUX)("an MCP server asks the user (elicitation)", () => {
     term.type("y");
     let screen = await term.waitFor(
       (t) => t.includes("MCP server everything asks") && t.includes("enter next"),
-      { what: "the form, armed", timeout: 20_000 },
+      { what: "the form, armed", timeoutMs: 20_000 },
     );
     expect(screen).toContain("Please provide inputs for the following fields:");
     expect(screen).toMatch(/1\/13 String \(required\)/);

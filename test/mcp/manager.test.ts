@@ -164,13 +164,18 @@ describe("McpManager faults", () => {
 
   it("tools/list_changed is announced and applied only by reload", async () => {
     const { m, notices } = await start({ servers: [faultEntry("dyn", "list-changed")] });
-    expect(m.tools().map((t) => t.name)).toEqual(["mcp__dyn__grow"]);
+    const listed = ["mcp__dyn__grow", "mcp__dyn__shrink"];
+    expect(m.tools().map((t) => t.name)).toEqual(listed);
     await m.tools()[0]?.run({}, { signal: signal() });
     await expect.poll(() => notices.join("\n")).toMatch(/MCP server dyn changed its tools/);
-    expect(m.tools().map((t) => t.name)).toEqual(["mcp__dyn__grow"]);
+    expect(m.tools().map((t) => t.name)).toEqual(listed);
     expect(m.statuses()[0]?.pendingReload).toBe(true);
     const after = await m.reload();
-    expect(after.map((t) => t.name)).toEqual(["mcp__dyn__grow", "mcp__dyn__grown"]);
+    expect(after.map((t) => t.name)).toEqual([
+      "mcp__dyn__grow",
+      "mcp__dyn__grown",
+      "mcp__dyn__shrink",
+    ]);
   });
 
   it("text, image, audio, resources and isError", async () => {

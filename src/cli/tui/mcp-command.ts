@@ -38,13 +38,21 @@ export async function runMcpSlash(
   }
   if (sub === "reload" || sub === "trust") {
     const config = await trustedMcpConfig({ projectDir: ctx.projectDir, keelHome: ctx.keelHome });
-    const { added } = await mcp.reload({ servers: config.run });
+    const { added, removed } = await mcp.reload({ servers: config.run });
     io.notice(
       "info",
       added.length > 0
         ? `MCP tools added: ${added.join(", ")} (the tool list changed: the next request is one deliberate cache miss)`
-        : "MCP tools unchanged",
+        : removed.length > 0
+          ? "no MCP tools added"
+          : "MCP tools unchanged",
     );
+    if (removed.length > 0) {
+      io.notice(
+        "info",
+        `MCP tools no longer offered: ${removed.join(", ")} (still declared, so the cache holds; a call to one answers that it is gone)`,
+      );
+    }
   } else if (sub !== "list") {
     io.notice("error", `unknown /mcp subcommand "${sub}" — list, reload, trust`);
     return;

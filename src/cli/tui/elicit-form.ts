@@ -82,9 +82,9 @@ export function parseForm(schema: Record<string, unknown> | undefined): ParsedFo
     const options = optionsOf(raw);
     const items = isObject(raw.items) ? optionsOf(raw.items) : undefined;
     let field: FormField | null = null;
-    if (raw.type === "string" && options) {
+    if (raw.type === "string" && options && options.length > 0) {
       field = { ...base, kind: "choice", options };
-    } else if (raw.type === "array" && items) {
+    } else if (raw.type === "array" && items && items.length > 0) {
       field = {
         ...base,
         kind: "multi",

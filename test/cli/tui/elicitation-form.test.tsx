@@ -147,6 +147,24 @@ describe("ElicitationForm", () => {
     expect(form.lastFrame()).not.toContain("enter send");
   });
 
+  it("URL mode: the URL is shown, Enter accepts without content", async () => {
+    const answers: ElicitationAnswer[] = [];
+    const r = render(
+      <ElicitationForm
+        server="auth"
+        message="Sign in to continue"
+        url="https://example.com/login"
+        fields={[]}
+        width={80}
+        onDone={(a) => answers.push(a)}
+      />,
+    );
+    const screen = await waitForFrame(r.lastFrame, (s) => s.includes("open the URL yourself"));
+    expect(screen).toContain("https://example.com/login");
+    r.stdin.write(KEY.enter);
+    await expect.poll(() => answers).toEqual([{ action: "accept" }]);
+  });
+
   it("shows the server's text sanitized (no escape sequences reach the terminal)", async () => {
     const f = renderForm({ message: "hi \x1b]0;pwned\x07there \x1b[2J" });
     const screen = await waitForFrame(f.lastFrame, (s) => s.includes("1/6"));

@@ -128,7 +128,12 @@ export function ElicitationForm(props: ElicitationFormProps) {
         // The last step: send, decline.
         if (key.return || input === "y") {
           if (props.unusable) return setProblem("this request can only be declined (n)");
-          return finish({ action: "accept", content: live.current.values });
+          // URL mode asks no fields: accepting sends no content.
+          return finish(
+            fields.length === 0
+              ? { action: "accept" }
+              : { action: "accept", content: live.current.values },
+          );
         }
         if (input === "n" || input === "d") return finish({ action: "decline" });
         return;
@@ -196,7 +201,9 @@ export function ElicitationForm(props: ElicitationFormProps) {
   const hint = confirming
     ? props.unusable
       ? "n decline · esc cancel"
-      : `enter send · n decline · esc cancel`
+      : props.url !== undefined && fields.length === 0
+        ? "enter accept (open the URL yourself) · n decline · esc cancel"
+        : "enter send · n decline · esc cancel"
     : field?.kind === "choice"
       ? "↑↓ or 1-9 choose · enter confirm · esc cancel"
       : field?.kind === "multi"

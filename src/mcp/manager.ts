@@ -58,6 +58,9 @@ export interface McpStartOptions {
   /** Ends the start-up wait at once (the user quit while servers start): the servers not ready
    *  yet are left out like ones that missed the deadline, and `close()` stops them. */
   signal?: AbortSignal;
+  /** The servers the start-up wait is still waiting for, each time that changes ([] at the end):
+   *  a slow server (an `npx -y` download) is named while the session waits. Must not throw. */
+  onWaiting?: (names: string[]) => void;
   onElicit?: ElicitationHandler;
   /** Announcements after start (late server, list changed, crash). Must not throw. */
   onNotice?: (level: "info" | "warn", text: string) => void;
@@ -104,9 +107,22 @@ export class McpManager {
       timer = setTimeout(resolve, timeoutMs);
     });
     let inTime = true;
+    const waiting = new Set(running.map((s) => s.entry.name));
+    const tell = () => {
+      try {
+        opts.onWaiting?.([...waiting]);
+      } catch {
+        // A progress listener's failure does not stop the start.
+      }
+    };
     manager.#starting = running.map((s) => manager.#connect(s));
+    if (waiting.size > 0) tell();
     const starts = running.map((s, i) =>
       (manager.#starting[i] as Promise<void>).then(() => {
+        if (inTime) {
+          waiting.delete(s.entry.name);
+          tell();
+        }
         if (!inTime && s.status.state === "connected") {
           s.status.pendingReload = true;
           opts.onNotice?.(
@@ -126,6 +142,10 @@ export class McpManager {
     inTime = false;
     clearTimeout(timer);
     if (onQuit) opts.signal?.removeEventListener("abort", onQuit);
+    if (waiting.size > 0) {
+      waiting.clear();
+      tell();
+    }
     for (const s of running) {
       if (s.status.state === "timeout") {
         s.status.error = opts.signal?.aborted

@@ -65,6 +65,7 @@ afterEach(async () => {
 interface Spawned {
   proc: ChildProcess;
   stdout: () => string;
+  stderr: () => string;
   exited: Promise<number | null>;
 }
 
@@ -79,9 +80,12 @@ function spawnRun(w: World, args: string[]): Spawned {
   proc.stdout?.on("data", (d: Buffer) => {
     out += d.toString();
   });
-  proc.stderr?.resume();
+  let err = "";
+  proc.stderr?.on("data", (d: Buffer) => {
+    err += d.toString();
+  });
   const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
-  return { proc, stdout: () => out, exited };
+  return { proc, stdout: () => out, stderr: () => err, exited };
 }
 
 /** Waits until `cond()` holds (checked as output arrives and every 20 ms); fails if keel exits first. */
@@ -218,6 +222,8 @@ describe("keel run interrupted while an MCP server starts", () => {
     const run = spawnRun(w, ["hello", "--yes"]);
     await until(run, () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
     const serverPid = Number(readFileSync(pidFile, "utf8").trim());
+    // After a second, the wait is named on stderr (not a silent hang).
+    await until(run, () => run.stderr().includes("keel: waiting for MCP server stuck to start…"));
     const sent = Date.now();
     run.proc.kill("SIGINT");
     expect(await run.exited).toBe(1);

@@ -67,10 +67,14 @@ describe("McpManager faults", () => {
 
   it("a hanging server times out within the bounded wait and is killed at close", async () => {
     const began = Date.now();
+    const waits: string[][] = [];
     const { m } = await start({
       servers: [faultEntry("stuck", "hang"), faultEntry("fine", "ok")],
       startupTimeoutMs: 1500,
+      onWaiting: (names) => waits.push([...names].sort()),
     });
+    // Who the wait is for, as it changes: both, then the one that never answers, then no one.
+    expect(waits).toEqual([["fine", "stuck"], ["stuck"], []]);
     expect(Date.now() - began).toBeLessThan(10_000);
     const stuck = m.statuses().find((s) => s.name === "stuck");
     expect(stuck).toMatchObject({ state: "timeout", error: "did not answer within 1.5 s" });

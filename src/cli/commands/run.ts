@@ -159,12 +159,24 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   try {
     for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
     // Headless: no elicitation handler, so a server's questions are declined.
-    // Interrupted while servers start: the wait ends at once (the turn is then refused).
+    // Interrupted while servers start: the wait ends at once (the turn is then refused). A
+    // server still starting after a second is named, so a slow start is not a silent hang.
+    let waitNote: NodeJS.Timeout | undefined;
     const mcpServers = await startSessionServers({
       projectDir,
       keelHome,
       signal: controller.signal,
+      onWaiting: (names) => {
+        clearTimeout(waitNote);
+        if (names.length === 0) return;
+        const which = `MCP server${names.length === 1 ? "" : "s"} ${names.join(", ")}`;
+        waitNote = setTimeout(
+          () => process.stderr.write(`keel: waiting for ${which} to start…\n`),
+          1000,
+        ).unref();
+      },
     });
+    clearTimeout(waitNote);
     const agent = await createAgent({
       projectDir,
       keelHome,

@@ -20,6 +20,8 @@ export interface SessionServersOptions {
   startupTimeoutMs?: number;
   /** Aborted when the user quits while the servers start: the wait ends at once. */
   signal?: AbortSignal;
+  /** The servers still being waited for (McpStartOptions.onWaiting). */
+  onWaiting?: (names: string[]) => void;
 }
 
 /** The servers split by trust. */
@@ -60,5 +62,6 @@ export async function startSessionServers(
     ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
     ...(opts.startupTimeoutMs !== undefined ? { startupTimeoutMs: opts.startupTimeoutMs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
   });
 }

@@ -54,6 +54,9 @@ export interface OpeningBackend {
   /** Called when the user quits before `ready`: opening stops waiting for what only delays it
    *  (MCP servers still starting), so quitting does not wait out their start-up deadline. */
   readonly cancel?: () => void;
+  /** Subscribes to the MCP servers the opening still waits for ([] when none); returns the
+   *  unsubscribe. */
+  readonly waiting?: (listener: (names: readonly string[]) => void) => () => void;
 }
 
 function isOpening(b: TuiBackend | OpeningBackend): b is OpeningBackend {
@@ -146,6 +149,10 @@ export function App(props: AppProps) {
   const [, setModeTick] = useState(0);
   const [staticKey, setStaticKey] = useState(0);
   const [hooksChanged, setHooksChanged] = useState(false);
+  // The MCP servers the opening session waits for, and since when (shown until it opens).
+  const [waitingFor, setWaitingFor] = useState<{ names: readonly string[]; since: number } | null>(
+    null,
+  );
   const sessionIds = useSessionIds(backend, editor.text);
   const dynamicArgs = useMemo(
     () => ({ model: backend?.models() ?? [], resume: sessionIds.ids }),
@@ -330,6 +337,9 @@ export function App(props: AppProps) {
     const signal = props.quitSignal;
     const onQuit = () => void quit("other");
     signal?.addEventListener("abort", onQuit, { once: true });
+    const stopWaiting = opening.waiting?.((names) =>
+      setWaitingFor((w) => (names.length > 0 ? { names, since: w?.since ?? Date.now() } : null)),
+    );
     opening.ready.then(
       (opened) =>
         void onOpen(opened).catch((err: unknown) =>
@@ -339,6 +349,7 @@ export function App(props: AppProps) {
     );
     return () => {
       unsubscribe();
+      stopWaiting?.();
       signal?.removeEventListener("abort", onQuit);
     };
   }, []);
@@ -501,6 +512,14 @@ export function App(props: AppProps) {
           }
           taskStartedAt={task?.startedAt ?? null}
           exiting={exiting}
+          opening={
+            !backend && waitingFor
+              ? {
+                  label: `starting MCP server${waitingFor.names.length === 1 ? "" : "s"} ${waitingFor.names.join(", ")}`,
+                  since: waitingFor.since,
+                }
+              : null
+          }
           {...(props.home ? { home: props.home } : {})}
         />
         <QueuedPrompts prompts={queued} width={width} />

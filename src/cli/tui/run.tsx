@@ -82,7 +82,14 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   const model = opts.model ?? llm.model;
   // Aborted when the user quits before the session is open (App's `cancel`).
   const quitting = new AbortController();
-  const opening = openSession(opts, llm, model, permissions, quitting.signal, (err) => {
+  // The MCP servers the opening session still waits for, for the App to show.
+  let waitingFor: string[] = [];
+  const waitListeners = new Set<(names: string[]) => void>();
+  const onWaiting = (names: string[]) => {
+    waitingFor = names;
+    for (const listener of waitListeners) listener(names);
+  };
+  const opening = openSession(opts, llm, model, permissions, quitting.signal, onWaiting, (err) => {
     writeError ??= err instanceof Error ? err.message : String(err);
   });
   const ready = opening.then(
@@ -114,6 +121,11 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
           mode: opts.mode ?? "default",
           ready,
           cancel: () => quitting.abort(),
+          waiting: (listener) => {
+            waitListeners.add(listener);
+            listener(waitingFor);
+            return () => waitListeners.delete(listener);
+          },
         }}
         permissions={permissions}
         quitSignal={quit.signal}
@@ -149,6 +161,7 @@ async function openSession(
   model: string,
   permissions: PermissionBridge,
   quitting: AbortSignal,
+  onWaiting: (names: string[]) => void,
   onWriteError: (err: unknown) => void,
 ): Promise<SessionBackend> {
   const [{ createSessionBackend }, { createChatClient }, { SessionError }] = await Promise.all([
@@ -174,6 +187,7 @@ async function openSession(
       ...(opts.continueLatest ? { continueLatest: true } : {}),
       onWriteError,
       quitting,
+      onWaiting,
     });
   } catch (err) {
     if (err instanceof SessionError) throw new UserError(err.message);

@@ -38,6 +38,8 @@ export interface SessionBackendOptions {
   /** Aborted when the user quits before the first session is open: MCP servers still starting
    *  are not waited for. */
   quitting?: AbortSignal;
+  /** The MCP servers a session being opened still waits for ([] when it waits no more). */
+  onWaiting?: (names: string[]) => void;
 }
 
 /** The backend plus what the caller needs at start and exit. */
@@ -75,6 +77,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
       ...(o.quitting ? { signal: o.quitting } : {}),
+      ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
     });
     try {
       const agent = await createAgent({

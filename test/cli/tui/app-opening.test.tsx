@@ -58,6 +58,66 @@ describe("App while the session opens", () => {
     expect(o.log.calls).toEqual(["start:session-0", "turn:first"]);
   });
 
+  it("names the MCP servers the opening waits for, and quitting then cancels the opening", async () => {
+    const o = opening();
+    let tell: (names: readonly string[]) => void = () => {};
+    let cancelled = 0;
+    const r = render(
+      <App
+        backend={{
+          ...o.pending,
+          ready: o.ready,
+          waiting: (listener) => {
+            tell = listener;
+            listener([]);
+            return () => {};
+          },
+          cancel: () => {
+            cancelled++;
+          },
+        }}
+        permissions={createPermissionBridge()}
+      />,
+    );
+    const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
+    await screen((s) => s.includes("ask Keel, or /help"));
+    expect(r.lastFrame()).not.toContain("starting MCP");
+    tell(["github", "slow"]);
+    await screen(
+      (s) => s.includes("starting MCP servers github, slow") && s.includes("ctrl+d quits"),
+    );
+    tell(["slow"]);
+    await screen((s) => s.includes("starting MCP server slow…"));
+    r.stdin.write("\x04");
+    await expect.poll(() => cancelled).toBe(1);
+    o.open();
+  });
+
+  it("the waiting line goes once the session is open", async () => {
+    const o = opening();
+    let tell: (names: readonly string[]) => void = () => {};
+    const r = render(
+      <App
+        backend={{
+          ...o.pending,
+          ready: o.ready,
+          waiting: (listener) => {
+            tell = listener;
+            return () => {};
+          },
+        }}
+        permissions={createPermissionBridge()}
+      />,
+    );
+    await waitForFrame(r.lastFrame, (s) => s.includes("ask Keel, or /help"));
+    tell(["slow"]);
+    await waitForFrame(r.lastFrame, (s) => s.includes("starting MCP server slow"));
+    tell([]);
+    o.open();
+    await expect.poll(() => o.log.calls).toEqual(["start:session-0"]);
+    await waitForFrame(r.lastFrame, (s) => !s.includes("starting MCP"));
+  });
+
   it("asks for trust once open, before SessionStart and before a queued prompt", async () => {
     const o = opening({
       hooks: [hookDef({ event: "SessionStart", handler: { type: "command", command: "./a.sh" } })],

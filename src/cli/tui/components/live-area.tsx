@@ -31,6 +31,8 @@ export interface LiveAreaProps {
   /** When the running task started, or null when nothing runs. */
   taskStartedAt: number | null;
   exiting: boolean;
+  /** What the session being opened still waits for (MCP servers starting), or null. */
+  opening?: { label: string; since: number } | null;
   home?: string;
 }
 
@@ -44,6 +46,7 @@ export function LiveArea({
   trust,
   taskStartedAt,
   exiting,
+  opening,
   home,
 }: LiveAreaProps) {
   const phase = t.phase;
@@ -109,6 +112,10 @@ export function LiveArea({
             hint={exiting ? undefined : "esc to interrupt"}
             width={width}
           />
+        </Box>
+      ) : opening ? (
+        <Box marginTop={1}>
+          <Spinner label={opening.label} since={opening.since} hint="ctrl+d quits" width={width} />
         </Box>
       ) : null}
     </>

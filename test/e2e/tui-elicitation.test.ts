@@ -5,42 +5,24 @@
  * default with Enter and sends. The server's own reply, which the model receives, says what it
  * got.
  */
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
-import { type Simulator, startSimulator } from "../../src/sim/server.js";
+import { startSimulator } from "../../src/sim/server.js";
 import { EVERYTHING } from "../mcp/servers.js";
-import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
+import { e2eLifecycle, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
 if (!TMUX) console.warn("test/e2e/tui-elicitation.test.ts: tmux is not installed; skipping");
 
-let dir = "";
-let KEEL_BIN = "";
-let cleanupBuild: () => void = () => {};
-const terminals: TmuxTerminal[] = [];
-const sims: Simulator[] = [];
-
-beforeAll(() => {
-  if (!TMUX) return;
-  const build = buildPrivate();
-  KEEL_BIN = build.bin;
-  cleanupBuild = build.cleanup;
-}, 240_000);
-
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.close();
-  for (const s of sims.splice(0)) await s.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-afterAll(() => cleanupBuild());
+const e2e = e2eLifecycle({ skip: !TMUX });
 
 describe.skipIf(!TMUX)("an MCP server asks the user (elicitation)", () => {
   it("the form takes a typed name and the defaults, and the server receives them", async () => {
-    dir = await mkdtemp(join(tmpdir(), "keel-tui-elicit-"));
+    const dir = await mkdtemp(join(tmpdir(), "keel-tui-elicit-"));
+    e2e.dirs.push(dir);
     const keelHome = join(dir, "keel-home");
     const project = join(dir, "project");
     await mkdir(join(dir, "home"));
@@ -52,7 +34,7 @@ describe.skipIf(!TMUX)("an MCP server asks the user (elicitation)", () => {
         reply().text("Thanks, noted."),
       ),
     });
-    sims.push(sim);
+    e2e.sims.push(sim);
     const config = join(keelHome, "config.json");
     await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));
     await chmod(config, 0o600);
@@ -71,11 +53,11 @@ describe.skipIf(!TMUX)("an MCP server asks the user (elicitation)", () => {
         TERM: "xterm-256color",
         LANG: "C.UTF-8",
       },
-      argv: [process.execPath, KEEL_BIN],
+      argv: [process.execPath, e2e.bin],
       width: 100,
       height: 40,
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
     term.type("ask me for my details");
     term.press("Enter");

@@ -6,6 +6,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import type { Simulator } from "../../src/sim/server.js";
 
 /** The repository root. */
 export const ROOT = resolve(__dirname, "../..");
@@ -43,6 +45,41 @@ export function buildPrivate(): { bin: string; bundle: string; cleanup: () => vo
     bundle,
     cleanup: () => rmSync(build, { recursive: true, force: true }),
   };
+}
+
+/** What a tmux test file holds between its tests (see {@link e2eLifecycle}). */
+export interface E2eState {
+  /** The private build's bin/keel.js ("" when skipped). */
+  bin: string;
+  /** Closed after each test. */
+  terminals: TmuxTerminal[];
+  /** Closed after each test. */
+  sims: Simulator[];
+  /** Removed after each test. */
+  dirs: string[];
+}
+
+/**
+ * The lifecycle every tmux test file shares, registered with vitest: a private build before the
+ * tests (none when `skip`), the terminals, simulators and temporary directories a test made
+ * closed and removed after it, the build removed at the end.
+ */
+export function e2eLifecycle(opts: { skip?: boolean } = {}): E2eState {
+  const state: E2eState = { bin: "", terminals: [], sims: [], dirs: [] };
+  let cleanup = () => {};
+  beforeAll(() => {
+    if (opts.skip) return;
+    const build = buildPrivate();
+    state.bin = build.bin;
+    cleanup = build.cleanup;
+  }, 240_000);
+  afterEach(async () => {
+    for (const t of state.terminals.splice(0)) t.close();
+    for (const s of state.sims.splice(0)) await s.close();
+    for (const d of state.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  afterAll(() => cleanup());
+  return state;
 }
 
 /** A terminal running one command. */

@@ -8,43 +8,25 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
 import { FAULT_SERVER } from "../mcp/servers.js";
-import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
+import { e2eLifecycle, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
 if (!TMUX) console.warn("test/e2e/tui-start.test.ts: tmux is not installed; skipping");
 
-let dir = "";
-let KEEL_BIN = "";
-let cleanupBuild: () => void = () => {};
-const terminals: TmuxTerminal[] = [];
-const sims: Simulator[] = [];
-
-beforeAll(() => {
-  if (!TMUX) return;
-  const build = buildPrivate();
-  KEEL_BIN = build.bin;
-  cleanupBuild = build.cleanup;
-}, 240_000);
-
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.close();
-  for (const s of sims.splice(0)) await s.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-afterAll(() => cleanupBuild());
+const e2e = e2eLifecycle({ skip: !TMUX });
 
 async function start(
   opts: { hooks?: boolean; sim?: ReturnType<typeof script>; mcp?: Record<string, unknown> } = {},
 ) {
-  dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
+  const dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
+  e2e.dirs.push(dir);
   const keelHome = join(dir, "keel-home");
   const project = join(dir, "project");
   await mkdir(join(dir, "home"));
@@ -53,7 +35,7 @@ async function start(
   const sim = await startSimulator({
     script: opts.sim ?? script(reply().text("the answer").repeat(5)),
   });
-  sims.push(sim);
+  e2e.sims.push(sim);
   const config = join(keelHome, "config.json");
   await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));
   await chmod(config, 0o600);
@@ -77,8 +59,8 @@ async function start(
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
   };
-  const term = new TmuxTerminal({ cwd: project, env, argv: [process.execPath, KEEL_BIN] });
-  terminals.push(term);
+  const term = new TmuxTerminal({ cwd: project, env, argv: [process.execPath, e2e.bin] });
+  e2e.terminals.push(term);
   return { term, sim, project };
 }
 

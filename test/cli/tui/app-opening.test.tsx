@@ -30,6 +30,31 @@ function mount(o: ReturnType<typeof opening>) {
   return { ...r, screen, type: (text: string) => r.stdin.write(text) };
 }
 
+/** An opening session that reports the MCP servers it waits for when the test `tell`s. */
+function mountWaiting() {
+  const o = opening();
+  let listener: (names: readonly string[]) => void = () => {};
+  const cancelled = { count: 0 };
+  const r = render(
+    <App
+      backend={{
+        ...o.pending,
+        ready: o.ready,
+        waiting: (l) => {
+          listener = l;
+          l([]);
+          return () => {};
+        },
+        cancel: () => {
+          cancelled.count++;
+        },
+      }}
+      permissions={createPermissionBridge()}
+    />,
+  );
+  return { o, r, cancelled, tell: (names: readonly string[]) => listener(names) };
+}
+
 describe("App while the session opens", () => {
   it("shows the prompt and status at once and keeps what is typed", async () => {
     const o = opening();
@@ -59,26 +84,7 @@ describe("App while the session opens", () => {
   });
 
   it("names the MCP servers the opening waits for, and quitting then cancels the opening", async () => {
-    const o = opening();
-    let tell: (names: readonly string[]) => void = () => {};
-    let cancelled = 0;
-    const r = render(
-      <App
-        backend={{
-          ...o.pending,
-          ready: o.ready,
-          waiting: (listener) => {
-            tell = listener;
-            listener([]);
-            return () => {};
-          },
-          cancel: () => {
-            cancelled++;
-          },
-        }}
-        permissions={createPermissionBridge()}
-      />,
-    );
+    const { o, r, tell, cancelled } = mountWaiting();
     const screen = (check: (s: string) => boolean) => waitForFrame(r.lastFrame, check);
     await screen((s) => s.includes("ask Keel, or /help"));
     expect(r.lastFrame()).not.toContain("starting MCP");
@@ -89,26 +95,12 @@ describe("App while the session opens", () => {
     tell(["slow"]);
     await screen((s) => s.includes("starting MCP server slow…"));
     r.stdin.write("\x04");
-    await expect.poll(() => cancelled).toBe(1);
+    await expect.poll(() => cancelled.count).toBe(1);
     o.open();
   });
 
   it("the waiting line goes once the session is open", async () => {
-    const o = opening();
-    let tell: (names: readonly string[]) => void = () => {};
-    const r = render(
-      <App
-        backend={{
-          ...o.pending,
-          ready: o.ready,
-          waiting: (listener) => {
-            tell = listener;
-            return () => {};
-          },
-        }}
-        permissions={createPermissionBridge()}
-      />,
-    );
+    const { o, r, tell } = mountWaiting();
     await waitForFrame(r.lastFrame, (s) => s.includes("ask Keel, or /help"));
     tell(["slow"]);
     await waitForFrame(r.lastFrame, (s) => s.includes("starting MCP server slow"));

@@ -35,19 +35,10 @@ describe("ToolCard", () => {
   });
 
   it('shows a fourth line itself rather than "… 1 more line" in its place', () => {
+    const card = { id: "c", name: "shell", input: { command: "ls" }, status: "ok" as const };
+    const content = "a.ts\nb.ts\nc.ts\nd.ts\n";
     const { lastFrame } = render(
-      <ToolCard
-        width={80}
-        card={{
-          id: "c",
-          name: "shell",
-          input: { command: "ls" },
-          status: "ok",
-          startedAt: 0,
-          durationMs: 5,
-          content: "a.ts\nb.ts\nc.ts\nd.ts\n",
-        }}
-      />,
+      <ToolCard width={80} card={{ ...card, startedAt: 0, durationMs: 5, content }} />,
     );
     const screen = plain(lastFrame());
     expect(screen).toContain("d.ts");

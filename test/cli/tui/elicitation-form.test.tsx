@@ -165,6 +165,14 @@ describe("ElicitationForm", () => {
     await expect.poll(() => answers).toEqual([{ action: "accept" }]);
   });
 
+  it("a long question is wrapped whole, not cut at the edge", async () => {
+    const message = `Before we deploy, confirm the target: ${"the production cluster in eu-west ".repeat(4)}is about to change.`;
+    const f = renderForm({ message });
+    const screen = await waitForFrame(f.lastFrame, (s) => s.includes("1/6"));
+    const text = screen.replace(/[│╭╮╰╯─]/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain(message);
+  });
+
   it("shows the server's text sanitized (no escape sequences reach the terminal)", async () => {
     const f = renderForm({ message: "hi \x1b]0;pwned\x07there \x1b[2J" });
     const screen = await waitForFrame(f.lastFrame, (s) => s.includes("1/6"));

@@ -6,10 +6,11 @@
  */
 import { Box, Text, useInput, usePaste } from "ink";
 import { useRef, useState } from "react";
+import wrapAnsi from "wrap-ansi";
 import type { ElicitationAnswer } from "../../../mcp/index.js";
 import { checkValue, type FormField, parseTyped, showValue } from "../elicit-form.js";
 import { clip } from "../format.js";
-import { sanitizeLine } from "../sanitize.js";
+import { sanitize, sanitizeLine } from "../sanitize.js";
 
 /** Props of {@link ElicitationForm}. */
 export interface ElicitationFormProps {
@@ -196,6 +197,14 @@ export function ElicitationForm(props: ElicitationFormProps) {
   // Border, title, message, gap, field title and description, problem and hint: ten rows.
   const room = Math.max(3, (props.maxRows ?? 40) - 10);
   const options = windowAround(field?.options ?? [], cursor, room);
+  // The question is read whole when it fits: wrapped, not cut (a third of the rows at most).
+  const wrapped = (text: string, most: number) => {
+    const rows = wrapAnsi(sanitize(text).trim(), inner, { hard: true, trim: true }).split("\n");
+    return rows.length <= most
+      ? rows
+      : [...rows.slice(0, most - 1), `${clip(rows[most - 1] ?? "", inner - 1)}…`];
+  };
+  const messageRows = wrapped(props.message, Math.max(2, Math.floor((props.maxRows ?? 40) / 3)));
   const answers = windowAround(fields, 0, room);
   const line = (s: string) => clip(sanitizeLine(s), inner);
   const hint = confirming
@@ -215,7 +224,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={width}>
       <Text bold>{line(`MCP server ${props.server} asks`)}</Text>
-      {props.message ? <Text>{line(props.message)}</Text> : null}
+      {props.message ? <Text>{messageRows.join("\n")}</Text> : null}
       {props.url ? <Text color="cyan">{line(props.url)}</Text> : null}
       {props.unusable ? <Text color="yellow">{line(props.unusable)}</Text> : null}
       {field ? (
@@ -225,7 +234,9 @@ export function ElicitationForm(props: ElicitationFormProps) {
             <Text color="cyan">{line(field.title)}</Text>
             {field.required ? <Text dimColor> (required)</Text> : null}
           </Text>
-          {field.description ? <Text dimColor>{line(field.description)}</Text> : null}
+          {field.description ? (
+            <Text dimColor>{wrapped(field.description, 2).join("\n")}</Text>
+          ) : null}
           {field.kind === "choice" || field.kind === "multi" ? (
             <>
               {options.before > 0 ? <Text dimColor>{`  … ${options.before} more`}</Text> : null}

@@ -101,8 +101,9 @@ export function createMcpTool(opts: {
 
 /**
  * A tool its server no longer lists (found at `/mcp reload`). Its declaration stays in the
- * prefix, where removing it would cost a cache miss on every later request; a call to it gets
- * this answer without reaching the server, and no permission question (it does nothing).
+ * prefix, which only grows (taking it out would be a cache miss and a prefix revision that buys
+ * the model nothing); a call to it gets this answer without reaching the server, and no
+ * permission question (it does nothing).
  */
 export function retiredMcpTool(tool: McpTool): McpTool {
   return {

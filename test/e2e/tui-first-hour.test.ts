@@ -3,40 +3,20 @@
  * command's output streaming into its card, and a long paste in a narrow terminal — the real
  * `keel` binary in tmux against the simulator.
  */
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
-import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
+import { e2eLifecycle, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
-const dirs: string[] = [];
-const terminals: TmuxTerminal[] = [];
-const sims: Simulator[] = [];
-let KEEL_BIN = "";
-let cleanupBuild: () => void = () => {};
-
-beforeAll(() => {
-  const build = buildPrivate();
-  KEEL_BIN = build.bin;
-  cleanupBuild = build.cleanup;
-}, 240_000);
-
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.close();
-  for (const s of sims.splice(0)) await s.close();
-});
-
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-  cleanupBuild();
-});
+const e2e = e2eLifecycle();
 
 async function session(sim: Simulator, opts: { width?: number; height?: number } = {}) {
   const dir = await mkdtemp(join(tmpdir(), "keel-tui-hour-"));
-  dirs.push(dir);
+  e2e.dirs.push(dir);
   const home = join(dir, "home");
   const keelHome = join(dir, "keel-home");
   const project = join(dir, "project");
@@ -57,10 +37,10 @@ async function session(sim: Simulator, opts: { width?: number; height?: number }
     const term = new TmuxTerminal({
       cwd: project,
       env,
-      argv: [process.execPath, KEEL_BIN, ...argv],
+      argv: [process.execPath, e2e.bin, ...argv],
       ...opts,
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
     return term;
   };
   return { project, start };
@@ -83,7 +63,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
       "Done.",
     ].join("\n");
     const sim = await startSimulator({ script: script().text(answer).chunkChars(5) });
-    sims.push(sim);
+    e2e.sims.push(sim);
     const s = await session(sim);
     const term = s.start();
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
@@ -113,7 +93,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
         )
         .text("All done."),
     });
-    sims.push(sim);
+    e2e.sims.push(sim);
     const s = await session(sim);
     await writeFile(
       join(s.project, ".keel", "settings.json"),
@@ -163,7 +143,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
 
   it("keeps a long indented paste inside a 60-column screen, and Ctrl+C leaves no copies", async () => {
     const sim = await startSimulator({ script: script().text("ok") });
-    sims.push(sim);
+    e2e.sims.push(sim);
     const s = await session(sim, { width: 60, height: 20 });
     const term = s.start();
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });

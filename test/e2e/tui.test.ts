@@ -7,13 +7,13 @@ import { spawnSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatCost, formatRatio } from "../../src/cli/tui/format.js";
 import { costUsd } from "../../src/llm/pricing.js";
 import { reply, script } from "../../src/sim/builder.js";
 import type { SimRequestRecord } from "../../src/sim/record.js";
-import { type Simulator, startSimulator } from "../../src/sim/server.js";
-import { buildPrivate, hasTmux, TmuxTerminal } from "./tui-harness.js";
+import { startSimulator } from "../../src/sim/server.js";
+import { e2eLifecycle, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
 if (!TMUX) console.warn("test/e2e/tui.test.ts: tmux is not installed; skipping the terminal tests");
@@ -21,31 +21,11 @@ if (!TMUX) console.warn("test/e2e/tui.test.ts: tmux is not installed; skipping t
 // A duration nothing else on the machine uses, so the test can look for the process.
 const SLEEP = "sleep 73.25";
 
-let dir: string;
-const terminals: TmuxTerminal[] = [];
-const sims: Simulator[] = [];
-
-let KEEL_BIN = "";
-let cleanupBuild: () => void = () => {};
-
-beforeAll(() => {
-  const build = buildPrivate();
-  KEEL_BIN = build.bin;
-  cleanupBuild = build.cleanup;
-}, 240_000);
-
-afterEach(async () => {
-  for (const t of terminals.splice(0)) t.close();
-  for (const s of sims.splice(0)) await s.close();
-});
-
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-  cleanupBuild();
-});
+const e2e = e2eLifecycle();
 
 async function setup(opts: { config: boolean }) {
-  dir = await mkdtemp(join(tmpdir(), "keel-tui-e2e-"));
+  const dir = await mkdtemp(join(tmpdir(), "keel-tui-e2e-"));
+  e2e.dirs.push(dir);
   const home = join(dir, "home");
   const keelHome = join(dir, "keel-home");
   const project = join(dir, "project");
@@ -130,7 +110,7 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
         .text("unreachable")
         .chunkChars(6),
     });
-    sims.push(sim);
+    e2e.sims.push(sim);
     await writeConfig(s.keelHome, sim.url);
     await writeFile(
       join(s.project, ".keel", "settings.json"),
@@ -169,9 +149,9 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     const term = new TmuxTerminal({
       cwd: s.project,
       env: s.env,
-      argv: [process.execPath, KEEL_BIN],
+      argv: [process.execPath, e2e.bin],
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
 
     // Untrusted project hooks: the prompt shows what would run.
     let screen = await term.waitFor(
@@ -305,14 +285,14 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     const sim = await startSimulator({
       script: script(reply().text(lines.join("\n")).chunkChars(9).latency({ chunkDelayMs: 3 })),
     });
-    sims.push(sim);
+    e2e.sims.push(sim);
     await writeConfig(s.keelHome, sim.url);
     const term = new TmuxTerminal({
       cwd: s.project,
       env: s.env,
-      argv: [process.execPath, KEEL_BIN],
+      argv: [process.execPath, e2e.bin],
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
     term.type("tell me a long story");
     term.press("Enter");
@@ -348,14 +328,14 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
           .latency({ chunkDelayMs: 2 }),
       ),
     });
-    sims.push(sim);
+    e2e.sims.push(sim);
     await writeConfig(s.keelHome, sim.url);
     const term = new TmuxTerminal({
       cwd: s.project,
       env: s.env,
-      argv: [process.execPath, KEEL_BIN],
+      argv: [process.execPath, e2e.bin],
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
     term.type("one long paragraph please");
     term.press("Enter");
@@ -370,14 +350,14 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
   it("--continue without an earlier conversation says it starts a new one", async () => {
     const s = await setup({ config: true });
     const sim = await startSimulator({ script: script().text("hi") });
-    sims.push(sim);
+    e2e.sims.push(sim);
     await writeConfig(s.keelHome, sim.url);
     const term = new TmuxTerminal({
       cwd: s.project,
       env: s.env,
-      argv: [process.execPath, KEEL_BIN, "--continue"],
+      argv: [process.execPath, e2e.bin, "--continue"],
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
     // The notice is drawn once the opened session is handed to the screen, a frame after the
     // prompt may first appear.
     const screen = await term.waitFor(
@@ -392,13 +372,13 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
   it("first run without a key: setup saves config.json with mode 0600", async () => {
     const s = await setup({ config: false });
     const sim = await startSimulator({ script: script().text("hi") });
-    sims.push(sim);
+    e2e.sims.push(sim);
     const term = new TmuxTerminal({
       cwd: s.project,
       env: s.env,
-      argv: [process.execPath, KEEL_BIN],
+      argv: [process.execPath, e2e.bin],
     });
-    terminals.push(term);
+    e2e.terminals.push(term);
     await term.waitFor((t) => t.includes("no API key is configured"), { what: "the setup form" });
     term.type("sk-first-run-key-1234");
     let screen = await term.waitFor((t) => t.includes("•••••"), { what: "the masked key" });
@@ -448,7 +428,7 @@ for (const name of ["instantiate", "compile"]) {
       );
       const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, KEEL_HOME: work };
       const run = (args: string[]) =>
-        spawnSync(process.execPath, ["--import", trace, KEEL_BIN, ...args], {
+        spawnSync(process.execPath, ["--import", trace, e2e.bin, ...args], {
           encoding: "utf8",
           env,
           stdio: ["pipe", "pipe", "pipe"],
@@ -484,7 +464,7 @@ registerHooks({ load(url, ctx, next) {
 `,
       );
       // (`keel --help` alone is printed by bin/keel.js from help.json: commander's path here.)
-      const r = spawnSync(process.execPath, ["--import", trace, KEEL_BIN, "-m", "x", "--help"], {
+      const r = spawnSync(process.execPath, ["--import", trace, e2e.bin, "-m", "x", "--help"], {
         encoding: "utf8",
         env: { ...process.env, KEEL_HOME: work },
       });

@@ -7,7 +7,7 @@ import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { projectHooksHash, projectScopedHooks, readTrustStore } from "./trust.js";
 import type { HookDefinition, HookListing } from "./types.js";
 import { uniqueProblems } from "./util.js";
-import { findMissingExecutables } from "./validate.js";
+import { missingExecutableProblems } from "./validate.js";
 
 /** One snapshot of the hooks on disk. */
 export interface HookSnapshot {
@@ -67,13 +67,11 @@ export async function takeSnapshot(
   env?: NodeJS.ProcessEnv,
 ): Promise<HookSnapshot> {
   const loaded = await loadHooks(paths);
-  for (const hook of loaded.hooks) {
-    const missing = await findMissingExecutables([hook], {
-      projectDir: paths.projectDir,
-      ...(env ? { env } : {}),
-    });
-    if (missing.length > 0) hook.problems = [...hook.problems, ...missing];
-  }
+  const missing = await missingExecutableProblems(loaded.hooks, {
+    projectDir: paths.projectDir,
+    ...(env ? { env } : {}),
+  });
+  for (const [hook, problem] of missing) hook.problems = [...hook.problems, problem];
   const projectHooks = projectScopedHooks(loaded.hooks);
   const executed = await executedProjectFiles(projectHooks, paths.projectDir);
   // Without project hooks there is nothing to trust: the trust store is not read. A project

@@ -128,11 +128,19 @@ export async function findMissingExecutables(
   hooks: readonly HookDefinition[],
   opts: { projectDir: string; env?: NodeJS.ProcessEnv },
 ): Promise<HookProblem[]> {
+  return [...(await missingExecutableProblems(hooks, opts)).values()];
+}
+
+/** The same problems by hook (the environment is read once for all of them). */
+export async function missingExecutableProblems(
+  hooks: readonly HookDefinition[],
+  opts: { projectDir: string; env?: NodeJS.ProcessEnv },
+): Promise<Map<HookDefinition, HookProblem>> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
   env.KEEL_PROJECT_DIR = opts.projectDir;
   env.CLAUDE_PROJECT_DIR = opts.projectDir;
-  const problems: HookProblem[] = [];
+  const problems = new Map<HookDefinition, HookProblem>();
   for (const hook of hooks) {
     const h = hook.handler;
     if (h.type !== "command") continue;
@@ -150,7 +158,7 @@ export async function findMissingExecutables(
       p.column = hook.location.column;
       p.field = hook.location.field;
     }
-    problems.push(p);
+    problems.set(hook, p);
   }
   return problems;
 }

@@ -1,5 +1,6 @@
 /**
- * What one hook of a Gemini sequential group hands to the next. Gemini CLI runs such a group
+ * What one hook of a run that passes its input on (a Gemini sequential group, the tutorial's
+ * in-order list) hands to the next. Gemini CLI runs such a group
  * one after another and applies each hook's JSON output to the input of the next (its
  * hookRunner's applyHookOutputToInput, read in the 0.61 bundle): BeforeTool's
  * `hookSpecificOutput.tool_input` is merged into `tool_input`, BeforeAgent's

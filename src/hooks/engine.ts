@@ -93,9 +93,9 @@ interface Run {
 /**
  * The firing's hooks as runs: a dialect whose agent runs hooks one after another
  * (`inOrderChain`) gets one run of all its hooks in configuration order, ended by the first
- * block; a sequential group (Gemini) one run of its hooks, all of which run, each seeing the
- * input as the ones before it rewrote it; every other hook is a run of its own. Runs go
- * alongside each other.
+ * block unless the dialect runs them all (`inOrderRunsAll`); a sequential group (Gemini) one
+ * run of its hooks, all of which run, each seeing the input as the ones before it rewrote it;
+ * every other hook is a run of its own. Runs go alongside each other.
  */
 function runsOf(hooks: readonly PreparedHook[]): Run[] {
   const runs: Run[] = [];
@@ -111,7 +111,11 @@ function runsOf(hooks: readonly PreparedHook[]): Run[] {
     if (chain) chain.hooks.push(h);
     else {
       const inOrder = dialectChain !== undefined;
-      const fresh = { hooks: [h], stopsAtBlock: inOrder, chains: !inOrder };
+      const fresh = {
+        hooks: [h],
+        stopsAtBlock: inOrder && h.dialect.inOrderRunsAll !== true,
+        chains: !inOrder || h.dialect.inOrderPassesInput === true,
+      };
       chains.set(key, fresh);
       runs.push(fresh);
     }

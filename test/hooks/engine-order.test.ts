@@ -1,8 +1,10 @@
 /**
  * Which hooks of one firing run one after another: Reasonix (0.x and 1.x files as one list)
- * and the tutorial format run theirs in configuration order and stop at the first block, as
- * Reasonix 1.38 does (compat/reasonix-cases.ts "order:"); a Gemini group with `sequential`
- * runs in order without stopping (compat/gemini-cases.ts "order:"); Claude Code's run alongside.
+ * runs its in configuration order and stops at the first block, as Reasonix 1.38 does
+ * (compat/reasonix-cases.ts "order:"); the tutorial format runs all of its in order, each seeing
+ * the input the ones before it rewrote, as the tutorial's runner does; a Gemini group with
+ * `sequential` runs in order without stopping (compat/gemini-cases.ts "order:"); Claude Code's
+ * run alongside.
  * Each hook appends "start <id>" and "end <id>" to one log, so the log shows the interleaving.
  */
 import { readFileSync } from "node:fs";
@@ -93,7 +95,7 @@ describe("hooks that run one after another", () => {
     expect(lines).toEqual(["start slow"]);
   });
 
-  it("tutorial hooks run in order and stop at the first block (exit 1)", async () => {
+  it("tutorial hooks all run, in order, and one exit 1 blocks the call", async () => {
     w.json("project/.hooks.json", {
       hooks: {
         PreToolUse: [
@@ -105,7 +107,32 @@ describe("hooks that run one after another", () => {
     });
     const { decision, lines } = await fire();
     expect(decision.decision).toBe("block");
-    expect(lines).toEqual(["start t1", "end t1", "start t2", "end t2"]);
+    // The tutorial's runner goes on after a block: the hooks after it still run.
+    expect(lines).toEqual(["start t1", "end t1", "start t2", "end t2", "start t3", "end t3"]);
+  });
+
+  it("a tutorial hook's updatedInput is the HOOK_TOOL_INPUT of the hooks after it", async () => {
+    const seen = join(w.root, "seen.txt");
+    w.json("project/.hooks.json", {
+      hooks: {
+        PreToolUse: [
+          { matcher: "bash", command: `echo "$HOOK_TOOL_INPUT" >> '${seen}' # before` },
+          {
+            matcher: "bash",
+            command: `echo '{"updatedInput": {"command": "ls -la"}}'`,
+          },
+          { matcher: "bash", command: `echo "$HOOK_TOOL_INPUT" >> '${seen}' # after` },
+        ],
+      },
+    });
+    const { decision } = await fire();
+    expect(
+      readFileSync(seen, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ command: "ls" }, { command: "ls -la" }]);
+    expect(decision.updatedInput).toMatchObject({ command: "ls -la" });
   });
 
   it("Claude Code hooks run alongside each other, and alongside a Reasonix list", async () => {

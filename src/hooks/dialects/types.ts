@@ -141,10 +141,18 @@ export interface Dialect<N extends string = string> {
   /**
    * Set when the dialect's agent runs the hooks of one firing one after another, in
    * configuration order, and stops at the first that blocks or denies (Reasonix, measured on
-   * 1.38; the tutorial format). Dialects naming the same chain (Reasonix 0.x and 1.x files) run
-   * as one list. Unset: the hook runs alongside the others (Claude Code, cagent, Gemini CLI).
+   * 1.38; the tutorial format, see `inOrderRunsAll`). Dialects naming the same chain (Reasonix
+   * 0.x and 1.x files) run as one list. Unset: the hook runs alongside the others (Claude Code,
+   * cagent, Gemini CLI).
    */
   readonly inOrderChain?: string;
+  /** In its in-order list, a block does not stop the hooks after it: every matching hook runs
+   *  and the firing blocks if any blocked (the tutorial's runner). */
+  readonly inOrderRunsAll?: boolean;
+  /** In its in-order list, each hook sees the input as the hooks before it rewrote it (the
+   *  tutorial's runner sets its context's tool input to an `updatedInput`, and builds the next
+   *  hook's HOOK_TOOL_INPUT from it). */
+  readonly inOrderPassesInput?: boolean;
   /** A tool that ran and reported failure (a shell command's non-zero exit) fires this
    *  dialect's PostToolUse hooks, not its PostToolUseFailure ones (Qwen Code 0.15, measured). */
   readonly ranToolFailureIsPostToolUse?: boolean;

@@ -1,6 +1,7 @@
 /**
  * The `.hooks.json` tutorial dialect: `HOOK_*` environment variables, exit 0 continue, 1 block,
- * 2 inject stderr as a message; exact-name matchers; 30 s timeout.
+ * 2 inject stderr as a message; exact-name matchers; 30 s timeout; every matching hook runs, in
+ * order, each seeing the input as the ones before it rewrote it.
  */
 import { join } from "node:path";
 import { DEFAULT_TIMEOUT_SEC } from "../../events.js";
@@ -29,7 +30,13 @@ export const tutorialDialect = defineDialect({
   // The tutorial format reads environment variables; stdin carries the native JSON anyway.
   stdinObject: (payload, shaped) => nativeStdinObject(payload, shaped, payload.hook_event_name),
   matcherStyle: "exact",
+  // Its runner (learn-claude-code's s08_hook_system.py, run_hooks) runs every matching hook in
+  // order, blocks when any exited 1, and sets its context's tool input to an `updatedInput`,
+  // from which the next hook's HOOK_TOOL_INPUT is built. (That runner then calls the tool with
+  // the original input; Keel applies the rewrite, merged into the call's input as before.)
   inOrderChain: "tutorial",
+  inOrderRunsAll: true,
+  inOrderPassesInput: true,
   matchesNonToolEvents: true,
   defaultTimeoutSec: (_event, type) => (type === "command" ? 30 : DEFAULT_TIMEOUT_SEC[type]),
   timeoutUnit: "s",

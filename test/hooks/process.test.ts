@@ -214,6 +214,58 @@ describe("what a hook leaves in its process group", () => {
     expect(await gone(pid)).toBe(true);
   });
 
+  it("lets a process whose only work is session end exit normally (was: status 13, no output)", async () => {
+    // `keel run` and `keel hooks test` await the engine's shutdown with nothing else keeping
+    // Node alive: an unreferenced wait in killLeftoverGroups let Node exit in the middle of it.
+    const pidFile = join(w.root, "sleep.pid");
+    const script = join(w.root, "end.mts");
+    const processTs = join(REPO, "src/hooks/process.ts");
+    writeFileSync(
+      script,
+      `import { runProcess, killLeftoverGroups } from ${JSON.stringify(processTs)};\n` +
+        `const r = await runProcess({ cwd: ${JSON.stringify(w.project)}, env: process.env, stdin: "", timeoutMs: 10000, command: ${JSON.stringify(leaver(pidFile))} });\n` +
+        `await killLeftoverGroups();\n` +
+        `process.stdout.write(String(r.exitCode) + " ended");\n`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO });
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+    });
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    expect({ code, out }).toEqual({ code: 0, out: "0 ended" });
+    expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+  });
+
+  it("ends the wait at session end once the group is gone, not after the whole grace", async () => {
+    const { killLeftoverGroups } = await import("../../src/hooks/process.js");
+    await runProcess({ ...base(), command: leaver(join(w.root, "sleep.pid")) });
+    const started = performance.now();
+    await killLeftoverGroups(20_000);
+    // `sleep` dies at SIGTERM; a zombie PID 1 has not reaped yet does not count.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("leaves a daemon the hook detached with setsid just before session end", async () => {
+    const { killLeftoverGroups } = await import("../../src/hooks/process.js");
+    const pidFile = join(w.root, "daemon.pid");
+    await runProcess({
+      ...base(),
+      command: `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 9999' >/dev/null 2>&1 < /dev/null & exit 0`,
+    });
+    // At once, as `keel hooks test` does: the child may not have called setsid() yet.
+    await killLeftoverGroups(50);
+    for (let i = 0; i < 200; i++) {
+      try {
+        if (readFileSync(pidFile, "utf8").trim()) break;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, "SIGKILL");
+  });
+
   it("is left alone when the hook detached it with setsid", async () => {
     const { killLeftoverGroups } = await import("../../src/hooks/process.js");
     const pidFile = join(w.root, "daemon.pid");

@@ -4,6 +4,8 @@
  * built from live in verdict.ts. Aggregating many runs into one HookDecision lives in
  * aggregate.ts.
  */
+
+import { EVENT_SPECS } from "./event-specs.js";
 import type { HandlerResult } from "./handlers/types.js";
 import { parseHookOutput } from "./output.js";
 import { blockOrFeedback, type DecideContext, type RunVerdict, verdict } from "./verdict.js";
@@ -29,7 +31,12 @@ function formatDuration(ms: number): string {
 function timeoutVerdict(ctx: DecideContext): RunVerdict {
   const after = ctx.timeoutMs === undefined ? "" : ` after ${formatDuration(ctx.timeoutMs)}`;
   const note = ctx.timeoutNote ? ` — ${ctx.timeoutNote}` : "";
-  if (ctx.exitTable.gating(ctx.event) && ctx.onTimeout !== "allow") {
+  // Fail-closed where a block stops an action; where it only keeps the agent working (Stop),
+  // only when the handler asks for it.
+  const failsClosed = EVENT_SPECS[ctx.event].blockContinues
+    ? ctx.onTimeout === "block"
+    : ctx.onTimeout !== "allow";
+  if (ctx.exitTable.gating(ctx.event) && failsClosed) {
     return verdict({
       outcome: "timeout",
       decision: "block",

@@ -10,11 +10,12 @@ function spec(
   gating: boolean,
   matcherField: MatcherField,
   description: string,
-  more: { toolEvent?: boolean; firesInKeel?: boolean; search?: boolean } = {},
+  more: { toolEvent?: boolean; firesInKeel?: boolean; search?: boolean; continues?: boolean } = {},
 ): EventSpec {
   return {
     name,
     gating,
+    blockContinues: more.continues ?? false,
     toolEvent: more.toolEvent ?? false,
     matcherField,
     matchMode: more.search ? "search" : "name",
@@ -25,6 +26,7 @@ function spec(
 
 const tool = { toolEvent: true };
 const never = { firesInKeel: false };
+const continues = { continues: true };
 
 /** The catalogue, keyed by event name. */
 export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
@@ -94,6 +96,7 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
     true,
     null,
     "The agent finished its turn (final text, no tool calls). A block makes it continue.",
+    continues,
   ),
   StopFailure: spec(
     "StopFailure",
@@ -107,6 +110,7 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
     true,
     "agent_type",
     "A sub-agent finishes. A block makes it continue.",
+    continues,
   ),
   PreCompact: spec(
     "PreCompact",
@@ -149,8 +153,14 @@ export const EVENT_SPECS: Readonly<Record<HookEventName, EventSpec>> = {
   WorktreeCreate: spec("WorktreeCreate", true, null, "Create an isolated worktree.", never),
   WorktreeRemove: spec("WorktreeRemove", false, null, "Remove a worktree.", never),
   TaskCreated: spec("TaskCreated", true, null, "An agent-team task is created.", never),
-  TaskCompleted: spec("TaskCompleted", true, null, "An agent-team task is completed.", never),
-  TeammateIdle: spec("TeammateIdle", true, null, "An agent-team teammate goes idle.", never),
+  TaskCompleted: spec("TaskCompleted", true, null, "An agent-team task is completed.", {
+    ...never,
+    ...continues,
+  }),
+  TeammateIdle: spec("TeammateIdle", true, null, "An agent-team teammate goes idle.", {
+    ...never,
+    ...continues,
+  }),
   MessageDisplay: spec(
     "MessageDisplay",
     false,

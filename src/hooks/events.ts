@@ -64,6 +64,10 @@ export interface EventSpec {
   readonly name: HookEventName;
   /** Whether a hook can stop the thing the event announces (block, deny, continue the turn). */
   readonly gating: boolean;
+  /** Whether a block makes the agent go on working (Stop, SubagentStop, …) instead of stopping
+   *  an action: a hook that times out there does not block (fail-closed would buy model turns,
+   *  not safety), unless its handler says `"onTimeout": "block"`. */
+  readonly blockContinues: boolean;
   /** Whether the event concerns a tool call (`if` conditions only apply to these). */
   readonly toolEvent: boolean;
   readonly matcherField: MatcherField;

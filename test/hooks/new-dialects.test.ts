@@ -133,6 +133,27 @@ describe("Qwen Code", () => {
   });
 });
 
+describe("a timeout written in the other unit", () => {
+  const timeoutWarnings = async () =>
+    (await engine())
+      .listing()
+      .allProblems.filter((p) => p.field?.endsWith("timeout"))
+      .map((p) => `${p.path.split("/").slice(-2).join("/")}: ${p.message}`);
+  const file = (timeout: number) => ({
+    hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", timeout }] }] },
+  });
+
+  it("is warned about in each file's own unit: milliseconds in .gemini and .qwen, seconds in .claude", async () => {
+    w.json("home/.gemini/settings.json", file(5000));
+    w.json("home/.qwen/settings.json", file(5));
+    w.json("home/.claude/settings.json", file(5000));
+    expect(await timeoutWarnings()).toEqual([
+      ".claude/settings.json: timeout 5000 is in seconds here; did you mean 5 (milliseconds are only for .reasonix, .gemini and .qwen files)?",
+      ".qwen/settings.json: timeout 5 is in milliseconds in this file; did you mean 5000?",
+    ]);
+  });
+});
+
 describe("Reasonix 1.x", () => {
   it("a .reasonix file matching `bash` is read as 1.x: its names; stdout JSON is not read (as 1.38)", async () => {
     const r = recorder(

@@ -32,6 +32,8 @@ export interface ReadContext {
   path: string;
   dialect: DialectName;
   scope: SourceScope;
+  /** The unit of a handler's `timeout` in this file (its dialect's): seconds unless "ms". */
+  timeoutUnit?: "s" | "ms";
   /** Line/column of a field in this file. */
   locate(at: FieldPath): { line: number; column: number } | undefined;
   /** Makes a problem located at `at` in this file. */

@@ -48,6 +48,7 @@ function contextFor(source: HookSource, text: string): ReadContext {
     path: source.path,
     dialect: source.dialect,
     scope: source.scope,
+    timeoutUnit: DIALECTS[source.dialect].timeoutUnit,
     locate,
     problem(severity, at, message) {
       const p: HookProblem = { severity, path: source.path, message };

@@ -18,6 +18,9 @@ export interface ReadResult {
 
 /** Timeouts this large in a seconds field were almost certainly meant as milliseconds. */
 const SUSPICIOUS_TIMEOUT_SEC = 1000;
+/** Timeouts this small in a milliseconds field (Gemini CLI, Qwen Code) were almost certainly
+ *  meant as seconds. */
+const SUSPICIOUS_TIMEOUT_MS = 100;
 
 /** The matcher of an entry and where it is written (`matcher` wins over Reasonix's `match`). */
 function matcherOf(
@@ -53,16 +56,24 @@ function handlerAt(
     out.problems.push(...problems);
     return;
   }
-  if ((handler.timeout ?? 0) >= SUSPICIOUS_TIMEOUT_SEC) {
-    problems.push(
-      ctx.problem(
-        "warning",
-        [...at, "timeout"],
-        `timeout ${handler.timeout} is in seconds here; did you mean ${(handler.timeout ?? 0) / 1000} (milliseconds are only for .reasonix files)?`,
-      ),
-    );
+  const unitProblem = timeoutUnitProblem(handler.timeout, ctx);
+  if (unitProblem !== undefined) {
+    problems.push(ctx.problem("warning", [...at, "timeout"], unitProblem));
   }
   out.hooks.push({ event, ...where, handler, at, problems });
+}
+
+/** A timeout whose size says it was written in the other unit than its file's. */
+function timeoutUnitProblem(timeout: number | undefined, ctx: ReadContext): string | undefined {
+  if (timeout === undefined) return undefined;
+  if (ctx.timeoutUnit === "ms") {
+    return timeout < SUSPICIOUS_TIMEOUT_MS
+      ? `timeout ${timeout} is in milliseconds in this file; did you mean ${timeout * 1000}?`
+      : undefined;
+  }
+  return timeout >= SUSPICIOUS_TIMEOUT_SEC
+    ? `timeout ${timeout} is in seconds here; did you mean ${timeout / 1000} (milliseconds are only for .reasonix, .gemini and .qwen files)?`
+    : undefined;
 }
 
 function unknownEvent(ctx: ReadContext, at: FieldPath, name: string): HookProblem {

@@ -9,6 +9,7 @@ import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/sdk/typ
 import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
 import { loadSdk, type McpSdk } from "./sdk.js";
+import { inheritedServerEnv } from "./server-env.js";
 
 /** A tool as the server listed it (only the fields Keel uses, validated one tool at a time). */
 export interface ListedTool {
@@ -46,6 +47,8 @@ export interface ConnectOptions {
   config: McpServerConfig;
   /** Working directory of a stdio server (default: the project directory). */
   cwd: string;
+  /** Where a stdio server's inherited variables come from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   /** Answers elicitation requests from the server (absent: declined). */
   onElicit?: ElicitationHandler;
   /** Called when the server says its tool list changed. */
@@ -260,7 +263,11 @@ function makeTransport(sdk: McpSdk, opts: ConnectOptions): Transport {
     return new sdk.StdioClientTransport({
       command: c.command,
       args: c.args,
-      env: { ...sdk.getDefaultEnvironment(), ...c.env },
+      // Minimal on purpose (server-env.ts): the definition's env adds to it and wins.
+      env: {
+        ...inheritedServerEnv(opts.env ?? process.env, sdk.DEFAULT_INHERITED_ENV_VARS),
+        ...c.env,
+      },
       cwd: c.cwd ?? opts.cwd,
       stderr: "pipe",
     });

@@ -11,6 +11,7 @@ import type { McpServerEntry } from "./config.js";
 import type { ElicitationHandler, ListedTool, McpConnection } from "./connection.js";
 import { describeServer } from "./describe.js";
 import { resolveServerConfig } from "./expand.js";
+import { MINIMAL_ENV_HINT } from "./server-env.js";
 import { createMcpTool, type McpTool } from "./tools.js";
 
 /** Default bounded wait for all servers at session start. */
@@ -150,7 +151,7 @@ export class McpManager {
       if (s.status.state === "timeout") {
         s.status.error = opts.signal?.aborted
           ? "start-up cancelled (the session was interrupted)"
-          : `did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
+          : timeoutText(s.entry, timeoutMs);
         s.status.stderrTail = s.stderr;
       }
     }
@@ -173,6 +174,7 @@ export class McpManager {
         name: s.entry.name,
         config: resolved.config,
         cwd: this.#opts.cwd,
+        env: this.#opts.env,
         signal: this.#stop.signal,
         onStderr: (text) => {
           s.stderr = (s.stderr + text).slice(-2000);
@@ -217,7 +219,7 @@ export class McpManager {
       if (s.conn) await s.conn.close();
       s.conn = undefined;
       s.status.state = "failed";
-      s.status.error = err instanceof Error ? err.message : String(err);
+      s.status.error = errorText(err);
       s.status.stderrTail = s.stderr;
     }
   }
@@ -360,8 +362,7 @@ export class McpManager {
       ]);
       clearTimeout(timer);
       for (const s of fresh) {
-        if (s.status.state === "timeout")
-          s.status.error = `did not answer within ${timeoutMs / 1000} s`;
+        if (s.status.state === "timeout") s.status.error = timeoutText(s.entry, timeoutMs);
       }
     }
     await Promise.all(
@@ -424,6 +425,43 @@ function newStatus(entry: McpServerEntry): McpServerStatus {
 
 function byName(a: Slot, b: Slot): number {
   return a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0;
+}
+
+/**
+ * Why a server missed the start-up wait. A stdio server is told what it was given: the usual
+ * cause of a silent hang is a download (`npx -y`) that cannot go out without a variable it lacks.
+ */
+function timeoutText(entry: McpServerEntry, timeoutMs: number): string {
+  const waited = `did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
+  return entry.config.type === "stdio" ? `${waited}; ${MINIMAL_ENV_HINT}` : waited;
+}
+
+/**
+ * An error's message with its causes: fetch says only "fetch failed" and keeps the reason
+ * (ECONNREFUSED and the address, ENOTFOUND and the host, a TLS error) in `cause`, as the SSE
+ * transport's own messages already show.
+ */
+export function errorText(err: unknown): string {
+  let text = err instanceof Error ? err.message : String(err);
+  let cause = err instanceof Error ? err.cause : undefined;
+  for (let depth = 0; depth < 3 && cause instanceof Error; depth++) {
+    const said = causeText(cause);
+    if (said !== "" && !text.includes(said)) text = `${text}: ${said}`;
+    cause = cause.cause;
+  }
+  return text;
+}
+
+/** One cause in words; an AggregateError (every address of a host refused) has no message. */
+function causeText(cause: Error): string {
+  if (cause.message !== "") return cause.message;
+  const code = (cause as { code?: unknown }).code;
+  const inner = cause instanceof AggregateError ? cause.errors : [];
+  const parts = inner
+    .filter((e): e is Error => e instanceof Error && e.message !== "")
+    .map((e) => e.message);
+  if (parts.length > 0) return parts.slice(0, 3).join("; ");
+  return typeof code === "string" ? code : cause.name;
 }
 
 function tailNote(tail: string | undefined): string {

@@ -17,7 +17,7 @@ async function importSdk() {
   return {
     Client: client.Client,
     StdioClientTransport: stdio.StdioClientTransport,
-    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
     ElicitRequestSchema: types.ElicitRequestSchema,

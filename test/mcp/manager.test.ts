@@ -77,7 +77,10 @@ describe("McpManager faults", () => {
     expect(waits).toEqual([["fine", "stuck"], ["stuck"], []]);
     expect(Date.now() - began).toBeLessThan(10_000);
     const stuck = m.statuses().find((s) => s.name === "stuck");
-    expect(stuck).toMatchObject({ state: "timeout", error: "did not answer within 1.5 s" });
+    expect(stuck).toMatchObject({ state: "timeout" });
+    expect(stuck?.error).toMatch(
+      /^did not answer within 1\.5 s; it runs with a minimal environment/,
+    );
     // What it wrote before or after the deadline shows up in its status.
     await expect
       .poll(() => m.statuses().find((s) => s.name === "stuck")?.stderrTail, { timeout: 15_000 })

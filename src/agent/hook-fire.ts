@@ -76,6 +76,7 @@ export async function* fireHook<E extends HookEventName>(
     yield { type: "notice", level: "error", text: `${event} hooks failed: ${messageOf(err)}` };
     return passDecision(event);
   }
+  for (const text of decision.notices ?? []) yield { type: "notice", level: "warn", text };
   for (const run of decision.runs) yield { type: "hook_run", run };
   for (const text of decision.systemMessages) yield { type: "notice", level: "info", text };
   return decision;

@@ -7,6 +7,7 @@ import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggr
 import { AsyncRunner } from "./async-runner.js";
 import { chainedPayload } from "./chain.js";
 import { isInside, resolveHookPaths } from "./config/load.js";
+import { showPath } from "./config/paths.js";
 import { decideRun } from "./decide.js";
 import { shapePayload } from "./dialects/index.js";
 import {
@@ -24,7 +25,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./pr
 import { redactUrls } from "./redact.js";
 import {
   applyTrust,
-  executedFilesChanged,
+  changedExecutedFiles,
   type HookSnapshot,
   snapshotChanged,
   takeSnapshot,
@@ -312,6 +313,8 @@ export async function createHookEngine(
     return { verdict, record, dialect: h.dialect, order: h.def.order };
   };
 
+  /** Notices of project hooks that stopped running since the last firing reported. */
+  const trustLost: string[] = [];
   const fireInner = async (options: FireOptions): Promise<HookDecision> => {
     // EventPayload<HookEventName> and the distributed union describe the same objects; TS
     // cannot see that through the generic, so this one widening is spelled out.
@@ -328,8 +331,18 @@ export async function createHookEngine(
       if (typeof answer === "string") answers = [...answers, answer];
     }
     // A trusted hook's script edited since the snapshot is re-hashed: now untrusted, it won't run.
-    if (snapshot.listing.projectTrust.trusted && (await executedFilesChanged(snapshot))) {
-      snapshot = await takeSnapshot(paths);
+    if (snapshot.listing.projectTrust.trusted) {
+      const changed = await changedExecutedFiles(snapshot);
+      if (changed.length > 0) {
+        snapshot = await takeSnapshot(paths);
+        if (!snapshot.listing.projectTrust.trusted) {
+          const names = changed.map((f) => showPath(f, paths)).join(", ");
+          trustLost.push(
+            `the project's hooks stopped running: ${names} changed since you trusted them. ` +
+              "Review the change; `keel hooks trust` (in the TUI: /hooks trust) runs them again.",
+          );
+        }
+      }
     }
     // A failed tool that ran (a shell command's non-zero exit) is PostToolUse to some dialects.
     const ranAs = event === "PostToolUseFailure" ? (options.ranAs as AnyEventPayload) : undefined;
@@ -435,7 +448,9 @@ export async function createHookEngine(
   return {
     async fire(options) {
       try {
-        return await fireInner(options);
+        const decision = await fireInner(options);
+        if (trustLost.length > 0) decision.notices = trustLost.splice(0);
+        return decision;
       } catch (err) {
         // A bug here must not take the agent down: report it as a pass with a visible message.
         const decision = aggregate(options.event, []);

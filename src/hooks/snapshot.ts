@@ -87,12 +87,17 @@ export async function takeSnapshot(
 }
 
 /**
- * Whether a file project hooks execute changed since the snapshot (by size, mtime and inode; a
+ * The files project hooks execute that changed since the snapshot (by size, mtime and inode; a
  * stat per file, cheap enough to check before every firing).
  */
-export async function executedFilesChanged(snapshot: HookSnapshot): Promise<boolean> {
+export async function changedExecutedFiles(snapshot: HookSnapshot): Promise<string[]> {
   const now = await Promise.all(snapshot.executed.map((f) => fileFingerprint(f.path)));
-  return now.some((fp, i) => fp !== snapshot.executed[i]?.fingerprint);
+  return snapshot.executed.filter((f, i) => now[i] !== f.fingerprint).map((f) => f.path);
+}
+
+/** Whether a file project hooks execute changed since the snapshot. */
+export async function executedFilesChanged(snapshot: HookSnapshot): Promise<boolean> {
+  return (await changedExecutedFiles(snapshot)).length > 0;
 }
 
 /** Whether any file the snapshot looked at now has different content (or appeared/vanished). */

@@ -196,6 +196,9 @@ export interface HookDecision {
    *  so the agent can word it as the hook's own agent does. */
   contextPieces?: HookContextPiece[];
   runs: HookRunRecord[];
+  /** What the engine itself tells the user (never the model), e.g. that the project's hooks
+   *  stopped running because a script they run changed since it was trusted. */
+  notices?: string[];
   /** Claude Code's newer output fields, when any hook gave one (see HookOutputExtras). */
   extras?: HookOutputExtras;
 }

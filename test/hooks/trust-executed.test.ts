@@ -61,9 +61,15 @@ describe("trust hashes the files hooks execute", () => {
     expect(ranLines(log)).toEqual(["guard"]);
     w.write("project/.keel/hooks/guard.sh", `echo pwned-by-model >> '${log}'\n`);
     expect(await engine.changedOnDisk()).toBe(true);
-    await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    const d = await engine.fire({ event: "PreToolUse", payload: shell("ls") });
     expect(ranLines(log)).toEqual(["guard"]);
     expect(engine.listing().projectTrust.trusted).toBe(false);
+    // Said once, to the user (not silently: the project's guards are off from here on).
+    expect(d.notices).toEqual([
+      "the project's hooks stopped running: .keel/hooks/guard.sh changed since you trusted them. Review the change; `keel hooks trust` (in the TUI: /hooks trust) runs them again.",
+    ]);
+    const next = await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(next.notices).toBeUndefined();
   });
 
   it.each([

@@ -264,6 +264,7 @@ export class AgentCore {
     // Leaked tool-call markup is repaired once the reply is complete; never show it meanwhile.
     const shownText = new LeakedMarkupFilter();
     const shownReasoning = new LeakedMarkupFilter();
+    let shown = "";
     try {
       for await (const ev of this.#opts.client.stream(req)) {
         switch (ev.type) {
@@ -275,7 +276,10 @@ export class AgentCore {
           }
           case "text_delta": {
             const text = shownText.push(ev.text);
-            if (text !== "") yield { type: "text_delta", text };
+            if (text !== "") {
+              shown += text;
+              yield { type: "text_delta", text };
+            }
             break;
           }
           case "retry":
@@ -286,7 +290,7 @@ export class AgentCore {
             };
             break;
           case "error":
-            return { kind: "error", message: ev.message };
+            return { kind: "error", message: ev.message, shownText: shown };
           case "done": {
             const reasoningTail = shownReasoning.end();
             if (reasoningTail !== "") yield { type: "reasoning_delta", text: reasoningTail };
@@ -302,9 +306,10 @@ export class AgentCore {
         }
       }
     } catch (err) {
-      return { kind: "error", message: err instanceof Error ? err.message : String(err) };
+      const message = err instanceof Error ? err.message : String(err);
+      return { kind: "error", message, shownText: shown };
     }
-    return { kind: "error", message: "the model's stream ended without an answer" };
+    return { kind: "error", message: "the model's stream ended without an answer", shownText: shown };
   }
 
   /** Marks that the log was just compacted (the next response measures what it saved). */

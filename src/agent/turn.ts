@@ -115,6 +115,7 @@ export async function* runTurn(
         }
       }
       if (signal.aborted) {
+        keepInterruptedAnswer(core, reply.shownText ?? "");
         yield end("aborted", lastText);
       } else {
         yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
@@ -287,6 +288,18 @@ async function* fireStop(
 }
 
 /** What one model request produced. */
+/** What the log keeps of an answer the user interrupted: the text shown so far and a marker,
+ *  as an assistant message, so the next prompt ("continue", "no, do X") reads against what
+ *  the model had said. Nothing shown: nothing kept (the next prompt joins the unanswered one). */
+export const INTERRUPTED_MARK = "[interrupted by the user]";
+function keepInterruptedAnswer(core: AgentCore, shown: string): void {
+  const text = shown.trimEnd();
+  if (text === "") return;
+  core.log.append({ role: "assistant", content: `${text}\n\n${INTERRUPTED_MARK}` });
+}
+
 export type RequestReply =
   | { kind: "message"; message: ChatMessage; finishReason: FinishReason; usage: Usage | null }
-  | { kind: "error"; message: string };
+  /** `shownText`: the answer text the user already saw when the request failed or was
+   *  interrupted (kept in the log on an interrupt, so the model knows what it had said). */
+  | { kind: "error"; message: string; shownText?: string };

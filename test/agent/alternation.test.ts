@@ -123,6 +123,33 @@ describe("no two user messages in a row", () => {
     expect(last[1]?.content).toBe("first\n\nsecond");
   });
 
+  it("after an answer interrupted mid-stream, the text shown so far is kept, marked", async () => {
+    const w = await start(
+      reply()
+        .text("Once upon a time there was a parser. It read its input once.")
+        .latency({ chunkDelayMs: 200 }),
+      reply().text("ok"),
+    );
+    const controller = new AbortController();
+    const agent = await plainAgent(w);
+    const events = [];
+    for await (const ev of agent.runTurn("tell me a story", { signal: controller.signal })) {
+      events.push(ev);
+      if (ev.type === "text_delta") controller.abort();
+    }
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "aborted" });
+    const shown = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
+    expect(shown.length).toBeGreaterThan(0);
+    await collect(agent.runTurn("continue"));
+    const last = w.sim.requests[1]?.messages ?? [];
+    expect(last.map((m) => [m.role, m.content])).toEqual([
+      ["system", expect.any(String)],
+      ["user", "tell me a story"],
+      ["assistant", `${shown.trimEnd()}\n\n[interrupted by the user]`],
+      ["user", "continue"],
+    ]);
+  });
+
   it("after a compaction, for the summary request and the next prompt", async () => {
     const w = await start(
       reply().text("one"),

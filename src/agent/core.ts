@@ -309,7 +309,11 @@ export class AgentCore {
       const message = err instanceof Error ? err.message : String(err);
       return { kind: "error", message, shownText: shown };
     }
-    return { kind: "error", message: "the model's stream ended without an answer", shownText: shown };
+    return {
+      kind: "error",
+      message: "the model's stream ended without an answer",
+      shownText: shown,
+    };
   }
 
   /** Marks that the log was just compacted (the next response measures what it saved). */

@@ -181,8 +181,12 @@ export class AgentCore {
     return this.turnModel ?? this.#opts.model;
   }
 
-  /** Takes finished async hook results: runs and notices now, context into the next message. */
-  *collectAsyncResults(): Generator<AgentEvent> {
+  /**
+   * Takes finished async hook results: runs and notices now; their context into the next user
+   * message (a turn's start) or, `midTurn`, into a message of its own before the turn's next
+   * request, so the model reads it within the same prompt (as Claude Code delivers it).
+   */
+  *collectAsyncResults(opts: { midTurn?: boolean } = {}): Generator<AgentEvent> {
     // The session collects them; a sub-agent must not take the parent's results.
     if (this.isSubagent) return;
     let results: ReturnType<HookEngine["takeAsyncResults"]>;
@@ -191,11 +195,16 @@ export class AgentCore {
     } catch {
       return;
     }
+    const blocks: string[] = [];
     for (const r of results) {
       yield { type: "hook_run", run: r.run };
       if (r.systemMessage) yield { type: "notice", level: "info", text: r.systemMessage };
-      this.addPending(r.run.event, r.additionalContext);
+      if (!opts.midTurn) this.addPending(r.run.event, r.additionalContext);
+      else if (r.additionalContext?.trim()) {
+        blocks.push(hookContextBlock(r.run.event, r.additionalContext));
+      }
     }
+    if (blocks.length > 0) this.log.append({ role: "user", content: blocks.join("\n\n") });
   }
 
   /** Renders a tool result into the log, trimmed once if it is too long (whole in the session). */

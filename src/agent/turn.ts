@@ -95,6 +95,8 @@ export async function* runTurn(
       yield end("max_turns", lastText);
       return;
     }
+    // Async hooks that finished while tools ran: their context goes with this request.
+    if (requests > 0) yield* core.collectAsyncResults({ midTurn: true });
     if (requests > 0 && core.needsCompaction()) {
       yield* compactInTurn(core, signal, false);
     }

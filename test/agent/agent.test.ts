@@ -217,6 +217,32 @@ describe("async hooks", () => {
   });
 });
 
+describe("async hooks within a turn", () => {
+  it("an async hook that finished while tools ran is read by the turn's next request", async () => {
+    const w = await start(
+      reply().tool("list_dir", { path: "." }).tool("shell", { command: "sleep 0.5" }),
+      reply().text("done"),
+    );
+    const hook = hookScript(
+      w,
+      "bg.sh",
+      `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"background scan: clean"}}'`,
+    );
+    writeSettings(w, { PostToolUse: [commandHook(hook, "list_dir", { async: true })] });
+    // The shell call only gives the hook time to finish before the next request.
+    const agent = await agentFor(w, { permissionMode: "bypassPermissions" });
+    const events = await collect(agent.runTurn("list"));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "hook_run", run: expect.objectContaining({ async: true }) }),
+    );
+    const sent = w.sim.requests[1]?.messages ?? [];
+    expect(sent.map((m) => m.role).slice(-4)).toEqual(["assistant", "tool", "tool", "user"]);
+    expect(sent.at(-1)?.content).toContain("background scan: clean");
+    const prev = w.sim.requests[0]?.messageTexts ?? [];
+    expect(w.sim.requests[1]?.messageTexts.slice(0, prev.length)).toEqual(prev);
+  });
+});
+
 describe("abort", () => {
   it("kills the running tool and ends the turn with a valid log", async () => {
     const w = await start(

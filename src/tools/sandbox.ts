@@ -94,7 +94,10 @@ export function projectBinds(cwd: string): string[] {
   return binds;
 }
 
-function baseArgs(cwd: string, home: string | undefined, path = ""): string[] {
+/** Whether `dir` is `root` or lies under it. */
+const within = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
+
+function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // A mount point must exist: the root is read-only, bwrap cannot create one.
   for (const dir of ["/tmp", "/var/tmp"]) if (existsSync(dir)) args.push("--tmpfs", dir);
@@ -108,6 +111,14 @@ function baseArgs(cwd: string, home: string | undefined, path = ""): string[] {
         args.push("--ro-bind-try", resolve(dir), resolve(dir));
       }
     }
+  }
+  // A KEEL_HOME outside the home (config.json holds the provider key) is hidden too, unless the
+  // project lies inside it (the project is what the command is for).
+  if (keelHome && isAbsolute(keelHome) && existsSync(keelHome)) {
+    const dir = resolve(keelHome);
+    const hidden = home ? resolve(home) : undefined;
+    const covered = (hidden !== undefined && within(dir, hidden)) || within(dir, "/tmp");
+    if (dir !== "/" && !covered && !within(cwd, dir)) args.push("--tmpfs", dir);
   }
   for (const dir of projectBinds(cwd)) args.push("--ro-bind-try", dir, dir);
   args.push(
@@ -166,6 +177,12 @@ export function sandboxedShell(
 ): { file: string; args: string[] } {
   return {
     file: bwrap,
-    args: [...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH), "--", "sh", "-c", command],
+    args: [
+      ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, opts.env.KEEL_HOME),
+      "--",
+      "sh",
+      "-c",
+      command,
+    ],
   };
 }

@@ -1,13 +1,14 @@
 /** The OS sandbox: what a command Keel approved on its own can and cannot do. */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetSandboxStatus, sandboxStatus } from "../../src/tools/sandbox.js";
 import { createShellTool } from "../../src/tools/shell.js";
 import { NO_SIGNAL, tempDir } from "./helpers.js";
 
+const REPO = resolve(__dirname, "../..");
 const status = sandboxStatus();
 if (!status.available) console.warn(`sandbox tests skipped: ${status.reason}`);
 
@@ -56,6 +57,24 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     expect(r.content).not.toContain("SECRET-KEY");
     expect(r.content).toContain("t\n");
     expect(existsSync("/tmp/t")).toBe(false);
+  });
+
+  it("does not see a KEEL_HOME outside the home directory (its config.json holds the key)", async () => {
+    // Outside /tmp and the home, both hidden anyway: under the checkout.
+    const keelHome = mkdtempSync(join(REPO, "node_modules", ".keel-home-"));
+    try {
+      writeFileSync(join(keelHome, "config.json"), '{"apiKey":"sk-SECRET-IN-CONFIG"}');
+      const r = await run(`cat ${keelHome}/config.json; ls -a ${keelHome}`, {
+        ...process.env,
+        HOME: join(outside.dir, "home"),
+        KEEL_HOME: keelHome,
+      });
+      expect(r.content).not.toContain("SECRET");
+      const visible = await run(`cat ${keelHome}/config.json`, { ...process.env, KEEL_HOME: "" });
+      expect(visible.content).toContain("SECRET"); // the control: readable when not named
+    } finally {
+      rmSync(keelHome, { recursive: true, force: true });
+    }
   });
 
   it("git works from a subdirectory of a repository and from a worktree under the hidden home", async () => {

@@ -4,10 +4,19 @@
  */
 import { join, relative } from "node:path";
 import type { Command } from "commander";
-import { describeServer, McpManager, type McpServerStatus } from "../../mcp/index.js";
+import { readConfigText } from "../../hooks/config/read-file.js";
+import { excludeFromGit } from "../../mcp/git-exclude.js";
+import {
+  describeServer,
+  loadMcpConfig,
+  McpManager,
+  type McpServerStatus,
+  mcpConfigFiles,
+  setMcpTrust,
+} from "../../mcp/index.js";
 import { UserError } from "../main.js";
 import { addServer, type McpWriteScope, removeServer, scopeFile } from "../mcp/edit-config.js";
-import { trustedMcpConfig } from "../mcp/session-servers.js";
+import { type TrustedConfig, trustedMcpConfig } from "../mcp/session-servers.js";
 import { keelHomeDir, type Output, processOutput, resolveProjectDir } from "./hooks-shared.js";
 
 const CWD_FLAG = "--cwd <dir>";
@@ -138,18 +147,44 @@ export async function runMcpAdd(
       `server name ${JSON.stringify(name)}: use only letters, digits, "_" and "-"`,
     );
   }
-  const scope = (opts.scope ?? "local") as McpWriteScope;
-  if (!["project", "local", "user"].includes(scope))
-    throw new UserError("--scope: expected project, local or user");
+  const scope = writeScope(opts.scope ?? "local");
+  const definition = definitionFrom(rest, opts);
+  const projectDir = await resolveProjectDir(opts.cwd);
+  const keelHome = keelHomeDir();
+  const file = scopeFile(scope, projectDir, keelHome);
+  const shown = displayFile(file, projectDir);
+  // Replacing a definition silently would lose its env (tokens typed once): removing is explicit.
+  if ((await serverNamesIn(file)).names.has(name)) {
+    throw new UserError(
+      `MCP server ${name} already exists in ${shown}; \`keel mcp remove ${name} --scope ${scope}\` first`,
+    );
+  }
+  const before = scope === "user" ? null : await trustedMcpConfig({ projectDir, keelHome });
+  const error = await addServer(file, name, definition);
+  if (error) throw new UserError(error);
+  out.stdout(`Added MCP server ${name} to ${shown} (${scope}).\n`);
+  if (scope === "local") out.stdout(await ignoreNote(file, projectDir));
+  if (scope === "project" && hasLiteralValues(definition)) {
+    out.stdout(
+      `${shown} is shared with everyone who clones the project: write secrets as \${VAR} (filled from each person's environment), or use --scope local.\n`,
+    );
+  }
+  for (const note of await shadowNotes(name, file, projectDir, keelHome)) out.stdout(note);
+  if (before) out.stdout(await keepTrust(before, projectDir, keelHome, "add"));
+  return 0;
+}
+
+/** The definition `keel mcp add` writes, from its arguments. */
+function definitionFrom(rest: string[], opts: McpAddOptions): Record<string, unknown> {
   const transport = opts.transport ?? "stdio";
-  let definition: Record<string, unknown>;
   if (transport === "stdio") {
     const [command, ...args] = rest;
     if (command === undefined)
       throw new UserError("keel mcp add NAME -- COMMAND [ARGS…]: the command is missing");
     const env = pairs(opts.env ?? [], "=", "--env");
-    definition = { command, args, ...(Object.keys(env).length > 0 ? { env } : {}) };
-  } else if (transport === "http" || transport === "sse") {
+    return { command, args, ...(Object.keys(env).length > 0 ? { env } : {}) };
+  }
+  if (transport === "http" || transport === "sse") {
     const [url, ...extra] = rest;
     if (url === undefined || extra.length > 0)
       throw new UserError(`--transport ${transport}: give exactly one URL`);
@@ -159,17 +194,116 @@ export async function runMcpAdd(
       throw new UserError(`not a URL: ${url}`);
     }
     const headers = pairs(opts.header ?? [], ":", "--header");
-    definition = { type: transport, url, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
-  } else {
-    throw new UserError("--transport: expected stdio, http or sse");
+    return { type: transport, url, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
   }
-  const projectDir = await resolveProjectDir(opts.cwd);
-  const file = scopeFile(scope, projectDir, keelHomeDir());
-  const error = await addServer(file, name, definition);
-  if (error) throw new UserError(error);
-  out.stdout(`Added MCP server ${name} to ${displayFile(file, projectDir)} (${scope}).\n`);
-  if (scope !== "user") out.stdout("Project servers start once trusted: keel hooks trust\n");
-  return 0;
+  throw new UserError("--transport: expected stdio, http or sse");
+}
+
+function writeScope(value: string): McpWriteScope {
+  if (value === "project" || value === "local" || value === "user") return value;
+  throw new UserError(`--scope ${value}: expected project, local or user`);
+}
+
+/** Whether an env or header value is written out rather than taken from a ${VAR}. */
+function hasLiteralValues(definition: Record<string, unknown>): boolean {
+  const values = [
+    ...Object.values((definition.env ?? {}) as Record<string, string>),
+    ...Object.values((definition.headers ?? {}) as Record<string, string>),
+  ];
+  return values.some((v) => !v.includes("${"));
+}
+
+/** Keeps `.keel/settings.local.json` out of commits (it may now hold a token); says what it did. */
+async function ignoreNote(file: string, projectDir: string): Promise<string> {
+  const r = await excludeFromGit(file);
+  const shown = displayFile(file, projectDir);
+  if (r.state === "added") {
+    return `Git ignores ${shown} in this clone (added to ${displayFile(r.excludeFile, projectDir)}): it is personal and may hold tokens.\n`;
+  }
+  if (r.state === "failed") {
+    return `Warning: could not add ${shown} to ${displayFile(r.excludeFile, projectDir)} (${r.error}); add it to .gitignore so its tokens are not committed.\n`;
+  }
+  return "";
+}
+
+/**
+ * Trust after the user's own change to the project's servers. They were trusted before (or
+ * there was nothing to trust): the change is the user's, so the new definitions are trusted and
+ * nothing else changed with them. They were not: trust stays a separate, reviewed step.
+ */
+async function keepTrust(
+  before: TrustedConfig,
+  projectDir: string,
+  keelHome: string,
+  change: "add" | "remove",
+): Promise<string> {
+  const config = await loadMcpConfig({ projectDir, keelHome });
+  if (before.trusted) {
+    await setMcpTrust({ keelHome, projectDir, config, trust: true });
+    if (change === "remove") return "";
+    const others = before.config.servers.some((s) => s.scope === "project");
+    return others
+      ? "Trusted along with the project's other MCP servers (trusted before): it starts with the next session.\n"
+      : "Trusted (you added it; the project had no other MCP servers): it starts with the next session.\n";
+  }
+  return change === "add"
+    ? "The project's MCP servers were not trusted before, so none of them (this one included) starts until you review them (keel mcp list) and run keel hooks trust.\n"
+    : "";
+}
+
+/** Server names defined in a settings file, or why it could not be read. Never throws. */
+async function serverNamesIn(file: string): Promise<{ names: Set<string>; error?: string }> {
+  const { content, error } = await readConfigText(file);
+  if (error) return { names: new Set(), error: `${file}: ${error}` };
+  if (content === null) return { names: new Set() };
+  try {
+    const servers = (JSON.parse(content) as { mcpServers?: unknown } | null)?.mcpServers;
+    if (typeof servers !== "object" || servers === null || Array.isArray(servers))
+      return { names: new Set() };
+    return { names: new Set(Object.keys(servers)) };
+  } catch {
+    return { names: new Set(), error: `${file}: not valid JSON (keel mcp list shows where)` };
+  }
+}
+
+/** Every settings file `remove` may edit, with the --scope that names it (none for .keel/settings.json). */
+function removableFiles(projectDir: string, keelHome: string) {
+  return [
+    { scope: "local" as const, file: scopeFile("local", projectDir, keelHome) },
+    { scope: "project" as const, file: scopeFile("project", projectDir, keelHome) },
+    { scope: "user" as const, file: scopeFile("user", projectDir, keelHome) },
+    // Read by sessions but never written by add: a server there can still be removed.
+    { scope: null, file: join(projectDir, ".keel", "settings.json") },
+  ];
+}
+
+type Removable = ReturnType<typeof removableFiles>[number];
+
+function describeFile(f: Removable, projectDir: string): string {
+  const shown = displayFile(f.file, projectDir);
+  return f.scope ? `${shown} (--scope ${f.scope})` : `${shown} (no --scope: edit the file)`;
+}
+
+/**
+ * What the user should know when `name` is also defined in another settings file: sessions use
+ * one definition per name, the one in the later file (mcpConfigFiles' order).
+ */
+async function shadowNotes(
+  name: string,
+  file: string,
+  projectDir: string,
+  keelHome: string,
+): Promise<string[]> {
+  const order = mcpConfigFiles(projectDir, keelHome).map((f) => f.path);
+  const out: string[] = [];
+  for (const f of removableFiles(projectDir, keelHome)) {
+    if (f.file === file || !(await serverNamesIn(f.file)).names.has(name)) continue;
+    const wins = order.indexOf(file) > order.indexOf(f.file);
+    out.push(
+      `Note: ${name} is also defined in ${displayFile(f.file, projectDir)}; sessions use ${wins ? "the one just added" : `that one (${displayFile(f.file, projectDir)} takes precedence)`}.\n`,
+    );
+  }
+  return out;
 }
 
 /** `keel mcp remove NAME`. */
@@ -179,25 +313,52 @@ export async function runMcpRemove(
   out: Output,
 ): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
-  const scopes: McpWriteScope[] = opts.scope
-    ? [opts.scope as McpWriteScope]
-    : ["local", "project", "user"];
-  const removed: string[] = [];
-  for (const scope of scopes) {
-    const file = scopeFile(scope, projectDir, keelHomeDir());
-    const r = await removeServer(file, name);
-    if (typeof r === "string") throw new UserError(r);
-    if (r) removed.push(displayFile(file, projectDir));
+  const keelHome = keelHomeDir();
+  const files = removableFiles(projectDir, keelHome);
+  const found: Removable[] = [];
+  const unreadable = new Map<Removable, string>();
+  for (const f of files) {
+    const r = await serverNamesIn(f.file);
+    if (r.error) unreadable.set(f, r.error);
+    if (r.names.has(name)) found.push(f);
   }
-  // .keel/settings.json is read but never written by add; a server there is removed too.
-  if (!opts.scope) {
-    const shared = `${projectDir}/.keel/settings.json`;
-    const r = await removeServer(shared, name);
-    if (r === true) removed.push(displayFile(shared, projectDir));
+  const elsewhere = (skip?: Removable) =>
+    found.filter((f) => f !== skip).map((f) => describeFile(f, projectDir));
+  let target: Removable;
+  if (opts.scope !== undefined) {
+    const scope = writeScope(opts.scope);
+    const chosen = files.find((f) => f.scope === scope) as Removable;
+    const broken = unreadable.get(chosen);
+    if (broken !== undefined) throw new UserError(`${broken}; not changed`);
+    if (!found.includes(chosen)) {
+      const others = elsewhere(chosen);
+      throw new UserError(
+        `no MCP server named ${name} in ${displayFile(chosen.file, projectDir)} (--scope ${scope})${others.length > 0 ? `; it is defined in ${others.join(", ")}` : ""}`,
+      );
+    }
+    target = chosen;
+  } else {
+    // The same name in two files is usually the team's .mcp.json and a personal copy: deleting
+    // both would take the team's definition with it. Which one goes is the user's call.
+    if (found.length > 1) {
+      throw new UserError(
+        `MCP server ${name} is defined in ${found.length} files: ${elsewhere().join(", ")}; remove it from one with --scope`,
+      );
+    }
+    const only = found[0];
+    if (only === undefined) {
+      const checked = files.map((f) => displayFile(f.file, projectDir)).join(", ");
+      const also =
+        unreadable.size > 0 ? `; not readable: ${[...unreadable.values()].join("; ")}` : "";
+      throw new UserError(`no MCP server named ${name} in ${checked}${also}`);
+    }
+    target = only;
   }
-  if (removed.length === 0)
-    throw new UserError(`no MCP server named ${name} in the settings files`);
-  out.stdout(`Removed MCP server ${name} from ${removed.join(", ")}.\n`);
+  const before = target.scope === "user" ? null : await trustedMcpConfig({ projectDir, keelHome });
+  const r = await removeServer(target.file, name);
+  if (typeof r === "string") throw new UserError(r);
+  out.stdout(`Removed MCP server ${name} from ${displayFile(target.file, projectDir)}.\n`);
+  if (before) out.stdout(await keepTrust(before, projectDir, keelHome, "remove"));
   return 0;
 }
 

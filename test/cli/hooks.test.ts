@@ -94,6 +94,25 @@ describe("keel hooks test: Claude Code dialect", () => {
     expect(r.json.runs).toMatchObject([{ outcome: "pass", exitCode: 0 }]);
   });
 
+  it("trust's summary of a file with problems counts the hooks as trusted now", async () => {
+    const p = await project();
+    await mkdir(join(p.project, ".claude"), { recursive: true });
+    await writeFile(
+      join(p.project, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }],
+          NoSuchEvent: [{ hooks: [{ type: "command", command: "true" }] }],
+        },
+      }),
+    );
+    const r = await keel(["hooks", "trust", "--cwd", p.project]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("NoSuchEvent");
+    expect(r.stderr).toMatch(/\d+ hooks? from 1 file/);
+    expect(r.stderr).not.toContain("untrusted");
+  });
+
   it("stops running the hooks after untrust", async () => {
     const p = await trustedProject("claude");
     const untrust = await keel(["hooks", "untrust", "--cwd", p.project]);

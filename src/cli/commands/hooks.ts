@@ -106,7 +106,8 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   // The same problems, in the same words, as `keel hooks validate` (and the TUI) show.
   const problems = validationProblems(listing);
   for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
-  if (problems.length > 0) out.stderr(`${summaryLine(listing)}\n`);
+  // Counted on the trusted listing: the one above was taken before trusting.
+  if (problems.length > 0) out.stderr(`${summaryLine(engine.listing())}\n`);
   return 0;
 }
 

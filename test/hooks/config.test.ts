@@ -282,9 +282,13 @@ describe("malformed sources", () => {
     const { problems, hooks } = await load();
     // TeammateIdle is a Claude Code event Keel knows but never fires: no problem at load
     // (`keel hooks validate` lists it once), and the hook is kept.
-    expect(problems.map((p) => [p.severity, p.field])).toEqual([
-      ["error", "hooks.PreToolUs"],
-      ["warning", "hooks.TeammateNap"],
+    expect(problems.map((p) => [p.severity, p.field, p.message])).toEqual([
+      [
+        "error",
+        "hooks.PreToolUs",
+        'unknown hook event "PreToolUs"; these hooks never run; did you mean "PreToolUse"?',
+      ],
+      ["warning", "hooks.TeammateNap", 'unknown hook event "TeammateNap"; these hooks never run'],
     ]);
     expect(hooks.map((h) => h.event)).toEqual(["TeammateIdle"]);
   });

@@ -2,13 +2,18 @@
  * The native reader for JSON hook files (keel, claude, tutorial): Claude Code's nested form,
  * the flat Reasonix-like form, and seed-004's array of `{event, mode, condition, ...}`.
  */
-import { type HookEventName, isHookEventName } from "../events.js";
+import { HOOK_EVENTS, type HookEventName, isHookEventName } from "../events.js";
 import type { HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, toHandlerConfig, zodProblems } from "./handler.js";
 import type { FieldPath } from "./positions.js";
 import { flatEntrySchema, groupSchema, handlerInputSchema } from "./schema.js";
-import { GROUP_FIELDS, HANDLER_FIELDS, unknownFieldWarnings } from "./unknown-fields.js";
+import {
+  GROUP_FIELDS,
+  HANDLER_FIELDS,
+  nearestField,
+  unknownFieldWarnings,
+} from "./unknown-fields.js";
 
 /** Result of reading the `hooks` value of one file. */
 export interface ReadResult {
@@ -76,12 +81,21 @@ function timeoutUnitProblem(timeout: number | undefined, ctx: ReadContext): stri
     : undefined;
 }
 
-function unknownEvent(ctx: ReadContext, at: FieldPath, name: string): HookProblem {
+function unknownEvent(
+  ctx: ReadContext,
+  at: FieldPath,
+  name: string,
+  eventFromName: (name: string) => HookEventName | undefined,
+): HookProblem {
+  // A near spelling this file's dialect reads ("PreToolUs", "preToolUse"), if there is one.
+  const near = nearestField(name, HOOK_EVENTS);
+  const hint =
+    near !== undefined && eventFromName(near) !== undefined ? `; did you mean "${near}"?` : "";
   // Foreign files may name events their own agent has and Keel does not fire: a warning there.
   return ctx.problem(
     ctx.dialect === "keel" ? "error" : "warning",
     at,
-    `unknown hook event "${name}"; these hooks never run`,
+    `unknown hook event "${name}"; these hooks never run${hint}`,
   );
 }
 
@@ -155,7 +169,8 @@ export function readNativeHooks(
         );
       } else {
         const known = eventFromName(event);
-        if (known === undefined) out.problems.push(unknownEvent(ctx, [...at, "event"], event));
+        if (known === undefined)
+          out.problems.push(unknownEvent(ctx, [...at, "event"], event, eventFromName));
         else entryAt(entry, known, at, ctx, out);
       }
     });
@@ -169,7 +184,7 @@ export function readNativeHooks(
     const at: FieldPath = ["hooks", name];
     const event = eventFromName(name);
     if (event === undefined) {
-      out.problems.push(unknownEvent(ctx, at, name));
+      out.problems.push(unknownEvent(ctx, at, name, eventFromName));
       continue;
     }
     if (!Array.isArray(entries)) {

@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/commands/doctor.js";
-import { checkModelListed, checkNode, maskedSuffix } from "../../src/cli/commands/doctor-checks.js";
+import {
+  checkApiAnswer,
+  checkModelListed,
+  checkNode,
+  maskedSuffix,
+} from "../../src/cli/commands/doctor-checks.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
 
 const KEY = "sk-secret-0123456789abcdef";
@@ -15,11 +20,13 @@ let project: string;
 let server: Server;
 let url: string;
 let status = 200;
+let answer: { body: string; type?: string } = { body: "{}" };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     res.statusCode = req.url === "/models" ? status : 404;
-    res.end("{}");
+    if (answer.type) res.setHeader("content-type", answer.type);
+    res.end(answer.body);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -34,6 +41,7 @@ beforeEach(async () => {
   await mkdir(project);
   process.env.KEEL_HOME = home;
   status = 200;
+  answer = { body: "{}" };
 });
 afterEach(async () => {
   delete process.env.KEEL_HOME;
@@ -214,5 +222,90 @@ describe("keel doctor checks the model against the simulator's /models", () => {
     expect(out).not.toMatch(/^. model /m);
     expect(checkModelListed("{}", "m")).toBeNull();
     expect(checkModelListed("not json", "m")).toBeNull();
+  });
+});
+
+describe("keel doctor and an endpoint that is not the API", () => {
+  it("fails on an HTML page answered with HTTP 200, saying what to check", async () => {
+    answer = { body: "<!doctype html><html><body>Welcome</body></html>", type: "text/html" };
+    await writeConfig({ apiKey: KEY, baseUrl: url });
+    const { code, out } = await doctor();
+    expect(out).toContain(
+      `✗ endpoint ${url}/models: HTTP 200, but the answer is an HTML page, not the API: is the base URL missing /v1, or pointing at a web page?\n`,
+    );
+    expect(out).not.toMatch(/✓ endpoint/);
+    expect(out).toContain("Some checks failed.");
+    expect(code).toBe(1);
+  });
+
+  it("warns about other text that is not JSON; JSON of any shape is the API's", () => {
+    expect(checkApiAnswer("u", "  <html>", null)?.status).toBe("fail");
+    expect(checkApiAnswer("u", "ok", "text/html; charset=utf-8")?.status).toBe("fail");
+    expect(checkApiAnswer("u", "Service up\n", "text/plain")).toEqual({
+      status: "warn",
+      check: "endpoint",
+      detail:
+        'u: HTTP 200, but the answer is not JSON (starts "Service up"); is the base URL the API\'s?',
+    });
+    expect(checkApiAnswer("u", "", null)?.detail).toContain("not JSON (empty)");
+    expect(checkApiAnswer("u", '{"object":"list","data":[]}', "application/json")).toBeNull();
+  });
+});
+
+describe("keel doctor reads the MCP settings without starting servers", () => {
+  const withKey = { env: { DEEPSEEK_API_KEY: KEY }, offline: true };
+
+  it("fails on a .mcp.json that is not valid JSON", async () => {
+    await writeFile(join(project, ".mcp.json"), '{"mcpServers": {"x": ');
+    const { code, out } = await doctor(withKey);
+    expect(out).toContain("✗ mcp      no MCP servers; 1 problem below\n");
+    expect(out).toContain("✗ mcp      .mcp.json: invalid JSON: unexpected end of file at 1:22\n");
+    expect(out).toContain("Some checks failed.");
+    expect(code).toBe(1);
+  });
+
+  it("fails on servers that cannot start (command, script, variable) and warns when untrusted", async () => {
+    await writeFile(
+      join(project, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          absent: { command: "keel-no-such-command", args: ["x"] },
+          script: { command: "node", args: ["server.js"] },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: written to the config unexpanded
+          token: { command: "node", args: ["-e", "1"], env: { T: "${KEEL_TEST_UNSET_TOKEN}" } },
+          fine: { command: "node", args: ["-e", "1"] },
+        },
+      }),
+    );
+    const { code, out } = await doctor(withKey);
+    expect(out).toContain(
+      "✗ mcp      4 servers (absent [stdio], fine [stdio], script [stdio], token [stdio]) from .mcp.json; not started here (keel mcp list starts them); 3 problems below\n",
+    );
+    expect(out).toContain(
+      "✗ mcp      absent (.mcp.json) will not start: command not found: keel-no-such-command (not on PATH)\n",
+    );
+    expect(out).toContain(
+      "✗ mcp      script (.mcp.json) will not start: script not found: server.js\n",
+    );
+    expect(out).toContain(
+      "✗ mcp      token (.mcp.json) will not start: missing environment variable KEEL_TEST_UNSET_TOKEN\n",
+    );
+    expect(out).toContain(
+      "! mcp      project MCP servers are not trusted and will not start: absent, fine, script, token (keel hooks trust)\n",
+    );
+    expect(code).toBe(1);
+  });
+
+  it("ticks servers it finds nothing wrong with", async () => {
+    await writeFile(
+      join(home, "settings.json"),
+      JSON.stringify({ mcpServers: { fine: { command: "node", args: ["-e", "1"] } } }),
+    );
+    const { code, out } = await doctor(withKey);
+    expect(out).toMatch(
+      /✓ mcp +1 server \(fine \[stdio\]\) from .*settings\.json; not started here/,
+    );
+    expect(out).toContain("All checks passed");
+    expect(code).toBe(0);
   });
 });

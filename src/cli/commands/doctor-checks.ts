@@ -1,12 +1,21 @@
 /**
  * The checks behind `keel doctor`, each a function returning findings (never throwing), so they
- * are tested one by one: Node version, configuration and key, endpoint, hook sources.
+ * are tested one by one: Node version, configuration and key, endpoint, hook sources, MCP servers.
  */
 import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { createHookEngine, nativeSpawnAvailable, validateHooks } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
+import { missingExecutable } from "../../hooks/validate.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
 import type { LlmConfig } from "../../llm/config.js";
+import {
+  isMcpTrusted,
+  loadMcpConfig,
+  type McpServerEntry,
+  mcpConfigFiles,
+  resolveServerConfig,
+} from "../../mcp/index.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
 import { loadConfig } from "../llm-config.js";
 import { summaryLine } from "./hooks-render.js";
@@ -172,6 +181,8 @@ export async function checkEndpoint(opts: {
     }
     if (res.ok) {
       const body = await res.text().catch(() => "");
+      const notApi = checkApiAnswer(url, body, res.headers.get("content-type"));
+      if (notApi) return [notApi];
       const model = checkModelListed(body, c.model);
       return [
         { status: "ok", check, detail: `${url}: HTTP ${res.status} in ${ms} ms` },
@@ -192,6 +203,40 @@ export async function checkEndpoint(opts: {
         : describeFetchError(err);
     return [{ status: "fail", check, detail: `${url}: unreachable (${why})` }];
   }
+}
+
+/**
+ * Whether a 200 from `/models` is the API at all. A base URL that names a web page (a UI served
+ * on every path, a docs site, a proxy's login page) answers 200 with HTML; the key and endpoint
+ * then look fine and the first prompt fails with "stream ended before the completion finished".
+ * HTML is a failure; other text that is not JSON a warning (some proxies answer oddly, and
+ * completions may still work). Null when the body is JSON.
+ */
+export function checkApiAnswer(
+  url: string,
+  body: string,
+  contentType: string | null,
+): Finding | null {
+  try {
+    JSON.parse(body);
+    return null;
+  } catch {
+    // Not JSON: said below.
+  }
+  const check = "endpoint";
+  if (/html/i.test(contentType ?? "") || /^\s*</.test(body)) {
+    return {
+      status: "fail",
+      check,
+      detail: `${url}: HTTP 200, but the answer is an HTML page, not the API: is the base URL missing /v1, or pointing at a web page?`,
+    };
+  }
+  const start = body.trim().slice(0, 40).replace(/\s+/g, " ");
+  return {
+    status: "warn",
+    check,
+    detail: `${url}: HTTP 200, but the answer is not JSON (${start === "" ? "empty" : `starts ${JSON.stringify(start)}`}); is the base URL the API's?`,
+  };
 }
 
 /**
@@ -293,4 +338,82 @@ export async function checkHooks(opts: {
     });
   }
   return findings;
+}
+
+/**
+ * The MCP settings, read as a session reads them, without starting a server: `keel mcp list`
+ * does that, and a server's `npx -y` download can take far longer than doctor should. What
+ * can be known without starting one is checked: files that do not parse, definitions that are
+ * invalid, variables that are unset, commands that are not there, and trust.
+ */
+export async function checkMcp(opts: {
+  projectDir: string;
+  keelHome: string;
+  env: NodeJS.ProcessEnv;
+  display: (path: string) => string;
+}): Promise<Finding[]> {
+  const check = "mcp";
+  const config = await loadMcpConfig(opts);
+  const files = mcpConfigFiles(opts.projectDir, opts.keelHome).map((f) => f.path);
+  // Problems start with the file's absolute path: shown like the other checks' paths.
+  const shown = (problem: string) => {
+    const file = files.find((f) => problem.startsWith(`${f}: `));
+    return file ? `${opts.display(file)}${problem.slice(file.length)}` : problem;
+  };
+  const findings: Finding[] = config.problems.map((p) => ({
+    status: "fail",
+    check,
+    detail: shown(p),
+  }));
+  const servers = config.servers;
+  for (const s of servers) {
+    const why = await cannotStart(s, opts.projectDir, opts.env);
+    if (why) {
+      findings.push({
+        status: "fail",
+        check,
+        detail: `${s.name} (${opts.display(s.file)}) will not start: ${why}`,
+      });
+    }
+  }
+  const project = servers.filter((s) => s.scope === "project");
+  if (project.length > 0 && !(await isMcpTrusted({ ...opts, config }))) {
+    findings.push({
+      status: "warn",
+      check,
+      detail: `project MCP servers are not trusted and will not start: ${project.map((s) => s.name).join(", ")} (keel hooks trust)`,
+    });
+  }
+  // The summary's mark agrees with the lines under it, as the hooks summary's does.
+  const worst = findings.some((f) => f.status === "fail")
+    ? "fail"
+    : findings.length > 0
+      ? "warn"
+      : "ok";
+  const sources = [...new Set(servers.map((s) => opts.display(s.file)))];
+  const problems = findings.filter((f) => f.status === "fail").length;
+  const tail = problems > 0 ? `; ${problems} problem${problems === 1 ? "" : "s"} below` : "";
+  const summary =
+    servers.length === 0
+      ? `no MCP servers${tail}`
+      : `${servers.length} server${servers.length === 1 ? "" : "s"} (${servers.map((s) => `${s.name} [${s.config.type}]`).join(", ")}) from ${sources.join(", ")}; not started here (keel mcp list starts them)${tail}`;
+  return [{ status: worst, check, detail: summary }, ...findings];
+}
+
+/** Why a server cannot start, as far as that shows without starting it; null when it may. */
+async function cannotStart(
+  s: McpServerEntry,
+  projectDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | null> {
+  const resolved = resolveServerConfig(s.config, env);
+  if (!resolved.ok) return resolved.error;
+  const c = resolved.config;
+  if (c.type !== "stdio") return null;
+  // The server's PATH is its own env's, else the one it inherits (server-env.ts).
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) vars[k] = v;
+  Object.assign(vars, c.env);
+  const cwd = c.cwd !== undefined ? resolve(projectDir, c.cwd) : projectDir;
+  return missingExecutable([c.command, ...c.args], { cwd, env: vars });
 }

@@ -1,6 +1,7 @@
 /**
  * `keel doctor`: checks the Node version, the configuration and API key (masked), that the
- * endpoint answers, and every hook source with its problems. Exit 1 when a check fails.
+ * endpoint answers (with the API, not a web page), every hook source with its problems, and the
+ * MCP settings (read, not started). Exit 1 when a check fails.
  */
 import type { Command } from "commander";
 import { redactUrls } from "../../hooks/index.js";
@@ -10,6 +11,7 @@ import {
   checkEndpoint,
   checkHookSpawner,
   checkHooks,
+  checkMcp,
   checkNode,
   checkSandbox,
   type Finding,
@@ -47,6 +49,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     })),
     ...(await checkHooks({ projectDir, keelHome, env, display })),
+    ...(await checkMcp({ projectDir, keelHome, env, display })),
   ];
   const failed = findings.some((f) => f.status === "fail");
   if (opts.json) {
@@ -68,7 +71,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
 export function register(program: Command): void {
   program
     .command("doctor")
-    .description("Check Node, configuration, API key, endpoint and hook sources")
+    .description("Check Node, configuration, API key, endpoint, hook sources and MCP settings")
     .option("--offline", "do not contact the endpoint")
     .option("--json", "print the findings as JSON")
     .option("--cwd <dir>", "project directory (default: the current directory)")

@@ -163,7 +163,8 @@ export async function* dispatchToolCall(
           signal,
         )
       : permitted.reason;
-    const r = finish("blocked", text, input);
+    const stop = permitted.byUser ? `You denied ${tool.name}; say how to go on.` : null;
+    const r = finish("blocked", text, input, stop);
     yield r.event;
     return r.outcome;
   }
@@ -296,7 +297,15 @@ async function* checkPermission(
 ): AsyncGenerator<
   AgentEvent,
   | { ok: true; sandboxed?: boolean }
-  | { ok: false; reason: string /** Refused without asking anyone. */; unasked?: true }
+  | {
+      ok: false;
+      reason: string;
+      /** Refused without asking anyone. */
+      unasked?: true;
+      /** A person said no at the prompt: the turn stops and waits for them (Claude Code's "No,
+       *  and tell Claude what to do differently"), instead of the model trying something else. */
+      byUser?: true;
+    }
 > {
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
@@ -376,7 +385,11 @@ async function* checkPermission(
   }
   if (answer === "allow_always" && guarded === null) ctx.allowed.add(key);
   if (answer === "allow_once" || answer === "allow_always") return { ok: true };
-  return { ok: false, reason: `The user denied ${summary}. The tool did not run.` };
+  return {
+    ok: false,
+    reason: `The user denied ${summary}. The tool did not run. Stop and wait for the user to say how to go on.`,
+    byUser: true,
+  };
 }
 
 function safePrimary(tool: AnyTool, input: Record<string, unknown>): string | undefined {

@@ -57,13 +57,30 @@ describe("permission prompts", () => {
     });
   });
 
-  it("a denied prompt becomes a blocked tool result", async () => {
-    const w = await start(reply().tool("shell", { command: "touch x" }), reply().text("ok"));
-    const agent = await agentFor(w, { askPermission: async () => "deny" });
+  it("a denied prompt becomes a blocked tool result and the turn waits for the user", async () => {
+    const w = await start(
+      reply().tool("shell", { command: "touch x" }).tool("shell", { command: "touch y" }),
+      reply().text("ok"),
+    );
+    const asked: string[] = [];
+    const agent = await agentFor(w, {
+      askPermission: async (req) => {
+        asked.push(req.summary);
+        return "deny";
+      },
+    });
     const events = await collect(agent.runTurn("go"));
-    const result = events.find((e) => e.type === "tool_result");
-    expect(result).toMatchObject({ status: "blocked" });
-    expect(w.sim.requests[1]?.messages.at(-1)?.content).toMatch(/user denied/);
+    const results = events.flatMap((e) => (e.type === "tool_result" ? [e.status] : []));
+    expect(results).toEqual(["blocked"]);
+    // The rest of the batch is not run (nor asked about), and no request follows the no.
+    expect(asked).toEqual(["shell touch x"]);
+    expect(w.sim.requests).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: "turn_end" });
+    await collect(agent.runTurn("use y only"));
+    const sent = w.sim.requests[1]?.messages ?? [];
+    expect(sent.at(-3)?.content).toMatch(/user denied shell touch x/);
+    expect(sent.at(-2)?.content).toMatch(/^Not run: You denied shell/);
+    expect(sent.at(-1)?.content).toBe("use y only");
   });
 
   it("switches permission mode mid-session and hooks see it", async () => {

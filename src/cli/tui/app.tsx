@@ -512,6 +512,7 @@ export function App(props: AppProps) {
           }
           taskStartedAt={task?.startedAt ?? null}
           exiting={exiting}
+          projectDir={opening.projectDir}
           opening={
             !backend && waitingFor
               ? {

@@ -2,7 +2,8 @@ import { cleanup, render } from "ink-testing-library";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PermissionAnswer } from "../../../src/agent/events.js";
-import { callRows, PermissionPrompt } from "../../../src/cli/tui/components/permission-prompt.js";
+import { callRows } from "../../../src/cli/tui/call-preview.js";
+import { PermissionPrompt } from "../../../src/cli/tui/components/permission-prompt.js";
 import { PromptInput } from "../../../src/cli/tui/components/prompt-input.js";
 import { TrustPrompt } from "../../../src/cli/tui/components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "../../../src/cli/tui/editor.js";
@@ -59,10 +60,9 @@ describe("PermissionPrompt", () => {
       />,
     );
     let screen = await waitForFrame(write.lastFrame, (s) => s.includes("Deny"));
-    expect(screen).toContain("one");
-    expect(screen).toContain("four");
-    expect(screen).not.toContain("five");
-    expect(screen).toContain("… 2 more lines");
+    expect(screen).toContain("+ one");
+    expect(screen).toContain("+ six");
+    expect(screen).not.toContain("more");
     const edit = render(
       <PermissionPrompt
         width={80}
@@ -89,7 +89,7 @@ describe("PermissionPrompt", () => {
     expect(rows.map((r) => r.text)).toEqual([
       "y".repeat(76),
       "y".repeat(76),
-      "… 3 more rows not shown",
+      "… 3 more rows not shown · v shows everything",
     ]);
   });
 
@@ -385,5 +385,20 @@ describe("slash completion", () => {
     await typeKeys(r, ["/"], "/compact");
     r.stdin.write(KEY.escape);
     await waitForFrame(r.lastFrame, (s) => !s.includes("/compact"));
+  });
+});
+
+describe("PermissionPrompt's 'allow always'", () => {
+  it("shows the label it is given (what the answer will allow)", async () => {
+    const r = render(
+      <PermissionPrompt
+        width={80}
+        request={request}
+        alwaysLabel="Always allow `rm -rf build` for this session"
+        onAnswer={() => {}}
+      />,
+    );
+    const screen = await waitForFrame(r.lastFrame, (s) => s.includes("Deny"));
+    expect(screen).toContain("Always allow `rm -rf build` for this session (a)");
   });
 });

@@ -34,6 +34,8 @@ export interface LiveAreaProps {
   /** What the session being opened still waits for (MCP servers starting), or null. */
   opening?: { label: string; since: number } | null;
   home?: string;
+  /** The project directory: a write's prompt reads the file it would replace from there. */
+  projectDir?: string;
 }
 
 /** Renders the live part of the screen. */
@@ -48,6 +50,7 @@ export function LiveArea({
   exiting,
   opening,
   home,
+  projectDir,
 }: LiveAreaProps) {
   const phase = t.phase;
   const live = liveAssistantText(t);
@@ -92,6 +95,8 @@ export function LiveArea({
           onAnswer={pending.answer}
           width={width}
           armed={armed}
+          {...(projectDir !== undefined ? { projectDir } : {})}
+          {...(pending.always !== undefined ? { alwaysLabel: pending.always } : {})}
           // The rest of the prompt, the card above it and the status line take about 12 rows;
           // two more keep the frame below the screen height (a taller one garbles the scrollback).
           maxCallRows={Math.max(4, rows - 14)}

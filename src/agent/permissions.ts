@@ -29,7 +29,28 @@ export function isReadOnlyCommand(command: string): boolean {
 
 /** The key an "allow always" answer is remembered under for this session. */
 export function allowKey(toolName: string, kind: ToolKind, primary: string | undefined): string {
-  return kind === "shell" ? `${toolName}:${primary ?? ""}` : toolName;
+  return allowScope(toolName, kind, primary).key;
+}
+
+/**
+ * What an "allow always" answer remembers: the key, and the same thing in words for the
+ * prompt's label. Built side by side so the label cannot promise more or less than the key
+ * allows: one exact shell command, or every later call of a tool whatever its arguments.
+ */
+export function allowScope(
+  toolName: string,
+  kind: ToolKind,
+  primary: string | undefined,
+): { key: string; label: string } {
+  if (kind === "shell") {
+    const command = primary ?? "";
+    const shown =
+      command.length <= 40 && !command.includes("\n") ? `\`${command}\`` : "this exact command";
+    return { key: `${toolName}:${command}`, label: `Always allow ${shown} for this session` };
+  }
+  // A write tool's primary argument is the path it writes (write_file, edit_file).
+  const any = kind === "write" && primary !== undefined ? "on any file" : "with any arguments";
+  return { key: toolName, label: `Allow all ${toolName} calls for this session, ${any}` };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { ElicitationHandler } from "../../mcp/index.js";
 import { listSessions, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
+import { alwaysLabel } from "./allow-label.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
 import { onAgentOpened } from "./session-commands.js";
@@ -80,18 +81,21 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
       ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
     });
     try {
+      const tools = createBuiltinTools({
+        cwd: opts.projectDir,
+        env: childProcessEnv(process.env, { keelHome: opts.keelHome }),
+      });
       const agent = await createAgent({
         projectDir: opts.projectDir,
         keelHome: opts.keelHome,
         client: opts.client,
         model: o.model,
         ...(opts.cheapModel ? { cheapModel: opts.cheapModel } : {}),
-        tools: createBuiltinTools({
-          cwd: opts.projectDir,
-          env: childProcessEnv(process.env, { keelHome: opts.keelHome }),
-        }),
+        tools,
         session,
-        askPermission: opts.permissions.ask,
+        // The prompt's "allow always" says what it allows, worked out as the agent keys it.
+        askPermission: (request, { signal }) =>
+          opts.permissions.ask(request, { signal, always: alwaysLabel(request, tools) }),
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),

@@ -46,3 +46,43 @@ it("fires SessionStart with source clear for the session /clear begins, resume f
   }
   expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["startup", "clear", "resume"]);
 });
+
+it("labels 'allow always' with what the agent then allows: every write_file, one exact command", async () => {
+  const w = await start(
+    script(
+      reply().tool("write_file", { path: "a.txt", content: "a\n" }),
+      reply().tool("write_file", { path: "b.txt", content: "b\n" }),
+      reply().tool("shell", { command: "touch c.txt" }),
+      reply().tool("shell", { command: "touch d.txt" }),
+      reply().text("done"),
+    ),
+  );
+  const permissions = createPermissionBridge();
+  const asked: { summary: string; always: string | undefined }[] = [];
+  permissions.subscribe((p) => {
+    if (!p) return;
+    asked.push({ summary: p.request.summary, always: p.always });
+    p.answer(p.request.toolName === "shell" && asked.length > 2 ? "allow_once" : "allow_always");
+  });
+  const { backend, close } = await createSessionBackend({
+    keelHome: w.home,
+    projectDir: w.project,
+    model: "deepseek-v4-flash",
+    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+    permissions,
+  });
+  try {
+    await collect(backend.agent().runTurn("write and touch"));
+  } finally {
+    close();
+  }
+  // b.txt was not asked about: "all write_file calls, on any file" is what the label said.
+  expect(asked).toEqual([
+    {
+      summary: "write_file a.txt",
+      always: "Allow all write_file calls for this session, on any file",
+    },
+    { summary: "shell touch c.txt", always: "Always allow `touch c.txt` for this session" },
+    { summary: "shell touch d.txt", always: "Always allow `touch d.txt` for this session" },
+  ]);
+});

@@ -180,9 +180,17 @@ function runShell(
       // Background grandchildren may still hold the pipes; stop reading so nothing waits on them.
       child.stdout?.destroy();
       child.stderr?.destroy();
-      resolvePromise(
-        render({ combined, stdout, stderr, exitCode, exitSignal, ending, timeoutMs, spawnError }),
-      );
+      const result = render({
+        combined,
+        stdout,
+        stderr,
+        exitCode,
+        exitSignal,
+        ending,
+        timeoutMs,
+        spawnError,
+      });
+      resolvePromise(sandbox?.available ? withSandboxNote(result) : result);
     };
 
     const kill = (why: Ending) => {
@@ -286,6 +294,15 @@ function render(r: {
       ...(r.ending === "timeout" ? { timedOut: true } : {}),
     },
   };
+}
+
+/** What a sandboxed command that failed adds, so neither the model nor the user reads "No such
+ *  file" about a path the sandbox hid as a fact about the machine. */
+export const SANDBOX_NOTE =
+  "[ran without asking, so in the sandbox: read-only, no network, an empty home directory and /tmp; a path missing here may exist outside it, where only commands the user approves run]";
+
+function withSandboxNote(result: ToolResult): ToolResult {
+  return result.isError ? { ...result, content: `${result.content}\n${SANDBOX_NOTE}` } : result;
 }
 
 /**

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetSandboxStatus, sandboxStatus } from "../../src/tools/sandbox.js";
-import { createShellTool } from "../../src/tools/shell.js";
+import { createShellTool, SANDBOX_NOTE } from "../../src/tools/shell.js";
 import { NO_SIGNAL, tempDir } from "./helpers.js";
 
 const REPO = resolve(__dirname, "../..");
@@ -56,6 +56,10 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     );
     expect(r.content).not.toContain("SECRET-KEY");
     expect(r.content).toContain("t\n");
+    // A command failing on a hidden path is told why: the home is hidden, not missing.
+    const hidden = await run(`cat ${home}/.ssh/id_rsa`, { ...process.env, HOME: home });
+    expect(hidden.content).toContain(SANDBOX_NOTE);
+    expect(r.content).not.toContain(SANDBOX_NOTE);
     expect(existsSync("/tmp/t")).toBe(false);
   });
 

@@ -34,6 +34,11 @@ export type AgentEvent =
   | { type: "hook_run"; run: HookRunRecord }
   /** A hook's systemMessage, a stop reason, a repair notice: shown to the user only. */
   | { type: "notice"; level: "info" | "warn" | "error"; text: string }
+  /**
+   * One conversation model request's usage. `turnCostUsd` is that request's cost (despite its
+   * name: a turn makes one request per tool round); `costUsd` is the agent's running total since
+   * it was created, hook, harvest, sub-agent and compaction calls included.
+   */
   | { type: "usage"; usage: Usage; costUsd: number; turnCostUsd: number }
   | {
       type: "compacted";

@@ -233,6 +233,43 @@ describe("keel run interrupted while an MCP server starts", () => {
   });
 });
 
+describe("keel run with a tool that floods its output (spawned keel)", () => {
+  it("memory stays bounded, and stream-json writes only the first 64 KiB of it", async () => {
+    const total = 500_000_000;
+    world = await createWorld(
+      script(reply().tool("shell", { command: `yes | head -c ${total}` }), reply().text("done")),
+    );
+    const w = world;
+    // The process's own peak RSS, written as it exits (no /usr/bin/time needed).
+    const rssFile = join(w.root, "maxrss");
+    const probe = join(w.root, "maxrss.cjs");
+    writeFileSync(
+      probe,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
+    );
+    w.env.NODE_OPTIONS = `${w.env.NODE_OPTIONS ?? ""} --require ${probe}`.trim();
+    const run = spawnRun(w, ["flood", "--yes"]);
+    expect(await run.exited).toBe(0);
+    const events = run
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const streamed = events
+      .filter((e) => e.type === "tool_output")
+      .reduce((n, e) => n + Buffer.byteLength(e.text), 0);
+    expect(streamed).toBe(64 * 1024);
+    expect(events.find((e) => e.type === "tool_output_omitted")).toMatchObject({
+      omittedBytes: total - 64 * 1024,
+    });
+    expect(events.at(-1)).toMatchObject({ type: "result", result: "done", isError: false });
+    // Keel alone peaks near 90 MB here; holding every chunk of 300 MB took 390 MB.
+    const peakMb = Number(readFileSync(rssFile, "utf8")) / 1024;
+    expect(peakMb).toBeGreaterThan(0);
+    expect(peakMb).toBeLessThan(250);
+  }, 60_000);
+});
+
 /** Runs `keel run` as a process to its end, capturing stderr. */
 function runToEnd(w: World, args: string[]): Promise<{ code: number | null; stderr: string }> {
   const proc = spawn(process.execPath, [BIN, "run", ...args, "--cwd", w.project], {

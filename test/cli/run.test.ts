@@ -27,15 +27,19 @@ describe("keel run output", () => {
       [
         "cacheHitRatio",
         "costUsd",
+        "error",
         "hookRuns",
+        "isError",
         "result",
         "sessionId",
+        "stopReason",
         "toolCalls",
         "turns",
         "usage",
       ].sort(),
     );
     expect(out.result).toBe("The answer is 42.");
+    expect(out).toMatchObject({ isError: false, stopReason: "end", error: null });
     expect(out.turns).toBe(2);
     expect(out.toolCalls).toEqual([{ name: "list_dir", input: { path: "." }, status: "ok" }]);
     const sim = world.sim.requests;
@@ -68,13 +72,62 @@ describe("keel run output", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     const types = events.map((e) => e.type);
-    expect(types[0]).toBe("turn_start");
+    expect(types[0]).toBe("system");
+    expect(types[1]).toBe("turn_start");
     expect(types).toContain("request_start");
     expect(types).toContain("tool_call");
     expect(types).toContain("tool_result");
     expect(types).toContain("usage");
     expect(types).toContain("turn_end");
     expect(events.at(-1)).toMatchObject({ type: "result", result: "done" });
+  });
+
+  it("stream-json says the session first, and each request's own cost as requestCostUsd", async () => {
+    const world = await newWorld(
+      script(reply().tool("list_dir", { path: "." }), reply().text("done")),
+    );
+    const r = await keel(world, ["run", "go", "--output-format", "stream-json"]);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const result = events.at(-1);
+    expect(events[0]).toEqual({
+      type: "system",
+      subtype: "init",
+      sessionId: result.sessionId,
+      resumed: false,
+      model: "deepseek-v4-flash",
+      cwd: world.project,
+      keelVersion: expect.any(String),
+    });
+    const usage = events.filter((e) => e.type === "usage");
+    expect(usage).toHaveLength(2);
+    // Per request: the two add up to the run's cost, and the last running total is that cost.
+    const [first, second] = usage;
+    expect(first.requestCostUsd).toBe(first.turnCostUsd);
+    expect(first.requestCostUsd + second.requestCostUsd).toBeCloseTo(result.costUsd, 12);
+    expect(second.costUsd).toBeCloseTo(result.costUsd, 12);
+  });
+
+  it("--continue with no session says so on stderr and starts one (exit 0)", async () => {
+    const world = await newWorld(script(reply().text("first"), reply().text("second")));
+    const r = await keel(world, ["run", "hi", "--continue", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`keel: no session to continue in ${world.project}; starting a new one\n`);
+    expect(JSON.parse(r.stdout.split("\n")[0] ?? "")).toMatchObject({ resumed: false });
+    const again = await keel(world, [
+      "run",
+      "more",
+      "--continue",
+      "--output-format",
+      "stream-json",
+    ]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe("");
+    const init = JSON.parse(again.stdout.split("\n")[0] ?? "");
+    expect(init).toMatchObject({ resumed: true });
+    expect(init.sessionId).toBe(JSON.parse(r.stdout.split("\n")[0] ?? "").sessionId);
   });
 
   it("fails with one line and exit 1 without an API key", async () => {
@@ -93,6 +146,9 @@ describe("keel run output", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^keel: .*Authentication Fails/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ isError: true, stopReason: "error" });
+    expect(`keel: ${out.error}\n`).toBe(r.stderr);
   });
 
   it("--max-turns stops a tool loop", async () => {
@@ -104,10 +160,27 @@ describe("keel run output", () => {
         reply().text("done"),
       ),
     );
-    const r = await keel(world, ["run", "go", "--max-turns", "2"]);
+    const r = await keel(world, ["run", "go", "--max-turns", "2", "--output-format", "json"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/2 model requests/);
     expect(world.sim.requests).toHaveLength(2);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ result: "", isError: true, stopReason: "max_turns" });
+    expect(out.error).toMatch(/^Stopped after 2 model requests/);
+  });
+
+  it("a timed-out shell call says so on stderr, not only its first output line", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "echo line1; echo line2; sleep 5", timeout_ms: 300 }),
+        reply().text("ok"),
+      ),
+    );
+    const r = await keel(world, ["run", "go", "--yes"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "keel: shell error: timed out after 300 ms; the command and its children were killed (output: line1)\n",
+    );
   });
 });
 
@@ -172,6 +245,20 @@ describe("keel run permissions (headless)", () => {
     const calls = JSON.parse(r.stdout).toolCalls;
     expect(calls.map((c: { status: string }) => c.status)).toEqual(["ok", "blocked"]);
     expect(existsSync(join(world.project, "made.txt"))).toBe(false);
+  });
+
+  it("a refusal's stderr line keeps how to allow the call, even for a long command", async () => {
+    const long = `touch ${"deep/".repeat(60)}made.txt`;
+    const world = await newWorld(
+      script(reply().tool("shell", { command: long }), reply().text("ok")),
+    );
+    const r = await keel(world, ["run", "go"]);
+    const line = r.stderr.split("\n").find((l) => l.startsWith("keel: shell blocked:")) ?? "";
+    expect(line).toMatch(/^keel: shell blocked: Permission denied: shell touch deep\/deep/);
+    expect(line).toMatch(
+      /The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook\.\)$/,
+    );
+    expect(line.length).toBeLessThan(300);
   });
 
   it("acceptEdits allows writes but still asks for shell", async () => {

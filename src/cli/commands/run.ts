@@ -12,15 +12,23 @@ import type { AgentEvent } from "../../agent/events.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
+import type { AgentStats } from "../../agent/types.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
-import { keelHomeFrom, SessionError } from "../../session/index.js";
+import { keelHomeFrom, latestSession, SessionError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
+import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";
 import { UserError } from "../main.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { stripControls } from "../terminal-text.js";
-import { createRunPrinter, type RunSummary } from "./run-output.js";
+import {
+  createRunPrinter,
+  createRunTally,
+  type RunOutcome,
+  runSummary,
+  STREAM_TOOL_OUTPUT_BYTES,
+} from "./run-output.js";
 import { promptWithInput, readPipedInput, stdinIsPiped } from "./run-stdin.js";
 
 const optionsSchema = z.object({
@@ -49,18 +57,30 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** Shown after `keel run --help`. */
 export const RUN_HELP = `
-Output formats:
+Output formats (every field and event: \`keel docs run\`, docs/run.md):
   text         the answer on stdout; tool calls, hook messages and warnings on stderr
-  json         one object: {result, sessionId, turns, usage: {promptTokens, cacheHitTokens,
-               cacheMissTokens, completionTokens}, costUsd, cacheHitRatio,
-               toolCalls: [{name, input, status}], hookRuns: [{event, source, outcome, durationMs}]}
-  stream-json  one JSON event per line, then {"type": "result", ...the json object}
+  json         one object: {result, isError, stopReason, error, sessionId, turns,
+               usage: {promptTokens, cacheHitTokens, cacheMissTokens, completionTokens}, costUsd,
+               cacheHitRatio, toolCalls: [{name, input, status}],
+               hookRuns: [{event, source, outcome, durationMs}]}
+               isError is true exactly when the exit status is 1, and error says why;
+               stopReason: end | hook_stop | max_turns | blocked | aborted | error
+  stream-json  one JSON event per line: first {"type": "system", "subtype": "init", sessionId,
+               resumed, model, cwd, keelVersion}, then the agent's events (turn_start,
+               request_start, reasoning_delta, text_delta, tool_call, tool_output, tool_result,
+               hook_start, hook_end, hook_run, notice, usage, compacted, subagent, harvest,
+               branch, memory_loaded, error, turn_end), last {"type": "result", ...the json
+               object}. A call's tool_output stops after ${STREAM_TOOL_OUTPUT_BYTES / 1024} KiB, and
+               {"type": "tool_output_omitted", id, omittedBytes, streamedBytes} before its
+               tool_result says how much was left out. usage.requestCostUsd is one request's cost
+               (turnCostUsd is the same, under an older name); usage.costUsd the running total.
 
 Without --yes, calls that need approval (writes, shell commands off the read-only list) are
 refused with an explanation to the model, unless a PermissionRequest hook allows them.
 Ctrl+C (or SIGTERM) stops the run: the running tool is killed and SessionEnd hooks run.
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
 <stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
+--continue with no session in the project starts a new one and says so on stderr.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** Registers `keel run`. */
@@ -125,7 +145,14 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
 
   let writeError: string | null = null;
   let session: ReturnType<typeof openAgentSession>;
+  let continuing = false;
   try {
+    // --continue in a project without a session starts a new one; a script that meant to carry
+    // on a conversation is told (the run itself is still fine, so the exit status stays 0).
+    continuing = o.continue && latestSession({ keelHome, projectDir }) !== null;
+    if (o.continue && !continuing) {
+      process.stderr.write(`keel: no session to continue in ${projectDir}; starting a new one\n`);
+    }
     session = openAgentSession({
       keelHome,
       projectDir,
@@ -155,8 +182,17 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
   });
-  let summary: RunSummary;
+  let outcome: RunOutcome;
+  let stats: AgentStats;
   try {
+    // First, so a consumer whose run is killed (even while MCP servers start) knows the session.
+    printer.init({
+      sessionId: session.id,
+      resumed: continuing || o.resume !== undefined,
+      model,
+      cwd: projectDir,
+      keelVersion: VERSION,
+    });
     for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
     // Headless: no elicitation handler, so a server's questions are declined.
     // Interrupted while servers start: the wait ends at once (the turn is then refused). A
@@ -202,9 +238,11 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       await mcpServers?.close();
       throw err;
     });
-    const events: AgentEvent[] = [];
+    // Events are printed and tallied as they pass, never kept: a command's output can be
+    // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
+    const tally = createRunTally(withHint);
     const track = (ev: AgentEvent) => {
-      events.push(ev);
+      tally.add(ev);
       printer.event(ev);
     };
     for (const text of hookWarnings(agent.hooks.listing())) {
@@ -214,17 +252,21 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     // A headless run ends on its own, not because someone exited: Claude Code's `-p` says
     // "other" too, and SessionEnd hooks written for it match on that.
     for await (const ev of agent.end("other")) track(ev);
-    summary = summarize(events, agent.stats());
+    outcome = tally.outcome();
+    stats = agent.stats();
   } finally {
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
   }
-  if (signalled !== null && signalled !== "SIGINT" && summary.failure === "interrupted") {
-    summary.failure = `interrupted (${signalled})`;
+  let failure = outcome.failure;
+  if (signalled !== null && signalled !== "SIGINT" && failure === "interrupted") {
+    failure = `interrupted (${signalled})`;
   }
-  printer.finish(summary);
-  const failure =
-    summary.failure ?? (writeError ? `could not write the session: ${writeError}` : null);
+  // Checked after close(): closing the file can fail too.
+  if (failure === null && writeError !== null) {
+    failure = oneLine(`could not write the session: ${writeError}`);
+  }
+  printer.finish(runSummary(outcome, stats, failure));
   if (failure === null) return;
   // The reason is already on stderr as the notice that ended the turn: one line is enough.
   if (printer.shownOnStderr(failure)) {
@@ -249,66 +291,6 @@ function hookWarnings(listing: HookListing): string[] {
     out.push(`hooks from ${where} were not loaded: ${p.message}`);
   }
   return out;
-}
-
-function summarize(
-  events: readonly AgentEvent[],
-  stats: ReturnType<Awaited<ReturnType<typeof createAgent>>["stats"]>,
-): RunSummary {
-  let result = "";
-  let failure: string | null = null;
-  let lastError: string | null = null;
-  let lastNotice: string | null = null;
-  const toolCalls: RunSummary["json"]["toolCalls"] = [];
-  const hookRuns: RunSummary["json"]["hookRuns"] = [];
-  for (const ev of events) {
-    // Hooks that ran inside a sub-agent ran in this run too.
-    const run =
-      ev.type === "hook_run"
-        ? ev.run
-        : ev.type === "subagent" && ev.event.type === "hook_run"
-          ? ev.event.run
-          : null;
-    if (run !== null) {
-      hookRuns.push({
-        event: run.event,
-        source: run.source,
-        outcome: run.outcome,
-        durationMs: run.durationMs,
-      });
-    } else if (ev.type === "tool_result") {
-      toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
-    } else if (ev.type === "error") {
-      lastError = ev.message;
-    } else if (ev.type === "notice" && ev.level !== "info") {
-      lastNotice = ev.text;
-    } else if (ev.type === "turn_end") {
-      result = ev.text;
-      if (ev.stopReason === "error") failure = withHint(lastError ?? "the model request failed");
-      else if (ev.stopReason === "aborted") failure = "interrupted";
-      else if (ev.stopReason === "blocked") failure = lastNotice ?? "the prompt was blocked";
-      else if (ev.stopReason === "max_turns") failure = lastNotice ?? "too many model requests";
-    }
-  }
-  if (!events.some((e) => e.type === "turn_end")) failure = lastError ?? "the turn did not run";
-  return {
-    failure: failure === null ? null : oneLine(failure),
-    json: {
-      result,
-      sessionId: stats.sessionId,
-      turns: stats.requests,
-      usage: {
-        promptTokens: stats.usage.promptTokens,
-        cacheHitTokens: stats.usage.cacheHitTokens,
-        cacheMissTokens: stats.usage.cacheMissTokens,
-        completionTokens: stats.usage.completionTokens,
-      },
-      costUsd: stats.costUsd,
-      cacheHitRatio: stats.cacheHitRatio,
-      toolCalls,
-      hookRuns,
-    },
-  };
 }
 
 /** Adds what to check to errors whose cause is on the user's side. */

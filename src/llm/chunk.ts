@@ -88,6 +88,11 @@ export function errorBodyMessage(text: string): string {
   } catch {
     // not JSON: keep the raw text
   }
+  // A web page (a proxy's error page, a base URL that is not the API): its title says enough.
+  if (/^\s*<(!doctype html|html)\b/i.test(message)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(message)?.[1]?.replace(/\s+/g, " ").trim();
+    return `the endpoint answered with an HTML page${title ? ` ("${title.slice(0, 120)}")` : ""}, not the API; is the base URL right (often it ends in /v1)?`;
+  }
   const line = message.replace(/\s+/g, " ").trim();
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

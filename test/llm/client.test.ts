@@ -258,3 +258,14 @@ describe("completeJson", () => {
     if (!result.ok) expect(result.error).toContain("json");
   });
 });
+
+describe("an error body that is a web page", () => {
+  it("is named by its title, with a hint about the base URL, not pasted whole", async () => {
+    const { errorBodyMessage } = await import("../../src/llm/chunk.js");
+    const page = `<!DOCTYPE html>\n<html><head><title>501 Not Implemented</title></head><body>${"<p>nginx</p>".repeat(100)}</body></html>`;
+    expect(errorBodyMessage(page)).toBe(
+      'the endpoint answered with an HTML page ("501 Not Implemented"), not the API; is the base URL right (often it ends in /v1)?',
+    );
+    expect(errorBodyMessage('{"error":{"message":"bad key"}}')).toBe("bad key");
+  });
+});

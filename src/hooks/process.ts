@@ -188,10 +188,15 @@ function signalLeftovers(sig: NodeJS.Signals): void {
  *  Keel (`keel run`, `keel hooks test`) awaits this with nothing else keeping Node alive, and
  *  an unreferenced wait let it exit mid-await (status 13, no output). */
 export async function killLeftoverGroups(graceMs = KILL_GRACE_MS): Promise<void> {
-  const detaching = DETACH_WINDOW_MS - (performance.now() - lastFinish);
-  if (unchecked.size > 0 && detaching > 0) await delay(detaching);
   sweep();
   if (leftovers.size === 0) return;
+  // Only when something is left: a group that is already empty costs no wait.
+  const detaching = DETACH_WINDOW_MS - (performance.now() - lastFinish);
+  if (detaching > 0) {
+    await delay(detaching);
+    sweep();
+    if (leftovers.size === 0) return;
+  }
   signalLeftovers("SIGTERM");
   const deadline = performance.now() + graceMs;
   while (performance.now() < deadline) {

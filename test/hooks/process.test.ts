@@ -246,6 +246,17 @@ describe("what a hook leaves in its process group", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
+  it("costs no wait at session end when the hooks left nothing running", async () => {
+    const { killLeftoverGroups } = await import("../../src/hooks/process.js");
+    await runProcess({ ...base(), command: "true" });
+    // The detach window (100 ms) applies only to groups that still have a process.
+    const first = await Promise.race([
+      killLeftoverGroups().then(() => "ended"),
+      new Promise((r) => setTimeout(() => r("waited"), 90)),
+    ]);
+    expect(first).toBe("ended");
+  });
+
   it("leaves a daemon the hook detached with setsid just before session end", async () => {
     const { killLeftoverGroups } = await import("../../src/hooks/process.js");
     const pidFile = join(w.root, "daemon.pid");

@@ -14,6 +14,7 @@ import { runMcpSlash } from "./mcp-command.js";
 import { sanitize, sanitizeLine } from "./sanitize.js";
 import { customCommandSpecs, runCustomCommand, SESSION_HANDLERS } from "./session-commands.js";
 import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
+import { resumeChoices } from "./use-session-ids.js";
 
 /** How a command reaches the screen and the running task. */
 export interface SlashIO {
@@ -261,7 +262,18 @@ const HANDLERS: Record<string, Handler> = {
   resume: async (args, { backend, io }) => {
     const id = args[0];
     if (!id) {
-      io.notice("error", "usage: /resume <id> — /sessions lists them");
+      // Enter on "/resume" opens the picker; this runs when it had nothing to offer, or the
+      // line came back from history: list what the picker would, or say there is none.
+      const choices = resumeChoices(backend.sessions(), backend.agent().sessionId, 15);
+      if (choices.length === 0) {
+        io.notice("info", "no other session with a prompt to resume in this project");
+        return;
+      }
+      const rows = choices.map((c) => [` ${c.value}`, c.description]);
+      io.print({
+        title: "Resume which session? /resume <id>",
+        lines: table(rows, { indent: " " }),
+      });
       return;
     }
     await swap(backend, io, { resume: id }, "other", () => io.showHistory());

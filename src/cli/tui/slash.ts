@@ -107,9 +107,11 @@ export function completeSlash(
   const space = text.indexOf(" ");
   if (space < 0) {
     const typed = text.slice(1).toLowerCase();
-    const prefix = commands.filter((c) => c.name.startsWith(typed));
+    // A whole command name wins over longer ones it begins ("/mode" runs /mode, not /model).
+    const exact = commands.filter((c) => c.name === typed);
+    const prefix = commands.filter((c) => c.name !== typed && c.name.startsWith(typed));
     const inner = commands.filter((c) => !c.name.startsWith(typed) && c.name.includes(typed));
-    return [...prefix, ...inner].map((c) => ({
+    return [...exact, ...prefix, ...inner].map((c) => ({
       value: c.argsOptional === false || (c.args && !c.argsOptional) ? `/${c.name} ` : `/${c.name}`,
       label: `/${c.name}${c.usage ? ` ${c.usage}` : ""}`,
       description: c.description,

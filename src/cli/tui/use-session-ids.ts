@@ -10,8 +10,10 @@ import { sanitizeLine } from "./sanitize.js";
 import type { ArgChoice } from "./slash.js";
 
 /**
- * What /resume offers: other sessions (resuming the one you are in does nothing), newest first,
- * each with its date and first prompt so the right one can be picked without /sessions.
+ * What /resume offers: other sessions (resuming the one you are in does nothing) that hold a
+ * prompt (one quit before its first prompt has nothing to resume; `keel sessions` hides those
+ * too), newest first, each with its date and first prompt so the right one can be picked
+ * without /sessions.
  */
 export function resumeChoices(
   sessions: readonly TuiSessionSummary[],
@@ -19,7 +21,7 @@ export function resumeChoices(
   limit = 10,
 ): ArgChoice[] {
   return sessions
-    .filter((s) => s.id !== currentId)
+    .filter((s) => s.id !== currentId && s.messages > 0)
     .slice(0, limit)
     .map((s) => {
       const when = s.updatedAt.slice(0, 16).replace("T", " ");

@@ -548,6 +548,60 @@ describe("App", () => {
     expect(m.backend.agent().getPermissionMode()).toBe("default");
   });
 
+  it("runs /mode for /mode + Enter, not /model (an exact name wins over a longer one)", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/mode");
+    await m.screen((s) => s.includes("❯ /mode"));
+    m.type("\r");
+    const s = await m.screen((s) => s.includes("Permission mode"));
+    expect(s).not.toContain("available: deepseek");
+    // Tab keeps the exact name too.
+    m.type("/mode");
+    await m.screen((s) => /❯ \/mode\s*$/m.test(s));
+    m.type("\t");
+    m.type("\r");
+    await m.screen((s) => s.split("Permission mode").length === 3);
+  });
+
+  it("opens the session picker for a bare /resume + Enter, without empty or current sessions", async () => {
+    const summary = (id: string, messages: number, firstPrompt: string) => ({
+      id,
+      updatedAt: "2025-01-02T03:04:05Z",
+      messages,
+      firstPrompt,
+      model: "deepseek-v4-flash",
+    });
+    const m = mount({
+      sessions: [
+        summary("session-0", 4, "the current one"),
+        summary("eeeeeeee-empty", 0, ""),
+        summary("0123456789abcdef", 6, "fix the bug"),
+      ],
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/resume");
+    await m.screen((s) => s.includes("❯ /resume"));
+    m.type("\r");
+    const s = await m.screen((s) => s.includes("01234567") && s.includes("fix the bug"));
+    expect(s).not.toContain("usage: /resume");
+    expect(s).not.toContain("eeeeeeee");
+    expect(s).not.toContain("the current one");
+    m.type("\r");
+    await m.screen((s) => s.includes("resumed session"));
+    expect(m.log.ended).toEqual(["session-0:other"]);
+  });
+
+  it("says so when a bare /resume has no other session to offer", async () => {
+    const m = mount({ sessions: [] });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/resume");
+    await m.screen((s) => s.includes("❯ /resume"));
+    m.type("\r");
+    const s = await m.screen((s) => s.includes("no other session with a prompt to resume"));
+    expect(s).not.toContain("usage: /resume");
+  });
+
   it("lists stored sessions only when /resume is typed, not after every turn", async () => {
     const m = mount();
     await m.screen((s) => s.includes("ask Keel"));

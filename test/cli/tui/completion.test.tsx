@@ -83,3 +83,21 @@ describe("SlashMenu", () => {
     }
   });
 });
+
+describe("an exact command name", () => {
+  it("comes before longer names it begins (/mode before /model)", () => {
+    expect(completeSlash("/mode").map((c) => c.value)).toEqual(["/mode", "/model"]);
+    expect(completeSlash("/mo").map((c) => c.value)).toEqual(["/model", "/mode"]);
+  });
+
+  it("leaves sessions without a prompt out of /resume", () => {
+    const choices = resumeChoices(
+      [
+        { ...session("aaaaaaaa-1", "2026-11-23T09:00:00.000Z", ""), messages: 0 },
+        session("bbbbbbbb-2", "2026-11-22T09:00:00.000Z", "real work"),
+      ],
+      "cccccccc-3",
+    );
+    expect(choices.map((c) => c.value)).toEqual(["bbbbbbbb"]);
+  });
+});

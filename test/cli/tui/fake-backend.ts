@@ -2,7 +2,12 @@
 import type { AgentEvent } from "../../../src/agent/events.js";
 import type { PermissionMode } from "../../../src/agent/permissions.js";
 import type { AgentStats } from "../../../src/agent/types.js";
-import type { TuiAgent, TuiBackend, TuiHooks } from "../../../src/cli/tui/backend.js";
+import type {
+  TuiAgent,
+  TuiBackend,
+  TuiHooks,
+  TuiSessionSummary,
+} from "../../../src/cli/tui/backend.js";
 import type { HookDefinition, HookListing, HookStats } from "../../../src/hooks/types.js";
 
 /** A turn script: yields events; may await the abort signal. */
@@ -48,6 +53,8 @@ export interface FakeOptions {
   changedOnDisk?: boolean;
   /** Stored message bytes of the session (a resumed one has some). */
   transcript?: string[];
+  /** What `sessions()` lists (default: one other session with a prompt). */
+  sessions?: TuiSessionSummary[];
 }
 
 async function* events(list: AgentEvent[]): AsyncIterable<AgentEvent> {
@@ -151,6 +158,7 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
     models: () => ["deepseek-v4-flash", "deepseek-v4-pro"],
     sessions: () => {
       log.sessionLists++;
+      if (opts.sessions) return opts.sessions;
       return [
         {
           id: "0123456789abcdef",

@@ -174,6 +174,8 @@ export function PromptInput(props: PromptInputProps) {
     if (clean !== "") change((s) => ed.insert(s, clean));
   };
 
+  const argChoices = (text: string) =>
+    completeSlash(text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {});
   const menuNow = () => {
     const text = latest.current.text;
     const list = completeSlash(text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {});
@@ -185,11 +187,14 @@ export function PromptInput(props: PromptInputProps) {
   const enter = () => {
     const s = latest.current;
     const menu = menuNow();
-    if (menu.pick && menu.pick.value.trim() !== s.text.trim()) {
-      const value = menu.pick.value;
-      if (menu.pick.runnable) return submit(value);
-      return change((e) => ed.replaceText(e, value));
+    const pick = menu.pick;
+    // A command that needs an argument ("/resume") completes to "/resume ", which opens the
+    // menu of its arguments (the session picker), instead of running without one. With no
+    // argument to offer it runs, and says so itself.
+    if (pick && !pick.runnable && pick.value !== s.text && argChoices(pick.value).length > 0) {
+      return change((e) => ed.replaceText(e, pick.value));
     }
+    if (pick && pick.value.trim() !== s.text.trim()) return submit(pick.value);
     if (s.text.slice(0, s.cursor).endsWith("\\")) {
       return change((e) => ed.insert(ed.backspace(e), "\n"));
     }

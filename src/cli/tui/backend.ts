@@ -6,6 +6,7 @@
 import type { PermissionMode } from "../../agent/permissions.js";
 import type { Agent } from "../../agent/types.js";
 import type { HookEngine } from "../../hooks/types.js";
+import type { HookStats } from "../../session/index.js";
 
 /** The hooks engine operations the TUI uses. */
 export type TuiHooks = Pick<
@@ -61,6 +62,12 @@ export interface TuiBackend {
    * resume of the same session); neither: a fresh session.
    */
   replace(opts: { resume?: string; model?: string }): Promise<ActionResult>;
+  /**
+   * Per-hook counts of the current session from the hook audit log, as `keel hooks stats
+   * --session` counts them: the agent's own engine counts only its runs, and /model hands the
+   * session to a new agent. Absent: the engine's counts are used.
+   */
+  hookStats?(): HookStats[];
 }
 
 /** Accepts the short spellings people type for the permission modes. */

@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import type { AgentEvent } from "../../agent/events.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
+import type { HookStats } from "../../session/index.js";
 import { renderListing, summaryLine } from "../commands/hooks-render.js";
 import { keelHomeDir } from "../commands/hooks-shared.js";
 import { table } from "../format/text.js";
@@ -312,9 +313,22 @@ export async function swap(
   return true;
 }
 
+/**
+ * The session's counts from the audit log (they outlive the agent /model replaces); the agent's
+ * own when the log cannot be read.
+ */
+function sessionHookStats(backend: TuiBackend): readonly HookStats[] {
+  try {
+    if (backend.hookStats) return backend.hookStats();
+  } catch {
+    // An unreadable audit log: the counts of the current agent are still true, if fewer.
+  }
+  return backend.agent().hooks.stats();
+}
+
 /** Two lines per hook so the table fits 80 columns whatever the command's length. */
 function hookStatsLines(backend: TuiBackend): string[] {
-  const stats = backend.agent().hooks.stats();
+  const stats = sessionHookStats(backend);
   if (stats.length === 0) return ["no hook has run in this session"];
   return stats.flatMap((s) => [
     `  ${s.event}  ${clip(sanitizeLine(s.command), 74 - s.event.length)}`,

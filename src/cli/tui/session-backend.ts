@@ -10,7 +10,12 @@ import type { Agent } from "../../agent/types.js";
 import { loadModelTable } from "../../llm/pricing.js";
 import type { ChatClient } from "../../llm/types.js";
 import type { ElicitationHandler } from "../../mcp/index.js";
-import { listSessions, SessionError } from "../../session/index.js";
+import {
+  listSessions,
+  readHookAudit,
+  SessionError,
+  summarizeHookRuns,
+} from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { alwaysLabel } from "./allow-label.js";
@@ -143,6 +148,10 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(s.title !== undefined ? { title: s.title } : {}),
         model: s.model,
       })),
+    hookStats: () =>
+      summarizeHookRuns(
+        readHookAudit({ keelHome: opts.keelHome, sessionId: agent.sessionId }).records,
+      ),
     replace: async (o) => {
       const nextModel = o.model ?? model;
       const resume = o.resume ?? (o.model ? agent.sessionId : undefined);

@@ -182,6 +182,31 @@ describe("App", () => {
     expect(m.log.trusted).toBe(0);
   });
 
+  it("/hooks stats counts the session's runs from the audit log, not only the current agent's", async () => {
+    const run = {
+      hookId: "h",
+      event: "UserPromptSubmit" as const,
+      command: "./scripts/log.sh",
+      source: "s",
+      runs: 2,
+      blocks: 0,
+      warnings: 0,
+      errors: 0,
+      timeouts: 0,
+      p50Ms: 5,
+      p95Ms: 6,
+      maxMs: 6,
+    };
+    // The agent /model just built has run nothing; the session's log says 2 runs.
+    const m = mount({ stats: [], sessionHookStats: [run] });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/hooks stats\r");
+    const s = await m.screen((s) => s.includes("Hook stats"));
+    expect(s).toContain("UserPromptSubmit  ./scripts/log.sh");
+    expect(s).toContain("runs 2 ·");
+    expect(s).not.toContain("no hook has run");
+  });
+
   it("runs /hooks, /hooks stats, /stats and /mode", async () => {
     const m = mount({
       hooks: [hookDef()],

@@ -55,6 +55,8 @@ export interface FakeOptions {
   transcript?: string[];
   /** What `sessions()` lists (default: one other session with a prompt). */
   sessions?: TuiSessionSummary[];
+  /** What the backend's `hookStats()` (the session's audit log) answers; absent: no such method. */
+  sessionHookStats?: HookStats[];
 }
 
 async function* events(list: AgentEvent[]): AsyncIterable<AgentEvent> {
@@ -169,6 +171,7 @@ export function fakeBackend(opts: FakeOptions = {}): { backend: TuiBackend; log:
         },
       ];
     },
+    ...(opts.sessionHookStats ? { hookStats: () => opts.sessionHookStats ?? [] } : {}),
     replace: async (o) => {
       if (o.resume && !o.resume.startsWith("0123"))
         return { ok: false, error: `no session ${o.resume}` };

@@ -86,3 +86,30 @@ it("labels 'allow always' with what the agent then allows: every write_file, one
     { summary: "shell touch d.txt", always: "Always allow `touch d.txt` for this session" },
   ]);
 });
+
+it("keeps the session's hook counts when /model hands it to a new agent (keel hooks stats agrees)", async () => {
+  const w = await start(script(reply().text("one"), reply().text("two")));
+  writeSettings(w, { UserPromptSubmit: [commandHook("true")] });
+  const { backend, close } = await createSessionBackend({
+    keelHome: w.home,
+    projectDir: w.project,
+    model: "deepseek-v4-flash",
+    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+    permissions: createPermissionBridge(),
+  });
+  const runs = () =>
+    (backend.hookStats?.() ?? []).find((s) => s.event === "UserPromptSubmit")?.runs ?? 0;
+  try {
+    await collect(backend.agent().runTurn("first"));
+    expect(runs()).toBe(1);
+    expect(await backend.replace({ model: "deepseek-v4-pro" })).toEqual({ ok: true });
+    expect(runs()).toBe(1);
+    await collect(backend.agent().runTurn("second"));
+    expect(runs()).toBe(2);
+    // A new session (/clear) starts counting again.
+    expect(await backend.replace({})).toEqual({ ok: true });
+    expect(runs()).toBe(0);
+  } finally {
+    close();
+  }
+});

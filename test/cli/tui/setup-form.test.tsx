@@ -6,7 +6,7 @@ import {
   SetupForm,
   type SetupValues,
 } from "../../../src/cli/tui/components/setup-form.js";
-import { KEY, waitForFrame } from "./helpers.js";
+import { KEY, plain, waitForFrame } from "./helpers.js";
 
 afterEach(() => cleanup());
 
@@ -69,6 +69,31 @@ describe("SetupForm", () => {
     await expect
       .poll(() => m.done)
       .toEqual([{ apiKey: "sk-burst-key-77", baseUrl: "http://127.0.0.1:8/v1" }]);
+  });
+
+  it("leaves the URL typed in one burst with Enter on the last frame, not the default", async () => {
+    const done: SetupValues[] = [];
+    // As run.tsx does: the form is unmounted as soon as it hands the answers back.
+    const r = render(
+      <SetupForm
+        defaultBaseUrl="https://api.deepseek.com"
+        configPath="/home/u/.keel/config.json"
+        onDone={(v) => {
+          done.push(v);
+          r.unmount();
+        }}
+        onCancel={() => {}}
+      />,
+    );
+    await waitForFrame(r.lastFrame, (s) => s.includes("API key:"));
+    r.stdin.write("sk-burst-key-77\r");
+    await waitForFrame(r.lastFrame, (s) => s.includes("Enter keeps it"));
+    r.stdin.write("http://127.0.0.1:8/v1\r");
+    await expect.poll(() => done.length).toBe(1);
+    // The last frame drawn before the form went away (unmounting clears the test's frame).
+    const last = plain(r.frames.filter((f) => f.trim() !== "").at(-1));
+    expect(last).toContain("Base URL: http://127.0.0.1:8/v1");
+    expect(last).not.toContain("Enter keeps it");
   });
 
   it("requires a key and cancels on Escape", async () => {

@@ -3,7 +3,7 @@
  * is the caller's job (saveLlmConfig writes $KEEL_HOME/config.json with mode 0600).
  */
 import { Box, Text, useInput, usePaste } from "ink";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /** What the form collects. */
 export interface SetupValues {
@@ -55,6 +55,13 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
   // Empty means the default, shown as a placeholder: typing a URL replaces it, not appends to it.
   const [url, setUrl] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  // The answers, handed back only once a frame shows them: the caller unmounts the form at
+  // once, and a URL typed with its Enter in one burst was not drawn yet (the last frame left in
+  // the terminal showed the default URL, not the one saved).
+  const [finished, setFinished] = useState<SetupValues | null>(null);
+  useEffect(() => {
+    if (finished) onDone(finished);
+  }, [finished, onDone]);
   // Several keys can arrive before a re-render (a pasted key without bracketed paste).
   const latest = useRef({ key: "", url: "" });
 
@@ -77,10 +84,11 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
     const baseUrl = latest.current.url.trim() || defaultBaseUrl;
     const bad = checkBaseUrl(baseUrl);
     if (bad) return setProblem(bad);
-    onDone({ apiKey: latest.current.key.trim(), baseUrl });
+    setFinished({ apiKey: latest.current.key.trim(), baseUrl });
   };
 
   useInput((input, key) => {
+    if (finished) return;
     if (key.escape || (key.ctrl && input === "c")) return onCancel();
     if (key.return) return confirm();
     if (key.backspace || key.delete) return edit((s) => s.slice(0, -1));
@@ -108,7 +116,12 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
         <Text>{step === "key" ? "•".repeat(key.length) : maskKey(key)}</Text>
         {step === "key" ? <Text inverse> </Text> : null}
       </Box>
-      {step === "url" ? (
+      {finished ? (
+        <Text>
+          <Text>Base URL: </Text>
+          {finished.baseUrl}
+        </Text>
+      ) : step === "url" ? (
         <Box>
           <Text color="cyan">Base URL: </Text>
           <Text>{url}</Text>
@@ -117,7 +130,7 @@ export function SetupForm({ defaultBaseUrl, configPath, onDone, onCancel, error 
         </Box>
       ) : null}
       {problem || error ? <Text color="red">{problem ?? error}</Text> : null}
-      <Text dimColor>Enter to confirm · Esc to cancel</Text>
+      {finished ? null : <Text dimColor>Enter to confirm · Esc to cancel</Text>}
     </Box>
   );
 }

@@ -87,7 +87,8 @@ describe("SlashMenu", () => {
 describe("an exact command name", () => {
   it("comes before longer names it begins (/mode before /model)", () => {
     expect(completeSlash("/mode").map((c) => c.value)).toEqual(["/mode", "/model"]);
-    expect(completeSlash("/mo").map((c) => c.value)).toEqual(["/model", "/mode"]);
+    // No exact name: prefix matches in catalogue order, then names containing it (/memory).
+    expect(completeSlash("/mo").map((c) => c.value)).toEqual(["/model", "/mode", "/memory"]);
   });
 
   it("leaves sessions without a prompt out of /resume", () => {

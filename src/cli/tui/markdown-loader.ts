@@ -6,7 +6,7 @@
 import { wordWrap } from "./format.js";
 import { sanitize } from "./sanitize.js";
 
-let render: ((source: string, width: number) => string) | null = null;
+let render: typeof import("./markdown.js").renderMarkdown | null = null;
 let loading: Promise<void> | null = null;
 
 /** Starts loading the renderer (once); resolves when it is ready. */
@@ -23,6 +23,20 @@ export function loadMarkdown(): Promise<void> {
 }
 
 /** `source` rendered as Markdown once the renderer is loaded, else sanitized and word-wrapped. */
-export function markdownOrPlain(source: string, width: number): string {
-  return render ? render(source, width) : wordWrap(sanitize(source), Math.max(1, width));
+export function markdownOrPlain(
+  source: string,
+  width: number,
+  opts: { tableRowsShown?: number } = {},
+): string {
+  if (render) return render(source, width, opts);
+  // Plain: a continued table's header and first rows were shown above.
+  const shown = opts.tableRowsShown;
+  const text =
+    shown === undefined
+      ? source
+      : source
+          .split("\n")
+          .slice(2 + shown)
+          .join("\n");
+  return wordWrap(sanitize(text), Math.max(1, width));
 }

@@ -21,10 +21,22 @@ const cyan = style(36, 39);
 const blue = style(34, 39);
 const magenta = style(35, 39);
 
+/** Options of {@link renderMarkdown}. */
+export interface RenderOptions {
+  /** The source is a table whose header and first N body rows were shown above: not again. */
+  tableRowsShown?: number;
+}
+
 /** Renders Markdown `source` for a terminal `width` columns wide (no trailing newline). */
-export function renderMarkdown(source: string, width: number): string {
+export function renderMarkdown(source: string, width: number, opts: RenderOptions = {}): string {
   const tokens = new Lexer({ gfm: true }).lex(sanitize(source));
-  return blocks(tokens, Math.max(10, width)).join("\n");
+  const w = Math.max(10, width);
+  const [first, ...rest] = tokens;
+  if (opts.tableRowsShown !== undefined && first?.type === "table") {
+    const later = table(first as Tokens.Table, w, opts.tableRowsShown);
+    return [...later, ...blocks(rest, w)].join("\n");
+  }
+  return blocks(tokens, w).join("\n");
 }
 
 /** The width of a rendered line in columns (styles take none). */
@@ -134,16 +146,52 @@ function list(token: Tokens.List, width: number): string[] {
   return out;
 }
 
-function table(token: Tokens.Table, width: number): string[] {
+/**
+ * A table fitted to the width: when its natural width is too wide, the widest columns narrow
+ * and their cells wrap inside them (a row takes several lines), so the columns stay columns.
+ * `rowsShown`: the header and that many rows are on screen already; only the rest is drawn.
+ */
+function table(token: Tokens.Table, width: number, rowsShown?: number): string[] {
   const head = token.header.map((c) => inline(c.tokens));
   const rows = token.rows.map((r) => r.map((c) => inline(c.tokens)));
-  const cols = head.map((_, i) =>
-    Math.max(visibleWidth(head[i] ?? ""), ...rows.map((r) => visibleWidth(r[i] ?? ""))),
+  const natural = head.map((_, i) =>
+    Math.max(1, visibleWidth(head[i] ?? ""), ...rows.map((r) => visibleWidth(r[i] ?? ""))),
   );
-  const line = (cells: string[]) =>
-    cells.map((c, i) => c + " ".repeat(Math.max(0, (cols[i] ?? 0) - visibleWidth(c)))).join(" │ ");
+  const cols = fitColumns(natural, width - 3 * (natural.length - 1));
+  const line = (cells: string[]) => {
+    const wrapped = cols.map((w, i) => wrapAnsi(cells[i] ?? "", w, { hard: true }).split("\n"));
+    const height = Math.max(...wrapped.map((c) => c.length));
+    return Array.from({ length: height }, (_, k) =>
+      wrapped
+        .map((c, i) => {
+          const text = c[k] ?? "";
+          return text + " ".repeat(Math.max(0, (cols[i] ?? 0) - visibleWidth(text)));
+        })
+        .join(" │ ")
+        .trimEnd(),
+    );
+  };
   const rule = cols.map((w) => "─".repeat(w)).join("─┼─");
-  return [bold(line(head)), dim(rule), ...rows.map(line)].flatMap((l) => wrap(l, width));
+  // Widths come from every row, shown or not, so later rows line up with earlier ones.
+  const top = rowsShown === undefined ? [...line(head).map((l) => bold(l)), dim(rule)] : [];
+  // Only a table too narrow to fit (more columns than room) still wraps; never trim: a
+  // continuation line starts with an empty cell's padding.
+  return [...top, ...rows.slice(rowsShown ?? 0).flatMap(line)].flatMap((l) =>
+    wrapAnsi(l, width, { hard: true, trim: false }).split("\n"),
+  );
+}
+
+/** Column widths summing to at most `room`: the widest column gives a column up first. */
+function fitColumns(natural: readonly number[], room: number): number[] {
+  const cols = [...natural];
+  let excess = cols.reduce((a, b) => a + b, 0) - room;
+  while (excess > 0) {
+    const widest = cols.indexOf(Math.max(...cols));
+    if ((cols[widest] ?? 0) <= 1) break;
+    cols[widest] = (cols[widest] ?? 1) - 1;
+    excess--;
+  }
+  return cols;
 }
 
 function inline(tokens: readonly Token[] | undefined): string {

@@ -7,7 +7,17 @@ import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
 import type { HookRunRecord, HookStart } from "../../hooks/types.js";
 import { plural } from "../format/text.js";
 import { shortenCommand, wordWrap } from "./format.js";
-import { type BlockBuffer, bufferText, EMPTY_BLOCK, feedLine, flushBuffer } from "./md-blocks.js";
+import {
+  afterShown,
+  type BlockBuffer,
+  blockOf,
+  bufferText,
+  EMPTY_BLOCK,
+  feedLine,
+  flushBuffer,
+  type MdBlock,
+  unshownLines,
+} from "./md-blocks.js";
 import { applyExtraEvent } from "./session-extras.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
@@ -43,7 +53,15 @@ export type Entry =
    * Assistant Markdown, flushed a block at a time; `continued` entries carry no bullet, and
    * `gap` keeps the blank line the answer had before the block.
    */
-  | { kind: "assistant"; key: string; text: string; continued: boolean; gap?: boolean }
+  | {
+      kind: "assistant";
+      key: string;
+      text: string;
+      continued: boolean;
+      gap?: boolean;
+      /** Body rows of the text's table shown above already (render the rest). */
+      tableRowsShown?: number;
+    }
   | { kind: "reasoning"; key: string; text: string; expanded: boolean }
   | { kind: "tool"; key: string; card: ToolCardData }
   | { kind: "hook"; key: string; run: HookRunRecord }
@@ -182,15 +200,20 @@ function flushReasoning(state: TranscriptState): TranscriptState {
   return { ...next, streamingReasoning: "", lastReasoning };
 }
 
-function pushBlocks(state: TranscriptState, blocks: readonly string[]): TranscriptState {
+function pushBlocks(
+  state: TranscriptState,
+  blocks: readonly (MdBlock | string)[],
+): TranscriptState {
   let s = state;
-  for (const text of blocks) {
+  for (const block of blocks) {
+    const { text, tableRowsShown } = typeof block === "string" ? { text: block } : block;
     const gap = s.streamingContinued && s.blockGap;
     s = pushEntries(s, {
       kind: "assistant",
       text,
       continued: s.streamingContinued,
       ...(gap ? { gap } : {}),
+      ...(tableRowsShown !== undefined ? { tableRowsShown } : {}),
     });
     s = { ...s, streamingContinued: true, blockGap: false };
   }
@@ -211,6 +234,8 @@ function flushText(state: TranscriptState): TranscriptState {
 /** The part of the answer still live: the unfinished block and the line being streamed. */
 export function liveAssistantText(state: TranscriptState): string {
   if (state.block.lines.length === 0) return state.streamingText;
+  // A table whose rows are all shown already has nothing live until its next row starts.
+  if (unshownLines(state.block).length === 0 && state.streamingText === "") return "";
   return bufferText(state.block, state.streamingText);
 }
 
@@ -240,8 +265,12 @@ function boundLiveText(state: TranscriptState, layout: Layout): TranscriptState 
   const max = layout.maxLiveRows ?? 4;
   let s = state;
   const rowsOf = (text: string) => wordWrap(text, layout.textWidth ?? 80).split("\n").length;
-  if (s.block.fence === null && s.block.lines.length > 0 && rowsOf(liveAssistantText(s)) > max) {
-    s = { ...pushBlocks(s, [s.block.lines.join("\n")]), block: EMPTY_BLOCK };
+  // A table's lines kept for parsing once shown are not on screen again: they do not count.
+  const unshown = () => [...unshownLines(s.block), s.streamingText].join("\n");
+  if (s.block.fence === null && s.block.lines.length > 0 && rowsOf(unshown()) > max) {
+    // A table keeps its lines: the rows still to come must parse as rows of the same table.
+    const shown = blockOf(s.block);
+    s = { ...pushBlocks(s, shown ? [shown] : []), block: afterShown(s.block) };
   }
   if (s.block.lines.length > 0) return s;
   const rows = wordWrap(s.streamingText, layout.textWidth).split("\n");

@@ -44,3 +44,30 @@ describe("renderMarkdown", () => {
     expect(plain(out)).toBe("hi there x");
   });
 });
+
+describe("a table wider than the terminal", () => {
+  const source = [
+    "| name | description | default |",
+    "|---|---|---|",
+    "| timeout | how long to wait before giving up on the request entirely | 60 |",
+    "| retries | number of retries | 5 |",
+  ].join("\n");
+
+  it("narrows its widest column and wraps cells inside it, so columns stay columns", () => {
+    const out = plain(renderMarkdown(source, 58));
+    const lines = out.split("\n");
+    for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(58);
+    expect(lines[0]).toMatch(/^name {4}│ description +│ default$/);
+    expect(lines[2]).toMatch(/^timeout │ how long to wait .*│ 60$/);
+    // The wrapped rest of the cell stays in its column.
+    expect(lines[3]).toMatch(/^ {8}│ .*entirely/);
+    expect(lines[4]).toMatch(/^retries │ number of retries +│ 5$/);
+  });
+
+  it("renders only the rows not shown yet, in the whole table's column widths", () => {
+    const out = plain(renderMarkdown(source, 100, { tableRowsShown: 1 }));
+    expect(out.split("\n")).toEqual([
+      "retries │ number of retries                                         │ 5",
+    ]);
+  });
+});

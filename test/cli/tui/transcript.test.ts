@@ -265,3 +265,46 @@ describe("permission bridge", () => {
     await expect(answer).resolves.toBe("deny");
   });
 });
+
+describe("a table streamed in a narrow terminal", () => {
+  it("keeps every row a table row when its start becomes static (no raw '| a | b |' row)", async () => {
+    const { renderMarkdown } = await import("../../../src/cli/tui/markdown.js");
+    const answer = [
+      "| name | description | default |",
+      "|---|---|---|",
+      "| timeout | how long to wait before giving up on the request entirely | 60 |",
+      "| retries | number of retries | 5 |",
+      "",
+      "## Steps",
+      "",
+    ].join("\n");
+    let s = initialTranscript();
+    // Streamed in small pieces at 60 columns (58 for the text), as the simulator sends it.
+    for (let i = 0; i < answer.length; i += 7) {
+      s = applyEvent(s, { type: "text_delta", text: answer.slice(i, i + 7) }, 0, {
+        textWidth: 58,
+      });
+    }
+    s = applyEvent(s, { type: "turn_end", turn: 1, text: answer, stopReason: "end" }, 0, {
+      textWidth: 58,
+    });
+    const shown = s.done
+      .flatMap((e) =>
+        e.kind === "assistant"
+          ? [
+              renderMarkdown(
+                e.text,
+                58,
+                e.tableRowsShown === undefined ? {} : { tableRowsShown: e.tableRowsShown },
+              ),
+            ]
+          : [],
+      )
+      .join("\n")
+      .replace(/\x1b\[[0-9;]*m/g, "");
+    expect(shown).not.toMatch(/^\|/m);
+    expect(shown).toMatch(/^retries │ number of retries +│ 5$/m);
+    // The header is shown once.
+    expect(shown.match(/^name /gm)).toHaveLength(1);
+  });
+});

@@ -32,6 +32,7 @@ export function EntryView({ entry, width, home }: EntryViewProps) {
           continued={entry.continued}
           gap={entry.gap ?? false}
           width={width}
+          {...(entry.tableRowsShown !== undefined ? { tableRowsShown: entry.tableRowsShown } : {})}
         />
       );
     case "reasoning":
@@ -87,18 +88,23 @@ export function AssistantText({
   continued,
   gap = false,
   width,
+  tableRowsShown,
 }: {
   text: string;
   continued: boolean;
   gap?: boolean;
   width: number;
+  /** The text is a table whose header and this many rows are shown above: the rest is drawn. */
+  tableRowsShown?: number;
 }) {
   return (
     <Box width={width} marginTop={continued && !gap ? 0 : 1}>
       <Box width={2} flexShrink={0}>
         <Text color="white">{continued ? " " : "●"}</Text>
       </Box>
-      <Text>{markdownOrPlain(text, width - 2)}</Text>
+      <Text>
+        {markdownOrPlain(text, width - 2, tableRowsShown === undefined ? {} : { tableRowsShown })}
+      </Text>
     </Box>
   );
 }

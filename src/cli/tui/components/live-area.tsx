@@ -65,6 +65,7 @@ export function LiveArea({
           continued={t.streamingContinued}
           gap={t.blockGap}
           width={width}
+          {...(t.block.tableShown !== undefined ? { tableRowsShown: t.block.tableShown - 2 } : {})}
         />
       ) : null}
       {t.tools.length > 0 ? (

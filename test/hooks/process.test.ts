@@ -192,15 +192,16 @@ describe("what a hook leaves in its process group", () => {
     expect(leftoverGroupCount()).toBe(0);
   });
 
-  it("is killed when the process running the hooks exits, even without a session end", async () => {
-    const pidFile = join(w.root, "sleep.pid");
-    const script = join(w.root, "leave.mts");
+  /** Runs the leaver hook in a Node process of its own, then `after` (source text), and
+   *  returns that process's exit code and stdout (the hook's exit code, then what `after` wrote). */
+  async function inOwnProcess(pidFile: string, after: string) {
+    const script = join(w.root, "own.mts");
     const processTs = join(REPO, "src/hooks/process.ts");
     writeFileSync(
       script,
-      `import { runProcess } from ${JSON.stringify(processTs)};\n` +
+      `import { runProcess, killLeftoverGroups } from ${JSON.stringify(processTs)};\n` +
         `const r = await runProcess({ cwd: ${JSON.stringify(w.project)}, env: process.env, stdin: "", timeoutMs: 10000, command: ${JSON.stringify(leaver(pidFile))} });\n` +
-        `process.stdout.write(String(r.exitCode));\n`,
+        `process.stdout.write(String(r.exitCode));\n${after}\n`,
     );
     const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO });
     let out = "";
@@ -208,32 +209,21 @@ describe("what a hook leaves in its process group", () => {
       out += c;
     });
     const code = await new Promise<number | null>((r) => child.on("close", r));
-    expect(code).toBe(0);
-    expect(out).toBe("0");
-    const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(await gone(pid)).toBe(true);
+    return { code, out };
+  }
+
+  it("is killed when the process running the hooks exits, even without a session end", async () => {
+    const pidFile = join(w.root, "sleep.pid");
+    expect(await inOwnProcess(pidFile, "")).toEqual({ code: 0, out: "0" });
+    expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
   });
 
   it("lets a process whose only work is session end exit normally (was: status 13, no output)", async () => {
     // `keel run` and `keel hooks test` await the engine's shutdown with nothing else keeping
     // Node alive: an unreferenced wait in killLeftoverGroups let Node exit in the middle of it.
     const pidFile = join(w.root, "sleep.pid");
-    const script = join(w.root, "end.mts");
-    const processTs = join(REPO, "src/hooks/process.ts");
-    writeFileSync(
-      script,
-      `import { runProcess, killLeftoverGroups } from ${JSON.stringify(processTs)};\n` +
-        `const r = await runProcess({ cwd: ${JSON.stringify(w.project)}, env: process.env, stdin: "", timeoutMs: 10000, command: ${JSON.stringify(leaver(pidFile))} });\n` +
-        `await killLeftoverGroups();\n` +
-        `process.stdout.write(String(r.exitCode) + " ended");\n`,
-    );
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO });
-    let out = "";
-    child.stdout.on("data", (c) => {
-      out += c;
-    });
-    const code = await new Promise<number | null>((r) => child.on("close", r));
-    expect({ code, out }).toEqual({ code: 0, out: "0 ended" });
+    const after = `await killLeftoverGroups();\nprocess.stdout.write(" ended");`;
+    expect(await inOwnProcess(pidFile, after)).toEqual({ code: 0, out: "0 ended" });
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
   });
 

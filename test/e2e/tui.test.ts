@@ -169,7 +169,9 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     term.type("write a note");
     term.press("Enter");
     screen = await term.waitFor(
-      (t) => t.includes("Allow always for this session") && t.includes("enter confirm"),
+      (t) =>
+        t.includes("Allow all write_file calls for this session, on any file") &&
+        t.includes("enter confirm"),
       {
         what: "the permission prompt",
       },

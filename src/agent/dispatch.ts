@@ -20,7 +20,7 @@ import {
 import { firePermissionDenied } from "./hook-moments.js";
 import { contextForModel, headlessAskText, preToolVetoText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
-import { allowKey, modeVerdict } from "./permissions.js";
+import { allowScope, modeVerdict } from "./permissions.js";
 import { withProgress } from "./progress.js";
 import { protectedWriteReason } from "./protected-paths.js";
 import type { AskPermission } from "./types.js";
@@ -336,7 +336,8 @@ async function* checkPermission(
   if (!hookAsks && verdict.kind === "allow")
     return { ok: true, sandboxed: verdict.sandboxed === true };
   if (!hookAsks && opts.hookSays === "allow") return { ok: true };
-  const key = allowKey(tool.name, tool.kind, primary);
+  const scope = allowScope(tool.name, tool.kind, primary);
+  const key = scope.key;
   if (!hookAsks && ctx.allowed.has(key)) return { ok: true };
   if (!hookAsks && ctx.turnAllowed?.(tool.name, primary) === true) return { ok: true };
 
@@ -379,7 +380,11 @@ async function* checkPermission(
   );
   let answer: string;
   try {
-    answer = await ctx.askPermission({ toolName: tool.name, input, summary, reason }, { signal });
+    const always = guarded === null ? scope.label : null;
+    answer = await ctx.askPermission(
+      { toolName: tool.name, input, summary, reason, always },
+      { signal },
+    );
   } catch {
     answer = "deny";
   }

@@ -115,4 +115,8 @@ export interface PermissionPrompt {
   /** One line describing the call (the command, the path). */
   summary: string;
   reason: string;
+  /** What an "allow always" answer would allow, in words; null when the answer is not
+   *  remembered (a protected path, a custom command's shell): "always" then allows once. Set by
+   *  the code that decides what an answer remembers, so the prompt cannot promise otherwise. */
+  always: string | null;
 }

@@ -65,7 +65,7 @@ describe("permission prompts", () => {
     const asked: string[] = [];
     const agent = await agentFor(w, {
       askPermission: async (req) => {
-        asked.push(req.summary);
+        asked.push(`${req.summary} | ${req.always}`);
         return "deny";
       },
     });
@@ -73,7 +73,7 @@ describe("permission prompts", () => {
     const results = events.flatMap((e) => (e.type === "tool_result" ? [e.status] : []));
     expect(results).toEqual(["blocked"]);
     // The rest of the batch is not run (nor asked about), and no request follows the no.
-    expect(asked).toEqual(["shell touch x"]);
+    expect(asked).toEqual(["shell touch x | Always allow `touch x` for this session"]);
     expect(w.sim.requests).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: "turn_end" });
     await collect(agent.runTurn("use y only"));

@@ -91,16 +91,20 @@ describe("protected paths with a person", () => {
       ),
     );
     const asked: string[] = [];
+    const always: (string | null)[] = [];
     const agent = await agentFor(world, {
       permissionMode: "acceptEdits",
       askPermission: async (req) => {
         asked.push(req.reason);
+        always.push(req.always);
         return asked.length === 1 ? "allow_always" : "deny";
       },
     });
     await collect(agent.runTurn("go"));
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain(".mcp.json is a protected path");
+    // The prompt is told the answer is not remembered, so it offers no "always".
+    expect(always).toEqual([null, null]);
     expect(readFileSync(join(world.project, ".mcp.json"), "utf8")).toBe("{}");
   });
 });

@@ -73,6 +73,7 @@ export async function* invokeCommand(
             input: { command: cmd },
             summary: `shell ${cmd}`,
             reason: `the ${command.source} command /${command.name} runs it to build its prompt`,
+            always: null,
           },
           { signal },
         );

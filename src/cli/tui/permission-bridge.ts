@@ -24,8 +24,6 @@ export interface PendingForm {
 /** A request waiting for the user. */
 export interface PendingPermission {
   request: PermissionPrompt;
-  /** What answering "allow always" would allow, in words (absent: not known). */
-  always?: string;
   answer: (a: PermissionAnswer) => void;
   /** Set for an MCP server's question: the UI shows the form and answers through `respond`. */
   form?: PendingForm;
@@ -33,14 +31,8 @@ export interface PendingPermission {
 
 /** The agent side (`ask`, `askForm`) and the UI side (`subscribe`) of the questions. */
 export interface PermissionBridge {
-  /**
-   * Must not throw: resolves "deny" when no UI listens or the turn is aborted. `always` is what
-   * an "allow always" answer would allow, in words, for the prompt's label.
-   */
-  ask(
-    request: PermissionPrompt,
-    opts: { signal: AbortSignal; always?: string },
-  ): ReturnType<AskPermission>;
+  /** Must not throw: resolves "deny" when no UI listens or the turn is aborted. */
+  ask(request: PermissionPrompt, opts: { signal: AbortSignal }): ReturnType<AskPermission>;
   /** An MCP server's question as a form; resolves "cancel" when no UI listens or on abort. */
   askForm(
     form: Omit<PendingForm, "respond">,
@@ -60,7 +52,6 @@ export function createPermissionBridge(): PermissionBridge {
     signal: AbortSignal,
     settle: (a: PermissionAnswer) => void,
     form?: (pending: PendingPermission) => PendingForm,
-    always?: string,
   ): void => {
     if (!listener || signal.aborted) {
       settle("deny");
@@ -69,7 +60,6 @@ export function createPermissionBridge(): PermissionBridge {
     let settled = false;
     const pending: PendingPermission = {
       request,
-      ...(always !== undefined ? { always } : {}),
       answer: (a) => {
         if (settled) return;
         settled = true;
@@ -86,10 +76,8 @@ export function createPermissionBridge(): PermissionBridge {
     listener(pending);
   };
   return {
-    ask: (request, { signal, always }) =>
-      new Promise<PermissionAnswer>((resolve) =>
-        present(request, signal, resolve, undefined, always),
-      ),
+    ask: (request, { signal }) =>
+      new Promise<PermissionAnswer>((resolve) => present(request, signal, resolve)),
     askForm: (form, { signal }) =>
       new Promise<ElicitationAnswer>((resolve) => {
         // Closed any other way (interrupted, quit, the server gave up): the user made no choice.
@@ -99,6 +87,7 @@ export function createPermissionBridge(): PermissionBridge {
           input: {},
           summary: form.message,
           reason: "an MCP server asks",
+          always: null,
         };
         present(
           request,

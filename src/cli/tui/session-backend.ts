@@ -18,7 +18,6 @@ import {
 } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
-import { alwaysLabel } from "./allow-label.js";
 import type { TuiBackend } from "./backend.js";
 import type { PermissionBridge } from "./permission-bridge.js";
 import { onAgentOpened } from "./session-commands.js";
@@ -98,9 +97,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         ...(opts.cheapModel ? { cheapModel: opts.cheapModel } : {}),
         tools,
         session,
-        // The prompt's "allow always" says what it allows, worked out as the agent keys it.
-        askPermission: (request, { signal }) =>
-          opts.permissions.ask(request, { signal, always: alwaysLabel(request, tools) }),
+        askPermission: (request, { signal }) => opts.permissions.ask(request, { signal }),
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),

@@ -108,6 +108,7 @@ describe("App", () => {
             input: { path: "a.txt" },
             summary: "write a.txt",
             reason: "writes need approval",
+            always: "Allow all write_file calls for this session, on any file",
           },
           { signal },
         );
@@ -128,7 +129,8 @@ describe("App", () => {
     await m.screen((s) => s.includes("ask Keel"));
     m.type("write it\r");
     const s = await m.screen(
-      (s) => s.includes("Allow always for this session") && s.includes("enter confirm"),
+      (s) =>
+        s.includes("Allow all write_file calls for this session") && s.includes("enter confirm"),
     );
     expect(s).toContain("Allow write_file?");
     expect(s).toContain("write a.txt");

@@ -26,6 +26,7 @@ function edit(oldString: string, newString: string): Request {
     input: { path: "calc.py", old_string: oldString, new_string: newString },
     summary: "edit_file calc.py",
     reason: "edit_file changes files",
+    always: null,
   };
 }
 
@@ -130,6 +131,7 @@ describe("a write's approval prompt", () => {
     input: { path, content },
     summary: `write_file ${path}`,
     reason: "write_file changes files",
+    always: null,
   });
 
   it("says overwrite, with a diff against the file as it is, when the file exists", async () => {
@@ -180,6 +182,7 @@ describe("the preview's text", () => {
         input: { sql: "DROP TABLE users" },
         summary: "mcp__db__query",
         reason: "",
+        always: null,
       },
       76,
       10,

@@ -16,6 +16,7 @@ const request = {
   input: { command: "rm -rf build" },
   summary: "rm -rf build",
   reason: "shell commands outside the allowlist need approval",
+  always: "Always allow `rm -rf build` for this session",
 };
 
 function renderPermission() {
@@ -33,7 +34,13 @@ describe("PermissionPrompt", () => {
     const r = render(
       <PermissionPrompt
         width={80}
-        request={{ toolName: "shell", input: { command }, summary: `shell ${command}`, reason: "" }}
+        request={{
+          toolName: "shell",
+          input: { command },
+          summary: `shell ${command}`,
+          reason: "",
+          always: null,
+        }}
         onAnswer={(a) => answers.push(a)}
       />,
     );
@@ -55,6 +62,7 @@ describe("PermissionPrompt", () => {
           input: { path: "a.txt", content: "one\ntwo\nthree\nfour\nfive\nsix\n" },
           summary: "write_file a.txt",
           reason: "",
+          always: null,
         }}
         onAnswer={() => {}}
       />,
@@ -71,6 +79,7 @@ describe("PermissionPrompt", () => {
           input: { path: "a.ts", old_string: "let x = 1;", new_string: "const x = 2;" },
           summary: "edit_file a.ts",
           reason: "",
+          always: null,
         }}
         onAnswer={() => {}}
       />,
@@ -82,7 +91,7 @@ describe("PermissionPrompt", () => {
 
   it("says so when a call is too long for the rows it may use", () => {
     const rows = callRows(
-      { toolName: "shell", input: {}, summary: "y".repeat(76 * 5), reason: "" },
+      { toolName: "shell", input: {}, summary: "y".repeat(76 * 5), reason: "", always: null },
       76,
       3,
     );
@@ -99,7 +108,7 @@ describe("PermissionPrompt", () => {
     expect(screen).toContain("Allow shell?");
     expect(screen).toContain("rm -rf build");
     expect(screen).toContain("Allow once");
-    expect(screen).toContain("Allow always for this session");
+    expect(screen).toContain("Always allow `rm -rf build` for this session");
   });
 
   it.each([
@@ -130,7 +139,7 @@ describe("PermissionPrompt", () => {
     const { stdin, answers, lastFrame } = renderPermission();
     await waitForFrame(lastFrame, (s) => s.includes("❯ Allow once") && s.includes("enter confirm"));
     stdin.write(KEY.down);
-    await waitForFrame(lastFrame, (s) => s.includes("❯ Allow always"));
+    await waitForFrame(lastFrame, (s) => s.includes("❯ Always allow"));
     stdin.write(KEY.enter);
     await expect.poll(() => answers).toEqual(["allow_always"]);
   });
@@ -389,16 +398,27 @@ describe("slash completion", () => {
 });
 
 describe("PermissionPrompt's 'allow always'", () => {
-  it("shows the label it is given (what the answer will allow)", async () => {
+  it("shows the label the request carries (what the answer will allow)", async () => {
+    const r = render(<PermissionPrompt width={80} request={request} onAnswer={() => {}} />);
+    const screen = await waitForFrame(r.lastFrame, (s) => s.includes("Deny"));
+    expect(screen).toContain("Always allow `rm -rf build` for this session (a)");
+  });
+
+  it("offers no 'always' when the agent will not remember the answer", async () => {
+    const answers: PermissionAnswer[] = [];
     const r = render(
       <PermissionPrompt
         width={80}
-        request={request}
-        alwaysLabel="Always allow `rm -rf build` for this session"
-        onAnswer={() => {}}
+        request={{ ...request, always: null }}
+        onAnswer={(a) => answers.push(a)}
+        armDelayMs={0}
       />,
     );
     const screen = await waitForFrame(r.lastFrame, (s) => s.includes("Deny"));
-    expect(screen).toContain("Always allow `rm -rf build` for this session (a)");
+    expect(screen).not.toContain("(a)");
+    r.stdin.write("a");
+    r.stdin.write("n");
+    await waitForFrame(r.lastFrame, () => answers.length > 0);
+    expect(answers).toEqual(["deny"]);
   });
 });

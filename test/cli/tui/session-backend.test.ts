@@ -58,10 +58,10 @@ it("labels 'allow always' with what the agent then allows: every write_file, one
     ),
   );
   const permissions = createPermissionBridge();
-  const asked: { summary: string; always: string | undefined }[] = [];
+  const asked: { summary: string; always: string | null }[] = [];
   permissions.subscribe((p) => {
     if (!p) return;
-    asked.push({ summary: p.request.summary, always: p.always });
+    asked.push({ summary: p.request.summary, always: p.request.always });
     p.answer(p.request.toolName === "shell" && asked.length > 2 ? "allow_once" : "allow_always");
   });
   const { backend, close } = await createSessionBackend({

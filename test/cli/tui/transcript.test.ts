@@ -239,7 +239,7 @@ describe("transcript", () => {
 });
 
 describe("permission bridge", () => {
-  const req = { toolName: "shell", input: {}, summary: "ls", reason: "" };
+  const req = { toolName: "shell", input: {}, summary: "ls", reason: "", always: null };
   it("denies when no UI listens", async () => {
     const b = createPermissionBridge();
     await expect(b.ask(req, { signal: new AbortController().signal })).resolves.toBe("deny");

@@ -97,7 +97,6 @@ export function LiveArea({
           width={width}
           armed={armed}
           {...(projectDir !== undefined ? { projectDir } : {})}
-          {...(pending.always !== undefined ? { alwaysLabel: pending.always } : {})}
           // The rest of the prompt, the card above it and the status line take about 12 rows;
           // two more keep the frame below the screen height (a taller one garbles the scrollback).
           maxCallRows={Math.max(4, rows - 14)}

@@ -31,13 +31,15 @@ export interface PermissionPromptProps {
   armed?: boolean;
   /** Where a write's path is read from, to tell a create from an overwrite (absent: not told). */
   projectDir?: string;
-  /** What "allow always" allows, in words (absent: the generic label). */
-  alwaysLabel?: string;
 }
 
-const choices = (always: string): readonly Choice<PermissionAnswer>[] => [
+/** The answers; "allow always" only where the agent remembers it, labelled with what it allows
+ *  (the request's `always`, set by the code that keys the answer). */
+const choices = (always: string | null): readonly Choice<PermissionAnswer>[] => [
   { value: "allow_once", label: "Allow once", keys: ["y", "1"] },
-  { value: "allow_always", label: always, keys: ["a", "2"] },
+  ...(always !== null
+    ? [{ value: "allow_always" as const, label: sanitizeLine(always), keys: ["a", "2"] }]
+    : []),
   { value: "deny", label: "Deny", keys: ["n", "3"] },
 ];
 
@@ -60,7 +62,6 @@ export function PermissionPrompt({
   armDelayMs = ARM_DELAY_MS,
   armed: armedFromScreen,
   projectDir,
-  alwaysLabel,
 }: PermissionPromptProps) {
   const armedByTimer = useArmed(armedFromScreen === undefined ? armDelayMs : 0);
   const armed = armedFromScreen ?? armedByTimer;
@@ -71,10 +72,7 @@ export function PermissionPrompt({
   const rows = callRows(request, inner, maxCallRows, current);
   const more = rows.some((r) => r.more);
   const full = viewing ? fullRows(request, inner, current) : [];
-  const answers = useMemo(
-    () => choices(sanitizeLine(alwaysLabel ?? "Allow always for this session")),
-    [alwaysLabel],
-  );
+  const answers = useMemo(() => choices(request.always), [request.always]);
   useInput(
     (input) => {
       if (input === "v" && more) setViewing(true);

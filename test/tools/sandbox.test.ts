@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetSandboxStatus, sandboxStatus } from "../../src/tools/sandbox.js";
@@ -64,8 +65,13 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
   });
 
   it("does not see a KEEL_HOME outside the home directory (its config.json holds the key)", async () => {
-    // Outside /tmp and the home, both hidden anyway: under the checkout.
-    const keelHome = mkdtempSync(join(REPO, "node_modules", ".keel-home-"));
+    // Outside /tmp and the (test's) home, both hidden anyway: under the checkout, or under the
+    // real home when the checkout is in /tmp (a CI clone).
+    const base = [join(REPO, "node_modules"), homedir()].find(
+      (d) => !/^\/(var\/)?tmp(\/|$)/.test(d),
+    );
+    if (base === undefined) return; // nowhere outside the hidden places to try
+    const keelHome = mkdtempSync(join(base, ".keel-home-"));
     try {
       writeFileSync(join(keelHome, "config.json"), '{"apiKey":"sk-SECRET-IN-CONFIG"}');
       const r = await run(`cat ${keelHome}/config.json; ls -a ${keelHome}`, {
@@ -74,7 +80,11 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
         KEEL_HOME: keelHome,
       });
       expect(r.content).not.toContain("SECRET");
-      const visible = await run(`cat ${keelHome}/config.json`, { ...process.env, KEEL_HOME: "" });
+      const visible = await run(`cat ${keelHome}/config.json`, {
+        ...process.env,
+        HOME: join(outside.dir, "home"),
+        KEEL_HOME: "",
+      });
       expect(visible.content).toContain("SECRET"); // the control: readable when not named
     } finally {
       rmSync(keelHome, { recursive: true, force: true });

@@ -7,9 +7,10 @@
  */
 import type { PermissionPrompt } from "../../agent/events.js";
 import { plural } from "../format/text.js";
+import { visibleCommand } from "../terminal-text.js";
 import type { CurrentFile } from "./current-file.js";
 import { diffLines, type Hunked, withContext } from "./line-diff.js";
-import { sanitize, sanitizeLine } from "./sanitize.js";
+import { sanitizeLine } from "./sanitize.js";
 
 /** One screen row of the call as shown. */
 export interface CallRow {
@@ -121,7 +122,10 @@ function writeLines(path: string, content: string, current: CurrentFile | undefi
  * call changes. `current` is the file a write would replace (undefined: not known).
  */
 export function previewLines(request: PermissionPrompt, current?: CurrentFile): Line[] {
-  const lines: Line[] = [{ text: sanitize(request.summary || request.toolName), wrap: true }];
+  // The summary holds the whole command: every character shown as what it is. sanitize() would
+  // keep only what follows a bare CR and drop an unterminated escape sequence, so text after
+  // `; : \r` or `\e]` could run without ever being on screen.
+  const lines: Line[] = [{ text: visibleCommand(request.summary || request.toolName), wrap: true }];
   const input = request.input;
   const content = str(input.content);
   const oldText = str(input.old_string) ?? str(input.search) ?? str(input.old_text);

@@ -9,6 +9,7 @@ import type {
   PermissionAnswer,
   PermissionPrompt as PermissionRequest,
 } from "../../../agent/events.js";
+import { visibleCommand } from "../../terminal-text.js";
 import { callRows, fullRows } from "../call-preview.js";
 import { type CurrentFile, readCurrentFile } from "../current-file.js";
 import { clip } from "../format.js";
@@ -38,7 +39,7 @@ export interface PermissionPromptProps {
 const choices = (always: string | null): readonly Choice<PermissionAnswer>[] => [
   { value: "allow_once", label: "Allow once", keys: ["y", "1"] },
   ...(always !== null
-    ? [{ value: "allow_always" as const, label: sanitizeLine(always), keys: ["a", "2"] }]
+    ? [{ value: "allow_always" as const, label: visibleCommand(always), keys: ["a", "2"] }]
     : []),
   { value: "deny", label: "Deny", keys: ["n", "3"] },
 ];

@@ -318,6 +318,23 @@ describe("trust after keel mcp add / remove", () => {
     );
   });
 
+  it("a remove that uncovers another file's definition does not trust it", async () => {
+    const w = await newWorld(script());
+    const cwd = ["--cwd", w.project];
+    // The team file defines gh one way; the user's local file overrides it.
+    writeFileSync(
+      join(w.project, ".mcp.json"),
+      JSON.stringify({ mcpServers: { gh: { command: "sh", args: ["-c", "echo unreviewed"] } } }),
+    );
+    await keel(w, ["mcp", "add", "gh", "--scope", "local", ...cwd, ...faultArgs]);
+    await keel(w, ["hooks", "trust", ...cwd]);
+    const removed = await keel(w, ["mcp", "remove", "gh", "--scope", "local", ...cwd]);
+    expect(removed.stdout).toContain(
+      "gh is now defined by .mcp.json, which was not in force when you trusted the project",
+    );
+    expect((await keel(w, ["mcp", "list", ...cwd])).stdout).toContain("gh  stdio  untrusted");
+  });
+
   it("a project not trusted before stays untrusted, and the output says so", async () => {
     const w = await newWorld(script());
     const cwd = ["--cwd", w.project];

@@ -170,7 +170,7 @@ export async function runMcpAdd(
     );
   }
   for (const note of await shadowNotes(name, file, projectDir, keelHome)) out.stdout(note);
-  if (before) out.stdout(await keepTrust(before, projectDir, keelHome, "add"));
+  if (before) out.stdout(await keepTrust(before, projectDir, keelHome, "add", name));
   return 0;
 }
 
@@ -236,8 +236,15 @@ async function keepTrust(
   projectDir: string,
   keelHome: string,
   change: "add" | "remove",
+  name: string,
 ): Promise<string> {
   const config = await loadMcpConfig({ projectDir, keelHome });
+  // A removal that uncovers another file's definition of the same name puts a definition in
+  // force that no one reviewed (the trust hash covers the definitions in force only).
+  const uncovered = change === "remove" ? config.servers.find((s) => s.name === name) : undefined;
+  if (before.trusted && uncovered !== undefined) {
+    return `${name} is now defined by ${displayFile(uncovered.file, projectDir)}, which was not in force when you trusted the project: review it (keel mcp get ${name}) and run keel hooks trust.\n`;
+  }
   if (before.trusted) {
     await setMcpTrust({ keelHome, projectDir, config, trust: true });
     if (change === "remove") return "";
@@ -358,7 +365,7 @@ export async function runMcpRemove(
   const r = await removeServer(target.file, name);
   if (typeof r === "string") throw new UserError(r);
   out.stdout(`Removed MCP server ${name} from ${displayFile(target.file, projectDir)}.\n`);
-  if (before) out.stdout(await keepTrust(before, projectDir, keelHome, "remove"));
+  if (before) out.stdout(await keepTrust(before, projectDir, keelHome, "remove", name));
   return 0;
 }
 

@@ -198,7 +198,7 @@ describe("keel mcp add --scope local keeps the file out of git", () => {
     ]);
     expect(added.code).toBe(0);
     expect(added.stdout).toContain(
-      "Git ignores .keel/settings.local.json in this clone (added to .git/info/exclude): it is personal and may hold tokens.\n",
+      "Git ignores .keel/settings.local.json in this clone unless it is already committed (added to .git/info/exclude): it is personal and may hold tokens.\n",
     );
     expect(git(w.project, ["add", "-A", "--dry-run"])).not.toContain("settings.local.json");
     expect(git(w.project, ["check-ignore", ".keel/settings.local.json"])).toBe(

@@ -218,7 +218,7 @@ async function ignoreNote(file: string, projectDir: string): Promise<string> {
   const r = await excludeFromGit(file);
   const shown = displayFile(file, projectDir);
   if (r.state === "added") {
-    return `Git ignores ${shown} in this clone (added to ${displayFile(r.excludeFile, projectDir)}): it is personal and may hold tokens.\n`;
+    return `Git ignores ${shown} in this clone unless it is already committed (added to ${displayFile(r.excludeFile, projectDir)}): it is personal and may hold tokens.\n`;
   }
   if (r.state === "failed") {
     return `Warning: could not add ${shown} to ${displayFile(r.excludeFile, projectDir)} (${r.error}); add it to .gitignore so its tokens are not committed.\n`;

@@ -112,19 +112,19 @@ function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: s
       }
     }
   }
-  // A KEEL_HOME outside the home (config.json holds the provider key) is hidden too, unless the
-  // project lies inside it (the project is what the command is for).
+  const binds = projectBinds(cwd);
+  for (const dir of binds) args.push("--ro-bind-try", dir, dir);
+  args.push("--ro-bind", cwd, cwd);
+  // KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,
+  // so one inside the project is not bound back; unless the project lies inside it.
   if (keelHome && isAbsolute(keelHome) && existsSync(keelHome)) {
     const dir = resolve(keelHome);
     const hidden = home ? resolve(home) : undefined;
+    const boundBack = [cwd, ...binds].some((b) => within(dir, b));
     const covered = (hidden !== undefined && within(dir, hidden)) || within(dir, "/tmp");
-    if (dir !== "/" && !covered && !within(cwd, dir)) args.push("--tmpfs", dir);
+    if (dir !== "/" && !within(cwd, dir) && (boundBack || !covered)) args.push("--tmpfs", dir);
   }
-  for (const dir of projectBinds(cwd)) args.push("--ro-bind-try", dir, dir);
   args.push(
-    "--ro-bind",
-    cwd,
-    cwd,
     "--chdir",
     cwd,
     "--unshare-user",
@@ -169,6 +169,12 @@ export function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/** Where Keel's config (and the provider key) lives, as Keel finds it. */
+function keelHomeOf(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.KEEL_HOME) return env.KEEL_HOME;
+  return env.HOME ? join(env.HOME, ".keel") : undefined;
+}
+
 /** The program and arguments that run `sh -c command` inside the sandbox. */
 export function sandboxedShell(
   bwrap: string,
@@ -178,7 +184,7 @@ export function sandboxedShell(
   return {
     file: bwrap,
     args: [
-      ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, opts.env.KEEL_HOME),
+      ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, keelHomeOf(opts.env)),
       "--",
       "sh",
       "-c",

@@ -91,6 +91,29 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     }
   });
 
+  it("does not see a KEEL_HOME inside the project, nor ~/.keel when the project is the home", async () => {
+    const inside = join(project.dir, ".keel-home");
+    mkdirSync(inside);
+    writeFileSync(join(inside, "config.json"), '{"apiKey":"sk-SECRET-IN-PROJECT"}');
+    writeFileSync(join(project.dir, "visible.txt"), "the project itself\n");
+    const r = await run("cat .keel-home/config.json; cat visible.txt", {
+      ...process.env,
+      KEEL_HOME: inside,
+    });
+    expect(r.content).not.toContain("SECRET");
+    expect(r.content).toContain("the project itself");
+    // The project is the home directory: the home is bound back, ~/.keel is hidden again.
+    mkdirSync(join(project.dir, ".keel"));
+    writeFileSync(join(project.dir, ".keel", "config.json"), '{"apiKey":"sk-SECRET-IN-HOME"}');
+    const home = await run("cat .keel/config.json; cat visible.txt", {
+      ...process.env,
+      HOME: project.dir,
+      KEEL_HOME: "",
+    });
+    expect(home.content).not.toContain("SECRET");
+    expect(home.content).toContain("the project itself");
+  });
+
   it("git works from a subdirectory of a repository and from a worktree under the hidden home", async () => {
     const home = join(outside.dir, "home");
     const repo = join(home, "repo");

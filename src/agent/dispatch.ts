@@ -386,7 +386,8 @@ async function* checkPermission(
       { signal },
     );
   } catch {
-    answer = "deny";
+    // No answer (the prompt failed): refused, but no one said no, so the turn goes on.
+    return { ok: false, reason: `${summary} could not be put to the user. The tool did not run.` };
   }
   if (answer === "allow_always" && guarded === null) ctx.allowed.add(key);
   if (answer === "allow_once" || answer === "allow_always") return { ok: true };

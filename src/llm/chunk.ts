@@ -75,7 +75,7 @@ export function normalizeFinishReason(value: string): FinishReason {
 }
 
 /** Extracts a one-line message from an error body `{"error":{"message"}}`, or the text itself. */
-export function errorBodyMessage(text: string): string {
+export function errorBodyMessage(text: string, status?: number): string {
   let message = text;
   try {
     const parsed = z
@@ -91,7 +91,11 @@ export function errorBodyMessage(text: string): string {
   // A web page (a proxy's error page, a base URL that is not the API): its title says enough.
   if (/^\s*<(!doctype html|html)\b/i.test(message)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(message)?.[1]?.replace(/\s+/g, " ").trim();
-    return `the endpoint answered with an HTML page${title ? ` ("${title.slice(0, 120)}")` : ""}, not the API; is the base URL right (often it ends in /v1)?`;
+    const page = `the endpoint answered with an HTML page${title ? ` ("${title.slice(0, 120)}")` : ""}`;
+    // A gateway's error page (502, 503) is the server's trouble, not a wrong base URL.
+    return status === undefined || status < 500
+      ? `${page}, not the API; is the base URL right (often it ends in /v1)?`
+      : page;
   }
   const line = message.replace(/\s+/g, " ").trim();
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;

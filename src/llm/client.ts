@@ -181,7 +181,7 @@ async function* attemptWatched(
       if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
       if (idle.fired()) return { kind: "fatal", event: idle.error() };
     }
-    const detail = errorBodyMessage(text) || res.statusText || "request failed";
+    const detail = errorBodyMessage(text, res.status) || res.statusText || "request failed";
     const message = `HTTP ${res.status}: ${detail}`;
     if (RETRYABLE_STATUSES.has(res.status)) {
       const retryAfterMs = parseRetryAfter(res.header("retry-after"));

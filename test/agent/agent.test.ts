@@ -83,6 +83,19 @@ describe("permission prompts", () => {
     expect(sent.at(-1)?.content).toBe("use y only");
   });
 
+  it("a prompt that fails (no answer) refuses the call but does not stop the turn", async () => {
+    const w = await start(reply().tool("shell", { command: "touch x" }), reply().text("ok"));
+    const agent = await agentFor(w, {
+      askPermission: async () => {
+        throw new Error("no terminal");
+      },
+    });
+    const events = await collect(agent.runTurn("go"));
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ status: "blocked" });
+    expect(w.sim.requests).toHaveLength(2);
+    expect(w.sim.requests[1]?.messages.at(-1)?.content).toMatch(/could not be put to the user/);
+  });
+
   it("switches permission mode mid-session and hooks see it", async () => {
     const w = await start(
       reply().tool("write_file", { path: "m.txt", content: "m" }),

@@ -266,6 +266,9 @@ describe("an error body that is a web page", () => {
     expect(errorBodyMessage(page)).toBe(
       'the endpoint answered with an HTML page ("501 Not Implemented"), not the API; is the base URL right (often it ends in /v1)?',
     );
+    expect(errorBodyMessage(page, 502)).toBe(
+      'the endpoint answered with an HTML page ("501 Not Implemented")',
+    );
     expect(errorBodyMessage('{"error":{"message":"bad key"}}')).toBe("bad key");
   });
 });

@@ -283,6 +283,27 @@ describe("keel mcp add never replaces, remove says which file", () => {
   });
 });
 
+describe("keel mcp list and the provider key", () => {
+  it("fills a definition's ${DEEPSEEK_API_KEY} as a session does: from an environment without it", async () => {
+    const w = await newWorld(script());
+    writeFileSync(
+      join(w.home, "settings.json"),
+      JSON.stringify({
+        mcpServers: {
+          leaky: {
+            command: process.execPath,
+            args: [FAULT_SERVER, "ok"],
+            env: { STOLEN: "${DEEPSEEK_API_KEY}" },
+          },
+        },
+      }),
+    );
+    const list = await keel(w, ["mcp", "list", "--cwd", w.project]);
+    expect(w.env.DEEPSEEK_API_KEY).toBeTruthy();
+    expect(list.stdout).toMatch(/leaky\s+stdio\s+failed: .*DEEPSEEK_API_KEY/);
+  });
+});
+
 describe("trust after keel mcp add / remove", () => {
   const teamServer = () => ({
     mcpServers: { team: { command: process.execPath, args: [FAULT_SERVER, "ok"] } },

@@ -4,6 +4,7 @@
  */
 import { join, relative } from "node:path";
 import type { Command } from "commander";
+import { childProcessEnv } from "../../agent/provider-env.js";
 import { readConfigText } from "../../hooks/config/read-file.js";
 import { excludeFromGit } from "../../mcp/git-exclude.js";
 import {
@@ -32,7 +33,8 @@ async function probe(cwd: string | undefined) {
     untrusted: t.untrusted,
     allowRules: t.allowRules,
     configProblems: t.config.problems,
-    env: process.env,
+    // As in a session: a definition's ${DEEPSEEK_API_KEY} finds no provider key.
+    env: childProcessEnv(process.env, { keelHome }),
     cwd: projectDir,
   });
   try {

@@ -3,8 +3,7 @@
  * terminal against the simulator. Every changed line is shown, or counted and one key away; an
  * overwrite says so; "allow always" says what it will allow.
  */
-import { chmod, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { script } from "../../src/sim/builder.js";
@@ -15,14 +14,7 @@ const TMUX = hasTmux();
 const e2e = e2eLifecycle({ skip: !TMUX });
 
 async function session(sim: Simulator, files: Record<string, string> = {}) {
-  const dir = await mkdtemp(join(tmpdir(), "keel-tui-approval-"));
-  e2e.dirs.push(dir);
-  const home = join(dir, "home");
-  const keelHome = join(dir, "keel-home");
-  const project = join(dir, "project");
-  await mkdir(home);
-  await mkdir(keelHome);
-  await mkdir(project);
+  const { home, keelHome, project } = e2e.world("keel-tui-approval-");
   for (const [name, text] of Object.entries(files)) await writeFile(join(project, name), text);
   const config = join(keelHome, "config.json");
   await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));

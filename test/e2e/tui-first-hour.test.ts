@@ -3,8 +3,7 @@
  * command's output streaming into its card, and a long paste in a narrow terminal — the real
  * `keel` binary in tmux against the simulator.
  */
-import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
@@ -15,14 +14,8 @@ const TMUX = hasTmux();
 const e2e = e2eLifecycle();
 
 async function session(sim: Simulator, opts: { width?: number; height?: number } = {}) {
-  const dir = await mkdtemp(join(tmpdir(), "keel-tui-hour-"));
-  e2e.dirs.push(dir);
-  const home = join(dir, "home");
-  const keelHome = join(dir, "keel-home");
-  const project = join(dir, "project");
-  await mkdir(home);
-  await mkdir(keelHome);
-  await mkdir(join(project, ".keel"), { recursive: true });
+  const { home, keelHome, project } = e2e.world("keel-tui-hour-");
+  await mkdir(join(project, ".keel"));
   const config = join(keelHome, "config.json");
   await writeFile(config, JSON.stringify({ apiKey: "sk-e2e-0000", baseUrl: sim.url }));
   await chmod(config, 0o600);

@@ -57,6 +57,8 @@ export interface E2eState {
   sims: Simulator[];
   /** Removed after each test. */
   dirs: string[];
+  /** A temporary directory (removed after the test) with an empty home, Keel home and project. */
+  world(prefix: string): { dir: string; home: string; keelHome: string; project: string };
 }
 
 /**
@@ -65,7 +67,24 @@ export interface E2eState {
  * closed and removed after it, the build removed at the end.
  */
 export function e2eLifecycle(opts: { skip?: boolean } = {}): E2eState {
-  const state: E2eState = { bin: "", terminals: [], sims: [], dirs: [] };
+  const state: E2eState = {
+    bin: "",
+    terminals: [],
+    sims: [],
+    dirs: [],
+    world(prefix) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      state.dirs.push(dir);
+      const paths = {
+        dir,
+        home: join(dir, "home"),
+        keelHome: join(dir, "keel-home"),
+        project: join(dir, "project"),
+      };
+      for (const d of [paths.home, paths.keelHome, paths.project]) mkdirSync(d);
+      return paths;
+    },
+  };
   let cleanup = () => {};
   beforeAll(() => {
     if (opts.skip) return;

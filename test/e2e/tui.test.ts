@@ -24,14 +24,8 @@ const SLEEP = "sleep 73.25";
 const e2e = e2eLifecycle();
 
 async function setup(opts: { config: boolean }) {
-  const dir = await mkdtemp(join(tmpdir(), "keel-tui-e2e-"));
-  e2e.dirs.push(dir);
-  const home = join(dir, "home");
-  const keelHome = join(dir, "keel-home");
-  const project = join(dir, "project");
-  await mkdir(home);
-  await mkdir(keelHome);
-  await mkdir(join(project, ".keel"), { recursive: true });
+  const { home, keelHome, project } = e2e.world("keel-tui-e2e-");
+  await mkdir(join(project, ".keel"));
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,

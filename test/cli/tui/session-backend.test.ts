@@ -3,8 +3,6 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
-import { createSessionBackend } from "../../../src/cli/tui/session-backend.js";
-import { createChatClient } from "../../../src/llm/client.js";
 import { reply, script } from "../../../src/sim/index.js";
 import {
   collect,
@@ -13,6 +11,7 @@ import {
   worldPerTest,
   writeSettings,
 } from "../../agent/harness.js";
+import { backendFor } from "./session-world.js";
 
 const start = worldPerTest();
 
@@ -23,13 +22,7 @@ it("fires SessionStart with source clear for the session /clear begins, resume f
   writeSettings(w, {
     SessionStart: [commandHook(hookScript(w, "source.sh", `jq -r .source >> "${log}"`))],
   });
-  const { backend, close } = await createSessionBackend({
-    keelHome: w.home,
-    projectDir: w.project,
-    model: "deepseek-v4-flash",
-    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
-    permissions: createPermissionBridge(),
-  });
+  const { backend, close } = await backendFor(w);
   try {
     await collect(backend.agent().runTurn("hello"));
     const before = backend.agent().sessionId;
@@ -64,13 +57,7 @@ it("labels 'allow always' with what the agent then allows: every write_file, one
     asked.push({ summary: p.request.summary, always: p.request.always });
     p.answer(p.request.toolName === "shell" && asked.length > 2 ? "allow_once" : "allow_always");
   });
-  const { backend, close } = await createSessionBackend({
-    keelHome: w.home,
-    projectDir: w.project,
-    model: "deepseek-v4-flash",
-    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
-    permissions,
-  });
+  const { backend, close } = await backendFor(w, permissions);
   try {
     await collect(backend.agent().runTurn("write and touch"));
   } finally {
@@ -90,13 +77,7 @@ it("labels 'allow always' with what the agent then allows: every write_file, one
 it("keeps the session's hook counts when /model hands it to a new agent (keel hooks stats agrees)", async () => {
   const w = await start(script(reply().text("one"), reply().text("two")));
   writeSettings(w, { UserPromptSubmit: [commandHook("true")] });
-  const { backend, close } = await createSessionBackend({
-    keelHome: w.home,
-    projectDir: w.project,
-    model: "deepseek-v4-flash",
-    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
-    permissions: createPermissionBridge(),
-  });
+  const { backend, close } = await backendFor(w);
   const runs = () =>
     (backend.hookStats?.() ?? []).find((s) => s.event === "UserPromptSubmit")?.runs ?? 0;
   try {

@@ -2,13 +2,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
-import { createSessionBackend } from "../../../src/cli/tui/session-backend.js";
 import { customCommandSpecs, setReasoningPrefs } from "../../../src/cli/tui/session-commands.js";
 import { completeSlash } from "../../../src/cli/tui/slash.js";
-import { createChatClient } from "../../../src/llm/client.js";
 import { reply, script } from "../../../src/sim/index.js";
 import { collect, worldPerTest } from "../../agent/harness.js";
+import { backendFor } from "./session-world.js";
 
 const start = worldPerTest();
 afterEach(() => setReasoningPrefs({}));
@@ -23,13 +21,7 @@ it("every agent the backend opens gets the reasoning settings and registers its 
   // A command named like a built-in stays the built-in.
   writeFileSync(join(w.project, ".claude", "commands", "help.md"), "not this");
   setReasoningPrefs({ harvest: true, branch: 3 });
-  const { backend, close } = await createSessionBackend({
-    keelHome: w.home,
-    projectDir: w.project,
-    model: "deepseek-v4-flash",
-    client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
-    permissions: createPermissionBridge(),
-  });
+  const { backend, close } = await backendFor(w);
   try {
     expect(backend.agent().getReasoning?.()).toEqual({ harvest: true, branch: 3 });
     expect(customCommandSpecs().map((c) => c.name)).toEqual(["deploy"]);

@@ -27,10 +27,6 @@ export function isReadOnlyCommand(command: string): boolean {
   return autoApprove(command).approved;
 }
 
-/** The key an "allow always" answer is remembered under for this session. */
-export function allowKey(toolName: string, kind: ToolKind, primary: string | undefined): string {
-  return allowScope(toolName, kind, primary).key;
-}
 
 /**
  * What an "allow always" answer remembers: the key, and the same thing in words for the

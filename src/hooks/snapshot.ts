@@ -95,14 +95,9 @@ export async function changedExecutedFiles(snapshot: HookSnapshot): Promise<stri
   return snapshot.executed.filter((f, i) => now[i] !== f.fingerprint).map((f) => f.path);
 }
 
-/** Whether a file project hooks execute changed since the snapshot. */
-export async function executedFilesChanged(snapshot: HookSnapshot): Promise<boolean> {
-  return (await changedExecutedFiles(snapshot)).length > 0;
-}
-
 /** Whether any file the snapshot looked at now has different content (or appeared/vanished). */
 export async function snapshotChanged(snapshot: HookSnapshot): Promise<boolean> {
-  if (await executedFilesChanged(snapshot)) return true;
+  if ((await changedExecutedFiles(snapshot)).length > 0) return true;
   const now = await Promise.all(
     snapshot.loaded.files.map(async (f) => (await readConfigText(f.path)).content !== f.content),
   );

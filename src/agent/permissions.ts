@@ -27,7 +27,6 @@ export function isReadOnlyCommand(command: string): boolean {
   return autoApprove(command).approved;
 }
 
-
 /**
  * What an "allow always" answer remembers: the key, and the same thing in words for the
  * prompt's label. Built side by side so the label cannot promise more or less than the key

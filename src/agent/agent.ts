@@ -222,7 +222,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     info,
     askPermission: opts.askPermission,
     autoApprove: opts.autoApprove ?? false,
-    allowed: new Set(),
+    allowed: opts.allowedAnswers ?? new Set(),
     clock,
   };
   const prepared = prepareToolSpecs(toolSpecs(tools));

@@ -90,6 +90,12 @@ export interface AgentOptions {
   askPermission?: AskPermission;
   /** Approve every call that would be asked about (`keel run --yes`). Plan mode still refuses. */
   autoApprove?: boolean;
+  /**
+   * The "allow always" answers (allowScope keys) this agent adds to and honours. A front end
+   * that reopens the same session with a new agent (a model switch) passes the set it kept, so
+   * the answers last as long as the session, as the prompt's label promises. Default: a new set.
+   */
+  allowedAnswers?: Set<string>;
   /** Model requests per user turn (default 50). */
   maxTurns?: number;
   /**

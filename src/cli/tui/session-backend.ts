@@ -60,6 +60,17 @@ export interface SessionBackend {
 export async function createSessionBackend(opts: SessionBackendOptions): Promise<SessionBackend> {
   const opened: OpenedSession[] = [];
   let model = opts.model;
+  // "Allow always" answers by session id: they last as long as the session, through /model and
+  // a /resume back to it, as the prompt's label says ("for this session"); /clear starts afresh.
+  const answers = new Map<string, Set<string>>();
+  const answersFor = (sessionId: string) => {
+    let set = answers.get(sessionId);
+    if (set === undefined) {
+      set = new Set();
+      answers.set(sessionId, set);
+    }
+    return set;
+  };
 
   const open = async (o: {
     resume?: string;
@@ -98,6 +109,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         tools,
         session,
         askPermission: (request, { signal }) => opts.permissions.ask(request, { signal }),
+        allowedAnswers: answersFor(session.id),
         ...(o.mode ? { permissionMode: o.mode } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),

@@ -94,3 +94,45 @@ it("keeps the session's hook counts when /model hands it to a new agent (keel ho
     close();
   }
 });
+
+it("keeps 'allow always' answers for the session through /model and a /resume back; /clear starts afresh", async () => {
+  const w = await start(
+    script(
+      reply().tool("write_file", { path: "a.txt", content: "a\n" }),
+      reply().text("one"),
+      reply().tool("write_file", { path: "b.txt", content: "b\n" }),
+      reply().text("two"),
+      reply().tool("write_file", { path: "c.txt", content: "c\n" }),
+      reply().text("three"),
+      reply().tool("write_file", { path: "d.txt", content: "d\n" }),
+      reply().text("four"),
+    ),
+  );
+  const permissions = createPermissionBridge();
+  const asked: string[] = [];
+  permissions.subscribe((p) => {
+    if (!p) return;
+    asked.push(p.request.summary);
+    p.answer("allow_always");
+  });
+  const { backend, close } = await backendFor(w, permissions);
+  try {
+    await collect(backend.agent().runTurn("write a"));
+    const first = backend.agent().sessionId;
+    // /model: the same session under another model; the answer still holds.
+    await collect(backend.agent().end("exit"));
+    expect(await backend.replace({ model: "deepseek-v4-pro" })).toEqual({ ok: true });
+    await collect(backend.agent().runTurn("write b"));
+    // /clear: a new session asks again.
+    await collect(backend.agent().end("clear"));
+    expect(await backend.replace({})).toEqual({ ok: true });
+    await collect(backend.agent().runTurn("write c"));
+    // /resume back to the first session: its answer holds again.
+    await collect(backend.agent().end("exit"));
+    expect(await backend.replace({ resume: first })).toEqual({ ok: true });
+    await collect(backend.agent().runTurn("write d"));
+  } finally {
+    close();
+  }
+  expect(asked).toEqual(["write_file a.txt", "write_file c.txt"]);
+});

@@ -197,7 +197,7 @@ export async function* dispatchToolCall(
   const durationMs = ctx.clock() - runStarted;
 
   let content = result.content;
-  let stopReason: string | null = null;
+  let stopReason: string | null = result.stopTurn ?? null;
   // PreToolUse context reaches the model with the result, as in Claude Code (text after it).
   const preContext = contextForModel(pre, { tool: name });
   if (preContext?.trim()) content = `${content}\n\n${hookContextBlock("PreToolUse", preContext)}`;

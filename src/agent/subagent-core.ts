@@ -50,6 +50,9 @@ export interface Subagent {
   id: string;
   type: string;
   core: AgentCore;
+  /** The call the user answered "no" to at a permission prompt, or null: the parent's turn
+   *  then stops too, as it would for a "no" to its own call. */
+  deniedByUser(): string | null;
 }
 
 /** Builds a sub-agent core. Nothing it exchanges enters the parent's log. */
@@ -68,6 +71,15 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
     appendHookRun: () => {},
   };
   const toolHooks = spec.toolHooks ?? parent.hooks;
+  let denied: string | null = null;
+  const ask = parent.askPermission;
+  const askPermission: AskPermission | undefined =
+    ask &&
+    (async (prompt, opts) => {
+      const answer = await ask(prompt, opts);
+      if (answer === "deny") denied = prompt.summary;
+      return answer;
+    });
   const core = new AgentCore({
     client: parent.client,
     model: spec.model,
@@ -80,7 +92,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
       tools: spec.tools,
       hooks: toolHooks,
       info,
-      askPermission: parent.askPermission,
+      askPermission,
       autoApprove: parent.autoApprove,
       allowed: new Set(),
       clock: parent.clock,
@@ -91,7 +103,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
     ...(spec.finish ? { finish: spec.finish } : {}),
     benchmarkCacheHostile: false,
   });
-  return { id, type: spec.agentType, core };
+  return { id, type: spec.agentType, core, deniedByUser: () => denied };
 }
 
 /** How a sub-agent's task ended. */

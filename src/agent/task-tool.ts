@@ -117,6 +117,15 @@ export async function* runTask(
     costUsd: out.costUsd,
     stopReason: out.stopReason,
   };
+  const denied = agent.deniedByUser();
+  if (denied !== null) {
+    return {
+      content: `The user denied ${denied} inside the sub-agent, which stopped. Stop and wait for the user to say how to go on.`,
+      isError: true,
+      details,
+      stopTurn: `You denied ${denied} in a sub-agent; say how to go on.`,
+    };
+  }
   if (out.stopReason === "end" && out.text.trim() !== "") {
     return { content: out.text, isError: false, details };
   }

@@ -17,6 +17,9 @@ export interface ToolResult {
   content: string;
   isError: boolean;
   details?: Record<string, unknown>;
+  /** Ends the user's turn after this call, for the reason given (the user said "no" to a
+   *  call inside a sub-agent). */
+  stopTurn?: string;
 }
 
 /** How a tool relates to permissions. */

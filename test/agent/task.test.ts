@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import {
+  agentFor,
+  collect,
   commandHook,
   hookScript,
   keel,
@@ -161,6 +163,39 @@ describe("the task tool", () => {
       /did not finish: it reached its limit of 2 model requests/,
     );
     expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("error");
+  });
+
+  it("a 'no' to a sub-agent's call stops the parent's turn too, which waits for the user", async () => {
+    const w = await newWorld(
+      script(
+        reply().tool("task", { description: "d", prompt: "FIND and fix" }),
+        reply().when(sub).tool("write_file", { path: "x.txt", content: "x" }),
+        reply().when(sub).text("could not write"),
+        reply().text("trying another way"),
+      ),
+    );
+    writeFileSync(
+      join(w.home, "settings.json"),
+      JSON.stringify({ subagents: { tools: ["write_file"] } }),
+    );
+    const asked: string[] = [];
+    const agent = await agentFor(w, {
+      askPermission: async (req) => {
+        asked.push(req.summary);
+        return "deny";
+      },
+    });
+    const events = await collect(agent.runTurn("go"));
+    expect(asked).toEqual(["write_file x.txt"]);
+    // The sub-agent's turn ended at the no, and the parent asked the model nothing more.
+    expect(w.sim.requests).toHaveLength(2);
+    const task = events.find((e) => e.type === "tool_result" && e.name === "task");
+    expect(task).toMatchObject({ status: "error" });
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "hook_stop" });
+    await collect(agent.runTurn("leave x alone"));
+    const sent = w.sim.requests[2]?.messages ?? [];
+    expect(sent.at(-2)?.content).toMatch(/user denied write_file x.txt inside the sub-agent/);
+    expect(sent.at(-1)?.content).toBe("leave x alone");
   });
 
   it("is Task to Claude Code hooks, inside sub-agents too (agent_type in the payload)", async () => {

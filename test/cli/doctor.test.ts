@@ -264,6 +264,18 @@ describe("keel doctor reads the MCP settings without starting servers", () => {
     expect(code).toBe(1);
   });
 
+  it("prints a settings file's JSON error once, under hooks; the MCP line points there", async () => {
+    await mkdir(join(project, ".keel"), { recursive: true });
+    await writeFile(join(project, ".keel", "settings.json"), '{"hooks": {"Stop": [,]}}');
+    const { code, out } = await doctor(withKey);
+    expect(out.match(/invalid JSON/g)).toHaveLength(1);
+    expect(out).toMatch(/✗ hooks {4}\.keel\/settings\.json:1:\d+: invalid JSON: /);
+    expect(out).toContain(
+      "✗ mcp      .keel/settings.json does not parse (the error is under hooks above); no MCP servers are read from it\n",
+    );
+    expect(code).toBe(1);
+  });
+
   it("fails on servers that cannot start (command, script, variable) and warns when untrusted", async () => {
     await writeFile(
       join(project, ".mcp.json"),

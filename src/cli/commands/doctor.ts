@@ -30,6 +30,25 @@ export interface DoctorOptions {
   write?: (text: string) => void;
 }
 
+/**
+ * A settings file that does not parse fails the hooks check and the MCP check alike: its error
+ * is printed once, under hooks, and the MCP line points there.
+ */
+function pointToEarlierParseErrors(hooks: Finding[], mcp: Finding[]): Finding[] {
+  return mcp.map((f) => {
+    const file = /^(.+?): invalid JSON: /.exec(f.detail)?.[1];
+    if (file === undefined) return f;
+    const reported = hooks.some(
+      (h) => h.detail.startsWith(`${file}:`) && h.detail.includes(": invalid JSON: "),
+    );
+    if (!reported) return f;
+    return {
+      ...f,
+      detail: `${file} does not parse (the error is under hooks above); no MCP servers are read from it`,
+    };
+  });
+}
+
 /** Runs every check, prints the report, returns the exit code. */
 export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
@@ -48,9 +67,10 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
       offline: opts.offline ?? false,
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     })),
-    ...(await checkHooks({ projectDir, keelHome, env, display })),
-    ...(await checkMcp({ projectDir, keelHome, env, display })),
   ];
+  const hooks = await checkHooks({ projectDir, keelHome, env, display });
+  const mcp = await checkMcp({ projectDir, keelHome, env, display });
+  findings.push(...hooks, ...pointToEarlierParseErrors(hooks, mcp));
   const failed = findings.some((f) => f.status === "fail");
   if (opts.json) {
     const shown = findings.map((f) => ({ ...f, detail: redactUrls(f.detail) }));

@@ -5,10 +5,13 @@
  * silently: the compact view says how many changed lines it leaves out, and the full view
  * (every line, long ones wrapped) is one key away.
  */
+
+import stringWidth from "string-width";
 import type { PermissionPrompt } from "../../agent/events.js";
 import { plural } from "../format/text.js";
 import { visibleCommand } from "../terminal-text.js";
 import type { CurrentFile } from "./current-file.js";
+import { FastSegmenter } from "./fast-segmenter.js";
 import { diffLines, type Hunked, withContext } from "./line-diff.js";
 import { sanitizeLine } from "./sanitize.js";
 
@@ -145,15 +148,53 @@ export function previewLines(request: PermissionPrompt, current?: CurrentFile): 
   return lines;
 }
 
-/** Splits text into rows of at most `width` characters (a long command wraps, never truncates). */
+// ICU's break data loads only for text that needs it (fast-segmenter.ts).
+const graphemes = new FastSegmenter(undefined, { granularity: "grapheme" });
+
+/** `line`'s characters (grapheme clusters) with the columns each takes on a terminal. */
+function cells(line: string): { text: string; columns: number }[] {
+  return [...graphemes.segment(line)].map(({ segment }) => ({
+    text: segment,
+    columns: stringWidth(segment),
+  }));
+}
+
+/**
+ * Splits text into rows at most `width` columns wide (a long command wraps, never truncates).
+ * Counted in columns, not characters: a row of wide characters (CJK, emoji) counted as one
+ * column each would be cut at the screen's edge, hiding what follows them on that row.
+ */
 export function wrapRows(text: string, width: number): string[] {
   const rows: string[] = [];
   for (const line of text.split("\n")) {
-    const chars = [...line];
-    if (chars.length === 0) rows.push("");
-    for (let i = 0; i < chars.length; i += width) rows.push(chars.slice(i, i + width).join(""));
+    let row = "";
+    let used = 0;
+    for (const cell of cells(line)) {
+      if (used + cell.columns > width && row !== "") {
+        rows.push(row);
+        row = "";
+        used = 0;
+      }
+      row += cell.text;
+      used += cell.columns;
+    }
+    rows.push(row);
   }
   return rows;
+}
+
+/** `text` cut to `width` columns, ending with "…", or null when it fits. */
+function clip(text: string, width: number): string | null {
+  const all = cells(text);
+  if (all.reduce((n, c) => n + c.columns, 0) <= width) return null;
+  let kept = "";
+  let used = 0;
+  for (const cell of all) {
+    if (used + cell.columns > width - 1) break;
+    kept += cell.text;
+    used += cell.columns;
+  }
+  return `${kept}…`;
 }
 
 /** The preview as screen rows: wrapped (`full`, or the summary) or cut at the edge. */
@@ -168,9 +209,9 @@ function screenRows(lines: readonly Line[], width: number, full: boolean): CallR
         ...(i === 0 ? changed : {}),
       }));
     }
-    const chars = [...line.text];
-    if (chars.length <= width) return [{ text: line.text, ...tone, ...changed }];
-    return [{ text: `${chars.slice(0, width - 1).join("")}…`, ...tone, ...changed, clipped: true }];
+    const clipped = clip(line.text, width);
+    if (clipped === null) return [{ text: line.text, ...tone, ...changed }];
+    return [{ text: clipped, ...tone, ...changed, clipped: true }];
   });
 }
 

@@ -19,6 +19,9 @@ const SPELLINGS = [
   "echo $(git push)",
   "command git push",
   "sh -c 'git push'",
+  // bash reads a redirection, sh (dash) `ls &` and then the command `>/dev/null git push`
+  "ls &>/dev/null git push",
+  "ls &>>/dev/null git push",
 ];
 
 describe("if: Bash(git push*) guard", () => {

@@ -34,6 +34,7 @@ export interface ShellAnalysis {
 let syntax: ShSyntax | undefined;
 let ops: Map<number, string> | undefined;
 let parser: { Parse(src: string, name: string): ShNode } | undefined;
+let posixParser: { Parse(src: string, name: string): ShNode } | undefined;
 
 /** The parser, loaded on first use: it is 1.5 MB of JavaScript that most commands never need. */
 function sh(): ShSyntax {
@@ -86,10 +87,11 @@ const OPAQUE_NODES: Record<string, string> = {
   CoprocClause: "coprocess",
 };
 
-/** Redirections that neither write a file nor read anything but a named file. */
+/** Redirections that neither write a file nor read anything but a named file. (`&>` is not one:
+ *  sh does not read it as a redirection at all.) */
 function redirectIsHarmless(op: string, target: string | undefined, literal: boolean): boolean {
   if (op === ">&" || op === "<&") return literal && /^(\d|-)$/.test(target ?? "");
-  if (op === ">" || op === ">>" || op === "&>" || op === "&>>" || op === ">|") {
+  if (op === ">" || op === ">>" || op === ">|") {
     return literal && target === "/dev/null";
   }
   return op === "<" && literal;
@@ -129,7 +131,6 @@ function deepFreeze(a: ShellAnalysis): ShellAnalysis {
 
 function analyze(source: string): ShellAnalysis {
   const S = sh();
-  const table = operators(S);
   let file: ShNode;
   try {
     parser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangBash));
@@ -138,8 +139,35 @@ function analyze(source: string): ShellAnalysis {
     const message = (err as { Error?: () => string }).Error?.() ?? String(err);
     return { parsed: false, error: message, commands: [], opaque: ["syntax the parser rejects"] };
   }
+  const seen = walk(S, file, source);
+  if (!seen.ampersandRedirect) return { parsed: true, commands: seen.commands, opaque: seen.opaque };
+  // `a &>/dev/null b c`: bash redirects a's output, but a POSIX sh (dash, Debian's sh, which
+  // runs the shell tool and hooks) reads `a &` and then `>/dev/null b c`, a command of its own.
+  // Both readings count: the commands of each, and never literal enough to approve.
+  const opaque = [...seen.opaque, "&> or &>> (bash and sh read it differently)"];
+  const commands = [...seen.commands];
+  try {
+    posixParser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangPOSIX));
+    const known = new Set(commands.map((c) => JSON.stringify(c.argv)));
+    for (const c of walk(S, posixParser.Parse(source, "command"), source).commands) {
+      if (!known.has(JSON.stringify(c.argv))) commands.push(c);
+    }
+  } catch {
+    // sh rejects the line: it runs nothing, so bash's reading is all there is to check.
+  }
+  return { parsed: true, commands, opaque };
+}
+
+/** The simple commands and opaque constructs of one syntax tree. */
+function walk(
+  S: ShSyntax,
+  file: ShNode,
+  source: string,
+): { commands: ShellCommand[]; opaque: string[]; ampersandRedirect: boolean } {
+  const table = operators(S);
   const commands: ShellCommand[] = [];
   const opaque = new Set<string>();
+  let ampersandRedirect = false;
   const substitutions: Array<[number, number]> = [];
   const text = (n: ShNode) => source.slice(n.Pos().Offset(), n.End().Offset());
   S.Walk(file, (node: ShNode | null) => {
@@ -158,6 +186,7 @@ function analyze(source: string): ShellAnalysis {
       if (table.get(1000 + (node.Op as number)) === "|&") opaque.add("|&");
     } else if (type === "Redirect") {
       const op = table.get(node.Op as number) ?? "?";
+      if (op === "&>" || op === "&>>") ampersandRedirect = true;
       if (op === "<<" || op === "<<-") {
         const body = node.Hdoc as ShNode | null;
         if (body?.Parts.some((p: ShNode) => S.NodeType(p) !== "Lit")) {
@@ -181,7 +210,7 @@ function analyze(source: string): ShellAnalysis {
     }
     return true;
   });
-  return { parsed: true, commands, opaque: [...opaque] };
+  return { commands, opaque: [...opaque], ampersandRedirect };
 }
 
 /** A word's value after quote removal, and whether nothing in it expands. */

@@ -112,6 +112,10 @@ const MUST_ASK = [
   "ls >| out.txt",
   "ls 2> err.txt",
   "ls &> out.txt",
+  // sh (dash) reads `ls &` and then `>/dev/null sh -c …`: bash's redirection is sh's command
+  "ls &>/dev/null sh -c 'touch x'",
+  "ls &>>/dev/null touch x",
+  "ls &>/dev/null",
   "ls <> f",
   "cat a > /dev/tcp/127.0.0.1/80",
   "echo $(rm x)",

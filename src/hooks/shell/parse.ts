@@ -140,7 +140,9 @@ function analyze(source: string): ShellAnalysis {
     return { parsed: false, error: message, commands: [], opaque: ["syntax the parser rejects"] };
   }
   const seen = walk(S, file, source);
-  if (!seen.ampersandRedirect) return { parsed: true, commands: seen.commands, opaque: seen.opaque };
+  if (!seen.ampersandRedirect) {
+    return { parsed: true, commands: seen.commands, opaque: seen.opaque };
+  }
   // `a &>/dev/null b c`: bash redirects a's output, but a POSIX sh (dash, Debian's sh, which
   // runs the shell tool and hooks) reads `a &` and then `>/dev/null b c`, a command of its own.
   // Both readings count: the commands of each, and never literal enough to approve.

@@ -6,7 +6,7 @@
  * where bubblewrap is missing or cannot create namespaces, nothing is approved automatically.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** Whether the sandbox can run here, and why not. */
@@ -94,13 +94,26 @@ export function projectBinds(cwd: string): string[] {
   return binds;
 }
 
+/** Whether `path` is a directory and not a symbolic link to one. */
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `dir` is `root` or lies under it. */
 const within = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
 
 function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  // A mount point must exist: the root is read-only, bwrap cannot create one.
-  for (const dir of ["/tmp", "/var/tmp"]) if (existsSync(dir)) args.push("--tmpfs", dir);
+  // A mount point must exist: the root is read-only, bwrap cannot create one. /run holds the
+  // host's unix sockets (D-Bus, docker.sock, agents), which --unshare-net does not cut off:
+  // D-Bus alone can start a process outside. (/var/run is /run, or a directory of its own.)
+  for (const dir of ["/tmp", "/var/tmp", "/run", "/var/run"]) {
+    if (isRealDirectory(dir)) args.push("--tmpfs", dir);
+  }
   // Keys, tokens and other projects live under $HOME; the project is bound back below.
   if (home && resolve(home) !== "/" && existsSync(home)) {
     const hidden = resolve(home);

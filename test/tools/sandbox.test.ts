@@ -169,6 +169,30 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     expect(connected).toBe(false);
   });
 
+  it("cannot reach the host's unix sockets under /run (D-Bus, docker.sock, agents)", async () => {
+    const dir = mkdtempSync("/run/keel-sock-");
+    const socket = join(dir, "agent.sock");
+    let connected = false;
+    server = createServer((s) => {
+      connected = true;
+      s.destroy();
+    });
+    await new Promise<void>((r) => server?.listen(socket, () => r()));
+    try {
+      const r = await run(
+        `"${process.execPath}" -e "require('net').connect('${socket}').on('connect',()=>console.log('CONNECTED')).on('error',e=>console.log('ERR',e.code))"; ls /var/run/`,
+        { ...process.env, HOME: outside.dir },
+      );
+      expect(r.content).toMatch(/ERR/);
+      expect(r.content).not.toContain("CONNECTED");
+      expect(connected).toBe(false);
+    } finally {
+      await new Promise<void>((r) => server?.close(() => r()));
+      server = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a timeout kills the sandboxed command", async () => {
     const tool = createShellTool({ cwd: project.dir });
     const r = await tool.run(

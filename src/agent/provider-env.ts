@@ -1,6 +1,7 @@
 /**
  * Keel's own provider key stays Keel's: the environment given to tools (shell), hooks and MCP
- * servers has `DEEPSEEK_API_KEY` removed, and any other variable holding the same key, unless
+ * servers has `DEEPSEEK_API_KEY` removed, any other variable holding the same key (alone or as
+ * part of its value), and a `KEEL_BASE_URL` with credentials in it (`user:pass@`, `?key=`), unless
  * the user's own settings (`$KEEL_HOME/settings.json`, never a project file) say
  * `{"env": {"passProviderKey": true}}`. A model or a cloned repository's hook cannot read it.
  */
@@ -24,8 +25,8 @@ export function providerKeyPassed(keelHome: string): boolean {
 
 /**
  * The environment for processes Keel starts on the model's or a hook's behalf: `env` without
- * the provider key variables (and without any variable whose value is `apiKey`, the key Keel
- * actually uses), unless the user passes the key on purpose.
+ * the provider key variables (and without any variable whose value holds `apiKey`, the key Keel
+ * actually uses, or a base URL's credentials), unless the user passes the key on purpose.
  */
 export function childProcessEnv(
   env: NodeJS.ProcessEnv,
@@ -37,8 +38,20 @@ export function childProcessEnv(
   const key = opts.apiKey ?? env.DEEPSEEK_API_KEY;
   for (const [name, value] of Object.entries(env)) {
     if (PROVIDER_KEY_VARIABLES.includes(name)) continue;
-    if (key !== undefined && key !== null && key.length >= 8 && value === key) continue;
+    // `Bearer <key>`, `user:<key>`, a URL with it: any value the key is part of.
+    if (key !== undefined && key !== null && key.length >= 8 && value?.includes(key)) continue;
+    if (name === "KEEL_BASE_URL" && value !== undefined && urlHasCredentials(value)) continue;
     out[name] = value;
   }
   return out;
+}
+
+/** Whether a base URL carries credentials: a user or password, or a query (`?key=…`). */
+function urlHasCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== "" || url.password !== "" || url.search !== "";
+  } catch {
+    return false;
+  }
 }

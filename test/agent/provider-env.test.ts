@@ -56,4 +56,21 @@ describe("provider key", () => {
     const env = { DEEPSEEK_API_KEY: "sk-0123456789", PATH: "/bin" };
     expect(childProcessEnv(env, { keelHome: "/nonexistent-keel-home" })).toEqual({ PATH: "/bin" });
   });
+
+  it("removes a variable the key is part of, and a base URL that carries credentials", () => {
+    const key = "sk-0123456789";
+    const keelHome = "/nonexistent-keel-home";
+    const env = {
+      DEEPSEEK_API_KEY: key,
+      MY_AUTH: `Bearer ${key}`,
+      KEEL_BASE_URL: "http://proxyuser:secret@127.0.0.1:8080/v1",
+      PATH: "/bin",
+    };
+    expect(childProcessEnv(env, { keelHome })).toEqual({ PATH: "/bin" });
+    for (const url of ["https://api.example.com/v1?key=abc", "https://user@api.example.com"]) {
+      expect(childProcessEnv({ KEEL_BASE_URL: url }, { keelHome })).toEqual({});
+    }
+    const plain = { KEEL_BASE_URL: "http://127.0.0.1:8080/v1", SHORT: "sk-01" };
+    expect(childProcessEnv(plain, { keelHome })).toEqual(plain);
+  });
 });

@@ -1,4 +1,5 @@
 /** The session layer's public surface: transcripts, usage log, hook audit. */
+export { withoutAddedContext } from "./added-context.js";
 export {
   appendHookAudit,
   type HookAuditRecord,

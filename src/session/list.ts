@@ -1,17 +1,13 @@
 /** Finding sessions: per project or all, the latest, by unique id prefix; loading and resuming. */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { withoutAddedContext } from "./added-context.js";
 import { type LoadedSession, readSessionFile, SessionError } from "./load.js";
 import { projectSessionsDir, sessionsRoot } from "./paths.js";
 import { SESSION_TITLE_EVENT } from "./records.js";
 import { reopenSession, type SessionHandle, type SessionWriteOptions } from "./store.js";
 
 const PREVIEW_CHARS = 80;
-/**
- * Hook output the agent adds around a prompt (SessionStart, UserPromptSubmit context); the
- * preview shows what the user typed. The agent writes these blocks (agent/hook-fire.ts).
- */
-const HOOK_CONTEXT = /<hook-context event="[^"]*">[\s\S]*?<\/hook-context>/g;
 
 /** One line of `keel sessions`. */
 export interface SessionSummary {
@@ -153,7 +149,7 @@ function firstPrompt(messages: readonly string[]): string {
     if (Reflect.get(value, "role") !== "user") continue;
     const content = Reflect.get(value, "content");
     if (typeof content !== "string") continue;
-    const line = content.replace(HOOK_CONTEXT, " ").replace(/\s+/g, " ").trim();
+    const line = withoutAddedContext(content).replace(/\s+/g, " ");
     if (line === "") continue;
     return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
   }

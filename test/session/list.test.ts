@@ -1,5 +1,7 @@
 import { utimesSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { type MemoryReport, memoryBlock } from "../../src/agent/memory.js";
+import { replayEntries } from "../../src/cli/tui/replay.js";
 import {
   latestSession,
   listSessions,
@@ -50,6 +52,26 @@ describe("listing sessions", () => {
     session(projA.dir, "aaaa-1111", prompt, 1_000);
     const [s] = listSessions({ keelHome: home.dir, projectDir: projA.dir });
     expect(s?.firstPrompt).toBe("fix the tests");
+  });
+
+  it("previews the prompt, not the memory files the agent sent before it (CLAUDE.md)", () => {
+    const memory = memoryBlock({
+      files: [{ label: "CLAUDE.md", scope: "project", content: "# rules\nuse tabs" }],
+      skipped: [],
+    } as unknown as MemoryReport);
+    const s = createSession({ keelHome: home.dir, projectDir: projA.dir, model: "m", id: "m-1" });
+    s.appendMessage(JSON.stringify({ role: "user", content: memory }), { turn: 1 });
+    s.appendMessage(JSON.stringify({ role: "user", content: "fix the login bug" }), { turn: 1 });
+    s.close();
+    const [listed] = listSessions({ keelHome: home.dir, projectDir: projA.dir });
+    expect(listed?.firstPrompt).toBe("fix the login bug");
+    expect(
+      replayEntries(
+        [memory, JSON.stringify({ role: "user", content: "fix it" })].map((m, i) =>
+          i === 0 ? JSON.stringify({ role: "user", content: m }) : m,
+        ),
+      ),
+    ).toEqual([{ kind: "user", text: "fix it" }]);
   });
 
   it("finds the latest session of a project, or null", () => {

@@ -4,6 +4,7 @@
  * instead of an empty screen. Display only; the bytes themselves are the agent's.
  */
 import { z } from "zod";
+import { withoutAddedContext } from "../../session/index.js";
 import type { EntryInit } from "./transcript.js";
 
 const toolCall = z.object({
@@ -18,7 +19,6 @@ const message = z.object({
   tool_call_id: z.string().nullish(),
 });
 
-const HOOK_CONTEXT = /\s*<hook-context event="[^"]*">[\s\S]*?<\/hook-context>/g;
 const COMPACTED = "This session was compacted.";
 
 /** Options of {@link replayEntries}. */
@@ -44,7 +44,7 @@ export function replayEntries(bytes: readonly string[], opts: ReplayOptions = {}
   const turns: EntryInit[][] = [];
   for (const m of messages) {
     if (m.role === "user") {
-      const text = (m.content ?? "").replace(HOOK_CONTEXT, "").trim();
+      const text = withoutAddedContext(m.content ?? "");
       if (text.startsWith(COMPACTED)) {
         const lines = text.split("\n").filter((l) => l.trim() !== "");
         const shown = lines.slice(1, 7);

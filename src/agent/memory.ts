@@ -1,16 +1,27 @@
 /**
- * Project memory (design §7): `$KEEL_HOME/KEEL.md`, then the project's `AGENTS.md`, `KEEL.md` and
- * `CLAUDE.md`, with `@path` imports resolved as Claude Code resolves them (relative to the
- * importing file, `~/` expanded, at most 5 hops deep, never inside code spans or blocks). The
- * text goes into the session's FIRST USER MESSAGE, never the system prompt, so every session of
- * every project still sends byte-identical system + tools.
+ * Project memory (design §7): the user's `$KEEL_HOME/KEEL.md` and `~/.claude/CLAUDE.md`, then
+ * the project's `AGENTS.md`, `KEEL.md`, `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md` —
+ * in each directory from the repository's root down to the project directory, as Claude Code
+ * reads them from a subdirectory — with `@path` imports resolved as Claude Code resolves them
+ * (relative to the importing file, `~/` expanded, at most 5 hops deep, never inside code spans
+ * or blocks). The text goes into the session's FIRST USER MESSAGE, never the system prompt, so
+ * every session of every project still sends byte-identical system + tools.
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
-/** Memory files at the project root, in the order they are read. */
-export const PROJECT_MEMORY_FILES: readonly string[] = ["AGENTS.md", "KEEL.md", "CLAUDE.md"];
+/** Memory files of a project directory, in the order they are read. */
+export const PROJECT_MEMORY_FILES: readonly string[] = [
+  "AGENTS.md",
+  "KEEL.md",
+  "CLAUDE.md",
+  "CLAUDE.local.md",
+  ".claude/CLAUDE.md",
+];
+
+/** The user's memory files: under `$KEEL_HOME`, and Claude Code's under the home directory. */
+const USER_MEMORY_FILES = { keelHome: "KEEL.md", home: ".claude/CLAUDE.md" } as const;
 
 /** How many import hops are followed (Claude Code: 5). */
 export const MAX_IMPORT_DEPTH = 5;
@@ -57,23 +68,50 @@ export function loadMemory(opts: MemoryOptions): MemoryReport {
   const report: MemoryReport = { files: [], skipped: [] };
   const home = opts.homeDir ?? homedir();
   const projectDir = realOr(resolve(opts.projectDir));
+  // Started in a subdirectory of a repository, its parents up to the root are the project too;
+  // never a repository around the home directory (dotfiles): that would be all of it.
+  const repo = repositoryRoot(projectDir);
+  const rootDir = repo !== null && !inside(repo, realOr(home)) ? repo : projectDir;
   const seen = new Set<string>();
-  const ctx = { report, home, projectDir, seen };
-  if (opts.keelHome !== undefined) {
-    const userFile = join(opts.keelHome, "KEEL.md");
-    if (exists(userFile)) readInto(ctx, userFile, "user", null, 0);
-  }
-  for (const name of PROJECT_MEMORY_FILES) {
-    const path = join(projectDir, name);
-    if (exists(path)) readInto(ctx, path, "project", null, 0);
+  const ctx = { report, home, projectDir, rootDir, seen };
+  const userFiles = [
+    ...(opts.keelHome !== undefined ? [join(opts.keelHome, USER_MEMORY_FILES.keelHome)] : []),
+    join(home, USER_MEMORY_FILES.home),
+  ];
+  for (const path of userFiles) if (exists(path)) readInto(ctx, path, "user", null, 0);
+  for (const dir of directoriesDown(rootDir, projectDir)) {
+    for (const name of PROJECT_MEMORY_FILES) {
+      const path = join(dir, name);
+      // What a file imports stays inside its own directory (the project's, or a parent's).
+      if (exists(path)) readInto(ctx, path, "project", null, 0, dir);
+    }
   }
   return report;
+}
+
+/** The nearest directory at or above `dir` that holds `.git`, or null. */
+function repositoryRoot(dir: string): string | null {
+  for (let at = dir; ; at = dirname(at)) {
+    if (exists(join(at, ".git"))) return at;
+    if (dirname(at) === at) return null;
+  }
+}
+
+/** `root`, then each directory below it down to `dir` (which lies inside `root`). */
+function directoriesDown(root: string, dir: string): string[] {
+  const out: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    out.unshift(at);
+    if (at === root || dirname(at) === at) return out;
+  }
 }
 
 interface ReadContext {
   report: MemoryReport;
   home: string;
   projectDir: string;
+  /** The repository's root (the project directory when it is in none). */
+  rootDir: string;
   seen: Set<string>;
 }
 
@@ -83,6 +121,7 @@ function readInto(
   scope: "user" | "project",
   importedBy: string | null,
   depth: number,
+  bound: string = ctx.projectDir,
 ): void {
   const skip = (reason: string) => ctx.report.skipped.push({ path, reason, importedBy });
   let real: string;
@@ -93,7 +132,7 @@ function readInto(
     return;
   }
   // A cloned repository's memory must not pull the user's private files into a request.
-  if (scope === "project" && !inside(ctx.projectDir, real)) {
+  if (scope === "project" && !inside(bound, real)) {
     skip("outside the project (project memory may only import project files)");
     return;
   }
@@ -135,7 +174,7 @@ function readInto(
       });
       continue;
     }
-    readInto(ctx, resolved, scope, real, depth + 1);
+    readInto(ctx, resolved, scope, real, depth + 1, bound);
   }
 }
 
@@ -170,8 +209,9 @@ function resolveImport(target: string, fromDir: string, home: string): string {
 
 function labelOf(ctx: ReadContext, path: string, scope: "user" | "project"): string {
   if (scope === "project") {
-    const rel = relative(ctx.projectDir, realOr(path));
-    if (rel !== "" && !rel.startsWith("..")) return rel;
+    const real = realOr(path);
+    const rel = relative(ctx.projectDir, real);
+    if (rel !== "" && inside(ctx.rootDir, real)) return rel;
   }
   const rel = relative(ctx.home, path);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? `~/${rel}` : path;
@@ -216,7 +256,7 @@ export function memoryBlock(report: MemoryReport): string {
 export function describeMemory(report: MemoryReport): string[] {
   if (report.files.length === 0 && report.skipped.length === 0) {
     return [
-      `No memory files loaded (looked for KEEL.md in ~/.keel or $KEEL_HOME, and ${PROJECT_MEMORY_FILES.join(", ")} at the project root).`,
+      `No memory files loaded (looked for KEEL.md in ~/.keel or $KEEL_HOME, ~/.claude/CLAUDE.md, and ${PROJECT_MEMORY_FILES.join(", ")} in the project directory and its parents up to the repository's root).`,
     ];
   }
   const lines = report.files.map(

@@ -51,6 +51,55 @@ describe("loadMemory", () => {
     expect(describeMemory(r).join("\n")).toMatch(/skipped .*missing\.md: not found/);
   });
 
+  it("reads Claude Code's files too, and a repository's parents down to a subdirectory", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    // A repository in a directory of its own (not the home), started in repo/pkg/app.
+    const repo = join(w.project, "repo");
+    const app = join(repo, "pkg", "app");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    mkdirSync(join(app, ".claude"), { recursive: true });
+    mkdirSync(join(w.root, ".claude"));
+    writeFileSync(join(w.root, ".claude", "CLAUDE.md"), "user claude rule");
+    writeFileSync(join(w.root, "secret.txt"), "TOPSECRET");
+    writeFileSync(join(repo, "CLAUDE.md"), "repo rule @pkg/shared.md");
+    writeFileSync(join(repo, "pkg", "shared.md"), "shared rule");
+    writeFileSync(join(repo, "pkg", "AGENTS.md"), "pkg rule @../../../secret.txt");
+    writeFileSync(join(app, "CLAUDE.md"), "app rule");
+    writeFileSync(join(app, "CLAUDE.local.md"), "my local rule");
+    writeFileSync(join(app, ".claude", "CLAUDE.md"), "app claude-dir rule @../../AGENTS.md");
+    const r = loadMemory({ projectDir: app, keelHome: w.home, homeDir: w.root });
+    expect(r.files.map((f) => f.label)).toEqual([
+      "~/.claude/CLAUDE.md",
+      "../../CLAUDE.md",
+      "../shared.md",
+      "../AGENTS.md",
+      "CLAUDE.md",
+      "CLAUDE.local.md",
+      ".claude/CLAUDE.md",
+    ]);
+    expect(r.files.find((f) => f.label === "~/.claude/CLAUDE.md")?.scope).toBe("user");
+    // A parent's import stays inside the repository; the app's may not climb to its parent.
+    expect(memoryBlock(r)).not.toContain("TOPSECRET");
+    const reasons = r.skipped.map((x) => `${x.path.slice(w.root.length)}: ${x.reason}`);
+    expect(reasons).toContain(
+      "/secret.txt: outside the project (project memory may only import project files)",
+    );
+    expect(
+      reasons.some((x) => x.startsWith("/project/repo/pkg/AGENTS.md: outside the project")),
+    ).toBe(true);
+  });
+
+  it("does not climb into a repository around the home directory (dotfiles)", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    mkdirSync(join(w.root, ".git"));
+    writeFileSync(join(w.root, "CLAUDE.md"), "home notes");
+    writeFileSync(join(w.root, "secret.txt"), "TOPSECRET");
+    writeFileSync(join(w.project, "CLAUDE.md"), "project rule @../secret.txt");
+    const r = loadMemory({ projectDir: w.project, homeDir: w.root });
+    expect(r.files.map((f) => f.label)).toEqual(["CLAUDE.md"]);
+    expect(memoryBlock(r)).not.toContain("TOPSECRET");
+  });
+
   it("stops at import depth 5", async () => {
     const w = await newWorld(script(reply().text("x")));
     for (let i = 0; i < 8; i++)

@@ -130,7 +130,7 @@ describe("custom commands", () => {
     expect(w.sim.requests[0]?.messages[1]?.content).toBe("We are in: HERE-42");
   });
 
-  it("a UserPromptExpansion hook can block it; an unknown /name goes to the model as typed", async () => {
+  it("a UserPromptExpansion hook can block it; an unknown /name is refused, not sent to the model", async () => {
     const w = await newWorld(script(reply().text("plain")));
     writeCommand(project(w, ".keel", "commands"), "deploy", "Deploy now");
     const block = hookScript(
@@ -142,9 +142,17 @@ describe("custom commands", () => {
     const r = await keel(w, ["run", "/deploy"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no deploys on Friday/);
-    const plain = await keel(w, ["run", "/nosuch thing"]);
-    expect(plain.code).toBe(0);
-    expect(w.sim.requests[0]?.messages[1]?.content).toBe("/nosuch thing");
+    // As the TUI and `claude -p` do: a mistyped command does not become a paid request.
+    const mistyped = await keel(w, ["run", "/deplyo now"]);
+    expect(mistyped.code).toBe(1);
+    expect(mistyped.stderr).toMatch(
+      /unknown command \/deplyo: the custom commands here are \/deploy/,
+    );
+    expect(w.sim.requests).toHaveLength(0);
+    // Text that merely contains a path is a prompt.
+    const path = await keel(w, ["run", "/etc/hosts has a typo"]);
+    expect(path.code).toBe(0);
+    expect(w.sim.requests[0]?.messages.at(-1)?.content).toBe("/etc/hosts has a typo");
   });
 
   it("allowed-tools pre-approve calls for a user's own command only, never for a project's", async () => {

@@ -53,7 +53,14 @@ export async function* invokeCommand(
   const line = parseCommandLine(text);
   if (line === null) return { kind: "none" };
   const command = findCommand(ctx.catalog, line.name);
-  if (command === undefined) return { kind: "none" };
+  if (command === undefined) {
+    // As the TUI and Claude Code do: a mistyped `/comit` is not sent to the model as text.
+    const known = ctx.catalog.commands.map((c) => `/${c.name}`);
+    return {
+      kind: "refused",
+      reason: `unknown command /${line.name}: ${known.length > 0 ? `the custom commands here are ${known.join(", ")}` : "there are no custom commands here (.keel/commands, .claude/commands)"}. To send text that begins with "/", begin it another way.`,
+    };
+  }
   const runShell: ShellRunner = async (cmd) => {
     const shell = ctx.tools.find((t) => t.name === "shell");
     if (shell === undefined) return { ok: false, refused: "this session has no shell tool" };

@@ -3,6 +3,7 @@
  * prompt and agent runners wired), permissions — and exposes it as turn-by-turn event streams.
  */
 import { randomUUID } from "node:crypto";
+import { resolveHookPaths } from "../hooks/config/paths.js";
 import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import { createHookEngine } from "../hooks/index.js";
 import type { HookEngine, HookRunRecord } from "../hooks/types.js";
@@ -31,6 +32,7 @@ import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
+import { loadPermissionRules } from "./permission-rules.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
@@ -126,6 +128,20 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const childEnv = childProcessEnv(opts.env ?? process.env, {
     ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
   });
+  // Permission rules (allow / deny / ask) of the settings files, Keel's and Claude Code's.
+  const rulePaths = resolveHookPaths({
+    projectDir: opts.projectDir,
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+    ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+    env: opts.env ?? process.env,
+  });
+  const permissionRules =
+    opts.permissionRules === false
+      ? undefined
+      : (opts.permissionRules ?? loadPermissionRules(rulePaths));
+  const rules = permissionRules
+    ? { rules: permissionRules.rules, homeDir: rulePaths.homeDir }
+    : undefined;
   let engine: HookEngine;
   // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
   let mcp: McpManager | undefined;
@@ -155,6 +171,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         hooks: () => engine,
         info,
         onUsage,
+        ...(rules ? { rules } : {}),
       }),
       mcpToolRunner: mcpHookRunner(() => mcp),
       onRun: (run) => session.appendHookRun(run),
@@ -209,6 +226,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       askPermission: opts.askPermission,
       autoApprove: opts.autoApprove ?? false,
       onUsage,
+      ...(rules ? { rules } : {}),
       tools,
       model: opts.model,
       ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
@@ -224,6 +242,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     autoApprove: opts.autoApprove ?? false,
     allowed: opts.allowedAnswers ?? new Set(),
     clock,
+    ...(rules ? { rules } : {}),
   };
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
@@ -285,6 +304,22 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
   };
 
+  /** What the user should hear about the permission rules: bad rules, untrusted allow rules. */
+  function ruleNotices(): string[] {
+    if (!permissionRules) return [];
+    const out = permissionRules.problems.map((p) => `permissions: ${p}`);
+    const untrusted = permissionRules.skipped.filter(
+      (r) =>
+        r.kind === "allow" && !permissionRules.trusted && r.file.startsWith(rulePaths.projectDir),
+    );
+    if (untrusted.length > 0) {
+      out.push(
+        `permissions: ${untrusted.length} project allow rule${untrusted.length === 1 ? "" : "s"} not applied until the project is trusted (keel hooks trust): ${untrusted.map((r) => r.text).join(", ")}`,
+      );
+    }
+    return out;
+  }
+
   /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
   function* drainNotices(): Generator<AgentEvent> {
     while (notices.length > 0) {
@@ -305,7 +340,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       { source: startSource },
       o.signal,
     );
-    for (const text of [...loaded.warnings, ...commands.problems]) {
+    for (const text of [...loaded.warnings, ...commands.problems, ...ruleNotices()]) {
       yield { type: "notice", level: "warn", text };
     }
     core.addPending("SessionStart", contextForModel(decision, { source: startSource }));

@@ -20,6 +20,12 @@ import {
 import { firePermissionDenied } from "./hook-moments.js";
 import { contextForModel, headlessAskText, preToolVetoText } from "./hook-text.js";
 import { mcpVerdict } from "./mcp-permissions.js";
+import {
+  decideByRules,
+  deniedByRuleText,
+  type PermissionRule,
+  ruleSource,
+} from "./permission-rules.js";
 import { allowScope, modeVerdict } from "./permissions.js";
 import { withProgress } from "./progress.js";
 import { protectedWriteReason } from "./protected-paths.js";
@@ -41,6 +47,8 @@ export interface DispatchContext {
   turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
   streaming?: ReadonlyMap<string, StreamingRun>;
+  /** Permission rules from settings (permission-rules.ts): deny > ask > allow > the mode. */
+  rules?: { rules: readonly PermissionRule[]; homeDir: string };
 }
 
 /** A tool run that reports progress as agent events before its result. Must not throw. */
@@ -310,9 +318,22 @@ async function* checkPermission(
   const { tool, input, signal } = opts;
   const primary = safePrimary(tool, input);
   const mode = ctx.info.permissionMode();
+  // Settings rules: a deny refuses in every mode (bypass and --yes included), an ask always
+  // asks, an allow stands for a person's yes (never for a protected path, never in plan mode).
+  const ruled = ctx.rules
+    ? decideByRules(ctx.rules, {
+        toolName: tool.name,
+        input,
+        projectDir: ctx.info.projectDir,
+        homeDir: ctx.rules.homeDir,
+      })
+    : null;
+  if (ruled?.kind === "deny") {
+    return { ok: false, reason: deniedByRuleText(ruled.rule, ctx.rules?.homeDir), unasked: true };
+  }
   const sandbox =
     tool.kind === "shell" && mode !== "bypassPermissions" ? sandboxStatus() : undefined;
-  const verdict =
+  const modeSays =
     mcpVerdict(mode, tool) ??
     modeVerdict({
       mode,
@@ -321,6 +342,8 @@ async function* checkPermission(
       primary,
       ...(sandbox ? { sandbox } : {}),
     });
+  const verdict =
+    ruled?.kind === "allow" && modeSays.kind === "ask" ? { kind: "allow" as const } : modeSays;
   if (sandbox && !sandbox.available && !sandboxNoticeGiven.has(ctx.allowed)) {
     sandboxNoticeGiven.add(ctx.allowed);
     yield {
@@ -332,7 +355,11 @@ async function* checkPermission(
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
   const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
-  const hookAsks = opts.hookSays === "ask" || guarded !== null;
+  const ruleAsks =
+    ruled?.kind === "ask"
+      ? `${ruleSource(ruled.rule, ctx.rules?.homeDir)} asks for approval`
+      : null;
+  const hookAsks = opts.hookSays === "ask" || guarded !== null || ruleAsks !== null;
   if (!hookAsks && verdict.kind === "allow")
     return { ok: true, sandboxed: verdict.sandboxed === true };
   if (!hookAsks && opts.hookSays === "allow") return { ok: true };
@@ -343,6 +370,7 @@ async function* checkPermission(
 
   const reason =
     guarded ??
+    ruleAsks ??
     (verdict.kind === "ask" && !hookAsks ? verdict.reason : "a PreToolUse hook asked for approval");
   const request = yield* fireHook(
     ctx.hooks,
@@ -361,7 +389,8 @@ async function* checkPermission(
   if (ctx.autoApprove) return { ok: true };
   const summary = `${tool.name}${primary !== undefined ? ` ${primary}` : ""}`;
   if (ctx.askPermission === undefined) {
-    if (hookAsks && opts.hookAskText !== null) return { ok: false, reason: opts.hookAskText };
+    if (hookAsks && ruleAsks === null && opts.hookAskText !== null)
+      return { ok: false, reason: opts.hookAskText };
     return {
       ok: false,
       reason: `Permission denied: ${summary} needs the user's approval (${reason}), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`,
@@ -380,7 +409,7 @@ async function* checkPermission(
   );
   let answer: string;
   try {
-    const always = guarded === null ? scope.label : null;
+    const always = guarded === null && ruleAsks === null ? scope.label : null;
     answer = await ctx.askPermission(
       { toolName: tool.name, input, summary, reason, always },
       { signal },
@@ -389,7 +418,7 @@ async function* checkPermission(
     // No answer (the prompt failed): refused, but no one said no, so the turn goes on.
     return { ok: false, reason: `${summary} could not be put to the user. The tool did not run.` };
   }
-  if (answer === "allow_always" && guarded === null) ctx.allowed.add(key);
+  if (answer === "allow_always" && guarded === null && ruleAsks === null) ctx.allowed.add(key);
   if (answer === "allow_once" || answer === "allow_always") return { ok: true };
   return {
     ok: false,

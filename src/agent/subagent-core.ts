@@ -10,6 +10,7 @@ import type { ChatClient, Usage } from "../llm/types.js";
 import type { AnyTool } from "../tools/registry.js";
 import { toolSpecs } from "../tools/registry.js";
 import { AgentCore, type FinishSignal } from "./core.js";
+import type { DispatchContext } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
 import { ImmutablePrefix } from "./prefix.js";
@@ -29,6 +30,8 @@ export interface SubagentParent {
   /** Each model call's usage, for the parent's totals and usage log. Must not throw. */
   onUsage(model: string, usage: Usage): void;
   thinking?: "enabled" | "disabled";
+  /** The session's permission rules: they hold inside sub-agents too. */
+  rules?: DispatchContext["rules"];
 }
 
 /** What kind of sub-agent to build. */
@@ -96,6 +99,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
       autoApprove: parent.autoApprove,
       allowed: new Set(),
       clock: parent.clock,
+      ...(parent.rules ? { rules: parent.rules } : {}),
     },
     maxTurns: spec.maxTurns,
     clock: parent.clock,

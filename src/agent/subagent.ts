@@ -12,6 +12,7 @@ import type { ChatClient, Usage } from "../llm/types.js";
 import { toParameters } from "../tools/json-schema.js";
 import { type AnyTool, createBuiltinTools, READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
 import type { Tool } from "../tools/types.js";
+import type { DispatchContext } from "./dispatch.js";
 import type { HookSessionInfo } from "./hook-fire.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import { createSubagent, runSubagent } from "./subagent-core.js";
@@ -39,6 +40,8 @@ export interface AgentRunnerOptions {
   /** Called with each request's usage. Must not throw. */
   onUsage?: (model: string, usage: Usage) => void;
   clock?: () => number;
+  /** The session's permission rules: a deny rule holds inside the hook's sub-agent too. */
+  rules?: DispatchContext["rules"];
 }
 
 const insideSubagent = new AsyncLocalStorage<boolean>();
@@ -86,6 +89,7 @@ async function verify(
       askPermission: undefined,
       autoApprove: false,
       onUsage: (model, usage) => opts.onUsage?.(model, usage),
+      ...(opts.rules ? { rules: opts.rules } : {}),
     },
     {
       agentType: "hook-agent",

@@ -12,6 +12,7 @@ import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { AgentMcp, McpServersOption } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
+import type { PermissionRules } from "./permission-rules.js";
 import type { PermissionMode } from "./permissions.js";
 import type { SessionSettings } from "./settings.js";
 
@@ -127,6 +128,11 @@ export interface AgentOptions {
   branchSelector?: BranchSelector;
   /** Offer the `task` tool (a read-only sub-agent by default; default true). */
   subagents?: boolean;
+  /**
+   * Permission rules (`permissions.allow/deny/ask`); default: read from the settings files
+   * (permission-rules.ts). `false`: none.
+   */
+  permissionRules?: PermissionRules | false;
   /** Session settings (compaction, sub-agents); default: read from the settings files. */
   settings?: SessionSettings;
   /** Environment for hooks (default process.env). */

@@ -1,12 +1,14 @@
 /**
  * Protected paths (design §6): writes that could change what runs without the model being asked
- * — `.git/` (fsmonitor, hooks), every hook, MCP and custom-command settings file of any dialect,
- * and every project file a hook executes — need a person's approval in every mode but bypass.
+ * — `.git/` (fsmonitor, hooks) and a git directory assembled without that name, every hook, MCP
+ * and custom-command settings file of any dialect, every project file a hook executes and the
+ * files its runners read (a Makefile for `make`) — need a person's approval in every mode but
+ * bypass.
  * acceptEdits, "allow always" and a hook's "allow" do not cover them.
  */
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { executedProjectFiles } from "../hooks/executed-files.js";
+import { executedProjectFiles, runnerFilePaths } from "../hooks/executed-files.js";
 import type { HookEngine } from "../hooks/types.js";
 
 /** What a protected-path check needs to know about the session. */
@@ -57,8 +59,51 @@ export async function finalPath(path: string, depth = 0): Promise<string> {
 
 /** The project files the session's hooks (any scope) execute, as absolute paths. */
 export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<string[]> {
-  const files = await executedProjectFiles(ctx.hooks.listing().hooks, ctx.projectDir);
-  return files.map((f) => f.path);
+  const hooks = ctx.hooks.listing().hooks;
+  const files = await executedProjectFiles(hooks, ctx.projectDir);
+  // A runner's file (a Makefile for `make`) is protected before it exists too.
+  return [...new Set([...files.map((f) => f.path), ...runnerFilePaths(hooks, ctx.projectDir)])];
+}
+
+/**
+ * What git takes for a repository without a `.git`: a directory with a HEAD file and objects/
+ * and refs/ directories (a bare repository, found by `git status` run there or below), whose
+ * `config` it then reads — core.fsmonitor included. So a write that adds a part of that set to
+ * a directory already holding two of the others needs a person: the model cannot assemble one
+ * piece by piece in acceptEdits for a hook's `git status` to run.
+ */
+const GIT_DIR_PARTS: ReadonlyArray<[name: string, kind: "file" | "dir"]> = [
+  ["HEAD", "file"],
+  ["config", "file"],
+  ["objects", "dir"],
+  ["refs", "dir"],
+];
+
+async function bareRepositoryReason(root: string, target: string): Promise<string | null> {
+  const rel = insideRel(root, target);
+  if (rel === null) return null;
+  const parts = rel.split("/");
+  // Each directory from the project down to the file's: is the write one of its parts?
+  for (let depth = 0; depth < parts.length; depth++) {
+    const dir = join(root, ...parts.slice(0, depth));
+    const name = parts[depth];
+    if (!GIT_DIR_PARTS.some(([part]) => part === name)) continue;
+    let present = 0;
+    for (const [part, kind] of GIT_DIR_PARTS) {
+      if (part === name) continue;
+      try {
+        const st = await lstat(join(dir, part));
+        if (kind === "file" ? st.isFile() : st.isDirectory()) present++;
+      } catch {
+        // Not there.
+      }
+    }
+    if (present >= 2) {
+      const where = depth === 0 ? "the project directory" : parts.slice(0, depth).join("/");
+      return `it would make ${where} a git repository (HEAD, config, objects/, refs/) whose config git runs programs from`;
+    }
+  }
+  return null;
 }
 
 function ruleReason(rel: string): string | null {
@@ -82,6 +127,13 @@ export async function protectedPathReason(
   const rels = [insideRel(projectDir, named), insideRel(realProject, landing)];
   for (const rel of rels) {
     const why = rel === null ? null : ruleReason(rel);
+    if (why !== null) return why;
+  }
+  for (const [root, target] of [
+    [projectDir, named],
+    [realProject, landing],
+  ] as const) {
+    const why = await bareRepositoryReason(root, target);
     if (why !== null) return why;
   }
   const listing = ctx.hooks.listing();

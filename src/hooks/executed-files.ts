@@ -8,10 +8,11 @@
  * file counts, whatever its position): counting a data file costs a re-trust when it changes,
  * while missing a script would let an edit run unreviewed. The same scan runs over the text of
  * each file found, so what a script sources or runs by path is covered too (a few levels deep);
- * what an interpreter finds by module name (`import helper`) is not.
+ * so are the files common runners read their commands from (RUNNER_FILES: a Makefile for
+ * `make`). What an interpreter finds by module name (`import helper`) is not.
  */
 import { readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "./sha256.js";
 import type { HookDefinition } from "./types.js";
 
@@ -25,6 +26,31 @@ export interface ExecutedFile {
   /** Cheap fingerprint (size, mtime, inode) to notice a change without reading the file. */
   fingerprint: string;
 }
+
+/**
+ * Files a program takes the commands it runs from without the hook naming them: a hook that
+ * runs `make fmt` or `npm test` executes whatever the Makefile or package.json says, so those
+ * are hashed for trust and protected from the model like a named script. Common runners only;
+ * a program not listed here (or a config file it finds elsewhere) is not covered.
+ */
+const RUNNER_FILES: Record<string, readonly string[]> = {
+  make: ["Makefile", "makefile", "GNUmakefile"],
+  gmake: ["Makefile", "makefile", "GNUmakefile"],
+  npm: ["package.json"],
+  pnpm: ["package.json"],
+  yarn: ["package.json"],
+  bun: ["package.json"],
+  just: ["justfile", "Justfile", ".justfile"],
+  cargo: ["Cargo.toml", "build.rs"],
+  pytest: ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
+  tox: ["tox.ini"],
+  nox: ["noxfile.py"],
+  rake: ["Rakefile"],
+  task: ["Taskfile.yml", "Taskfile.yaml"],
+  "pre-commit": [".pre-commit-config.yaml"],
+  gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
+  mvn: ["pom.xml"],
+};
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
@@ -158,6 +184,29 @@ export async function fileFingerprint(path: string): Promise<string | null> {
 }
 
 /**
+ * The files the runners the hooks' commands name read their commands from (`make` → Makefile),
+ * in the hook's directory and the project's, whether or not they exist yet: creating one
+ * changes what the hook runs as much as editing it.
+ */
+export function runnerFilePaths(hooks: readonly HookDefinition[], projectDir: string): string[] {
+  const vars = projectVars(projectDir);
+  const out = new Set<string>();
+  for (const hook of hooks) {
+    if (hook.handler.type !== "command") continue;
+    const cwd = hook.handler.cwd !== undefined ? resolve(projectDir, hook.handler.cwd) : projectDir;
+    for (const word of handlerWords(hook, vars)) {
+      for (const file of RUNNER_FILES[basename(word)] ?? []) {
+        for (const dir of [cwd, projectDir]) {
+          const at = resolve(dir, file);
+          if (isInside(projectDir, at)) out.add(at);
+        }
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+/**
  * The project files the given hooks' commands name, in a stable order, with their content
  * hashes. Files under the project only (a link inside the project counts, wherever it points,
  * since the repository controls where it points).
@@ -178,6 +227,7 @@ export async function executedProjectFiles(
       if (isInside(projectDir, abs)) candidates.add(abs);
     }
   }
+  for (const path of runnerFilePaths(hooks, projectDir)) candidates.add(path);
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep.
   const queue = [...candidates].sort().map((path) => ({ path, depth: 0 }));

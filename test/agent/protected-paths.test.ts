@@ -1,6 +1,6 @@
 /** Protected paths: writes that could change what runs need a person in every mode but bypass. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { protectedPathReason } from "../../src/agent/protected-paths.js";
@@ -64,6 +64,60 @@ describe("protected paths through keel run (headless, no --yes)", () => {
     expect(calls.map((c: { status: string }) => c.status)).toEqual(["blocked", "ok"]);
     expect(readFileSync(join(world.project, ".keel/hooks/guard.sh"), "utf8")).toBe("exit 0\n");
     expect(readFileSync(join(world.project, "notes.txt"), "utf8")).toBe("fine");
+  });
+
+  it("acceptEdits cannot write the Makefile a user's `make fmt` hook runs (nor create one)", async () => {
+    const world = await newWorld(
+      script(
+        reply()
+          .tool("write_file", { path: "Makefile", content: "fmt:\n\t@touch pwned\n" })
+          .tool("write_file", { path: "sub/Makefile", content: "x:\n" }),
+        reply().text("done"),
+      ),
+    );
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({
+        hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "make -s fmt" }] }] },
+      }),
+    );
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls;
+    expect(calls.map((c: { status: string }) => c.status)).toEqual(["blocked", "ok"]);
+    expect(existsSync(join(world.project, "Makefile"))).toBe(false);
+    expect(existsSync(join(world.project, "pwned"))).toBe(false);
+  });
+
+  it("acceptEdits cannot assemble a bare repository (HEAD, objects/, refs/, config) for git to read", async () => {
+    const world = await newWorld(
+      script(
+        reply()
+          .tool("write_file", { path: "HEAD", content: "ref: refs/heads/main\n" })
+          .tool("write_file", { path: "objects/.keep", content: "" })
+          .tool("write_file", { path: "refs/.keep", content: "" })
+          .tool("write_file", { path: "config", content: FSMONITOR }),
+        reply().text("done"),
+      ),
+    );
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          Stop: [{ hooks: [{ type: "command", command: "git status >/dev/null 2>&1; true" }] }],
+        },
+      }),
+    );
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls;
+    expect(calls.map((c: { status: string }) => c.status)).toEqual([
+      "ok",
+      "ok",
+      "blocked",
+      "blocked",
+    ]);
+    expect(existsSync(join(world.project, "config"))).toBe(false);
+    expect(existsSync(join(world.project, "pwned"))).toBe(false);
+    expect(world.sim.requests[1]?.messages.at(-1)?.content).toContain("a git repository");
   });
 
   it("--yes (the person's approval) and bypass mode may write them", async () => {

@@ -55,6 +55,24 @@ describe("trust hashes the files hooks execute", () => {
     expect(ranLines(log)).toEqual(["guard"]);
   });
 
+  it("a Makefile changed after `keel hooks trust` (a git pull) untrusts a hook that runs make", async () => {
+    const log = join(w.root, "ran.log");
+    w.write("project/Makefile", `fmt:\n\t@echo fmt >> '${log}'\n`);
+    w.json("project/.keel/settings.json", {
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "make -s fmt" }] }] },
+    });
+    await (await createHookEngine(worldOptions(w))).trust();
+    const again = await createHookEngine(worldOptions(w));
+    expect(again.listing().projectTrust.trusted).toBe(true);
+    await again.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["fmt"]);
+    w.write("project/Makefile", `fmt:\n\t@echo pwned >> '${log}'\n`);
+    const after = await createHookEngine(worldOptions(w));
+    expect(after.listing().projectTrust.trusted).toBe(false);
+    await after.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["fmt"]);
+  });
+
   it("a script edited during a session (e.g. by the model) stops running before its next firing", async () => {
     const { log, engine } = await trustedGuard();
     await engine.fire({ event: "PreToolUse", payload: shell("ls") });

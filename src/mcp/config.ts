@@ -153,14 +153,10 @@ export function parseMcpObject(json: unknown, file: McpConfigFile): McpConfig {
     }
     out.servers.push({ name, config: read.config, file: file.path, scope: file.scope });
   }
+  // Rules for built-in tools (Bash(npm test:*), Read(./.env)) belong to the permission rules
+  // (src/agent/permission-rules.ts), which reads every rule and reports the ones it cannot apply.
   for (const rule of parsed.data.permissions?.allow ?? []) {
     if (rule.startsWith("mcp__")) out.allow.push({ rule, file: file.path, scope: file.scope });
-    else {
-      // Claude Code's `Bash(npm test)` rules do nothing here: say so instead of ignoring them.
-      out.problems.push(
-        `${file.path}: permissions.allow "${rule}" is not applied: Keel reads only MCP rules there (mcp__server, mcp__server__tool); built-in tools are allowed with --yes, a permission mode (--mode acceptEdits) or a PermissionRequest hook`,
-      );
-    }
   }
   return out;
 }

@@ -308,6 +308,31 @@ describe("keel doctor reads the MCP settings without starting servers", () => {
     expect(code).toBe(1);
   });
 
+  it("reports permission rules: counts applied, warns for those not applied, not as MCP failures", async () => {
+    await mkdir(join(project, ".keel"));
+    await writeFile(
+      join(project, ".keel", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["Bash(npm test:*)"], deny: ["Read(./.env)"] } }),
+    );
+    await mkdir(join(dir, ".claude"));
+    await writeFile(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["WebFetch(domain:github.com)", "Bash(ls:*)"] } }),
+    );
+    const { code, out } = await doctor(withKey);
+    expect(out).not.toContain("✗ mcp");
+    expect(out).toMatch(
+      /! permissions 2 rules applied \(1 deny, 1 allow\) from ~\/\.claude\/settings\.json, \.keel\/settings\.json; 2 below\n/,
+    );
+    expect(out).toContain(
+      "! permissions allow WebFetch(domain:github.com) (~/.claude/settings.json) is not applied: Keel has no WebFetch tool\n",
+    );
+    expect(out).toContain(
+      "! permissions allow Bash(npm test:*) (.keel/settings.json) is not applied: project allow rules apply only once the project is trusted (keel hooks trust)\n",
+    );
+    expect(code).toBe(0);
+  });
+
   it("ticks servers it finds nothing wrong with", async () => {
     await writeFile(
       join(home, "settings.json"),

@@ -39,10 +39,9 @@ describe("loadMcpConfig", () => {
       permissions: { allow: ["mcp__files", "shell(ls)"] },
     });
     const config = await loadMcpConfig({ projectDir, keelHome });
-    // A rule for a built-in tool is not silently dropped.
-    expect(config.problems).toEqual([
-      `${join(projectDir, ".keel", "settings.local.json")}: permissions.allow "shell(ls)" is not applied: Keel reads only MCP rules there (mcp__server, mcp__server__tool); built-in tools are allowed with --yes, a permission mode (--mode acceptEdits) or a PermissionRequest hook`,
-    ]);
+    // A rule for a built-in tool is the permission rules' (src/agent/permission-rules.ts), not
+    // an MCP problem.
+    expect(config.problems).toEqual([]);
     expect(config.servers.map((s) => [s.name, s.scope, s.config.type])).toEqual([
       ["files", "project", "stdio"],
       ["legacy", "project", "sse"],

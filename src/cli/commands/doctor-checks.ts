@@ -3,7 +3,9 @@
  * are tested one by one: Node version, configuration and key, endpoint, hook sources, MCP servers.
  */
 import { stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { loadPermissionRules } from "../../agent/permission-rules.js";
 import { createHookEngine, nativeSpawnAvailable, validateHooks } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { missingExecutable } from "../../hooks/validate.js";
@@ -397,6 +399,53 @@ export async function checkMcp(opts: {
     servers.length === 0
       ? `no MCP servers${tail}`
       : `${servers.length} server${servers.length === 1 ? "" : "s"} (${servers.map((s) => `${s.name} [${s.config.type}]`).join(", ")}) from ${sources.join(", ")}; not started here (keel mcp list starts them)${tail}`;
+  return [{ status: worst, check, detail: summary }, ...findings];
+}
+
+/**
+ * The permission rules (`permissions.allow/deny/ask` in Keel's and Claude Code's settings
+ * files), read as a session reads them: how many apply of each kind, and each rule that does
+ * not (a tool Keel lacks, a project allow rule not yet trusted) or cannot (malformed).
+ */
+export function checkPermissions(opts: {
+  projectDir: string;
+  keelHome: string;
+  homeDir?: string;
+  display: (path: string) => string;
+}): Finding[] {
+  const check = "permissions";
+  const loaded = loadPermissionRules({
+    projectDir: opts.projectDir,
+    keelHome: opts.keelHome,
+    homeDir: opts.homeDir ?? homedir(),
+  });
+  const findings: Finding[] = [];
+  for (const p of loaded.problems) {
+    const file = /^(.+?\.json): /.exec(p)?.[1];
+    const detail = file ? `${opts.display(file)}${p.slice(file.length)}` : p;
+    findings.push({ status: "fail", check, detail });
+  }
+  for (const r of loaded.skipped) {
+    findings.push({
+      status: "warn",
+      check,
+      detail: `${r.kind} ${r.text} (${opts.display(r.file)}) is not applied: ${r.why}`,
+    });
+  }
+  const counts = (["deny", "ask", "allow"] as const)
+    .map((k) => [k, loaded.rules.filter((r) => r.kind === k).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${n} ${k}`);
+  const sources = [...new Set(loaded.rules.map((r) => opts.display(r.file)))];
+  const worst = findings.some((f) => f.status === "fail")
+    ? "fail"
+    : findings.length > 0
+      ? "warn"
+      : "ok";
+  const summary =
+    loaded.rules.length === 0
+      ? `no permission rules applied${findings.length > 0 ? "; see below" : ""}`
+      : `${loaded.rules.length} rule${loaded.rules.length === 1 ? "" : "s"} applied (${counts.join(", ")}) from ${sources.join(", ")}${findings.length > 0 ? `; ${findings.length} below` : ""}`;
   return [{ status: worst, check, detail: summary }, ...findings];
 }
 

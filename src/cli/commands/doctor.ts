@@ -1,7 +1,7 @@
 /**
  * `keel doctor`: checks the Node version, the configuration and API key (masked), that the
  * endpoint answers (with the API, not a web page), every hook source with its problems, and the
- * MCP settings (read, not started). Exit 1 when a check fails.
+ * MCP settings (read, not started) and the permission rules. Exit 1 when a check fails.
  */
 import type { Command } from "commander";
 import { redactUrls } from "../../hooks/index.js";
@@ -13,6 +13,7 @@ import {
   checkHooks,
   checkMcp,
   checkNode,
+  checkPermissions,
   checkSandbox,
   type Finding,
 } from "./doctor-checks.js";
@@ -71,6 +72,15 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const hooks = await checkHooks({ projectDir, keelHome, env, display });
   const mcp = await checkMcp({ projectDir, keelHome, env, display });
   findings.push(...hooks, ...pointToEarlierParseErrors(hooks, mcp));
+  findings.push(
+    ...checkPermissions({
+      projectDir,
+      keelHome,
+      ...(env.HOME ? { homeDir: env.HOME } : {}),
+      display: (path) =>
+        displayPath(path, { base: projectDir, ...(env.HOME ? { home: env.HOME } : {}) }),
+    }),
+  );
   const failed = findings.some((f) => f.status === "fail");
   if (opts.json) {
     const shown = findings.map((f) => ({ ...f, detail: redactUrls(f.detail) }));
@@ -91,7 +101,9 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
 export function register(program: Command): void {
   program
     .command("doctor")
-    .description("Check Node, configuration, API key, endpoint, hook sources and MCP settings")
+    .description(
+      "Check Node, configuration, API key, endpoint, hook sources, MCP settings and permission rules",
+    )
     .option("--offline", "do not contact the endpoint")
     .option("--json", "print the findings as JSON")
     .option("--cwd <dir>", "project directory (default: the current directory)")

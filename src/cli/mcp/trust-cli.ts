@@ -3,11 +3,27 @@
  * the project's hooks, and the command shows both (what will be started, from which file).
  */
 import { relative } from "node:path";
+import { setPermissionRulesTrust } from "../../agent/permission-rules.js";
 import { describeServer, setMcpTrust } from "../../mcp/index.js";
 import { trustedMcpConfig } from "./session-servers.js";
 
-/** Trusts the project's MCP servers; returns the lines to print (none when it has none). */
+/**
+ * Trusts the project's MCP servers and its permission allow rules (`.keel/settings*.json`,
+ * `.claude/settings*.json`); returns the lines to print (none when it has none).
+ */
 export async function trustProjectMcp(projectDir: string, keelHome: string): Promise<string[]> {
+  const allowRules = setPermissionRulesTrust({ keelHome, projectDir, trust: true });
+  const ruleLines =
+    allowRules.length === 0
+      ? []
+      : [
+          `Trusted ${allowRules.length} project permission allow rule${allowRules.length === 1 ? "" : "s"}; calls they match run without asking:`,
+          ...allowRules.map((r) => `  ${r.rule}  (${r.file})`),
+        ];
+  return [...(await trustMcp(projectDir, keelHome)), ...ruleLines];
+}
+
+async function trustMcp(projectDir: string, keelHome: string): Promise<string[]> {
   const t = await trustedMcpConfig({ projectDir, keelHome });
   const project = t.config.servers.filter((s) => s.scope === "project");
   const rules = t.config.allow.filter((a) => a.scope === "project");
@@ -27,5 +43,6 @@ export async function untrustProjectMcp(projectDir: string, keelHome: string): P
   const t = await trustedMcpConfig({ projectDir, keelHome });
   const had = t.trusted && t.config.servers.some((s) => s.scope === "project");
   await setMcpTrust({ keelHome, projectDir, config: t.config, trust: false });
+  setPermissionRulesTrust({ keelHome, projectDir, trust: false });
   return had;
 }

@@ -20,7 +20,7 @@ import { LiveArea } from "./components/live-area.js";
 import { PromptInput } from "./components/prompt-input.js";
 import { QueuedPrompts } from "./components/queued-prompts.js";
 import { StatusLine } from "./components/status-line.js";
-import type { UntrustedHook } from "./components/trust-prompt.js";
+import { trustSubject, type UntrustedHook } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
@@ -373,6 +373,7 @@ export function App(props: AppProps) {
   };
 
   const answerTrust = (yes: boolean) => {
+    const subject = trustSubject(trust ?? []);
     trustRef.current = false;
     setTrust(null);
     runTask(async (signal) => {
@@ -381,7 +382,7 @@ export function App(props: AppProps) {
       if (yes) {
         await hooks.trust();
         await hooks.reload();
-        notice("info", "project hooks trusted");
+        notice("info", `project ${subject} trusted`);
         // MCP servers are trusted with the hooks; the newly trusted ones start now.
         if (
           backend
@@ -401,7 +402,7 @@ export function App(props: AppProps) {
           });
         }
       } else {
-        notice("warn", "continuing without the project's hooks (/hooks trust to enable them)");
+        notice("warn", `continuing without the project's ${subject} (/hooks trust to enable them)`);
       }
       // Idempotent: after a /hooks reload the session has started already and nothing fires.
       await stream(backend.agent().start({ signal }));

@@ -23,13 +23,19 @@ export function untrustedHooks(
       : listing.hooks
           .filter((h) => !h.trusted)
           .map((h) => ({
+            kind: "hook" as const,
             event: h.event,
             command: handlerSummary(h.handler),
             source: where(h.source.path),
           }));
   const serverRows = (mcp?.statuses() ?? [])
     .filter((s) => s.state === "untrusted")
-    .map((s) => ({ event: `MCP ${s.name}`, command: s.definition, source: where(s.file) }));
+    .map((s) => ({
+      kind: "mcp" as const,
+      event: `MCP ${s.name}`,
+      command: s.definition,
+      source: where(s.file),
+    }));
   const list = [...hookRows, ...serverRows];
   return list.length > 0 ? list : null;
 }

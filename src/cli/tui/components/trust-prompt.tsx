@@ -12,10 +12,19 @@ import { type Choice, ChoiceList } from "./choice-list.js";
 
 /** One untrusted hook as the prompt lists it. */
 export interface UntrustedHook {
+  /** A hook, or a project MCP server (trusted together with the hooks). */
+  kind: "hook" | "mcp";
   event: string;
   command: string;
   /** The file it comes from, as the user would write it. */
   source: string;
+}
+
+/** What the question is about, in words: "hooks", "MCP servers" or both. */
+export function trustSubject(rows: readonly UntrustedHook[]): string {
+  const hooks = rows.some((r) => r.kind === "hook");
+  const servers = rows.some((r) => r.kind === "mcp");
+  return hooks && servers ? "hooks and MCP servers" : servers ? "MCP servers" : "hooks";
 }
 
 /** Props of {@link TrustPrompt}. */
@@ -59,7 +68,7 @@ export function TrustPrompt({
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={width}>
       <Text bold color="yellow" wrap="wrap">
-        This project defines hooks that run commands on your machine:
+        {`This project defines ${trustSubject(hooks)} that run commands on your machine:`}
       </Text>
       <Text dimColor wrap="truncate-end">
         {clip(sanitizeLine(projectDir), inner)}
@@ -75,7 +84,7 @@ export function TrustPrompt({
       ))}
       {hidden > 0 ? (
         <Text color="yellow" wrap="wrap">
-          {`… ${hidden} more hooks not shown. Read them whole with \`keel hooks list\`, then trust them with \`keel hooks trust\`.`}
+          {`… ${hidden} more not shown. Read them whole with \`keel hooks list\`, then trust them with \`keel hooks trust\`.`}
         </Text>
       ) : null}
       <ChoiceList choices={choices} onChoose={onAnswer} escapeValue={false} isActive={armed} />

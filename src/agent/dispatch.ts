@@ -178,6 +178,7 @@ export async function* dispatchToolCall(
   }
 
   let result: ToolResult;
+  const readBarred = readBarredBy(ctx, tool.kind);
   const runStarted = ctx.clock();
   if (signal.aborted) {
     result = { content: "Interrupted by the user before the tool ran.", isError: true };
@@ -190,6 +191,7 @@ export async function* dispatchToolCall(
             tool.run(input, {
               signal,
               sandboxed: permitted.sandboxed === true,
+              ...(readBarred ? { readBarred } : {}),
               ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}),
               onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
             }),
@@ -285,6 +287,22 @@ function withContext(
   if (reason?.trim() && !parts.some((p) => p.includes(reason.trim()))) parts.push(reason.trim());
   if (parts.length === 0) return content;
   return `${content}\n\n${hookContextBlock(event, parts.join("\n"))}`;
+}
+
+/**
+ * For a read tool, the test of files that a deny or ask rule keeps from read_file (grep over a
+ * directory skips them), or undefined when no rule could.
+ */
+function readBarredBy(ctx: DispatchContext, kind: string): ((abs: string) => boolean) | undefined {
+  const rules = ctx.rules;
+  if (kind !== "read" || rules === undefined) return undefined;
+  const barring = rules.rules.filter((r) => r.kind !== "allow");
+  if (barring.length === 0) return undefined;
+  const projectDir = ctx.info.projectDir;
+  return (abs) =>
+    barring.some((r) =>
+      r.test({ toolName: "read_file", input: { path: abs }, projectDir, homeDir: rules.homeDir }),
+    );
 }
 
 /** Sessions (by their allow set) already told why the sandbox is off: they are told once. */

@@ -63,7 +63,7 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
     parameters: toParameters(grepSchema),
     kind: "read",
     primaryArg: (input) => displayPath(ctx.cwd, input.path ?? "."),
-    run: (input, { signal }) =>
+    run: (input, { signal, readBarred }) =>
       guarded("grep", async () => {
         let regex: RE2JS;
         try {
@@ -112,6 +112,8 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
         for await (const file of files) {
           if (outOfTime || signal.aborted) break;
           if (isDir && !globMatch(file.rel)) continue;
+          // A file a deny or ask rule keeps from read_file is not read here either.
+          if (isDir && readBarred?.(file.abs)) continue;
           const st = await ops.stat(file.abs);
           if (st.size > GREP_MAX_FILE_BYTES) {
             skipped += 1;

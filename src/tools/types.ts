@@ -54,4 +54,9 @@ export interface ToolRunOptions {
   /** Variables laid over the environment of processes this call starts (the `export` lines
    *  SessionStart hooks wrote to CLAUDE_ENV_FILE). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * Files the settings' permission rules keep from being read (a `Read(./.env)` deny or ask
+   * rule): a tool that reads many files (grep over a directory) skips them.
+   */
+  readBarred?: (abs: string) => boolean;
 }

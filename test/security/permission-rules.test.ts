@@ -48,6 +48,19 @@ describe("deny rules", () => {
     expect(JSON.stringify(w.sim.requests)).not.toContain("hunter2-secret");
   });
 
+  it("a grep over the whole project skips the denied file", async () => {
+    const w = await newWorld(
+      script(reply().tool("grep", { pattern: "TOKEN" }), reply().text("done")),
+    );
+    writeFileSync(join(w.project, ".env"), "API_TOKEN=hunter2-secret\n");
+    writeFileSync(join(w.project, "app.js"), "const TOKEN = process.env.API_TOKEN;\n");
+    writeJson(claudeUser(w), { permissions: { deny: ["Read(./.env)"] } });
+    const { calls } = await run(w);
+    expect(calls.map((c) => c.status)).toEqual(["ok"]);
+    expect(toolResult(w, 1)).toContain("app.js");
+    expect(JSON.stringify(w.sim.requests)).not.toContain("hunter2-secret");
+  });
+
   it("a link to .env and a grep of it are denied too (bypassPermissions)", async () => {
     const w = await newWorld(
       script(

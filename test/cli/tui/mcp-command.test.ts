@@ -42,6 +42,7 @@ describe("/mcp", () => {
     // The start-up trust prompt lists the server beside any untrusted hooks.
     expect(untrustedHooks(agent.hooks, w.project, agent.mcp)).toEqual([
       {
+        kind: "mcp",
         event: "MCP proj",
         command: `stdio: ${process.execPath} ${FAULT_SERVER} ok`,
         source: ".mcp.json",

@@ -8,6 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
+import { processTree, signalProcesses } from "./process-tree.js";
 import { loadSdk, type McpSdk } from "./sdk.js";
 import { inheritedServerEnv } from "./server-env.js";
 
@@ -145,14 +146,21 @@ export class McpConnection {
     return result as CallToolResult;
   }
 
-  /** Closes the connection (a stdio server is sent SIGTERM, then SIGKILL, by the SDK). */
+  /**
+   * Closes the connection. A stdio server is sent SIGTERM, then SIGKILL, by the SDK; the
+   * processes it started (a wrapper's real server) are ended after it (process-tree.ts).
+   */
   async close(): Promise<void> {
     this.#closing = true;
+    // A stdio transport knows its process (StdioClientTransport.pid); the others have none.
+    const pid = (this.#transport as { pid?: unknown }).pid;
+    const tree = typeof pid === "number" ? processTree(pid).slice(1) : [];
     try {
       await this.#client.close();
     } catch {
       // Closing a broken connection: nothing left to release.
     }
+    signalProcesses(tree, "SIGKILL");
   }
 
   /** Whether `close()` was asked for (a close event is then not a crash). */
@@ -235,11 +243,8 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   const terminate = () => {
     const pid = transport instanceof sdk.StdioClientTransport ? transport.pid : null;
     if (pid === null) return;
-    try {
-      process.kill(pid, "SIGTERM");
-    } catch {
-      // Already gone.
-    }
+    // The server and what it started (`npx` → node): none of them has work to save.
+    signalProcesses(processTree(pid), "SIGTERM");
   };
   opts.signal?.addEventListener("abort", terminate, { once: true });
   try {

@@ -124,6 +124,44 @@ describe("McpManager faults", () => {
     await expect.poll(alive, { timeout: 1000, interval: 20 }).toBe(false);
   });
 
+  it("close ends what a wrapper started too: `sh -c` whose real server never answers", async () => {
+    // The SDK signals only the process it spawned (sh); the sleep held the pipes open and
+    // `keel run` did not exit until it died.
+    const { m } = await start({
+      servers: [
+        {
+          name: "wrapped",
+          file: "test",
+          scope: "user",
+          config: {
+            type: "stdio",
+            command: "sh",
+            args: ["-c", 'sleep 300 & echo "child $!" >&2; wait'],
+            env: {},
+          },
+        },
+      ],
+      startupTimeoutMs: 200,
+    });
+    const wrapped = () => m.statuses().find((s) => s.name === "wrapped");
+    expect(wrapped()).toMatchObject({ state: "timeout" });
+    await expect.poll(() => wrapped()?.stderrTail, { timeout: 5_000 }).toMatch(/child \d+/);
+    const child = Number(/child (\d+)/.exec(wrapped()?.stderrTail ?? "")?.[1]);
+    const alive = () => {
+      try {
+        process.kill(child, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    const began = Date.now();
+    await m.close();
+    expect(Date.now() - began).toBeLessThan(10_000);
+    await expect.poll(alive, { timeout: 2000, interval: 20 }).toBe(false);
+  });
+
   it("a server ready after the wait is announced; reload adds its tools", async () => {
     const dir = mkdtempSync(join(tmpdir(), "keel-mcp-gate-"));
     const gate = join(dir, "open");

@@ -1,0 +1,64 @@
+/**
+ * The processes a stdio MCP server started, so closing it ends them too. The SDK signals only
+ * the process it spawned; a server started through a wrapper (`sh -c …`, `npx -y …`) leaves the
+ * real server running, holding the pipes open, and Keel waiting on them (`keel run` did not exit
+ * until it died). Linux /proc only; elsewhere nothing is found and the SDK's own signals remain.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** A process as found: its pid and start time (so a reused pid is not signalled). */
+export interface FoundProcess {
+  pid: number;
+  start: string;
+}
+
+/** pid, parent pid and start time from /proc/PID/stat (the name may hold spaces or parens). */
+function statOf(pid: number): { ppid: number; start: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the name: state(0) ppid(1) … starttime is field 22 of the whole line, 19 here.
+    return { ppid: Number(fields[1]), start: fields[19] ?? "" };
+  } catch {
+    return null;
+  }
+}
+
+/** `pid` and every process below it, parents first. */
+export function processTree(pid: number): FoundProcess[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const children = new Map<number, FoundProcess[]>();
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const child = Number(name);
+    const st = statOf(child);
+    if (st === null) continue;
+    const list = children.get(st.ppid) ?? [];
+    list.push({ pid: child, start: st.start });
+    children.set(st.ppid, list);
+  }
+  const root = statOf(pid);
+  if (root === null) return [];
+  const out: FoundProcess[] = [{ pid, start: root.start }];
+  for (let i = 0; i < out.length && out.length < 10_000; i++) {
+    out.push(...(children.get((out[i] as FoundProcess).pid) ?? []));
+  }
+  return out;
+}
+
+/** Sends `signal` to each process still alive as the same process (start time unchanged). */
+export function signalProcesses(found: readonly FoundProcess[], signal: NodeJS.Signals): void {
+  for (const p of found) {
+    if (statOf(p.pid)?.start !== p.start) continue;
+    try {
+      process.kill(p.pid, signal);
+    } catch {
+      // Gone in between.
+    }
+  }
+}

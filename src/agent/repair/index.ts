@@ -137,11 +137,15 @@ export function repairAssistantMessage(opts: {
         `repaired (${fixed.note}). Send the call again with one JSON object as its arguments.`;
       return { ...call, arguments: "{}", input: {}, error };
     }
-    if (cutOff && (fixed.cutString || raw.cutValue === true)) {
-      const error =
-        `Your ${name} call was cut off by the output token limit before its arguments were ` +
-        "complete, so it was not run. Send it again; if it is long, split the work into " +
-        "smaller calls.";
+    // A value cut inside a string is not run whatever the finish reason: closing the string
+    // would write half a file (a stream a proxy cut, a server that ended without saying why).
+    if (fixed.cutString || raw.cutValue === true) {
+      const error = cutOff
+        ? `Your ${name} call was cut off by the output token limit before its arguments were ` +
+          "complete, so it was not run. Send it again; if it is long, split the work into " +
+          "smaller calls."
+        : `The arguments of your ${name} call end inside a string value (the response was cut ` +
+          "short), so it was not run. Send the call again, complete.";
       return { ...call, input: {}, error };
     }
     const tool = tools.get(name);

@@ -146,6 +146,13 @@ describe("repairAssistantMessage: the known model faults", () => {
       error: /cut off by the output token limit.*not run/,
     },
     {
+      fault: "arguments cut inside a value with finish reason tool_calls (a cut stream): not run",
+      message: declared("write_file", '{"path": "cfg.txt", "content": "alpha\\nbeta\\ngam'),
+      finishReason: "tool_calls",
+      name: "write_file",
+      error: /end inside a string value.*not run/,
+    },
+    {
       fault: "DSML truncated inside a value at max_tokens: not run",
       message: {
         content:

@@ -24,6 +24,7 @@ import { splitShellCommand } from "../hooks/match.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
 import { analyzeShell } from "../hooks/shell/parse.js";
 import { canonicalJson, isRecord } from "../hooks/util.js";
+import { allowRuleMatches } from "../mcp/tools.js";
 import { finalPath } from "../tools/paths.js";
 
 /** What a rule does. */
@@ -150,10 +151,14 @@ export function parseRule(
   const base = { kind, text, file: file.path, scope: file.scope };
   const trimmed = text.trim();
   if (trimmed.startsWith("mcp__")) {
-    if (!/^mcp__[A-Za-z0-9_-]+$/.test(trimmed)) {
-      return { ok: false, level: "error", why: "an MCP rule is mcp__server or mcp__server__tool" };
+    if (!/^mcp__[A-Za-z0-9_-]+?(__\*)?$/.test(trimmed)) {
+      return {
+        ok: false,
+        level: "error",
+        why: "an MCP rule is mcp__server, mcp__server__* or mcp__server__tool",
+      };
     }
-    return { ok: true, rule: { ...base, test: (c) => mcpRuleMatches(trimmed, c.toolName) } };
+    return { ok: true, rule: { ...base, test: (c) => allowRuleMatches(trimmed, c.toolName) } };
   }
   const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(([\s\S]*)\))?$/.exec(trimmed);
   if (!m) return { ok: false, level: "error", why: "expected Tool or Tool(specifier)" };
@@ -188,19 +193,12 @@ export function parseRule(
   if (!path.ok) return { ok: false, level: "error", why: path.why };
   return {
     ok: true,
-    rule: { ...base, test: (c) => tools.has(c.toolName) && pathOf(c, path.test) },
+    rule: { ...base, test: (c) => tools.has(c.toolName) && pathOf(c, path.test, kind) },
   };
 }
 
 function commandOf(c: RuleCall): string {
   return typeof c.input.command === "string" ? c.input.command : "";
-}
-
-/** Claude's MCP rule forms: the tool, the server (`mcp__s`), or `mcp__s__*`. */
-export function mcpRuleMatches(rule: string, toolName: string): boolean {
-  if (rule === toolName) return true;
-  const server = rule.endsWith("__*") ? rule.slice(0, -3) : rule;
-  return !server.slice(5).includes("__") && toolName.startsWith(`${server}__`);
 }
 
 /**
@@ -243,8 +241,8 @@ function lineTouches(line: string, matches: (command: string) => boolean): boole
 /**
  * Whether allow rules approve a whole line: it parses, holds nothing opaque (expansions,
  * substitutions, redirections to files, control flow), no wrapper or `NAME=value` prefix, every
- * word is literal, and every
- * simple command — those inside `sh -c` too — matches one of the rules.
+ * word is literal, no `sh -c` or `eval` (whose script would need reading again), and every
+ * simple command matches one of the rules.
  */
 export function lineAllowedBy(
   line: string,
@@ -259,7 +257,10 @@ export function lineAllowedBy(
     // rule named the command, not the wrapper.
     if (c.argv.length === 0 || effectiveArgv(c.argv).length !== c.argv.length) return false;
   }
+  // `sh -c '…'` and `eval` are read again for deny rules, but an allow rule approves only what
+  // needs no second reading: the inner script's redirections and expansions go unchecked.
   const commands = commandsForConditions(line, () => []);
+  if (commands.length !== analysis.commands.length) return false;
   return commands.length > 0 && commands.every((cmd) => rules.some((r) => r(cmd)));
 }
 
@@ -317,13 +318,18 @@ function pathMatcher(
 
 const CASE_INSENSITIVE = process.platform === "darwin" || process.platform === "win32";
 
-/** The call's path as named and where it lands (links followed), tested by `test`. */
-function pathOf(c: RuleCall, test: (abs: string, c: RuleCall) => boolean): boolean {
+/**
+ * The call's path as named and where it lands (links followed), tested by `test`: a deny or ask
+ * rule holds when either matches, an allow rule only when both do (a link in `docs/` to
+ * `../package.json` is not a docs file).
+ */
+function pathOf(c: RuleCall, test: (abs: string, c: RuleCall) => boolean, kind: RuleKind): boolean {
   const raw = c.input.path;
   const path = typeof raw === "string" ? raw : ".";
   if (path.includes("\0")) return false;
   const named = isAbsolute(path) ? resolve(path) : resolve(c.projectDir, path);
-  return test(named, c) || test(finalPath(named), c);
+  const both = [test(named, c), test(finalPath(named), c)];
+  return kind === "allow" ? both.every(Boolean) : both.some(Boolean);
 }
 
 /** The rule that decides the call: the first deny, else the first ask, else the first allow. */

@@ -111,6 +111,21 @@ describe("Bash specifiers", () => {
     }
   });
 
+  it("an allow never approves a script read again (sh -c, eval): its redirections go unchecked", () => {
+    const rules = [
+      rule("Bash(bash -c:*)", "allow"),
+      rule("Bash(eval:*)", "allow"),
+      rule("Bash(npm test:*)", "allow"),
+    ];
+    for (const command of [
+      "bash -c 'npm test > /home/u/.bashrc'",
+      "bash -c 'npm test $HOME'",
+      "eval 'npm test > x'",
+    ]) {
+      expect(decide(rules, "shell", { command }), command).toBeNull();
+    }
+  });
+
   it("several allow rules together approve a compound line", () => {
     const rules = [rule("Bash(npm test:*)", "allow"), rule("Bash(npm run lint)", "allow")];
     expect(decide(rules, "shell", { command: "npm test && npm run lint" })).toBe(
@@ -164,6 +179,19 @@ describe("path rules", () => {
     ).toBe("deny Read(./.env)");
   });
 
+  it("an allow rule needs the named path and where it lands to match (a link out of docs/)", () => {
+    const w = world();
+    mkdirSync(join(w.project, "docs"));
+    mkdirSync(join(w.project, "src"));
+    writeFileSync(join(w.project, "src", "main.ts"), "x\n");
+    symlinkSync("../src/main.ts", join(w.project, "docs", "evil.md"));
+    writeFileSync(join(w.project, "docs", "real.md"), "x\n");
+    const rules = [rule("Edit(./docs/**)", "allow")];
+    const at = { projectDir: w.project, homeDir: w.home };
+    expect(decide(rules, "write_file", { path: "docs/evil.md" }, at)).toBeNull();
+    expect(decide(rules, "write_file", { path: "docs/real.md" }, at)).toBe("allow Edit(./docs/**)");
+  });
+
   it("a directory rule covers what is inside it", () => {
     const rules = [rule("Read(./secrets)")];
     expect(decide(rules, "read_file", { path: "secrets/a/b" })).toBe("deny Read(./secrets)");
@@ -180,7 +208,8 @@ describe("precedence and syntax", () => {
   });
 
   it("MCP rules: server, tool and server__*", () => {
-    const rules = [rule("mcp__fs", "allow"), rule("mcp__gh__delete_repo")];
+    const rules = [rule("mcp__fs", "allow"), rule("mcp__gh__delete_repo"), rule("mcp__db__*")];
+    expect(decide(rules, "mcp__db__drop", {})).toBe("deny mcp__db__*");
     expect(decide(rules, "mcp__fs__read", {})).toBe("allow mcp__fs");
     expect(decide(rules, "mcp__gh__delete_repo", {})).toBe("deny mcp__gh__delete_repo");
     expect(decide(rules, "mcp__gh__list", {})).toBeNull();

@@ -87,8 +87,11 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   const listing = engine.listing();
   const projectHooks = listing.hooks.filter((h) => h.source.scope !== "user");
   // Project MCP servers are trusted together with the hooks (and listed with them).
-  const { trustProjectMcp } = await import("../mcp/trust-cli.js");
-  const mcpLines = await trustProjectMcp(projectDir, keelHomeDir());
+  const { trustProjectAllowRules, trustProjectMcp } = await import("../mcp/trust-cli.js");
+  const mcpLines = [
+    ...(await trustProjectMcp(projectDir, keelHomeDir())),
+    ...trustProjectAllowRules(projectDir, keelHomeDir()),
+  ];
   if (mcpLines.length > 0) out.stdout(`${mcpLines.join("\n")}\n`);
   if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
     if (mcpLines.length === 0) out.stdout(`No project hooks in ${projectDir}; nothing to trust.\n`);

@@ -8,22 +8,21 @@ import { describeServer, setMcpTrust } from "../../mcp/index.js";
 import { trustedMcpConfig } from "./session-servers.js";
 
 /**
- * Trusts the project's MCP servers and its permission allow rules (`.keel/settings*.json`,
- * `.claude/settings*.json`); returns the lines to print (none when it has none).
+ * Trusts the project's permission allow rules (`.keel/settings*.json`, `.claude/settings*.json`);
+ * returns the lines to print. Only `keel hooks trust` calls it, which prints them: the TUI's
+ * trust question and `/mcp trust` do not show these rules, so they do not trust them.
  */
-export async function trustProjectMcp(projectDir: string, keelHome: string): Promise<string[]> {
+export function trustProjectAllowRules(projectDir: string, keelHome: string): string[] {
   const allowRules = setPermissionRulesTrust({ keelHome, projectDir, trust: true });
-  const ruleLines =
-    allowRules.length === 0
-      ? []
-      : [
-          `Trusted ${allowRules.length} project permission allow rule${allowRules.length === 1 ? "" : "s"}; calls they match run without asking:`,
-          ...allowRules.map((r) => `  ${r.rule}  (${r.file})`),
-        ];
-  return [...(await trustMcp(projectDir, keelHome)), ...ruleLines];
+  if (allowRules.length === 0) return [];
+  return [
+    `Trusted ${allowRules.length} project permission allow rule${allowRules.length === 1 ? "" : "s"}; calls they match run without asking:`,
+    ...allowRules.map((r) => `  ${r.rule}  (${r.file})`),
+  ];
 }
 
-async function trustMcp(projectDir: string, keelHome: string): Promise<string[]> {
+/** Trusts the project's MCP servers; returns the lines to print (none when it has none). */
+export async function trustProjectMcp(projectDir: string, keelHome: string): Promise<string[]> {
   const t = await trustedMcpConfig({ projectDir, keelHome });
   const project = t.config.servers.filter((s) => s.scope === "project");
   const rules = t.config.allow.filter((a) => a.scope === "project");

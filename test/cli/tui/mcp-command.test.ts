@@ -1,7 +1,11 @@
 /** `/mcp` against a real agent: list, trust (an untrusted project server starts), reload. */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  isPermissionRulesTrusted,
+  loadPermissionRules,
+} from "../../../src/agent/permission-rules.js";
 import { startSessionServers } from "../../../src/cli/mcp/session-servers.js";
 import { runMcpSlash } from "../../../src/cli/tui/mcp-command.js";
 import { untrustedHooks } from "../../../src/cli/tui/trust.js";
@@ -35,9 +39,18 @@ describe("/mcp", () => {
         mcpServers: { proj: { command: process.execPath, args: [FAULT_SERVER, "ok"] } },
       }),
     );
+    // An allow rule beside it: the TUI's trust does not show it, so it must not trust it.
+    mkdirSync(join(w.project, ".claude"));
+    writeFileSync(
+      join(w.project, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["Bash"] } }),
+    );
     const manager = await startSessionServers({ projectDir: w.project, keelHome: w.home });
     const agent = await agentFor(w, { mcpServers: manager, noHooks: true });
     const ctx = { mcp: agent.mcp, projectDir: w.project, keelHome: w.home };
+    const allowRules = () =>
+      loadPermissionRules({ projectDir: w.project, keelHome: w.home, homeDir: w.root })
+        .projectAllow;
 
     // The start-up trust prompt lists the server beside any untrusted hooks.
     expect(untrustedHooks(agent.hooks, w.project, agent.mcp)).toEqual([
@@ -64,6 +77,8 @@ describe("/mcp", () => {
     expect(trust.printed).toContain("  proj  stdio  connected, 2 tools");
     expect(agent.stats().prefixRevisions).toBe(1);
     expect(untrustedHooks(agent.hooks, w.project, agent.mcp)).toBeNull();
+    expect(allowRules()).toHaveLength(1);
+    expect(isPermissionRulesTrusted(w.home, w.project, allowRules())).toBe(false);
 
     const events = await collect(agent.runTurn("use it"));
     expect(events.some((e) => e.type === "tool_result" && e.content === "echo: hi")).toBe(true);

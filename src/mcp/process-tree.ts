@@ -24,7 +24,10 @@ function statOf(pid: number): { ppid: number; start: string } | null {
   }
 }
 
-/** `pid` and every process below it, parents first. */
+/**
+ * `pid` and every process below it, parents first; nothing when `pid` is no longer a child of
+ * this process (it exited and the number may belong to someone else now).
+ */
 export function processTree(pid: number): FoundProcess[] {
   let entries: string[];
   try {
@@ -43,7 +46,7 @@ export function processTree(pid: number): FoundProcess[] {
     children.set(st.ppid, list);
   }
   const root = statOf(pid);
-  if (root === null) return [];
+  if (root === null || root.ppid !== process.pid) return [];
   const out: FoundProcess[] = [{ pid, start: root.start }];
   for (let i = 0; i < out.length && out.length < 10_000; i++) {
     out.push(...(children.get((out[i] as FoundProcess).pid) ?? []));

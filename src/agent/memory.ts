@@ -89,10 +89,19 @@ export function loadMemory(opts: MemoryOptions): MemoryReport {
   return report;
 }
 
-/** The nearest directory at or above `dir` that holds `.git`, or null. */
+/**
+ * The nearest directory at or above `dir` that holds a `.git` of this user's, or null. (Another
+ * user's `/tmp/.git` must not make `/tmp` a project whose memory Keel reads.)
+ */
 function repositoryRoot(dir: string): string | null {
+  const uid = process.getuid?.();
   for (let at = dir; ; at = dirname(at)) {
-    if (exists(join(at, ".git"))) return at;
+    try {
+      const st = statSync(join(at, ".git"));
+      return uid === undefined || st.uid === uid ? at : null;
+    } catch {
+      // No .git here: look further up.
+    }
     if (dirname(at) === at) return null;
   }
 }

@@ -25,6 +25,16 @@ async function start(opts: Omit<Parameters<typeof McpManager.start>[0], "env" | 
 
 const signal = () => new AbortController().signal;
 
+/** Whether a process with this pid exists. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("McpManager against server-everything (stdio)", () => {
   it("lists its tools as mcp__everything__<tool>, sorted, and calls echo", async () => {
     const { m } = await start({ servers: [stdioEntry("everything", EVERYTHING, ["stdio"])] });
@@ -109,14 +119,7 @@ describe("McpManager faults", () => {
     );
     await expect.poll(() => stuck()?.stderrTail, { timeout: 15_000 }).toMatch(/pid \d+/);
     const pid = Number(/pid (\d+)/.exec(stuck()?.stderrTail ?? "")?.[1]);
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const alive = () => isAlive(pid);
     expect(alive()).toBe(true);
     await m.close();
     // The SDK's own shutdown of a server would close its stdin and wait 2 s before SIGTERM:
@@ -147,14 +150,7 @@ describe("McpManager faults", () => {
     expect(wrapped()).toMatchObject({ state: "timeout" });
     await expect.poll(() => wrapped()?.stderrTail, { timeout: 5_000 }).toMatch(/child \d+/);
     const child = Number(/child (\d+)/.exec(wrapped()?.stderrTail ?? "")?.[1]);
-    const alive = () => {
-      try {
-        process.kill(child, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const alive = () => isAlive(child);
     expect(alive()).toBe(true);
     const began = Date.now();
     await m.close();

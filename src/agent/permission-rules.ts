@@ -14,13 +14,13 @@
  * so a cloned repository cannot pre-approve its own commands. Never throws: a bad rule is a
  * problem naming its file and rule.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { readConfigTextSync } from "../hooks/config/read-file.js";
 import { splitShellCommand } from "../hooks/match.js";
+import { sha256Hex } from "../hooks/sha256.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
 import { analyzeShell } from "../hooks/shell/parse.js";
 import { canonicalJson, isRecord } from "../hooks/util.js";
@@ -486,7 +486,7 @@ export function permissionTrustPath(keelHome: string): string {
 
 /** sha256 of a project's allow rules (file and rule), in canonical form. */
 export function projectAllowHash(allow: readonly { rule: string; file: string }[]): string {
-  return createHash("sha256").update(canonicalJson({ allow })).digest("hex");
+  return sha256Hex(canonicalJson({ allow }));
 }
 
 function readTrust(keelHome: string): Record<string, string> {

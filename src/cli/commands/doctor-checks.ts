@@ -277,6 +277,14 @@ function describeFetchError(err: unknown): string {
   return String(err);
 }
 
+/**
+ * A summary line's mark, from the marks of the lines under it: a ✓ beside "2 errors" reads as
+ * "fine".
+ */
+function worstOf(marks: readonly Finding["status"][]): Finding["status"] {
+  return marks.includes("fail") ? "fail" : marks.length > 0 ? "warn" : "ok";
+}
+
 /** Loads every hook source the way a session would and reports problems and trust. */
 export async function checkHooks(opts: {
   projectDir: string;
@@ -302,12 +310,7 @@ export async function checkHooks(opts: {
     ];
   }
   const problems = await validateHooks(listing, { projectDir: opts.projectDir, env: opts.env });
-  // The summary's mark agrees with its counts: a ✓ beside "2 errors" reads as "fine".
-  const worst = problems.some((p) => p.severity === "error")
-    ? "fail"
-    : problems.length > 0
-      ? "warn"
-      : "ok";
+  const worst = worstOf(problems.map((p) => (p.severity === "error" ? "fail" : "warn")));
   const findings: Finding[] = [
     {
       status: worst,
@@ -386,12 +389,7 @@ export async function checkMcp(opts: {
       detail: `project MCP servers are not trusted and will not start: ${project.map((s) => s.name).join(", ")} (keel hooks trust)`,
     });
   }
-  // The summary's mark agrees with the lines under it, as the hooks summary's does.
-  const worst = findings.some((f) => f.status === "fail")
-    ? "fail"
-    : findings.length > 0
-      ? "warn"
-      : "ok";
+  const worst = worstOf(findings.map((f) => f.status));
   const sources = [...new Set(servers.map((s) => opts.display(s.file)))];
   const problems = findings.filter((f) => f.status === "fail").length;
   const tail = problems > 0 ? `; ${problems} problem${problems === 1 ? "" : "s"} below` : "";
@@ -437,11 +435,7 @@ export function checkPermissions(opts: {
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`);
   const sources = [...new Set(loaded.rules.map((r) => opts.display(r.file)))];
-  const worst = findings.some((f) => f.status === "fail")
-    ? "fail"
-    : findings.length > 0
-      ? "warn"
-      : "ok";
+  const worst = worstOf(findings.map((f) => f.status));
   const summary =
     loaded.rules.length === 0
       ? `no permission rules applied${findings.length > 0 ? "; see below" : ""}`

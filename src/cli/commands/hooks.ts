@@ -170,14 +170,16 @@ export function register(program: Command): void {
   hooks
     .command("trust")
     .description(
-      "allow this project's hooks and MCP servers to run (records hashes of them in $KEEL_HOME)",
+      "allow this project's hooks and MCP servers to run and its permission allow rules to apply (records hashes of them in $KEEL_HOME)",
     )
     .option(CWD_FLAG, CWD_HELP)
     .action(async (opts: CwdOptions) => done(await runHooksTrust(opts, processOutput)));
 
   hooks
     .command("untrust")
-    .description("stop this project's hooks from running until trusted again")
+    .description(
+      "stop this project's hooks, MCP servers and permission allow rules until trusted again",
+    )
     .option(CWD_FLAG, CWD_HELP)
     .action(async (opts: CwdOptions) => done(await runHooksUntrust(opts, processOutput)));
 

@@ -14,7 +14,6 @@
  * so a cloned repository cannot pre-approve its own commands. Never throws: a bad rule is a
  * problem naming its file and rule.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
@@ -23,6 +22,7 @@ import { splitShellCommand } from "../hooks/match.js";
 import { sha256Hex } from "../hooks/sha256.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
 import { analyzeShell } from "../hooks/shell/parse.js";
+import { readTrustRecords, writeTrustRecord } from "../hooks/trust-records.js";
 import { canonicalJson, isRecord } from "../hooks/util.js";
 import { allowRuleMatches } from "../mcp/tools.js";
 import { finalPath } from "../tools/paths.js";
@@ -490,17 +490,7 @@ export function projectAllowHash(allow: readonly { rule: string; file: string }[
 }
 
 function readTrust(keelHome: string): Record<string, string> {
-  try {
-    const json: unknown = JSON.parse(readFileSync(permissionTrustPath(keelHome), "utf8"));
-    if (isRecord(json) && json.version === 1 && isRecord(json.projects)) {
-      const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(json.projects)) if (typeof v === "string") out[k] = v;
-      return out;
-    }
-  } catch {
-    // Missing or unreadable: nothing is trusted, the safe reading.
-  }
-  return {};
+  return readTrustRecords(permissionTrustPath(keelHome)).projects;
 }
 
 /** Whether the project's allow rules, exactly as they are now, were trusted. */
@@ -529,17 +519,12 @@ export function setPermissionRulesTrust(opts: {
     keelHome: opts.keelHome,
     homeDir: opts.homeDir ?? homedir(),
   });
-  const projects = readTrust(opts.keelHome);
-  const had = projects[projectDir] !== undefined;
-  if (opts.trust && loaded.projectAllow.length > 0) {
-    projects[projectDir] = projectAllowHash(loaded.projectAllow);
-  } else if (!opts.trust && had) delete projects[projectDir];
-  else return [];
-  mkdirSync(opts.keelHome, { recursive: true, mode: 0o700 });
+  const had = readTrust(opts.keelHome)[projectDir] !== undefined;
   const path = permissionTrustPath(opts.keelHome);
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  if (opts.trust && loaded.projectAllow.length > 0) {
+    writeTrustRecord(path, projectDir, projectAllowHash(loaded.projectAllow));
+  } else if (!opts.trust && had) writeTrustRecord(path, projectDir, null);
+  else return [];
   return opts.trust ? loaded.projectAllow : [];
 }
 

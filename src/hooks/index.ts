@@ -49,5 +49,11 @@ export {
   trustHash,
   trustStorePath,
 } from "./trust.js";
+export {
+  DamagedTrustStoreError,
+  readTrustRecords,
+  type TrustRecords,
+  writeTrustRecord,
+} from "./trust-records.js";
 export type * from "./types.js";
 export { findMissingExecutables, neverFiringEvents, validateHooks } from "./validate.js";

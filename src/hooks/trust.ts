@@ -4,31 +4,18 @@
  * be added) and the contents of the project files their commands execute — so any change to
  * them (a `git pull`, a hand edit of `.keel/hooks/guard.sh`) makes them untrusted again.
  */
-import { readFileSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { z } from "zod";
-import { kinds as k, quickFirst, quickObject, req } from "./config/quick-check.js";
 import type { ExecutedFile } from "./executed-files.js";
 import { sha256Hex } from "./sha256.js";
+import { readTrustRecords, writeTrustRecord } from "./trust-records.js";
 import type { HookDefinition } from "./types.js";
-import { canonicalJson, lazy } from "./util.js";
+import { canonicalJson } from "./util.js";
 
-const trustFileZod = lazy(() =>
-  z.object({
-    version: z.literal(1),
-    projects: z.record(z.string(), z.string()),
-  }),
-);
-type TrustFile = z.infer<ReturnType<typeof trustFileZod>>;
-
-/** The trust store's schema, with a quick check in front (a well-formed store needs no zod). */
-export const trustFileSchema = lazy(() =>
-  quickFirst(
-    quickObject({ version: req(k.exactly(1)), projects: req(k.stringRecord) }, false),
-    trustFileZod,
-  ),
-);
+/** The hooks trust store's content. */
+export interface TrustFile {
+  version: 1;
+  projects: Record<string, string>;
+}
 
 /** Path of the trust store. */
 export function trustStorePath(keelHome: string): string {
@@ -95,18 +82,12 @@ export function projectHooksHash(
   return trustHash([hookDefinitionSet(hooks, projectDir)], executed);
 }
 
-/** Reads the store; a missing or corrupt file is an empty store (nothing trusted). */
+/**
+ * Reads the store. A missing file trusts nothing; so does a damaged one (the safe reading), and
+ * setTrust refuses to write over it (trust-records.ts).
+ */
 export async function readTrustStore(keelHome: string): Promise<TrustFile> {
-  try {
-    // Read first: without a store, the schema (and zod) is never needed. A small file read
-    // synchronously: fs/promises is not loaded by `keel hooks list`.
-    const json: unknown = JSON.parse(readFileSync(trustStorePath(keelHome), "utf8"));
-    const parsed = trustFileSchema().safeParse(json);
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Missing or unreadable: nothing is trusted, which is the safe reading.
-  }
-  return { version: 1, projects: {} };
+  return { version: 1, projects: readTrustRecords(trustStorePath(keelHome)).projects };
 }
 
 /** Whether the store holds exactly `hash` for the project. */
@@ -119,18 +100,11 @@ export async function isTrusted(
   return store.projects[projectDir] === hash;
 }
 
-/** Records (hash) or removes (null) the project's trust. Written atomically. */
+/** Records (hash) or removes (null) the project's trust, keeping every other project's. */
 export async function setTrust(
   keelHome: string,
   projectDir: string,
   hash: string | null,
 ): Promise<void> {
-  const store = await readTrustStore(keelHome);
-  if (hash === null) delete store.projects[projectDir];
-  else store.projects[projectDir] = hash;
-  await mkdir(keelHome, { recursive: true, mode: 0o700 });
-  const path = trustStorePath(keelHome);
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, path);
+  writeTrustRecord(trustStorePath(keelHome), projectDir, hash);
 }

@@ -5,14 +5,12 @@
  * A separate record, so the hooks trust store can evolve on its own; `keel hooks trust` and the
  * TUI prompt write both together.
  */
-import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { z } from "zod";
+import { sha256Hex } from "../hooks/sha256.js";
+import { readTrustRecords, writeTrustRecord } from "../hooks/trust-records.js";
+import { canonicalJson } from "../hooks/util.js";
 import type { McpConfig } from "./config.js";
-
-const StoreSchema = z.object({ version: z.literal(1), projects: z.record(z.string(), z.string()) });
-type Store = z.infer<typeof StoreSchema>;
 
 /** Path of the MCP trust store. */
 export function mcpTrustPath(keelHome: string): string {
@@ -40,7 +38,7 @@ export async function projectMcpHash(config: McpConfig, projectDir: string): Pro
     .filter((a) => a.scope === "project")
     .map((a) => ({ rule: a.rule, file: relative(projectDir, a.file) }));
   const files = await executedFiles(project, projectDir);
-  return createHash("sha256").update(canonical({ servers, allow, files })).digest("hex");
+  return sha256Hex(canonicalJson({ servers, allow, files }));
 }
 
 /** The project files stdio servers name (paths inside the project that are regular files). */
@@ -64,23 +62,11 @@ async function executedFiles(
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) continue;
     const sha256 = await readFile(path)
-      .then((b) => createHash("sha256").update(b).digest("hex"))
+      .then((b) => sha256Hex(b))
       .catch(() => null);
     out.push({ path: relative(projectDir, path).split(sep).join("/"), sha256 });
   }
   return out;
-}
-
-async function readStore(keelHome: string): Promise<Store> {
-  try {
-    const parsed = StoreSchema.safeParse(
-      JSON.parse(await readFile(mcpTrustPath(keelHome), "utf8")),
-    );
-    if (parsed.success) return parsed.data;
-  } catch {
-    // Missing or unreadable: nothing is trusted, the safe reading.
-  }
-  return { version: 1, projects: {} };
 }
 
 /** Whether the project's current MCP definitions are trusted (true when it has none). */
@@ -91,7 +77,7 @@ export async function isMcpTrusted(opts: {
 }): Promise<boolean> {
   if (!hasProjectServers(opts.config) && !opts.config.allow.some((a) => a.scope === "project"))
     return true;
-  const store = await readStore(opts.keelHome);
+  const store = readTrustRecords(mcpTrustPath(opts.keelHome));
   return store.projects[opts.projectDir] === (await projectMcpHash(opts.config, opts.projectDir));
 }
 
@@ -102,31 +88,6 @@ export async function setMcpTrust(opts: {
   config: McpConfig;
   trust: boolean;
 }): Promise<void> {
-  const store = await readStore(opts.keelHome);
-  if (opts.trust)
-    store.projects[opts.projectDir] = await projectMcpHash(opts.config, opts.projectDir);
-  else delete store.projects[opts.projectDir];
-  await mkdir(opts.keelHome, { recursive: true });
-  const path = mcpTrustPath(opts.keelHome);
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, path);
-}
-
-function canonical(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === "object" && value !== null) {
-    const src = value as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(src)
-        .sort()
-        .filter((k) => src[k] !== undefined)
-        .map((k) => [k, sortKeys(src[k])]),
-    );
-  }
-  return value;
+  const hash = opts.trust ? await projectMcpHash(opts.config, opts.projectDir) : null;
+  writeTrustRecord(mcpTrustPath(opts.keelHome), opts.projectDir, hash);
 }

@@ -333,6 +333,16 @@ describe("keel doctor reads the MCP settings without starting servers", () => {
     expect(code).toBe(0);
   });
 
+  it("fails on a damaged trust store, naming it; silent while the stores read", async () => {
+    expect((await doctor(withKey)).out).not.toMatch(/ trust /);
+    await writeFile(join(home, "mcp-trust.json"), '{"version": 1, "projects": {},}');
+    const { code, out } = await doctor(withKey);
+    expect(out).toContain(
+      "✗ trust    ~/keel-home/mcp-trust.json: invalid JSON: trailing comma at 1:31; nothing in it is trusted",
+    );
+    expect(code).toBe(1);
+  });
+
   it("ticks servers it finds nothing wrong with", async () => {
     await writeFile(
       join(home, "settings.json"),

@@ -14,7 +14,6 @@ import {
   keelSettingsSchema,
   reasonixEntrySchema,
 } from "../../src/hooks/config/schema.js";
-import { trustFileSchema } from "../../src/hooks/trust.js";
 
 const checkers: Record<string, () => QuickChecker<unknown>> = {
   handlerInput: handlerInputSchema,
@@ -23,7 +22,6 @@ const checkers: Record<string, () => QuickChecker<unknown>> = {
   reasonixEntry: reasonixEntrySchema,
   keelSettings: keelSettingsSchema,
   hooksFile: hooksFileSchema,
-  trustFile: trustFileSchema,
 };
 
 /** Values a JSON or YAML hook file can hold, valid for some fields and not others. */
@@ -163,10 +161,5 @@ describe("quick checks agree with the zod schemas", () => {
     const settings = { model: "x", hooks: { PreToolUse: [group] }, compat: { cagent: ["a"] } };
     expect(isSure(keelSettingsSchema().quick(settings))).toBe(true);
     agree(keelSettingsSchema(), settings);
-    const store = { version: 1, projects: { "/work/p": "a4a2", "/work/q": "b5b3" } };
-    expect(isSure(trustFileSchema().quick(store))).toBe(true);
-    agree(trustFileSchema(), store);
-    agree(trustFileSchema(), { ...store, version: 2 });
-    agree(trustFileSchema(), { ...store, version: "1" });
   });
 });

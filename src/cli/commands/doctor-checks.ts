@@ -5,8 +5,14 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { loadPermissionRules } from "../../agent/permission-rules.js";
-import { createHookEngine, nativeSpawnAvailable, validateHooks } from "../../hooks/index.js";
+import { loadPermissionRules, permissionTrustPath } from "../../agent/permission-rules.js";
+import {
+  createHookEngine,
+  nativeSpawnAvailable,
+  readTrustRecords,
+  trustStorePath,
+  validateHooks,
+} from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { missingExecutable } from "../../hooks/validate.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
@@ -16,6 +22,7 @@ import {
   loadMcpConfig,
   type McpServerEntry,
   mcpConfigFiles,
+  mcpTrustPath,
   resolveServerConfig,
 } from "../../mcp/index.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
@@ -441,6 +448,21 @@ export function checkPermissions(opts: {
       ? `no permission rules applied${findings.length > 0 ? "; see below" : ""}`
       : `${loaded.rules.length} rule${loaded.rules.length === 1 ? "" : "s"} applied (${counts.join(", ")}) from ${sources.join(", ")}${findings.length > 0 ? `; ${findings.length} below` : ""}`;
   return [{ status: worst, check, detail: summary }, ...findings];
+}
+
+/**
+ * The three trust stores (hooks, MCP servers, permission allow rules): a damaged one trusts
+ * nothing and refuses every trust write, so it is named here with what is wrong. Silent when all
+ * three read.
+ */
+export function checkTrustStores(keelHome: string, display: (path: string) => string): Finding[] {
+  const paths = [trustStorePath(keelHome), mcpTrustPath(keelHome), permissionTrustPath(keelHome)];
+  return paths.flatMap((path) => {
+    const read = readTrustRecords(path);
+    if (read.ok) return [];
+    const detail = `${display(path)}${read.problem.slice(path.length)}; nothing in it is trusted, and \`keel hooks trust\` will not write over it until it is repaired or removed`;
+    return [{ status: "fail" as const, check: "trust", detail }];
+  });
 }
 
 /** Why a server cannot start, as far as that shows without starting it; null when it may. */

@@ -15,6 +15,7 @@ import {
   checkNode,
   checkPermissions,
   checkSandbox,
+  checkTrustStores,
   type Finding,
 } from "./doctor-checks.js";
 import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
@@ -80,6 +81,11 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
       display: (path) =>
         displayPath(path, { base: projectDir, ...(env.HOME ? { home: env.HOME } : {}) }),
     }),
+  );
+  findings.push(
+    ...checkTrustStores(keelHome, (path) =>
+      displayPath(path, { base: projectDir, ...(env.HOME ? { home: env.HOME } : {}) }),
+    ),
   );
   const failed = findings.some((f) => f.status === "fail");
   if (opts.json) {

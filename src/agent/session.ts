@@ -45,8 +45,18 @@ export interface OpenedSession extends SessionPort {
  */
 export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
   let resumeId = opts.resume;
+  // Newer session files that cannot be read: the user meant to continue one of those.
+  const skipped: string[] = [];
   if (resumeId === undefined && opts.continueLatest) {
-    resumeId = latestSession({ keelHome: opts.keelHome, projectDir: opts.projectDir })?.id;
+    resumeId = latestSession({
+      keelHome: opts.keelHome,
+      projectDir: opts.projectDir,
+      onUnreadable: (u) => skipped.push(u.reason),
+    })?.id;
+    for (const [i, reason] of skipped.entries()) {
+      skipped[i] =
+        `${reason}; ${resumeId === undefined ? "starting a new session" : `continuing the older session ${resumeId.slice(0, 8)}`} instead`;
+    }
   }
   const write = { keelHome: opts.keelHome, ...(opts.fsync ? { fsync: true } : {}) };
   if (resumeId !== undefined) {
@@ -70,13 +80,13 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
     return adapt(
       handle,
       { messages: liveMessages(locked), promptTokens: locked.promptTokens },
-      locked.warnings,
+      [...skipped, ...locked.warnings],
       opts.onError,
       opts.keelHome,
     );
   }
   const handle = createSession({ ...write, projectDir: opts.projectDir, model: opts.model });
-  return adapt(handle, { messages: [], promptTokens: 0 }, [], opts.onError, opts.keelHome);
+  return adapt(handle, { messages: [], promptTokens: 0 }, skipped, opts.onError, opts.keelHome);
 }
 
 function adapt(

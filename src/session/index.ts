@@ -17,6 +17,7 @@ export {
   openSession,
   resolveSessionId,
   type SessionSummary,
+  type UnreadableSession,
 } from "./list.js";
 export {
   type LoadedEvent,

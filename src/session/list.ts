@@ -25,6 +25,14 @@ export interface SessionSummary {
   title?: string;
 }
 
+/** A session file that could not be read at all (no session line at the top, unreadable). */
+export interface UnreadableSession {
+  path: string;
+  /** Last write (file modification time), ISO; "" when even that is unknown. */
+  updatedAt: string;
+  reason: string;
+}
+
 /** Session files under the sessions root, one project's or all. */
 function sessionFiles(keelHome: string, projectDir?: string): string[] {
   const dirs = projectDir
@@ -45,14 +53,22 @@ function listDir(dir: string): string[] {
   }
 }
 
-/** Summaries, newest update first. Unreadable files are skipped. */
-export function listSessions(opts: { keelHome: string; projectDir?: string }): SessionSummary[] {
+/**
+ * Summaries, newest update first. A file that cannot be read is left out of the list and told
+ * to `onUnreadable`, so callers can say so instead of losing a session without a word.
+ */
+export function listSessions(opts: {
+  keelHome: string;
+  projectDir?: string;
+  onUnreadable?: (file: UnreadableSession) => void;
+}): SessionSummary[] {
   const out: SessionSummary[] = [];
   for (const path of sessionFiles(opts.keelHome, opts.projectDir)) {
     let session: LoadedSession;
     try {
       session = readSessionFile(path);
-    } catch {
+    } catch (err) {
+      opts.onUnreadable?.({ path, updatedAt: mtimeIso(path), reason: unreadableReason(path, err) });
       continue;
     }
     if (opts.projectDir && session.meta.projectDir !== resolve(opts.projectDir)) continue;
@@ -78,13 +94,36 @@ export function listSessions(opts: { keelHome: string; projectDir?: string }): S
 /**
  * The project's most recently updated session that holds a conversation (`--continue`), or
  * null. A session with no messages yet (its only prompt was blocked by a hook, or it was
- * opened and left) has nothing to continue, so an earlier one is taken.
+ * opened and left) has nothing to continue, so an earlier one is taken. Session files newer
+ * than the one taken that cannot be read go to `onUnreadable`: the user meant to continue
+ * those, and must hear that an older conversation is continued instead.
  */
 export function latestSession(opts: {
   keelHome: string;
   projectDir: string;
+  onUnreadable?: (file: UnreadableSession) => void;
 }): SessionSummary | null {
-  return listSessions(opts).find((s) => s.messages > 0) ?? null;
+  const unreadable: UnreadableSession[] = [];
+  const found =
+    listSessions({ ...opts, onUnreadable: (u) => unreadable.push(u) }).find(
+      (s) => s.messages > 0,
+    ) ?? null;
+  for (const u of unreadable) if (!found || u.updatedAt > found.updatedAt) opts.onUnreadable?.(u);
+  return found;
+}
+
+function mtimeIso(path: string): string {
+  try {
+    return new Date(statSync(path).mtimeMs).toISOString();
+  } catch {
+    return "";
+  }
+}
+
+function unreadableReason(path: string, err: unknown): string {
+  if (err instanceof SessionError) return err.message;
+  const code = (err as NodeJS.ErrnoException).code;
+  return `${path} cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`;
 }
 
 /** Finds a session by full id or unique prefix. */

@@ -36,7 +36,8 @@ export interface LoadedSession {
    * calls such as prompt hooks are smaller), 0 when none. Lets a resumed session compact on time.
    */
   promptTokens: number;
-  /** Lines that could not be read (a torn last line after a crash, hand edits); never fatal. */
+  /** Lines that could not be read (a torn last line after a crash, hand edits), each naming the
+   *  file and line; never fatal. */
   warnings: string[];
 }
 
@@ -70,8 +71,8 @@ export function readSessionFile(path: string): LoadedSession {
     if (value === undefined) {
       out.warnings.push(
         isTail
-          ? `line ${line.lineNo}: incomplete last line ignored (the session was interrupted while writing)`
-          : `line ${line.lineNo}: not valid JSON, ignored`,
+          ? `${path} line ${line.lineNo}: incomplete last line ignored (the session was interrupted while writing)`
+          : `${path} line ${line.lineNo}: not valid JSON, ignored`,
       );
       continue;
     }
@@ -79,7 +80,9 @@ export function readSessionFile(path: string): LoadedSession {
     if (message.success) {
       const rendered = sliceRendered(line.text);
       if (rendered === null) {
-        out.warnings.push(`line ${line.lineNo}: message re-serialized (not in Keel's line format)`);
+        out.warnings.push(
+          `${path} line ${line.lineNo}: message re-serialized (not in Keel's line format)`,
+        );
       }
       out.messages.push(rendered ?? JSON.stringify(message.data.m));
       out.turns.push(message.data.turn);
@@ -99,7 +102,7 @@ export function readSessionFile(path: string): LoadedSession {
       out.promptTokens = Math.max(out.promptTokens, record.promptTokens);
       continue;
     }
-    out.warnings.push(`line ${line.lineNo}: unknown record, ignored`);
+    out.warnings.push(`${path} line ${line.lineNo}: unknown record, ignored`);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { utimesSync } from "node:fs";
+import { utimesSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type MemoryReport, memoryBlock } from "../../src/agent/memory.js";
 import { replayEntries } from "../../src/cli/tui/replay.js";
@@ -85,6 +85,46 @@ describe("listing sessions", () => {
     const empty = tempDir("keel-empty-");
     expect(latestSession({ keelHome: home.dir, projectDir: empty.dir })).toBeNull();
     empty.cleanup();
+  });
+
+  it("says which newer session files cannot be read instead of passing them over in silence", async () => {
+    session(projA.dir, "aaaa-1111", "old", 5_000);
+    const damaged = session(projA.dir, "aaaa-2222", "new", 6_000);
+    writeFileSync(damaged.path, '{"type":"meta",\n{"type":"message"}\n');
+    utimesSync(damaged.path, 6_000, 6_000);
+    const told: string[] = [];
+    const onUnreadable = (u: { path: string; reason: string }) => told.push(u.reason);
+    const latest = latestSession({ keelHome: home.dir, projectDir: projA.dir, onUnreadable });
+    expect(latest?.id).toBe("aaaa-1111");
+    expect(told).toEqual([`${damaged.path} is not a Keel session (no session line at the top)`]);
+    // An unreadable file older than the one taken is not what --continue meant: not told.
+    utimesSync(damaged.path, 4_000, 4_000);
+    told.length = 0;
+    latestSession({ keelHome: home.dir, projectDir: projA.dir, onUnreadable });
+    expect(told).toEqual([]);
+    // The listing leaves it out and tells, whatever its age.
+    expect(listSessions({ keelHome: home.dir, onUnreadable }).map((s) => s.id)).toEqual([
+      "aaaa-1111",
+    ]);
+    expect(told).toHaveLength(1);
+    const { openAgentSession } = await import("../../src/agent/session.js");
+    utimesSync(damaged.path, 6_000, 6_000);
+    const opened = openAgentSession({
+      keelHome: home.dir,
+      projectDir: projA.dir,
+      model: "m",
+      continueLatest: true,
+    });
+    expect(opened.warnings).toEqual([
+      `${damaged.path} is not a Keel session (no session line at the top); continuing the older session aaaa-111 instead`,
+    ]);
+    opened.close();
+    const { runSessions } = await import("../../src/cli/commands/sessions.js");
+    const warned: string[] = [];
+    await runSessions({ cwd: projA.dir }, { keelHome: home.dir, warn: (l) => warned.push(l) });
+    expect(warned).toEqual([
+      `keel: ${damaged.path} is not a Keel session (no session line at the top); not listed`,
+    ]);
   });
 
   it("resolves ids by unique prefix and explains misses and ambiguity", () => {

@@ -87,7 +87,7 @@ describe("session store", () => {
       '{"role":"user","content":"one"}',
       '{"role":"user","content":"two"}',
     ]);
-    expect(resumed.warnings).toEqual([expect.stringContaining("not valid JSON, ignored")]);
+    expect(resumed.warnings).toEqual([`${s.path} line 3: not valid JSON, ignored`]);
     expect(readFileSync(s.path, "utf8").endsWith('"two"}}\n')).toBe(true);
   });
 

@@ -100,7 +100,7 @@ export function sessionsJson(sessions: readonly SessionSummary[]): unknown[] {
 /** Runs `keel sessions`; returns the text to print. */
 export async function runSessions(
   opts: SessionsOptions,
-  env: { keelHome?: string; now?: number } = {},
+  env: { keelHome?: string; now?: number; warn?: (line: string) => void } = {},
 ): Promise<string> {
   const projectDir = resolve(opts.cwd ?? process.cwd());
   if (opts.cwd !== undefined) {
@@ -109,7 +109,12 @@ export async function runSessions(
   }
   const keelHome = env.keelHome ?? keelHomeFrom();
   const all = opts.all === true;
-  const sessions = listSessions(all ? { keelHome } : { keelHome, projectDir });
+  // A file that cannot be read is not listed, but said: it may be the conversation looked for.
+  const warn = env.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const onUnreadable = (u: { reason: string }) => warn(`keel: ${u.reason}; not listed`);
+  const sessions = listSessions(
+    all ? { keelHome, onUnreadable } : { keelHome, projectDir, onUnreadable },
+  );
   if (opts.json === true) return `${JSON.stringify(sessionsJson(sessions), null, 2)}\n`;
   const lines = renderSessions(sessions, { all, projectDir, now: env.now ?? Date.now() });
   return `${lines.join("\n")}\n`;

@@ -49,6 +49,7 @@ export {
   reopenSession,
   type SessionHandle,
   type SessionWriteOptions,
+  UsageLogError,
 } from "./store.js";
 export {
   appendUsage,

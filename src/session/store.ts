@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { appendHookAuditSoon, type HookRunInput } from "./hook-audit.js";
 import { flushLines, openForAppend, PRIVATE_DIR_MODE, writeAll } from "./jsonl.js";
 import { lockSessionFile, type SessionLock } from "./lock.js";
-import { hooksPathFor, projectSessionsDir } from "./paths.js";
+import { hooksPathFor, projectSessionsDir, usageLogPath } from "./paths.js";
 import {
   type MessageMeta,
   messageLine,
@@ -105,6 +105,21 @@ export function reopenSession(
   });
 }
 
+/**
+ * The global usage log could not be appended to; the session file has the record. Not a session
+ * write failure: the conversation is safe, only `keel stats` misses the request.
+ */
+export class UsageLogError extends Error {
+  override name = "UsageLogError";
+  constructor(path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code ?? (cause instanceof Error ? cause.message : String(cause));
+    super(
+      `could not add to the usage log ${path} (${why}); the session is saved, \`keel stats\` will miss these requests`,
+    );
+  }
+}
+
 function makeHandle(s: {
   fd: number;
   path: string;
@@ -144,7 +159,11 @@ function makeHandle(s: {
         projectDir: s.meta.projectDir,
       });
       write(JSON.stringify({ type: "usage", ...record }));
-      appendUsage({ keelHome: s.keelHome, record });
+      try {
+        appendUsage({ keelHome: s.keelHome, record });
+      } catch (err) {
+        throw new UsageLogError(usageLogPath(s.keelHome), err);
+      }
       return record;
     },
     appendHookRun(run, onError) {

@@ -68,6 +68,22 @@ describe("failures are said once", () => {
   });
 });
 
+describe("the usage log", () => {
+  it("a usage log that cannot be written is a warning naming it; the run and its session succeed", async () => {
+    const world = await newWorld(script(reply().text("fine")));
+    const usageLog = join(world.home, "usage.jsonl");
+    mkdirSync(usageLog);
+    const r = await keel(world, ["run", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("fine\n");
+    expect(lines(r.stderr)).toEqual([
+      `keel: could not add to the usage log ${usageLog} (EISDIR); the session is saved, \`keel stats\` will miss these requests`,
+    ]);
+    const again = await keel(world, ["run", "more", "--continue"]);
+    expect(again.code).toBe(0);
+  });
+});
+
 describe("user mistakes", () => {
   it("an empty prompt is refused before any request", async () => {
     const world = await newWorld(script(reply().text("x")));

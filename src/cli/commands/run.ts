@@ -15,7 +15,7 @@ import { openAgentSession } from "../../agent/session.js";
 import type { AgentStats } from "../../agent/types.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
-import { keelHomeFrom, latestSession, SessionError } from "../../session/index.js";
+import { keelHomeFrom, latestSession, SessionError, UsageLogError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";
@@ -144,6 +144,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   const model = o.model ?? llm.model;
 
   let writeError: string | null = null;
+  let usageWarning: string | null = null;
   let session: ReturnType<typeof openAgentSession>;
   let continuing = false;
   try {
@@ -160,7 +161,9 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       continueLatest: o.continue,
       ...(o.resume !== undefined ? { resume: o.resume } : {}),
       onError: (err) => {
-        writeError ??= err instanceof Error ? err.message : String(err);
+        // The usage log is not the conversation: a warning at the end, not a failed run.
+        if (err instanceof UsageLogError) usageWarning ??= err.message;
+        else writeError ??= err instanceof Error ? err.message : String(err);
       },
     });
   } catch (err) {
@@ -266,6 +269,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (failure === null && writeError !== null) {
     failure = oneLine(`could not write the session: ${writeError}`);
   }
+  if (usageWarning !== null) process.stderr.write(`keel: ${oneLine(usageWarning)}\n`);
   printer.finish(runSummary(outcome, stats, failure));
   if (failure === null) return;
   // The reason is already on stderr as the notice that ended the turn: one line is enough.

@@ -11,6 +11,7 @@ import { render } from "ink";
 import wrapAnsi from "wrap-ansi";
 import type { PermissionMode } from "../../agent/permissions.js";
 import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
+import { UsageLogError } from "../../session/index.js";
 import { loadConfig } from "../llm-config.js";
 import { UserError } from "../main.js";
 import { App, type OpenedBackend } from "./app.js";
@@ -74,6 +75,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   const llm = loaded.config;
 
   let writeError: string | null = null;
+  let usageWarning: string | null = null;
   const permissions = createPermissionBridge();
   setReasoningPrefs({
     ...(opts.harvest ? { harvest: true } : {}),
@@ -90,7 +92,9 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     for (const listener of waitListeners) listener(names);
   };
   const opening = openSession(opts, llm, model, permissions, quitting.signal, onWaiting, (err) => {
-    writeError ??= err instanceof Error ? err.message : String(err);
+    // The usage log is not the conversation: said at exit as what it is.
+    if (err instanceof UsageLogError) usageWarning ??= err.message;
+    else writeError ??= err instanceof Error ? err.message : String(err);
   });
   const ready = opening.then(
     (opened): OpenedBackend => ({
@@ -148,6 +152,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   const opened = await opening;
   const id = opened.backend.agent().sessionId;
   process.stdout.write(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
+  if (usageWarning) process.stderr.write(`keel: ${usageWarning}\n`);
   if (writeError) process.stderr.write(`keel: could not write the session: ${writeError}\n`);
 }
 

@@ -233,6 +233,8 @@ async function readConfigFile(
       return { ok: true, value: {} };
     return { ok: false, error: `${path}: ${err instanceof Error ? err.message : String(err)}` };
   }
+  // Windows editors save a byte-order mark; JSON.parse refuses it as an "unexpected token".
+  text = text.replace(/^\uFEFF/, "");
   if (text.trim() === "") return { ok: true, value: {} };
   try {
     return { ok: true, value: JSON.parse(text) };

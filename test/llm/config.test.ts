@@ -74,6 +74,20 @@ describe("loadLlmConfig", () => {
     }
   });
 
+  it("reads a file saved with a byte-order mark (Windows editors), and saves over it", async () => {
+    const path = join(home, "config.json");
+    await writeFile(path, `\uFEFF${JSON.stringify({ apiKey: "sk-bom", model: "deepseek-chat" })}`);
+    expect(await loadLlmConfig({ keelHome: home, env: {} })).toMatchObject({
+      ok: true,
+      config: { apiKey: "sk-bom", model: "deepseek-chat" },
+    });
+    expect(await saveLlmConfig({ keelHome: home, values: { model: "m2" } })).toEqual({
+      ok: true,
+      path,
+    });
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ apiKey: "sk-bom", model: "m2" });
+  });
+
   it("names the path and the field of a malformed file", async () => {
     const path = join(home, "config.json");
     await writeFile(path, JSON.stringify({ model: 42 }));

@@ -329,6 +329,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   }
 
   async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
+    if (!started) {
+      const untrusted = mcp?.untrustedNotice();
+      if (untrusted) notices.push({ type: "notice", ...untrusted });
+    }
     yield* drainNotices();
     if (started) return;
     started = true;

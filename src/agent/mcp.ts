@@ -44,7 +44,11 @@ export interface AgentMcp {
   }>;
 }
 
-/** Starts (or adopts) the servers; queue notices with `notices`. */
+/**
+ * Starts (or adopts) the servers; queue notices with `notices`. Servers waiting for trust are
+ * not announced here: the session says so when it starts (McpManager.untrustedNotice), after
+ * a trust question may have started them.
+ */
 export async function openMcp(opts: {
   servers: McpServersOption;
   projectDir: string;
@@ -58,7 +62,7 @@ export async function openMcp(opts: {
   if (opts.servers instanceof McpManager) {
     opts.servers.setNoticeHandler(onNotice);
     if (opts.onElicit) opts.servers.setElicitationHandler(opts.onElicit);
-    for (const n of opts.servers.startupNotices()) onNotice(n.level, n.text);
+    for (const n of opts.servers.startupNotices({ untrusted: false })) onNotice(n.level, n.text);
     return opts.servers;
   }
   const config = parseMcpObject(
@@ -74,7 +78,7 @@ export async function openMcp(opts: {
     ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
   });
   for (const p of config.problems) onNotice("warn", p);
-  for (const n of manager.startupNotices()) onNotice(n.level, n.text);
+  for (const n of manager.startupNotices({ untrusted: false })) onNotice(n.level, n.text);
   return manager;
 }
 

@@ -299,20 +299,31 @@ export class McpManager {
     }));
   }
 
-  /** Statuses worth telling the user at start: failures and untrusted servers, as notice lines. */
-  startupNotices(): { level: "info" | "warn"; text: string }[] {
-    const out: { level: "info" | "warn"; text: string }[] = (this.#opts.configProblems ?? []).map(
-      (p) => ({ level: "warn" as const, text: `MCP config: ${p}` }),
-    );
+  /**
+   * The notice for project servers still waiting for trust, or null. Asked when the session
+   * starts, not when the manager does: a trust answer in between starts them.
+   */
+  untrustedNotice(): { level: "warn"; text: string } | null {
     const untrusted = this.#slots
       .filter((s) => s.status.state === "untrusted")
       .map((s) => s.entry.name);
-    if (untrusted.length > 0) {
-      out.push({
-        level: "warn",
-        text: `MCP: project server${untrusted.length === 1 ? "" : "s"} not started until trusted (keel hooks trust): ${untrusted.join(", ")}`,
-      });
-    }
+    if (untrusted.length === 0) return null;
+    return {
+      level: "warn",
+      text: `MCP: project server${untrusted.length === 1 ? "" : "s"} not started until trusted (keel hooks trust): ${untrusted.join(", ")}`,
+    };
+  }
+
+  /**
+   * Statuses worth telling the user at start: failures and (unless `untrusted: false`) untrusted
+   * servers, as notice lines.
+   */
+  startupNotices(o: { untrusted?: boolean } = {}): { level: "info" | "warn"; text: string }[] {
+    const out: { level: "info" | "warn"; text: string }[] = (this.#opts.configProblems ?? []).map(
+      (p) => ({ level: "warn" as const, text: `MCP config: ${p}` }),
+    );
+    const untrusted = o.untrusted === false ? null : this.untrustedNotice();
+    if (untrusted) out.push(untrusted);
     for (const s of this.#slots) {
       const st = s.status;
       if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {

@@ -82,6 +82,33 @@ describe("/mcp", () => {
 
     const events = await collect(agent.runTurn("use it"));
     expect(events.some((e) => e.type === "tool_result" && e.content === "echo: hi")).toBe(true);
+    // Trusted before the session started: no stale "not started until trusted" notice.
+    expect(events.filter((e) => e.type === "notice").map((e) => e.text)).not.toContainEqual(
+      expect.stringMatching(/not started until trusted/),
+    );
+    await collect(agent.end());
+  });
+
+  it("a session started with the server still untrusted says so once", async () => {
+    const w = await newWorld(script(reply().text("ok"), reply().text("ok")));
+    writeFileSync(
+      join(w.project, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: { proj: { command: process.execPath, args: [FAULT_SERVER, "ok"] } },
+      }),
+    );
+    const manager = await startSessionServers({ projectDir: w.project, keelHome: w.home });
+    const agent = await agentFor(w, { mcpServers: manager, noHooks: true });
+    const untrusted = (events: { type: string; text?: string }[]) =>
+      events.filter((e) => e.type === "notice" && /not started until trusted/.test(e.text ?? ""));
+    expect(untrusted(await collect(agent.runTurn("one")))).toEqual([
+      {
+        type: "notice",
+        level: "warn",
+        text: "MCP: project server not started until trusted (keel hooks trust): proj",
+      },
+    ]);
+    expect(untrusted(await collect(agent.runTurn("two")))).toEqual([]);
     await collect(agent.end());
   });
 

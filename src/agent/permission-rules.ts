@@ -17,6 +17,7 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { parseSettingsJson } from "../hooks/config/parse.js";
 import { readConfigTextSync } from "../hooks/config/read-file.js";
 import { splitShellCommand } from "../hooks/match.js";
 import { sha256Hex } from "../hooks/sha256.js";
@@ -420,7 +421,7 @@ export function loadPermissionRules(paths: {
     if (content === null) continue;
     let json: unknown;
     try {
-      json = JSON.parse(content);
+      json = parseSettingsJson(content);
     } catch {
       continue; // The hooks and MCP readers report unparsable settings files; once is enough.
     }

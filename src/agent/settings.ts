@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { parseSettingsJson } from "../hooks/config/parse.js";
 import { readConfigTextSync } from "../hooks/config/read-file.js";
 
 const compaction = z
@@ -53,7 +54,7 @@ export function loadSessionSettings(opts: { projectDir: string; keelHome?: strin
     if (text === null) continue;
     let raw: unknown;
     try {
-      raw = JSON.parse(text);
+      raw = parseSettingsJson(text);
     } catch {
       continue; // The hooks reader reports unparsable settings files; once is enough.
     }

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { jsonProblemText } from "../hooks/config/json-scan.js";
+import { parseSettingsJson, settingsJsonText } from "../hooks/config/parse.js";
 import { readConfigText } from "../hooks/config/read-file.js";
 
 /** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
@@ -118,9 +119,9 @@ export function parseMcpFile(text: string, file: McpConfigFile): McpConfig {
   const out: McpConfig = { servers: [], allow: [], problems: [] };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseSettingsJson(text);
   } catch (err) {
-    const said = jsonProblemText(text);
+    const said = jsonProblemText(settingsJsonText(text));
     out.problems.push(
       said !== null
         ? `${file.path}: invalid JSON: ${said}`

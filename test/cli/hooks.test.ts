@@ -113,6 +113,35 @@ describe("keel hooks test: Claude Code dialect", () => {
     expect(r.stderr).not.toContain("untrusted");
   });
 
+  it("trust with nothing loaded from a broken project file says why and fails", async () => {
+    const p = await project();
+    await mkdir(join(p.project, ".claude"), { recursive: true });
+    await writeFile(
+      join(p.project, ".claude/settings.json"),
+      '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]},}',
+    );
+    const r = await keel(["hooks", "trust", "--cwd", p.project]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      `No project hooks loaded in ${p.project}; nothing trusted (1 error below).\n`,
+    );
+    expect(r.stderr).toContain(".claude/settings.json:1:");
+    expect(r.stderr).toContain("trailing comma");
+  });
+
+  it("reads comments in settings files, as Gemini CLI and Qwen Code do", async () => {
+    const p = await project();
+    await mkdir(join(p.project, ".gemini"), { recursive: true });
+    await writeFile(
+      join(p.project, ".gemini/settings.json"),
+      '{ // project hooks\n  "hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "true"}]}]} /* end */\n}\n',
+    );
+    const r = await keel(["hooks", "trust", "--cwd", p.project]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Trusted 1 project hook in /);
+    expect(r.stderr).toBe("");
+  });
+
   it("stops running the hooks after untrust", async () => {
     const p = await trustedProject("claude");
     const untrust = await keel(["hooks", "untrust", "--cwd", p.project]);

@@ -2,6 +2,7 @@
  * `keel hooks`: list, validate, trust, untrust and try the hooks Keel would run in a project
  * (design §2.7). The engine does the loading and running; this file only presents it.
  */
+import { sep } from "node:path";
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
 import type { HookListing } from "../../hooks/types.js";
@@ -93,9 +94,22 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     ...trustProjectAllowRules(projectDir, keelHomeDir()),
   ];
   if (mcpLines.length > 0) out.stdout(`${mcpLines.join("\n")}\n`);
+  // The same problems, in the same words, as `keel hooks validate` (and the TUI) show.
+  const problems = validationProblems(listing);
   if (!listing.projectTrust.hasProjectHooks || projectHooks.length === 0) {
-    if (mcpLines.length === 0) out.stdout(`No project hooks in ${projectDir}; nothing to trust.\n`);
-    return 0;
+    // A project file that did not load may be why there is nothing: say so, and fail.
+    const broken = problems.filter(
+      (p) => p.severity === "error" && p.path.startsWith(`${projectDir}${sep}`),
+    ).length;
+    if (mcpLines.length === 0) {
+      out.stdout(
+        broken === 0
+          ? `No project hooks in ${projectDir}; nothing to trust.\n`
+          : `No project hooks loaded in ${projectDir}; nothing trusted (${plural(broken, "error")} below).\n`,
+      );
+    }
+    for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
+    return broken === 0 ? 0 : 1;
   }
   await engine.trust();
   out.stdout(
@@ -106,8 +120,6 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
   out.stdout("\nEditing these files makes them untrusted again.\n");
-  // The same problems, in the same words, as `keel hooks validate` (and the TUI) show.
-  const problems = validationProblems(listing);
   for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
   // Counted on the trusted listing: the one above was taken before trusting.
   if (problems.length > 0) out.stderr(`${summaryLine(engine.listing())}\n`);

@@ -2,6 +2,7 @@
  * Parsing a hooks file's text at the boundary: JSON (BOM and blank files tolerated) and YAML,
  * each error one located problem. Every dialect's reader starts here.
  */
+import stripJsonComments from "strip-json-comments";
 import { LineCounter, parseDocument } from "yaml";
 import type { HookProblem } from "../types.js";
 import { isRecord } from "../util.js";
@@ -28,9 +29,29 @@ function problemAt(path: string, text: string, offset: number, message: string):
   return { severity: "error", path, line: pos.line, column: pos.column, message };
 }
 
+/**
+ * A settings file's text without what JSON.parse refuses but the agents that write such files
+ * accept: a byte-order mark (Windows editors) and `//` or `/* *\/` comments (Gemini CLI and Qwen
+ * Code strip them from their settings.json, and users copy that habit). Comments become spaces,
+ * so every line and column stays where it was. Text without a comment is returned as it is.
+ */
+export function settingsJsonText(text: string): string {
+  const body = text.replace(/^\uFEFF/, "");
+  return body.includes("//") || body.includes("/*") ? stripJsonComments(body) : body;
+}
+
+/**
+ * JSON.parse for settings files (settingsJsonText first): every reader of a settings file
+ * (hooks, permission rules, MCP servers, Keel's own settings) reads the same text the same way.
+ * Throws JSON.parse's SyntaxError.
+ */
+export function parseSettingsJson(text: string): unknown {
+  return JSON.parse(settingsJsonText(text));
+}
+
 /** Parses JSON text; a syntax error becomes one located problem, said in one line. */
 export function parseJsonText(text: string, path: string): Parsed {
-  const body = text.replace(/^\uFEFF/, "");
+  const body = settingsJsonText(text);
   if (body.trim() === "") return { value: {} };
   const deep = jsonDepthExceeded(body, MAX_CONFIG_DEPTH);
   if (deep !== null) {

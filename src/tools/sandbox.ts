@@ -65,8 +65,16 @@ function findOnPath(name: string, path: string): string | undefined {
  * What must stay visible for commands to work in the project: the repository around it (Keel
  * may run in a subdirectory) and, for a worktree or submodule whose `.git` is a file, the git
  * directories it points to, which may lie under the hidden home.
+ *
+ * A `.git` file is the project's, so the repository may have written it (an unpacked archive
+ * can hold one): its `gitdir:` is bound only when it is what git itself would have written, a
+ * worktree's directory (`<common>/worktrees/<name>`, whose `gitdir` file points back here) or a
+ * submodule's (`<superproject>/.git/modules/…`). And nothing is bound that would show a hidden
+ * place again: a bind of `/`, of the home or of a directory around it (a home that is itself a
+ * git repository, for dotfiles) would undo the hiding.
  */
-export function projectBinds(cwd: string): string[] {
+export function projectBinds(cwd: string, hidden: readonly string[] = []): string[] {
+  const reveals = (dir: string) => hidden.some((h) => within(h, dir));
   let root: string | undefined;
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) {
@@ -75,23 +83,52 @@ export function projectBinds(cwd: string): string[] {
     }
     if (dirname(dir) === dir) break;
   }
-  if (root === undefined) return [cwd];
+  if (root === undefined || reveals(root)) return [cwd];
   const binds = [root];
   const dotGit = join(root, ".git");
   try {
     if (statSync(dotGit).isFile()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (m?.[1]) {
-        const gitDir = resolve(root, m[1].trim());
-        binds.unshift(gitDir);
-        const common = join(gitDir, "commondir");
-        if (existsSync(common)) binds.unshift(resolve(gitDir, readFileSync(common, "utf8").trim()));
+      const gitDir = m?.[1] ? resolve(root, m[1].trim()) : undefined;
+      if (gitDir !== undefined && !reveals(gitDir)) {
+        const common = worktreeCommonDir(gitDir, dotGit);
+        if (common !== undefined && !reveals(common)) binds.unshift(common, gitDir);
+        else if (common === undefined && isSubmoduleGitDir(gitDir, root)) binds.unshift(gitDir);
       }
     }
   } catch {
     // An unreadable .git: git will say so itself.
   }
   return binds;
+}
+
+/**
+ * The common git directory of a worktree whose git directory is `gitDir`, when it is one: the
+ * `commondir` file names a repository (`HEAD`, `objects/`) that holds `gitDir` under
+ * `worktrees/`, and `gitDir/gitdir` points back at this `.git` file. Undefined otherwise.
+ */
+function worktreeCommonDir(gitDir: string, dotGit: string): string | undefined {
+  try {
+    const common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    if (dirname(gitDir) !== join(common, "worktrees")) return undefined;
+    if (!existsSync(join(common, "HEAD")) || !isRealDirectory(join(common, "objects"))) {
+      return undefined;
+    }
+    const back = resolve(gitDir, readFileSync(join(gitDir, "gitdir"), "utf8").trim());
+    return back === dotGit ? common : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `gitDir` is a submodule's: under `<dir>/.git/modules/` of a directory around `root`. */
+function isSubmoduleGitDir(gitDir: string, root: string): boolean {
+  for (let dir = dirname(root); ; dir = dirname(dir)) {
+    if (within(gitDir, join(dir, ".git", "modules")) && gitDir !== join(dir, ".git", "modules")) {
+      return isRealDirectory(join(dir, ".git")) && existsSync(join(gitDir, "HEAD"));
+    }
+    if (dirname(dir) === dir) return false;
+  }
 }
 
 /** Whether `path` is a directory and not a symbolic link to one. */
@@ -103,21 +140,27 @@ function isRealDirectory(path: string): boolean {
   }
 }
 
-/** Whether `dir` is `root` or lies under it. */
-const within = (dir: string, root: string) => dir === root || dir.startsWith(`${root}/`);
+/** Whether `dir` is `root` or lies under it (everything lies under `/`). */
+const within = (dir: string, root: string) =>
+  root === "/" || dir === root || dir.startsWith(`${root}/`);
 
 function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // A mount point must exist: the root is read-only, bwrap cannot create one. /run holds the
   // host's unix sockets (D-Bus, docker.sock, agents), which --unshare-net does not cut off:
   // D-Bus alone can start a process outside. (/var/run is /run, or a directory of its own.)
+  const hiddenPlaces: string[] = [];
   for (const dir of ["/tmp", "/var/tmp", "/run", "/var/run"]) {
-    if (isRealDirectory(dir)) args.push("--tmpfs", dir);
+    if (isRealDirectory(dir)) {
+      args.push("--tmpfs", dir);
+      hiddenPlaces.push(dir);
+    }
   }
   // Keys, tokens and other projects live under $HOME; the project is bound back below.
   if (home && resolve(home) !== "/" && existsSync(home)) {
     const hidden = resolve(home);
     args.push("--tmpfs", hidden);
+    hiddenPlaces.push(hidden);
     // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable.
     for (const dir of path.split(delimiter)) {
       if (isAbsolute(dir) && resolve(dir).startsWith(`${hidden}/`)) {
@@ -125,7 +168,13 @@ function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: s
       }
     }
   }
-  const binds = projectBinds(cwd);
+  if (keelHome && isAbsolute(keelHome)) hiddenPlaces.push(resolve(keelHome));
+  // The project itself is bound whatever it is (the user chose it); what lies around it only
+  // when that does not show a hidden place again.
+  const binds = projectBinds(
+    cwd,
+    hiddenPlaces.filter((h) => !within(h, cwd)),
+  );
   for (const dir of binds) args.push("--ro-bind-try", dir, dir);
   args.push("--ro-bind", cwd, cwd);
   // KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,

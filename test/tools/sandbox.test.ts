@@ -155,7 +155,24 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
       "i",
     );
     git(repo, "worktree", "add", "-q", join(home, "wt"));
-    for (const cwd of [join(repo, "sub"), join(home, "wt")]) {
+    // A submodule: its .git file points into the superproject's .git/modules.
+    const lib = join(outside.dir, "lib");
+    mkdirSync(lib);
+    git(lib, "init", "-q");
+    git(
+      lib,
+      "-c",
+      "user.email=a@b",
+      "-c",
+      "user.name=n",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "i",
+    );
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "mod");
+    for (const cwd of [join(repo, "sub"), join(home, "wt"), join(repo, "mod")]) {
       const tool = createShellTool({ cwd, env });
       const r = await tool.run(
         { command: "git status --short --branch; cat ~/.ssh/id_rsa" },
@@ -165,6 +182,49 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
       expect(r.content, cwd).not.toMatch(/not a git repository/);
       expect(r.content, cwd).not.toContain("SECRET-KEY");
     }
+  });
+
+  it("a .git file of the project's cannot bind back the root, the home or another directory", async () => {
+    const home = join(outside.dir, "home");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-KEY");
+    mkdirSync(join(home, "other", ".git", "worktrees", "x"), { recursive: true });
+    writeFileSync(join(home, "other", "notes.txt"), "SECRET-OTHER");
+    const env = { ...process.env, HOME: home };
+    const targets = [
+      "../../../../../../../../..", // resolves to /
+      home,
+      join(home, ".ssh"),
+      join(home, "other"),
+      join(home, "other", ".git", "worktrees", "x"), // not pointing back at this project
+      "/tmp",
+    ];
+    for (const target of targets) {
+      writeFileSync(join(project.dir, ".git"), `gitdir: ${target}\n`);
+      const r = await run(
+        `cat ${home}/.ssh/id_rsa; cat ${home}/other/notes.txt; ls /tmp | head -3; ls ${home}`,
+        env,
+      );
+      expect(r.content, target).not.toContain("SECRET");
+      expect(r.content, target).not.toMatch(/^other$/m);
+    }
+  });
+
+  it("a home that is a git repository (dotfiles) is not bound back for a project inside it", async () => {
+    const home = join(outside.dir, "home");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-KEY");
+    execFileSync("git", ["init", "-q", home]);
+    const proj = join(home, "code", "proj");
+    mkdirSync(proj, { recursive: true });
+    writeFileSync(join(proj, "mine.txt"), "the project\n");
+    const tool = createShellTool({ cwd: proj, env: { ...process.env, HOME: home } });
+    const r = await tool.run(
+      { command: `cat mine.txt; cat ${home}/.ssh/id_rsa` },
+      { signal: NO_SIGNAL, sandboxed: true },
+    );
+    expect(r.content).toContain("the project");
+    expect(r.content).not.toContain("SECRET");
   });
 
   it("has no network, not even 127.0.0.1", async () => {

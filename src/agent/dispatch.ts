@@ -290,12 +290,13 @@ function withContext(
 }
 
 /**
- * For a read tool, the test of files that a deny or ask rule keeps from read_file (grep over a
- * directory skips them), or undefined when no rule could.
+ * For a read tool or the shell, the test of files that a deny or ask rule keeps from read_file
+ * (grep over a directory skips them; a sandboxed command finds them empty), or undefined when no
+ * rule could.
  */
 function readBarredBy(ctx: DispatchContext, kind: string): ((abs: string) => boolean) | undefined {
   const rules = ctx.rules;
-  if (kind !== "read" || rules === undefined) return undefined;
+  if ((kind !== "read" && kind !== "shell") || rules === undefined) return undefined;
   const barring = rules.rules.filter((r) => r.kind !== "allow");
   if (barring.length === 0) return undefined;
   const projectDir = ctx.info.projectDir;

@@ -237,20 +237,64 @@ function keelHomeOf(env: NodeJS.ProcessEnv): string | undefined {
   return env.HOME ? join(env.HOME, ".keel") : undefined;
 }
 
-/** The program and arguments that run `sh -c command` inside the sandbox. */
+/**
+ * The program and arguments that run `sh -c command` inside the sandbox. `hide` are files that
+ * read as empty inside it (/dev/null bound over them): those the permission rules keep from
+ * being read.
+ */
 export function sandboxedShell(
   bwrap: string,
   command: string,
-  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  opts: { cwd: string; env: NodeJS.ProcessEnv; hide?: readonly string[] },
 ): { file: string; args: string[] } {
   return {
     file: bwrap,
     args: [
       ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, keelHomeOf(opts.env)),
+      ...(opts.hide ?? []).flatMap((path) => ["--ro-bind", "/dev/null", path]),
       "--",
       "sh",
       "-c",
       command,
     ],
   };
+}
+
+/** More files than this under the project, and the barred ones are not looked for. */
+const MAX_WALKED_FILES = 100_000;
+/** More barred files than this are not hidden one by one (bwrap takes each as arguments). */
+const MAX_HIDDEN_FILES = 2_000;
+
+/**
+ * The project's files a deny or ask `Read` rule covers (`readBarred`), for a sandboxed command
+ * to find empty: `cat .env` and `grep -r KEY .` must not read what read_file may not. Skips
+ * `.git` and `node_modules` (as grep does) and follows no link: a link inside the project to a
+ * barred file reads the file, which is hidden. A project too large to search is refused,
+ * since what it would show cannot be known.
+ */
+export async function barredFiles(
+  root: string,
+  readBarred: (abs: string) => boolean,
+  signal?: AbortSignal,
+): Promise<{ ok: true; paths: string[] } | { ok: false; reason: string }> {
+  const { walkFiles } = await import("./walk.js");
+  const { nodeFileOperations } = await import("./file-operations.js");
+  const paths: string[] = [];
+  let walked = 0;
+  for await (const file of walkFiles({
+    ops: nodeFileOperations,
+    root,
+    ...(signal ? { signal } : {}),
+    maxFiles: MAX_WALKED_FILES + 1,
+  })) {
+    walked += 1;
+    if (readBarred(file.abs)) paths.push(file.abs);
+  }
+  if (walked > MAX_WALKED_FILES || paths.length > MAX_HIDDEN_FILES) {
+    return {
+      ok: false,
+      reason: `the project is too large to hide, inside the sandbox, the files the Read permission rules keep from being read (over ${walked > MAX_WALKED_FILES ? `${MAX_WALKED_FILES} files` : `${MAX_HIDDEN_FILES} covered files`})`,
+    };
+  }
+  return { ok: true, paths };
 }

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { toParameters } from "./json-schema.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
-import { sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
+import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Default and maximum timeout of one command. */
@@ -56,7 +56,11 @@ export interface ShellOperations {
   /** `sandbox` names the bwrap binary when the command must run in the OS sandbox. */
   spawn(
     command: string,
-    opts: { cwd: string; env: NodeJS.ProcessEnv; sandbox?: { bwrap: string } },
+    opts: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      sandbox?: { bwrap: string; hide?: readonly string[] };
+    },
   ): ChildProcess;
   /** Signals a whole process group; ignores groups that are already gone. */
   killGroup(pid: number, signal: NodeJS.Signals): void;
@@ -66,7 +70,10 @@ export interface ShellOperations {
 export const defaultShellOperations: ShellOperations = {
   spawn: (command, opts) => {
     const { file, args } = opts.sandbox
-      ? sandboxedShell(opts.sandbox.bwrap, command, opts)
+      ? sandboxedShell(opts.sandbox.bwrap, command, {
+          ...opts,
+          ...(opts.sandbox.hide ? { hide: opts.sandbox.hide } : {}),
+        })
       : { file: "sh", args: ["-c", command] };
     return spawn(file, args, {
       cwd: opts.cwd,
@@ -96,7 +103,7 @@ export function createShellTool(
     parameters: toParameters(shellSchema),
     kind: "shell",
     primaryArg: (input) => input.command,
-    run: (input, { signal, sandboxed, onOutput, env }) =>
+    run: (input, { signal, sandboxed, onOutput, env, readBarred }) =>
       guarded("shell", () =>
         runShell(
           env ? { ...ctx, env: { ...(ctx.env ?? process.env), ...env } } : ctx,
@@ -105,6 +112,7 @@ export function createShellTool(
           signal,
           sandboxed === true,
           onOutput,
+          readBarred,
         ),
       ),
   };
@@ -112,13 +120,14 @@ export function createShellTool(
 
 type Ending = "exited" | "timeout" | "aborted";
 
-function runShell(
+async function runShell(
   ctx: ToolContext,
   ops: ShellOperations,
   input: ShellInput,
   signal: AbortSignal,
   sandboxed: boolean,
   onOutput?: (text: string) => void,
+  readBarred?: (abs: string) => boolean,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
   if (signal.aborted) {
@@ -143,6 +152,20 @@ function runShell(
       details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
     });
   }
+  // Files a Read deny or ask rule covers read as empty in the sandbox: no person approved
+  // this command, so it must not read what read_file may not.
+  let hide: string[] | undefined;
+  if (sandbox?.available && readBarred) {
+    const barred = await barredFiles(ctx.cwd, readBarred, signal);
+    if (!barred.ok) {
+      return {
+        content: `shell: ${barred.reason}; the command was not run. A person can approve it to run outside the sandbox.`,
+        isError: true,
+        details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
+      };
+    }
+    if (barred.paths.length > 0) hide = barred.paths;
+  }
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
   const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
   const stderr = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
@@ -153,7 +176,9 @@ function runShell(
       child = ops.spawn(input.command, {
         cwd: ctx.cwd,
         env: ctx.env ?? process.env,
-        ...(sandbox?.available ? { sandbox: { bwrap: sandbox.bwrap } } : {}),
+        ...(sandbox?.available
+          ? { sandbox: { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } }
+          : {}),
       });
     } catch (err) {
       resolvePromise({

@@ -56,7 +56,8 @@ export interface ToolRunOptions {
   env?: Readonly<Record<string, string>>;
   /**
    * Files the settings' permission rules keep from being read (a `Read(./.env)` deny or ask
-   * rule): a tool that reads many files (grep over a directory) skips them.
+   * rule): a tool that reads many files (grep over a directory) skips them; a sandboxed shell
+   * command finds them empty.
    */
   readBarred?: (abs: string) => boolean;
 }

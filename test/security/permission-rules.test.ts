@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
+import { sandboxStatus } from "../../src/tools/sandbox.js";
 import { keel, type World, worldPerTest } from "../agent/harness.js";
 
 const newWorld = worldPerTest();
@@ -80,6 +81,32 @@ describe("deny rules", () => {
     expect(calls.map((c) => c.status)).toEqual(["blocked", "blocked"]);
     expect(JSON.stringify(w.sim.requests)).not.toContain("hunter2-secret");
   });
+
+  for (const mode of ["default", "plan"]) {
+    it.skipIf(!sandboxStatus().available)(
+      `an auto-approved command in the sandbox finds denied files empty (${mode} mode)`,
+      async () => {
+        const command =
+          "cat .env; grep -r TOKEN . ; head -n 5 secrets/db.txt; cat notes.txt; cat app.js";
+        const w = await newWorld(script(reply().tool("shell", { command }), reply().text("done")));
+        writeFileSync(join(w.project, ".env"), "API_TOKEN=hunter2-secret\n");
+        mkdirSync(join(w.project, "secrets", "deep"), { recursive: true });
+        writeFileSync(join(w.project, "secrets", "db.txt"), "password=sekrit-db\n");
+        writeFileSync(join(w.project, "secrets", "deep", "k"), "TOKEN=sekrit-deep\n");
+        writeFileSync(join(w.project, "app.js"), "const TOKEN = process.env.API_TOKEN;\n");
+        const { symlinkSync } = await import("node:fs");
+        symlinkSync(".env", join(w.project, "notes.txt"));
+        writeJson(join(w.project, ".claude", "settings.json"), {
+          permissions: { deny: ["Read(./.env)"], ask: ["Read(./secrets/**)"] },
+        });
+        const { calls } = await run(w, "--mode", mode);
+        expect(calls.map((c) => c.status)).toEqual(["ok"]);
+        const told = toolResult(w, 1);
+        expect(told).toContain("const TOKEN = process.env.API_TOKEN;"); // the control
+        expect(told).not.toMatch(/hunter2|sekrit/);
+      },
+    );
+  }
 
   for (const flags of [
     ["--yes"],

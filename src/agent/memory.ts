@@ -1,7 +1,9 @@
 /**
- * Project memory (design §7): the user's `$KEEL_HOME/KEEL.md` and `~/.claude/CLAUDE.md`, then
- * the project's `AGENTS.md`, `KEEL.md`, `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md` —
- * in each directory from the repository's root down to the project directory, as Claude Code
+ * Project memory (design §7): the user's `$KEEL_HOME/KEEL.md`, `~/.claude/CLAUDE.md`,
+ * `~/.gemini/GEMINI.md` and `~/.qwen/QWEN.md`, then the project's `AGENTS.md`, `KEEL.md`,
+ * `CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, `GEMINI.md` and `QWEN.md` (what users of
+ * Claude Code, Gemini CLI and Qwen Code already wrote for their agent; a file with the same text
+ * as one already read is left out) — in each directory from the repository's root down to the project directory, as Claude Code
  * reads them from a subdirectory — with `@path` imports resolved as Claude Code resolves them
  * (relative to the importing file, `~/` expanded, at most 5 hops deep, never inside code spans
  * or blocks). The text goes into the session's FIRST USER MESSAGE, never the system prompt, so
@@ -18,10 +20,15 @@ export const PROJECT_MEMORY_FILES: readonly string[] = [
   "CLAUDE.md",
   "CLAUDE.local.md",
   ".claude/CLAUDE.md",
+  "GEMINI.md",
+  "QWEN.md",
 ];
 
-/** The user's memory files: under `$KEEL_HOME`, and Claude Code's under the home directory. */
-const USER_MEMORY_FILES = { keelHome: "KEEL.md", home: ".claude/CLAUDE.md" } as const;
+/** The user's memory files: under `$KEEL_HOME`, and the other agents' under the home directory. */
+const USER_MEMORY_FILES = {
+  keelHome: "KEEL.md",
+  home: [".claude/CLAUDE.md", ".gemini/GEMINI.md", ".qwen/QWEN.md"],
+} as const;
 
 /** How many import hops are followed (Claude Code: 5). */
 export const MAX_IMPORT_DEPTH = 5;
@@ -76,7 +83,7 @@ export function loadMemory(opts: MemoryOptions): MemoryReport {
   const ctx = { report, home, projectDir, rootDir, seen };
   const userFiles = [
     ...(opts.keelHome !== undefined ? [join(opts.keelHome, USER_MEMORY_FILES.keelHome)] : []),
-    join(home, USER_MEMORY_FILES.home),
+    ...USER_MEMORY_FILES.home.map((name) => join(home, name)),
   ];
   for (const path of userFiles) if (exists(path)) readInto(ctx, path, "user", null, 0);
   for (const dir of directoriesDown(rootDir, projectDir)) {
@@ -172,6 +179,12 @@ function readInto(
   }
   ctx.seen.add(real);
   const label = labelOf(ctx, path, scope);
+  // The same instructions copied for each agent (CLAUDE.md, GEMINI.md) are sent once.
+  const twin = ctx.report.files.find((f) => f.content === content);
+  if (twin !== undefined && content.trim() !== "") {
+    skip(`same text as ${twin.label}`);
+    return;
+  }
   ctx.report.files.push({ path: real, label, scope, importedBy, content });
   for (const target of importsOf(content)) {
     const resolved = resolveImport(target, dirname(path), ctx.home);
@@ -265,7 +278,7 @@ export function memoryBlock(report: MemoryReport): string {
 export function describeMemory(report: MemoryReport): string[] {
   if (report.files.length === 0 && report.skipped.length === 0) {
     return [
-      `No memory files loaded (looked for KEEL.md in ~/.keel or $KEEL_HOME, ~/.claude/CLAUDE.md, and ${PROJECT_MEMORY_FILES.join(", ")} in the project directory and its parents up to the repository's root).`,
+      `No memory files loaded (looked for KEEL.md in ~/.keel or $KEEL_HOME, ~/.claude/CLAUDE.md, ~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, and ${PROJECT_MEMORY_FILES.join(", ")} in the project directory and its parents up to the repository's root).`,
     ];
   }
   const lines = report.files.map(

@@ -51,6 +51,29 @@ describe("loadMemory", () => {
     expect(describeMemory(r).join("\n")).toMatch(/skipped .*missing\.md: not found/);
   });
 
+  it("reads Gemini CLI's and Qwen Code's files, and sends the same text once", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    mkdirSync(join(w.root, ".gemini"));
+    writeFileSync(join(w.root, ".gemini", "GEMINI.md"), "User Gemini rule.\n");
+    mkdirSync(join(w.root, ".qwen"));
+    writeFileSync(join(w.root, ".qwen", "QWEN.md"), "User Qwen rule.\n");
+    const shared = "Run the tests with npm test.\n";
+    writeFileSync(join(w.project, "CLAUDE.md"), shared);
+    writeFileSync(join(w.project, "GEMINI.md"), shared); // a copy for the other agent
+    writeFileSync(join(w.project, "QWEN.md"), "Qwen only: prefer pnpm.\n");
+    const r = loadMemory({ projectDir: w.project, keelHome: w.home, homeDir: w.root });
+    expect(r.files.map((f) => f.label)).toEqual([
+      "~/.gemini/GEMINI.md",
+      "~/.qwen/QWEN.md",
+      "CLAUDE.md",
+      "QWEN.md",
+    ]);
+    expect(r.skipped).toEqual([
+      { path: join(w.project, "GEMINI.md"), reason: "same text as CLAUDE.md", importedBy: null },
+    ]);
+    expect(memoryBlock(r).match(/npm test/g)).toHaveLength(1);
+  });
+
   it("reads Claude Code's files too, and a repository's parents down to a subdirectory", async () => {
     const w = await newWorld(script(reply().text("x")));
     // A repository in a directory of its own (not the home), started in repo/pkg/app.

@@ -94,16 +94,27 @@ interface Run {
 /**
  * The firing's hooks as runs: a dialect whose agent runs hooks one after another
  * (`inOrderChain`) gets one run of all its hooks in configuration order, ended by the first
- * block unless the dialect runs them all (`inOrderRunsAll`); a sequential group (Gemini) one
- * run of its hooks, all of which run, each seeing the input as the ones before it rewrote it;
+ * block unless the dialect runs them all (`inOrderRunsAll`); a dialect with a sequential group
+ * among the firing's hooks (Gemini, Qwen) one run of all its hooks, all of which run, each
+ * seeing the input as the ones before it rewrote it;
  * every other hook is a run of its own. Runs go alongside each other.
  */
 function runsOf(hooks: readonly PreparedHook[]): Run[] {
   const runs: Run[] = [];
   const chains = new Map<string, Run>();
+  // One sequential group among a dialect's hooks of this firing makes all of them one run
+  // (Gemini CLI and Qwen Code: `sequential = entries.some(e => e.sequential)`).
+  const sequential = new Set(
+    hooks.filter((h) => h.def.sequentialGroup !== undefined).map((h) => h.dialect.name),
+  );
   for (const h of hooks) {
     const dialectChain = h.dialect.inOrderChain;
-    const key = dialectChain !== undefined ? `dialect:${dialectChain}` : h.def.sequentialGroup;
+    const key =
+      dialectChain !== undefined
+        ? `dialect:${dialectChain}`
+        : sequential.has(h.dialect.name)
+          ? `sequential:${h.dialect.name}`
+          : undefined;
     if (key === undefined) {
       runs.push({ hooks: [h], stopsAtBlock: false, chains: false });
       continue;

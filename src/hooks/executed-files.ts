@@ -13,6 +13,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { DIALECTS } from "./dialects/index.js";
 import { sha256Hex } from "./sha256.js";
 import type { HookDefinition } from "./types.js";
 
@@ -144,7 +145,11 @@ function handlerWords(hook: HookDefinition, vars: Record<string, string>): strin
   const h = hook.handler;
   if (h.type !== "command") return [];
   const words = [...(h.args ?? [])];
-  if (typeof h.command === "string") words.push(...commandWords(h.command, vars));
+  if (typeof h.command === "string") {
+    // The text as the dialect's agent runs it (`'$GEMINI_PROJECT_DIR/x.sh'` names x.sh).
+    const text = DIALECTS[hook.source.dialect].expandCommand?.(h.command, vars) ?? h.command;
+    words.push(...commandWords(text, vars));
+  }
   // `sh -c 'bash ./a.sh; ./b.sh'`: a quoted word may itself be a command line.
   for (let depth = 0, from = 0; depth < 3; depth++) {
     const to = words.length;

@@ -37,7 +37,10 @@ export function prepareHook(def: HookDefinition): PreparedHook {
   const spec = EVENT_SPECS[def.event];
   let matcher: PreparedHook["matcher"] = null;
   if (matcherApplies(dialect, def.event)) {
-    const m = compileMatcher(dialect.matcherStyle, def.matcher, spec.matchMode);
+    const style = spec.toolEvent
+      ? dialect.matcherStyle
+      : (dialect.triggerMatcherStyle ?? dialect.matcherStyle);
+    const m = compileMatcher(style, def.matcher, spec.matchMode);
     if (m.ok && !m.matchesAll) matcher = m;
   }
   let condition: Condition | null = null;
@@ -118,21 +121,31 @@ function viewOf(
 /** Why a hook does not run for a payload (null: it runs). Checked in this order. */
 export type FiringSkip = "inactive" | "untrusted" | "matcher" | "if" | "duplicate";
 
-/** The text a non-tool matcher is tested against (FileChanged matches the file's name). */
-function matcherValue(v: MatchView, field: string): string {
+/** The text a non-tool matcher is tested against (FileChanged matches the file's name), as the
+ *  hook's dialect names it (Gemini CLI's SessionEnd reason "exit" for Keel's "other"). */
+function matcherValue(v: MatchView, field: string, dialect?: Dialect): string {
   const value = field === "file_name" ? v.fields.file_path : v.fields[field];
   if (typeof value !== "string") return "";
-  return field === "file_name" ? basename(value) : value;
+  if (field === "file_name") return basename(value);
+  return dialect?.triggerValue ? dialect.triggerValue(v.event, value) : value;
 }
 
 function matcherMatches(h: PreparedHook, v: MatchView): boolean {
-  if (!h.matcher) return true;
+  const m = h.matcher;
+  if (!m) return true;
   const field = EVENT_SPECS[v.event].matcherField;
   if (field === "tool_name") {
-    return toolNames(h.dialect, v.keelTool).some((name) => h.matcher?.test(name));
+    const own = h.dialect.toolName(v.keelTool);
+    // A matcher found anywhere in the name (Gemini CLI, Qwen Code) is tested on the dialect's
+    // own name only; Keel's name must be written whole ("shell", "edit_file"), or "file" would
+    // fire for Gemini's `replace` through Keel's `edit_file`, which Gemini CLI never does.
+    const search = h.dialect.matcherStyle === "search";
+    return toolNames(h.dialect, v.keelTool).some((name) =>
+      !search || name === own ? m.test(name) : h.def.matcher?.trim() === name,
+    );
   }
   if (field === null) return true;
-  return h.matcher.test(matcherValue(v, field));
+  return m.test(matcherValue(v, field, h.dialect));
 }
 
 function conditionMatches(h: PreparedHook, v: MatchView): boolean {
@@ -196,7 +209,7 @@ function skipReason(
       const what =
         field === "tool_name"
           ? `tool ${toolNames(h.dialect, v.keelTool).join(" / ")}`
-          : `${field} ${JSON.stringify(field === null ? "" : matcherValue(v, field))}`;
+          : `${field} ${JSON.stringify(field === null ? "" : matcherValue(v, field, h.dialect))}`;
       return `matcher ${JSON.stringify(h.def.matcher)} does not match ${what}`;
     }
     case "if": {

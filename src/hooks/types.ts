@@ -35,6 +35,8 @@ export interface HandlerCommon {
   once?: boolean;
   /** Run in the background; on exit 2 its stderr wakes the model with the next turn. */
   asyncRewake?: boolean;
+  /** The hook's name (Gemini CLI: what `hooksConfig.disabled` lists, with the command). */
+  name?: string;
 }
 
 export interface CommandHandlerConfig extends HandlerCommon {
@@ -47,6 +49,8 @@ export interface CommandHandlerConfig extends HandlerCommon {
   cwd?: string;
   /** The shell `command` runs in (`bash`, `zsh`, `pwsh`…; default `/bin/sh`, or the dialect's). */
   shell?: string;
+  /** Variables laid over the hook's environment (Gemini CLI's and Qwen Code's per-hook `env`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface HttpHandlerConfig extends HandlerCommon {

@@ -160,7 +160,7 @@ describe("hooks that run one after another", () => {
     expect(lines).toHaveLength(8);
   });
 
-  it("a Gemini group with sequential: true runs in order, and a block does not stop it", async () => {
+  it("a Gemini group with sequential: true makes the whole firing run in order; a block does not stop it", async () => {
     w.json("home/.gemini/settings.json", {
       hooks: {
         BeforeTool: [
@@ -171,10 +171,9 @@ describe("hooks that run one after another", () => {
     });
     const { decision, lines } = await fire();
     expect(decision.decision).toBe("block");
-    // g2 starts after g1 ended (and despite its block); the other group ran alongside.
-    expect(lines.indexOf("start g2")).toBeGreaterThan(lines.indexOf("end g1"));
-    expect(lines.indexOf("end other")).toBeLessThan(lines.indexOf("end g1"));
-    expect(lines).toHaveLength(6);
+    // Gemini CLI's planner: one sequential entry among the matching ones makes the whole plan
+    // sequential, so the other group waits too, in configuration order.
+    expect(lines).toEqual(["start g1", "end g1", "start g2", "end g2", "start other", "end other"]);
   });
 
   it("hooks of one Gemini group without sequential run alongside each other", async () => {

@@ -99,6 +99,14 @@ function unknownEvent(
   );
 }
 
+/** Agents that discard an entry without its `hooks` list, by the dialect of their files. */
+const IGNORES_FLAT_ENTRIES: Readonly<Record<string, string>> = {
+  claude: "Claude Code",
+  plugin: "Claude Code",
+  qwen: "Qwen Code",
+  gemini: "Gemini CLI",
+};
+
 function entryAt(
   entry: unknown,
   event: RawHook["event"],
@@ -126,12 +134,13 @@ function entryAt(
     out.problems.push(...zodProblems(ctx, at, flat.error));
     return;
   }
-  if (ctx.dialect === "claude" || ctx.dialect === "qwen" || ctx.dialect === "plugin") {
+  const agent = IGNORES_FLAT_ENTRIES[ctx.dialect];
+  if (agent !== undefined) {
     out.problems.push(
       ctx.problem(
         "warning",
         at,
-        'Claude Code expects {"matcher": …, "hooks": [{"type": "command", …}]} here; Keel reads this flat entry, Claude Code would ignore it',
+        `${agent} expects {"matcher": …, "hooks": [{"type": "command", …}]} here; Keel reads this flat entry, ${agent} would ignore it`,
       ),
     );
   }

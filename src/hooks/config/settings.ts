@@ -101,12 +101,14 @@ export function compatAllows(
   );
 }
 
-/** A `"disableAllHooks": true` found in a Keel or Claude Code settings file. */
+/** A setting that switches hooks off: `"disableAllHooks": true` in a Keel, Claude Code or Qwen
+ *  Code settings file, or Gemini CLI's `hooksConfig`. */
 export interface DisableRule {
   /** The file that says it. */
   path: string;
-  /** Which hooks it turns off. */
-  applies(hook: HookDefinition): boolean;
+  /** Whether it turns `hook` off: how the setting that does is written (for the warning,
+   *  `"disableAllHooks": true`), or null. */
+  disables(hook: HookDefinition): string | null;
 }
 
 /**
@@ -114,21 +116,39 @@ export interface DisableRule {
  * bounded by the project rule above):
  * - `~/.keel/settings.json` ($KEEL_HOME): every hook, from every file;
  * - `.keel/settings.json`, `.keel/settings.local.json`: every hook from a project-level file;
- * - `~/.claude/settings.json`: every Claude Code hook (user and project `.claude` files);
- * - `.claude/settings.json`, `.claude/settings.local.json`: the project's Claude Code hooks.
- * A `false` never re-enables what another file disabled.
+ * - a user-level file of another dialect (`~/.claude`, `~/.qwen`, `~/.gemini`): every hook of
+ *   that dialect, user and project files alike;
+ * - a project-level file of another dialect: the project's hooks of that dialect.
+ * Qwen Code and Gemini CLI merge their settings with the project file winning, so there a
+ * project file would silence the user's hooks too; Keel does not let it (a cloned repository
+ * could otherwise switch off your guard hooks without ever asking for trust). A `false` (or
+ * `"hooksConfig.enabled": true`) never re-enables what another file disabled.
+ * Gemini CLI's `hooksConfig.disabled` names hooks (by `name`, else command) the same way: a
+ * user-level list reaches every Gemini hook, a project-level list the project's.
  */
 export function disableRuleOf(source: HookSource, settings: unknown): DisableRule | null {
-  if (DIALECTS[source.dialect].honoursDisableAll !== true) return null;
-  const parsed = hooksFileSchema().safeParse(settings);
-  if (!parsed.success || parsed.data.disableAllHooks !== true) return null;
+  const dialect = DIALECTS[source.dialect];
+  const found: { setting: string; matches?: (h: HookDefinition["handler"]) => boolean }[] = [];
+  if (dialect.honoursDisableAll === true) {
+    const parsed = hooksFileSchema().safeParse(settings);
+    if (parsed.success && parsed.data.disableAllHooks === true) {
+      found.push({ setting: '"disableAllHooks": true' });
+    }
+  }
+  if (dialect.disables) found.push(...dialect.disables(settings));
+  if (found.length === 0) return null;
   const everyScope = source.scope === "user";
   const everyDialect = source.dialect === "keel";
+  const reaches = (hook: HookDefinition) =>
+    (everyScope || hook.source.scope !== "user") &&
+    (everyDialect || hook.source.dialect === source.dialect);
   return {
     path: source.path,
-    applies: (hook) =>
-      (everyScope || hook.source.scope !== "user") &&
-      (everyDialect || hook.source.dialect === source.dialect),
+    disables: (hook) => {
+      if (!reaches(hook)) return null;
+      const rule = found.find((f) => f.matches === undefined || f.matches(hook.handler));
+      return rule?.setting ?? null;
+    },
   };
 }
 
@@ -142,13 +162,21 @@ export function applyDisableRules(
   show: (path: string) => string,
 ): void {
   for (const hook of hooks) {
-    const rule = rules.find((r) => r.applies(hook));
-    if (!rule) continue;
+    let rule: DisableRule | undefined;
+    let setting: string | null = null;
+    for (const r of rules) {
+      setting = r.disables(hook);
+      if (setting !== null) {
+        rule = r;
+        break;
+      }
+    }
+    if (!rule || setting === null) continue;
     hook.active = false;
     const problem: HookProblem = {
       severity: "warning",
       path: hook.source.path,
-      message: `disabled by "disableAllHooks": true in ${show(rule.path)}; hook inactive`,
+      message: `disabled by ${setting} in ${show(rule.path)}; hook inactive`,
     };
     if (hook.location) {
       problem.line = hook.location.line;

@@ -11,7 +11,7 @@ import type { HookPaths } from "../config/paths.js";
 import type { HookSettings } from "../config/settings.js";
 import type { AnyEventPayload, HookEventName, ToolInput } from "../events.js";
 import type { ParsedOutput } from "../output.js";
-import type { HandlerType, HookProblem, SourceScope } from "../types.js";
+import type { HandlerConfig, HandlerType, HookProblem, SourceScope } from "../types.js";
 import type { DecideContext, RunVerdict } from "../verdict.js";
 import type { ToolTable } from "./shared/tool-map.js";
 
@@ -103,8 +103,12 @@ export interface Dialect<N extends string = string> {
   /** Whether Keel settings `compat.<name>: false` switches the format off (the keel dialect
    *  itself cannot be switched off). */
   readonly compatSwitch: boolean;
-  /** Whether `"disableAllHooks": true` in one of its files is honoured (Claude Code, Keel). */
+  /** Whether `"disableAllHooks": true` in one of its files is honoured (Claude Code, Keel,
+   *  Qwen Code). */
   readonly honoursDisableAll?: boolean;
+  /** Other settings in one of its files that switch its hooks off (Gemini CLI's
+   *  `hooksConfig`). Which scopes they reach is settings.ts's rule, the same as disableAllHooks. */
+  disables?(settings: unknown): readonly DialectDisable[];
   /** Reads one file of this dialect. Never throws: everything wrong is a located problem. */
   read(text: string, ctx: ReadContext): DialectReadResult;
   /** Keel tool → this dialect's tool name and field names (tools it lacks keep Keel's). */
@@ -138,6 +142,18 @@ export interface Dialect<N extends string = string> {
   /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */
   defaultShell?(env: Readonly<Record<string, string>>): string | undefined;
   readonly matcherStyle: MatcherStyle;
+  /** How matchers on events that are not about tools (SessionStart's source, SessionEnd's
+   *  reason, …) read, when not as `matcherStyle` (Gemini CLI: exact strings). */
+  readonly triggerMatcherStyle?: MatcherStyle;
+  /** The value a matcher on a non-tool event is tested against, when this dialect's agent
+   *  names it differently from Keel (Gemini CLI's headless SessionEnd reason is "exit"). */
+  triggerValue?(event: HookEventName, value: string): string;
+  /**
+   * The command line as this dialect's agent hands it to the shell: Gemini CLI and Qwen Code
+   * write the project directory into the text for `$GEMINI_PROJECT_DIR` and the like. `env` is
+   * the hook's environment (the variables' values). Payload text never goes in.
+   */
+  expandCommand?(command: string, env: Readonly<Record<string, string>>): string;
   /**
    * Set when the dialect's agent runs the hooks of one firing one after another, in
    * configuration order, and stops at the first that blocks or denies (Reasonix, measured on
@@ -174,6 +190,14 @@ export interface Dialect<N extends string = string> {
   readonly exitTable: ExitTable;
   /** Whether JSON on stdout is read as structured output. */
   readonly parsesJson: boolean;
+}
+
+/** A setting that switches hooks of a dialect off. */
+export interface DialectDisable {
+  /** How the setting is written, for messages (`"hooksConfig.enabled": false`). */
+  setting: string;
+  /** Which of the dialect's hooks it names (undefined: every one). */
+  matches?(handler: HandlerConfig): boolean;
 }
 
 /** Declares a dialect; the literal name is kept so the registry can derive DialectName. */

@@ -1,6 +1,7 @@
 /** The command handler: runs `command` with `sh -c` (or the hook's / dialect's shell; `args`
  *  without a shell) via process.ts. */
 import { resolve } from "node:path";
+import { DIALECTS } from "../dialects/index.js";
 import { runProcess, type SpawnFn } from "../process.js";
 import type { Handler } from "./types.js";
 
@@ -21,7 +22,11 @@ export function createCommandHandler(deps: { spawn?: SpawnFn } = {}): Handler {
       };
     }
     const shell = handler.shell ?? req.shell;
-    const command = handler.command ?? "";
+    const written = handler.command ?? "";
+    // Gemini CLI and Qwen Code write the project directory into the text (`$GEMINI_PROJECT_DIR`).
+    const command = DIALECTS[req.hook.source.dialect].expandCommand?.(written, req.env) ?? written;
+    // Their per-hook `env` is laid over every other variable, as theirs is.
+    const env = handler.env ? { ...req.env, ...handler.env } : req.env;
     const form =
       handler.args !== undefined
         ? { args: handler.args }
@@ -37,7 +42,7 @@ export function createCommandHandler(deps: { spawn?: SpawnFn } = {}): Handler {
     const result = await runProcess({
       ...form,
       cwd: handler.cwd !== undefined ? resolve(req.projectDir, handler.cwd) : req.projectDir,
-      env: req.env,
+      env,
       stdin: req.stdin,
       timeoutMs: req.timeoutMs,
       signal: req.signal,

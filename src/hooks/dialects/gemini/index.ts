@@ -9,7 +9,9 @@ import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
 import { hooksFileSchema } from "../../config/schema.js";
 import type { HookEventName } from "../../events.js";
+import type { HandlerConfig } from "../../types.js";
 import { isRecord } from "../../util.js";
+import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemini-family.js";
 import { nativeStdinObject } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
@@ -53,30 +55,6 @@ function geminiHooks<T extends { matcher: string | undefined; handler: { timeout
   return hooks;
 }
 
-/**
- * Hooks of a group with `"sequential": true` run one after another, in order; a block does not
- * stop the rest (measured, 0.61: compat:gemini "order:" cases). Other groups' hooks run alongside.
- */
-function sequentialGroups<T extends { at: readonly (string | number)[] }>(
-  hooks: T[],
-  settings: unknown,
-): (T & { sequentialGroup?: string })[] {
-  return hooks.map((h) => {
-    // A handler sits at hooks.<Event>[group].hooks[i]; its group is two steps up.
-    let group: unknown = settings;
-    for (const key of h.at.slice(0, -2)) {
-      group = isRecord(group)
-        ? group[String(key)]
-        : Array.isArray(group)
-          ? group[Number(key)]
-          : undefined;
-    }
-    return isRecord(group) && group.sequential === true
-      ? { ...h, sequentialGroup: h.at.slice(0, -2).join("/") }
-      : h;
-  });
-}
-
 /** Fields of Keel's native payload that Gemini CLI's hooks never get (measured, 0.61). */
 const NOT_IN_GEMINI = [
   "prompt_id",
@@ -86,7 +64,52 @@ const NOT_IN_GEMINI = [
   "tool_use_id",
 ] as const;
 
-const NO_MATCHER_EVENTS: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "Stop"]);
+/** Events Gemini CLI fires without a matcher context, so every hook runs (BeforeAgent,
+ *  AfterAgent, Notification: its HookEventHandler passes no toolName or trigger). */
+const NO_MATCHER_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "UserPromptSubmit",
+  "Stop",
+  "Notification",
+]);
+
+/** A headless run ends with reason "exit" in Gemini CLI; Keel says "other". */
+function sessionEndReason(reason: string): string {
+  return reason === "other" ? "exit" : reason;
+}
+
+/** Variables Gemini CLI writes into the command text (its hookRunner's expandCommand;
+ *  GEMINI_PLANS_DIR is not set by Keel, so it is left alone). */
+const COMMAND_VARS = [
+  "GEMINI_PROJECT_DIR",
+  "GEMINI_CWD",
+  "GEMINI_SESSION_ID",
+  "CLAUDE_PROJECT_DIR",
+];
+
+/**
+ * `hooksConfig` in a Gemini settings file (0.61's settings schema and HookRegistry):
+ * `enabled: false` means no hook system at all; `disabled` lists hooks by `name`, or by command
+ * when they have none, that are registered but never run.
+ */
+function hooksConfigDisables(settings: unknown) {
+  const config = isRecord(settings) ? settings.hooksConfig : undefined;
+  if (!isRecord(config)) return [];
+  const out: { setting: string; matches?: (h: HandlerConfig) => boolean }[] = [];
+  if (config.enabled === false) out.push({ setting: '"hooksConfig.enabled": false' });
+  const names = Array.isArray(config.disabled)
+    ? new Set(config.disabled.filter((n): n is string => typeof n === "string"))
+    : new Set<string>();
+  if (names.size > 0) {
+    out.push({
+      setting: '"hooksConfig.disabled"',
+      matches: (h) => {
+        const name = h.name ?? (h.type === "command" ? h.command : undefined);
+        return name !== undefined && names.has(name);
+      },
+    });
+  }
+  return out;
+}
 
 /** Hooks from Gemini CLI's settings files. */
 export const geminiDialect = defineDialect({
@@ -101,7 +124,9 @@ export const geminiDialect = defineDialect({
     const read = readJsonHooksFile(text, ctx, hooksFileSchema(), (hooks, c) =>
       readNativeHooks(hooks, c, (name) => EVENTS[name]),
     );
-    return { ...read, hooks: sequentialGroups(geminiHooks(read.hooks), read.settings) };
+    const problems = [...read.problems];
+    const hooks = readNameAndEnv(geminiHooks(read.hooks), read.settings, ctx, problems);
+    return { ...read, problems, hooks: markSequential(hooks, read.settings) };
   },
   ...createToolMapper(GEMINI_TOOLS, { absolutePaths: true }),
   eventName: (event) => NAMES.get(event) ?? event,
@@ -120,8 +145,9 @@ export const geminiDialect = defineDialect({
           : out.last_assistant_message;
       delete out.last_assistant_message;
     }
-    // A headless run ends with reason "exit" in Gemini CLI; Keel says "other".
-    if (out.reason === "other" && payload.hook_event_name === "SessionEnd") out.reason = "exit";
+    if (payload.hook_event_name === "SessionEnd" && typeof out.reason === "string") {
+      out.reason = sessionEndReason(out.reason);
+    }
     if ("tool_response" in out && shaped.toolResponse === undefined) {
       const text = shaped.toolOutput ?? "";
       out.tool_response = { llmContent: text, returnDisplay: text };
@@ -133,9 +159,15 @@ export const geminiDialect = defineDialect({
     GEMINI_CWD: ctx.projectDir,
     GEMINI_SESSION_ID: payload.session_id,
   }),
-  matcherStyle: "anchored",
+  disables: hooksConfigDisables,
+  expandCommand: (command, env) => expandNamedVars(command, COMMAND_VARS, env),
+  // Tool matchers: `new RegExp(m).test(toolName)`, found anywhere in the name; text that is no
+  // valid regex must equal the name. SessionStart, SessionEnd, PreCompress: exact strings.
+  matcherStyle: "search",
+  triggerMatcherStyle: "exact",
+  triggerValue: (event, value) => (event === "SessionEnd" ? sessionEndReason(value) : value),
   matchesNonToolEvents: true,
-  // Gemini CLI runs BeforeAgent and AfterAgent hooks whatever their matcher says.
+  // Gemini CLI runs BeforeAgent, AfterAgent and Notification hooks whatever their matcher says.
   ignoresMatcherOn: NO_MATCHER_EVENTS,
   defaultTimeoutSec: () => 60,
   timeoutUnit: "ms",

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import type { HookEventName } from "../../events.js";
+import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemini-family.js";
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
@@ -30,13 +31,21 @@ const NO_MATCHER_EVENTS: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit
 export const qwenDialect = defineDialect({
   name: "qwen",
   label: "Qwen Code",
+  // Qwen Code runs project hooks before user hooks (its HookRegistry sorts by source priority:
+  // project 1, user 2), so the project file comes first in configuration order.
   files: (paths) => [
-    { path: join(paths.homeDir, ".qwen", "settings.json"), scope: "user" },
     { path: join(paths.projectDir, ".qwen", "settings.json"), scope: "project" },
+    { path: join(paths.homeDir, ".qwen", "settings.json"), scope: "user" },
   ],
   compatSwitch: true,
+  // Qwen Code honours `"disableAllHooks": true`; Keel bounds a project file's to the project's
+  // own hooks (config/settings.ts), where Qwen Code would silence the user's hooks too.
+  honoursDisableAll: true,
   read(text, ctx) {
     const read = readClaudeStyleFile(text, ctx);
+    const problems = [...read.problems];
+    readNameAndEnv(read.hooks, read.settings, ctx, problems);
+    markSequential(read.hooks, read.settings);
     // Qwen Code hands a command hook's `timeout` to setTimeout as is: milliseconds (its http
     // hooks multiply by 1000, so theirs are seconds).
     for (const h of read.hooks) {
@@ -44,7 +53,7 @@ export const qwenDialect = defineDialect({
         h.handler.timeout /= 1000;
       }
     }
-    return read;
+    return { ...read, problems };
   },
   ...createToolMapper(QWEN_TOOLS, { absolutePaths: true }),
   ...nativeEvents,
@@ -53,6 +62,9 @@ export const qwenDialect = defineDialect({
     QWEN_PROJECT_DIR: ctx.projectDir,
     GEMINI_PROJECT_DIR: ctx.projectDir,
   }),
+  // Its hookRunner writes the project directory into the command text for these two.
+  expandCommand: (command, env) =>
+    expandNamedVars(command, ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"], env),
   matcherStyle: "search",
   ranToolFailureIsPostToolUse: true,
   matchesNonToolEvents: true,

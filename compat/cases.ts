@@ -439,12 +439,15 @@ export const CASES: CompatCase[] = [
   {
     name: "transcript_path parsed by a Stop hook",
     prompt: "hello",
+    // The real Claude Code sometimes runs the Stop hook before it has written the final message
+    // to the transcript (about 1 run in 3): the hook reads again, every 0.1 s for up to 5 s,
+    // until it finds an assistant text. A transcript that never gets it still differs.
     hooks: [
       {
         id: "stop",
         event: "Stop",
         answer:
-          'jq -r \'select(.type=="assistant") | .message.content[] | select(.type=="text") | .text\' "$(jq -r .transcript_path "$P")" | tail -1 > "$CLAUDE_PROJECT_DIR/last.txt"',
+          'out="$CLAUDE_PROJECT_DIR/last.txt"; t="$(jq -r .transcript_path "$P")"; i=0; while :; do jq -r \'select(.type=="assistant") | .message.content[] | select(.type=="text") | .text\' "$t" 2>/dev/null | tail -1 > "$out"; if [ -s "$out" ] || [ "$i" -ge 50 ]; then break; fi; i=$((i+1)); sleep 0.1; done',
       },
     ],
     turns: [bash("echo hi"), { text: "the final words" }],

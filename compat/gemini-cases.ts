@@ -186,9 +186,50 @@ const CHAIN_CASES: CompatCase[] = [
   },
 ];
 
+/** Gemini CLI's own rules, read in its 0.61 bundle (hookRunner, hookPlanner). */
+const GEMINI_RULE_CASES: CompatCase[] = [
+  {
+    name: "gemini: a JSON deny on stderr with empty stdout denies",
+    prompt: "run it",
+    hooks: [
+      {
+        id: "guard",
+        event: "BeforeTool",
+        answer: `echo '{"decision":"deny","reason":"stderr says no"}' >&2`,
+      },
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "gemini: a tool matcher is found anywhere in the name; no valid regex = literal",
+    prompt: "run it",
+    hooks: [
+      { id: "sub", event: "BeforeTool", matcher: "shell" },
+      { id: "literal", event: "BeforeTool", matcher: "run_shell_command(" },
+    ],
+    turns: [bash("echo ran > out.txt"), done],
+  },
+  {
+    name: "gemini: one sequential group makes the whole firing sequential",
+    prompt: "say hi",
+    hooks: [
+      {
+        id: "first",
+        event: "BeforeAgent",
+        group: "a",
+        sequential: true,
+        answer: "sleep 0.5; touch first-done",
+      },
+      { id: "second", event: "BeforeAgent", group: "b", answer: after },
+    ],
+    turns: [done],
+  },
+];
+
 /** Every Gemini CLI case, in table order. */
 export const GEMINI_CASES: CompatCase[] = [
   ...CASES.map(forGemini).filter((c): c is CompatCase => c !== null),
   ...ORDER_CASES,
   ...CHAIN_CASES,
+  ...GEMINI_RULE_CASES,
 ];

@@ -3,7 +3,8 @@
  * wrappers (`env`, `command`, `builtin`, `exec`, `nohup`, `nice`, `timeout`, `xargs`, `sudo`…)
  * and `NAME=value` prefixes dropped,
  * quotes and backslashes removed, words joined by one space, groups, subshells and
- * substitutions opened, and `sh -c '…'` / `eval '…'` read again.
+ * substitutions opened, and `sh -c '…'` (any shell, any options before the script), a shell's
+ * literal here-string or here-document, and `eval '…'` read again.
  */
 import { analyzeShell, type ShellCommand } from "./parse.js";
 
@@ -26,15 +27,42 @@ const WRAPPERS: Record<string, { valued: Set<string>; operands?: number }> = {
   sudo: { valued: new Set(["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"]) },
   doas: { valued: new Set(["-u", "-C"]) },
 };
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh"]);
+/** Programs that are shells: `-c` runs their next operand as a script. Named by basename
+ *  (`/bin/sh`, `/usr/bin/bash`); `busybox sh` counts as `sh`. */
+const SHELLS = new Set([
+  "sh",
+  "bash",
+  "rbash",
+  "dash",
+  "ash",
+  "zsh",
+  "ksh",
+  "ksh93",
+  "mksh",
+  "lksh",
+  "pdksh",
+  "oksh",
+  "posh",
+  "yash",
+  "fish",
+  "csh",
+  "tcsh",
+]);
+/** Shell options that take the next word as their value (`-o pipefail`, `-O extglob`,
+ *  `--rcfile f`, zsh's `--emulate sh`). Long options with no value are accepted as such. */
+const SHELL_VALUED_LONG = new Set(["--rcfile", "--init-file", "--emulate"]);
+/** Candidate scripts read again when a shell's options cannot be read for sure. */
+const MAX_GUESSES = 8;
 const MAX_DEPTH = 4;
 
 /** The argv a simple command runs once wrappers and assignments are peeled off. */
 export function effectiveArgv(argv: readonly string[]): string[] {
   let words = [...argv];
   for (;;) {
-    const head = words[0];
-    const wrapper = head === undefined ? undefined : WRAPPERS[head];
+    // `/usr/bin/env` is `env`.
+    const head = words[0]?.replace(/^.*\//, "");
+    const wrapper =
+      head === undefined || !Object.hasOwn(WRAPPERS, head) ? undefined : WRAPPERS[head];
     if (!wrapper) return words;
     let i = 1;
     while (i < words.length) {
@@ -72,8 +100,9 @@ export function commandsForConditions(
   depth = 0,
 ): string[] {
   const analysis = analyzeShell(source);
-  if (!analysis.parsed) return fallback(source);
-  const out: string[] = [];
+  // A line bash or sh rejects still runs what comes before the line with the error: the commands
+  // of both readings up to there, and what the plain splitter sees.
+  const out: string[] = analysis.parsed ? [] : fallback(source);
   for (const command of analysis.commands) out.push(...expand(command, fallback, depth));
   return out;
 }
@@ -83,12 +112,68 @@ function expand(command: ShellCommand, fallback: (s: string) => string[], depth:
   if (argv.length === 0) return [];
   const own = argv.join(" ");
   if (depth >= MAX_DEPTH) return [own];
-  const [head, flag, script] = argv;
-  if (head !== undefined && SHELLS.has(head) && flag === "-c" && script !== undefined) {
-    return [own, ...commandsForConditions(script, fallback, depth + 1)];
-  }
-  if (head === "eval" && argv.length > 1) {
-    return [own, ...commandsForConditions(argv.slice(1).join(" "), fallback, depth + 1)];
-  }
+  const again = (script: string) => commandsForConditions(script, fallback, depth + 1);
+  const shell = shellScripts(argv);
+  if (shell) return [own, ...shell.flatMap(again)];
+  // `bash <<< 'touch x'`, `sh <<EOF`, `echo 'touch x' | sh`: the shell reads its script from stdin.
+  if (command.stdin !== undefined && shellProgram(argv)) return [own, ...again(command.stdin)];
+  if (argv[0] === "eval" && argv.length > 1) return [own, ...again(argv.slice(1).join(" "))];
   return [own];
+}
+
+function basename(word: string | undefined): string {
+  return (word ?? "").replace(/^.*\//, "");
+}
+
+/** `busybox sh …` as `sh …`. */
+function shellWords(argv: readonly string[]): readonly string[] {
+  return basename(argv[0]) === "busybox" && SHELLS.has(argv[1] ?? "") ? argv.slice(1) : argv;
+}
+
+/** Whether `argv` runs a shell (or a program named by an expansion, which may be one). */
+function shellProgram(argv: readonly string[]): boolean {
+  const head = shellWords(argv)[0] ?? "";
+  return SHELLS.has(basename(head)) || /[$`]/.test(head);
+}
+
+/**
+ * The scripts a shell invocation runs from its arguments: `sh -c 'script'`, `bash -lc`,
+ * `bash -e -o pipefail -c`, `sh -c -- 'script' name args` (only the first operand after the
+ * options is the script). When the options are not ones it can read for sure — or the program
+ * word is an expansion (`$SHELL -c …`) — every argument counts as a possible script, so a deny
+ * rule or `if` condition errs toward matching. Null when `argv` is no shell or runs no script
+ * from its arguments (`bash file.sh`, `bash -s`: a file or stdin, which the text does not show).
+ */
+export function shellScripts(argv: readonly string[]): string[] | null {
+  const words = shellWords(argv);
+  const guesses = () => words.slice(1, 1 + MAX_GUESSES).filter((w) => w !== "" && w !== "--");
+  if (!SHELLS.has(basename(words[0]))) return /[$`]/.test(words[0] ?? "") ? guesses() : null;
+  let command = false;
+  let i = 1;
+  while (i < words.length) {
+    const w = words[i] ?? "";
+    if (w === "--" || w === "-") {
+      i++;
+      break;
+    }
+    if (w === "--command") return [words[i + 1] ?? ""]; // fish
+    if (w.startsWith("--command=")) return [w.slice("--command=".length)];
+    if (w.startsWith("--")) {
+      const [opt] = w.split("=", 1);
+      if (!/^--[a-z][a-z-]*$/.test(opt ?? "")) return guesses();
+      i += SHELL_VALUED_LONG.has(w) ? 2 : 1;
+      continue;
+    }
+    if (!/^[-+]./.test(w)) break;
+    let values = 0;
+    for (const c of w.slice(1)) {
+      if (c === "c") command = true;
+      else if (c === "o" || c === "O") values++;
+      else if (!/[A-Za-z]/.test(c)) return guesses();
+    }
+    i += 1 + values;
+  }
+  if (!command) return null;
+  const script = words[i];
+  return script === undefined ? [] : [script];
 }

@@ -18,6 +18,9 @@ export interface ShellCommand {
   assigns: string[];
   /** Whether it sits inside `$(…)`, backticks or `<(…)`. */
   substituted: boolean;
+  /** Text fed to its stdin that the line shows: a here-string, a here-document's body, or the
+   *  words of an `echo`/`printf` piped into it (`echo 'touch x' | sh`). */
+  stdin?: string;
 }
 
 /** What the parser saw in a command line. */
@@ -33,8 +36,9 @@ export interface ShellAnalysis {
 
 let syntax: ShSyntax | undefined;
 let ops: Map<number, string> | undefined;
-let parser: { Parse(src: string, name: string): ShNode } | undefined;
-let posixParser: { Parse(src: string, name: string): ShNode } | undefined;
+type Parser = ReturnType<ShSyntax["NewParser"]>;
+let parser: Parser | undefined;
+let posixParser: Parser | undefined;
 
 /** The parser, loaded on first use: it is 1.5 MB of JavaScript that most commands never need. */
 function sh(): ShSyntax {
@@ -105,8 +109,8 @@ const RECENT_MAX = 32;
 
 /**
  * Parses `source` and lists its simple commands and the constructs it could not see through.
- * Bash syntax is accepted so people's bash-isms parse, but whatever bash and a POSIX `sh` read
- * differently (`$'…'`, `[[`, `|&`, `&>`) counts as opaque or as a redirection: never as literal.
+ * The line is read as bash and as POSIX sh (see `analyze`): the commands of both count, and
+ * whatever the two read differently (`((…))`, `$'…'`, `[[`, `|&`, `&>`, `{a,b}`) is opaque.
  */
 export function analyzeShell(source: string): ShellAnalysis {
   const known = recent.get(source);
@@ -129,50 +133,79 @@ function deepFreeze(a: ShellAnalysis): ShellAnalysis {
   return Object.freeze(a);
 }
 
+/** One parser's reading of a line: the whole of it, or (`ok` false) what comes before the line
+ *  with the first syntax error — `sh -c` and `bash -c` read and run a script line by line. */
+interface Reading {
+  ok: boolean;
+  error?: string;
+  seen: Walked;
+}
+
+function read(S: ShSyntax, p: Parser, source: string, bash: boolean): Reading {
+  try {
+    return { ok: true, seen: walk(S, [p.Parse(source, "command")], source, bash) };
+  } catch (err) {
+    const error = (err as { Error?: () => string }).Error?.() ?? String(err);
+    const before: ShNode[] = [];
+    try {
+      p.Interactive(`${source}\n`, (stmts: ShNode[]) => {
+        for (const stmt of stmts) before.push(stmt);
+        return true;
+      });
+    } catch {
+      // The error again: `before` holds the statements of the lines ahead of it.
+    }
+    return { ok: false, error, seen: walk(S, before, source, bash) };
+  }
+}
+
+/**
+ * Both readings count: the shell tool runs `sh -c` (dash on Debian, bash in POSIX mode on
+ * macOS) and a `bash -c` script is bash's. `((touch x))` is arithmetic to bash and two
+ * subshells running touch to dash; `echo $'x\' ; touch y ; # '` is one string to bash and a
+ * touch to dash; `a &>/dev/null b` is a redirection to bash and `a &` then `>/dev/null b` to
+ * dash. The commands of each reading are listed, and a line they read differently is opaque.
+ */
 function analyze(source: string): ShellAnalysis {
   const S = sh();
-  let file: ShNode;
-  try {
-    parser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangBash));
-    file = parser.Parse(source, "command");
-  } catch (err) {
-    const message = (err as { Error?: () => string }).Error?.() ?? String(err);
-    return { parsed: false, error: message, commands: [], opaque: ["syntax the parser rejects"] };
+  parser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangBash));
+  posixParser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangPOSIX));
+  const bash = read(S, parser, source, true);
+  const posix = read(S, posixParser, source, false);
+  const commands = [...bash.seen.commands];
+  const key = (c: ShellCommand) => JSON.stringify([c.argv, c.stdin ?? null]);
+  const known = new Set(commands.map(key));
+  for (const c of posix.seen.commands) if (!known.has(key(c))) commands.push(c);
+  const opaque = new Set([...bash.seen.opaque, ...posix.seen.opaque]);
+  if (bash.seen.ampersandRedirect) opaque.add("&> or &>> (bash and sh read it differently)");
+  const bashKeys = new Set(bash.seen.commands.map(key));
+  const posixKeys = new Set(posix.seen.commands.map(key));
+  if (bashKeys.size !== posixKeys.size || [...bashKeys].some((k) => !posixKeys.has(k))) {
+    opaque.add("syntax bash and sh read differently");
   }
-  const seen = walk(S, file, source);
-  if (!seen.ampersandRedirect) {
-    return { parsed: true, commands: seen.commands, opaque: seen.opaque };
+  if (!bash.ok || !posix.ok) {
+    const error = bash.error ?? `sh (POSIX) rejects it: ${posix.error}`;
+    return { parsed: false, error, commands, opaque: ["syntax the parser rejects", ...opaque] };
   }
-  // `a &>/dev/null b c`: bash redirects a's output, but a POSIX sh (dash, Debian's sh, which
-  // runs the shell tool and hooks) reads `a &` and then `>/dev/null b c`, a command of its own.
-  // Both readings count: the commands of each, and never literal enough to approve.
-  const opaque = [...seen.opaque, "&> or &>> (bash and sh read it differently)"];
-  const commands = [...seen.commands];
-  try {
-    posixParser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangPOSIX));
-    const known = new Set(commands.map((c) => JSON.stringify(c.argv)));
-    for (const c of walk(S, posixParser.Parse(source, "command"), source).commands) {
-      if (!known.has(JSON.stringify(c.argv))) commands.push(c);
-    }
-  } catch {
-    // sh rejects the line: it runs nothing, so bash's reading is all there is to check.
-  }
-  return { parsed: true, commands, opaque };
+  return { parsed: true, commands, opaque: [...opaque] };
+}
+
+interface Walked {
+  commands: ShellCommand[];
+  opaque: string[];
+  ampersandRedirect: boolean;
 }
 
 /** The simple commands and opaque constructs of one syntax tree. */
-function walk(
-  S: ShSyntax,
-  file: ShNode,
-  source: string,
-): { commands: ShellCommand[]; opaque: string[]; ampersandRedirect: boolean } {
+function walk(S: ShSyntax, roots: ShNode[], source: string, bash: boolean): Walked {
   const table = operators(S);
+  const stdin = new Map<number, string>();
   const commands: ShellCommand[] = [];
   const opaque = new Set<string>();
   let ampersandRedirect = false;
   const substitutions: Array<[number, number]> = [];
   const text = (n: ShNode) => source.slice(n.Pos().Offset(), n.End().Offset());
-  S.Walk(file, (node: ShNode | null) => {
+  const visit = (node: ShNode | null): boolean => {
     if (!node) return true;
     const type = S.NodeType(node);
     const reason = OPAQUE_NODES[type];
@@ -184,8 +217,18 @@ function walk(
     } else if (type === "Stmt") {
       if (node.Background) opaque.add("background job (&)");
       if (node.Coprocess) opaque.add("coprocess");
+      const fed = fedText(S, node, table, text);
+      if (fed !== undefined && node.Cmd) stdin.set(node.Cmd.Pos().Offset(), fed);
     } else if (type === "BinaryCmd") {
-      if (table.get(1000 + (node.Op as number)) === "|&") opaque.add("|&");
+      const op = table.get(1000 + (node.Op as number));
+      if (op === "|&") opaque.add("|&");
+      if (op === "|" || op === "|&") {
+        let [left, right] = [node.X as ShNode, node.Y as ShNode];
+        while (left?.Cmd && S.NodeType(left.Cmd) === "BinaryCmd") left = left.Cmd.Y;
+        while (right?.Cmd && S.NodeType(right.Cmd) === "BinaryCmd") right = right.Cmd.X;
+        const echoed = left?.Cmd && echoedText(S, left.Cmd, text);
+        if (echoed !== undefined && right?.Cmd) stdin.set(right.Cmd.Pos().Offset(), echoed);
+      }
     } else if (type === "Redirect") {
       const op = table.get(node.Op as number) ?? "?";
       if (op === "&>" || op === "&>>") ampersandRedirect = true;
@@ -203,16 +246,103 @@ function walk(
     } else if (type === "CallExpr") {
       const start = node.Pos().Offset();
       const words = (node.Args as ShNode[]).map((w) => wordValue(S, w, text));
+      // bash expands `{touch,x}` to two words, sh leaves it one: read after the walk, as
+      // SplitBraces changes the tree under it.
+      if (bash && (node.Args as ShNode[]).some((w) => text(w).includes("{"))) {
+        braced.push({ index: commands.length, args: node.Args });
+      }
+      const fed = stdin.get(start);
       commands.push({
         argv: words.map((w) => w.value),
         literal: words.map((w) => w.literal),
         assigns: (node.Assigns as ShNode[]).map(text),
         substituted: substitutions.some(([a, b]) => start >= a && start < b),
+        ...(fed === undefined ? {} : { stdin: fed }),
       });
     }
     return true;
-  });
+  };
+  const braced: { index: number; args: ShNode[] }[] = [];
+  for (const root of roots) S.Walk(root, visit);
+  for (const { index, args } of braced) {
+    const command = commands[index];
+    const words: { value: string; literal: boolean }[] = [];
+    for (const w of args) {
+      const split = S.SplitBraces(w);
+      if ((split.Parts as ShNode[]).some((p) => S.NodeType(p) === "BraceExp")) {
+        opaque.add("brace expansion");
+        for (const value of braceValues(S, split, text)) words.push({ value, literal: false });
+      } else words.push(wordValue(S, w, text));
+    }
+    if (command && words.some((w) => !w.literal) && words.length >= command.argv.length) {
+      const [argv, literal] = [words.map((w) => w.value), words.map((w) => w.literal)];
+      commands[index] = { ...command, argv, literal };
+    }
+  }
   return { commands, opaque: [...opaque], ampersandRedirect };
+}
+
+/** What a statement's here-string or here-document feeds its command, as written. */
+function fedText(
+  S: ShSyntax,
+  stmt: ShNode,
+  table: Map<number, string>,
+  text: (n: ShNode) => string,
+): string | undefined {
+  let fed: string | undefined;
+  for (const r of (stmt.Redirs as ShNode[] | null) ?? []) {
+    const op = table.get(r.Op as number);
+    if (op === "<<<" && r.Word) fed = wordValue(S, r.Word as ShNode, text).value;
+    else if ((op === "<<" || op === "<<-") && r.Hdoc) {
+      // The body as written, without the closing delimiter line.
+      const body = text(r.Hdoc as ShNode);
+      fed = body.slice(0, Math.max(0, body.lastIndexOf("\n")));
+    }
+  }
+  return fed;
+}
+
+/** The text `echo …` or `printf …` writes, roughly (`\n` as a line break): what it pipes. */
+function echoedText(S: ShSyntax, cmd: ShNode, text: (n: ShNode) => string): string | undefined {
+  if (S.NodeType(cmd) !== "CallExpr") return undefined;
+  const [name, ...args] = (cmd.Args as ShNode[]).map((w) => wordValue(S, w, text).value);
+  if (name !== "echo" && name !== "printf") return undefined;
+  const words = name === "echo" ? args.filter((a) => !/^-[neE]+$/.test(a)) : args;
+  return words.join(name === "echo" ? " " : "\n").replace(/\\n/g, "\n");
+}
+
+const MAX_BRACE_WORDS = 64;
+
+/** The words bash makes of a word with brace expansions (at most MAX_BRACE_WORDS). */
+function braceValues(S: ShSyntax, word: ShNode, text: (n: ShNode) => string): string[] {
+  let out = [""];
+  for (const part of word.Parts as ShNode[]) {
+    let alternatives: string[];
+    if (S.NodeType(part) !== "BraceExp") {
+      alternatives = [wordValue(S, { Parts: [part] }, text).value];
+    } else if (part.Sequence) {
+      const [from, to] = (part.Elems as ShNode[]).map((e) => wordValue(S, e, text).value);
+      alternatives = braceSequence(from ?? "", to ?? "");
+    } else {
+      alternatives = (part.Elems as ShNode[]).flatMap((e) => braceValues(S, e, text));
+    }
+    out = out.flatMap((o) => alternatives.map((a) => o + a)).slice(0, MAX_BRACE_WORDS);
+  }
+  return out;
+}
+
+function braceSequence(from: string, to: string): string[] {
+  const [a, b] = [Number(from), Number(to)];
+  const chars = /^.$/.test(from) && /^.$/.test(to) && Number.isNaN(a);
+  const [x, y] = chars ? [from.charCodeAt(0), to.charCodeAt(0)] : [a, b];
+  if (!Number.isInteger(x) || !Number.isInteger(y)) return [`${from}..${to}`];
+  const out: string[] = [];
+  const step = x <= y ? 1 : -1;
+  for (let i = x; out.length < MAX_BRACE_WORDS; i += step) {
+    out.push(chars ? String.fromCharCode(i) : String(i));
+    if (i === y) break;
+  }
+  return out;
 }
 
 /** A word's value after quote removal, and whether nothing in it expands. */

@@ -9,7 +9,13 @@ export type ShNode = any;
 
 /** The `syntax` namespace of mvdan-sh. */
 export interface ShSyntax {
-  NewParser(...options: unknown[]): { Parse(src: string, name: string): ShNode };
+  NewParser(...options: unknown[]): {
+    Parse(src: string, name: string): ShNode;
+    /** Parses line by line, handing over each line's statements; throws at a syntax error. */
+    Interactive(src: string, each: (stmts: ShNode[]) => boolean): unknown;
+  };
+  /** The word with bash's brace expansions (`{a,b}`, `{1..3}`) as BraceExp parts. */
+  SplitBraces(word: ShNode): ShNode;
   NodeType(node: ShNode): string;
   Walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
   KeepComments(keep: boolean): unknown;

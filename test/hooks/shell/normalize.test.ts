@@ -49,16 +49,30 @@ describe("if: shell(git push*) sees through the ways to spell git push", () => {
     "echo x | xargs -n 1 git push",
     "sudo -u me git push",
     "stdbuf -o0 git push",
+    "bash -lc 'git push'",
+    "/bin/sh -ec 'git push'",
+    "sh -c -- 'git push' name",
+    "bash --norc -o pipefail -c 'git push'",
+    "/usr/bin/env bash -c 'git push'",
+    "bash <<< 'git push'",
+    "echo 'git push' | sh",
+    "((git push))",
+    "echo $'x\\' ; git push ; # '",
+    "bash -c '{git,push}'",
   ])("%s", (command) => {
     expect(guard.test({ command }, "/p")).toBe(true);
   });
 
-  it.each(["echo git push", "git pull", "gitpush", "echo 'git push'", "git log # git push"])(
-    "not %s",
-    (command) => {
-      expect(guard.test({ command }, "/p")).toBe(false);
-    },
-  );
+  it.each([
+    "echo git push",
+    "git pull",
+    "gitpush",
+    "echo 'git push'",
+    "git log # git push",
+    "bash -c 'echo x' 'git push'",
+  ])("not %s", (command) => {
+    expect(guard.test({ command }, "/p")).toBe(false);
+  });
 
   it("a line the parser rejects falls back to splitting, so a guard still sees it", () => {
     expect(guard.test({ command: "git push; echo 'unterminated" }, "/p")).toBe(true);

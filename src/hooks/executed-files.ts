@@ -17,7 +17,11 @@ import { DIALECTS } from "./dialects/index.js";
 import { sha256Hex } from "./sha256.js";
 import type { HookDefinition } from "./types.js";
 
-/** A project file a hook executes, with what it held when looked at (null: unreadable). */
+/**
+ * A project file a hook executes, with what it held when looked at (null: unreadable or not
+ * there). A script a hook names that does not exist yet is recorded too (fingerprint ABSENT):
+ * creating it changes what the hook runs as much as editing it would.
+ */
 export interface ExecutedFile {
   /** Absolute path as the command names it (not the link target). */
   path: string;
@@ -27,6 +31,22 @@ export interface ExecutedFile {
   /** Cheap fingerprint (size, mtime, inode) to notice a change without reading the file. */
   fingerprint: string;
 }
+
+/** The fingerprint of a named script that is not there (yet). */
+export const ABSENT = "absent";
+
+/**
+ * Whether a word names a script even when no file is there: a path (`./x`, `hooks/fmt.sh`) or
+ * a name with a script's extension. Other words (`echo`, `hello`, `.tool_input.path`) that name
+ * nothing are not recorded: the tokenizer takes every word, and most are no file.
+ */
+function namesScript(word: string): boolean {
+  if (word.includes("://") || word.startsWith("#")) return false;
+  return word.includes("/") || SCRIPT_EXTENSION.test(word);
+}
+
+const SCRIPT_EXTENSION =
+  /\.(sh|bash|zsh|ksh|fish|py|rb|pl|php|js|mjs|cjs|ts|mts|cts|lua|tcl|awk|jq|ps1)$/i;
 
 /**
  * Files a program takes the commands it runs from without the hook naming them: a hook that
@@ -38,7 +58,10 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
   make: ["Makefile", "makefile", "GNUmakefile"],
   gmake: ["Makefile", "makefile", "GNUmakefile"],
   npm: ["package.json", ".npmrc"],
+  npx: ["package.json", ".npmrc"],
   pnpm: ["package.json", ".npmrc"],
+  pnpx: ["package.json", ".npmrc"],
+  bunx: ["package.json", "bunfig.toml"],
   yarn: ["package.json", ".npmrc", ".yarnrc.yml"],
   bun: ["package.json", "bunfig.toml"],
   just: ["justfile", "Justfile", ".justfile"],
@@ -51,6 +74,33 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
   "pre-commit": [".pre-commit-config.yaml"],
   gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
   mvn: ["pom.xml"],
+  // Formatters and test runners that load a JavaScript config (`npx prettier --write`).
+  prettier: [
+    ".prettierrc.js",
+    ".prettierrc.cjs",
+    ".prettierrc.mjs",
+    ".prettierrc.ts",
+    "prettier.config.js",
+    "prettier.config.cjs",
+    "prettier.config.mjs",
+    "prettier.config.ts",
+  ],
+  eslint: [
+    "eslint.config.js",
+    "eslint.config.cjs",
+    "eslint.config.mjs",
+    "eslint.config.ts",
+    ".eslintrc.js",
+    ".eslintrc.cjs",
+  ],
+  jest: ["jest.config.js", "jest.config.cjs", "jest.config.mjs", "jest.config.ts"],
+  vitest: [
+    "vitest.config.js",
+    "vitest.config.mjs",
+    "vitest.config.ts",
+    "vite.config.js",
+    "vite.config.ts",
+  ],
 };
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
@@ -84,8 +134,12 @@ export function commandWords(command: string, vars: Record<string, string> = {})
   let word = "";
   let inWord = false;
   let quote: "'" | '"' | null = null;
+  // The word after `>` or `>>` is where output goes, not something run: a hook that logs to
+  // `>> hook.log` must not count its own log (it would untrust itself on its first run).
+  let output = false;
   const flush = () => {
-    if (inWord && words.length < MAX_WORDS_PER_COMMAND) words.push(word);
+    if (inWord && !output && words.length < MAX_WORDS_PER_COMMAND) words.push(word);
+    if (inWord) output = false;
     word = "";
     inWord = false;
   };
@@ -129,6 +183,9 @@ export function commandWords(command: string, vars: Record<string, string> = {})
       i = next;
     } else if (SEPARATORS.has(c)) {
       flush();
+      // `2>&1` and `>&2` name a descriptor, not a file: only a plain `>`/`>>` takes a word.
+      if (c === ">") output = command[i + 1] !== "&" && command[i + 1] !== "(";
+      else if (c !== ">" && c !== " " && c !== "\t") output = false;
       i++;
     } else {
       word += c;
@@ -221,42 +278,86 @@ export async function executedProjectFiles(
   projectDir: string,
 ): Promise<ExecutedFile[]> {
   const vars = projectVars(projectDir);
-  const candidates = new Set<string>();
+  // Each candidate path, and whether a word named it as a script (kept even when absent).
+  const candidates = new Map<string, boolean>();
+  const add = (abs: string, script: boolean) => {
+    if (isInside(projectDir, abs)) candidates.set(abs, script || (candidates.get(abs) ?? false));
+  };
   for (const hook of hooks) {
     const h = hook.handler;
     if (h.type !== "command") continue;
     const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
-    for (const word of handlerWords(hook, vars)) {
+    const words = handlerWords(hook, vars);
+    // `cd .claude/hooks && ./fmt.sh` runs .claude/hooks/fmt.sh: words count from where a `cd`
+    // goes too, not only from the hook's directory.
+    const dirs = [cwd, ...cdTargets(words, cwd, projectDir)];
+    for (const word of words) {
       if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
-      const abs = resolve(cwd, word);
-      if (isInside(projectDir, abs)) candidates.add(abs);
+      const tries = dirs.map((dir) => resolve(dir, word));
+      // Recorded as a script to come only when it names nothing yet, from the hook's directory.
+      const absent = namesScript(word) && !tries.some(isThere);
+      tries.forEach((abs, i) => {
+        add(abs, absent && i === 0);
+      });
     }
   }
-  for (const path of runnerFilePaths(hooks, projectDir)) candidates.add(path);
+  for (const path of runnerFilePaths(hooks, projectDir)) add(path, true);
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep.
-  const queue = [...candidates].sort().map((path) => ({ path, depth: 0 }));
-  const seen = new Set(candidates);
+  const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0 }));
+  const seen = new Set(candidates.keys());
   const found: ExecutedFile[] = [];
   for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
     const { path, depth } = queue[i] as { path: string; depth: number };
+    const relPath = relative(projectDir, path).split(sep).join("/");
     const fingerprint = await fileFingerprint(path);
-    if (fingerprint === null) continue;
+    if (fingerprint === null) {
+      // Not there (or not a regular file): a named script is recorded as absent, so that
+      // creating it is a change (protected, and untrusting) like editing it.
+      if (candidates.get(path) === true && !isThere(path)) {
+        found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
+      }
+      continue;
+    }
     const content = readRegular(path);
     found.push({
       path,
-      relPath: relative(projectDir, path).split(sep).join("/"),
+      relPath,
       sha256: content === null ? null : sha256Hex(content),
       fingerprint,
     });
     if (content === null || depth >= MAX_SOURCE_DEPTH) continue;
     for (const ref of namedInScript(content, path, projectDir, vars)) {
-      if (seen.has(ref)) continue;
-      seen.add(ref);
-      queue.push({ path: ref, depth: depth + 1 });
+      if (seen.has(ref.path)) continue;
+      seen.add(ref.path);
+      candidates.set(ref.path, ref.script);
+      queue.push({ path: ref.path, depth: depth + 1 });
     }
   }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Whether anything is at `path` (a file, a directory, a link that leads somewhere). */
+function isThere(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The directories `cd` words in a command go to, inside the project (`cd X` or `cd -- X`). */
+function cdTargets(words: readonly string[], cwd: string, projectDir: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] !== "cd" && words[i] !== "pushd") continue;
+    let target = words[i + 1];
+    if (target === "--") target = words[i + 2];
+    if (target === undefined || target === "" || target.startsWith("-")) continue;
+    const dir = resolve(cwd, target);
+    if (dir === projectDir || isInside(projectDir, dir)) out.push(dir);
+  }
+  return [...new Set(out)];
 }
 
 /** How many levels of "a script names a script" are followed. */
@@ -286,10 +387,10 @@ function namedInScript(
   script: string,
   projectDir: string,
   vars: Record<string, string>,
-): string[] {
+): { path: string; script: boolean }[] {
   if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
   const dir = dirname(script);
-  const out = new Set<string>();
+  const out = new Map<string, boolean>();
   const words = content
     .toString("utf8")
     .split("\n")
@@ -300,14 +401,20 @@ function namedInScript(
     if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) continue;
     // `$(dirname "$0")/lib.sh`, `${0%/*}/lib.sh`: what follows the expansion, from the script's directory.
     const tail = word.slice(Math.max(word.lastIndexOf(")"), word.lastIndexOf("}")) + 1);
+    // The first try is where the shell would look (a hook's scripts run in the project
+    // directory); only that one is recorded when nothing is there yet.
     const tries = word.startsWith("/")
       ? [word, resolve(dir, `.${word}`)]
       : tail.startsWith("/")
         ? [resolve(dir, `.${tail}`)]
-        : [resolve(dir, word), resolve(projectDir, word)];
-    for (const abs of tries) {
-      if (abs !== script && isInside(projectDir, abs)) out.add(abs);
-    }
+        : [resolve(projectDir, word), resolve(dir, word)];
+    const inside = tries.filter((abs) => abs !== script && isInside(projectDir, abs));
+    // A word that names a file already there is that file; only a word naming nothing is
+    // recorded as a script to come.
+    const absent = !inside.some(isThere) && tries[0] === inside[0] && namesScript(word);
+    inside.forEach((abs, i) => {
+      out.set(abs, (i === 0 && absent) || (out.get(abs) ?? false));
+    });
   }
-  return [...out].sort();
+  return [...out.keys()].sort().map((path) => ({ path, script: out.get(path) === true }));
 }

@@ -2,7 +2,12 @@
 import { type HookPaths, type LoadedHooks, loadHooks } from "./config/load.js";
 import { readConfigText } from "./config/read-file.js";
 import type { HookEventName } from "./events.js";
-import { type ExecutedFile, executedProjectFiles, fileFingerprint } from "./executed-files.js";
+import {
+  ABSENT,
+  type ExecutedFile,
+  executedProjectFiles,
+  fileFingerprint,
+} from "./executed-files.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
 import { projectHooksHash, projectScopedHooks, readTrustStore } from "./trust.js";
 import type { HookDefinition, HookListing } from "./types.js";
@@ -92,7 +97,9 @@ export async function takeSnapshot(
  */
 export async function changedExecutedFiles(snapshot: HookSnapshot): Promise<string[]> {
   const now = await Promise.all(snapshot.executed.map((f) => fileFingerprint(f.path)));
-  return snapshot.executed.filter((f, i) => now[i] !== f.fingerprint).map((f) => f.path);
+  return snapshot.executed
+    .filter((f, i) => (now[i] ?? ABSENT) !== f.fingerprint)
+    .map((f) => f.path);
 }
 
 /** Whether any file the snapshot looked at now has different content (or appeared/vanished). */

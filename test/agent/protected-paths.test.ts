@@ -88,6 +88,52 @@ describe("protected paths through keel run (headless, no --yes)", () => {
     expect(existsSync(join(world.project, "pwned"))).toBe(false);
   });
 
+  it("acceptEdits cannot create a script a hook names before it exists, nor one reached after a cd, nor an .npmrc for npx", async () => {
+    const world = await newWorld(
+      script(
+        reply()
+          .tool("write_file", { path: ".keel/hooks/fmt.sh", content: "touch pwned\n" })
+          .tool("write_file", { path: ".claude/hooks/local.sh", content: "touch pwned\n" })
+          .tool("edit_file", {
+            path: "tools/hooks/lint.sh",
+            old_string: "echo lint",
+            new_string: "touch pwned",
+          })
+          .tool("write_file", { path: ".npmrc", content: "node-options=--require=./evil.js\n" })
+          .tool("write_file", { path: "notes.txt", content: "fine" }),
+        reply().text("done"),
+      ),
+    );
+    mkdirSync(join(world.project, "tools", "hooks"), { recursive: true });
+    writeFileSync(join(world.project, "tools", "hooks", "lint.sh"), "echo lint\n");
+    const hook = (command: string) => ({ hooks: [{ type: "command", command }] });
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          Stop: [
+            hook("bash ./.keel/hooks/fmt.sh 2>/dev/null || true"),
+            hook('f="$CLAUDE_PROJECT_DIR/.claude/hooks/local.sh"; [ -f "$f" ] && bash "$f"; true'),
+            hook('cd "$CLAUDE_PROJECT_DIR/tools/hooks" && ./lint.sh'),
+            hook("npx --no-install fmt >/dev/null 2>&1; true"),
+          ],
+        },
+      }),
+    );
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls;
+    expect(calls.map((c: { status: string }) => c.status)).toEqual([
+      "blocked",
+      "blocked",
+      "blocked",
+      "blocked",
+      "ok",
+    ]);
+    expect(existsSync(join(world.project, ".keel", "hooks", "fmt.sh"))).toBe(false);
+    expect(existsSync(join(world.project, ".npmrc"))).toBe(false);
+    expect(existsSync(join(world.project, "pwned"))).toBe(false);
+  });
+
   it("acceptEdits cannot assemble a bare repository (HEAD, objects/, refs/, config) for git to read", async () => {
     const world = await newWorld(
       script(

@@ -90,6 +90,50 @@ describe("trust hashes the files hooks execute", () => {
     expect(next.notices).toBeUndefined();
   });
 
+  it("a hook that logs to a project file it names keeps running (the log is output, not code)", async () => {
+    w.write("project/hook.log", "start\n");
+    const log = join(w.project, "hook.log");
+    w.json("project/.keel/settings.json", {
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: "command", command: "echo ran >> hook.log 2>&1" }] }],
+      },
+    });
+    const engine = await createHookEngine(worldOptions(w));
+    await engine.trust();
+    for (let i = 0; i < 3; i++) await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["start", "ran", "ran", "ran"]);
+    expect(engine.listing().projectTrust.trusted).toBe(true);
+  });
+
+  it("a script a hook names that appears during the session stops the hooks; at start it is untrusted", async () => {
+    const log = join(w.root, "ran.log");
+    w.json("project/.keel/settings.json", {
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: `echo guard >> '${log}'; [ -f .keel/hooks/local.sh ] && sh .keel/hooks/local.sh; true`,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const engine = await createHookEngine(worldOptions(w));
+    await engine.trust();
+    await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+    w.write("project/.keel/hooks/local.sh", `echo pwned >> '${log}'\n`);
+    expect(await engine.changedOnDisk()).toBe(true);
+    const d = await engine.fire({ event: "PreToolUse", payload: shell("ls") });
+    expect(ranLines(log)).toEqual(["guard"]);
+    expect(d.notices?.[0]).toContain(".keel/hooks/local.sh changed since you trusted them");
+    const next = await createHookEngine(worldOptions(w));
+    expect(next.listing().projectTrust.trusted).toBe(false);
+  });
+
   it.each([
     ["./.keel/hooks/guard.sh"],
     ['"$CLAUDE_PROJECT_DIR"/.keel/hooks/guard.sh'],
@@ -210,6 +254,21 @@ describe("trust hashes the files hooks execute", () => {
 });
 
 describe("commandWords", () => {
+  it("leaves out where output goes (> file, >> file, &> file), not descriptors or inputs", () => {
+    expect(commandWords("a > out.log; b >> x.log 2>&1; c &>all.log; sh < in.sh; d >&2 e")).toEqual([
+      "a",
+      "b",
+      "2",
+      "1",
+      "c",
+      "sh",
+      "in.sh",
+      "d",
+      "2",
+      "e",
+    ]);
+  });
+
   it("splits on operators, removes quotes and expands only the given variables", () => {
     expect(
       commandWords(`a 'b c' "d $X e" \${X}/f $HOME;g|h&&i $(j) \`k\` {l;}`, { X: "/p" }),

@@ -141,36 +141,27 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     const env = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
     const git = (cwd: string, ...args: string[]) =>
       execFileSync("git", args, { cwd, env, stdio: "pipe" });
-    git(repo, "init", "-q");
-    git(
-      repo,
-      "-c",
-      "user.email=a@b",
-      "-c",
-      "user.name=n",
-      "commit",
-      "-q",
-      "--allow-empty",
-      "-m",
-      "i",
-    );
+    const initWithCommit = (dir: string) => {
+      git(dir, "init", "-q");
+      git(
+        dir,
+        "-c",
+        "user.email=a@b",
+        "-c",
+        "user.name=n",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "i",
+      );
+    };
+    initWithCommit(repo);
     git(repo, "worktree", "add", "-q", join(home, "wt"));
     // A submodule: its .git file points into the superproject's .git/modules.
     const lib = join(outside.dir, "lib");
     mkdirSync(lib);
-    git(lib, "init", "-q");
-    git(
-      lib,
-      "-c",
-      "user.email=a@b",
-      "-c",
-      "user.name=n",
-      "commit",
-      "-q",
-      "--allow-empty",
-      "-m",
-      "i",
-    );
+    initWithCommit(lib);
     git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "mod");
     for (const cwd of [join(repo, "sub"), join(home, "wt"), join(repo, "mod")]) {
       const tool = createShellTool({ cwd, env });

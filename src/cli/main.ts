@@ -6,16 +6,35 @@
  * COMMANDS below to wire a new one. Only the command that runs is loaded (start-up time): the
  * root help, which lists every command, comes from dist/bundle/help.json, written at build time
  * from the full program (scripts/build-cli.mjs); without it every command is loaded.
+ *
+ * commander itself is loaded only when a program is built: a command module may run a fixed
+ * argument list without it (`runWithoutCommander`, `keel hooks list`).
  */
 import { readFileSync } from "node:fs";
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { VERSION } from "../version.js";
 import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** A command module's registration function. */
 export type RegisterCommand = (program: Command) => void;
 
-type Loader = () => Promise<{ register: RegisterCommand }>;
+/**
+ * Runs `args` (the words after the command's name) the way commander would, or returns null
+ * when they are not a list this runs exactly as commander does (commander then parses them).
+ */
+export type RunWithoutCommander = (args: readonly string[]) => Promise<number> | null;
+
+type Loader = () => Promise<{
+  register: RegisterCommand;
+  runWithoutCommander?: RunWithoutCommander;
+}>;
+
+/** commander, loaded on first use (~1.5 ms of start-up that `keel hooks list` does without). */
+let commander: typeof import("commander") | undefined;
+const loadCommander = async () => {
+  commander ??= await import("commander");
+  return commander;
+};
 
 /** Subcommands by name (one line per command module). */
 const COMMANDS: Array<[name: string, load: Loader]> = [
@@ -39,7 +58,8 @@ const ROOT_VALUE_OPTIONS = new Set(["-m", "--model", "--mode", "-r", "--resume",
 /** Commander's help width when stdout is not a terminal; help.json is rendered at it. */
 const HELP_WIDTH = 80;
 
-function rootProgram(): Command {
+async function rootProgram(): Promise<Command> {
+  const { Command } = await loadCommander();
   return (
     new Command("keel")
       .description(
@@ -56,7 +76,7 @@ function rootProgram(): Command {
 /** Builds the commander program with every command registered (exported for tests and for
  *  writing help.json at build time). */
 export async function buildProgram(): Promise<Command> {
-  const program = rootProgram();
+  const program = await rootProgram();
   (await INTERACTIVE()).register(program);
   for (const [, load] of COMMANDS) (await load()).register(program);
   return program;
@@ -120,7 +140,7 @@ async function programFor(argv: readonly string[]): Promise<Command> {
   if (asksRootHelp && process.stdout.isTTY && process.stdout.columns !== HELP_WIDTH) {
     return buildProgram();
   }
-  const program = rootProgram();
+  const program = await rootProgram();
   const entry = COMMANDS.find(([n]) => n === name);
   // The root's own options (the interactive session's) are read only before a subcommand
   // (positional options): `keel hooks list` needs none of them, `keel -m x run` does.
@@ -152,20 +172,35 @@ export class UserError extends Error {
 
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
+  // A command that runs these exact arguments itself: no commander, no program to build.
+  const entry = argv[0] === undefined ? undefined : COMMANDS.find(([n]) => n === argv[0]);
+  const ran = entry && (await entry[1]()).runWithoutCommander?.(argv.slice(1));
+  if (ran) {
+    try {
+      return await ran;
+    } catch (err) {
+      return reportError(err);
+    }
+  }
   const program = await programFor(argv);
   pointToHelpOnError(program, "keel");
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      return err.exitCode === 0 ? 0 : 1;
-    }
-    if (err instanceof UserError) {
-      process.stderr.write(`keel: ${err.message}\n`);
-      return err.exitCode;
-    }
-    process.stderr.write(`keel: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return reportError(err);
   }
+}
+
+/** A failed run's exit code, its message on stderr (commander has printed its own). */
+function reportError(err: unknown): number {
+  if (commander !== undefined && err instanceof commander.CommanderError) {
+    return err.exitCode === 0 ? 0 : 1;
+  }
+  if (err instanceof UserError) {
+    process.stderr.write(`keel: ${err.message}\n`);
+    return err.exitCode;
+  }
+  process.stderr.write(`keel: ${err instanceof Error ? err.message : String(err)}\n`);
+  return 1;
 }

@@ -235,6 +235,11 @@ function projectVars(projectDir: string): Record<string, string> {
 /** Fingerprint of a path now (stat follows links), or null when it is not a regular file.
  *  Synchronous inside: one stat of a local file, and fs/promises stays unloaded at start-up. */
 export async function fileFingerprint(path: string): Promise<string | null> {
+  return fileFingerprintSync(path);
+}
+
+/** {@link fileFingerprint} for synchronous callers. */
+function fileFingerprintSync(path: string): string | null {
   try {
     // Most words a command names are no file at all: no exception (and its stack) for those.
     const s = statSync(path, { throwIfNoEntry: false });
@@ -277,6 +282,14 @@ export async function executedProjectFiles(
   hooks: readonly HookDefinition[],
   projectDir: string,
 ): Promise<ExecutedFile[]> {
+  return executedProjectFilesSync(hooks, projectDir);
+}
+
+/** {@link executedProjectFiles} for synchronous callers (a stat and a read per file). */
+export function executedProjectFilesSync(
+  hooks: readonly HookDefinition[],
+  projectDir: string,
+): ExecutedFile[] {
   const vars = projectVars(projectDir);
   // Each candidate path, and whether a word named it as a script (kept even when absent).
   const candidates = new Map<string, boolean>();
@@ -310,7 +323,7 @@ export async function executedProjectFiles(
   for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
     const { path, depth } = queue[i] as { path: string; depth: number };
     const relPath = relative(projectDir, path).split(sep).join("/");
-    const fingerprint = await fileFingerprint(path);
+    const fingerprint = fileFingerprintSync(path);
     if (fingerprint === null) {
       // Not there (or not a regular file): a named script is recorded as absent, so that
       // creating it is a change (protected, and untrusting) like editing it.

@@ -6,6 +6,7 @@ import {
   ABSENT,
   type ExecutedFile,
   executedProjectFiles,
+  executedProjectFilesSync,
   fileFingerprint,
 } from "./executed-files.js";
 import { indexByEvent, type PreparedHook, prepareHook } from "./plan.js";
@@ -29,30 +30,41 @@ export function applyTrust(
   projectTrusted: boolean,
   executed: readonly ExecutedFile[] = [],
 ): HookSnapshot {
+  const listing = listingOf(loaded, projectTrusted, () => executed);
+  return {
+    loaded,
+    listing,
+    byEvent: indexByEvent(listing.hooks.map(prepareHook)),
+    executed: [...executed],
+  };
+}
+
+/** The listing of a loaded set with its trust state; `executed` is asked for (once) only when
+ *  the project hash is first read. */
+function listingOf(
+  loaded: LoadedHooks,
+  projectTrusted: boolean,
+  executed: () => readonly ExecutedFile[],
+): HookListing {
   const hasProjectHooks = projectScopedHooks(loaded.hooks).length > 0;
   const trusted = projectTrusted || !hasProjectHooks;
   let hash: string | undefined;
   const hooks = loaded.hooks.map((h) => withTrust(h, h.source.scope === "user" || trusted));
   return {
-    loaded,
-    listing: {
-      hooks,
-      problems: loaded.problems,
-      allProblems: uniqueProblems([...loaded.problems, ...hooks.flatMap((h) => h.problems)]),
-      sources: loaded.sources,
-      projectTrust: {
-        trusted,
-        // Computed when first read (`keel hooks trust`, --json): the plain listing never
-        // prints it. The snapshot's own definitions and file hashes, so it is the same later.
-        get hash() {
-          hash ??= projectHooksHash(loaded.hooks, loaded.paths.projectDir, executed);
-          return hash;
-        },
-        hasProjectHooks,
+    hooks,
+    problems: loaded.problems,
+    allProblems: uniqueProblems([...loaded.problems, ...hooks.flatMap((h) => h.problems)]),
+    sources: loaded.sources,
+    projectTrust: {
+      trusted,
+      // Computed when first read (`keel hooks trust`, --json): the plain listing never
+      // prints it. The snapshot's own definitions and file hashes, so it is the same later.
+      get hash() {
+        hash ??= projectHooksHash(loaded.hooks, loaded.paths.projectDir, executed());
+        return hash;
       },
+      hasProjectHooks,
     },
-    byEvent: indexByEvent(hooks.map(prepareHook)),
-    executed: [...executed],
   };
 }
 
@@ -71,12 +83,7 @@ export async function takeSnapshot(
   paths: HookPaths,
   env?: NodeJS.ProcessEnv,
 ): Promise<HookSnapshot> {
-  const loaded = await loadHooks(paths);
-  const missing = await missingExecutableProblems(loaded.hooks, {
-    projectDir: paths.projectDir,
-    ...(env ? { env } : {}),
-  });
-  for (const [hook, problem] of missing) hook.problems = [...hook.problems, problem];
+  const loaded = await loadWithProblems(paths, env);
   const projectHooks = projectScopedHooks(loaded.hooks);
   const executed = await executedProjectFiles(projectHooks, paths.projectDir);
   // Without project hooks there is nothing to trust: the trust store is not read. A project
@@ -89,6 +96,41 @@ export async function takeSnapshot(
     recorded !== undefined &&
     recorded === projectHooksHash(loaded.hooks, paths.projectDir, executed);
   return applyTrust(loaded, trusted, executed);
+}
+
+/** Every source read, with the missing-executable problems of command hooks added. */
+async function loadWithProblems(paths: HookPaths, env?: NodeJS.ProcessEnv): Promise<LoadedHooks> {
+  const loaded = await loadHooks(paths);
+  const missing = await missingExecutableProblems(loaded.hooks, {
+    projectDir: paths.projectDir,
+    ...(env ? { env } : {}),
+  });
+  for (const [hook, problem] of missing) hook.problems = [...hook.problems, problem];
+  return loaded;
+}
+
+/**
+ * The listing of {@link takeSnapshot} (the same sources, problems and trust state) without what
+ * only firing hooks needs: the prepared matchers, and the contents of the files project hooks
+ * execute when the trust store has no hash for the project (untrusted whatever they hold).
+ * Those files are then read only if the listing's project hash is (`--json`).
+ */
+export async function takeListing(paths: HookPaths, env?: NodeJS.ProcessEnv): Promise<HookListing> {
+  const loaded = await loadWithProblems(paths, env);
+  const projectHooks = projectScopedHooks(loaded.hooks);
+  const recorded =
+    projectHooks.length > 0
+      ? (await readTrustStore(paths.keelHome)).projects[paths.projectDir]
+      : undefined;
+  let executed: ExecutedFile[] | undefined;
+  const executedNow = () => {
+    executed ??= executedProjectFilesSync(projectHooks, paths.projectDir);
+    return executed;
+  };
+  const trusted =
+    recorded !== undefined &&
+    recorded === projectHooksHash(loaded.hooks, paths.projectDir, executedNow());
+  return listingOf(loaded, trusted, executedNow);
 }
 
 /**

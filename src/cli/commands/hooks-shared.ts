@@ -4,7 +4,7 @@
  */
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { resolveHookPaths } from "../../hooks/config/load.js";
-import { takeSnapshot } from "../../hooks/snapshot.js";
+import { takeListing } from "../../hooks/snapshot.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
 import { keelHomeDir } from "../paths.js";
 import { writeStdout } from "../stdout.js";
@@ -44,10 +44,10 @@ export async function openEngine(
   });
 }
 
-/** What the engine of openEngine() would list, read without loading the engine: the same
- *  snapshot (createHookEngine takes it the same way), for `keel hooks list` and `validate`. */
+/** What the engine of openEngine() would list, read without loading the engine: the listing
+ *  of the snapshot createHookEngine takes, for `keel hooks list` and `validate`. */
 export async function readListing(projectDir: string): Promise<HookListing> {
   const keelHome = keelHomeDir();
   const env = childProcessEnv(process.env, { keelHome });
-  return (await takeSnapshot(resolveHookPaths({ projectDir, keelHome, env }), env)).listing;
+  return takeListing(resolveHookPaths({ projectDir, keelHome, env }), env);
 }

@@ -128,10 +128,27 @@ export function table(rows: string[][], opts: { indent?: string } = {}): string[
 export function displayPath(path: string, opts: { base?: string; home?: string } = {}): string {
   if (!isAbsolute(path)) return path;
   const base = opts.base ?? process.cwd();
+  const home = opts.home ?? homedir();
+  // A listing shows the same few paths on every line: path.relative (two resolves, character
+  // loops hot enough for V8 to optimize them on a background thread that exit then waits for)
+  // once per path.
+  const key = `${base}\0${home}\0${path}`;
+  let shown = displayed.get(key);
+  if (shown === undefined) {
+    if (displayed.size >= 256) displayed.clear();
+    shown = displayPathOf(path, base, home);
+    displayed.set(key, shown);
+  }
+  return shown;
+}
+
+/** displayPath's answers by base, home and path. */
+const displayed = new Map<string, string>();
+
+function displayPathOf(path: string, base: string, home: string): string {
   const rel = relative(base, path);
   if (rel === "") return ".";
   if (!rel.startsWith("..") && !isAbsolute(rel)) return rel;
-  const home = opts.home ?? homedir();
   const fromHome = relative(home, path);
   if (fromHome !== "" && !fromHome.startsWith("..") && !isAbsolute(fromHome)) {
     return `~${sep}${fromHome}`;

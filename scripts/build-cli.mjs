@@ -377,6 +377,79 @@ const fastStringWidth = {
   },
 };
 
+/** The chunks a chunk imports statically (`import … from "./x.mjs"`, `import "./x.mjs"`). */
+async function staticImports(name) {
+  const text = await readFile(join(outdir, name), "utf8");
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?["']\.\/([^"']+\.mjs)["'];?$/gm)].map(
+    (m) => m[1],
+  );
+}
+
+/** Every chunk loaded with `entry`, itself included. */
+async function staticClosure(entry) {
+  const seen = new Set([entry]);
+  for (const name of seen) for (const dep of await staticImports(name)) seen.add(dep);
+  return seen;
+}
+
+/**
+ * The chunks of the given dynamically imported modules (`hooks-list-<hash>.mjs`), each made one
+ * file: its static imports bundled in, except the chunks keel.mjs loads (one instance of those,
+ * main.ts's UserError among them). Loading a dozen small chunks costs Node's loader more than
+ * the same code in one file (~2.5 ms for \`keel hooks list\`). Only for modules a process loads
+ * instead of the chunks they merge (main.ts runs \`keel hooks list\` through hooks-list.ts
+ * alone): a process that loaded both would have two instances of the merged modules. Their
+ * dynamic imports stay dynamic, and must not run in such a process (the build checks that the
+ * merged file has none).
+ */
+async function mergeChunks(names) {
+  const shared = await staticClosure("keel.mjs");
+  for (const name of names) {
+    const files = (await readdir(outdir)).filter((f) =>
+      new RegExp(`^${name}-[A-Z0-9]+\\.mjs$`).test(f),
+    );
+    if (files.length !== 1)
+      throw new Error(`build-cli: expected one ${name} chunk, found ${files}`);
+    const file = join(outdir, files[0]);
+    const result = await build({
+      entryPoints: [file],
+      outfile: file,
+      allowOverwrite: true,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node22",
+      write: false,
+      plugins: [
+        {
+          name: "keep-shared",
+          setup(b) {
+            b.onResolve({ filter: /.*/ }, (args) => {
+              if (args.kind === "entry-point") return undefined;
+              const chunk = args.path.replace(/^\.\//, "");
+              const external =
+                args.kind === "dynamic-import" ||
+                args.kind === "require-call" ||
+                args.path.startsWith("node:") ||
+                shared.has(chunk);
+              return external ? { path: args.path, external: true } : undefined;
+            });
+          },
+        },
+      ],
+      sourcemap: "linked",
+      legalComments: "none",
+      logLevel: "warning",
+    });
+    for (const out of result.outputFiles) {
+      if (out.path === file && /\bimport\(/.test(out.text)) {
+        throw new Error(`build-cli: ${name} must not import modules dynamically once merged`);
+      }
+      await writeFile(out.path, out.contents);
+    }
+  }
+}
+
 await rm(outdir, { recursive: true, force: true });
 const options = {
   entryPoints: { keel: join(ROOT, "src/cli/main.ts") },
@@ -424,6 +497,7 @@ await build({ ...options, write: false, sourcemap: false });
 usedNames = collected;
 await build(options);
 await buildVendored();
+await mergeChunks(["hooks-list"]);
 
 // V8 keeps every module's source text in memory, one byte per character only when all of it is
 // Latin-1: a single "—" in a kept comment or a regex literal stores a whole 760 kB chunk as two

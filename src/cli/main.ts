@@ -7,8 +7,8 @@
  * root help, which lists every command, comes from dist/bundle/help.json, written at build time
  * from the full program (scripts/build-cli.mjs); without it every command is loaded.
  *
- * commander itself is loaded only when a program is built: a command module may run a fixed
- * argument list without it (`runWithoutCommander`, `keel hooks list`).
+ * commander itself is loaded only when a program is built: a few exact argument lists run
+ * without it (WITHOUT_COMMANDER: `keel hooks list`).
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
@@ -18,16 +18,20 @@ import { keepYoungGenerationSmall } from "./young-generation.js";
 /** A command module's registration function. */
 export type RegisterCommand = (program: Command) => void;
 
-/**
- * Runs `args` (the words after the command's name) the way commander would, or returns null
- * when they are not a list this runs exactly as commander does (commander then parses them).
- */
-export type RunWithoutCommander = (args: readonly string[]) => Promise<number> | null;
+type Loader = () => Promise<{ register: RegisterCommand }>;
 
-type Loader = () => Promise<{
-  register: RegisterCommand;
-  runWithoutCommander?: RunWithoutCommander;
-}>;
+/**
+ * Argument lists run without commander, word for word, by the function commander's action
+ * would call with the options commander would pass (same output, same exit code). Any other
+ * words (`--cwd`, `--help`, a typo) go through commander.
+ */
+const WITHOUT_COMMANDER: Array<[argv: string[], run: () => Promise<number>]> = [
+  [["hooks", "list"], async () => (await import("./commands/hooks-list.js")).runList(false)],
+  [
+    ["hooks", "list", "--json"],
+    async () => (await import("./commands/hooks-list.js")).runList(true),
+  ],
+];
 
 /** commander, loaded on first use (~1.5 ms of start-up that `keel hooks list` does without). */
 let commander: typeof import("commander") | undefined;
@@ -172,12 +176,12 @@ export class UserError extends Error {
 
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
-  // A command that runs these exact arguments itself: no commander, no program to build.
-  const entry = argv[0] === undefined ? undefined : COMMANDS.find(([n]) => n === argv[0]);
-  const ran = entry && (await entry[1]()).runWithoutCommander?.(argv.slice(1));
-  if (ran) {
+  const direct = WITHOUT_COMMANDER.find(
+    ([words]) => words.length === argv.length && words.every((w, i) => w === argv[i]),
+  );
+  if (direct) {
     try {
-      return await ran;
+      return await direct[1]();
     } catch (err) {
       return reportError(err);
     }

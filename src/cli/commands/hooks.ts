@@ -149,21 +149,6 @@ const EVENTS_HELP = HOOK_EVENTS.map(
     `  ${e.padEnd(19)}${EVENT_SPECS[e].gating ? "gating   " : "observing"} ${EVENT_SPECS[e].matcherField ?? "-"}`,
 ).join("\n");
 
-/**
- * `keel hooks list` and `keel hooks list --json`, word for word, without commander (main.ts):
- * the action commander would call, with the options it would pass. Any other words (`--cwd`,
- * `--help`, a mistyped flag) are commander's: null.
- */
-export function runWithoutCommander(args: readonly string[]): Promise<number> | null {
-  if (args[0] !== "list") return null;
-  const json = args.length === 2 && args[1] === "--json";
-  if (args.length !== 1 && !json) return null;
-  return runHooksList(json ? { json: true } : {}, processOutput).then((code) => {
-    process.exitCode = code;
-    return code;
-  });
-}
-
 /** Registers `keel hooks` and its subcommands. */
 export function register(program: Command): void {
   const hooks = program

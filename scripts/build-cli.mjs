@@ -393,6 +393,78 @@ async function staticClosure(entry) {
 }
 
 /**
+ * keel.mjs with the chunks it imports statically bundled in (main.ts, the loader helpers, the
+ * node:fs shim, the version), and every other chunk importing them from keel.mjs instead: every
+ * command loads them, and five modules cost Node's loader ~1 ms more than one file. Their
+ * exports keep their names (esbuild gives each chunk's exports distinct ones), so only the file
+ * an import names changes.
+ */
+async function mergeEntry() {
+  const entry = join(outdir, "keel.mjs");
+  const chunks = await staticImports("keel.mjs");
+  const exported = new Set();
+  for (const chunk of chunks) {
+    const text = await readFile(join(outdir, chunk), "utf8");
+    const names = /^export \{([^}]*)\};?$/m.exec(text)?.[1] ?? "";
+    for (const n of names
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)) {
+      if (exported.has(n)) throw new Error(`build-cli: ${n} is exported by two chunks of keel.mjs`);
+      exported.add(n);
+    }
+  }
+  const result = await build({
+    stdin: {
+      contents: [
+        `export * from "./keel-entry.mjs";`,
+        ...chunks.map((c) => `export * from "./${c}";`),
+      ].join("\n"),
+      resolveDir: outdir,
+      sourcefile: "keel.mjs",
+      loader: "js",
+    },
+    outfile: entry,
+    allowOverwrite: true,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    write: false,
+    plugins: [
+      {
+        name: "keep-lazy",
+        setup(b) {
+          b.onResolve({ filter: /^\.\/keel-entry\.mjs$/ }, () => ({ path: entry }));
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === "dynamic-import" ||
+            args.kind === "require-call" ||
+            args.path.startsWith("node:")
+              ? { path: args.path, external: true }
+              : undefined,
+          );
+        },
+      },
+    ],
+    sourcemap: "linked",
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  for (const out of result.outputFiles) await writeFile(out.path, out.contents);
+  for (const name of await readdir(outdir)) {
+    if (!name.endsWith(".mjs") || name === "keel.mjs") continue;
+    const text = await readFile(join(outdir, name), "utf8");
+    let next = text;
+    for (const chunk of chunks) next = next.replaceAll(`"./${chunk}"`, '"./keel.mjs"');
+    if (next !== text) await writeFile(join(outdir, name), next);
+  }
+  for (const chunk of chunks) {
+    await rm(join(outdir, chunk));
+    await rm(join(outdir, `${chunk}.map`), { force: true });
+  }
+}
+
+/**
  * The chunks of the given dynamically imported modules (`hooks-list-<hash>.mjs`), each made one
  * file: its static imports bundled in, except the chunks keel.mjs loads (one instance of those,
  * main.ts's UserError among them). Loading a dozen small chunks costs Node's loader more than
@@ -497,6 +569,7 @@ await build({ ...options, write: false, sourcemap: false });
 usedNames = collected;
 await build(options);
 await buildVendored();
+await mergeEntry();
 await mergeChunks(["hooks-list"]);
 
 // V8 keeps every module's source text in memory, one byte per character only when all of it is

@@ -297,7 +297,11 @@ function withContext(
 function readBarredBy(ctx: DispatchContext, kind: string): ((abs: string) => boolean) | undefined {
   const rules = ctx.rules;
   if ((kind !== "read" && kind !== "shell") || rules === undefined) return undefined;
-  const barring = rules.rules.filter((r) => r.kind !== "allow");
+  // Only Read rules bar reading: a Bash deny rule must not make every sandboxed command
+  // search the project.
+  const barring = rules.rules.filter(
+    (r) => r.kind !== "allow" && (kind === "read" || /^Read(\(|$)/.test(r.text)),
+  );
   if (barring.length === 0) return undefined;
   const projectDir = ctx.info.projectDir;
   return (abs) =>

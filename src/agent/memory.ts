@@ -179,8 +179,12 @@ function readInto(
   }
   ctx.seen.add(real);
   const label = labelOf(ctx, path, scope);
-  // The same instructions copied for each agent (CLAUDE.md, GEMINI.md) are sent once.
-  const twin = ctx.report.files.find((f) => f.content === content);
+  // The same instructions copied for each agent (CLAUDE.md, GEMINI.md beside it) are sent
+  // once. Only beside each other: the same text elsewhere may import other files (its own
+  // directory's @docs/rules.md).
+  const twin = ctx.report.files.find(
+    (f) => f.content === content && dirname(f.path) === dirname(real),
+  );
   if (twin !== undefined && content.trim() !== "") {
     skip(`same text as ${twin.label}`);
     return;

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { parseSettingsJson } from "../hooks/config/parse.js";
 
 /** Variables that carry Keel's provider key. */
 export const PROVIDER_KEY_VARIABLES: readonly string[] = ["DEEPSEEK_API_KEY"];
@@ -15,7 +16,7 @@ export const PROVIDER_KEY_VARIABLES: readonly string[] = ["DEEPSEEK_API_KEY"];
 /** Whether the user-level settings pass the provider key to child processes. */
 export function providerKeyPassed(keelHome: string): boolean {
   try {
-    const value: unknown = JSON.parse(readFileSync(join(keelHome, "settings.json"), "utf8"));
+    const value: unknown = parseSettingsJson(readFileSync(join(keelHome, "settings.json"), "utf8"));
     const env = (value as { env?: { passProviderKey?: unknown } } | null)?.env;
     return env?.passProviderKey === true;
   } catch {

@@ -36,13 +36,15 @@ export interface ExecutedFile {
 export const ABSENT = "absent";
 
 /**
- * Whether a word names a script even when no file is there: a path (`./x`, `hooks/fmt.sh`) or
- * a name with a script's extension. Other words (`echo`, `hello`, `.tool_input.path`) that name
- * nothing are not recorded: the tokenizer takes every word, and most are no file.
+ * Whether a word names a script even when no file is there: a name with a script's extension
+ * (`hooks/fmt.sh`, `local.py`). Other words that name nothing (`echo`, `logs/hook.log` a hook
+ * will create with tee, `build/stamp`) are not recorded: the tokenizer takes every word, and
+ * recording what a hook itself creates would untrust it on its first run. A script without an
+ * extension is covered once it exists.
  */
 function namesScript(word: string): boolean {
   if (word.includes("://") || word.startsWith("#")) return false;
-  return word.includes("/") || SCRIPT_EXTENSION.test(word);
+  return SCRIPT_EXTENSION.test(word);
 }
 
 const SCRIPT_EXTENSION =
@@ -138,7 +140,9 @@ export function commandWords(command: string, vars: Record<string, string> = {})
   // `>> hook.log` must not count its own log (it would untrust itself on its first run).
   let output = false;
   const flush = () => {
-    if (inWord && !output && words.length < MAX_WORDS_PER_COMMAND) words.push(word);
+    // An output word that runs something itself (`>"$(sh ./logdir.sh)/x.log"`) still counts.
+    const runs = word.includes("$(") || word.includes("`") || word.includes("<(");
+    if (inWord && (!output || runs) && words.length < MAX_WORDS_PER_COMMAND) words.push(word);
     if (inWord) output = false;
     word = "";
     inWord = false;
@@ -261,9 +265,12 @@ export function runnerFilePaths(hooks: readonly HookDefinition[], projectDir: st
   for (const hook of hooks) {
     if (hook.handler.type !== "command") continue;
     const cwd = hook.handler.cwd !== undefined ? resolve(projectDir, hook.handler.cwd) : projectDir;
-    for (const word of handlerWords(hook, vars)) {
+    const words = handlerWords(hook, vars);
+    // `cd web && npm test` reads web/package.json.
+    const dirs = [cwd, projectDir, ...cdTargets(words, cwd, projectDir)];
+    for (const word of words) {
       for (const file of RUNNER_FILES[basename(word)] ?? []) {
-        for (const dir of [cwd, projectDir]) {
+        for (const dir of dirs) {
           const at = resolve(dir, file);
           if (isInside(projectDir, at)) out.add(at);
         }
@@ -307,11 +314,10 @@ export function executedProjectFilesSync(
     for (const word of words) {
       if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
       const tries = dirs.map((dir) => resolve(dir, word));
-      // Recorded as a script to come only when it names nothing yet, from the hook's directory.
+      // Recorded as a script to come only when it names nothing yet: from the hook's directory
+      // and from where each `cd` goes (which one the shell uses depends on the run).
       const absent = namesScript(word) && !tries.some(isThere);
-      tries.forEach((abs, i) => {
-        add(abs, absent && i === 0);
-      });
+      for (const abs of tries) add(abs, absent);
     }
   }
   for (const path of runnerFilePaths(hooks, projectDir)) add(path, true);

@@ -6,7 +6,15 @@
  * where bubblewrap is missing or cannot create namespaces, nothing is approved automatically.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** Whether the sandbox can run here, and why not. */
@@ -131,6 +139,15 @@ function isSubmoduleGitDir(gitDir: string, root: string): boolean {
   }
 }
 
+/** Where a path really is (links resolved), or null when it leads nowhere. */
+function realpathOr(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether `path` is a directory and not a symbolic link to one. */
 function isRealDirectory(path: string): boolean {
   try {
@@ -144,7 +161,13 @@ function isRealDirectory(path: string): boolean {
 const within = (dir: string, root: string) =>
   root === "/" || dir === root || dir.startsWith(`${root}/`);
 
-function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: string): string[] {
+function baseArgs(
+  cwd: string,
+  home: string | undefined,
+  path = "",
+  keelHome?: string,
+  hide: readonly string[] = [],
+): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // A mount point must exist: the root is read-only, bwrap cannot create one. /run holds the
   // host's unix sockets (D-Bus, docker.sock, agents), which --unshare-net does not cut off:
@@ -185,6 +208,16 @@ function baseArgs(cwd: string, home: string | undefined, path = "", keelHome?: s
     const boundBack = [cwd, ...binds].some((b) => within(dir, b));
     const covered = (hidden !== undefined && within(dir, hidden)) || within(dir, "/tmp");
     if (dir !== "/" && !within(cwd, dir) && (boundBack || !covered)) args.push("--tmpfs", dir);
+  }
+  // Files that must read as empty: /dev/null over where each really is (a link's target), when
+  // that is visible here at all (a target under the hidden home or /tmp is gone already, and
+  // bwrap cannot bind over what it cannot see).
+  for (const file of hide) {
+    const real = realpathOr(file);
+    if (real === null) continue;
+    const shown =
+      [cwd, ...binds].some((b) => within(real, b)) || !hiddenPlaces.some((h) => within(real, h));
+    if (shown) args.push("--ro-bind", "/dev/null", real);
   }
   args.push(
     "--chdir",
@@ -250,8 +283,7 @@ export function sandboxedShell(
   return {
     file: bwrap,
     args: [
-      ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, keelHomeOf(opts.env)),
-      ...(opts.hide ?? []).flatMap((path) => ["--ro-bind", "/dev/null", path]),
+      ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, keelHomeOf(opts.env), opts.hide),
       "--",
       "sh",
       "-c",
@@ -268,9 +300,10 @@ const MAX_HIDDEN_FILES = 2_000;
 /**
  * The project's files a deny or ask `Read` rule covers (`readBarred`), for a sandboxed command
  * to find empty: `cat .env` and `grep -r KEY .` must not read what read_file may not. Skips
- * `.git` and `node_modules` (as grep does) and follows no link: a link inside the project to a
- * barred file reads the file, which is hidden. A project too large to search is refused,
- * since what it would show cannot be known.
+ * `.git` and `node_modules` (as grep does) and follows links to files, not to directories: a
+ * link inside the project to a barred file reads the file, which is hidden, and a barred link
+ * is hidden whatever it leads to. A project too large to search is refused, since what it
+ * would show cannot be known.
  */
 export async function barredFiles(
   root: string,
@@ -285,6 +318,8 @@ export async function barredFiles(
     ops: nodeFileOperations,
     root,
     ...(signal ? { signal } : {}),
+    // Links to files are tested too (`.env` -> a file outside): the link's path is covered.
+    linkAllowed: () => true,
     maxFiles: MAX_WALKED_FILES + 1,
   })) {
     walked += 1;

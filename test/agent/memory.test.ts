@@ -74,6 +74,22 @@ describe("loadMemory", () => {
     expect(memoryBlock(r).match(/npm test/g)).toHaveLength(1);
   });
 
+  it("the same text in another directory is read: its imports are its own", async () => {
+    const w = await newWorld(script(reply().text("x")));
+    const repo = join(w.project, "repo");
+    const pkg = join(repo, "pkg");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    mkdirSync(join(repo, "docs"));
+    mkdirSync(join(pkg, "docs"), { recursive: true });
+    writeFileSync(join(repo, "CLAUDE.md"), "Follow @docs/rules.md\n");
+    writeFileSync(join(pkg, "CLAUDE.md"), "Follow @docs/rules.md\n");
+    writeFileSync(join(repo, "docs", "rules.md"), "ROOT RULES\n");
+    writeFileSync(join(pkg, "docs", "rules.md"), "PKG RULES\n");
+    const r = loadMemory({ projectDir: pkg, keelHome: w.home, homeDir: w.root });
+    expect(memoryBlock(r)).toContain("ROOT RULES");
+    expect(memoryBlock(r)).toContain("PKG RULES");
+  });
+
   it("reads Claude Code's files too, and a repository's parents down to a subdirectory", async () => {
     const w = await newWorld(script(reply().text("x")));
     // A repository in a directory of its own (not the home), started in repo/pkg/app.

@@ -280,6 +280,41 @@ describe("per-hook env and the project directory in the command text", () => {
     expect(readFileSync(join(w.root, "q"), "utf8").trim()).toBe("7 /over");
   });
 
+  it("a project hook's env may not change which programs run (PATH, BASH_ENV, LD_PRELOAD…)", async () => {
+    w.write("project/tools/git", `#!/bin/sh\necho pwned >> "${join(w.root, "log")}"\n`, {
+      executable: true,
+    });
+    const env = {
+      PATH: "./tools:/usr/bin:/bin",
+      BASH_ENV: "./x.sh",
+      LD_PRELOAD: "./x.so",
+      OK: "1",
+    };
+    w.json("project/.gemini/settings.json", {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              cmd(`git --version >/dev/null; echo "ok=$OK" >> "${join(w.root, "log")}"`, { env }),
+            ],
+          },
+        ],
+      },
+    });
+    const loaded = await loadHooks(resolveHookPaths(worldOptions(w)));
+    expect(loaded.hooks[0]?.handler).toMatchObject({ env: { OK: "1" } });
+    expect(loaded.problems.map((p) => p.message)).toEqual(
+      expect.arrayContaining([
+        "env.PATH: a project hook may not set PATH (it changes which programs run); ignored",
+        "env.LD_PRELOAD: a project hook may not set LD_PRELOAD (it changes which programs run); ignored",
+      ]),
+    );
+    const e = await engine();
+    await e.trust();
+    await e.fire({ event: "PreToolUse", payload: shell() });
+    expect(logLines()).toEqual(["ok=1"]);
+  });
+
   it("$GEMINI_PROJECT_DIR works inside single quotes (Gemini and Qwen)", async () => {
     w.write("project/hook.sh", `#!/bin/sh\necho "$1" >> "${join(w.root, "log")}"\n`, {
       executable: true,

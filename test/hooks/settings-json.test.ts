@@ -69,4 +69,19 @@ describe("settings JSON", () => {
     expect(settings.warnings).toEqual([]);
     expect(settings.settings.compaction).toMatchObject({ thresholdTokens: 5000 });
   });
+
+  it("keel mcp add/remove leave a commented file as it is, saying why", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "keel-settings-json-"));
+    dirs.push(dir);
+    const path = join(dir, ".mcp.json");
+    const text = '{ // mine\n "mcpServers": {"s": {"command": "true"}} }\n';
+    writeFileSync(path, text);
+    const { addServer, removeServer } = await import("../../src/cli/mcp/edit-config.js");
+    expect(await addServer(path, "t", { command: "true" })).toBe(
+      `${path}: has comments, which rewriting it would lose; not changed (edit it by hand)`,
+    );
+    expect(await removeServer(path, "s")).toMatch(/has comments/);
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
 });

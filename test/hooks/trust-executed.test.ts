@@ -3,7 +3,11 @@ import { readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHookEngine } from "../../src/hooks/engine.js";
-import { commandWords, executedProjectFiles } from "../../src/hooks/executed-files.js";
+import {
+  commandWords,
+  executedProjectFiles,
+  runnerFilePaths,
+} from "../../src/hooks/executed-files.js";
 import { buildPayload } from "../../src/hooks/payload.js";
 import { EMPTY_TRUST_HASH, hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
 import type { HookDefinition } from "../../src/hooks/types.js";
@@ -200,6 +204,35 @@ describe("trust hashes the files hooks execute", () => {
     ];
     const files = await executedProjectFiles(hooks, w.project);
     expect(files.map((f) => f.relPath)).toEqual([".keel/hooks/guard.sh", ".keel/hooks/lib.sh"]);
+  });
+
+  it("what a hook runs inside an output word, after a cd, or creates itself (review cases)", async () => {
+    w.write("project/.keel/logpath.sh", "echo /tmp/x\n");
+    const hook = (command: string) =>
+      ({
+        handler: { type: "command", command },
+        event: "PreToolUse",
+        source: { path: join(w.project, ".keel/settings.json"), dialect: "keel", scope: "project" },
+      }) as HookDefinition;
+    const rel = async (command: string) =>
+      (await executedProjectFiles([hook(command)], w.project)).map(
+        (f) => `${f.relPath}${f.fingerprint === "absent" ? " (absent)" : ""}`,
+      );
+    // A substitution in a redirect target runs: its script counts.
+    expect(await rel('echo hi >"$(sh .keel/logpath.sh)"')).toEqual([".keel/logpath.sh"]);
+    // A script to come after a cd is recorded where the cd goes (and from the project).
+    expect(await rel("cd .keel/hooks && { [ -f fmt.sh ] && sh fmt.sh; true; }")).toEqual([
+      ".keel/hooks/fmt.sh (absent)",
+      "fmt.sh (absent)",
+    ]);
+    // What the hook itself creates is no script: nothing recorded, so it does not untrust itself.
+    expect(
+      await rel("echo ran | tee -a logs/hook.log; touch build/stamp.txt; mkdir -p .keel/cache"),
+    ).toEqual([]);
+    // A runner after a cd reads its file there.
+    expect(runnerFilePaths([hook("cd web && npm run -s fmt")], w.project)).toContain(
+      join(w.project, "web", "package.json"),
+    );
   });
 
   it("exec-form args and `--flag=path` count; a retargeted symlink counts", async () => {

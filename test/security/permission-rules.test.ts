@@ -87,7 +87,7 @@ describe("deny rules", () => {
       `an auto-approved command in the sandbox finds denied files empty (${mode} mode)`,
       async () => {
         const command =
-          "cat .env; grep -r TOKEN . ; head -n 5 secrets/db.txt; cat notes.txt; cat app.js";
+          "cat .env; grep -r TOKEN . ; head -n 5 secrets/db.txt; cat notes.txt; cat creds; cat app.js";
         const w = await newWorld(script(reply().tool("shell", { command }), reply().text("done")));
         writeFileSync(join(w.project, ".env"), "API_TOKEN=hunter2-secret\n");
         mkdirSync(join(w.project, "secrets", "deep"), { recursive: true });
@@ -96,8 +96,14 @@ describe("deny rules", () => {
         writeFileSync(join(w.project, "app.js"), "const TOKEN = process.env.API_TOKEN;\n");
         const { symlinkSync } = await import("node:fs");
         symlinkSync(".env", join(w.project, "notes.txt"));
+        // A link in the project to a file outside it, covered by a rule by its own name.
+        writeFileSync(join(w.root, "creds.txt"), "aws=sekrit-outside\n");
+        symlinkSync(join(w.root, "creds.txt"), join(w.project, "creds"));
         writeJson(join(w.project, ".claude", "settings.json"), {
-          permissions: { deny: ["Read(./.env)"], ask: ["Read(./secrets/**)"] },
+          permissions: {
+            deny: ["Read(./.env)", "Read(./creds)", "Bash(rm:*)"],
+            ask: ["Read(./secrets/**)"],
+          },
         });
         const { calls } = await run(w, "--mode", mode);
         expect(calls.map((c) => c.status)).toEqual(["ok"]);

@@ -218,6 +218,29 @@ describe.skipIf(!status.available)("sandboxed shell", () => {
     expect(r.content).not.toContain("SECRET");
   });
 
+  it("a barred link to a visible file outside the project reads empty, and so does its target", async () => {
+    const base = [join(REPO, "node_modules"), homedir()].find(
+      (d) => !/^\/(var\/)?tmp(\/|$)/.test(d),
+    );
+    if (base === undefined) return; // nowhere visible outside the hidden places to try
+    const outsideDir = mkdtempSync(join(base, ".keel-barred-"));
+    try {
+      writeFileSync(join(outsideDir, "creds.txt"), "SECRET-OUTSIDE\n");
+      const { symlinkSync } = await import("node:fs");
+      symlinkSync(join(outsideDir, "creds.txt"), join(project.dir, "creds"));
+      writeFileSync(join(project.dir, "ok.txt"), "visible\n");
+      const tool = createShellTool({ cwd: project.dir, env: process.env });
+      const r = await tool.run(
+        { command: `cat creds; cat ${outsideDir}/creds.txt; cat ok.txt` },
+        { signal: NO_SIGNAL, sandboxed: true, readBarred: (abs) => abs.endsWith("/creds") },
+      );
+      expect(r.content).toContain("visible");
+      expect(r.content).not.toContain("SECRET");
+    } finally {
+      rmSync(outsideDir, { recursive: true, force: true });
+    }
+  });
+
   it("has no network, not even 127.0.0.1", async () => {
     let connected = false;
     server = createServer((s) => {

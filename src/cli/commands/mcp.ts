@@ -5,6 +5,7 @@
 import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { childProcessEnv } from "../../agent/provider-env.js";
+import { parseSettingsJson } from "../../hooks/config/parse.js";
 import { readConfigText } from "../../hooks/config/read-file.js";
 import { excludeFromGit } from "../../mcp/git-exclude.js";
 import {
@@ -266,7 +267,7 @@ async function serverNamesIn(file: string): Promise<{ names: Set<string>; error?
   if (error) return { names: new Set(), error: `${file}: ${error}` };
   if (content === null) return { names: new Set() };
   try {
-    const servers = (JSON.parse(content) as { mcpServers?: unknown } | null)?.mcpServers;
+    const servers = (parseSettingsJson(content) as { mcpServers?: unknown } | null)?.mcpServers;
     if (typeof servers !== "object" || servers === null || Array.isArray(servers))
       return { names: new Set() };
     return { names: new Set(Object.keys(servers)) };

@@ -6,6 +6,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { jsonProblemText } from "../../hooks/config/json-scan.js";
+import { settingsJsonText } from "../../hooks/config/parse.js";
 
 /** Where `keel mcp add` writes. */
 export type McpWriteScope = "project" | "local" | "user";
@@ -25,8 +26,12 @@ async function readObject(path: string): Promise<Record<string, unknown> | strin
   } catch {
     return {};
   }
+  // Rewritten as plain JSON, a file's comments would be lost: such a file is edited by hand.
+  if (settingsJsonText(text) !== text.replace(/^\uFEFF/, "")) {
+    return `${path}: has comments, which rewriting it would lose; not changed (edit it by hand)`;
+  }
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }

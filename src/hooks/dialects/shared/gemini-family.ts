@@ -55,6 +55,18 @@ export function readNameAndEnv<T extends RawHook>(
     }
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(raw.env)) {
+      // A project file's hook must not change which programs run or what they load: the
+      // trust listing shows the command, and `PATH=./tools` would make `git` the repository's.
+      if (ctx.scope !== "user" && CHANGES_WHAT_RUNS.test(key)) {
+        problems.push(
+          ctx.problem(
+            "warning",
+            [...h.at, "env", key],
+            `env.${key}: a project hook may not set ${key} (it changes which programs run); ignored`,
+          ),
+        );
+        continue;
+      }
       if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
         env[key] = String(value);
       } else {
@@ -67,6 +79,10 @@ export function readNameAndEnv<T extends RawHook>(
   }
   return hooks;
 }
+
+/** Variables that change which program a command runs or what it loads before running. */
+const CHANGES_WHAT_RUNS =
+  /^(PATH|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|HOME|ZDOTDIR|CDPATH|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w*|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w*|NPM_CONFIG_\w*)$/;
 
 /** Characters that mean nothing to a shell in any quoting: text made only of them can be
  *  written into a command line as is. */

@@ -296,6 +296,10 @@ export function sandboxedShell(
 const MAX_WALKED_FILES = 100_000;
 /** More barred files than this are not hidden one by one (bwrap takes each as arguments). */
 const MAX_HIDDEN_FILES = 2_000;
+/** A search that takes longer is given up: the command would wait on it every time. */
+const MAX_SEARCH_MS = 2_000;
+const TOO_LARGE =
+  "the project is too large to hide, inside the sandbox, the files the Read permission rules keep from being read";
 
 /**
  * The project's files a deny or ask `Read` rule covers (`readBarred`), for a sandboxed command
@@ -314,6 +318,7 @@ export async function barredFiles(
   const { nodeFileOperations } = await import("./file-operations.js");
   const paths: string[] = [];
   let walked = 0;
+  const deadline = Date.now() + MAX_SEARCH_MS;
   for await (const file of walkFiles({
     ops: nodeFileOperations,
     root,
@@ -324,11 +329,14 @@ export async function barredFiles(
   })) {
     walked += 1;
     if (readBarred(file.abs)) paths.push(file.abs);
+    if (walked % 256 === 0 && Date.now() > deadline) {
+      return { ok: false, reason: `${TOO_LARGE} (the search took over ${MAX_SEARCH_MS / 1000} s)` };
+    }
   }
   if (walked > MAX_WALKED_FILES || paths.length > MAX_HIDDEN_FILES) {
     return {
       ok: false,
-      reason: `the project is too large to hide, inside the sandbox, the files the Read permission rules keep from being read (over ${walked > MAX_WALKED_FILES ? `${MAX_WALKED_FILES} files` : `${MAX_HIDDEN_FILES} covered files`})`,
+      reason: `${TOO_LARGE} (over ${walked > MAX_WALKED_FILES ? `${MAX_WALKED_FILES} files` : `${MAX_HIDDEN_FILES} covered files`})`,
     };
   }
   return { ok: true, paths };

@@ -22,6 +22,16 @@ const at = process.argv.indexOf("--outdir");
 const outdir =
   at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : join(ROOT, "dist/bundle");
 
+/** esbuild options for bundling again a file the first build wrote (kept in memory). */
+const REBUNDLE = {
+  allowOverwrite: true,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  write: false,
+};
+
 const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith("_")));
 
 const requireHere = createRequire(join(ROOT, "package.json"));
@@ -425,12 +435,7 @@ async function mergeEntry() {
       loader: "js",
     },
     outfile: entry,
-    allowOverwrite: true,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    write: false,
+    ...REBUNDLE,
     plugins: [
       {
         name: "keep-lazy",
@@ -486,12 +491,7 @@ async function mergeChunks(names) {
     const result = await build({
       entryPoints: [file],
       outfile: file,
-      allowOverwrite: true,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node22",
-      write: false,
+      ...REBUNDLE,
       plugins: [
         {
           name: "keep-shared",

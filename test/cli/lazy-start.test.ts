@@ -24,7 +24,7 @@ afterAll(() => {
 
 /** Runs the built `keel` with a loader hook that lists every file module it loads (a load hook:
  *  bin/keel.js resolves the bundle's own chunks itself, without the resolve chain). */
-function keel(args: string[]) {
+function keel(args: string[], cwd = work) {
   const trace = join(work, "trace.mjs");
   writeFileSync(
     trace,
@@ -35,7 +35,7 @@ registerHooks({ load(url, ctx, next) {
 } });`,
   );
   const r = spawnSync(process.execPath, ["--import", trace, build.bin, ...args], {
-    cwd: work,
+    cwd,
     env: { ...process.env, HOME: work, KEEL_HOME: join(work, "keel"), COLUMNS: "80" },
     encoding: "utf8",
   });
@@ -117,6 +117,30 @@ describe("lazy command loading", () => {
     expect(r.status).toBe(0);
     expect(r.loaded.some((u) => u.endsWith("/vendor-zod.cjs"))).toBe(true);
     expect(r.stdout).toMatch(/timeout/);
+  });
+
+  it("`hooks list [--json]` without commander prints what commander's path prints", () => {
+    const project = mkdtempSync(join(work, "same-"));
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(
+      join(project, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "shell", hooks: [{ type: "command", command: "./guard.sh" }] }],
+          Stop: [{ hooks: [{ type: "command", command: "true", timeout: "soon" }] }],
+        },
+      }),
+    );
+    writeFileSync(join(project, "guard.sh"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    for (const extra of [[], ["--json"]]) {
+      const fast = keel(["hooks", "list", ...extra], project);
+      const full = keel(["hooks", "list", ...extra, "--cwd", project], project);
+      expect(commandChunks(fast.loaded)).toEqual(["hooks-list"]);
+      expect(commandChunks(full.loaded)).not.toContain("hooks-list");
+      expect(fast.status).toBe(full.status);
+      expect(fast.stdout).toBe(full.stdout);
+      expect(fast.stdout).toContain("guard.sh");
+    }
   });
 
   it("an unknown option is one line and where the help is, not the help itself", () => {

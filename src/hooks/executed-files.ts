@@ -263,21 +263,44 @@ export function runnerFilePaths(hooks: readonly HookDefinition[], projectDir: st
   const vars = projectVars(projectDir);
   const out = new Set<string>();
   for (const hook of hooks) {
-    if (hook.handler.type !== "command") continue;
-    const cwd = hook.handler.cwd !== undefined ? resolve(projectDir, hook.handler.cwd) : projectDir;
-    const words = handlerWords(hook, vars);
-    // `cd web && npm test` reads web/package.json.
-    const dirs = [cwd, projectDir, ...cdTargets(words, cwd, projectDir)];
-    for (const word of words) {
-      for (const file of RUNNER_FILES[basename(word)] ?? []) {
-        for (const dir of dirs) {
-          const at = resolve(dir, file);
-          if (isInside(projectDir, at)) out.add(at);
-        }
+    const read = readHook(hook, vars, projectDir);
+    if (read) for (const at of runnerFilesOf(read, projectDir)) out.add(at);
+  }
+  return [...out].sort();
+}
+
+/** A command hook's words and the directories its relative words count from. */
+interface HookWords {
+  words: string[];
+  /** The hook's directory, then where each `cd` in it goes (`cd .claude/hooks && ./fmt.sh`). */
+  dirs: string[];
+}
+
+function readHook(
+  hook: HookDefinition,
+  vars: Record<string, string>,
+  projectDir: string,
+): HookWords | null {
+  const h = hook.handler;
+  if (h.type !== "command") return null;
+  const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
+  const words = handlerWords(hook, vars);
+  return { words, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
+}
+
+/** The runner files (`make` → Makefile) of one hook's words, from its directories and the
+ *  project's (`cd web && npm test` reads web/package.json). */
+function runnerFilesOf(hook: HookWords, projectDir: string): string[] {
+  const out: string[] = [];
+  for (const word of hook.words) {
+    for (const file of RUNNER_FILES[basename(word)] ?? []) {
+      for (const dir of [...hook.dirs, projectDir]) {
+        const at = resolve(dir, file);
+        if (isInside(projectDir, at)) out.push(at);
       }
     }
   }
-  return [...out].sort();
+  return out;
 }
 
 /**
@@ -304,23 +327,19 @@ export function executedProjectFilesSync(
     if (isInside(projectDir, abs)) candidates.set(abs, script || (candidates.get(abs) ?? false));
   };
   for (const hook of hooks) {
-    const h = hook.handler;
-    if (h.type !== "command") continue;
-    const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
-    const words = handlerWords(hook, vars);
-    // `cd .claude/hooks && ./fmt.sh` runs .claude/hooks/fmt.sh: words count from where a `cd`
-    // goes too, not only from the hook's directory.
-    const dirs = [cwd, ...cdTargets(words, cwd, projectDir)];
-    for (const word of words) {
+    const read = readHook(hook, vars, projectDir);
+    if (!read) continue;
+    for (const word of read.words) {
       if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
-      const tries = dirs.map((dir) => resolve(dir, word));
+      const tries = read.dirs.map((dir) => resolve(dir, word));
       // Recorded as a script to come only when it names nothing yet: from the hook's directory
       // and from where each `cd` goes (which one the shell uses depends on the run).
       const absent = namesScript(word) && !tries.some(isThere);
       for (const abs of tries) add(abs, absent);
     }
+    // The files a runner it names reads, whether or not they exist yet.
+    for (const path of runnerFilesOf(read, projectDir)) add(path, true);
   }
-  for (const path of runnerFilePaths(hooks, projectDir)) add(path, true);
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep.
   const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0 }));

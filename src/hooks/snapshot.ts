@@ -84,18 +84,25 @@ export async function takeSnapshot(
   env?: NodeJS.ProcessEnv,
 ): Promise<HookSnapshot> {
   const loaded = await loadWithProblems(paths, env);
-  const projectHooks = projectScopedHooks(loaded.hooks);
-  const executed = await executedProjectFiles(projectHooks, paths.projectDir);
-  // Without project hooks there is nothing to trust: the trust store is not read. A project
-  // the store has no hash for is untrusted whatever its hash (and needs no hashing yet).
-  const recorded =
-    projectHooks.length > 0
-      ? (await readTrustStore(paths.keelHome)).projects[paths.projectDir]
-      : undefined;
-  const trusted =
-    recorded !== undefined &&
-    recorded === projectHooksHash(loaded.hooks, paths.projectDir, executed);
-  return applyTrust(loaded, trusted, executed);
+  const executed = await executedProjectFiles(projectScopedHooks(loaded.hooks), paths.projectDir);
+  return applyTrust(loaded, await projectTrusted(loaded, () => executed), executed);
+}
+
+/**
+ * Whether the trust store holds the hash of the project hooks as loaded. Without project hooks
+ * there is nothing to trust: the store is not read. A project the store has no hash for is
+ * untrusted whatever its hash, so `executed` (file contents) is asked for only when there is one.
+ */
+async function projectTrusted(
+  loaded: LoadedHooks,
+  executed: () => readonly ExecutedFile[],
+): Promise<boolean> {
+  const { keelHome, projectDir } = loaded.paths;
+  if (projectScopedHooks(loaded.hooks).length === 0) return false;
+  const recorded = (await readTrustStore(keelHome)).projects[projectDir];
+  return (
+    recorded !== undefined && recorded === projectHooksHash(loaded.hooks, projectDir, executed())
+  );
 }
 
 /** Every source read, with the missing-executable problems of command hooks added. */
@@ -117,20 +124,12 @@ async function loadWithProblems(paths: HookPaths, env?: NodeJS.ProcessEnv): Prom
  */
 export async function takeListing(paths: HookPaths, env?: NodeJS.ProcessEnv): Promise<HookListing> {
   const loaded = await loadWithProblems(paths, env);
-  const projectHooks = projectScopedHooks(loaded.hooks);
-  const recorded =
-    projectHooks.length > 0
-      ? (await readTrustStore(paths.keelHome)).projects[paths.projectDir]
-      : undefined;
   let executed: ExecutedFile[] | undefined;
   const executedNow = () => {
-    executed ??= executedProjectFilesSync(projectHooks, paths.projectDir);
+    executed ??= executedProjectFilesSync(projectScopedHooks(loaded.hooks), paths.projectDir);
     return executed;
   };
-  const trusted =
-    recorded !== undefined &&
-    recorded === projectHooksHash(loaded.hooks, paths.projectDir, executedNow());
-  return listingOf(loaded, trusted, executedNow);
+  return listingOf(loaded, await projectTrusted(loaded, executedNow), executedNow);
 }
 
 /**

@@ -204,9 +204,8 @@ function baseArgs(
   // so one inside the project is not bound back; unless the project lies inside it.
   if (keelHome && isAbsolute(keelHome) && existsSync(keelHome)) {
     const dir = resolve(keelHome);
-    const hidden = home ? resolve(home) : undefined;
     const boundBack = [cwd, ...binds].some((b) => within(dir, b));
-    const covered = (hidden !== undefined && within(dir, hidden)) || within(dir, "/tmp");
+    const covered = hiddenPlaces.some((h) => h !== dir && within(dir, h));
     if (dir !== "/" && !within(cwd, dir) && (boundBack || !covered)) args.push("--tmpfs", dir);
   }
   // Files that must read as empty: /dev/null over where each really is (a link's target), when

@@ -1,5 +1,5 @@
 /** `keel run`: output formats, permissions headless, configuration errors. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -128,6 +128,26 @@ describe("keel run output", () => {
     const init = JSON.parse(again.stdout.split("\n")[0] ?? "");
     expect(init).toMatchObject({ resumed: true });
     expect(init.sessionId).toBe(JSON.parse(r.stdout.split("\n")[0] ?? "").sessionId);
+  });
+
+  it("--continue when the only session cannot be read says so once and starts one", async () => {
+    const world = await newWorld(script(reply().text("first"), reply().text("second")));
+    expect((await keel(world, ["run", "hi"])).code).toBe(0);
+    const { listSessions } = await import("../../src/session/index.js");
+    const [only] = listSessions({ keelHome: world.home, projectDir: world.project });
+    expect(only).toBeDefined();
+    writeFileSync(only?.path ?? "", "not a session\n");
+    const r = await keel(world, ["run", "more", "--continue", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const warned = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === "notice");
+    expect(warned.map((e) => e.text)).toEqual([
+      `${only?.path} is not a Keel session (no session line at the top); starting a new session instead`,
+    ]);
+    expect(r.stderr).not.toContain("no session to continue");
   });
 
   it("fails with one line and exit 1 without an API key", async () => {

@@ -15,7 +15,7 @@ import { openAgentSession } from "../../agent/session.js";
 import type { AgentStats } from "../../agent/types.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
-import { keelHomeFrom, latestSession, SessionError, UsageLogError } from "../../session/index.js";
+import { keelHomeFrom, SessionError, UsageLogError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";
@@ -148,12 +148,6 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   let session: ReturnType<typeof openAgentSession>;
   let continuing = false;
   try {
-    // --continue in a project without a session starts a new one; a script that meant to carry
-    // on a conversation is told (the run itself is still fine, so the exit status stays 0).
-    continuing = o.continue && latestSession({ keelHome, projectDir }) !== null;
-    if (o.continue && !continuing) {
-      process.stderr.write(`keel: no session to continue in ${projectDir}; starting a new one\n`);
-    }
     session = openAgentSession({
       keelHome,
       projectDir,
@@ -169,6 +163,13 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   } catch (err) {
     if (err instanceof SessionError) throw new UserError(err.message);
     throw err;
+  }
+  // --continue in a project without a session starts a new one; a script that meant to carry
+  // on a conversation is told (the run itself is still fine, so the exit status stays 0). When
+  // sessions could not be read, the session's warnings already say so.
+  continuing = o.continue && session.messages.length > 0;
+  if (o.continue && !continuing && o.resume === undefined && session.warnings.length === 0) {
+    process.stderr.write(`keel: no session to continue in ${projectDir}; starting a new one\n`);
   }
 
   // Ctrl+C, a terminal closing and a polite kill (CI timeouts, `timeout`) all end the run the

@@ -101,8 +101,11 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
       backend: opened.backend,
       notices: [
         ...opened.warnings,
-        // --continue in a project without a conversation to continue starts a new one: say so.
-        ...(opts.continueLatest && opened.backend.agent().transcript().length === 0
+        // --continue in a project without a conversation to continue starts a new one: say so
+        // (unless a warning above already said why: sessions that could not be read).
+        ...(opts.continueLatest &&
+        opened.warnings.length === 0 &&
+        opened.backend.agent().transcript().length === 0
           ? ["no earlier conversation in this project to continue; this is a new session"]
           : []),
       ],

@@ -116,24 +116,26 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     session = withClaudeTranscript(session, claudeFiles.transcript, () => info.promptId);
     if (!prepareEnvFile(claudeFiles.envFile)) claudeFiles.envFile = "";
   }
-  const info: HookSessionInfo = {
-    sessionId: session.id,
-    transcriptPath: session.transcriptPath,
-    projectDir: opts.projectDir,
-    permissionMode: () => mode,
-  };
-  const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
-
-  // Hooks and MCP servers never see Keel's provider key (unless the user passes it).
-  const childEnv = childProcessEnv(opts.env ?? process.env, {
-    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-  });
   // Permission rules (allow / deny / ask) of the settings files, Keel's and Claude Code's.
   const rulePaths = resolveHookPaths({
     projectDir: opts.projectDir,
     ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
     ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
     env: opts.env ?? process.env,
+  });
+  const info: HookSessionInfo = {
+    sessionId: session.id,
+    transcriptPath: session.transcriptPath,
+    projectDir: opts.projectDir,
+    permissionMode: () => mode,
+    // Everything under it is a protected path (protected-paths.ts).
+    keelHome: rulePaths.keelHome,
+  };
+  const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
+
+  // Hooks and MCP servers never see Keel's provider key (unless the user passes it).
+  const childEnv = childProcessEnv(opts.env ?? process.env, {
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
   });
   const permissionRules =
     opts.permissionRules === false

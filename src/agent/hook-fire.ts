@@ -18,6 +18,8 @@ export interface HookSessionInfo {
   agent?: { id: string; type: string };
   /** Id of the user prompt being handled (set when a turn starts; none before the first). */
   promptId?: string;
+  /** Keel's home, resolved: writes inside it are protected paths (protected-paths.ts). */
+  keelHome?: string;
 }
 
 /** A decision that lets everything through (no engine, or nothing ran). */

@@ -2,12 +2,14 @@
  * Protected paths (design §6): writes that could change what runs without the model being asked
  * — `.git/` (fsmonitor, hooks) and a git directory assembled without that name, every hook, MCP
  * and custom-command settings file of any dialect, every project file a hook executes and the
- * files its runners read (a Makefile for `make`) — need a person's approval in every mode but
- * bypass.
+ * files its runners read (a Makefile for `make`), and everything inside Keel's home (KEEL_HOME:
+ * config.json, trust records, user settings, code caches), reachable as project files when the
+ * project contains it — need a person's approval in every mode but bypass.
  * acceptEdits, "allow always" and a hook's "allow" do not cover them.
  */
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isInside, resolveHookPaths } from "../hooks/config/paths.js";
 import { executedProjectFiles, runnerFilePaths } from "../hooks/executed-files.js";
 import type { HookEngine } from "../hooks/types.js";
 
@@ -16,6 +18,18 @@ export interface ProtectedPathContext {
   projectDir: string;
   /** The hooks engine: its sources and the files its hooks execute are protected. */
   hooks: Pick<HookEngine, "listing">;
+  /** Keel's home; absent: `$KEEL_HOME`, then `~/.keel`. Everything inside it is protected. */
+  keelHome?: string;
+}
+
+const KEEL_HOME_REASON =
+  "it is inside Keel's home (KEEL_HOME): its config, trust records and caches";
+
+/** Whether `named` or where it lands is Keel's home or inside it (as named or links followed). */
+async function insideKeelHome(named: string, landing: string, ctx: ProtectedPathContext) {
+  const home = resolve(ctx.keelHome ?? resolveHookPaths({ projectDir: ctx.projectDir }).keelHome);
+  const homes = [home, await finalPath(home)];
+  return homes.some((h) => isInside(h, named) || isInside(h, landing));
 }
 
 /** Relative-path rules (lowercased, `/`-separated); each names why the path is protected. */
@@ -124,6 +138,7 @@ export async function protectedPathReason(
   const named = resolve(projectDir, path);
   const realProject = await finalPath(projectDir);
   const landing = await finalPath(named);
+  if (await insideKeelHome(named, landing, ctx)) return KEEL_HOME_REASON;
   const rels = [insideRel(projectDir, named), insideRel(realProject, landing)];
   for (const rel of rels) {
     const why = rel === null ? null : ruleReason(rel);
@@ -158,13 +173,17 @@ export async function protectedPathReason(
  * Phrased to complete "needs the user's approval (…)".
  */
 export async function protectedWriteReason(
-  info: { projectDir: string; permissionMode(): string },
+  info: { projectDir: string; permissionMode(): string; keelHome?: string },
   tool: { name: string; kind: string },
   input: Record<string, unknown>,
   hooks: Pick<HookEngine, "listing">,
 ): Promise<string | null> {
   if (tool.kind !== "write" || info.permissionMode() === "bypassPermissions") return null;
   if (typeof input.path !== "string") return null;
-  const why = await protectedPathReason(input.path, { projectDir: info.projectDir, hooks });
+  const why = await protectedPathReason(input.path, {
+    projectDir: info.projectDir,
+    hooks,
+    ...(info.keelHome !== undefined ? { keelHome: info.keelHome } : {}),
+  });
   return why === null ? null : `${input.path} is a protected path: ${why}`;
 }

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { protectedPathReason } from "../../src/agent/protected-paths.js";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import { reply, script } from "../../src/sim/index.js";
@@ -256,6 +256,141 @@ describe("protectedPathReason", () => {
     }
     for (const path of ["src/index.ts", "scripts/other.py", ".keel/memory.md", "git/config"]) {
       expect(await reason(path), path).toBeNull();
+    }
+  });
+});
+
+describe("Keel's home (KEEL_HOME) inside the project", () => {
+  const HOME_REASON = "inside Keel's home (KEEL_HOME)";
+
+  // Project = the home directory (default ~/.keel), and KEEL_HOME set to a folder of the project.
+  for (const [name, place] of [
+    [
+      "the project is the home directory",
+      (w: { env: NodeJS.ProcessEnv; project: string }) => {
+        w.env.HOME = w.project;
+        delete w.env.KEEL_HOME;
+      },
+    ],
+    [
+      "KEEL_HOME is a folder of the project",
+      (w: { env: NodeJS.ProcessEnv; project: string }) => {
+        w.env.KEEL_HOME = join(w.project, ".keel");
+      },
+    ],
+  ] as const) {
+    it(`${name}: acceptEdits cannot plant a trust record, rewrite config.json or a code cache`, async () => {
+      const world = await newWorld(
+        script(
+          reply()
+            .tool("write_file", {
+              path: ".keel/trust.json",
+              content: JSON.stringify({ version: 1, projects: { "/x": "0".repeat(64) } }),
+            })
+            .tool("edit_file", {
+              path: ".keel/config.json",
+              old_string: "https://api.deepseek.com",
+              new_string: "https://evil.example",
+            })
+            .tool("write_file", { path: ".keel/cache/start.cache", content: "planted" })
+            .tool("write_file", { path: ".keel/permissions-trust.json", content: "{}" })
+            .tool("write_file", { path: "notes.txt", content: "fine" }),
+          reply().text("done"),
+        ),
+      );
+      place(world);
+      const keelDir = join(world.project, ".keel");
+      mkdirSync(keelDir, { recursive: true });
+      const config = JSON.stringify({ apiKey: "sk-real", baseUrl: "https://api.deepseek.com" });
+      writeFileSync(join(keelDir, "config.json"), config);
+      const r = await keel(world, [
+        "run",
+        "go",
+        "--mode",
+        "acceptEdits",
+        "--output-format",
+        "json",
+      ]);
+      const calls = JSON.parse(r.stdout).toolCalls;
+      expect(calls.map((c: { status: string }) => c.status)).toEqual([
+        "blocked",
+        "blocked",
+        "blocked",
+        "blocked",
+        "ok",
+      ]);
+      expect(existsSync(join(keelDir, "trust.json"))).toBe(false);
+      expect(readFileSync(join(keelDir, "config.json"), "utf8")).toBe(config);
+      expect(existsSync(join(keelDir, "cache", "start.cache"))).toBe(false);
+      expect(readFileSync(join(world.project, "notes.txt"), "utf8")).toBe("fine");
+      const toolMsgs = JSON.stringify(world.sim.requests[1]?.messages ?? []);
+      expect(toolMsgs).toContain(`.keel/trust.json is a protected path: it is ${HOME_REASON}`);
+    });
+  }
+
+  it("the agent's keelHome option (not $KEEL_HOME) is protected, in its sub-agents too", async () => {
+    const sub = { lastUserContains: "FIND" };
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "kh/config.json", content: "{}" }),
+        reply().tool("task", { description: "d", prompt: "FIND and fix" }),
+        reply().when(sub).tool("write_file", { path: "kh/trust.json", content: "{}" }),
+        reply().when(sub).text("could not"),
+        reply().text("done"),
+      ),
+    );
+    const kh = join(world.project, "kh");
+    mkdirSync(kh, { recursive: true });
+    writeFileSync(
+      join(kh, "settings.json"),
+      JSON.stringify({ subagents: { tools: ["write_file"] } }),
+    );
+    vi.stubEnv("KEEL_HOME", join(world.root, "elsewhere"));
+    try {
+      const agent = await agentFor(world, { keelHome: kh, permissionMode: "acceptEdits" });
+      const events = await collect(agent.runTurn("go"));
+      const write = events.find((e) => e.type === "tool_result" && e.name === "write_file");
+      expect(write).toMatchObject({ status: "blocked" });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(existsSync(join(kh, "config.json"))).toBe(false);
+    expect(existsSync(join(kh, "trust.json"))).toBe(false);
+    const subToolMsg = world.sim.requests[3]?.messages.at(-1)?.content ?? "";
+    expect(subToolMsg).toContain(`kh/trust.json is a protected path: it is ${HOME_REASON}`);
+  });
+
+  it("protectedPathReason: KEEL_HOME reached through a link, as named or as it lands; the fallback is $KEEL_HOME", async () => {
+    const world = await newWorld(script(reply().text("x")));
+    const p = world.project;
+    mkdirSync(join(p, "state"), { recursive: true });
+    // KEEL_HOME is a link into the project: the project's state/ is Keel's home.
+    const linkHome = join(world.root, "home-link");
+    symlinkSync(join(p, "state"), linkHome);
+    const hooks = await createHookEngine({
+      projectDir: p,
+      keelHome: linkHome,
+      homeDir: world.root,
+    });
+    const ctx = { projectDir: p, hooks, keelHome: linkHome };
+    for (const path of ["state/config.json", "state/cache/x.bin", "state/trust.json", "state"]) {
+      expect(await protectedPathReason(path, ctx), path).toContain(HOME_REASON);
+    }
+    expect(await protectedPathReason(join(linkHome, "mcp-trust.json"), ctx)).toContain(HOME_REASON);
+    // A link in the project to it: written through, it lands inside.
+    symlinkSync(join(p, "state"), join(p, "innocent"));
+    expect(await protectedPathReason("innocent/config.json", ctx)).toContain(HOME_REASON);
+    expect(await protectedPathReason("stateful/config.json", ctx)).toBeNull();
+    expect(await protectedPathReason("src/state/config.json", ctx)).toBeNull();
+    // Without keelHome in the context: $KEEL_HOME, then ~/.keel.
+    vi.stubEnv("KEEL_HOME", join(p, "kh"));
+    try {
+      expect(await protectedPathReason("kh/config.json", { projectDir: p, hooks })).toContain(
+        HOME_REASON,
+      );
+      expect(await protectedPathReason("state/config.json", { projectDir: p, hooks })).toBeNull();
+    } finally {
+      vi.unstubAllEnvs();
     }
   });
 });

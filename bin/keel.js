@@ -1,13 +1,33 @@
 #!/usr/bin/env node
-// Keel's command-line entry. Kept tiny and dependency-free so a too-old Node gets a clear
+// Keel's command-line entry. CommonJS (bin/package.json says so for this folder): Node's ES
+// module loader costs ~2 ms and ~2 MB of a ~25 ms start, and `keel --version`, `keel --help` and
+// `keel hooks list` run without it. Kept tiny and dependency-free so a too-old Node gets a clear
 // sentence instead of a syntax error.
+"use strict";
+const {
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} = require("node:fs");
+const { dirname, join } = require("node:path");
+
+/** The argument lists src/cli/direct.ts runs, word for word (dist/bundle/direct.cjs). */
+const DIRECT = new Set(["hooks list", "hooks list --json"]);
+
 const [major, minor] = process.versions.node.split(".").map(Number);
-if (major < 22 || (major === 22 && minor < 12)) {
-  // `npm run setup` on an older Node installs Node 22 into this cache (scripts/node22.sh) and
-  // links this file, whose `#!/usr/bin/env node` then finds the old one: hand over to Node 22.
-  const { existsSync } = await import("node:fs");
-  const { join } = await import("node:path");
-  const { homedir } = await import("node:os");
+if (major < 22 || (major === 22 && minor < 12)) handOverToNode22();
+else start(process.argv.slice(2));
+
+/**
+ * `npm run setup` on an older Node installs Node 22 into a cache (scripts/node22.sh) and links
+ * this file, whose `#!/usr/bin/env node` then finds the old one: hand over to Node 22.
+ */
+function handOverToNode22() {
+  const { homedir } = require("node:os");
   const cache =
     process.env.KEEL_NODE_CACHE ||
     join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "keel-node");
@@ -18,9 +38,8 @@ if (major < 22 || (major === 22 && minor < 12)) {
     );
     process.exit(1);
   }
-  const { spawn } = await import("node:child_process");
-  const { fileURLToPath } = await import("node:url");
-  const child = spawn(newer, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const { spawn } = require("node:child_process");
+  const child = spawn(newer, [__filename, ...process.argv.slice(2)], {
     stdio: "inherit",
     env: { ...process.env, KEEL_REEXEC: "1" },
   });
@@ -41,12 +60,10 @@ if (major < 22 || (major === 22 && minor < 12)) {
     process.stderr.write(`keel: could not start ${newer}: ${err.message}\n`);
     process.exit(1);
   });
-  await new Promise(() => {});
 }
-// process.getBuiltinModule: an ESM import of node:fs would load its promises API and streams.
-const { fstatSync, readFileSync, writeSync } = process.getBuiltinModule("node:fs");
+
 /** Short output straight to fd 1: process.stdout's stream costs ~1 ms to create. */
-const print = (text) => {
+function print(text) {
   let rest = Buffer.from(text);
   while (rest.length > 0) {
     try {
@@ -59,50 +76,82 @@ const print = (text) => {
       return;
     }
   }
-};
-// `keel --version` alone needs no program at all: package.json holds the version (src/version.ts
-// is kept equal to it by a test).
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  print(`${pkg.version}\n`);
-  process.exit(0);
 }
-// `keel --help` alone: the root help as commander prints it, written by the build from the full
-// program (dist/bundle/help.json; test/cli/lazy-start.test.ts compares the two). Used when
-// commander would lay it out at 80 columns (not a terminal, or one 80 wide) and the build is
-// this version's; otherwise src/cli/main.ts builds it.
-if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
-  // Only a character device can be a terminal: a pipe or a file is known without creating
-  // process.stdout (node:tty and the stream modules it needs cost ~2 ms).
-  let characterDevice = true;
+
+/** A JSON file next to this one (`rel` from bin/), or null. */
+function readJson(rel) {
   try {
-    characterDevice = fstatSync(1).isCharacterDevice();
+    return JSON.parse(readFileSync(join(__dirname, rel), "utf8"));
   } catch {
-    // Unknown: ask the stream.
+    return null;
   }
-  if (!characterDevice || !process.stdout.isTTY || process.stdout.columns === 80) {
-    const read = (rel) => {
-      try {
-        return JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8"));
-      } catch {
-        return null;
+}
+
+function start(args) {
+  // `keel --version` alone needs no program at all: package.json holds the version
+  // (src/version.ts is kept equal to it by a test).
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+    print(`${readJson("../package.json")?.version}\n`);
+    process.exit(0);
+  }
+  // `keel --help` alone: the root help as commander prints it, written by the build from the
+  // full program (dist/bundle/help.json; test/cli/lazy-start.test.ts compares the two). Used
+  // when commander would lay it out at 80 columns (not a terminal, or one 80 wide) and the build
+  // is this version's; otherwise src/cli/main.ts builds it.
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    // Only a character device can be a terminal: a pipe or a file is known without creating
+    // process.stdout (node:tty and the stream modules it needs cost ~2 ms).
+    let characterDevice = true;
+    try {
+      characterDevice = fstatSync(1).isCharacterDevice();
+    } catch {
+      // Unknown: ask the stream.
+    }
+    if (!characterDevice || !process.stdout.isTTY || process.stdout.columns === 80) {
+      const built = readJson("../dist/bundle/help.json");
+      if (
+        typeof built?.help === "string" &&
+        built.version === readJson("../package.json")?.version
+      ) {
+        print(built.help);
+        process.exit(0);
       }
-    };
-    const built = read("../dist/bundle/help.json");
-    if (typeof built?.help === "string" && built.version === read("../package.json")?.version) {
-      print(built.help);
-      process.exit(0);
     }
   }
+  stopQuietlyOnClosedPipe();
+  const cacheDir = privateCacheDir();
+  // V8 keeps the compiled bundle there, so later starts skip compiling it.
+  // NODE_DISABLE_COMPILE_CACHE=1 turns this (and direct.cjs's cache) off.
+  if (cacheDir !== null) {
+    try {
+      require("node:module").enableCompileCache?.(join(cacheDir, "node"));
+    } catch {
+      // Only start-up time is lost.
+    }
+  }
+  const direct = DIRECT.has(args.join(" ")) ? runDirect(args, cacheDir) : null;
+  (direct ?? runProgram(args)).then((code) => {
+    process.exitCode = code;
+  });
 }
-// `keel … | head` closes the pipe early: stop quietly instead of crashing with EPIPE. The
-// handler is attached when process.stdout is first created: commands that print through
-// src/cli/stdout.ts never create the stream (its modules cost start-up time).
-// While this symbol is true, src/cli/stdout.ts writes to fd 1 itself.
-const UNOPENED = Symbol.for("keel.stdout.unopened");
-const stdoutGetter = Object.getOwnPropertyDescriptor(process, "stdout");
-if (stdoutGetter?.get && stdoutGetter.configurable) {
+
+/**
+ * `keel … | head` closes the pipe early: stop quietly instead of crashing with EPIPE. The
+ * handler is attached when process.stdout is first created: commands that print through
+ * src/cli/stdout.ts never create the stream (its modules cost start-up time). While the symbol
+ * below is true, src/cli/stdout.ts writes to fd 1 itself.
+ */
+function stopQuietlyOnClosedPipe() {
+  const UNOPENED = Symbol.for("keel.stdout.unopened");
+  const onError = (err) => {
+    if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  };
+  const stdoutGetter = Object.getOwnPropertyDescriptor(process, "stdout");
+  if (!stdoutGetter?.get || !stdoutGetter.configurable) {
+    process.stdout.on("error", onError);
+    return;
+  }
   process[UNOPENED] = true;
   Object.defineProperty(process, "stdout", {
     configurable: true,
@@ -111,62 +160,137 @@ if (stdoutGetter?.get && stdoutGetter.configurable) {
       process[UNOPENED] = false;
       const stream = stdoutGetter.get.call(process);
       Object.defineProperty(process, "stdout", { ...stdoutGetter, get: () => stream });
-      stream.on("error", (err) => {
-        if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-        throw err;
-      });
+      stream.on("error", onError);
       return stream;
     },
   });
-} else {
-  process.stdout.on("error", (err) => {
-    if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-}
-// V8 keeps the compiled bundle in the OS temp directory, so later starts skip compiling it.
-// NODE_DISABLE_COMPILE_CACHE=1 turns this off.
-const { enableCompileCache, registerHooks } = process.getBuiltinModule("node:module");
-try {
-  enableCompileCache?.();
-} catch {
-  // A read-only temp directory only costs start-up time.
 }
 
-// The bundle's chunks import each other by relative name ("./chunk-X.mjs"): resolve those
-// directly instead of through Node's full resolution (stat, realpath, package.json scope per
-// import; ~3 ms over the chunks of `keel hooks list`). module.registerHooks is in Node 22.15+.
-const bundleDir = new URL("../dist/bundle/", import.meta.url).href;
-registerHooks?.({
-  resolve(specifier, context, nextResolve) {
-    if (
-      specifier.startsWith("./") &&
-      specifier.endsWith(".mjs") &&
-      context.parentURL?.startsWith(bundleDir)
-    ) {
-      const url = new URL(specifier, context.parentURL).href;
-      return { url, format: "module", shortCircuit: true };
-    }
-    return nextResolve(specifier, context);
-  },
-});
-
-// `npm run build` writes the bundled CLI (dist/bundle/keel.mjs, fast to start) next to tsc's
-// dist/cli/main.js; the latter is the fallback for builds that only ran tsc.
-const candidates = ["../dist/bundle/keel.mjs", "../dist/cli/main.js"];
-let mod;
-for (const path of candidates) {
+/**
+ * A folder for compiled-code caches only this user can write, or null. The OS temp folder is
+ * shared: a folder another user made (or opened to others) could hold a cache that runs their
+ * code in this process, so it is used only when it is this user's and closed to the rest.
+ */
+function privateCacheDir() {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return null;
+  const uid = process.getuid?.() ?? -1;
+  const dir = join(require("node:os").tmpdir(), `keel-cache-${uid}`);
   try {
-    mod = await import(path);
-    break;
+    mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
-    const missing =
-      err && err.code === "ERR_MODULE_NOT_FOUND" && String(err.message).includes(path.slice(3));
-    if (!missing) throw err;
+    if (err?.code !== "EEXIST") return null;
+  }
+  try {
+    const info = lstatSync(dir);
+    const own = uid === -1 || info.uid === uid;
+    return info.isDirectory() && own && (info.mode & 0o077) === 0 ? dir : null;
+  } catch {
+    return null;
   }
 }
-if (!mod) {
-  process.stderr.write("keel: not built yet; run `npm run build` in the keel checkout first.\n");
-  process.exit(1);
+
+/**
+ * Runs dist/bundle/direct.cjs (src/cli/direct.ts bundled alone) for `args`, or returns null
+ * when the build has none (a tsc-only build). It runs as a vm.Script with a V8 code cache taken
+ * after the run: unlike Node's compile cache, taken before a module runs, it holds every
+ * function the listing compiled (~4 ms of `keel hooks list` with hooks). The cache file is named
+ * after the bundle's path, size and time and Node's version; V8 refuses one made by another V8
+ * or for source of another length, and a refused or missing cache is made again.
+ */
+function runDirect(args, cacheDir) {
+  const file = join(__dirname, "../dist/bundle/direct.cjs");
+  let source;
+  let info;
+  try {
+    source = readFileSync(file, "utf8");
+    info = statSync(file);
+  } catch {
+    return null;
+  }
+  const key = `${process.version}-${process.arch}-${info.size}-${Math.trunc(info.mtimeMs)}`;
+  const prefix = `direct-${pathHash(file)}-`;
+  const cacheFile = cacheDir === null ? null : join(cacheDir, `${prefix}${key}.cache`);
+  let cachedData;
+  try {
+    if (cacheFile !== null) cachedData = readFileSync(cacheFile);
+  } catch {
+    // None yet.
+  }
+  const { Script } = require("node:vm");
+  // Node's own CommonJS wrapper, on the first line so positions in stack traces stay right.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new Script(wrapped, { filename: file, cachedData });
+  const module = { exports: {} };
+  const requireHere = require("node:module").createRequire(file);
+  script.runInThisContext()(module.exports, requireHere, module, file, dirname(file));
+  return module.exports.runDirect(args).then((code) => {
+    if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected)) {
+      saveCache(cacheFile, prefix, script.createCachedData());
+    }
+    return code;
+  });
 }
-process.exitCode = await mod.main(args);
+
+/** A short hash of a path (FNV-1a): each checkout's bundle has caches of its own. */
+function pathHash(path) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
+/** Writes a code cache whole (a new name, then renamed) and drops the bundle's older ones. */
+function saveCache(file, prefix, data) {
+  const { readdirSync, renameSync, rmSync, writeFileSync } = require("node:fs");
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    writeFileSync(partial, data, { mode: 0o600, flag: "wx" });
+    renameSync(partial, file);
+    const dir = dirname(file);
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(prefix) && name.endsWith(".cache") && join(dir, name) !== file) {
+        rmSync(join(dir, name), { force: true });
+      }
+    }
+  } catch {
+    // A full disk or a read-only temp folder only costs the next start its compile time.
+    rmSync(partial, { force: true });
+  }
+}
+
+/** Every other command: the bundled program (src/cli/main.ts). */
+function runProgram(args) {
+  // The bundle's chunks import each other by relative name ("./chunk-X.mjs"): resolve those
+  // directly instead of through Node's full resolution (stat, realpath, package.json scope per
+  // import; ~3 ms over a command's chunks). module.registerHooks is in Node 22.15+.
+  const bundleDir = require("node:url").pathToFileURL(join(__dirname, "../dist/bundle/")).href;
+  require("node:module").registerHooks?.({
+    resolve(specifier, context, nextResolve) {
+      if (
+        specifier.startsWith("./") &&
+        specifier.endsWith(".mjs") &&
+        context.parentURL?.startsWith(bundleDir)
+      ) {
+        const url = new URL(specifier, context.parentURL).href;
+        return { url, format: "module", shortCircuit: true };
+      }
+      return nextResolve(specifier, context);
+    },
+  });
+  // `npm run build` writes the bundled CLI (dist/bundle/keel.mjs, fast to start) next to tsc's
+  // dist/cli/main.js; the latter is the fallback for builds that only ran tsc.
+  const candidates = ["../dist/bundle/keel.mjs", "../dist/cli/main.js"];
+  const load = async () => {
+    for (const path of candidates) {
+      try {
+        return await import(path);
+      } catch (err) {
+        const missing =
+          err && err.code === "ERR_MODULE_NOT_FOUND" && String(err.message).includes(path.slice(3));
+        if (!missing) throw err;
+      }
+    }
+    process.stderr.write("keel: not built yet; run `npm run build` in the keel checkout first.\n");
+    process.exit(1);
+  };
+  return load().then((mod) => mod.main(args));
+}

@@ -395,13 +395,6 @@ async function staticImports(name) {
   );
 }
 
-/** Every chunk loaded with `entry`, itself included. */
-async function staticClosure(entry) {
-  const seen = new Set([entry]);
-  for (const name of seen) for (const dep of await staticImports(name)) seen.add(dep);
-  return seen;
-}
-
 /**
  * keel.mjs with the chunks it imports statically bundled in (main.ts, the loader helpers, the
  * node:fs shim, the version), and every other chunk importing them from keel.mjs instead: every
@@ -431,7 +424,8 @@ async function mergeEntry() {
         ...chunks.map((c) => `export * from "./${c}";`),
       ].join("\n"),
       resolveDir: outdir,
-      sourcefile: "keel.mjs",
+      // Not "keel.mjs": that name in this folder is the entry itself, and `export *` from itself is nothing.
+      sourcefile: "keel-merged.mjs",
       loader: "js",
     },
     outfile: entry,
@@ -470,55 +464,43 @@ async function mergeEntry() {
 }
 
 /**
- * The chunks of the given dynamically imported modules (`hooks-list-<hash>.mjs`), each made one
- * file: its static imports bundled in, except the chunks keel.mjs loads (one instance of those,
- * main.ts's UserError among them). Loading a dozen small chunks costs Node's loader more than
- * the same code in one file (~2.5 ms for \`keel hooks list\`). Only for modules a process loads
- * instead of the chunks they merge (main.ts runs \`keel hooks list\` through hooks-list.ts
- * alone): a process that loaded both would have two instances of the merged modules. Their
- * dynamic imports stay dynamic, and must not run in such a process (the build checks that the
- * merged file has none).
+ * dist/bundle/direct.cjs: src/cli/direct.ts and everything it reaches, in one CommonJS file
+ * that bin/keel.js runs for `keel hooks list [--json]` without Node's ES module loader and with
+ * a code cache of its own (see runDirect there). The code it shares with the program is a
+ * second copy, never loaded in the same process as the program's. Built-ins and the vendored
+ * packages load as in the program (on first use); a dynamic import() could not run there (the
+ * file is not a module), so the build fails on one.
  */
-async function mergeChunks(names) {
-  const shared = await staticClosure("keel.mjs");
-  for (const name of names) {
-    const files = (await readdir(outdir)).filter((f) =>
-      new RegExp(`^${name}-[A-Z0-9]+\\.mjs$`).test(f),
-    );
-    if (files.length !== 1)
-      throw new Error(`build-cli: expected one ${name} chunk, found ${files}`);
-    const file = join(outdir, files[0]);
-    const result = await build({
-      entryPoints: [file],
-      outfile: file,
-      ...REBUNDLE,
-      plugins: [
-        {
-          name: "keep-shared",
-          setup(b) {
-            b.onResolve({ filter: /.*/ }, (args) => {
-              if (args.kind === "entry-point") return undefined;
-              const chunk = args.path.replace(/^\.\//, "");
-              const external =
-                args.kind === "dynamic-import" ||
-                args.kind === "require-call" ||
-                args.path.startsWith("node:") ||
-                shared.has(chunk);
-              return external ? { path: args.path, external: true } : undefined;
-            });
-          },
+async function buildDirect() {
+  const file = join(outdir, "direct.cjs");
+  await build({
+    entryPoints: [join(ROOT, "src/cli/direct.ts")],
+    outfile: file,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    plugins: [
+      lazyBuiltins,
+      lazyPackages,
+      {
+        // Kept as written, so an import() the listing reaches shows in the output (checked below).
+        name: "dynamic-imports-external",
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined,
+          );
         },
-      ],
-      sourcemap: "linked",
-      legalComments: "none",
-      logLevel: "warning",
-    });
-    for (const out of result.outputFiles) {
-      if (out.path === file && /\bimport\(/.test(out.text)) {
-        throw new Error(`build-cli: ${name} must not import modules dynamically once merged`);
-      }
-      await writeFile(out.path, out.contents);
-    }
+      },
+    ],
+    define: { "import.meta.url": "__keelModuleUrl" },
+    banner: { js: 'const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    sourcemap: "linked",
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  if (/\bimport\(/.test(await readFile(file, "utf8"))) {
+    throw new Error("build-cli: direct.cjs must not import modules dynamically");
   }
 }
 
@@ -570,7 +552,7 @@ usedNames = collected;
 await build(options);
 await buildVendored();
 await mergeEntry();
-await mergeChunks(["hooks-list"]);
+await buildDirect();
 
 // V8 keeps every module's source text in memory, one byte per character only when all of it is
 // Latin-1: a single "—" in a kept comment or a regex literal stores a whole 760 kB chunk as two

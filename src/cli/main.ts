@@ -7,12 +7,13 @@
  * root help, which lists every command, comes from dist/bundle/help.json, written at build time
  * from the full program (scripts/build-cli.mjs); without it every command is loaded.
  *
- * commander itself is loaded only when a program is built: a few exact argument lists run
- * without it (WITHOUT_COMMANDER: `keel hooks list`).
+ * commander itself is loaded only when a program is built. `keel hooks list [--json]`, word for
+ * word, does not come here: bin/keel.js runs it through src/cli/direct.ts.
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { VERSION } from "../version.js";
+import { reportFailure } from "./user-error.js";
 import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** A command module's registration function. */
@@ -20,20 +21,7 @@ export type RegisterCommand = (program: Command) => void;
 
 type Loader = () => Promise<{ register: RegisterCommand }>;
 
-/**
- * Argument lists run without commander, word for word, by the function commander's action
- * would call with the options commander would pass (same output, same exit code). Any other
- * words (`--cwd`, `--help`, a typo) go through commander.
- */
-const WITHOUT_COMMANDER: Array<[argv: string[], run: () => Promise<number>]> = [
-  [["hooks", "list"], async () => (await import("./commands/hooks-list.js")).runList(false)],
-  [
-    ["hooks", "list", "--json"],
-    async () => (await import("./commands/hooks-list.js")).runList(true),
-  ],
-];
-
-/** commander, loaded on first use (~1.5 ms of start-up that `keel hooks list` does without). */
+/** commander, loaded on first use. */
 let commander: typeof import("commander") | undefined;
 const loadCommander = async () => {
   commander ??= await import("commander");
@@ -164,28 +152,8 @@ function pointToHelpOnError(cmd: Command, path: string): void {
   for (const sub of cmd.commands) pointToHelpOnError(sub, `${path} ${sub.name()}`);
 }
 
-/** Thrown by commands for user mistakes: printed as one line, exit code 1, no stack trace. */
-export class UserError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
-
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
-  const direct = WITHOUT_COMMANDER.find(
-    ([words]) => words.length === argv.length && words.every((w, i) => w === argv[i]),
-  );
-  if (direct) {
-    try {
-      return await direct[1]();
-    } catch (err) {
-      return reportError(err);
-    }
-  }
   const program = await programFor(argv);
   pointToHelpOnError(program, "keel");
   try {
@@ -201,10 +169,5 @@ function reportError(err: unknown): number {
   if (commander !== undefined && err instanceof commander.CommanderError) {
     return err.exitCode === 0 ? 0 : 1;
   }
-  if (err instanceof UserError) {
-    process.stderr.write(`keel: ${err.message}\n`);
-    return err.exitCode;
-  }
-  process.stderr.write(`keel: ${err instanceof Error ? err.message : String(err)}\n`);
-  return 1;
+  return reportFailure(err);
 }

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { UserError } from "./main.js";
+import { UserError } from "./user-error.js";
 
 /** `$KEEL_HOME`, else `~/.keel`. */
 export function keelHomeDir(): string {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { buildTestPayload } from "../../src/cli/commands/hooks-payload.js";
 import { chunk, displayPath, table, truncate, wrap, wrapParts } from "../../src/cli/format/text.js";
-import { UserError } from "../../src/cli/main.js";
+import { UserError } from "../../src/cli/user-error.js";
 import { HOOK_EVENTS } from "../../src/hooks/events.js";
 
 const base = { projectDir: "/work/project", keelHome: "/home/me/.keel" };

@@ -4,7 +4,18 @@
  * program prints, and `keel hooks list` / `keel --help` load no other command's chunk.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,22 +95,16 @@ describe("lazy command loading", () => {
     }
   });
 
-  it("keel hooks list loads the hooks command only (not even the root session's options)", () => {
+  it("keel hooks list loads no command chunk at all: bin/keel.js runs dist/bundle/direct.cjs", () => {
     const r = keel(["hooks", "list"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Hooks for");
     // Someone who installed from npm has no docs/ to open: the hint is a command.
     expect(r.stdout).toContain("`keel docs hooks` says where Keel looks");
-    // The exact words `hooks list` run without commander (src/cli/main.ts), from one file: the
-    // hooks command's chunks merged (scripts/build-cli.mjs), next to those keel.mjs loads.
-    expect(commandChunks(r.loaded).sort()).toEqual(["hooks-list"]);
-    expect(r.loaded.some((u) => /\/commander-[A-Z0-9]+\.mjs$/.test(u))).toBe(false);
-    const keelChunks = readFileSync(join(build.bin, "../../dist/bundle/keel.mjs"), "utf8");
-    for (const u of r.loaded.filter((u) => /\/chunk-[A-Z0-9]+\.mjs$/.test(u))) {
-      expect(keelChunks, "a chunk keel.mjs does not load").toContain(u.replace(/.*\//, ""));
-    }
-    // No hook file and no trust store: nothing to validate, so zod (and yaml) never load.
-    expect(r.loaded.filter((u) => u.includes("/vendor-"))).toEqual([]);
+    // The exact words `hooks list` run from one CommonJS file (src/cli/direct.ts), read by
+    // bin/keel.js itself: neither keel.mjs nor any chunk, and so not commander either. No hook
+    // file and no trust store: nothing to validate, so zod (and yaml) never load.
+    expect(r.loaded.filter((u) => u.includes("/dist/bundle/"))).toEqual([]);
   });
 
   it("keel hooks list with a hooks file loads zod to validate it and reports its problems", () => {
@@ -135,8 +140,8 @@ describe("lazy command loading", () => {
     for (const extra of [[], ["--json"]]) {
       const fast = keel(["hooks", "list", ...extra], project);
       const full = keel(["hooks", "list", ...extra, "--cwd", project], project);
-      expect(commandChunks(fast.loaded)).toEqual(["hooks-list"]);
-      expect(commandChunks(full.loaded)).not.toContain("hooks-list");
+      expect(fast.loaded.some((u) => u.endsWith("/dist/bundle/keel.mjs"))).toBe(false);
+      expect(full.loaded.some((u) => u.endsWith("/dist/bundle/keel.mjs"))).toBe(true);
       expect(fast.status).toBe(full.status);
       expect(fast.stdout).toBe(full.stdout);
       expect(fast.stdout).toContain("guard.sh");
@@ -160,5 +165,81 @@ describe("lazy command loading", () => {
     expect(errors(["hooks", "list", "--nope"])).toBe(
       "error: unknown option '--nope'\n(see `keel hooks list --help`)",
     );
+  });
+});
+
+describe("the code cache of `keel hooks list` (bin/keel.js runDirect)", () => {
+  const uid = process.getuid?.() ?? -1;
+  /** `keel hooks list` with TMPDIR of its own (where the cache folder is made). */
+  function list(tmp: string, env: NodeJS.ProcessEnv = {}) {
+    const r = spawnSync(process.execPath, [build.bin, "hooks", "list"], {
+      cwd: work,
+      env: { ...process.env, HOME: work, KEEL_HOME: join(work, "keel"), TMPDIR: tmp, ...env },
+      encoding: "utf8",
+    });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Hooks for");
+    return r.stdout;
+  }
+  const cacheFiles = (dir: string) =>
+    existsSync(dir) ? readdirSync(dir).filter((n) => /^direct-.*\.cache$/.test(n)) : [];
+
+  it("is made once, private to the user, and used as it is by the next start", () => {
+    const tmp = mkdtempSync(join(work, "tmp-"));
+    const dir = join(tmp, `keel-cache-${uid}`);
+    const first = list(tmp);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const [name] = cacheFiles(dir);
+    expect(name).toBeDefined();
+    const file = join(dir, name ?? "");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const made = statSync(file).mtimeMs;
+    const bytes = readFileSync(file);
+    expect(list(tmp)).toBe(first);
+    // Accepted by V8: not written again.
+    expect(statSync(file).mtimeMs).toBe(made);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    // Node's own compile cache (the program's chunks) sits in the same private folder.
+    expect(existsSync(join(dir, "node"))).toBe(true);
+  });
+
+  it("a damaged cache is refused and made again; the listing is the same", () => {
+    const tmp = mkdtempSync(join(work, "tmp-"));
+    const dir = join(tmp, `keel-cache-${uid}`);
+    const clean = list(tmp);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, name ?? "");
+    const good = readFileSync(file);
+    for (const bad of [Buffer.from("garbage"), good.subarray(0, good.length >> 1)]) {
+      writeFileSync(file, bad);
+      expect(list(tmp)).toBe(clean);
+      // Made again, whole: the next start takes it as it is.
+      expect(readFileSync(file).length).toBeGreaterThan(good.length / 2);
+      const made = statSync(file).mtimeMs;
+      expect(list(tmp)).toBe(clean);
+      expect(statSync(file).mtimeMs).toBe(made);
+    }
+  });
+
+  it("a cache folder another user owns or others may write is not used", () => {
+    const tmp = mkdtempSync(join(work, "tmp-"));
+    const dir = join(tmp, `keel-cache-${uid}`);
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    list(tmp);
+    expect(readdirSync(dir)).toEqual([]);
+    if (uid === 0) {
+      chmodSync(dir, 0o700);
+      chownSync(dir, 65534, 65534);
+      list(tmp);
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+
+  it("NODE_DISABLE_COMPILE_CACHE=1 makes no cache at all", () => {
+    const tmp = mkdtempSync(join(work, "tmp-"));
+    list(tmp, { NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });

@@ -43,6 +43,7 @@ beforeAll(() => {
   }
   mkdirSync(join(BUILD, "bin"));
   copyFileSync(join(ROOT, "bin/keel.js"), BIN);
+  copyFileSync(join(ROOT, "bin/package.json"), join(BUILD, "bin/package.json"));
   copyFileSync(join(ROOT, "package.json"), join(BUILD, "package.json"));
   symlinkSync(join(ROOT, "data"), join(BUILD, "data"));
   symlinkSync(join(ROOT, "node_modules"), join(BUILD, "node_modules"));

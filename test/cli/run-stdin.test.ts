@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promptWithInput, readPipedInput, stdinIsPiped } from "../../src/cli/commands/run-stdin.js";
-import { UserError } from "../../src/cli/main.js";
+import { UserError } from "../../src/cli/user-error.js";
 import { reply, script, startSimulator } from "../../src/sim/index.js";
 import { buildPrivate } from "../e2e/tui-harness.js";
 

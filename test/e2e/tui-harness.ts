@@ -37,6 +37,8 @@ export function buildPrivate(): { bin: string; bundle: string; cleanup: () => vo
   }
   mkdirSync(join(build, "bin"));
   copyFileSync(join(ROOT, "bin/keel.js"), join(build, "bin/keel.js"));
+  // bin/keel.js is CommonJS because of this file.
+  copyFileSync(join(ROOT, "bin/package.json"), join(build, "bin/package.json"));
   copyFileSync(join(ROOT, "package.json"), join(build, "package.json"));
   symlinkSync(join(ROOT, "data"), join(build, "data"));
   symlinkSync(join(ROOT, "node_modules"), join(build, "node_modules"));

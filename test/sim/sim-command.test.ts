@@ -6,7 +6,8 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runSim, SCRIPT_HELP } from "../../src/cli/commands/sim.js";
-import { main, UserError } from "../../src/cli/main.js";
+import { main } from "../../src/cli/main.js";
+import { UserError } from "../../src/cli/user-error.js";
 import { parseScript, type Simulator } from "../../src/sim/index.js";
 
 const ROOT = resolve(__dirname, "../..");

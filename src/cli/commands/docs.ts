@@ -8,8 +8,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { table } from "../format/text.js";
-import { UserError } from "../main.js";
 import { renderMarkdown } from "../tui/markdown.js";
+import { UserError } from "../user-error.js";
 
 /** One guide: its name (the file name without .md) and its title (the first heading). */
 export interface Guide {

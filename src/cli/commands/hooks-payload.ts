@@ -14,7 +14,7 @@ import {
   isHookEventName,
   type ToolInput,
 } from "../../hooks/events.js";
-import { UserError } from "../main.js";
+import { UserError } from "../user-error.js";
 
 /** Command-line inputs that shape the payload. */
 export interface TestPayloadOptions {

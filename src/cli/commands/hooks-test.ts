@@ -15,8 +15,8 @@ import type {
 } from "../../hooks/types.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
 import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
-import { UserError } from "../main.js";
 import { stripControls, terminalSafeJson } from "../terminal-text.js";
+import { UserError } from "../user-error.js";
 import { buildTestPayload } from "./hooks-payload.js";
 import { handlerSummary, problemLine } from "./hooks-render.js";
 import { createTestRunners } from "./hooks-runners.js";

@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.js";
-import { UserError } from "../main.js";
+import { UserError } from "../user-error.js";
 
 /** The options of `keel` as the TUI takes them. */
 interface InteractiveFlags {

@@ -16,9 +16,9 @@ import {
   mcpConfigFiles,
   setMcpTrust,
 } from "../../mcp/index.js";
-import { UserError } from "../main.js";
 import { addServer, type McpWriteScope, removeServer, scopeFile } from "../mcp/edit-config.js";
 import { type TrustedConfig, trustedMcpConfig } from "../mcp/session-servers.js";
+import { UserError } from "../user-error.js";
 import { keelHomeDir, type Output, processOutput, resolveProjectDir } from "./hooks-shared.js";
 
 const CWD_FLAG = "--cwd <dir>";

@@ -6,7 +6,7 @@
  * cannot hang a script.
  */
 import { fstatSync } from "node:fs";
-import { UserError } from "../main.js";
+import { UserError } from "../user-error.js";
 
 /** What was piped in, or null when stdin is not a pipe or file (or nothing came). */
 export interface PipedInput {

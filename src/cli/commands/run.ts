@@ -19,9 +19,9 @@ import { keelHomeFrom, SessionError, UsageLogError } from "../../session/index.j
 import { createBuiltinTools } from "../../tools/registry.js";
 import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";
-import { UserError } from "../main.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { stripControls } from "../terminal-text.js";
+import { UserError } from "../user-error.js";
 import {
   createRunPrinter,
   createRunTally,

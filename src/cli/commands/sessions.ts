@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
 import { keelHomeFrom, listSessions, type SessionSummary } from "../../session/index.js";
 import { displayPath, plural, TEXT_WIDTH, table, truncate } from "../format/text.js";
-import { UserError } from "../main.js";
+import { UserError } from "../user-error.js";
 
 /** Options of `keel sessions`. */
 export interface SessionsOptions {

@@ -8,7 +8,7 @@ import type { SimRequestRecord } from "../../sim/record.js";
 import { loadScriptFile } from "../../sim/script.js";
 import { EXHAUSTED_TEXT, type Simulator, startSimulator } from "../../sim/server.js";
 import { jsonProblem } from "../json-problem.js";
-import { UserError } from "../main.js";
+import { UserError } from "../user-error.js";
 
 /** Options of `runSim`. */
 export interface RunSimOptions {

@@ -13,7 +13,7 @@ import type { PermissionMode } from "../../agent/permissions.js";
 import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
 import { UsageLogError } from "../../session/index.js";
 import { loadConfig } from "../llm-config.js";
-import { UserError } from "../main.js";
+import { UserError } from "../user-error.js";
 import { App, type OpenedBackend } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";

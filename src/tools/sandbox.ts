@@ -191,7 +191,13 @@ function baseArgs(
       }
     }
   }
-  if (keelHome && isAbsolute(keelHome)) hiddenPlaces.push(resolve(keelHome));
+  // KEEL_HOME by its name and where it really is: a link (~/.keel -> ~/dotfiles/keel) hidden
+  // by its name alone left config.json readable at its target.
+  const keelNamed = keelHome && isAbsolute(keelHome) ? resolve(keelHome) : undefined;
+  const keelReal = keelNamed === undefined ? null : realpathOr(keelNamed);
+  const hiddenElsewhere = [...hiddenPlaces];
+  if (keelNamed !== undefined) hiddenPlaces.push(keelNamed);
+  if (keelReal !== null && keelReal !== keelNamed) hiddenPlaces.push(keelReal);
   // The project itself is bound whatever it is (the user chose it); what lies around it only
   // when that does not show a hidden place again.
   const binds = projectBinds(
@@ -202,11 +208,12 @@ function baseArgs(
   args.push("--ro-bind", cwd, cwd);
   // KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,
   // so one inside the project is not bound back; unless the project lies inside it.
-  if (keelHome && isAbsolute(keelHome) && existsSync(keelHome)) {
-    const dir = resolve(keelHome);
-    const boundBack = [cwd, ...binds].some((b) => within(dir, b));
-    const covered = hiddenPlaces.some((h) => h !== dir && within(dir, h));
-    if (dir !== "/" && !within(cwd, dir) && (boundBack || !covered)) args.push("--tmpfs", dir);
+  if (keelNamed !== undefined && keelReal !== null) {
+    for (const dir of new Set([keelNamed, keelReal])) {
+      const boundBack = [cwd, ...binds].some((b) => within(dir, b));
+      const covered = hiddenElsewhere.some((h) => within(dir, h));
+      if (dir !== "/" && !within(cwd, dir) && (boundBack || !covered)) args.push("--tmpfs", dir);
+    }
   }
   // Files that must read as empty: /dev/null over where each really is (a link's target), when
   // that is visible here at all (a target under the hidden home or /tmp is gone already, and

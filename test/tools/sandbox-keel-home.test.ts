@@ -3,8 +3,17 @@
  * read KEEL_HOME (the provider key) nor write it (trust records, config.json, code caches) —
  * protected-paths.ts covers the write tools, this the sandboxed shell.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sandboxStatus } from "../../src/tools/sandbox.js";
 import { createShellTool } from "../../src/tools/shell.js";
@@ -60,4 +69,78 @@ describe.skipIf(!status.available)("sandboxed shell and KEEL_HOME inside the pro
       expect(existsSync(join(home, "cache"))).toBe(false);
     });
   }
+});
+
+const REPO = resolve(__dirname, "../..");
+/** A directory outside every hidden place (/tmp, the test's home), or undefined when none. */
+const visibleBase = () =>
+  [join(REPO, "node_modules"), homedir()].find((d) => !/^\/(var\/)?tmp(\/|$)/.test(d));
+
+describe.skipIf(!status.available)("sandboxed shell and a KEEL_HOME that is a link", () => {
+  let outside: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    outside = tempDir();
+  });
+  afterEach(() => {
+    outside.cleanup();
+  });
+
+  const keelDir = (dir: string) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), '{"apiKey":"sk-SECRET-THROUGH-LINK"}');
+    return dir;
+  };
+
+  it("~/.keel -> a folder of the project (dotfiles): the config reads through neither path", async () => {
+    const home = join(outside.dir, "home");
+    const dotfiles = join(home, "dotfiles");
+    const real = keelDir(join(dotfiles, "keel"));
+    symlinkSync(real, join(home, ".keel"));
+    writeFileSync(join(dotfiles, "visible.txt"), "the project itself\n");
+    const tool = createShellTool({
+      cwd: dotfiles,
+      env: { ...process.env, HOME: home, KEEL_HOME: "" },
+    });
+    const r = await tool.run(
+      { command: `${PLANT("keel")}; cat ${home}/.keel/config.json; cat visible.txt` },
+      { signal: NO_SIGNAL, sandboxed: true },
+    );
+    expect(r.content).toContain("ran");
+    expect(r.content).toContain("the project itself");
+    expect(r.content).not.toContain("SECRET");
+    expect(existsSync(join(real, "trust.json"))).toBe(false);
+  });
+
+  it("a link outside the project (relative) to a folder of the project: hidden there", async () => {
+    const real = keelDir(join(project.dir, "keel-data"));
+    const link = join(outside.dir, "keel-link");
+    symlinkSync(relative(outside.dir, real), link);
+    const r = await run(`${PLANT("keel-data")}; cat ${link}/config.json`, {
+      ...process.env,
+      KEEL_HOME: link,
+    });
+    expect(r.content).toContain("ran");
+    expect(r.content).not.toContain("SECRET");
+  });
+
+  it("~/.keel -> a folder outside every hidden place: the target is hidden too", async () => {
+    const base = visibleBase();
+    if (base === undefined) return; // nowhere visible outside the hidden places to try
+    const real = keelDir(mkdtempSync(join(base, ".keel-real-")));
+    try {
+      const home = join(outside.dir, "home");
+      mkdirSync(home);
+      symlinkSync(real, join(home, ".keel"));
+      const r = await run(`cat ${real}/config.json; ls -a ${real} | sed s/^/listed:/; echo ran`, {
+        ...process.env,
+        HOME: home,
+        KEEL_HOME: "",
+      });
+      expect(r.content).toContain("ran");
+      expect(r.content).not.toContain("SECRET");
+      expect(r.content).not.toContain("listed:config.json");
+    } finally {
+      rmSync(real, { recursive: true, force: true });
+    }
+  });
 });

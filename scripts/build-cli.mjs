@@ -493,8 +493,11 @@ async function buildDirect() {
         },
       },
     ],
-    define: { "import.meta.url": "__keelModuleUrl" },
-    banner: { js: 'const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // The file's URL when first asked (loading node:url's helpers up front costs ~0.5 ms).
+    define: { "import.meta.url": "__keelImportMeta.url" },
+    banner: {
+      js: 'const __keelImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+    },
     sourcemap: "linked",
     legalComments: "none",
     logLevel: "warning",

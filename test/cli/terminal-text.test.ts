@@ -2,7 +2,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTextStripper, stripControls } from "../../src/cli/terminal-text.js";
+import { columns } from "../../src/cli/format/text.js";
+import { createTextStripper, stripControls, visibleCommand } from "../../src/cli/terminal-text.js";
 import { reply, script } from "../../src/sim/index.js";
 import { keel as keelIn, worldPerTest } from "../agent/harness.js";
 import { keel } from "../helpers/cli.js";
@@ -81,5 +82,32 @@ describe("keel hooks test", () => {
     } finally {
       await box.cleanup();
     }
+  });
+});
+
+describe("visibleCommand (a command shown for a trust decision)", () => {
+  it("leaves a plain command as it is, with its non-ASCII and astral characters", () => {
+    for (const text of ["npm test", "echo 'héllo' > \"$f\"", "printf 😀 | wc -c", "a\ud800b", ""]) {
+      expect(visibleCommand(text)).toBe(text);
+    }
+  });
+
+  it("shows edge spaces, runs of spaces, controls and invisible characters", () => {
+    expect(visibleCommand(" ls")).toBe("·ls");
+    expect(visibleCommand("ls ")).toBe("ls·");
+    expect(visibleCommand("ls  -l")).toBe("ls··-l");
+    expect(visibleCommand(`ls${" ".repeat(9)}x`)).toBe("ls ␠×9 x");
+    expect(visibleCommand("a\tb\nc\x1b[31m")).toBe("a\\tb\\nc\\e[31m");
+    expect(visibleCommand("rm\u200b -rf")).toBe("rm\\u{200b} -rf");
+    expect(visibleCommand("x\u202ey 😀")).toBe("x\\u{202e}y 😀");
+  });
+});
+
+describe("columns", () => {
+  it("counts code points: an astral character is one column, a lone surrogate one", () => {
+    expect(columns("abc")).toBe(3);
+    expect(columns("a😀b")).toBe(3);
+    expect(columns("a\ud800b")).toBe(3);
+    expect(columns("")).toBe(0);
   });
 });

@@ -7,9 +7,12 @@ import { isAbsolute, relative, sep } from "node:path";
 /** Default width command output is laid out for. */
 export const TEXT_WIDTH = 80;
 
+/** A UTF-16 surrogate: the only way a string's code points can be fewer than its length. */
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** Number of columns a string takes (code points; Keel's output is ASCII-heavy). */
 export function columns(text: string): number {
-  return [...text].length;
+  return SURROGATE.test(text) ? [...text].length : text.length;
 }
 
 /** Cuts `text` to at most `width` columns, ending with an ellipsis when cut; newlines become spaces. */

@@ -169,26 +169,37 @@ function baseArgs(
   hide: readonly string[] = [],
 ): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // Every hidden place is hidden where it really is, and counts as hidden by both its names: a
+  // link hidden by its name alone leaves its target readable, and bwrap cannot mount over a
+  // link or through one ("Can't mount tmpfs … No such file or directory": every command
+  // failed). A link's name then leads to the empty tmpfs, or nowhere.
+  const hiddenPlaces: string[] = [];
+  const hideDir = (dir: string): string | undefined => {
+    const real = realpathOr(dir);
+    if (real === null || real === "/" || !isRealDirectory(real)) return undefined;
+    if (!hiddenPlaces.includes(real)) args.push("--tmpfs", real);
+    for (const name of [real, resolve(dir)]) {
+      if (!hiddenPlaces.includes(name)) hiddenPlaces.push(name);
+    }
+    return real;
+  };
   // A mount point must exist: the root is read-only, bwrap cannot create one. /run holds the
   // host's unix sockets (D-Bus, docker.sock, agents), which --unshare-net does not cut off:
   // D-Bus alone can start a process outside. (/var/run is /run, or a directory of its own.)
-  const hiddenPlaces: string[] = [];
-  for (const dir of ["/tmp", "/var/tmp", "/run", "/var/run"]) {
-    if (isRealDirectory(dir)) {
-      args.push("--tmpfs", dir);
-      hiddenPlaces.push(dir);
-    }
-  }
+  for (const dir of ["/tmp", "/var/tmp", "/run", "/var/run"]) hideDir(dir);
   // Keys, tokens and other projects live under $HOME; the project is bound back below.
-  if (home && resolve(home) !== "/" && existsSync(home)) {
-    const hidden = resolve(home);
-    args.push("--tmpfs", hidden);
-    hiddenPlaces.push(hidden);
-    // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable.
+  const named = home ? resolve(home) : undefined;
+  const hidden = named !== undefined && named !== "/" ? hideDir(named) : undefined;
+  if (named !== undefined && hidden !== undefined) {
+    // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable: bound
+    // where the home really is (inside its tmpfs bwrap creates the directories).
     for (const dir of path.split(delimiter)) {
-      if (isAbsolute(dir) && resolve(dir).startsWith(`${hidden}/`)) {
-        args.push("--ro-bind-try", resolve(dir), resolve(dir));
-      }
+      if (!isAbsolute(dir)) continue;
+      const at = [hidden, named]
+        .filter((h) => resolve(dir).startsWith(`${h}/`))
+        .map((h) => `${hidden}${resolve(dir).slice(h.length)}`)[0];
+      const real = at === undefined ? null : realpathOr(dir);
+      if (at !== undefined && real !== null) args.push("--ro-bind-try", real, at);
     }
   }
   // KEEL_HOME by its name and where it really is: a link (~/.keel -> ~/dotfiles/keel) hidden
@@ -207,13 +218,15 @@ function baseArgs(
   for (const dir of binds) args.push("--ro-bind-try", dir, dir);
   args.push("--ro-bind", cwd, cwd);
   // KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,
-  // so one inside the project is not bound back; unless the project lies inside it.
-  if (keelNamed !== undefined && keelReal !== null) {
-    for (const dir of new Set([keelNamed, keelReal])) {
-      const boundBack = [cwd, ...binds].some((b) => within(dir, b));
-      const covered = hiddenElsewhere.some((h) => within(dir, h));
-      if (dir !== "/" && !within(cwd, dir) && (boundBack || !covered)) args.push("--tmpfs", dir);
-    }
+  // so one inside the project is not bound back; unless the project lies inside it. The tmpfs
+  // goes where it really is; its name, a link or a path through one, then leads there.
+  if (keelNamed !== undefined && keelReal !== null && isRealDirectory(keelReal)) {
+    const dir = keelReal;
+    const realCwd = realpathOr(cwd) ?? cwd;
+    const boundBack = [cwd, realCwd, ...binds].some((b) => within(dir, b));
+    const covered = hiddenElsewhere.some((h) => within(dir, h));
+    const holdsProject = within(cwd, keelNamed) || within(realCwd, dir);
+    if (dir !== "/" && !holdsProject && (boundBack || !covered)) args.push("--tmpfs", dir);
   }
   // Files that must read as empty: /dev/null over where each really is (a link's target), when
   // that is visible here at all (a target under the hidden home or /tmp is gone already, and

@@ -143,4 +143,81 @@ describe.skipIf(!status.available)("sandboxed shell and a KEEL_HOME that is a li
       rmSync(real, { recursive: true, force: true });
     }
   });
+
+  for (const [name, layout] of [
+    [
+      "a relative link inside the project to a folder of the project",
+      (p: string, _o: string) => {
+        keelDir(join(p, "keel-data"));
+        symlinkSync("keel-data", join(p, ".keel-link"));
+        return { keelHome: join(p, ".keel-link"), paths: [".keel-link", "keel-data"] };
+      },
+    ],
+    [
+      "an absolute link inside the project to a folder of the project",
+      (p: string, _o: string) => {
+        keelDir(join(p, "keel-data"));
+        symlinkSync(join(p, "keel-data"), join(p, ".keel-link"));
+        return { keelHome: join(p, ".keel-link"), paths: [".keel-link", "keel-data"] };
+      },
+    ],
+    [
+      "a link inside the project to a folder outside it",
+      (p: string, o: string) => {
+        keelDir(join(o, "keel-data"));
+        symlinkSync(join(o, "keel-data"), join(p, ".keel-link"));
+        return { keelHome: join(p, ".keel-link"), paths: [".keel-link", join(o, "keel-data")] };
+      },
+    ],
+    [
+      "a folder of the project named through a linked directory",
+      (p: string, _o: string) => {
+        keelDir(join(p, "real", "keel"));
+        symlinkSync(join(p, "real"), join(p, "linked"));
+        return { keelHome: join(p, "linked", "keel"), paths: ["linked/keel", "real/keel"] };
+      },
+    ],
+  ] as const) {
+    it(`${name}: commands still run, and the config reads through neither path`, async () => {
+      const { keelHome, paths } = layout(project.dir, outside.dir);
+      const [first = ""] = paths;
+      writeFileSync(join(project.dir, "visible.txt"), "the project itself\n");
+      const r = await run(
+        `${paths.map((d) => `cat ${d}/config.json`).join("; ")}; ${PLANT(first)}; cat visible.txt`,
+        { ...process.env, KEEL_HOME: keelHome },
+      );
+      expect(r.content).not.toMatch(/Can't mount|bwrap:/);
+      expect(r.content).toContain("ran");
+      expect(r.content).toContain("the project itself");
+      expect(r.content).not.toContain("SECRET");
+    });
+  }
+
+  it("a home that is a link: commands still run, and the home reads through neither path", async () => {
+    const base = visibleBase(); // a link under /tmp is gone with /tmp: try one outside it
+    if (base === undefined) return;
+    const dir = mkdtempSync(join(base, ".keel-home-link-"));
+    try {
+      const real = join(dir, "home-real");
+      mkdirSync(join(real, ".ssh"), { recursive: true });
+      writeFileSync(join(real, ".ssh", "id_rsa"), "SECRET-KEY");
+      // A program installed under the home, on PATH by the link's name, stays runnable.
+      mkdirSync(join(real, "bin"));
+      writeFileSync(join(real, "bin", "mytool"), "#!/bin/sh\necho tool-ran\n", { mode: 0o755 });
+      const link = join(dir, "home-link");
+      symlinkSync(real, link);
+      const r = await run(`cat ${link}/.ssh/id_rsa; cat ${real}/.ssh/id_rsa; mytool; echo ran`, {
+        ...process.env,
+        HOME: link,
+        KEEL_HOME: "",
+        PATH: `${link}/bin:${process.env.PATH}`,
+      });
+      expect(r.content).not.toMatch(/Can't mount|bwrap:/);
+      expect(r.content).toContain("tool-ran");
+      expect(r.content).toContain("ran");
+      expect(r.content).not.toContain("SECRET");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -21,7 +21,8 @@ import { startSimulator } from "../../src/sim/server.js";
 
 const N = Number(process.env.BENCH_N ?? 5);
 const ROOT = resolve(import.meta.dirname, "../..");
-const BIN = join(ROOT, "bin/keel.js");
+/** Experiments: another build of Keel (BENCH_KEEL=/path/to/keel/bin/keel.js). */
+const BIN = process.env.BENCH_KEEL ?? join(ROOT, "bin/keel.js");
 const PROMPT_TEXT = "ask Keel, or /help";
 const TIMEOUT_MS = 30_000;
 

@@ -1,18 +1,10 @@
 #!/usr/bin/env node
-// Keel's command-line entry. CommonJS (bin/package.json says so for this folder): Node's ES
-// module loader costs ~2 ms and ~2 MB of a ~25 ms start, and `keel --version`, `keel --help` and
-// `keel hooks list` run without it. Kept tiny and dependency-free so a too-old Node gets a clear
+// Keel's command-line entry. CommonJS (bin/package.json says so for this folder): importing an
+// ES module costs ~2 ms and ~2 MB of a ~25 ms start (Node's resolve, link and module-job code),
+// and `keel --version`, `keel --help` and `keel hooks list` import none. Kept tiny and dependency-free so a too-old Node gets a clear
 // sentence instead of a syntax error.
 "use strict";
-const {
-  existsSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  statSync,
-  writeSync,
-} = require("node:fs");
+const { existsSync, fstatSync, lstatSync, mkdirSync, readFileSync, writeSync } = require("node:fs");
 const { dirname, join } = require("node:path");
 
 /** The argument lists src/cli/direct.ts runs, word for word (dist/bundle/direct.cjs). */
@@ -167,22 +159,24 @@ function stopQuietlyOnClosedPipe() {
 }
 
 /**
- * A folder for compiled-code caches only this user can write, or null. The OS temp folder is
- * shared: a folder another user made (or opened to others) could hold a cache that runs their
- * code in this process, so it is used only when it is this user's and closed to the rest.
+ * The folder for compiled-code caches, $KEEL_HOME/cache (KEEL_HOME as src/cli/paths.ts reads it),
+ * or null. A cache is code V8 runs without asking where it came from, so it lives where nothing
+ * else may write: Keel's home is a protected path for the model's file tools and hidden from
+ * sandboxed commands (not the shared temp folder, Node's default). The folder is used only when
+ * it is this user's and closed to others.
  */
 function privateCacheDir() {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return null;
-  const uid = process.getuid?.() ?? -1;
-  const dir = join(require("node:os").tmpdir(), `keel-cache-${uid}`);
+  const { resolve } = require("node:path");
+  const home = process.env.KEEL_HOME
+    ? resolve(process.env.KEEL_HOME)
+    : join(require("node:os").homedir(), ".keel");
+  const dir = join(home, "cache");
   try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    if (err?.code !== "EEXIST") return null;
-  }
-  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const info = lstatSync(dir);
-    const own = uid === -1 || info.uid === uid;
+    if (process.platform === "win32") return info.isDirectory() ? dir : null;
+    const own = info.uid === process.getuid();
     return info.isDirectory() && own && (info.mode & 0o077) === 0 ? dir : null;
   } catch {
     return null;
@@ -191,23 +185,32 @@ function privateCacheDir() {
 
 /**
  * Runs dist/bundle/direct.cjs (src/cli/direct.ts bundled alone) for `args`, or returns null
- * when the build has none (a tsc-only build). It runs as a vm.Script with a V8 code cache taken
- * after the run: unlike Node's compile cache, taken before a module runs, it holds every
- * function the listing compiled (~4 ms of `keel hooks list` with hooks). The cache file is named
- * after the bundle's path, size and time and Node's version; V8 refuses one made by another V8
- * or for source of another length, and a refused or missing cache is made again.
+ * when it cannot (a tsc-only build has none; a damaged one falls back to the program too). It
+ * runs as a vm.Script with a V8 code cache taken after the run: unlike Node's compile cache,
+ * taken before a module runs, it holds every function the listing compiled (~4 ms of `keel hooks
+ * list` with hooks). V8 checks only a cache's V8 version, flags and source length, so the file
+ * is named after what identifies this exact bundle: its path, and the size, times and inode of
+ * the file read (ctime cannot be set back, so an upgrade in place is a new name). A refused or
+ * missing cache is made again.
  */
 function runDirect(args, cacheDir) {
   const file = join(__dirname, "../dist/bundle/direct.cjs");
+  const { closeSync, openSync } = require("node:fs");
   let source;
   let info;
   try {
-    source = readFileSync(file, "utf8");
-    info = statSync(file);
+    const fd = openSync(file, "r");
+    try {
+      info = fstatSync(fd);
+      source = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return null;
   }
-  const key = `${process.version}-${process.arch}-${info.size}-${Math.trunc(info.mtimeMs)}`;
+  const times = `${Math.trunc(info.mtimeMs)}-${Math.trunc(info.ctimeMs)}`;
+  const key = `${process.version}-${process.arch}-${info.size}-${times}-${info.ino}`;
   const prefix = `direct-${pathHash(file)}-`;
   const cacheFile = cacheDir === null ? null : join(cacheDir, `${prefix}${key}.cache`);
   let cachedData;
@@ -216,14 +219,26 @@ function runDirect(args, cacheDir) {
   } catch {
     // None yet.
   }
-  const { Script } = require("node:vm");
-  // Node's own CommonJS wrapper, on the first line so positions in stack traces stay right.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new Script(wrapped, { filename: file, cachedData });
-  const module = { exports: {} };
-  const requireHere = require("node:module").createRequire(file);
-  script.runInThisContext()(module.exports, requireHere, module, file, dirname(file));
-  return module.exports.runDirect(args).then((code) => {
+  let script;
+  let run;
+  try {
+    const { Script } = require("node:vm");
+    // Node's own CommonJS wrapper, on the first line so positions in stack traces stay right.
+    const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+    script = new Script(wrapped, { filename: file, cachedData });
+    const module = { exports: {} };
+    // Its requires are the vendored packages next to it (node:module's createRequire would load
+    // parts of the ES module loader).
+    const bundleDir = dirname(file);
+    const requireHere = (id) => require(id.startsWith("./") ? join(bundleDir, id) : id);
+    script.runInThisContext()(module.exports, requireHere, module, file, bundleDir);
+    run = module.exports.runDirect;
+    if (typeof run !== "function") return null;
+  } catch {
+    // A damaged bundle (an interrupted build): the program says the same.
+    return null;
+  }
+  return run(args).then((code) => {
     if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected)) {
       saveCache(cacheFile, prefix, script.createCachedData());
     }

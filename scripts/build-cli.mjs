@@ -465,7 +465,7 @@ async function mergeEntry() {
 
 /**
  * dist/bundle/direct.cjs: src/cli/direct.ts and everything it reaches, in one CommonJS file
- * that bin/keel.js runs for `keel hooks list [--json]` without Node's ES module loader and with
+ * that bin/keel.js runs for `keel hooks list [--json]` without importing an ES module and with
  * a code cache of its own (see runDirect there). The code it shares with the program is a
  * second copy, never loaded in the same process as the program's. Built-ins and the vendored
  * packages load as in the program (on first use); a dynamic import() could not run there (the

@@ -1,7 +1,7 @@
 /**
  * User mistakes and how a failed command reports itself. A module of its own so the start-up
- * path that runs without commander (src/cli/direct.ts, bundled on its own as CommonJS) and the
- * commander program share one UserError class.
+ * path that runs without commander (src/cli/direct.ts, bundled on its own as CommonJS, with a
+ * copy of this class) does not bring the program (src/cli/main.ts) into its bundle.
  */
 
 /** Thrown by commands for user mistakes: printed as one line, exit code 1, no stack trace. */

@@ -14,6 +14,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -170,25 +171,26 @@ describe("lazy command loading", () => {
 
 describe("the code cache of `keel hooks list` (bin/keel.js runDirect)", () => {
   const uid = process.getuid?.() ?? -1;
-  /** `keel hooks list` with TMPDIR of its own (where the cache folder is made). */
-  function list(tmp: string, env: NodeJS.ProcessEnv = {}) {
+  /** `keel hooks list` with a KEEL_HOME of its own (whose cache/ folder holds the caches). */
+  function list(home: string, env: NodeJS.ProcessEnv = {}) {
     const r = spawnSync(process.execPath, [build.bin, "hooks", "list"], {
       cwd: work,
-      env: { ...process.env, HOME: work, KEEL_HOME: join(work, "keel"), TMPDIR: tmp, ...env },
+      env: { ...process.env, HOME: work, KEEL_HOME: home, ...env },
       encoding: "utf8",
     });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("Hooks for");
     return r.stdout;
   }
   const cacheFiles = (dir: string) =>
     existsSync(dir) ? readdirSync(dir).filter((n) => /^direct-.*\.cache$/.test(n)) : [];
+  const direct = () => join(build.bin, "../../dist/bundle/direct.cjs");
 
-  it("is made once, private to the user, and used as it is by the next start", () => {
-    const tmp = mkdtempSync(join(work, "tmp-"));
-    const dir = join(tmp, `keel-cache-${uid}`);
-    const first = list(tmp);
+  it("is made once in KEEL_HOME/cache, private to the user, and used as it is next time", () => {
+    const home = mkdtempSync(join(work, "home-"));
+    const dir = join(home, "cache");
+    const first = list(home);
+    expect(first).toContain("Hooks for");
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const [name] = cacheFiles(dir);
     expect(name).toBeDefined();
@@ -196,7 +198,7 @@ describe("the code cache of `keel hooks list` (bin/keel.js runDirect)", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const made = statSync(file).mtimeMs;
     const bytes = readFileSync(file);
-    expect(list(tmp)).toBe(first);
+    expect(list(home)).toBe(first);
     // Accepted by V8: not written again.
     expect(statSync(file).mtimeMs).toBe(made);
     expect(readFileSync(file).equals(bytes)).toBe(true);
@@ -205,41 +207,73 @@ describe("the code cache of `keel hooks list` (bin/keel.js runDirect)", () => {
   });
 
   it("a damaged cache is refused and made again; the listing is the same", () => {
-    const tmp = mkdtempSync(join(work, "tmp-"));
-    const dir = join(tmp, `keel-cache-${uid}`);
-    const clean = list(tmp);
+    const home = mkdtempSync(join(work, "home-"));
+    const dir = join(home, "cache");
+    const clean = list(home);
     const [name] = cacheFiles(dir);
     const file = join(dir, name ?? "");
     const good = readFileSync(file);
     for (const bad of [Buffer.from("garbage"), good.subarray(0, good.length >> 1)]) {
       writeFileSync(file, bad);
-      expect(list(tmp)).toBe(clean);
+      expect(list(home)).toBe(clean);
       // Made again, whole: the next start takes it as it is.
       expect(readFileSync(file).length).toBeGreaterThan(good.length / 2);
       const made = statSync(file).mtimeMs;
-      expect(list(tmp)).toBe(clean);
+      expect(list(home)).toBe(clean);
       expect(statSync(file).mtimeMs).toBe(made);
     }
   });
 
+  it("a bundle changed in place (same size, same mtime, as an npm upgrade leaves it) is not run from the old cache", () => {
+    const home = mkdtempSync(join(work, "home-"));
+    const original = readFileSync(direct(), "utf8");
+    // As numbers of seconds: a Date would round the time to a millisecond.
+    const { atimeMs, mtimeMs } = statSync(direct());
+    expect(list(home)).toContain("Hooks for");
+    const changed = original.replace("Hooks for ", "HOOKS FOR ");
+    expect(changed.length).toBe(original.length);
+    try {
+      writeFileSync(direct(), changed);
+      utimesSync(direct(), atimeMs / 1000, mtimeMs / 1000);
+      expect(Math.trunc(statSync(direct()).mtimeMs)).toBe(Math.trunc(mtimeMs));
+      expect(list(home)).toContain("HOOKS FOR");
+    } finally {
+      writeFileSync(direct(), original);
+    }
+  });
+
+  it("a damaged bundle falls back to the program, which prints the same", () => {
+    const home = mkdtempSync(join(work, "home-"));
+    const clean = list(home);
+    const original = readFileSync(direct(), "utf8");
+    try {
+      for (const bad of ["", original.slice(0, original.length >> 1), "module.exports = {};"]) {
+        writeFileSync(direct(), bad);
+        expect(list(home)).toBe(clean);
+      }
+    } finally {
+      writeFileSync(direct(), original);
+    }
+  });
+
   it("a cache folder another user owns or others may write is not used", () => {
-    const tmp = mkdtempSync(join(work, "tmp-"));
-    const dir = join(tmp, `keel-cache-${uid}`);
+    const home = mkdtempSync(join(work, "home-"));
+    const dir = join(home, "cache");
     mkdirSync(dir);
     chmodSync(dir, 0o777);
-    list(tmp);
+    list(home);
     expect(readdirSync(dir)).toEqual([]);
     if (uid === 0) {
       chmodSync(dir, 0o700);
       chownSync(dir, 65534, 65534);
-      list(tmp);
+      list(home);
       expect(readdirSync(dir)).toEqual([]);
     }
   });
 
   it("NODE_DISABLE_COMPILE_CACHE=1 makes no cache at all", () => {
-    const tmp = mkdtempSync(join(work, "tmp-"));
-    list(tmp, { NODE_DISABLE_COMPILE_CACHE: "1" });
-    expect(readdirSync(tmp)).toEqual([]);
+    const home = mkdtempSync(join(work, "home-"));
+    list(home, { NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(existsSync(join(home, "cache"))).toBe(false);
   });
 });

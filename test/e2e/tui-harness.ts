@@ -97,7 +97,11 @@ export function e2eLifecycle(opts: { skip?: boolean } = {}): E2eState {
   afterEach(async () => {
     for (const t of state.terminals.splice(0)) t.close();
     for (const s of state.sims.splice(0)) await s.close();
-    for (const d of state.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    // A Keel whose terminal just closed may still be writing its compile cache into a KEEL_HOME
+    // here (at exit): retry instead of failing on a folder that filled up meanwhile.
+    for (const d of state.dirs.splice(0)) {
+      rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    }
   });
   afterAll(() => cleanup());
   return state;

@@ -1,9 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} strings are the syntax under test
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/mcp/index.js";
+import { isAlive } from "../tools/helpers.js";
 import { EVERYTHING, FAULT_SERVER, faultEntry, stdioEntry } from "./servers.js";
 
 const managers: McpManager[] = [];
@@ -26,22 +27,6 @@ async function start(opts: Omit<Parameters<typeof McpManager.start>[0], "env" | 
 const signal = () => new AbortController().signal;
 
 /** Whether a process with this pid exists. */
-/** Whether `pid` still runs. A zombie (ended, not yet reaped: its parent died and the reaper is
- *  busy on a loaded machine) has ended. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return true;
-  }
-}
-
 describe("McpManager against server-everything (stdio)", () => {
   it("lists its tools as mcp__everything__<tool>, sorted, and calls echo", async () => {
     const { m } = await start({ servers: [stdioEntry("everything", EVERYTHING, ["stdio"])] });

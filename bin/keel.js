@@ -267,7 +267,7 @@ function saveCache(file, prefix, data) {
       }
     }
   } catch {
-    // A full disk or a read-only temp folder only costs the next start its compile time.
+    // A full disk or a read-only KEEL_HOME only costs the next start its compile time.
     rmSync(partial, { force: true });
   }
 }

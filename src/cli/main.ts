@@ -14,7 +14,6 @@ import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { VERSION } from "../version.js";
 import { reportFailure } from "./user-error.js";
-import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** A command module's registration function. */
 export type RegisterCommand = (program: Command) => void;
@@ -113,16 +112,9 @@ function prebuiltHelp(): string | null {
   return null;
 }
 
-/** Commands that run a session (the interactive one is ""), unless asked for help or version. */
-const SESSION_COMMANDS = new Set(["", "run"]);
-const INFO_FLAGS = new Set(["-h", "--help", "-v", "--version"]);
-
 /** The program with only what `argv` runs registered (everything when unsure). */
 async function programFor(argv: readonly string[]): Promise<Command> {
   const name = commandOf(argv);
-  if (name !== null && SESSION_COMMANDS.has(name) && !argv.some((a) => INFO_FLAGS.has(a))) {
-    keepYoungGenerationSmall();
-  }
   if (name === null) return buildProgram();
   const help = prebuiltHelp();
   if (help === null) return buildProgram();

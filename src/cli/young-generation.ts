@@ -6,6 +6,12 @@
  * Set at run time rather than with `node --max-semi-space-size=1` on the `#!` line: any V8 flag
  * given at start makes V8 reject the code cache Node ships for its own modules, and every
  * command (`keel --help`, `keel hooks list`) then compiled those from source (~10 ms).
+ *
+ * Set at run time, it does the same to every module loaded after it (a flag changes the hash V8
+ * checks a code cache against): Node's own (node:https, node:assert… twice as slow to load) and
+ * the bundle's chunks in Keel's compile cache. So a session sets it once its modules are
+ * loaded: `keel run` when the agent is made, the TUI after its first frame and the session's
+ * opening. (Set at start, it cost the TUI's first frame ~12 ms.)
  */
 import { setFlagsFromString } from "node:v8";
 

@@ -49,7 +49,6 @@ export {
   reopenSession,
   type SessionHandle,
   type SessionWriteOptions,
-  UsageLogError,
 } from "./store.js";
 export {
   appendUsage,
@@ -60,3 +59,4 @@ export {
   type UsageTotals,
   usageStats,
 } from "./usage.js";
+export { UsageLogError } from "./usage-log-error.js";

@@ -19,6 +19,7 @@ import {
   type UsageRecord,
 } from "./records.js";
 import { appendUsage, stampUsage } from "./usage.js";
+import { UsageLogError } from "./usage-log-error.js";
 
 /** An open session being written. Methods throw on I/O errors and on invalid rendered JSON. */
 export interface SessionHandle {
@@ -103,21 +104,6 @@ export function reopenSession(
     fsync: opts.fsync ?? false,
     lock,
   });
-}
-
-/**
- * The global usage log could not be appended to; the session file has the record. Not a session
- * write failure: the conversation is safe, only `keel stats` misses the request.
- */
-export class UsageLogError extends Error {
-  override name = "UsageLogError";
-  constructor(path: string, cause: unknown) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const why = code ?? (cause instanceof Error ? cause.message : String(cause));
-    super(
-      `could not add to the usage log ${path} (${why}); the session is saved, \`keel stats\` will miss these requests`,
-    );
-  }
 }
 
 function makeHandle(s: {

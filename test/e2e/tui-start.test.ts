@@ -7,7 +7,7 @@
  * test starts typing when Keel has taken the terminal.)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,14 @@ if (!TMUX) console.warn("test/e2e/tui-start.test.ts: tmux is not installed; skip
 const e2e = e2eLifecycle({ skip: !TMUX });
 
 async function start(
-  opts: { hooks?: boolean; sim?: ReturnType<typeof script>; mcp?: Record<string, unknown> } = {},
+  opts: {
+    hooks?: boolean;
+    sim?: ReturnType<typeof script>;
+    mcp?: Record<string, unknown>;
+    /** Options for node before bin/keel.js, and variables for the environment. */
+    node?: string[];
+    env?: Record<string, string>;
+  } = {},
 ) {
   const dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
   e2e.dirs.push(dir);
@@ -59,9 +66,13 @@ async function start(
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
   };
-  const term = new TmuxTerminal({ cwd: project, env, argv: [process.execPath, e2e.bin] });
+  const term = new TmuxTerminal({
+    cwd: project,
+    env: { ...env, ...opts.env },
+    argv: [process.execPath, ...(opts.node ?? []), e2e.bin],
+  });
   e2e.terminals.push(term);
-  return { term, sim, project };
+  return { term, sim, project, dir };
 }
 
 async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -97,6 +108,49 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     // Once: in the transcript, not also echoed by the terminal above the first frame.
     const all = await term.waitFor((t) => t.includes("ask Keel, or /help"), { history: true });
     expect(all.split(typed).length - 1, all).toBe(1);
+  }, 60_000);
+
+  it("the first frame comes before zod and the session's modules load, and before any V8 flag is set", async () => {
+    // A probe loaded before bin/keel.js writes, in order: every file module loaded, the V8
+    // flags set at run time, and the first frame that shows the prompt.
+    const dir = await mkdtemp(join(tmpdir(), "keel-tui-probe-"));
+    e2e.dirs.push(dir);
+    const probe = join(dir, "probe.mjs");
+    const log = join(dir, "probe.log");
+    await writeFile(
+      probe,
+      `import { appendFileSync } from "node:fs";
+import { registerHooks, syncBuiltinESMExports } from "node:module";
+import v8 from "node:v8";
+const note = (line) => appendFileSync(process.env.KEEL_TEST_PROBE, line + "\\n");
+registerHooks({ load(url, ctx, next) {
+  if (url.startsWith("file:")) note("LOADED " + url);
+  return next(url, ctx);
+} });
+const setFlags = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => { note("FLAGS " + flags); return setFlags(flags); };
+syncBuiltinESMExports();
+const write = process.stdout.write;
+process.stdout.write = function (chunk, ...rest) {
+  if (String(chunk).includes("ask Keel")) note("FRAME");
+  return write.call(this, chunk, ...rest);
+};`,
+    );
+    const { term } = await start({ node: ["--import", probe], env: { KEEL_TEST_PROBE: log } });
+    await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n") : []);
+    // The session opens after the first frame; the flag is set once it has (and Markdown loaded).
+    await until(() => lines().some((l) => l.startsWith("FLAGS ")), "the V8 flag", 20_000);
+    const seen = lines();
+    const frame = seen.indexOf("FRAME");
+    const zod = seen.findIndex((l) => l.endsWith("/vendor-zod.cjs"));
+    const flags = seen.findIndex((l) => l.startsWith("FLAGS "));
+    expect(frame, seen.join("\n")).toBeGreaterThan(0);
+    // zod (10 ms to load) is the session's: its schemas are not needed to draw the prompt.
+    expect(zod, seen.join("\n")).toBeGreaterThan(frame);
+    // A flag set at run time makes V8 refuse the code cache of every module loaded after it.
+    expect(flags, seen.join("\n")).toBeGreaterThan(frame);
+    expect(seen[flags]).toBe("FLAGS --semi-space-growth-factor=1");
   }, 60_000);
 
   it("with untrusted project hooks, a prompt sent at start waits for the trust answer", async () => {

@@ -22,6 +22,7 @@ import { loadConfig } from "../llm-config.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { stripControls } from "../terminal-text.js";
 import { UserError } from "../user-error.js";
+import { keepYoungGenerationSmall } from "../young-generation.js";
 import {
   createRunPrinter,
   createRunTally,
@@ -242,6 +243,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       await mcpServers?.close();
       throw err;
     });
+    // The session's modules are loaded: from here on, a small young generation (see there).
+    keepYoungGenerationSmall();
     // Events are printed and tallied as they pass, never kept: a command's output can be
     // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
     const tally = createRunTally(withHint);

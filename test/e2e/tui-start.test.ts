@@ -112,7 +112,8 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
 
   it("the first frame comes before zod and the session's modules load, and before any V8 flag is set", async () => {
     // A probe loaded before bin/keel.js writes, in order: every file module loaded, the V8
-    // flags set at run time, and the first frame that shows the prompt.
+    // flags set at run time, and the first frame that shows the prompt (with node:assert, if
+    // it was loaded by then).
     const dir = await mkdtemp(join(tmpdir(), "keel-tui-probe-"));
     e2e.dirs.push(dir);
     const probe = join(dir, "probe.mjs");
@@ -131,8 +132,13 @@ const setFlags = v8.setFlagsFromString;
 v8.setFlagsFromString = (flags) => { note("FLAGS " + flags); return setFlags(flags); };
 syncBuiltinESMExports();
 const write = process.stdout.write;
+let framed = false;
 process.stdout.write = function (chunk, ...rest) {
-  if (String(chunk).includes("ask Keel")) note("FRAME");
+  if (String(chunk).includes("ask Keel") && !framed) {
+    framed = true;
+    if (process.moduleLoadList.includes("NativeModule assert")) note("BUILTIN assert");
+    note("FRAME");
+  }
   return write.call(this, chunk, ...rest);
 };`,
     );
@@ -146,6 +152,11 @@ process.stdout.write = function (chunk, ...rest) {
     const zod = seen.findIndex((l) => l.endsWith("/vendor-zod.cjs"));
     const flags = seen.findIndex((l) => l.startsWith("FLAGS "));
     expect(frame, seen.join("\n")).toBeGreaterThan(0);
+    const beforeFrame = seen.slice(0, frame);
+    // `keel` alone parses no option: commander is not loaded (src/cli/main.ts).
+    expect(beforeFrame.filter((l) => /\/commander-\w+\.mjs$/.test(l))).toEqual([]);
+    // Ink's signal-exit checks its argument without node:assert (scripts/build-cli.mjs).
+    expect(beforeFrame).not.toContain("BUILTIN assert");
     // zod (10 ms to load) is the session's: its schemas are not needed to draw the prompt.
     expect(zod, seen.join("\n")).toBeGreaterThan(frame);
     // A flag set at run time makes V8 refuse the code cache of every module loaded after it.

@@ -6,17 +6,7 @@
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.js";
 import { UserError } from "../user-error.js";
-
-/** The options of `keel` as the TUI takes them. */
-interface InteractiveFlags {
-  model?: string;
-  mode?: PermissionMode;
-  continue: boolean;
-  resume?: string;
-  cwd?: string;
-  harvest: boolean;
-  branch?: number;
-}
+import { type InteractiveFlags, startInteractive } from "./interactive-start.js";
 
 function isMode(value: string): value is PermissionMode {
   return PERMISSION_MODES.some((m) => m === value);
@@ -83,21 +73,6 @@ export function register(program: Command): void {
       if (o.continue && o.resume !== undefined) {
         throw new UserError("--continue and --resume cannot be used together");
       }
-      // The TUI's modules load while the project directory is checked.
-      const tui = import("../tui/run.js");
-      void tui.catch(() => {});
-      const { keelHomeDir, resolveProjectDir } = await import("../paths.js");
-      const projectDir = await resolveProjectDir(o.cwd);
-      const { runInteractive } = await tui;
-      await runInteractive({
-        keelHome: keelHomeDir(),
-        projectDir,
-        ...(o.model !== undefined ? { model: o.model } : {}),
-        ...(o.mode !== undefined ? { mode: o.mode } : {}),
-        ...(o.resume !== undefined ? { resume: o.resume } : {}),
-        continueLatest: o.continue,
-        ...(o.harvest ? { harvest: true } : {}),
-        ...(o.branch !== undefined ? { branch: o.branch } : {}),
-      });
+      await startInteractive(o);
     });
 }

@@ -1,7 +1,8 @@
 /**
  * A real `keel run` (the built CLI against the simulator) in a project with one untrusted hook
  * says that the hook will not run exactly once: on stderr in text mode, as one notice event in
- * stream-json, and again once on a run that continues the session.
+ * stream-json, on stderr and in the result's `warnings` in json, and again once on a run that
+ * continues the session.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -59,7 +60,7 @@ function keelRun(project: string, home: string, args: string[]) {
 const count = (text: string) => text.split(NOTICE).length - 1;
 
 describe("keel run with one untrusted project hook", () => {
-  it("says it will not run once per run, in text and stream-json", async () => {
+  it("says it will not run once per run, in text, stream-json and json", async () => {
     const project = join(work, "project");
     const home = join(work, "home");
     mkdirSync(join(project, ".keel"), { recursive: true });
@@ -88,5 +89,13 @@ describe("keel run with one untrusted project hook", () => {
       .map((l) => JSON.parse(l) as { type: string; text?: string })
       .filter((e) => e.type === "notice" && e.text?.includes(NOTICE));
     expect(notices).toHaveLength(1);
+
+    // json: stdout is the result alone, which lists the warning; stderr says it once too.
+    const json = await keelRun(project, home, ["and json", "--output-format", "json"]);
+    expect(json.code).toBe(0);
+    expect(count(json.stderr)).toBe(1);
+    const result = JSON.parse(json.stdout) as { warnings: string[]; isError: boolean };
+    expect(result.isError).toBe(false);
+    expect(result.warnings.filter((w) => w.includes(NOTICE))).toHaveLength(1);
   });
 });

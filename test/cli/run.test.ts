@@ -36,12 +36,14 @@ describe("keel run output", () => {
         "toolCalls",
         "turns",
         "usage",
+        "warnings",
       ].sort(),
     );
     expect(out.result).toBe("The answer is 42.");
     expect(out).toMatchObject({ isError: false, stopReason: "end", error: null });
     expect(out.turns).toBe(2);
     expect(out.toolCalls).toEqual([{ name: "list_dir", input: { path: "." }, status: "ok" }]);
+    expect(out.warnings).toEqual([]);
     const sim = world.sim.requests;
     expect(out.usage).toEqual({
       promptTokens: sim.reduce((n, q) => n + q.promptTokens, 0),

@@ -30,6 +30,8 @@ export interface RunJson {
   cacheHitRatio: number;
   toolCalls: Array<{ name: string; input: Record<string, unknown>; status: ToolCallStatus }>;
   hookRuns: Array<{ event: string; source: string; outcome: string; durationMs: number }>;
+  /** Warnings and errors the run noticed (also said on stderr), in order, each once. */
+  warnings: string[];
 }
 
 /** What a finished run produced: the JSON summary and, when it failed, a one-line reason. */
@@ -46,7 +48,11 @@ export interface RunOutcome {
   failure: string | null;
   toolCalls: RunJson["toolCalls"];
   hookRuns: RunJson["hookRuns"];
+  warnings: string[];
 }
+
+/** At most this many distinct warnings are kept for the JSON summary. */
+const MAX_WARNINGS = 50;
 
 /** Folds a run's events into its outcome as they pass. */
 export interface RunTally {
@@ -68,6 +74,7 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
   let lastNotice: string | null = null;
   const toolCalls: RunJson["toolCalls"] = [];
   const hookRuns: RunJson["hookRuns"] = [];
+  const warnings = new Set<string>();
   return {
     add: (ev) => {
       // Hooks that ran inside a sub-agent ran in this run too.
@@ -90,6 +97,8 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
         lastError = ev.message;
       } else if (ev.type === "notice" && ev.level !== "info") {
         lastNotice = ev.text;
+        // Bounded: a notice per tool call in a long run is still a short list.
+        if (warnings.size < MAX_WARNINGS) warnings.add(oneLine(ev.text));
       } else if (ev.type === "turn_end") {
         result = ev.text;
         stopReason = ev.stopReason;
@@ -107,6 +116,7 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
         failure: why === null ? null : oneLine(why),
         toolCalls,
         hookRuns,
+        warnings: [...warnings],
       };
     },
   };
@@ -137,6 +147,7 @@ export function runSummary(
       cacheHitRatio: stats.cacheHitRatio,
       toolCalls: outcome.toolCalls,
       hookRuns: outcome.hookRuns,
+      warnings: outcome.warnings,
     },
   };
 }
@@ -180,17 +191,33 @@ export function createRunPrinter(
   format: "text" | "json" | "stream-json",
   out: RunStreams,
 ): RunPrinter {
+  if (format === "stream-json") return createStreamJsonPrinter(out);
+  const notices = new Set<string>();
+  const err = { stderr: (line: string) => out.stderr(stripControls(line)) };
+  /** What a script must hear whatever the format: notices and hooks that failed. */
+  const warn = (ev: AgentEvent): void => {
+    if (ev.type === "notice") {
+      err.stderr(`keel: ${ev.text}\n`);
+      notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
+    } else if (ev.type === "hook_run") {
+      // Passes and blocks speak through their effects; a hook that failed would be silent.
+      const o = ev.run.outcome;
+      if (o === "warn" || o === "error" || o === "timeout") {
+        err.stderr(`keel: ${hookFailure(ev.run)}\n`);
+      }
+    }
+  };
   if (format === "json") {
+    // stdout is the one JSON object; what the text format says on stderr about notices and
+    // failed hooks is said there too (a project hook that will not run is not kept quiet).
     return {
       init: () => {},
-      event: () => {},
+      event: warn,
       finish: (s) => out.stdout(`${terminalSafeJson(s.json)}\n`),
-      shownOnStderr: () => false,
+      shownOnStderr: (line) => notices.has(line),
     };
   }
-  if (format === "stream-json") return createStreamJsonPrinter(out);
   let endsWithNewline = true;
-  const notices = new Set<string>();
   // Model and hook text may carry escape sequences (OSC 52, clear screen): never written raw,
   // to a terminal or a pipe. Keel's text output itself has none.
   const stripper = createTextStripper();
@@ -200,7 +227,6 @@ export function createRunPrinter(
     out.stdout(clean);
     endsWithNewline = clean.endsWith("\n");
   };
-  const err = { stderr: (line: string) => out.stderr(stripControls(line)) };
   return {
     init: () => {},
     event: (ev) => {
@@ -220,18 +246,8 @@ export function createRunPrinter(
             err.stderr(`keel: ${ev.name} ${ev.status}: ${resultLine(ev.content)}\n`);
           break;
         case "hook_run":
-          // Passes and blocks speak through their effects; a hook that failed would be silent.
-          if (
-            ev.run.outcome === "warn" ||
-            ev.run.outcome === "error" ||
-            ev.run.outcome === "timeout"
-          ) {
-            err.stderr(`keel: ${hookFailure(ev.run)}\n`);
-          }
-          break;
         case "notice":
-          err.stderr(`keel: ${ev.text}\n`);
-          notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
+          warn(ev);
           break;
         case "harvest":
           for (const line of planLines(ev.plan)) out.stderr(`keel: ${line}\n`);

@@ -187,6 +187,13 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
   });
+  // Events are printed and tallied as they pass, never kept: a command's output can be
+  // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
+  const tally = createRunTally(withHint);
+  const track = (ev: AgentEvent) => {
+    tally.add(ev);
+    printer.event(ev);
+  };
   let outcome: RunOutcome;
   let stats: AgentStats;
   try {
@@ -198,7 +205,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       cwd: projectDir,
       keelVersion: VERSION,
     });
-    for (const w of session.warnings) printer.event({ type: "notice", level: "warn", text: w });
+    for (const w of session.warnings) track({ type: "notice", level: "warn", text: w });
     // Headless: no elicitation handler, so a server's questions are declined.
     // Interrupted while servers start: the wait ends at once (the turn is then refused). A
     // server still starting after a second is named, so a slow start is not a silent hang.
@@ -245,13 +252,6 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     });
     // The session's modules are loaded: from here on, a small young generation (see there).
     keepYoungGenerationSmall();
-    // Events are printed and tallied as they pass, never kept: a command's output can be
-    // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
-    const tally = createRunTally(withHint);
-    const track = (ev: AgentEvent) => {
-      tally.add(ev);
-      printer.event(ev);
-    };
     for (const text of hookWarnings(agent.hooks.listing())) {
       track({ type: "notice", level: "warn", text });
     }

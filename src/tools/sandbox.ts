@@ -12,6 +12,7 @@ import {
   existsSync,
   lstatSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   statSync,
 } from "node:fs";
@@ -157,6 +158,62 @@ function isRealDirectory(path: string): boolean {
   }
 }
 
+/**
+ * The links met on the way to `path`, in order: each where it really is (`at`: its directory's
+ * real path and its name) and what it says. Empty when `path` leads nowhere.
+ */
+function linksAlong(path: string): Array<{ at: string; target: string }> {
+  const links: Array<{ at: string; target: string }> = [];
+  const rest = path.split("/").reverse();
+  let done = "/";
+  while (rest.length > 0) {
+    const part = rest.pop();
+    if (part === undefined || part === "" || part === ".") continue;
+    if (part === "..") {
+      done = dirname(done);
+      continue;
+    }
+    const next = join(done, part);
+    try {
+      if (!lstatSync(next).isSymbolicLink()) {
+        done = next;
+        continue;
+      }
+      if (links.length >= 40) return []; // a loop: the kernel gives up too (ELOOP)
+      const target = readlinkSync(next);
+      links.push({ at: next, target });
+      rest.push(...target.split("/").reverse());
+      if (isAbsolute(target)) done = "/";
+    } catch {
+      return [];
+    }
+  }
+  return links;
+}
+
+/**
+ * Whether a link can be made at `path` by `args`: the last of their mounts at `path` or around
+ * it is a tmpfs (a place Keel hides), and nothing is put at `path` or under it (bwrap makes the
+ * directories a mount point needs: a program directory on PATH named through the same link).
+ */
+function linkCanBeMade(args: readonly string[], path: string): boolean {
+  let tmpfs = false;
+  for (let i = 0; i < args.length; i++) {
+    const op = args[i] ?? "";
+    const operands = ["--tmpfs", "--dev", "--proc"].includes(op)
+      ? 1
+      : ["--ro-bind", "--ro-bind-try", "--symlink"].includes(op)
+        ? 2
+        : 0;
+    const at = args[i + operands];
+    i += operands;
+    if (operands === 0 || at === undefined) continue;
+    if (within(at, path)) return false;
+    if (op !== "--symlink" && within(path, at)) tmpfs = op === "--tmpfs";
+  }
+  return tmpfs;
+}
+
 /** Whether `dir` is `root` or lies under it (everything lies under `/`). */
 const within = (dir: string, root: string) =>
   root === "/" || dir === root || dir.startsWith(`${root}/`);
@@ -210,22 +267,26 @@ function baseArgs(
   if (keelNamed !== undefined) hiddenPlaces.push(keelNamed);
   if (keelReal !== null && keelReal !== keelNamed) hiddenPlaces.push(keelReal);
   // The project itself is bound whatever it is (the user chose it); what lies around it only
-  // when that does not show a hidden place again.
+  // when that does not show a hidden place again. Both where it really is: bwrap cannot mount
+  // on a link or through one (`--cwd` naming a link, or a path through a linked home: every
+  // command failed), and a project bound at a link's name was a second copy of it, where the
+  // files the Read rules hide, hidden where they really are, read in full.
+  const realCwd = realpathOr(cwd) ?? cwd;
   const binds = projectBinds(
-    cwd,
-    hiddenPlaces.filter((h) => !within(h, cwd)),
+    realCwd,
+    hiddenPlaces.filter((h) => !within(h, realCwd)),
   );
   for (const dir of binds) args.push("--ro-bind-try", dir, dir);
-  args.push("--ro-bind", cwd, cwd);
+  args.push("--ro-bind", realCwd, realCwd);
   // KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,
-  // so one inside the project is not bound back; unless the project lies inside it. The tmpfs
+  // so one inside the project is not bound back; unless the project really lies inside it (a
+  // project named through a link inside it, $KEEL_HOME/link -> elsewhere, does not). The tmpfs
   // goes where it really is; its name, a link or a path through one, then leads there.
   if (keelNamed !== undefined && keelReal !== null && isRealDirectory(keelReal)) {
     const dir = keelReal;
-    const realCwd = realpathOr(cwd) ?? cwd;
-    const boundBack = [cwd, realCwd, ...binds].some((b) => within(dir, b));
+    const boundBack = [realCwd, ...binds].some((b) => within(dir, b));
     const covered = hiddenElsewhere.some((h) => within(dir, h));
-    const holdsProject = within(cwd, keelNamed) || within(realCwd, dir);
+    const holdsProject = within(realCwd, dir);
     if (dir !== "/" && !holdsProject && (boundBack || !covered)) args.push("--tmpfs", dir);
   }
   // Files that must read as empty: /dev/null over where each really is (a link's target), when
@@ -235,12 +296,19 @@ function baseArgs(
     const real = realpathOr(file);
     if (real === null) continue;
     const shown =
-      [cwd, ...binds].some((b) => within(real, b)) || !hiddenPlaces.some((h) => within(real, h));
+      [realCwd, ...binds].some((b) => within(real, b)) ||
+      !hiddenPlaces.some((h) => within(real, h));
     if (shown) args.push("--ro-bind", "/dev/null", real);
+  }
+  // The project's name leads there too: a link on the way to it that lies in a hidden place
+  // (`--cwd /tmp/link`, ~/work -> /srv/work) is made again in the tmpfs, saying what it says.
+  // A link shows nothing: what it leads to is visible or not by the mounts above.
+  for (const link of linksAlong(cwd)) {
+    if (linkCanBeMade(args, link.at)) args.push("--symlink", link.target, link.at);
   }
   args.push(
     "--chdir",
-    cwd,
+    realCwd,
     "--unshare-user",
     "--unshare-net",
     "--unshare-pid",

@@ -247,6 +247,14 @@ function baseArgs(
   // Keys, tokens and other projects live under $HOME; the project is bound back below.
   const named = home ? resolve(home) : undefined;
   const hidden = named !== undefined && named !== "/" ? hideDir(named) : undefined;
+  // Folders bound a second time at another name (PATH folders under the home). A mount made
+  // later over the original does not reach a copy bound before it: what is hidden or barred
+  // inside one is hidden at the copy too (alsoAt), or a barred `.env` read in full there.
+  const copies: Array<{ source: string; at: string }> = [];
+  const alsoAt = (path: string): string[] =>
+    copies
+      .filter((c) => c.at !== c.source && within(path, c.source))
+      .map((c) => `${c.at}${path.slice(c.source.length)}`);
   if (named !== undefined && hidden !== undefined) {
     // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable: bound
     // where the home really is (inside its tmpfs bwrap creates the directories).
@@ -256,7 +264,10 @@ function baseArgs(
         .filter((h) => resolve(dir).startsWith(`${h}/`))
         .map((h) => `${hidden}${resolve(dir).slice(h.length)}`)[0];
       const real = at === undefined ? null : realpathOr(dir);
-      if (at !== undefined && real !== null) args.push("--ro-bind-try", real, at);
+      if (at !== undefined && real !== null) {
+        args.push("--ro-bind-try", real, at);
+        copies.push({ source: real, at });
+      }
     }
   }
   // KEEL_HOME by its name and where it really is: a link (~/.keel -> ~/dotfiles/keel) hidden
@@ -287,7 +298,10 @@ function baseArgs(
     const boundBack = [realCwd, ...binds].some((b) => within(dir, b));
     const covered = hiddenElsewhere.some((h) => within(dir, h));
     const holdsProject = within(realCwd, dir);
-    if (dir !== "/" && !holdsProject && (boundBack || !covered)) args.push("--tmpfs", dir);
+    if (dir !== "/" && !holdsProject) {
+      if (boundBack || !covered) args.push("--tmpfs", dir);
+      for (const at of alsoAt(dir)) args.push("--tmpfs", at);
+    }
   }
   // Files that must read as empty: /dev/null over where each really is (a link's target), when
   // that is visible here at all (a target under the hidden home or /tmp is gone already, and
@@ -299,6 +313,7 @@ function baseArgs(
       [realCwd, ...binds].some((b) => within(real, b)) ||
       !hiddenPlaces.some((h) => within(real, h));
     if (shown) args.push("--ro-bind", "/dev/null", real);
+    for (const at of alsoAt(real)) args.push("--ro-bind", "/dev/null", at);
   }
   // The project's name leads there too: a link on the way to it that lies in a hidden place
   // (`--cwd /tmp/link`, ~/work -> /srv/work) is made again in the tmpfs, saying what it says.

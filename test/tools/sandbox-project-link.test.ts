@@ -190,6 +190,33 @@ describe.skipIf(!status.available)("sandboxed shell in a project reached through
     }
   });
 
+  it("a program directory on PATH above the project, through a linked folder of the home: its copy of the project hides the same files", async () => {
+    const visible = visibleBase();
+    if (visible === undefined) return;
+    const base = mkdtempSync(join(visible, ".keel-project-link-"));
+    try {
+      const home = join(base, "home");
+      mkdirSync(home);
+      const real = makeProject(join(base, "work", "project"));
+      const keelHome = join(base, "work", ".keel");
+      mkdirSync(keelHome);
+      writeFileSync(join(keelHome, "config.json"), '{"apiKey":"sk-SECRET-IN-PATH-COPY"}');
+      symlinkSync(join(base, "work"), join(home, "work"));
+      // ~/work is bound back (a program folder) at its name: a second copy of the project and
+      // of KEEL_HOME, made before the mounts that hide their files where they really are.
+      const cwd = join(home, "work", "project");
+      const r = await run(cwd, `${PROBE([cwd, real])}; cat ${home}/work/.keel/config.json`, {
+        ...process.env,
+        HOME: home,
+        KEEL_HOME: join(home, "work", ".keel"),
+        PATH: `${home}/work:${process.env.PATH}`,
+      });
+      expectProjectSeen(r.content, [cwd, real], real);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it("a home that is a link, and the project named through it: the home stays hidden", async () => {
     const visible = visibleBase();
     if (visible === undefined) return;

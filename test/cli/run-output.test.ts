@@ -222,6 +222,63 @@ describe("the json result says whether the run failed", () => {
   });
 });
 
+describe("json format: what a script must hear", () => {
+  const hookRun = (outcome: "pass" | "error"): AgentEvent => ({
+    type: "hook_run",
+    run: {
+      hookId: "h",
+      event: "PreToolUse",
+      source: "/p/.claude/settings.json",
+      dialect: "claude",
+      scope: "project",
+      handlerType: "command",
+      command: "./check.sh",
+      outcome,
+      exitCode: outcome === "pass" ? 0 : 1,
+      durationMs: 3,
+      stdout: "",
+      stderr: outcome === "pass" ? "" : "check.sh: not found\n",
+      truncated: false,
+      message: null,
+      startedAt: 0,
+      async: false,
+    },
+  });
+
+  it("notices and failed hooks go to stderr and, once each, into warnings; passes and info stay out of warnings", () => {
+    let err = "";
+    let out = "";
+    const printer = createRunPrinter("json", {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        err += t;
+      },
+    });
+    const tally = createRunTally();
+    const events: AgentEvent[] = [
+      { type: "notice", level: "warn", text: "1 project hook is not trusted" },
+      { type: "notice", level: "info", text: "a hook says hello" },
+      hookRun("pass"),
+      hookRun("error"),
+      hookRun("error"),
+      turnEnd(),
+    ];
+    for (const ev of events) {
+      tally.add(ev);
+      printer.event(ev);
+    }
+    const outcome = tally.outcome();
+    printer.finish(runSummary(outcome, stats, outcome.failure));
+    const failed = "PreToolUse hook ./check.sh error: check.sh: not found";
+    expect(err).toBe(
+      `keel: 1 project hook is not trusted\nkeel: a hook says hello\nkeel: ${failed}\nkeel: ${failed}\n`,
+    );
+    expect(JSON.parse(out).warnings).toEqual(["1 project hook is not trusted", failed]);
+  });
+});
+
 describe("text format: a failed call's stderr line", () => {
   const stderrOf = (ev: AgentEvent) => {
     let err = "";

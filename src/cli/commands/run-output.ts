@@ -30,7 +30,7 @@ export interface RunJson {
   cacheHitRatio: number;
   toolCalls: Array<{ name: string; input: Record<string, unknown>; status: ToolCallStatus }>;
   hookRuns: Array<{ event: string; source: string; outcome: string; durationMs: number }>;
-  /** Warnings and errors the run noticed (also said on stderr), in order, each once. */
+  /** Warning and error notices and failed hooks (also said on stderr), in order, each once. */
   warnings: string[];
 }
 
@@ -91,6 +91,10 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
           outcome: run.outcome,
           durationMs: run.durationMs,
         });
+        // The line stderr gets for a hook that failed (sub-agents' hooks are not said there).
+        if (ev.type === "hook_run" && isFailedHook(run) && warnings.size < MAX_WARNINGS) {
+          warnings.add(oneLine(hookFailure(run)));
+        }
       } else if (ev.type === "tool_result") {
         toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
       } else if (ev.type === "error") {
@@ -199,12 +203,8 @@ export function createRunPrinter(
     if (ev.type === "notice") {
       err.stderr(`keel: ${ev.text}\n`);
       notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
-    } else if (ev.type === "hook_run") {
-      // Passes and blocks speak through their effects; a hook that failed would be silent.
-      const o = ev.run.outcome;
-      if (o === "warn" || o === "error" || o === "timeout") {
-        err.stderr(`keel: ${hookFailure(ev.run)}\n`);
-      }
+    } else if (ev.type === "hook_run" && isFailedHook(ev.run)) {
+      err.stderr(`keel: ${hookFailure(ev.run)}\n`);
     }
   };
   if (format === "json") {
@@ -348,6 +348,11 @@ function createStreamJsonPrinter(out: RunStreams): RunPrinter {
 }
 
 /** One line about a hook run that did not pass: which hook, what happened, its message. */
+/** Passes and blocks speak through their effects; a hook that failed would be silent. */
+function isFailedHook(run: HookRunRecord): boolean {
+  return run.outcome === "warn" || run.outcome === "error" || run.outcome === "timeout";
+}
+
 function hookFailure(run: HookRunRecord): string {
   const what =
     run.outcome === "timeout" ? "timed out" : run.outcome === "warn" ? "warning" : "error";

@@ -302,9 +302,17 @@ const signalExitWithoutAssert = {
   setup(b) {
     b.onResolve({ filter: /^assert$/ }, async (args) => {
       if (!/[\\/]node_modules[\\/]signal-exit[\\/]/.test(args.importer)) return undefined;
-      const source = await readFile(args.importer, "utf8");
-      const uses = source.match(/\bassert\.\w+\(/g) ?? [];
-      if (uses.length === 0 || uses.some((u) => u !== "assert.equal(")) {
+      // Every mention of `assert` but its require must be a call of assert.equal: not assert()
+      // itself, not assert.ok or assert.AssertionError.
+      const source = (await readFile(args.importer, "utf8")).replace(
+        /require\((['"])assert\1\)/g,
+        "",
+      );
+      const uses = [...source.matchAll(/\bassert\b/g)].map((m) =>
+        source.slice(m.index, m.index + 13),
+      );
+      const calls = uses.filter((u) => u === "assert.equal(");
+      if (calls.length === 0 || uses.some((u) => u !== "assert.equal(" && !/^assert\s*=/.test(u))) {
         console.warn(`build-cli: ${args.importer}: uses more of assert; bundled with node:assert`);
         return undefined;
       }

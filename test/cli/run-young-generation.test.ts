@@ -1,15 +1,16 @@
 /**
  * `keel run` keeps the young generation small (src/cli/young-generation.ts) and sets that V8
  * flag once its session's modules are loaded, not at start: a flag set at run time makes V8
- * refuse the code cache of every module loaded after it. A probe loaded before bin/keel.js
- * logs the flags set and the bundle's files loaded, in order.
+ * refuse the code cache of every module loaded after it (test/e2e/start-probe.ts logs the
+ * order).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply, type Simulator, script, startSimulator } from "../../src/sim/index.js";
+import { writeStartProbe } from "../e2e/start-probe.js";
 import { buildPrivate } from "../e2e/tui-harness.js";
 
 let build: ReturnType<typeof buildPrivate>;
@@ -28,22 +29,7 @@ afterAll(async () => {
 
 describe("keel run and the young-generation flag", () => {
   it("is set once, after the run command's modules are loaded", async () => {
-    const probe = join(work, "probe.mjs");
-    const log = join(work, "probe.log");
-    writeFileSync(
-      probe,
-      `import { appendFileSync } from "node:fs";
-import { registerHooks, syncBuiltinESMExports } from "node:module";
-import v8 from "node:v8";
-const note = (line) => appendFileSync(${JSON.stringify(log)}, line + "\\n");
-registerHooks({ load(url, ctx, next) {
-  if (url.startsWith("file:")) note("LOADED " + url);
-  return next(url, ctx);
-} });
-const setFlags = v8.setFlagsFromString;
-v8.setFlagsFromString = (flags) => { note("FLAGS " + flags); return setFlags(flags); };
-syncBuiltinESMExports();`,
-    );
+    const { probe, lines } = writeStartProbe(work);
     const project = join(work, "project");
     mkdirSync(project);
     // Not spawnSync: the simulator answers from this process's event loop.
@@ -64,7 +50,7 @@ syncBuiltinESMExports();`,
     });
     const status = await new Promise<number | null>((done) => child.on("close", done));
     expect(status, stderr).toBe(0);
-    const seen = readFileSync(log, "utf8").split("\n");
+    const seen = lines();
     const flags = seen.filter((l) => l.startsWith("FLAGS "));
     expect(flags).toEqual(["FLAGS --semi-space-growth-factor=1"]);
     const at = seen.indexOf(flags[0] ?? "");

@@ -7,7 +7,7 @@
  * test starts typing when Keel has taken the terminal.)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
 import { FAULT_SERVER } from "../mcp/servers.js";
+import { writeStartProbe } from "./start-probe.js";
 import { e2eLifecycle, hasTmux, TmuxTerminal } from "./tui-harness.js";
 
 const TMUX = hasTmux();
@@ -27,9 +28,8 @@ async function start(
     hooks?: boolean;
     sim?: ReturnType<typeof script>;
     mcp?: Record<string, unknown>;
-    /** Options for node before bin/keel.js, and variables for the environment. */
+    /** Options for node before bin/keel.js. */
     node?: string[];
-    env?: Record<string, string>;
   } = {},
 ) {
   const dir = await mkdtemp(join(tmpdir(), "keel-tui-start-"));
@@ -68,7 +68,7 @@ async function start(
   };
   const term = new TmuxTerminal({
     cwd: project,
-    env: { ...env, ...opts.env },
+    env,
     argv: [process.execPath, ...(opts.node ?? []), e2e.bin],
   });
   e2e.terminals.push(term);
@@ -92,14 +92,25 @@ function lastUserText(sim: Simulator): string | undefined {
 
 describe.skipIf(!TMUX)("typing as keel starts", () => {
   it("keys typed before the first frame reach the prompt once, unechoed, and the prompt runs", async () => {
-    const { term, sim } = await start();
     const typed = "list the files in src please";
-    await until(() => term.rawMode(), "keel to take the terminal");
     // Typed a word at a time from then on: the first words arrive before anything is drawn,
     // the rest while the session opens.
     const words = typed.split(" ");
-    term.type(words[0] ?? "");
-    const beforeFrame = term.screen();
+    // The first frame comes ~20 ms after Keel takes the terminal: on a loaded machine the first
+    // word can land after it, and that run shows nothing about keys typed before. Start again
+    // (twice at most; the assertion below still decides).
+    const firstWord = async () => {
+      const started = await start();
+      await until(() => started.term.rawMode(), "keel to take the terminal");
+      started.term.type(words[0] ?? "");
+      return { ...started, beforeFrame: started.term.screen() };
+    };
+    let attempt = await firstWord();
+    for (let retry = 0; retry < 2 && attempt.beforeFrame.includes("ask Keel"); retry++) {
+      attempt.term.close();
+      attempt = await firstWord();
+    }
+    const { term, sim, beforeFrame } = attempt;
     for (const w of words.slice(1)) term.type(` ${w}`);
     term.press("Enter");
     expect(beforeFrame, "the first key was typed before the first frame").not.toContain("ask Keel");
@@ -111,40 +122,12 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
   }, 60_000);
 
   it("the first frame comes before zod and the session's modules load, and before any V8 flag is set", async () => {
-    // A probe loaded before bin/keel.js writes, in order: every file module loaded, the V8
-    // flags set at run time, and the first frame that shows the prompt (with node:assert, if
-    // it was loaded by then).
+    // The probe logs modules loaded, V8 flags set and the first frame, in order.
     const dir = await mkdtemp(join(tmpdir(), "keel-tui-probe-"));
     e2e.dirs.push(dir);
-    const probe = join(dir, "probe.mjs");
-    const log = join(dir, "probe.log");
-    await writeFile(
-      probe,
-      `import { appendFileSync } from "node:fs";
-import { registerHooks, syncBuiltinESMExports } from "node:module";
-import v8 from "node:v8";
-const note = (line) => appendFileSync(process.env.KEEL_TEST_PROBE, line + "\\n");
-registerHooks({ load(url, ctx, next) {
-  if (url.startsWith("file:")) note("LOADED " + url);
-  return next(url, ctx);
-} });
-const setFlags = v8.setFlagsFromString;
-v8.setFlagsFromString = (flags) => { note("FLAGS " + flags); return setFlags(flags); };
-syncBuiltinESMExports();
-const write = process.stdout.write;
-let framed = false;
-process.stdout.write = function (chunk, ...rest) {
-  if (String(chunk).includes("ask Keel") && !framed) {
-    framed = true;
-    if (process.moduleLoadList.includes("NativeModule assert")) note("BUILTIN assert");
-    note("FRAME");
-  }
-  return write.call(this, chunk, ...rest);
-};`,
-    );
-    const { term } = await start({ node: ["--import", probe], env: { KEEL_TEST_PROBE: log } });
+    const { probe, lines } = writeStartProbe(dir);
+    const { term } = await start({ node: ["--import", probe] });
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
-    const lines = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n") : []);
     // The session opens after the first frame; the flag is set once it has (and Markdown loaded).
     await until(() => lines().some((l) => l.startsWith("FLAGS ")), "the V8 flag", 20_000);
     const seen = lines();

@@ -14,6 +14,7 @@ import {
   runSummary,
   STREAM_TOOL_OUTPUT_BYTES,
 } from "../../src/cli/commands/run-output.js";
+import { hookRun } from "./tui/helpers.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -223,26 +224,14 @@ describe("the json result says whether the run failed", () => {
 });
 
 describe("json format: what a script must hear", () => {
-  const hookRun = (outcome: "pass" | "error"): AgentEvent => ({
+  const hookRunEvent = (outcome: "pass" | "error"): AgentEvent => ({
     type: "hook_run",
-    run: {
-      hookId: "h",
-      event: "PreToolUse",
-      source: "/p/.claude/settings.json",
-      dialect: "claude",
-      scope: "project",
-      handlerType: "command",
+    run: hookRun({
       command: "./check.sh",
       outcome,
       exitCode: outcome === "pass" ? 0 : 1,
-      durationMs: 3,
-      stdout: "",
       stderr: outcome === "pass" ? "" : "check.sh: not found\n",
-      truncated: false,
-      message: null,
-      startedAt: 0,
-      async: false,
-    },
+    }),
   });
 
   it("notices and failed hooks go to stderr and, once each, into warnings; passes and info stay out of warnings", () => {
@@ -260,9 +249,9 @@ describe("json format: what a script must hear", () => {
     const events: AgentEvent[] = [
       { type: "notice", level: "warn", text: "1 project hook is not trusted" },
       { type: "notice", level: "info", text: "a hook says hello" },
-      hookRun("pass"),
-      hookRun("error"),
-      hookRun("error"),
+      hookRunEvent("pass"),
+      hookRunEvent("error"),
+      hookRunEvent("error"),
       turnEnd(),
     ];
     for (const ev of events) {

@@ -75,6 +75,10 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
   const toolCalls: RunJson["toolCalls"] = [];
   const hookRuns: RunJson["hookRuns"] = [];
   const warnings = new Set<string>();
+  // Bounded: a notice per tool call in a long run is still a short list.
+  const warn = (line: string) => {
+    if (warnings.size < MAX_WARNINGS) warnings.add(oneLine(line));
+  };
   return {
     add: (ev) => {
       // Hooks that ran inside a sub-agent ran in this run too.
@@ -92,17 +96,14 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
           durationMs: run.durationMs,
         });
         // The line stderr gets for a hook that failed (sub-agents' hooks are not said there).
-        if (ev.type === "hook_run" && isFailedHook(run) && warnings.size < MAX_WARNINGS) {
-          warnings.add(oneLine(hookFailure(run)));
-        }
+        if (ev.type === "hook_run" && isFailedHook(run)) warn(hookFailure(run));
       } else if (ev.type === "tool_result") {
         toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
       } else if (ev.type === "error") {
         lastError = ev.message;
       } else if (ev.type === "notice" && ev.level !== "info") {
         lastNotice = ev.text;
-        // Bounded: a notice per tool call in a long run is still a short list.
-        if (warnings.size < MAX_WARNINGS) warnings.add(oneLine(ev.text));
+        warn(ev.text);
       } else if (ev.type === "turn_end") {
         result = ev.text;
         stopReason = ev.stopReason;
@@ -202,7 +203,7 @@ export function createRunPrinter(
   const warn = (ev: AgentEvent): void => {
     if (ev.type === "notice") {
       err.stderr(`keel: ${ev.text}\n`);
-      notices.add(ev.text.replace(/\s*[\r\n]+\s*/g, " ").trim());
+      notices.add(oneLine(ev.text));
     } else if (ev.type === "hook_run" && isFailedHook(ev.run)) {
       err.stderr(`keel: ${hookFailure(ev.run)}\n`);
     }

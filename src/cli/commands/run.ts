@@ -63,9 +63,10 @@ Output formats (every field and event: \`keel docs run\`, docs/run.md):
   json         one object: {result, isError, stopReason, error, sessionId, turns,
                usage: {promptTokens, cacheHitTokens, cacheMissTokens, completionTokens}, costUsd,
                cacheHitRatio, toolCalls: [{name, input, status}],
-               hookRuns: [{event, source, outcome, durationMs}]}
+               hookRuns: [{event, source, outcome, durationMs}], warnings: [line]}
                isError is true exactly when the exit status is 1, and error says why;
-               stopReason: end | hook_stop | max_turns | blocked | aborted | error
+               stopReason: end | hook_stop | max_turns | blocked | aborted | error;
+               notices and failed hooks are keel: lines on stderr too
   stream-json  one JSON event per line: first {"type": "system", "subtype": "init", sessionId,
                resumed, model, cwd, keelVersion}, then the agent's events (turn_start,
                request_start, reasoning_delta, text_delta, tool_call, tool_output, tool_result,

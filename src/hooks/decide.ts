@@ -47,6 +47,19 @@ function timeoutVerdict(ctx: DecideContext): RunVerdict {
 }
 
 /**
+ * Why a process never did its work, or null when it ran: it could not be spawned, the shell
+ * could not find or execute it (exit 127 / 126: a missing script or `#!` interpreter), or a
+ * signal ended it (a crash; Keel's own timeout kill is `timedOut`, cancelling is `cancelled`).
+ */
+function failedToStart(result: Extract<HandlerResult, { kind: "raw" }>): string | null {
+  if (result.startError !== null) return result.startError;
+  if (result.exitCode === 127) return "exit 127: command or interpreter not found";
+  if (result.exitCode === 126) return "exit 126: not executable";
+  if (result.signal !== null) return `killed by ${result.signal}`;
+  return null;
+}
+
+/**
  * The meaning of one run. Pure: (dialect rules, event, what the handler reported) → verdict.
  */
 export function decideRun(ctx: DecideContext, result: HandlerResult): RunVerdict {
@@ -67,8 +80,16 @@ export function decideRun(ctx: DecideContext, result: HandlerResult): RunVerdict
     }
   }
   if (result.cancelled) return verdict({ outcome: "cancelled", message: "cancelled" });
-  if (result.startError !== null) return verdict({ outcome: "error", message: result.startError });
   if (result.timedOut) return timeoutVerdict(ctx);
+  const failed = failedToStart(result);
+  if (failed !== null && ctx.onError === "block" && ctx.exitTable.gating(ctx.event)) {
+    return verdict({
+      outcome: "error",
+      decision: PERMISSION_EVENTS.has(ctx.event) ? "deny" : "block",
+      message: `hook could not run (${failed}); blocked because of "onError": "block": ${ctx.label}`,
+    });
+  }
+  if (result.startError !== null) return verdict({ outcome: "error", message: result.startError });
   const parsed = ctx.parsesJson ? parseHookOutput(result.stdout) : { kind: "none" as const };
   return ctx.exitTable.decide(ctx, {
     code: result.exitCode,

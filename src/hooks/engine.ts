@@ -294,6 +294,7 @@ export async function createHookEngine(
           ? { timeoutNote: `${h.dialect.label} timeouts are milliseconds` }
           : {}),
         ...(h.def.handler.onTimeout ? { onTimeout: h.def.handler.onTimeout } : {}),
+        onError: h.def.handler.onError ?? snapshot.loaded.settings.hooksOnError,
         ...(h.dialect.feedbackToModelOn && !h.dialect.feedbackToModelOn.has(event)
           ? { feedbackTo: "user" as const }
           : {}),

@@ -28,6 +28,10 @@ export interface HandlerCommon {
   async?: boolean;
   /** What a gating hook's timeout means: "block" (default, fail-closed) or "allow". */
   onTimeout?: "block" | "allow";
+  /** What a gating command hook that cannot start means (missing interpreter, exit 126/127,
+   *  killed by a signal): "allow" (default: it passes, as in every agent) or "block". Keel only;
+   *  the default for every hook comes from Keel settings' `hooksOnError`. */
+  onError?: "block" | "allow";
   description?: string;
   /** Shown while the hook runs (Claude Code's spinner text). */
   statusMessage?: string;
@@ -112,6 +116,10 @@ export interface HookProblem {
   /** Which field, e.g. `hooks.PreToolUse[0].matcher`. */
   field?: string;
   message: string;
+  /** The hooks it is about can never run in Keel (an event or handler type it does not know).
+   *  Foreign files keep these warnings at load (their agent may know a name Keel does not yet);
+   *  `keel hooks validate` counts them as errors. */
+  neverRuns?: boolean;
 }
 
 /** One configured hook: a handler bound to an event and a matcher, from one source. */

@@ -1,11 +1,14 @@
 /**
  * Checks for `keel hooks validate`: every problem of a listing plus command hooks whose
- * executable is missing (a mistyped script path is exit 127, a silently disabled gate).
+ * executable is missing (a mistyped script path is exit 127, a silently disabled gate), or
+ * whose script names an interpreter (`#!` line) that is not there.
  */
 // Synchronous checks: a few stats per command, and fs/promises stays unloaded at start-up.
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { EVENT_SPECS } from "./events.js";
+import { readShebang } from "./shebang.js";
+import { firstStatementOffset } from "./shell/parse.js";
 import type { HookDefinition, HookListing, HookProblem } from "./types.js";
 import { uniqueProblems } from "./util.js";
 
@@ -64,6 +67,24 @@ export function leadingWords(command: string, max = 2): string[] {
   return words;
 }
 
+/** The leading lines a shell skips before the first command: blank, or a comment. */
+const LEADING_COMMENTS = /^(?:[ \t]*(?:#[^\n]*)?\n)*/;
+
+/**
+ * The first words of the command a hook's shell runs first. A multi-line command may open with
+ * comment lines (docker-agent's own examples/hooks.yaml does): the shell parser finds where its
+ * first statement starts. It is loaded only for commands that can hold a comment or a second
+ * line, so start-up does not pay for it on one-line commands.
+ */
+export function commandWords(command: string): string[] {
+  if (!/[#\n]/.test(command)) return leadingWords(command);
+  const start = firstStatementOffset(command);
+  if (start === null) return [];
+  // A script bash rejects still runs line by line up to its error: skip the comments by hand.
+  const from = start ?? LEADING_COMMENTS.exec(command)?.[0].length ?? 0;
+  return leadingWords(command.slice(from));
+}
+
 function expand(word: string, vars: Record<string, string>): string | null {
   let out = word.replace(/^~(?=\/|$)/, vars.HOME ?? "~");
   out = out.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (m, name: string) => vars[name] ?? m);
@@ -104,11 +125,14 @@ export async function missingExecutable(
 ): Promise<string | null> {
   const [first, second] = words.map((w) => expand(w, opts.env));
   if (!first || SHELL_WORDS.has(first)) return null;
+  const pathVar = opts.env.PATH ?? "";
   if (first.includes("/")) {
     const path = resolve(opts.cwd, first);
     if (!exists(path)) return `command not found: ${first} (no such file)`;
     if (!isExecutable(path)) return `not executable: ${first} (chmod +x?)`;
-  } else if (!onPath(first, opts.env.PATH ?? "")) {
+    const bad = badInterpreter(path, first, pathVar);
+    if (bad !== null) return bad;
+  } else if (!onPath(first, pathVar)) {
     return `command not found: ${first} (not on PATH)`;
   }
   const interp = first.split("/").at(-1) ?? "";
@@ -119,6 +143,23 @@ export async function missingExecutable(
     /\/|\.(sh|py|js|mjs|ts|rb|pl)$/.test(second)
   ) {
     if (!exists(resolve(opts.cwd, second))) return `script not found: ${second}`;
+  }
+  return null;
+}
+
+/** Why the `#!` line of the script at `path` (written `shown`) cannot start it, or null. */
+function badInterpreter(path: string, shown: string, pathVar: string): string | null {
+  const bang = readShebang(path);
+  if (bang === null) return null;
+  const line = `the #! line of ${shown}`;
+  if (bang.carriageReturn) {
+    return `bad interpreter: ${line} ends in a carriage return (CRLF line endings; the system looks for "${bang.interpreter}\\r")`;
+  }
+  if (!isExecutable(bang.interpreter)) {
+    return `interpreter not found: ${bang.interpreter} (named by ${line})`;
+  }
+  if (bang.program !== undefined && !bang.program.includes("/") && !onPath(bang.program, pathVar)) {
+    return `interpreter not found: ${bang.program} (named by ${line}, not on PATH)`;
   }
   return null;
 }
@@ -145,7 +186,7 @@ export async function missingExecutableProblems(
     const h = hook.handler;
     if (h.type !== "command") continue;
     const cwd = h.cwd !== undefined ? resolve(opts.projectDir, h.cwd) : opts.projectDir;
-    const words = h.args !== undefined ? h.args.slice(0, 2) : leadingWords(h.command ?? "");
+    const words = h.args !== undefined ? h.args.slice(0, 2) : commandWords(h.command ?? "");
     const why = await missingExecutable(words, { cwd, env });
     if (why === null) continue;
     const p: HookProblem = {

@@ -39,6 +39,8 @@ export interface DecideContext {
   parsesJson: boolean;
   /** "allow" lets a gating hook that timed out pass. */
   onTimeout?: "block" | "allow";
+  /** "block": a gating hook whose process could not start (or was killed by a signal) blocks. */
+  onError?: "block" | "allow";
   /** What ran, for default messages. */
   label: string;
   /** The event is about an MCP tool (`mcp__…`): only then does `updatedMCPToolOutput` apply. */

@@ -143,13 +143,12 @@ describe("a timeout written in the other unit", () => {
     hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "true", timeout }] }] },
   });
 
-  it("is warned about in each file's own unit: milliseconds in .gemini and .qwen, seconds in .claude", async () => {
+  it("is warned about in each file's own unit: milliseconds in .gemini, seconds in .claude, either in .qwen", async () => {
     w.json("home/.gemini/settings.json", file(5000));
     w.json("home/.qwen/settings.json", file(5));
     w.json("home/.claude/settings.json", file(5000));
     expect(await timeoutWarnings()).toEqual([
-      ".claude/settings.json: timeout 5000 is in seconds here; did you mean 5 (milliseconds are only for .reasonix, .gemini and .qwen files)?",
-      ".qwen/settings.json: timeout 5 is in milliseconds in this file; did you mean 5000?",
+      ".claude/settings.json: timeout 5000 is in seconds here; did you mean 5 (milliseconds are only for .reasonix and .gemini files, and .qwen values of 1000 or more)?",
     ]);
   });
 });

@@ -1,8 +1,8 @@
 /**
- * The Qwen Code dialect as Qwen Code 0.15 measured (npm run compat:qwen): command timeouts in
- * milliseconds, unanchored regex matchers, no matchers on UserPromptSubmit, Qwen's payload
- * (timestamp, approval-mode names, {llmContent, returnDisplay}), plain stdout never context and
- * exit 2 deciding by stderr alone. Real hook processes through the engine.
+ * The Qwen Code dialect as Qwen Code 0.15 measured (npm run compat:qwen), with 0.24's command
+ * timeouts (seconds; 1000 or more still milliseconds), unanchored regex matchers, no matchers
+ * on UserPromptSubmit, Qwen's payload (timestamp, approval-mode names, {llmContent,
+ * returnDisplay}), plain stdout never context and exit 2 deciding by stderr alone. Real hook processes through the engine.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -79,10 +79,29 @@ describe("Qwen Code dialect", () => {
     );
   });
 
-  it("reads a command hook's timeout as milliseconds", async () => {
+  it("reads a command hook's timeout of 1000 or more as milliseconds (written for 0.15)", async () => {
     userHook("t", "PreToolUse", "exit 0");
     const hook = (await engine()).listing().hooks[0];
     expect(hook?.handler.timeout).toBe(1.5);
+  });
+
+  it("reads a command hook's timeout under 1000 as seconds, as Qwen Code 0.24 does", async () => {
+    const cmd = (timeout: number) => ({ type: "command", command: "true", timeout });
+    w.json("home/.qwen/settings.json", {
+      hooks: {
+        PreToolUse: [{ hooks: [cmd(5), cmd(999), cmd(1000), cmd(60000)] }],
+        Stop: [{ hooks: [{ type: "http", url: "http://127.0.0.1:9/x", timeout: 5 }] }],
+      },
+    });
+    const listing = (await engine()).listing();
+    expect(listing.hooks.map((h) => h.handler.timeout)).toEqual([5, 999, 1, 60, 5]);
+    // Neither unit is warned about: both are what Qwen Code 0.24 itself reads.
+    expect(listing.allProblems.filter((p) => p.field?.endsWith("timeout"))).toEqual([]);
+  });
+
+  it("gives a command hook Qwen Code 0.24's default timeout of 600 s", async () => {
+    const { qwenDialect } = await import("../../src/hooks/dialects/qwen/index.js");
+    expect(qwenDialect.defaultTimeoutSec("PreToolUse", "command")).toBe(600);
   });
 
   it("matches tool names with an unanchored regex and ignores matchers on UserPromptSubmit", async () => {

@@ -168,10 +168,12 @@ export function renderListing(listing: HookListing, ctx: RenderContext): string[
 }
 
 /** "5 hooks from 3 files (2 untrusted, 1 inactive); 1 error, 0 warnings". */
-export function summaryLine(listing: HookListing): string {
+export function summaryLine(
+  listing: HookListing,
+  problems: readonly HookProblem[] = allProblems(listing),
+): string {
   const untrusted = listing.hooks.filter((h) => !h.trusted).length;
   const inactive = listing.hooks.filter((h) => !h.active).length;
-  const problems = allProblems(listing);
   const errors = problems.filter((p) => p.severity === "error").length;
   const notes: string[] = [];
   if (untrusted > 0) notes.push(`${untrusted} untrusted`);

@@ -29,7 +29,7 @@ export { keelHomeDir, resolveProjectDir } from "../paths.js";
  *  the tool facts) is loaded here, for the commands that fire or trust hooks. */
 export async function openEngine(
   projectDir: string,
-  runners: Pick<HookEngineOptions, "promptRunner" | "agentRunner"> = {},
+  runners: Pick<HookEngineOptions, "promptRunner" | "agentRunner" | "session"> = {},
 ): Promise<HookEngine> {
   const [{ createHookEngine }, { BUILTIN_TOOL_HOOK_FACTS }] = await Promise.all([
     import("../../hooks/engine.js"),

@@ -3,6 +3,9 @@
  * each hook did and what the agent would decide.
  */
 
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { EventPayload } from "../../hooks/events.js";
 import { EVENT_SPECS } from "../../hooks/events.js";
 import { explainFiring, type FiringExplanation, toolCatalog } from "../../hooks/index.js";
@@ -99,8 +102,28 @@ export async function runHooksTest(
       return created;
     },
   });
-  const engine = await openEngine(projectDir, runners);
-  created = engine;
+  // A session gives SessionStart (Setup, CwdChanged, FileChanged) hooks a file to append
+  // `export` lines to; scripts written for Claude Code read $CLAUDE_ENV_FILE under `set -u`
+  // (plugin-dev's load-context.sh) and die without one. Owner-only, removed when the test ends.
+  const envDir = mkdtempSync(join(tmpdir(), "keel-hooks-test-"));
+  const envFile = join(envDir, "sessionstart-hook.sh");
+  writeFileSync(envFile, "", { mode: 0o600 });
+  try {
+    created = await openEngine(projectDir, { ...runners, session: { envFile } });
+    return await fireAndReport(created, payload, projectDir, opts, out);
+  } finally {
+    rmSync(envDir, { recursive: true, force: true });
+  }
+}
+
+/** Fires the payload through the engine, prints what happened and returns the exit status. */
+async function fireAndReport(
+  engine: HookEngine,
+  payload: EventPayload,
+  projectDir: string,
+  opts: HooksTestOptions,
+  out: Output,
+): Promise<number> {
   const listing = engine.listing();
   const explained = explainFiring(
     listing.hooks,

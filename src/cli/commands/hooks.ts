@@ -5,7 +5,7 @@
 import { sep } from "node:path";
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
-import type { HookListing } from "../../hooks/types.js";
+import type { HookListing, HookProblem } from "../../hooks/types.js";
 import { neverFiringEvents } from "../../hooks/validate.js";
 import { plural } from "../format/text.js";
 import {
@@ -56,9 +56,15 @@ export async function runHooksList(
   return 0;
 }
 
-/** Every problem of a listing as `validate` reports it: the snapshot's, then never-firing events. */
-function validationProblems(listing: HookListing) {
-  return [...listing.allProblems, ...neverFiringEvents(listing.hooks)];
+/**
+ * Every problem of a listing as `validate` reports it: the snapshot's, then never-firing events.
+ * A hook that can never run (an event or handler type Keel does not know) is an error here even
+ * where loading only warns: validate is where an author learns that a hook is dead.
+ */
+function validationProblems(listing: HookListing): HookProblem[] {
+  return [...listing.allProblems, ...neverFiringEvents(listing.hooks)].map((p) =>
+    p.neverRuns === true && p.severity === "warning" ? { ...p, severity: "error" } : p,
+  );
 }
 
 /** `keel hooks validate`: exit status 1 when any source or hook has an error. */
@@ -76,7 +82,7 @@ export async function runHooksValidate(
     );
   } else {
     for (const p of problems) out.stdout(`${problemLine(p, { projectDir })}\n`);
-    out.stdout(`${errors === 0 ? "ok: " : ""}${summaryLine(listing)}\n`);
+    out.stdout(`${errors === 0 ? "ok: " : ""}${summaryLine(listing, problems)}\n`);
   }
   return errors > 0 ? 1 : 0;
 }

@@ -10,6 +10,10 @@ import type {
 } from "../types.js";
 import { type FieldPath, formatField } from "./positions.js";
 import type { HandlerInput } from "./schema.js";
+import { nearestField } from "./unknown-fields.js";
+
+/** The handler types Keel runs. */
+const HANDLER_TYPES = ["command", "http", "prompt", "agent", "mcp_tool"] as const;
 
 /** A hook as read from a file, before matchers and conditions are compiled. */
 export interface RawHook {
@@ -32,8 +36,9 @@ export interface ReadContext {
   path: string;
   dialect: DialectName;
   scope: SourceScope;
-  /** The unit of a handler's `timeout` in this file (its dialect's): seconds unless "ms". */
-  timeoutUnit?: "s" | "ms";
+  /** The unit of a handler's `timeout` in this file (its dialect's): seconds unless "ms";
+   *  "s-or-ms" is Qwen Code 0.24's rule (dialects/qwen/timeout.ts), which needs no warning. */
+  timeoutUnit?: "s" | "ms" | "s-or-ms";
   /** Line/column of a field in this file. */
   locate(at: FieldPath): { line: number; column: number } | undefined;
   /** Makes a problem located at `at` in this file. */
@@ -56,6 +61,7 @@ function common(input: HandlerInput): HandlerCommon {
   const isAsync = input.async ?? input.async_mode;
   if (isAsync !== undefined) out.async = isAsync;
   if (input.onTimeout !== undefined) out.onTimeout = input.onTimeout;
+  if (input.onError !== undefined) out.onError = input.onError;
   if (input.description !== undefined) out.description = input.description;
   if (input.statusMessage !== undefined) out.statusMessage = input.statusMessage;
   if (input.once !== undefined) out.once = input.once;
@@ -131,16 +137,18 @@ export function toHandlerConfig(
       delete handler.async;
       break;
     }
-    default:
-      return {
-        problems: [
-          ctx.problem(
-            ctx.dialect === "claude" ? "warning" : "error",
-            [...at, input.type !== undefined ? "type" : "mode"],
-            `unsupported hook type "${type}" (Keel runs command, http, prompt, agent and mcp_tool hooks)`,
-          ),
-        ],
-      };
+    default: {
+      // "comand", "Command", "http_hook": most unknown types are misspellings of a known one.
+      const near = nearestField(type, HANDLER_TYPES);
+      const typo = near !== undefined;
+      const p = ctx.problem(
+        ctx.dialect === "claude" && !typo ? "warning" : "error",
+        [...at, input.type !== undefined ? "type" : "mode"],
+        `unsupported hook type "${type}"; this hook never runs${typo ? `; did you mean "${near}"?` : " (Keel runs command, http, prompt, agent and mcp_tool hooks)"}`,
+      );
+      p.neverRuns = true;
+      return { problems: [p] };
+    }
   }
   return { handler, problems };
 }

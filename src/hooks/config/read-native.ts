@@ -70,14 +70,14 @@ function handlerAt(
 
 /** A timeout whose size says it was written in the other unit than its file's. */
 function timeoutUnitProblem(timeout: number | undefined, ctx: ReadContext): string | undefined {
-  if (timeout === undefined) return undefined;
+  if (timeout === undefined || ctx.timeoutUnit === "s-or-ms") return undefined;
   if (ctx.timeoutUnit === "ms") {
     return timeout < SUSPICIOUS_TIMEOUT_MS
       ? `timeout ${timeout} is in milliseconds in this file; did you mean ${timeout * 1000}?`
       : undefined;
   }
   return timeout >= SUSPICIOUS_TIMEOUT_SEC
-    ? `timeout ${timeout} is in seconds here; did you mean ${timeout / 1000} (milliseconds are only for .reasonix, .gemini and .qwen files)?`
+    ? `timeout ${timeout} is in seconds here; did you mean ${timeout / 1000} (milliseconds are only for .reasonix and .gemini files, and .qwen values of 1000 or more)?`
     : undefined;
 }
 
@@ -87,16 +87,19 @@ function unknownEvent(
   name: string,
   eventFromName: (name: string) => HookEventName | undefined,
 ): HookProblem {
-  // A near spelling this file's dialect reads ("PreToolUs", "preToolUse"), if there is one.
+  // A near spelling this file's dialect reads ("PreToolUs", "PreToolUze"), if there is one.
   const near = nearestField(name, HOOK_EVENTS);
-  const hint =
-    near !== undefined && eventFromName(near) !== undefined ? `; did you mean "${near}"?` : "";
-  // Foreign files may name events their own agent has and Keel does not fire: a warning there.
-  return ctx.problem(
-    ctx.dialect === "keel" ? "error" : "warning",
+  const typo = near !== undefined && eventFromName(near) !== undefined;
+  const hint = typo ? `; did you mean "${near}"?` : "";
+  // Foreign files may name events their own agent has and Keel does not know yet: a warning
+  // there at load, unless the name is a misspelling of one it knows.
+  const p = ctx.problem(
+    ctx.dialect === "keel" || typo ? "error" : "warning",
     at,
     `unknown hook event "${name}"; these hooks never run${hint}`,
   );
+  p.neverRuns = true;
+  return p;
 }
 
 /** Agents that discard an entry without its `hooks` list, by the dialect of their files. */

@@ -22,6 +22,7 @@ const handlerInputZod = lazy(() =>
     async: z.boolean().optional(),
     async_mode: z.boolean().optional(),
     onTimeout: z.enum(["block", "allow"]).optional(),
+    onError: z.enum(["block", "allow"]).optional(),
     description: z.string().optional(),
     statusMessage: z.string().optional(),
     once: z.boolean().optional(),
@@ -85,6 +86,8 @@ const keelSettingsZod = lazy(() =>
     /** http hooks may reach private networks (honoured only in user-level files). */
     allowPrivateNetworks: z.boolean().optional(),
     disableAllHooks: z.boolean().optional(),
+    /** The default `onError` of every command hook (see HandlerCommon.onError). */
+    hooksOnError: z.enum(["block", "allow"]).optional(),
   }),
 );
 export type KeelSettingsFile = z.infer<ReturnType<typeof keelSettingsZod>>;
@@ -120,6 +123,7 @@ const handlerShape = {
   async: opt(k.boolean),
   async_mode: opt(k.boolean),
   onTimeout: opt(k.oneOf("block", "allow")),
+  onError: opt(k.oneOf("block", "allow")),
   description: opt(k.string),
   statusMessage: opt(k.string),
   once: opt(k.boolean),
@@ -179,6 +183,7 @@ export const keelSettingsSchema = lazy(() =>
         compat: opt(quickObject({ cagent: opt(k.firstOf(k.boolean, k.string, k.strings)) }, true)),
         allowPrivateNetworks: opt(k.boolean),
         disableAllHooks: opt(k.boolean),
+        hooksOnError: opt(k.oneOf("block", "allow")),
       },
       true,
     ),

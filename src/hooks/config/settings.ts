@@ -1,6 +1,7 @@
 /**
  * The settings the hooks engine honours besides hooks: which compatibility sources are read
- * (`compat`), the cagent files they name, `allowPrivateNetworks` and `disableAllHooks`.
+ * (`compat`), the cagent files they name, `allowPrivateNetworks`, `disableAllHooks` and
+ * `hooksOnError`.
  *
  * One rule keeps them safe: a file inside the project can switch off or disable only the
  * project's own hooks. Otherwise a cloned repository with `{"compat": {"claude": false}}` or
@@ -25,6 +26,9 @@ export interface HookSettings {
   cagent: { user: string[]; project: string[] };
   /** From user-level settings only: http hooks may reach private networks. */
   allowPrivateNetworks: boolean;
+  /** `hooksOnError`: what a gating command hook that cannot start means when its handler does
+   *  not say. "block" from any Keel settings file wins: it only ever makes hooks stricter. */
+  hooksOnError: "block" | "allow";
 }
 
 /** One Keel settings file as read, for merging. */
@@ -51,12 +55,14 @@ export function mergeSettings(
     projectCompat: Object.fromEntries(formats.map((f) => [f, true])),
     cagent: { user: [], project: [] },
     allowPrivateNetworks: false,
+    hooksOnError: "allow",
   };
   let cagentOff = false;
   for (const { source, settings, ctx } of files) {
     const parsed = keelSettingsSchema().safeParse(settings);
     if (!parsed.success) continue;
-    const { compat, allowPrivateNetworks } = parsed.data;
+    const { compat, allowPrivateNetworks, hooksOnError } = parsed.data;
+    if (hooksOnError === "block") out.hooksOnError = "block";
     const user = source.scope === "user";
     const switches = user ? out.userCompat : out.projectCompat;
     for (const format of formats) {

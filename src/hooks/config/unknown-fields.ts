@@ -24,6 +24,7 @@ export const HANDLER_FIELDS = [
   "asyncRewake",
   "once",
   "onTimeout",
+  "onError",
   "description",
   "statusMessage",
   "url",

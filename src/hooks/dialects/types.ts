@@ -185,12 +185,16 @@ export interface Dialect<N extends string = string> {
   readonly ignoresMatcherOn?: ReadonlySet<HookEventName>;
   /** Default timeout in seconds for a handler of `type` on `event`. */
   defaultTimeoutSec(event: HookEventName, type: HandlerType): number;
-  /** The unit `timeout` is written in in its files (said when a hook times out). */
-  readonly timeoutUnit: "s" | "ms";
+  /** The unit `timeout` is written in in its files (said when a hook times out). "s-or-ms":
+   *  seconds, but 1000 or more is milliseconds (Qwen Code 0.24, see qwen/timeout.ts). */
+  readonly timeoutUnit: TimeoutUnit;
   readonly exitTable: ExitTable;
   /** Whether JSON on stdout is read as structured output. */
   readonly parsesJson: boolean;
 }
+
+/** How a dialect's files write `timeout`. */
+export type TimeoutUnit = "s" | "ms" | "s-or-ms";
 
 /** A setting that switches hooks of a dialect off. */
 export interface DialectDisable {

@@ -121,6 +121,22 @@ export function analyzeShell(source: string): ShellAnalysis {
   return analysis;
 }
 
+/**
+ * Where the first statement of a script starts, past the comment lines and blank lines ahead
+ * of it (multi-line hook commands often open with a comment): null when the script has no
+ * statement at all, undefined when bash's grammar rejects it.
+ */
+export function firstStatementOffset(source: string): number | null | undefined {
+  const S = sh();
+  parser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangBash));
+  try {
+    const first = parser.Parse(source, "command").Stmts[0];
+    return first === undefined ? null : (first.Pos().Offset() as number);
+  } catch {
+    return undefined;
+  }
+}
+
 function deepFreeze(a: ShellAnalysis): ShellAnalysis {
   for (const c of a.commands) {
     Object.freeze(c.argv);

@@ -6,6 +6,26 @@ const base = { dialect: "cagent" } as const;
 export const CAGENT: CorpusCase[] = [
   {
     ...base,
+    name: "the published example's comment-first guard denies rm -rf",
+    fixture: "example-hooks",
+    mirrors: "docker-agent examples/hooks.yaml (multi-line commands opening with a comment)",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "rm -rf /tmp/test" },
+    expect: { exit: 2, decision: "deny", reason: ["HOOK BLOCKED: destructive command"] },
+  },
+  {
+    ...base,
+    name: "the published example rewrites ls to ls -h, and the file validates (exit 0)",
+    fixture: "example-hooks",
+    mirrors: "docker-agent examples/hooks.yaml (multi-line commands opening with a comment)",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "ls" },
+    expect: { exit: 0, decision: "allow", updatedInput: { command: "ls -h" } },
+  },
+  {
+    ...base,
     name: "sudo is refused via .tool_input.cmd",
     fixture: "sudo-guard",
     mirrors: "cagent example sudo pre_tool_use hook",

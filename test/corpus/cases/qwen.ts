@@ -1,9 +1,35 @@
-/** Qwen Code hooks (`.qwen/settings.json`: Claude's settings shape with Qwen 0.15's tools and rules). */
+/** Qwen Code hooks (`.qwen/settings.json`: Claude's settings shape with Qwen 0.15's tools and rules,
+ *  and 0.24's command timeouts: seconds, 1000 or more read as milliseconds). */
 import type { CorpusCase } from "../harness.js";
 
 const base = { dialect: "qwen" } as const;
 
 export const QWEN: CorpusCase[] = [
+  {
+    ...base,
+    name: "a 0.24 timeout of 20 is seconds: the slow check answers in time and blocks",
+    fixture: "timeout-seconds",
+    mirrors: "Qwen Code 0.24 PreToolUse check with a timeout in seconds",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "ls" },
+    expect: {
+      exit: 2,
+      decision: "block",
+      outcomes: ["block"],
+      reason: ["policy service says no (answered in time)"],
+    },
+  },
+  {
+    ...base,
+    name: "a 0.15 timeout of 1000 is milliseconds: the hanging check times out after a second",
+    fixture: "timeout-legacy-ms",
+    mirrors: "Qwen Code 0.15 PreToolUse check with a timeout in milliseconds",
+    event: "PreToolUse",
+    tool: "shell",
+    input: { command: "ls" },
+    expect: { exit: 2, decision: "block", outcomes: ["timeout"] },
+  },
   {
     ...base,
     name: "docker system prune is denied with permissionDecision",

@@ -20,3 +20,6 @@ const EVENT_BY_KEY = new Map<string, HookEventName>(
 export function cagentEventFromName(key: string): HookEventName | undefined {
   return EVENT_BY_KEY.get(key);
 }
+
+/** Every key a cagent file may use for an event (for "did you mean"). */
+export const CAGENT_EVENT_KEYS: readonly string[] = [...EVENT_BY_KEY.keys()];

@@ -6,8 +6,9 @@
 import type { ReadContext } from "../../config/handler.js";
 import type { FieldPath } from "../../config/positions.js";
 import { type ReadResult, readNativeHooks } from "../../config/read-native.js";
+import { nearestField } from "../../config/unknown-fields.js";
 import { isRecord } from "../../util.js";
-import { cagentEventFromName } from "./events.js";
+import { CAGENT_EVENT_KEYS, cagentEventFromName } from "./events.js";
 
 /** Reads the hooks of every agent in a parsed cagent file. */
 export function readCagentHooks(doc: unknown, ctx: ReadContext): ReadResult {
@@ -32,13 +33,14 @@ export function readCagentHooks(doc: unknown, ctx: ReadContext): ReadResult {
     for (const [key, entries] of Object.entries(agent.hooks)) {
       const event = cagentEventFromName(key);
       if (!event) {
-        out.problems.push(
-          ctx.problem(
-            "error",
-            [...base, key],
-            `unknown cagent hook event "${key}"; these hooks never run`,
-          ),
+        const near = nearestField(key, CAGENT_EVENT_KEYS);
+        const p = ctx.problem(
+          "error",
+          [...base, key],
+          `unknown cagent hook event "${key}"; these hooks never run${near ? `; did you mean "${near}"?` : ""}`,
         );
+        p.neverRuns = true;
+        out.problems.push(p);
         continue;
       }
       // Reuse the native reader on a one-event object, then re-root its field paths.

@@ -1,8 +1,8 @@
 /**
  * The Qwen Code dialect (`.qwen/settings.json`, `~/.qwen/settings.json`): Claude Code's
  * settings shape and events with Qwen's tool names, payload and rules, as Qwen Code 0.15
- * behaves (measured with `npm run compat:qwen`, see compat/README.md): command timeouts in
- * milliseconds, tool-name matchers as unanchored regexes, no matchers on UserPromptSubmit and
+ * behaves (measured with `npm run compat:qwen`, see compat/README.md), with Qwen Code 0.24's
+ * command timeouts (seconds, 1000 or more read as milliseconds: ./timeout.ts), tool-name matchers as unanchored regexes, no matchers on UserPromptSubmit and
  * Stop, plain stdout never context, exit-2 messages after a tool shown to the user only.
  */
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { qwenExitTable } from "./exit.js";
 import { qwenStdinObject } from "./payload.js";
+import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
 
 /** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
 export const QWEN_TOOLS: ToolTable = {
@@ -46,11 +47,11 @@ export const qwenDialect = defineDialect({
     const problems = [...read.problems];
     readNameAndEnv(read.hooks, read.settings, ctx, problems);
     markSequential(read.hooks, read.settings);
-    // Qwen Code hands a command hook's `timeout` to setTimeout as is: milliseconds (its http
-    // hooks multiply by 1000, so theirs are seconds).
+    // Seconds, or milliseconds from 1000 up, as Qwen Code 0.24 reads them (./timeout.ts); its
+    // http hooks' timeouts were always seconds.
     for (const h of read.hooks) {
       if (h.handler.type === "command" && h.handler.timeout !== undefined) {
-        h.handler.timeout /= 1000;
+        h.handler.timeout = qwenCommandTimeoutSec(h.handler.timeout);
       }
     }
     return { ...read, problems };
@@ -72,8 +73,9 @@ export const qwenDialect = defineDialect({
   updatedInputIsWhole: true,
   // A PostToolUse exit 2 or decision "block" never reaches Qwen's model.
   feedbackToModelOn: new Set(),
-  defaultTimeoutSec: nativeDefaultTimeoutSec,
-  timeoutUnit: "ms",
+  defaultTimeoutSec: (event, type) =>
+    type === "command" ? QWEN_COMMAND_DEFAULT_SEC : nativeDefaultTimeoutSec(event, type),
+  timeoutUnit: "s-or-ms",
   exitTable: qwenExitTable,
   parsesJson: true,
 });

@@ -4,8 +4,12 @@ import { type ReadContext, zodProblems } from "../../config/handler.js";
 import type { FieldPath } from "../../config/positions.js";
 import type { ReadResult } from "../../config/read-native.js";
 import { reasonixEntrySchema } from "../../config/schema.js";
-import { REASONIX_FIELDS, unknownFieldWarnings } from "../../config/unknown-fields.js";
-import { isHookEventName } from "../../events.js";
+import {
+  nearestField,
+  REASONIX_FIELDS,
+  unknownFieldWarnings,
+} from "../../config/unknown-fields.js";
+import { HOOK_EVENTS, isHookEventName } from "../../events.js";
 import type { CommandHandlerConfig, HookProblem } from "../../types.js";
 import { isRecord } from "../../util.js";
 
@@ -23,9 +27,14 @@ export function readReasonixHooks(hooks: unknown, ctx: ReadContext): ReadResult 
   for (const [event, entries] of Object.entries(hooks)) {
     const at: FieldPath = ["hooks", event];
     if (!isHookEventName(event)) {
-      out.problems.push(
-        ctx.problem("warning", at, `unknown hook event "${event}"; these hooks never run`),
+      const near = nearestField(event, HOOK_EVENTS);
+      const p = ctx.problem(
+        near ? "error" : "warning",
+        at,
+        `unknown hook event "${event}"; these hooks never run${near ? `; did you mean "${near}"?` : ""}`,
       );
+      p.neverRuns = true;
+      out.problems.push(p);
       continue;
     }
     if (!Array.isArray(entries)) {

@@ -177,7 +177,8 @@ export function register(program: Command): void {
     .command("validate")
     .description(
       "check every hook file; prints path:line:col: messages; exit status 1 if any error " +
-        "(bad JSON/YAML, bad schema, bad regex, missing executable)",
+        "or any hook that can never run (bad JSON/YAML, bad schema, bad regex, unknown event " +
+        "or handler type, missing executable or #! interpreter)",
     )
     .option("--json", "print the problems as one JSON document")
     .option(CWD_FLAG, CWD_HELP)

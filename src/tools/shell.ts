@@ -8,8 +8,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { toParameters } from "./json-schema.js";
+import { claudeBashResponse } from "./claude-responses.js";
+import { defineTool, toolFrame } from "./define.js";
 import { HeadTailBuffer } from "./output-buffer.js";
+import { qwenShellResponse } from "./qwen-responses.js";
+import { reasonixBashResult } from "./reasonix-responses.js";
 import { describeError, guarded } from "./result.js";
 import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
@@ -91,18 +94,31 @@ export const defaultShellOperations: ShellOperations = {
   },
 };
 
+/** The shell tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const shellTool = defineTool({
+  name: "shell",
+  description: DESCRIPTION,
+  schema: shellSchema,
+  kind: "shell",
+  primaryArg: "command",
+  pathFields: [],
+  sample: { command: "echo hello" },
+  responses: {
+    claude: claudeBashResponse,
+    reasonix1: reasonixBashResult,
+    qwen: qwenShellResponse,
+    gemini: qwenShellResponse,
+  },
+  create: (ctx, opts) => createShellTool(ctx, opts.shellOps),
+});
+
 /** Creates the shell tool. */
 export function createShellTool(
   ctx: ToolContext,
   ops: ShellOperations = defaultShellOperations,
 ): Tool<ShellInput> {
   return {
-    name: "shell",
-    description: DESCRIPTION,
-    schema: shellSchema,
-    parameters: toParameters(shellSchema),
-    kind: "shell",
-    primaryArg: (input) => input.command,
+    ...toolFrame(shellTool, ctx),
     run: (input, { signal, sandboxed, onOutput, env, readBarred }) =>
       guarded("shell", () =>
         runShell(

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { prepareToolSpecs } from "../../src/agent/repair/index.js";
+import { RULE_TOOL_MAP } from "../../src/agent/rule-tool-map.js";
 import { SYSTEM_PROMPT } from "../../src/agent/system-prompt.js";
 import { DEFAULT_TOOL_INPUTS } from "../../src/cli/commands/hooks-payload.js";
 import { DIALECT_LIST } from "../../src/hooks/dialects/index.js";
@@ -44,5 +45,18 @@ describe("what the tool definitions produce, against main's bytes", () => {
       dialectTools,
     };
     matchesFixture("derived-tables.json", `${JSON.stringify(tables, null, 1)}\n`);
+  });
+
+  it("permission rules name the same tools as main's hand-written map", () => {
+    const fixture = JSON.parse(
+      readFileSync(join(FIXTURES, "rule-tool-map.json"), "utf8"),
+    ) as Record<string, { tools: string[]; spec: string }>;
+    const sorted = (m: Record<string, { tools: readonly string[]; spec: string }>) =>
+      Object.fromEntries(
+        Object.keys(m)
+          .sort()
+          .map((k) => [k, { tools: [...(m[k]?.tools ?? [])].sort(), spec: m[k]?.spec }]),
+      );
+    expect(sorted(RULE_TOOL_MAP)).toEqual(sorted(fixture));
   });
 });

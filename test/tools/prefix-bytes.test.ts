@@ -29,7 +29,7 @@ describe("what the tool definitions produce, against main's bytes", () => {
     const specs = prepareToolSpecs(
       toolSpecs(createBuiltinTools({ cwd: "/tmp/keel-prefix" })),
     ).specs;
-    matchesFixture("prefix.json", JSON.stringify({ systemPrompt: SYSTEM_PROMPT, tools: specs }));
+    matchesFixture("prefix.snap", JSON.stringify({ systemPrompt: SYSTEM_PROMPT, tools: specs }));
   });
 
   it("hook facts, read-only names, hooks-test inputs and dialect tool tables are unchanged", () => {
@@ -44,12 +44,12 @@ describe("what the tool definitions produce, against main's bytes", () => {
       inputs: DEFAULT_TOOL_INPUTS,
       dialectTools,
     };
-    matchesFixture("derived-tables.json", `${JSON.stringify(tables, null, 1)}\n`);
+    matchesFixture("derived-tables.snap", `${JSON.stringify(tables, null, 1)}\n`);
   });
 
   it("permission rules name the same tools as main's hand-written map", () => {
     const fixture = JSON.parse(
-      readFileSync(join(FIXTURES, "rule-tool-map.json"), "utf8"),
+      readFileSync(join(FIXTURES, "rule-tool-map.snap"), "utf8"),
     ) as Record<string, { tools: string[]; spec: string }>;
     const sorted = (m: Record<string, { tools: readonly string[]; spec: string }>) =>
       Object.fromEntries(

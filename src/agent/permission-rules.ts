@@ -17,14 +17,12 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { canonicalJson, isRecord, readConfigTextSync, sha256Hex } from "../base/index.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
-import { readConfigTextSync } from "../hooks/config/read-file.js";
 import { splitShellCommand } from "../hooks/match.js";
-import { sha256Hex } from "../hooks/sha256.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
 import { analyzeShell } from "../hooks/shell/parse.js";
 import { readTrustRecords, writeTrustRecord } from "../hooks/trust-records.js";
-import { canonicalJson, isRecord } from "../hooks/util.js";
 import { allowRuleMatches } from "../mcp/tools.js";
 import { finalPath } from "../tools/paths.js";
 import { RULE_TOOL_MAP } from "./rule-tool-map.js";

@@ -1,7 +1,7 @@
 /** The payload shaping every dialect shares: stdin object and environment for one firing. */
+import { isRecord } from "../../base/index.js";
 import type { AnyEventPayload, ToolInput } from "../events.js";
 import type { HookToolCatalog } from "../tool-descriptor.js";
-import { isRecord } from "../util.js";
 import type { Dialect, DialectSessionFacts } from "./types.js";
 
 /** Longest value put into one environment variable (Linux refuses single strings over 128 KiB). */

@@ -5,12 +5,12 @@
  * at any exit code, `hookSpecificOutput.tool_input` rewrites the call.
  */
 import { join } from "node:path";
+import { isRecord } from "../../../base/index.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
 import { hooksFileSchema } from "../../config/schema.js";
 import type { HookEventName } from "../../events.js";
 import type { HandlerConfig } from "../../types.js";
-import { isRecord } from "../../util.js";
 import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemini-family.js";
 import { nativeStdinObject } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";

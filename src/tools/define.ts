@@ -20,9 +20,6 @@ export interface BuiltinToolOptions {
   extraReadDirs?: readonly string[];
 }
 
-/** A tool's `tool_response` as one hook dialect sees it, built from Keel's response and input. */
-export type DialectResponse = (response: unknown, input: Record<string, unknown>) => unknown;
-
 /** What a tool file declares. `I` is its input, inferred from `schema`. */
 export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   name: string;
@@ -42,8 +39,6 @@ export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   /** Where the system prompt's "Prefer …" line names this read tool; the line's order is part
    *  of the cached prefix and predates the definitions, so it is stated, not sorted. */
   promptRank?: number;
-  /** The `tool_response` hooks of a dialect see, by dialect name (Keel's own when absent). */
-  responses?: Readonly<Record<string, DialectResponse>>;
   /** Builds the tool for a project: its `run`, with the options the tool set was given. */
   create(ctx: ToolContext, opts: BuiltinToolOptions): Tool<I>;
 }

@@ -1,11 +1,8 @@
 /** edit_file: replaces an exact string in a file; refuses ambiguous or empty edits with a clear reason. */
 import { z } from "zod";
-import { claudeEditResponse } from "./claude-responses.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
 import { resolveInProject } from "./paths.js";
-import { geminiEditResponse, qwenEditResponse } from "./qwen-responses.js";
-import { reasonixEditResult } from "./reasonix-responses.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 
@@ -37,12 +34,6 @@ export const editFileTool = defineTool({
   primaryArg: "path",
   pathFields: ["path"],
   sample: { path: "hello.txt", old_string: "hello", new_string: "goodbye" },
-  responses: {
-    claude: claudeEditResponse,
-    reasonix1: reasonixEditResult,
-    qwen: qwenEditResponse,
-    gemini: geminiEditResponse,
-  },
   create: (ctx, opts) => createEditFileTool(ctx, fileToolOptions(opts)),
 });
 

@@ -1,10 +1,11 @@
 /**
  * What hooks need to know about each built-in tool, derived from the tool definitions
  * (registry.ts): the argument `if` conditions match, its input fields, which of them are
- * paths, and each dialect's `tool_response` shape. Data only: the agent hands the list to the
+ * paths. (How each dialect shapes a tool's `tool_response` is the dialect's:
+ * hooks/dialects/<name>/responses.ts.) Data only: the agent hands the list to the
  * hooks engine (HookEngineOptions.tools), which may not import tools/.
  */
-import type { AnyToolDefinition, DialectResponse } from "./define.js";
+import type { AnyToolDefinition } from "./define.js";
 import { BUILTIN_TOOL_DEFINITIONS } from "./registry.js";
 
 /** Structurally the hooks engine's HookToolDescriptor (tools/ imports nothing from src/). */
@@ -14,7 +15,6 @@ export interface ToolHookFacts {
   readonly primaryDefault?: string;
   readonly inputFields: readonly string[];
   readonly pathFields: readonly string[];
-  readonly response?: Readonly<Record<string, DialectResponse>>;
 }
 
 /** One definition's hook descriptor. */
@@ -25,7 +25,6 @@ export function hookFactsOf(def: AnyToolDefinition): ToolHookFacts {
     ...(def.primaryDefault !== undefined ? { primaryDefault: def.primaryDefault } : {}),
     inputFields: def.inputFields,
     pathFields: def.pathFields,
-    ...(def.responses ? { response: def.responses } : {}),
   };
 }
 

@@ -1,7 +1,6 @@
 /** The tools layer's public surface. */
 export {
   type AnyToolDefinition,
-  type DialectResponse,
   defineTool,
   type ToolDefinition,
   type ToolDefinitionInput,

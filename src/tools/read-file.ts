@@ -1,11 +1,8 @@
 /** read_file: a text file with line numbers, a window of lines, and caps that keep requests small. */
 import { z } from "zod";
-import { claudeReadResponse } from "./claude-responses.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
 import { resolveInProject } from "./paths.js";
-import { qwenReadResponse } from "./qwen-responses.js";
-import { reasonixReadResult } from "./reasonix-responses.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -46,12 +43,6 @@ export const readFileTool = defineTool({
   pathFields: ["path"],
   sample: { path: "README.md" },
   promptRank: 1,
-  responses: {
-    claude: claudeReadResponse,
-    reasonix1: reasonixReadResult,
-    qwen: qwenReadResponse,
-    gemini: qwenReadResponse,
-  },
   create: (ctx, opts) => createReadFileTool(ctx, fileToolOptions(opts)),
 });
 

@@ -8,11 +8,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { claudeBashResponse } from "./claude-responses.js";
 import { defineTool, toolFrame } from "./define.js";
 import { HeadTailBuffer } from "./output-buffer.js";
-import { qwenShellResponse } from "./qwen-responses.js";
-import { reasonixBashResult } from "./reasonix-responses.js";
 import { describeError, guarded } from "./result.js";
 import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
@@ -103,12 +100,6 @@ export const shellTool = defineTool({
   primaryArg: "command",
   pathFields: [],
   sample: { command: "echo hello" },
-  responses: {
-    claude: claudeBashResponse,
-    reasonix1: reasonixBashResult,
-    qwen: qwenShellResponse,
-    gemini: qwenShellResponse,
-  },
   create: (ctx, opts) => createShellTool(ctx, opts.shellOps),
 });
 

@@ -1,12 +1,9 @@
 /** write_file: creates or overwrites a file inside the project, creating parent directories. */
 import { dirname } from "node:path";
 import { z } from "zod";
-import { claudeWriteResponse } from "./claude-responses.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
 import { resolveInProject } from "./paths.js";
-import { geminiWriteResponse, qwenWriteResponse } from "./qwen-responses.js";
-import { reasonixWriteResult } from "./reasonix-responses.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 
@@ -30,12 +27,6 @@ export const writeFileTool = defineTool({
   primaryArg: "path",
   pathFields: ["path"],
   sample: { path: "hello.txt", content: "hello\n" },
-  responses: {
-    claude: claudeWriteResponse,
-    reasonix1: reasonixWriteResult,
-    qwen: qwenWriteResponse,
-    gemini: geminiWriteResponse,
-  },
   create: (ctx, opts) => createWriteFileTool(ctx, fileToolOptions(opts)),
 });
 

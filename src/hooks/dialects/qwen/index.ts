@@ -13,6 +13,12 @@ import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { qwenExitTable } from "./exit.js";
 import { qwenStdinObject } from "./payload.js";
+import {
+  qwenEditResponse,
+  qwenReadResponse,
+  qwenShellResponse,
+  qwenWriteResponse,
+} from "./responses.js";
 
 /** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
 export const QWEN_TOOLS: ToolTable = {
@@ -56,6 +62,12 @@ export const qwenDialect = defineDialect({
     return { ...read, problems };
   },
   ...createToolMapper(QWEN_TOOLS, { absolutePaths: true }),
+  toolResponses: {
+    shell: qwenShellResponse,
+    read_file: qwenReadResponse,
+    write_file: qwenWriteResponse,
+    edit_file: qwenEditResponse,
+  },
   ...nativeEvents,
   stdinObject: qwenStdinObject,
   env: (_payload, ctx) => ({

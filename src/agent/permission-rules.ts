@@ -17,16 +17,15 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { canonicalJson, isRecord, readConfigTextSync, sha256Hex } from "../base/index.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
-import { readConfigTextSync } from "../hooks/config/read-file.js";
 import { splitShellCommand } from "../hooks/match.js";
-import { sha256Hex } from "../hooks/sha256.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
 import { analyzeShell } from "../hooks/shell/parse.js";
 import { readTrustRecords, writeTrustRecord } from "../hooks/trust-records.js";
-import { canonicalJson, isRecord } from "../hooks/util.js";
 import { allowRuleMatches } from "../mcp/tools.js";
 import { finalPath } from "../tools/paths.js";
+import { RULE_TOOL_MAP } from "./rule-tool-map.js";
 
 /** What a rule does. */
 export type RuleKind = "deny" | "ask" | "allow";
@@ -87,30 +86,6 @@ export interface RuleDecision {
   rule: PermissionRule;
 }
 
-/** Claude Code tool names (and Keel's own) → the Keel tools a rule of that name covers. */
-const TOOL_MAP: Record<string, { tools: string[]; spec: "command" | "path" | "none" }> = {
-  Bash: { tools: ["shell"], spec: "command" },
-  // Claude applies Read rules to every tool that reads files (Grep, Glob, LS).
-  Read: { tools: ["read_file", "grep", "glob", "list_dir"], spec: "path" },
-  // Claude applies Edit rules to every tool that edits files.
-  Edit: { tools: ["edit_file", "write_file"], spec: "path" },
-  MultiEdit: { tools: ["edit_file"], spec: "path" },
-  Write: { tools: ["write_file"], spec: "path" },
-  Grep: { tools: ["grep"], spec: "path" },
-  Glob: { tools: ["glob"], spec: "path" },
-  LS: { tools: ["list_dir"], spec: "path" },
-  Task: { tools: ["task"], spec: "none" },
-  Agent: { tools: ["task"], spec: "none" },
-  shell: { tools: ["shell"], spec: "command" },
-  read_file: { tools: ["read_file"], spec: "path" },
-  edit_file: { tools: ["edit_file"], spec: "path" },
-  write_file: { tools: ["write_file"], spec: "path" },
-  grep: { tools: ["grep"], spec: "path" },
-  glob: { tools: ["glob"], spec: "path" },
-  list_dir: { tools: ["list_dir"], spec: "path" },
-  task: { tools: ["task"], spec: "none" },
-};
-
 /** Claude Code tools Keel does not have: their rules are reported, not applied. */
 const NOT_IN_KEEL = new Set([
   "WebFetch",
@@ -168,7 +143,7 @@ export function parseRule(
   if (NOT_IN_KEEL.has(name)) {
     return { ok: false, level: "warn", why: `Keel has no ${name} tool` };
   }
-  const entry = TOOL_MAP[name];
+  const entry = RULE_TOOL_MAP[name];
   if (entry === undefined) return { ok: false, level: "warn", why: `Keel has no tool ${name}` };
   const tools = new Set(entry.tools);
   if (

@@ -8,8 +8,8 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { readConfigTextSync } from "../base/index.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
-import { readConfigTextSync } from "../hooks/config/read-file.js";
 
 const compaction = z
   .object({

@@ -4,7 +4,7 @@
  * or name the wrong thing ("Expected double-quoted property name" for a trailing comma).
  */
 import { readFile } from "node:fs/promises";
-import { jsonProblemText } from "../hooks/config/json-scan.js";
+import { jsonProblemText } from "../base/index.js";
 
 /** `<path>: invalid JSON: <what> at <line>:<column>`, or null when the file reads as JSON (or
  *  cannot be read, or nests too deep to scan). */

@@ -8,9 +8,9 @@
  * that succeeded with output counts. The aggregate still applies every rewrite in order, which
  * gives the same final input.
  */
+import { isRecord } from "../base/index.js";
 import type { AggregateItem } from "./aggregate.js";
 import type { AnyEventPayload } from "./events.js";
-import { isRecord } from "./util.js";
 
 /** The payload the next hook of the group sees after `item` ran on `payload`. */
 export function chainedPayload(

@@ -3,6 +3,7 @@
  * `if`, trust, dedup) → run (parallel and bounded; in order for dialects whose agents do that)
  * → aggregate. fire() never throws.
  */
+import { isRecord, redactUrls } from "../base/index.js";
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
 import { chainedPayload } from "./chain.js";
@@ -22,7 +23,6 @@ import type { Handler, HandlerResult } from "./handlers/types.js";
 import { HookEnvironments } from "./hook-env.js";
 import { type PreparedHook, planFiring } from "./plan.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, killLeftoverGroups, type SpawnFn } from "./process.js";
-import { redactUrls } from "./redact.js";
 import {
   applyTrust,
   changedExecutedFiles,
@@ -43,7 +43,6 @@ import type {
   HookRunRecord,
   HookSource,
 } from "./types.js";
-import { isRecord } from "./util.js";
 
 /** Options beyond the contract: seams for tests and benchmarks, and limits. */
 export interface EngineExtras {

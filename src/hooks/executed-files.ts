@@ -13,8 +13,8 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
-import { sha256Hex } from "./sha256.js";
 import type { HookDefinition } from "./types.js";
 
 /**

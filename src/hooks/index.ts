@@ -3,6 +3,7 @@
  * helpers for `keel hooks list | validate | test | trust`.
  */
 
+export { redactUrls } from "../base/index.js";
 export type { AggregateItem, AggregateToolContext } from "./aggregate.js";
 export { aggregate } from "./aggregate.js";
 export { handlerIdentity, handlerLabel } from "./config/definition.js";
@@ -34,7 +35,6 @@ export type { FiringExplanation, FiringSkip } from "./plan.js";
 export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
-export { redactUrls } from "./redact.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeSnapshot } from "./snapshot.js";
 export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";

@@ -4,7 +4,7 @@
  * by name.
  */
 import { z } from "zod";
-import { isRecord, lazy } from "./util.js";
+import { isRecord, lazy } from "../base/index.js";
 
 /** The hook output schema (camelCase; snake_case is renamed before parsing), built on first
  *  use: `keel hooks list` and sessions whose hooks print no JSON never build it. */

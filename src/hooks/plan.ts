@@ -4,6 +4,7 @@
  * whose matcher or condition does not match.
  */
 import { basename, relative } from "node:path";
+import { isRecord } from "../base/index.js";
 import { handlerIdentity, handlerLabel } from "./config/definition.js";
 import { isInside } from "./config/load.js";
 import { DIALECTS, matcherApplies } from "./dialects/index.js";
@@ -18,7 +19,6 @@ import {
 import { type CompiledMatcher, type Condition, compileMatcher, parseCondition } from "./match.js";
 import type { HookToolCatalog } from "./tool-descriptor.js";
 import type { HookDefinition } from "./types.js";
-import { isRecord } from "./util.js";
 
 /** A definition with its matcher and condition compiled. */
 export interface PreparedHook {

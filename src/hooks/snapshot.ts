@@ -1,6 +1,6 @@
 /** A loaded, trust-resolved and compiled view of every hook: what one engine fires from. */
+import { readConfigText } from "../base/index.js";
 import { type HookPaths, type LoadedHooks, loadHooks } from "./config/load.js";
-import { readConfigText } from "./config/read-file.js";
 import type { HookEventName } from "./events.js";
 import {
   ABSENT,

@@ -20,8 +20,9 @@ export interface HookToolDescriptor {
   readonly pathFields: readonly string[];
   /**
    * The `tool_response` a dialect's hooks see, by dialect name, built from Keel's response
-   * (`{content, isError, details}` as the agent sends it) and the call's Keel input. A dialect
-   * not listed sees Keel's response unchanged.
+   * (`{content, isError, details}` as the agent sends it) and the call's Keel input, for a
+   * tool of a library's own; a dialect not listed uses its `toolResponses` (Keel's built-ins,
+   * hooks/dialects/<name>/responses.ts) and otherwise sees Keel's response unchanged.
    */
   readonly response?: Readonly<Record<string, (response: unknown, input: ToolInput) => unknown>>;
 }

@@ -20,8 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { jsonProblemText } from "./config/json-scan.js";
-import { isRecord } from "./util.js";
+import { isRecord, jsonProblemText } from "../base/index.js";
 
 /** What a trust record file holds, or why it cannot be read. */
 export type TrustRecords =

@@ -5,11 +5,10 @@
  * them (a `git pull`, a hand edit of `.keel/hooks/guard.sh`) makes them untrusted again.
  */
 import { join, relative } from "node:path";
+import { canonicalJson, sha256Hex } from "../base/index.js";
 import type { ExecutedFile } from "./executed-files.js";
-import { sha256Hex } from "./sha256.js";
 import { readTrustRecords, writeTrustRecord } from "./trust-records.js";
 import type { HookDefinition } from "./types.js";
-import { canonicalJson } from "./util.js";
 
 /** The hooks trust store's content. */
 export interface TrustFile {

@@ -4,11 +4,11 @@
  * throws: every failure ends the stream with an `error` event, and the API key is redacted from
  * every message it produces.
  */
+import { redactUrls } from "../base/index.js";
 import { StreamAssembler } from "./assemble.js";
 import { errorBodyMessage, wireChunk } from "./chunk.js";
 import { DEFAULT_STREAM_IDLE_MS } from "./config.js";
 import { httpPost, type Post, type PostResponse } from "./http-post.js";
-import { redactUrls } from "./redact.js";
 import { buildRequestBodyChunks, type RequestBodyChunks } from "./request-body.js";
 import {
   backoffDelay,

@@ -7,9 +7,8 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { jsonProblemText } from "../hooks/config/json-scan.js";
+import { jsonProblemText, readConfigText } from "../base/index.js";
 import { parseSettingsJson, settingsJsonText } from "../hooks/config/parse.js";
-import { readConfigText } from "../hooks/config/read-file.js";
 
 /** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
 export type McpScope = "user" | "project";

@@ -7,9 +7,8 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { sha256Hex } from "../hooks/sha256.js";
+import { canonicalJson, sha256Hex } from "../base/index.js";
 import { readTrustRecords, writeTrustRecord } from "../hooks/trust-records.js";
-import { canonicalJson } from "../hooks/util.js";
 import type { McpConfig } from "./config.js";
 
 /** Path of the MCP trust store. */

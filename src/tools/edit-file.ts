@@ -1,8 +1,8 @@
 /** edit_file: replaces an exact string in a file; refuses ambiguous or empty edits with a clear reason. */
 import { z } from "zod";
+import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
-import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 
@@ -25,6 +25,18 @@ const DESCRIPTION = `Replace exact text in an existing file.
 - Do not include the line numbers read_file shows.
 - To create a file or rewrite it completely, use write_file.`;
 
+/** The edit_file tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const editFileTool = defineTool({
+  name: "edit_file",
+  description: DESCRIPTION,
+  schema: editFileSchema,
+  kind: "write",
+  primaryArg: "path",
+  pathFields: ["path"],
+  sample: { path: "hello.txt", old_string: "hello", new_string: "goodbye" },
+  create: (ctx, opts) => createEditFileTool(ctx, fileToolOptions(opts)),
+});
+
 /** Creates the edit_file tool. */
 export function createEditFileTool(
   ctx: ToolContext,
@@ -32,12 +44,7 @@ export function createEditFileTool(
 ): Tool<EditFileInput> {
   const ops = opts.ops ?? nodeFileOperations;
   return {
-    name: "edit_file",
-    description: DESCRIPTION,
-    schema: editFileSchema,
-    parameters: toParameters(editFileSchema),
-    kind: "write",
-    primaryArg: (input) => displayPath(ctx.cwd, input.path),
+    ...toolFrame(editFileTool, ctx),
     run: (input) =>
       guarded("edit_file", async () => {
         const where = resolveInProject({

@@ -1,8 +1,8 @@
 /** glob: files whose path matches a glob pattern, sorted, skipping node_modules and .git. */
 import picomatch from "picomatch";
 import { z } from "zod";
+import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
-import { toParameters } from "./json-schema.js";
 import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
@@ -29,16 +29,25 @@ const DESCRIPTION = `Find files by name with a glob pattern ("**/*.ts", "src/**/
 - node_modules and .git are skipped unless the pattern names them. Hidden files are included.
 - To search file contents, use grep.`;
 
+/** The glob tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const globTool = defineTool({
+  name: "glob",
+  description: DESCRIPTION,
+  schema: globSchema,
+  kind: "read",
+  primaryArg: "path",
+  primaryDefault: ".",
+  pathFields: ["path"],
+  sample: { pattern: "**/*.ts" },
+  promptRank: 3,
+  create: (ctx, opts) => createGlobTool(ctx, fileToolOptions(opts)),
+});
+
 /** Creates the glob tool. */
 export function createGlobTool(ctx: ToolContext, opts: FileToolOptions = {}): Tool<GlobInput> {
   const ops = opts.ops ?? nodeFileOperations;
   return {
-    name: "glob",
-    description: DESCRIPTION,
-    schema: globSchema,
-    parameters: toParameters(globSchema),
-    kind: "read",
-    primaryArg: (input) => displayPath(ctx.cwd, input.path ?? "."),
+    ...toolFrame(globTool, ctx),
     run: (input, { signal }) =>
       guarded("glob", async () => {
         const where = resolveInProject({

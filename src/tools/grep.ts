@@ -6,9 +6,9 @@
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { z } from "zod";
+import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
 import { skippedFor } from "./glob.js";
-import { toParameters } from "./json-schema.js";
 import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
@@ -53,16 +53,25 @@ const DESCRIPTION = `Search file contents with an RE2 regular expression (the sy
 - Skips node_modules, .git, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. At most ${GREP_MAX_MATCHES} matches are shown.
 - Escape regex characters for literal text, e.g. "foo\\\\(" to find "foo(".`;
 
+/** The grep tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const grepTool = defineTool({
+  name: "grep",
+  description: DESCRIPTION,
+  schema: grepSchema,
+  kind: "read",
+  primaryArg: "path",
+  primaryDefault: ".",
+  pathFields: ["path"],
+  sample: { pattern: "TODO" },
+  promptRank: 4,
+  create: (ctx, opts) => createGrepTool(ctx, fileToolOptions(opts)),
+});
+
 /** Creates the grep tool. */
 export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): Tool<GrepInput> {
   const ops = opts.ops ?? nodeFileOperations;
   return {
-    name: "grep",
-    description: DESCRIPTION,
-    schema: grepSchema,
-    parameters: toParameters(grepSchema),
-    kind: "read",
-    primaryArg: (input) => displayPath(ctx.cwd, input.path ?? "."),
+    ...toolFrame(grepTool, ctx),
     run: (input, { signal, readBarred }) =>
       guarded("grep", async () => {
         let regex: RE2JS;

@@ -1,31 +1,12 @@
 /**
- * What hooks need to know about each built-in tool, one descriptor per tool: the argument `if`
- * conditions match (the same one the tool's `primaryArg` returns; test/tools/hook-facts.test.ts
- * holds them together), its input fields and which of them are paths. Data only: the agent
- * hands the list to the hooks engine (HookEngineOptions.tools), which may not import tools/.
- * `response` (per dialect) is where a dialect's own tool_response shape is built.
+ * What hooks need to know about each built-in tool, derived from the tool definitions
+ * (registry.ts): the argument `if` conditions match, its input fields, which of them are
+ * paths. (How each dialect shapes a tool's `tool_response` is the dialect's:
+ * hooks/dialects/<name>/responses.ts.) Data only: the agent hands the list to the
+ * hooks engine (HookEngineOptions.tools), which may not import tools/.
  */
-
-import {
-  claudeBashResponse,
-  claudeEditResponse,
-  claudeReadResponse,
-  claudeWriteResponse,
-} from "./claude-responses.js";
-import {
-  geminiEditResponse,
-  geminiWriteResponse,
-  qwenEditResponse,
-  qwenReadResponse,
-  qwenShellResponse,
-  qwenWriteResponse,
-} from "./qwen-responses.js";
-import {
-  reasonixBashResult,
-  reasonixEditResult,
-  reasonixReadResult,
-  reasonixWriteResult,
-} from "./reasonix-responses.js";
+import type { AnyToolDefinition } from "./define.js";
+import { BUILTIN_TOOL_DEFINITIONS } from "./registry.js";
 
 /** Structurally the hooks engine's HookToolDescriptor (tools/ imports nothing from src/). */
 export interface ToolHookFacts {
@@ -34,74 +15,19 @@ export interface ToolHookFacts {
   readonly primaryDefault?: string;
   readonly inputFields: readonly string[];
   readonly pathFields: readonly string[];
-  readonly response?: Readonly<
-    Record<string, (response: unknown, input: Record<string, unknown>) => unknown>
-  >;
+}
+
+/** One definition's hook descriptor. */
+export function hookFactsOf(def: AnyToolDefinition): ToolHookFacts {
+  return {
+    name: def.name,
+    primaryArg: def.primaryArg,
+    ...(def.primaryDefault !== undefined ? { primaryDefault: def.primaryDefault } : {}),
+    inputFields: def.inputFields,
+    pathFields: def.pathFields,
+  };
 }
 
 /** The descriptors of the built-in tools. */
-export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] = [
-  {
-    name: "shell",
-    primaryArg: "command",
-    inputFields: ["command", "timeout_ms"],
-    pathFields: [],
-    response: {
-      claude: claudeBashResponse,
-      reasonix1: reasonixBashResult,
-      qwen: qwenShellResponse,
-      gemini: qwenShellResponse,
-    },
-  },
-  {
-    name: "read_file",
-    primaryArg: "path",
-    inputFields: ["path", "offset", "limit"],
-    pathFields: ["path"],
-    response: {
-      claude: claudeReadResponse,
-      reasonix1: reasonixReadResult,
-      qwen: qwenReadResponse,
-      gemini: qwenReadResponse,
-    },
-  },
-  {
-    name: "write_file",
-    primaryArg: "path",
-    inputFields: ["path", "content"],
-    pathFields: ["path"],
-    response: {
-      claude: claudeWriteResponse,
-      reasonix1: reasonixWriteResult,
-      qwen: qwenWriteResponse,
-      gemini: geminiWriteResponse,
-    },
-  },
-  {
-    name: "edit_file",
-    primaryArg: "path",
-    inputFields: ["path", "old_string", "new_string", "replace_all"],
-    pathFields: ["path"],
-    response: {
-      claude: claudeEditResponse,
-      reasonix1: reasonixEditResult,
-      qwen: qwenEditResponse,
-      gemini: geminiEditResponse,
-    },
-  },
-  {
-    name: "glob",
-    primaryArg: "path",
-    primaryDefault: ".",
-    inputFields: ["pattern", "path"],
-    pathFields: ["path"],
-  },
-  {
-    name: "grep",
-    primaryArg: "path",
-    primaryDefault: ".",
-    inputFields: ["pattern", "path", "glob", "ignore_case"],
-    pathFields: ["path"],
-  },
-  { name: "list_dir", primaryArg: "path", inputFields: ["path"], pathFields: ["path"] },
-];
+export const BUILTIN_TOOL_HOOK_FACTS: readonly ToolHookFacts[] =
+  BUILTIN_TOOL_DEFINITIONS.map(hookFactsOf);

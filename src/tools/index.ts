@@ -1,19 +1,39 @@
 /** The tools layer's public surface. */
-export { createEditFileTool, type EditFileInput, editFileSchema } from "./edit-file.js";
+export {
+  type AnyToolDefinition,
+  defineTool,
+  type ToolDefinition,
+  type ToolDefinitionInput,
+  toolFrame,
+} from "./define.js";
+export {
+  createEditFileTool,
+  type EditFileInput,
+  editFileSchema,
+  editFileTool,
+} from "./edit-file.js";
 export {
   type FileOperations,
   type FileToolOptions,
   looksBinary,
   nodeFileOperations,
 } from "./file-operations.js";
-export { createGlobTool, type GlobInput, globSchema } from "./glob.js";
-export { createGrepTool, type GrepInput, grepSchema } from "./grep.js";
+export { createGlobTool, type GlobInput, globSchema, globTool } from "./glob.js";
+export { createGrepTool, type GrepInput, grepSchema, grepTool } from "./grep.js";
+export { BUILTIN_TOOL_HOOK_FACTS, hookFactsOf, type ToolHookFacts } from "./hook-facts.js";
 export { toParameters } from "./json-schema.js";
-export { createListDirTool, type ListDirInput, listDirSchema } from "./list-dir.js";
+export { createListDirTool, type ListDirInput, listDirSchema, listDirTool } from "./list-dir.js";
 export { displayPath, resolveInProject } from "./paths.js";
-export { createReadFileTool, type ReadFileInput, readFileSchema } from "./read-file.js";
+export {
+  createReadFileTool,
+  type ReadFileInput,
+  readFileSchema,
+  readFileTool,
+} from "./read-file.js";
 export {
   type AnyTool,
+  BUILTIN_TOOL_DEFINITIONS,
+  BUILTIN_TOOL_SAMPLES,
   type BuiltinToolOptions,
   createBuiltinTools,
   findTool,
@@ -29,6 +49,12 @@ export {
   type ShellInput,
   type ShellOperations,
   shellSchema,
+  shellTool,
 } from "./shell.js";
 export type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
-export { createWriteFileTool, type WriteFileInput, writeFileSchema } from "./write-file.js";
+export {
+  createWriteFileTool,
+  type WriteFileInput,
+  writeFileSchema,
+  writeFileTool,
+} from "./write-file.js";

@@ -1,8 +1,8 @@
 /** list_dir: the entries of one directory, directories marked with a trailing slash. */
 import { z } from "zod";
+import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
-import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 
@@ -21,6 +21,19 @@ export type ListDirInput = z.infer<typeof listDirSchema>;
 const DESCRIPTION = `List the entries of a directory in the project, sorted by name. Directories end with "/", symbolic links with "@".
 - Not recursive; use glob to find files by name pattern across directories.`;
 
+/** The list_dir tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const listDirTool = defineTool({
+  name: "list_dir",
+  description: DESCRIPTION,
+  schema: listDirSchema,
+  kind: "read",
+  primaryArg: "path",
+  pathFields: ["path"],
+  sample: { path: "." },
+  promptRank: 2,
+  create: (ctx, opts) => createListDirTool(ctx, fileToolOptions(opts)),
+});
+
 /** Creates the list_dir tool. */
 export function createListDirTool(
   ctx: ToolContext,
@@ -28,12 +41,7 @@ export function createListDirTool(
 ): Tool<ListDirInput> {
   const ops = opts.ops ?? nodeFileOperations;
   return {
-    name: "list_dir",
-    description: DESCRIPTION,
-    schema: listDirSchema,
-    parameters: toParameters(listDirSchema),
-    kind: "read",
-    primaryArg: (input) => displayPath(ctx.cwd, input.path),
+    ...toolFrame(listDirTool, ctx),
     run: (input) =>
       guarded("list_dir", async () => {
         const where = resolveInProject({

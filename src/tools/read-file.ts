@@ -1,8 +1,8 @@
 /** read_file: a text file with line numbers, a window of lines, and caps that keep requests small. */
 import { z } from "zod";
+import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
-import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -33,6 +33,19 @@ const DESCRIPTION = `Read a text file from the project. Lines come back numbered
 - Lines longer than ${MAX_LINE_CHARS} characters are cut. Binary files are refused.
 - Read a file before editing it, so old_string matches exactly.`;
 
+/** The read_file tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const readFileTool = defineTool({
+  name: "read_file",
+  description: DESCRIPTION,
+  schema: readFileSchema,
+  kind: "read",
+  primaryArg: "path",
+  pathFields: ["path"],
+  sample: { path: "README.md" },
+  promptRank: 1,
+  create: (ctx, opts) => createReadFileTool(ctx, fileToolOptions(opts)),
+});
+
 /** Creates the read_file tool. */
 export function createReadFileTool(
   ctx: ToolContext,
@@ -40,12 +53,7 @@ export function createReadFileTool(
 ): Tool<ReadFileInput> {
   const ops = opts.ops ?? nodeFileOperations;
   return {
-    name: "read_file",
-    description: DESCRIPTION,
-    schema: readFileSchema,
-    parameters: toParameters(readFileSchema),
-    kind: "read",
-    primaryArg: (input) => displayPath(ctx.cwd, input.path),
+    ...toolFrame(readFileTool, ctx),
     run: (input) =>
       guarded("read_file", async () => {
         const where = resolveInProject({

@@ -1,46 +1,48 @@
 /** The built-in tool set, its specs for the model, and argument validation worded for the model. */
 import type { z } from "zod";
-import { createEditFileTool } from "./edit-file.js";
-import type { FileOperations } from "./file-operations.js";
-import { createGlobTool } from "./glob.js";
-import { createGrepTool } from "./grep.js";
-import { createListDirTool } from "./list-dir.js";
-import { createReadFileTool } from "./read-file.js";
-import { createShellTool, type ShellOperations } from "./shell.js";
+import type { AnyToolDefinition, BuiltinToolOptions } from "./define.js";
+import { editFileTool } from "./edit-file.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { listDirTool } from "./list-dir.js";
+import { readFileTool } from "./read-file.js";
+import { shellTool } from "./shell.js";
 import type { Tool, ToolContext } from "./types.js";
-import { createWriteFileTool } from "./write-file.js";
+import { writeFileTool } from "./write-file.js";
+
+export type { BuiltinToolOptions } from "./define.js";
 
 /** Any tool, whatever its input type. */
 // biome-ignore lint/suspicious/noExplicitAny: a heterogeneous list of tools needs an erased input type
 export type AnyTool = Tool<any>;
 
-/** Options for the built-in tool set. */
-export interface BuiltinToolOptions {
-  fileOps?: FileOperations;
-  shellOps?: ShellOperations;
-  /** Directories outside the project the read tools may also read. */
-  extraReadDirs?: readonly string[];
-}
+/**
+ * The built-in tools' definitions, one line each, in a fixed order: the order of the specs
+ * sent to the model is part of the cached prefix, so never reorder; a new tool goes last.
+ */
+export const BUILTIN_TOOL_DEFINITIONS: readonly AnyToolDefinition[] = [
+  shellTool,
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  globTool,
+  grepTool,
+  listDirTool,
+];
 
-/** The built-in tools in a fixed order (the order is part of the cached prefix: never reorder). */
+/** The built-in tools for a project, in the definitions' order. */
 export function createBuiltinTools(ctx: ToolContext, opts: BuiltinToolOptions = {}): AnyTool[] {
-  const fileOpts = {
-    ...(opts.fileOps ? { ops: opts.fileOps } : {}),
-    ...(opts.extraReadDirs ? { extraReadDirs: opts.extraReadDirs } : {}),
-  };
-  return [
-    createShellTool(ctx, opts.shellOps),
-    createReadFileTool(ctx, fileOpts),
-    createWriteFileTool(ctx, fileOpts),
-    createEditFileTool(ctx, fileOpts),
-    createGlobTool(ctx, fileOpts),
-    createGrepTool(ctx, fileOpts),
-    createListDirTool(ctx, fileOpts),
-  ];
+  return BUILTIN_TOOL_DEFINITIONS.map((def) => def.create(ctx, opts));
 }
 
-/** The names of the read-only built-in tools (plan mode, agent hooks). */
-export const READ_ONLY_TOOL_NAMES: readonly string[] = ["read_file", "glob", "grep", "list_dir"];
+/** The names of the read-only built-in tools (plan mode, agent hooks, sub-agents). */
+export const READ_ONLY_TOOL_NAMES: readonly string[] = BUILTIN_TOOL_DEFINITIONS.filter(
+  (def) => def.readOnly,
+).map((def) => def.name);
+
+/** Example inputs for the built-in tools (`keel hooks test` without `--input`). */
+export const BUILTIN_TOOL_SAMPLES: Readonly<Record<string, Record<string, unknown>>> =
+  Object.fromEntries(BUILTIN_TOOL_DEFINITIONS.map((def) => [def.name, def.sample]));
 
 /** A function tool as declared to the model; structurally the llm layer's ToolSpec. */
 export interface ToolSpecShape {

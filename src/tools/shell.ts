@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { toParameters } from "./json-schema.js";
+import { defineTool, toolFrame } from "./define.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
 import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
@@ -91,18 +91,25 @@ export const defaultShellOperations: ShellOperations = {
   },
 };
 
+/** The shell tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const shellTool = defineTool({
+  name: "shell",
+  description: DESCRIPTION,
+  schema: shellSchema,
+  kind: "shell",
+  primaryArg: "command",
+  pathFields: [],
+  sample: { command: "echo hello" },
+  create: (ctx, opts) => createShellTool(ctx, opts.shellOps),
+});
+
 /** Creates the shell tool. */
 export function createShellTool(
   ctx: ToolContext,
   ops: ShellOperations = defaultShellOperations,
 ): Tool<ShellInput> {
   return {
-    name: "shell",
-    description: DESCRIPTION,
-    schema: shellSchema,
-    parameters: toParameters(shellSchema),
-    kind: "shell",
-    primaryArg: (input) => input.command,
+    ...toolFrame(shellTool, ctx),
     run: (input, { signal, sandboxed, onOutput, env, readBarred }) =>
       guarded("shell", () =>
         runShell(

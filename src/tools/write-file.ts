@@ -1,9 +1,9 @@
 /** write_file: creates or overwrites a file inside the project, creating parent directories. */
 import { dirname } from "node:path";
 import { z } from "zod";
+import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
-import { toParameters } from "./json-schema.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext } from "./types.js";
 
@@ -18,6 +18,18 @@ const DESCRIPTION = `Create a file or replace its whole content. Missing parent 
 - path is relative to the project directory; files outside the project cannot be written.
 - For changes to part of an existing file, prefer edit_file: it sends less and cannot lose unrelated lines.`;
 
+/** The write_file tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
+export const writeFileTool = defineTool({
+  name: "write_file",
+  description: DESCRIPTION,
+  schema: writeFileSchema,
+  kind: "write",
+  primaryArg: "path",
+  pathFields: ["path"],
+  sample: { path: "hello.txt", content: "hello\n" },
+  create: (ctx, opts) => createWriteFileTool(ctx, fileToolOptions(opts)),
+});
+
 /** Creates the write_file tool. */
 /** Largest previous content kept for hooks (`originalFile`); bigger files report none. */
 const ORIGINAL_FILE_MAX_BYTES = 1024 * 1024;
@@ -28,12 +40,7 @@ export function createWriteFileTool(
 ): Tool<WriteFileInput> {
   const ops = opts.ops ?? nodeFileOperations;
   return {
-    name: "write_file",
-    description: DESCRIPTION,
-    schema: writeFileSchema,
-    parameters: toParameters(writeFileSchema),
-    kind: "write",
-    primaryArg: (input) => displayPath(ctx.cwd, input.path),
+    ...toolFrame(writeFileTool, ctx),
     run: (input) =>
       guarded("write_file", async () => {
         const where = resolveInProject({

@@ -8,7 +8,7 @@ import { resultText } from "../../compat/observation.js";
 import { type CaseDirs, claudeSettings } from "../../compat/project.js";
 import { QWEN_CASES, qwenMatcher } from "../../compat/qwen-cases.js";
 import { keelItemsForQwen, modelItemsFromQwen, qwenToolItems } from "../../compat/qwen-view.js";
-import { qwenWriteResponse } from "../../src/tools/qwen-responses.js";
+import { qwenWriteResponse } from "../../src/hooks/dialects/qwen/responses.js";
 
 describe("Qwen Code harness", () => {
   it("takes the result from Qwen's array of events", () => {

@@ -5,9 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/base/index.js";
 import { loadHooks } from "../../src/hooks/config/load.js";
 import { takeSnapshot } from "../../src/hooks/snapshot.js";
-import { canonicalJson } from "../../src/hooks/util.js";
 import { makeWorld, type World } from "./helpers.js";
 
 let w: World;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/base/index.js";
 import { createHookEngine } from "../../src/hooks/engine.js";
 import {
   commandWords,
@@ -11,7 +12,6 @@ import {
 import { buildPayload } from "../../src/hooks/payload.js";
 import { EMPTY_TRUST_HASH, hookDefinitionSet, trustHash } from "../../src/hooks/trust.js";
 import type { HookDefinition } from "../../src/hooks/types.js";
-import { canonicalJson } from "../../src/hooks/util.js";
 import { makeWorld, type World, worldOptions } from "./helpers.js";
 
 let w: World;

@@ -14,6 +14,7 @@ import {
   isHookEventName,
   type ToolInput,
 } from "../../hooks/events.js";
+import { BUILTIN_TOOL_SAMPLES } from "../../tools/index.js";
 import { UserError } from "../user-error.js";
 
 /** Command-line inputs that shape the payload. */
@@ -30,16 +31,9 @@ export interface TestPayloadOptions {
   payload?: string;
 }
 
-/** Example inputs for Keel's built-in tools, used when `--input` is not given. */
-export const DEFAULT_TOOL_INPUTS: Readonly<Record<string, ToolInput>> = {
-  shell: { command: "echo hello" },
-  read_file: { path: "README.md" },
-  write_file: { path: "hello.txt", content: "hello\n" },
-  edit_file: { path: "hello.txt", old_string: "hello", new_string: "goodbye" },
-  glob: { pattern: "**/*.ts" },
-  grep: { pattern: "TODO" },
-  list_dir: { path: "." },
-};
+/** Example inputs for Keel's built-in tools, used when `--input` is not given (each tool's
+ *  definition states its own sample). */
+export const DEFAULT_TOOL_INPUTS: Readonly<Record<string, ToolInput>> = BUILTIN_TOOL_SAMPLES;
 
 const toolInput = z.record(z.string(), z.unknown());
 const toolFields = { tool_name: z.string().min(1), tool_input: toolInput, tool_use_id: z.string() };

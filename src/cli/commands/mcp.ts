@@ -5,8 +5,8 @@
 import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { childProcessEnv } from "../../agent/provider-env.js";
+import { readConfigText } from "../../base/index.js";
 import { parseSettingsJson } from "../../hooks/config/parse.js";
-import { readConfigText } from "../../hooks/config/read-file.js";
 import { excludeFromGit } from "../../mcp/git-exclude.js";
 import {
   describeServer,

@@ -5,7 +5,7 @@
  */
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { jsonProblemText } from "../../hooks/config/json-scan.js";
+import { jsonProblemText } from "../../base/index.js";
 import { settingsJsonText } from "../../hooks/config/parse.js";
 
 /** Where `keel mcp add` writes. */

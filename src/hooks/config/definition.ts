@@ -1,10 +1,9 @@
 /** From a raw hook to a HookDefinition: compiled matcher and condition, identity, id. */
+import { canonicalJson, sha256Hex } from "../../base/index.js";
 import { DIALECTS, matcherApplies } from "../dialects/index.js";
 import { EVENT_SPECS, MAX_HOOK_TIMEOUT_MS } from "../events.js";
 import { compileMatcher, parseCondition } from "../match.js";
-import { sha256Hex } from "../sha256.js";
 import type { HandlerConfig, HookDefinition, HookProblem, HookSource } from "../types.js";
-import { canonicalJson } from "../util.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { formatField } from "./positions.js";
 

@@ -3,6 +3,7 @@
  * claude, reasonix, `.hooks.json`, and the cagent YAML files named in settings. A file that
  * cannot be read or parsed becomes a located problem; every other source still loads.
  */
+import { readConfigText } from "../../base/index.js";
 import { DIALECT_LIST, DIALECTS, isDialectName } from "../dialects/index.js";
 import type { Dialect } from "../dialects/types.js";
 import type { HookDefinition, HookProblem, HookSource } from "../types.js";
@@ -10,7 +11,6 @@ import { baseHookId, toDefinition } from "./definition.js";
 import type { RawHook, ReadContext } from "./handler.js";
 import { type HookPaths, showPath } from "./paths.js";
 import { createLocator, formatField } from "./positions.js";
-import { readConfigText } from "./read-file.js";
 import {
   applyDisableRules,
   compatAllows,

@@ -4,10 +4,9 @@
  */
 import stripJsonComments from "strip-json-comments";
 import { LineCounter, parseDocument } from "yaml";
+import { isRecord, jsonDepthExceeded, jsonSyntaxError } from "../../base/index.js";
 import type { HookProblem } from "../types.js";
-import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, zodProblems } from "./handler.js";
-import { jsonDepthExceeded, jsonSyntaxError } from "./json-scan.js";
 import { jsonErrorMessage, jsonErrorPosition, lineColumnAt } from "./positions.js";
 import type { Checker } from "./quick-check.js";
 
@@ -17,9 +16,6 @@ export type Parsed = { value: unknown } | { problem: HookProblem };
 /** Deepest nesting of objects and arrays a hooks file may have. Real files need under 10;
  *  the bound keeps every recursive reader (zod, the trust hash, the locator) safe. */
 export const MAX_CONFIG_DEPTH = 64;
-
-/** Largest hooks file read, bytes. */
-export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 /** YAML aliases expanded at most this many times (a "billion laughs" file is refused). */
 export const MAX_YAML_ALIASES = 1000;

@@ -1,6 +1,6 @@
 /** Line/column positions for problems in JSON and YAML settings files. */
 import { LineCounter, parseDocument } from "yaml";
-import { jsonErrorOffset } from "./json-scan.js";
+import { jsonErrorOffset } from "../../base/index.js";
 
 /** A path into a parsed file: object keys and array indices. */
 export type FieldPath = readonly (string | number)[];

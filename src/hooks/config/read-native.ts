@@ -2,9 +2,9 @@
  * The native reader for JSON hook files (keel, claude, tutorial): Claude Code's nested form,
  * the flat Reasonix-like form, and seed-004's array of `{event, mode, condition, ...}`.
  */
+import { isRecord } from "../../base/index.js";
 import { HOOK_EVENTS, type HookEventName, isHookEventName } from "../events.js";
 import type { HookProblem } from "../types.js";
-import { isRecord } from "../util.js";
 import { type RawHook, type ReadContext, toHandlerConfig, zodProblems } from "./handler.js";
 import type { FieldPath } from "./positions.js";
 import { flatEntrySchema, groupSchema, handlerInputSchema } from "./schema.js";

@@ -4,7 +4,7 @@
  * built on first use (util.lazy): listing a project without hook files never builds one.
  */
 import { z } from "zod";
-import { lazy } from "../util.js";
+import { lazy } from "../../base/index.js";
 import { kinds as k, opt, quickFirst, quickObject, req } from "./quick-check.js";
 
 /** One handler as written in a native (keel / claude / tutorial) file or a cagent YAML file.

@@ -3,8 +3,8 @@
  * meant (`matcher` in a Reasonix file → `match`, `matchers` → `matcher`), because an ignored
  * matcher silently makes a hook run on every tool.
  */
+import { isRecord } from "../../base/index.js";
 import type { HookProblem } from "../types.js";
-import { isRecord } from "../util.js";
 import type { ReadContext } from "./handler.js";
 import type { FieldPath } from "./positions.js";
 

@@ -1,7 +1,7 @@
 /** The payload shaping every dialect shares: stdin object and environment for one firing. */
+import { isRecord } from "../../base/index.js";
 import type { AnyEventPayload, ToolInput } from "../events.js";
 import type { HookToolCatalog } from "../tool-descriptor.js";
-import { isRecord } from "../util.js";
 import type { Dialect, DialectSessionFacts } from "./types.js";
 
 /** Longest value put into one environment variable (Linux refuses single strings over 128 KiB). */
@@ -68,7 +68,7 @@ export function shapePayload(
         : undefined;
 
   const shapeResponse =
-    keelTool === undefined ? undefined : opts.tools?.get(keelTool)?.response?.[dialect.name];
+    keelTool === undefined ? undefined : responseShaper(dialect, keelTool, opts);
   const toolResponse =
     shapeResponse && "tool_response" in p
       ? shapeResponse(p.tool_response, keelInput ?? {})
@@ -135,11 +135,26 @@ function shapeCall(
   if (!isRecord(call) || typeof call.tool_name !== "string") return call;
   const keelTool = call.tool_name;
   const input = isRecord(call.tool_input) ? call.tool_input : {};
-  const shapeResponse = opts.tools?.get(keelTool)?.response?.[dialect.name];
+  const shapeResponse = responseShaper(dialect, keelTool, opts);
   return {
     ...call,
     tool_name: dialect.toolName(keelTool),
     tool_input: dialect.inputToDialect(keelTool, input, { projectDir: opts.projectDir }),
     ...(shapeResponse ? { tool_response: shapeResponse(call.tool_response, input) } : {}),
   };
+}
+
+/**
+ * How a dialect's hooks see a tool's response: the descriptor's own builder for the dialect
+ * (a library's tool), else the dialect's for a tool the engine has a descriptor of (Keel's
+ * built-ins). Without descriptors, responses pass as Keel's.
+ */
+function responseShaper(
+  dialect: Dialect,
+  keelTool: string,
+  opts: { tools?: HookToolCatalog },
+): ((response: unknown, input: ToolInput) => unknown) | undefined {
+  const descriptor = opts.tools?.get(keelTool);
+  if (descriptor === undefined) return undefined;
+  return descriptor.response?.[dialect.name] ?? dialect.toolResponses?.[keelTool];
 }

@@ -113,6 +113,14 @@ export interface Dialect<N extends string = string> {
   read(text: string, ctx: ReadContext): DialectReadResult;
   /** Keel tool → this dialect's tool name and field names (tools it lacks keep Keel's). */
   readonly tools: ToolTable;
+  /**
+   * Keel tool → the `tool_response` this dialect's agent gives its hooks, built from Keel's
+   * response (`{content, isError, details}`) and the call's Keel input. Applied to the tools
+   * the engine has descriptors for (Keel's built-ins); others' responses pass unchanged.
+   */
+  readonly toolResponses?: Readonly<
+    Record<string, (response: unknown, input: Readonly<Record<string, unknown>>) => unknown>
+  >;
   /** Whether its tools take absolute paths (Keel's relative `path` is resolved). */
   readonly absolutePaths: boolean;
   /** The tool's name as this dialect's hooks see it. */

@@ -5,7 +5,7 @@
  * (`${tool_input.file_path}`). The tool's text is read like a command hook's stdout (JSON
  * decisions apply); an `isError` result is a warning with the text as stderr.
  */
-import { isRecord } from "../util.js";
+import { isRecord } from "../../base/index.js";
 import { capText, decided, errorText, settle, startDeadline } from "./run-support.js";
 import type { Handler, HandlerRunRequest, RawRunResult } from "./types.js";
 

@@ -8,8 +8,8 @@
  * a block: a confused model must not be able to stop the agent by accident.
  */
 import { z } from "zod";
+import { lazy } from "../../base/index.js";
 import { substituteArguments } from "../template.js";
-import { lazy } from "../util.js";
 import {
   capText,
   type Deadline,

@@ -3,11 +3,11 @@
  * hold `{matcher, hooks: [...]}` groups and the others hold handlers directly.
  */
 
+import { isRecord } from "../../../base/index.js";
 import type { ReadContext } from "../../config/handler.js";
 import type { FieldPath } from "../../config/positions.js";
 import { type ReadResult, readNativeHooks } from "../../config/read-native.js";
 import { nearestField } from "../../config/unknown-fields.js";
-import { isRecord } from "../../util.js";
 import { CAGENT_EVENT_KEYS, cagentEventFromName } from "./events.js";
 
 /** Reads the hooks of every agent in a parsed cagent file. */

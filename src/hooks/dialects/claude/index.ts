@@ -4,6 +4,12 @@ import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../s
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { claudeEnv, claudeExitTable, claudeStdinObject } from "./payload.js";
+import {
+  claudeBashResponse,
+  claudeEditResponse,
+  claudeReadResponse,
+  claudeWriteResponse,
+} from "./responses.js";
 
 /** Keel tool → Claude Code tool (design §2.4). */
 export const CLAUDE_TOOLS: ToolTable = {
@@ -30,6 +36,12 @@ export const claudeDialect = defineDialect({
   honoursDisableAll: true,
   read: readClaudeStyleFile,
   ...createToolMapper(CLAUDE_TOOLS, { absolutePaths: true }),
+  toolResponses: {
+    shell: claudeBashResponse,
+    read_file: claudeReadResponse,
+    write_file: claudeWriteResponse,
+    edit_file: claudeEditResponse,
+  },
   ...nativeEvents,
   stdinObject: claudeStdinObject,
   env: claudeEnv,

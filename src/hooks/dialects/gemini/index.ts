@@ -5,12 +5,18 @@
  * at any exit code, `hookSpecificOutput.tool_input` rewrites the call.
  */
 import { join } from "node:path";
+import { isRecord } from "../../../base/index.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
 import { hooksFileSchema } from "../../config/schema.js";
 import type { HookEventName } from "../../events.js";
 import type { HandlerConfig } from "../../types.js";
-import { isRecord } from "../../util.js";
+import {
+  geminiEditResponse,
+  geminiWriteResponse,
+  qwenReadResponse,
+  qwenShellResponse,
+} from "../qwen/responses.js";
 import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemini-family.js";
 import { nativeStdinObject } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
@@ -129,6 +135,13 @@ export const geminiDialect = defineDialect({
     return { ...read, problems, hooks: markSequential(hooks, read.settings) };
   },
   ...createToolMapper(GEMINI_TOOLS, { absolutePaths: true }),
+  // Gemini CLI answers shell and read_file as Qwen Code does (a fork of it); writes add fields.
+  toolResponses: {
+    shell: qwenShellResponse,
+    read_file: qwenReadResponse,
+    write_file: geminiWriteResponse,
+    edit_file: geminiEditResponse,
+  },
   eventName: (event) => NAMES.get(event) ?? event,
   eventFromName: (name) => EVENTS[name],
   stdinObject(payload, shaped) {

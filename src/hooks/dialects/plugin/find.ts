@@ -6,9 +6,8 @@
  */
 import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
+import { isRecord, readConfigText } from "../../../base/index.js";
 import type { HookPaths } from "../../config/paths.js";
-import { readConfigText } from "../../config/read-file.js";
-import { isRecord } from "../../util.js";
 
 /** One plugin Keel found. */
 export interface FoundPlugin {

@@ -24,4 +24,7 @@ export const pluginDialect = defineDialect({
   },
   compatSwitch: true,
   honoursDisableAll: false,
+  // Plugin hooks have seen Keel's own tool_response so far (the shapes were chosen by dialect
+  // name, and this one is "plugin"); kept as it was, though Claude Code gives them its shape.
+  toolResponses: {},
 });

@@ -14,6 +14,12 @@ import { defineDialect } from "../types.js";
 import { qwenExitTable } from "./exit.js";
 import { qwenStdinObject } from "./payload.js";
 import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
+import {
+  qwenEditResponse,
+  qwenReadResponse,
+  qwenShellResponse,
+  qwenWriteResponse,
+} from "./responses.js";
 
 /** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
 export const QWEN_TOOLS: ToolTable = {
@@ -57,6 +63,12 @@ export const qwenDialect = defineDialect({
     return { ...read, problems };
   },
   ...createToolMapper(QWEN_TOOLS, { absolutePaths: true }),
+  toolResponses: {
+    shell: qwenShellResponse,
+    read_file: qwenReadResponse,
+    write_file: qwenWriteResponse,
+    edit_file: qwenEditResponse,
+  },
   ...nativeEvents,
   stdinObject: qwenStdinObject,
   env: (_payload, ctx) => ({

@@ -1,5 +1,6 @@
 /** Reader for Reasonix settings: flat `{match, command, description, timeout(ms), cwd}` entries. */
 
+import { isRecord } from "../../../base/index.js";
 import { type ReadContext, zodProblems } from "../../config/handler.js";
 import type { FieldPath } from "../../config/positions.js";
 import type { ReadResult } from "../../config/read-native.js";
@@ -11,7 +12,6 @@ import {
 } from "../../config/unknown-fields.js";
 import { HOOK_EVENTS, isHookEventName } from "../../events.js";
 import type { CommandHandlerConfig, HookProblem } from "../../types.js";
-import { isRecord } from "../../util.js";
 
 /** Timeouts this small in a milliseconds field were almost certainly meant as seconds. */
 const SUSPICIOUS_TIMEOUT_MS = 100;

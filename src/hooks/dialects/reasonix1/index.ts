@@ -14,6 +14,12 @@ import { readReasonixHooks } from "../reasonix/read.js";
 import { nativeEvents } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect, type ExitTable, type ShapedTool } from "../types.js";
+import {
+  reasonixBashResult,
+  reasonixEditResult,
+  reasonixReadResult,
+  reasonixWriteResult,
+} from "./responses.js";
 
 /** Keel tool → Reasonix 1.x tool. */
 export const REASONIX1_TOOLS: ToolTable = {
@@ -65,6 +71,12 @@ export const reasonix1Dialect = defineDialect({
   compatSwitch: false,
   read: (text, ctx) => readJsonHooksFile(text, ctx, hooksFileSchema(), readReasonixHooks),
   ...createToolMapper(REASONIX1_TOOLS, { absolutePaths: false }),
+  toolResponses: {
+    shell: reasonixBashResult,
+    read_file: reasonixReadResult,
+    write_file: reasonixWriteResult,
+    edit_file: reasonixEditResult,
+  },
   ...nativeEvents,
   stdinObject: reasonix1StdinObject,
   matcherStyle: "anchored",

@@ -3,10 +3,10 @@
  * Qwen Code 0.15 bundles): a group's `sequential`, a handler's `name` and `env`, the project
  * directory written into the command text, and `<`/`>` escaped in additionalContext.
  */
+import { isRecord } from "../../../base/index.js";
 import type { RawHook, ReadContext } from "../../config/handler.js";
 import type { HookOutput } from "../../output.js";
 import type { HookProblem } from "../../types.js";
-import { isRecord } from "../../util.js";
 
 /** The value at `at` in a parsed settings file (undefined when the path does not exist). */
 function valueAt(settings: unknown, at: readonly (string | number)[]): unknown {

@@ -1,8 +1,7 @@
 /**
  * Secrets in URLs never reach a log, an error or the screen: `redactUrls` rewrites every URL in
  * a text with its userinfo as `***@` and each query value as `***` (`?token=***&a=***`).
- * The one redaction function; src/llm/redact.ts is a copy (same code) because src/llm may not
- * import from here (test/hooks/redact.test.ts keeps the two equal).
+ * The one redaction function: src/llm and src/hooks both use this one.
  */
 
 const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s"'<>`]*)/gi;

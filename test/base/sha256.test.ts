@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/hooks/sha256.js";
+import { sha256Hex } from "../../src/base/index.js";
 
 const node = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 

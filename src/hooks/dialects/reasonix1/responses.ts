@@ -1,10 +1,10 @@
 /**
  * Reasonix 1.x's `toolResult` text for each built-in tool, built from Keel's result (`content`
  * plus the tool's details) and the call's input — the texts Reasonix 1.38 hands its hooks
- * (measured with `npm run compat:reasonix`). Used by the tools' hook descriptors (hook-facts.ts).
+ * (measured with `npm run compat:reasonix`). The dialect applies them (`toolResponses` in its index.ts).
  */
 import { resolve } from "node:path";
-import { fields, type Input, type Response, str } from "./response-fields.js";
+import { fields, type Input, type Response, str } from "../shared/response-fields.js";
 
 function filePath(r: Response, input: Input): string {
   return typeof r.absolutePath === "string" ? r.absolutePath : resolve(str(input.path));

@@ -3,8 +3,10 @@
  * file must not hang Keel), opened non-blocking, and at most MAX_CONFIG_BYTES.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { isRecord } from "../util.js";
-import { MAX_CONFIG_BYTES } from "./parse.js";
+import { isRecord } from "./json.js";
+
+/** Largest settings or hooks file read, bytes. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 /**
  * A file's text (null: absent), or why it cannot be read. Never throws, never blocks. Read

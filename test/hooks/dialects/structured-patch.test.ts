@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { structuredPatch } from "../../src/tools/structured-patch.js";
+import { structuredPatch } from "../../../src/hooks/dialects/shared/structured-patch.js";
 
 describe("structuredPatch", () => {
   it("is empty for equal texts", () => {

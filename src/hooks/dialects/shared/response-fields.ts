@@ -1,6 +1,6 @@
 /**
  * Reading a tool's loosely typed `tool_response` and input for the per-agent response shapes
- * (claude-responses.ts, qwen-responses.ts, reasonix-responses.ts).
+ * (dialects/claude/responses.ts, qwen/responses.ts, reasonix1/responses.ts).
  */
 
 export type Response = Record<string, unknown>;

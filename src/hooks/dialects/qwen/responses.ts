@@ -2,12 +2,12 @@
  * Qwen Code's `tool_response` for each built-in tool, built from Keel's result (`content` plus
  * the tool's details) and the call's input: Qwen hands its hooks the tool's whole result,
  * `{llmContent, returnDisplay}` — what the model was sent and what the user was shown; file
- * edits show a diff object (measured from Qwen Code 0.15 with `npm run compat:qwen`). Used by
- * the tools' hook descriptors (hook-facts.ts).
+ * edits show a diff object (measured from Qwen Code 0.15 with `npm run compat:qwen`). The Qwen and
+ * Gemini dialects apply them (`toolResponses` in their index.ts).
  */
 import { basename, resolve } from "node:path";
-import { fields, type Input, type Response, str } from "./response-fields.js";
-import { type PatchHunk, structuredPatch } from "./structured-patch.js";
+import { fields, type Input, type Response, str } from "../shared/response-fields.js";
+import { type PatchHunk, structuredPatch } from "../shared/structured-patch.js";
 
 /** run_shell_command: the model's text, and the raw output without its last newline. */
 export function qwenShellResponse(response: unknown): Response {

@@ -1,11 +1,11 @@
 /**
  * Claude Code's `tool_response` for each built-in tool, built from Keel's result (`content`
  * plus the tool's details) and the call's input — the shapes Claude Code 2.1 sends its hooks
- * (measured with `npm run compat:claude`). Used by the tools' hook descriptors (hook-facts.ts).
+ * (measured with `npm run compat:claude`). The dialect applies them (`toolResponses` in its index.ts).
  */
 import { resolve } from "node:path";
-import { fields, type Input, type Response, str } from "./response-fields.js";
-import { structuredPatch } from "./structured-patch.js";
+import { fields, type Input, type Response, str } from "../shared/response-fields.js";
+import { structuredPatch } from "../shared/structured-patch.js";
 
 /** The absolute path of the file a call touched (details, else the input made absolute). */
 function filePath(r: Response, input: Input): string {

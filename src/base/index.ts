@@ -1,0 +1,10 @@
+/**
+ * The leaf layer: helpers every layer may use, importing nothing else in src/ (test/layers.test.ts
+ * checks). One `export *` line per file, so branches adding files merge without conflict.
+ */
+export * from "./config-file.js";
+export * from "./json.js";
+export * from "./json-scan.js";
+export * from "./lazy.js";
+export * from "./redact.js";
+export * from "./sha256.js";

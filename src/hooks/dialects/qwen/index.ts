@@ -13,13 +13,13 @@ import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { qwenExitTable } from "./exit.js";
 import { qwenStdinObject } from "./payload.js";
-import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
 import {
   qwenEditResponse,
   qwenReadResponse,
   qwenShellResponse,
   qwenWriteResponse,
 } from "./responses.js";
+import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
 
 /** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
 export const QWEN_TOOLS: ToolTable = {

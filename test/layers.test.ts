@@ -21,8 +21,10 @@ function importsOf(file: string): string[] {
   return specs.map((s) => relative(SRC, resolve(dirname(file), s)));
 }
 
-// Which top-level src/ folders each layer may import from (besides itself).
+// Which top-level src/ folders each layer may import from (besides itself and base/).
 const ALLOWED: Record<string, string[]> = {
+  // base/ is the leaf: helpers every layer may use, importing nothing else in src/.
+  base: [],
   hooks: [],
   llm: [],
   tools: [],
@@ -32,6 +34,10 @@ const ALLOWED: Record<string, string[]> = {
   agent: ["hooks", "llm", "tools", "session", "mcp", "version.js"],
   cli: ["agent", "hooks", "llm", "tools", "session", "sim", "mcp", "version.js"],
 };
+
+/** Every layer but base/ itself may import base/. */
+const mayImport = (layer: string, top: string) =>
+  top === layer || (ALLOWED[layer] ?? []).includes(top) || (top === "base" && layer !== "base");
 
 describe("layering", () => {
   for (const [layer, allowed] of Object.entries(ALLOWED)) {
@@ -47,7 +53,7 @@ describe("layering", () => {
       for (const file of filesUnder(dir)) {
         for (const target of importsOf(file)) {
           const top = target.split("/")[0] ?? "";
-          if (top !== layer && !allowed.includes(top)) {
+          if (!mayImport(layer, top)) {
             bad.push(`${relative(SRC, file)} -> ${target}`);
           }
         }
@@ -55,6 +61,12 @@ describe("layering", () => {
       expect(bad).toEqual([]);
     });
   }
+
+  it("base/ may be imported by every layer, and imports nothing from another", () => {
+    expect(mayImport("hooks", "base")).toBe(true);
+    expect(mayImport("base", "hooks")).toBe(false);
+    expect(mayImport("base", "cli")).toBe(false);
+  });
 
   it("detects a forbidden import (the check itself can fail)", () => {
     const probe = join(SRC, "hooks", "events.ts");

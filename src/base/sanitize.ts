@@ -14,6 +14,7 @@
 /** A character that may drive a terminal or hide itself: Cc, Cf, U+2028, U+2029. */
 const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const UNSAFE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const UNSAFE_IN_JSON = /(?!\n)[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 /** Whether `text` holds a character {@link sanitize} would make visible (in one-line mode). */
 export function hasUnsafeChar(text: string): boolean {
@@ -99,7 +100,8 @@ function shown(c: string, opts: SanitizeOptions): string {
 export function sanitizeJson(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space) ?? "null";
   if (!UNSAFE.test(text)) return text;
-  return text.replace(UNSAFE_ALL, (c) => {
+  // The newlines of `space`'s layout are JSON's own (a string holds a newline as `\n`).
+  return text.replace(UNSAFE_IN_JSON, (c) => {
     let out = "";
     for (let i = 0; i < c.length; i++) {
       out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;

@@ -15,6 +15,8 @@
 const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const UNSAFE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const UNSAFE_IN_JSON = /(?!\n)[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const UNSAFE_IN_BLOCK = /(?![\n\t])[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const UNSAFE_IN_BLOCK_ALL = /(?![\n\t])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 /** Whether `text` holds a character {@link sanitize} would make visible (in one-line mode). */
 export function hasUnsafeChar(text: string): boolean {
@@ -54,15 +56,30 @@ export function escapeChar(c: string): string {
 const JOINERS = new Set(["\u200c", "\u200d"]);
 /** A character a joiner may legitimately sit between: a non-ASCII letter, mark or symbol. */
 const JOINABLE = /^[\p{L}\p{M}\p{S}\p{Extended_Pictographic}]$/u;
-const isTag = (c: string | undefined) => c !== undefined && /^[\u{e0020}-\u{e007f}]$/u.test(c);
+const isTag = (c: string) => /^[\u{e0020}-\u{e007f}]$/u.test(c);
 
-/** Whether a format character at `i` of `chars` is part of ordinary prose (see `prose`). */
-function proseKeeps(chars: string[], i: number): boolean {
-  const c = chars[i] as string;
-  const prev = chars[i - 1];
+/** The code point of `text` that ends just before `at`, or "". */
+function pointBefore(text: string, at: number): string {
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(at - 2, at);
+  }
+  return text.slice(Math.max(0, at - 1), at);
+}
+
+/** The code point of `text` that starts at `at`, or "". */
+function pointAt(text: string, at: number): string {
+  const cp = text.codePointAt(at);
+  return cp === undefined ? "" : String.fromCodePoint(cp);
+}
+
+/** Whether format character `c` at `at` of `text` is part of ordinary prose (see `prose`). */
+function proseKeeps(text: string, c: string, at: number): boolean {
+  const prev = pointBefore(text, at);
   if (JOINERS.has(c)) {
-    const next = chars[i + 1];
-    const ok = (x: string | undefined) => x !== undefined && x > "\x7f" && JOINABLE.test(x);
+    const next = pointAt(text, at + c.length);
+    const ok = (x: string) => x > "\x7f" && JOINABLE.test(x);
     return ok(prev) && ok(next);
   }
   // An emoji flag of a region: U+1F3F4, tag letters, U+E007F CANCEL TAG.
@@ -78,16 +95,13 @@ function proseKeeps(chars: string[], i: number): boolean {
 export function sanitize(text: string, opts: SanitizeOptions = {}): string {
   let s = opts.dropEscapeSequences ? text.replace(ESCAPE_SEQUENCE, "") : text;
   if (opts.multiline) s = s.replace(/\r\n/g, "\n");
-  if (!UNSAFE.test(s)) return s;
-  if (!opts.prose) return s.replace(UNSAFE_ALL, (c) => shown(c, opts));
-  const chars = [...s];
-  return chars
-    .map((c, i) => (!UNSAFE.test(c) || proseKeeps(chars, i) ? c : shown(c, opts)))
-    .join("");
-}
-
-function shown(c: string, opts: SanitizeOptions): string {
-  return opts.multiline && (c === "\n" || c === "\t") ? c : escapeChar(c);
+  // Newlines and tabs of a block are not looked at: most output has only those.
+  const [test, all] = opts.multiline
+    ? [UNSAFE_IN_BLOCK, UNSAFE_IN_BLOCK_ALL]
+    : [UNSAFE, UNSAFE_ALL];
+  if (!test.test(s)) return s;
+  if (!opts.prose) return s.replace(all, escapeChar);
+  return s.replace(all, (c: string, at: number) => (proseKeeps(s, c, at) ? c : escapeChar(c)));
 }
 
 /**

@@ -14,6 +14,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { VERSION } from "../version.js";
+import { writeStderr } from "./stdout.js";
 import { reportFailure } from "./user-error.js";
 
 /** A command module's registration function. */
@@ -61,7 +62,7 @@ async function rootProgram(): Promise<Command> {
       // Root options only before a subcommand, whether or not the session's are registered.
       .enablePositionalOptions()
       .exitOverride()
-      .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+      .configureOutput({ writeErr: (s) => writeStderr(s) })
   );
 }
 

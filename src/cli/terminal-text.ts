@@ -4,12 +4,12 @@
  * goes through `sanitize` before it is rendered.
  */
 
-// CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ST), and the
-// two-byte ESC sequences. The 8-bit CSI (0x9b) is covered by the C1 removal below.
-const ESCAPE_SEQUENCE =
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
-// C0 controls except tab and newline, DEL, C1 controls, and bidi overrides that reorder text.
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+import {
+  ESCAPE_SEQUENCE,
+  hasUnsafeChar,
+  sanitizeJson,
+  sanitize as showUnsafe,
+} from "../base/index.js";
 
 /** Options for {@link sanitize}. */
 export interface SanitizeOptions {
@@ -18,95 +18,78 @@ export interface SanitizeOptions {
 }
 
 /**
- * Removes escape sequences and control characters; keeps newlines, expands tabs, and resolves
- * carriage returns the way a terminal would (the text after the last `\r` on a line wins).
+ * Text for the TUI's screen: escape sequences (a tool's colours, cursor moves) dropped, carriage
+ * returns resolved the way a terminal would (the text after the last `\r` on a line wins), tabs
+ * expanded, newlines kept; every other control, bidi or zero-width character made visible by the
+ * one sanitizer (src/base/sanitize.ts). Emoji ZWJ sequences and joiners inside words stay.
  */
 export function sanitize(text: string, opts: SanitizeOptions = {}): string {
   const tab = " ".repeat(opts.tabWidth ?? 2);
   const noEscapes = text.replace(ESCAPE_SEQUENCE, "");
   const lines = noEscapes.replace(/\r\n/g, "\n").split("\n");
-  return lines
+  const resolved = lines
     .map((line) => {
       const cr = line.lastIndexOf("\r");
       const tail = cr >= 0 && cr < line.length - 1 ? line.slice(cr + 1) : line;
-      return tail.replace(/\t/g, tab).replace(CONTROL, "");
+      return tail.replace(/\t/g, tab);
     })
     .join("\n");
+  return showUnsafe(resolved, { multiline: true, prose: true });
 }
 
 /** Sanitizes and flattens to one line (newlines become spaces). */
 export function sanitizeLine(text: string): string {
-  return sanitize(text)
-    .replace(/\s*\n\s*/g, " ")
-    .trim();
+  return sanitize(text.replace(/\s*\n\s*/g, " ")).trim();
 }
 
 /** Runs of spaces at least this long are shown as `␠×N` rather than one `·` per space. */
 const LONG_RUN = 8;
 
-function escapeChar(c: string): string {
-  const code = c.codePointAt(0) ?? 0;
-  if (c === "\t") return "\\t";
-  if (c === "\n") return "\\n";
-  if (c === "\r") return "\\r";
-  if (c === "\x1b") return "\\e";
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
-}
-
-/** What visibleCommand rewrites: a control or invisible character, a run of spaces, an edge space. */
-const NEEDS_SHOWING =
-  /[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]|^ | $| {2}/;
-
 /**
  * A command made fully visible for a trust decision: nothing is hidden or cut. Single spaces
  * between words stay; runs of spaces (and leading/trailing ones) become `·` or `␠×N`; tabs,
- * newlines, escapes, control characters and bidi overrides are written as `\t`, `\n`, `\e`, `\xNN`.
+ * newlines, escapes, control, bidi and zero-width characters are written as `\t`, `\n`, `\e`,
+ * `\xNN`, `\u{NNNN}` by the one sanitizer (src/base/sanitize.ts).
  */
 export function visibleCommand(text: string): string {
-  // Most commands have nothing to show and come back as they are (`keel hooks list` starts
-  // faster without walking each one a character at a time).
-  if (!NEEDS_SHOWING.test(text)) return text;
-  let out = "";
-  for (let i = 0; i < text.length; ) {
-    const c = text[i] as string;
-    if (c === " ") {
-      let j = i;
-      while (text[j] === " ") j++;
-      const run = j - i;
-      const edge = i === 0 || j === text.length;
-      if (run === 1 && !edge) out += " ";
-      else out += run >= LONG_RUN ? ` ␠×${run} ` : "·".repeat(run);
-      i = j;
-    } else if (/[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/.test(c)) {
-      out += escapeChar(c);
-      i++;
-    } else {
-      const cp = text.codePointAt(i) ?? 0;
-      const ch = String.fromCodePoint(cp);
-      out += ch;
-      i += ch.length;
-    }
-  }
-  return out;
+  // The sanitizer's escapes hold no space, so the runs of spaces are the command's own.
+  const shown = showUnsafe(text);
+  if (!/^ | $| {2}/.test(shown)) return shown;
+  return shown.replace(/ +/g, (run: string, at: number) => {
+    const edge = at === 0 || at + run.length === shown.length;
+    if (run.length === 1 && !edge) return " ";
+    return run.length >= LONG_RUN ? ` ␠×${run.length} ` : "·".repeat(run.length);
+  });
 }
-
-/** Escape sequences, controls (but \n and \t), bare CRs and bidi overrides, for plain output. */
-const STRIP_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 /** An escape sequence may still be arriving when a chunk ends with it: hold back this much. */
 const MAX_HELD_ESCAPE = 4096;
 
+/** What may still change meaning when the next piece arrives: half of CRLF, half of a surrogate
+ *  pair (an astral format character), a joiner whose next character decides if it stays. */
+const HELD_END = /(?:\r|[\ud800-\udbff]|[\u200c\u200d])$/;
+
 /**
- * Strips what could drive a terminal (OSC 52 clipboard writes, clear screen, cursor moves,
- * colours, bare CRs that overwrite a line) from text written in pieces, keeping `\n` and `\t`.
- * A sequence split across pieces is held back until complete, so it cannot slip through.
- * Used for every plain-text output that carries model or hook text, terminal or not: Keel itself
- * writes no escape bytes there.
+ * Makes text written in pieces safe for plain output, keeping `\n` and `\t`: whole escape
+ * sequences (colours, clear screen, cursor moves, OSC 52 clipboard writes) are dropped, every
+ * other control, bidi or zero-width character is made visible by the one sanitizer
+ * (src/base/sanitize.ts). A sequence split across pieces is held back until complete, so it
+ * cannot slip through. Used for every plain-text output that carries model or hook text,
+ * terminal or not: Keel itself writes no escape bytes there.
  */
 export function createTextStripper(): { push(text: string): string; flush(): string } {
   let held = "";
-  const clean = (text: string) =>
-    text.replace(/\r\n/g, "\n").replace(ESCAPE_SEQUENCE, "").replace(STRIP_CONTROL, "");
+  // The last character let through: whether a joiner at the start of a piece stays depends on it.
+  let before = "";
+  const clean = (text: string) => {
+    const all = before + text;
+    const out = showUnsafe(all, { multiline: true, prose: true, dropEscapeSequences: true });
+    // `before` is a safe character, which the sanitizer leaves as it is at the start.
+    const result = out.slice(before.length);
+    const tail = lastCodePoint(all);
+    before = tail !== "" && !hasUnsafeChar(tail) && out.endsWith(tail) ? tail : "";
+    return result;
+  };
   return {
     push(text) {
       const all = held + text;
@@ -119,10 +102,10 @@ export function createTextStripper(): { push(text: string): string; flush(): str
           return clean(all.slice(0, esc));
         }
       }
-      // A CR at the very end may be the first half of CRLF.
-      if (all.endsWith("\r")) {
-        held = "\r";
-        return clean(all.slice(0, -1));
+      const end = HELD_END.exec(all);
+      if (end) {
+        held = end[0];
+        return clean(all.slice(0, -held.length));
       }
       return clean(all);
     },
@@ -134,6 +117,15 @@ export function createTextStripper(): { push(text: string): string; flush(): str
   };
 }
 
+/** The last code point of `text` (both halves of a surrogate pair), or "". */
+function lastCodePoint(text: string): string {
+  if (text.length >= 2 && /[\udc00-\udfff]/.test(text.at(-1) ?? "")) {
+    const pair = text.slice(-2);
+    if (/^[\ud800-\udbff]/.test(pair)) return pair;
+  }
+  return text.slice(-1);
+}
+
 /** Whether `tail` (starting at an ESC) holds a whole escape sequence, or could still grow. */
 function escapeComplete(tail: string): boolean {
   const kind = tail[1];
@@ -143,20 +135,17 @@ function escapeComplete(tail: string): boolean {
   return /^\x1b[ -/]*[0-~]/.test(tail);
 }
 
-/** Text with every escape sequence and control character but `\n` and `\t` removed. */
+/** {@link createTextStripper}'s result for one whole text. */
 export function stripControls(text: string): string {
   const s = createTextStripper();
   return s.push(text) + s.flush();
 }
 
 /**
- * JSON.stringify with C1 controls, DEL, line separators and bidi overrides also written as
- * `\uXXXX`: the same JSON value, and no byte a terminal could act on (JSON.stringify escapes only
- * characters below U+0020).
+ * JSON text of `value` with no character a terminal could act on: the one sanitizer's
+ * (src/base/sanitize.ts) `sanitizeJson`, which writes C1, DEL, bidi, zero-width and line
+ * separators as `\uXXXX` (the same JSON value).
  */
-export function terminalSafeJson(value: unknown): string {
-  return (JSON.stringify(value) ?? "null").replace(
-    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`,
-  );
+export function terminalSafeJson(value: unknown, space?: number): string {
+  return sanitizeJson(value, space);
 }

@@ -3,6 +3,7 @@
  * path that runs without commander (src/cli/direct.ts, bundled on its own as CommonJS, with a
  * copy of this class) does not bring the program (src/cli/main.ts) into its bundle.
  */
+import { writeStderr } from "./stdout.js";
 
 /** Thrown by commands for user mistakes: printed as one line, exit code 1, no stack trace. */
 export class UserError extends Error {
@@ -17,9 +18,9 @@ export class UserError extends Error {
 /** A failed command's exit code, its message on stderr as one line (no stack trace). */
 export function reportFailure(err: unknown): number {
   if (err instanceof UserError) {
-    process.stderr.write(`keel: ${err.message}\n`);
+    writeStderr(`keel: ${err.message}\n`);
     return err.exitCode;
   }
-  process.stderr.write(`keel: ${err instanceof Error ? err.message : String(err)}\n`);
+  writeStderr(`keel: ${err instanceof Error ? err.message : String(err)}\n`);
   return 1;
 }

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { table } from "../format/text.js";
+import { writeStdout, writeStyledStdout } from "../stdout.js";
 import { renderMarkdown } from "../tui/markdown.js";
 import { UserError } from "../user-error.js";
 
@@ -80,7 +81,7 @@ export function register(program: Command): void {
         throw new UserError("the guides are not installed with this copy of Keel (no docs/)");
       const guides = listGuides(dir);
       if (name === undefined) {
-        process.stdout.write(`${guideListing(guides)}\n`);
+        writeStdout(`${guideListing(guides)}\n`);
         return;
       }
       const guide = guides.find((g) => g.name === name.toLowerCase().replace(/\.md$/, ""));
@@ -90,6 +91,10 @@ export function register(program: Command): void {
         );
       }
       const raw = opts.raw === true || !process.stdout.isTTY;
-      process.stdout.write(guideText(guide, { raw, columns: process.stdout.columns ?? 80 }));
+      const text = guideText(guide, { raw, columns: process.stdout.columns ?? 80 });
+      // Raw Markdown goes through the sanitizing sink; a rendered guide carries Keel's own
+      // colours, styled from text renderMarkdown sanitized first (src/cli/tui/markdown.ts).
+      if (raw) writeStdout(text);
+      else writeStyledStdout(text);
     });
 }

@@ -3,9 +3,12 @@
  * endpoint answers (with the API, not a web page), every hook source with its problems, and the
  * MCP settings (read, not started) and the permission rules. Exit 1 when a check fails.
  */
+
 import type { Command } from "commander";
+import { sanitizeJson } from "../../base/index.js";
 import { redactUrls } from "../../hooks/index.js";
-import { displayPath } from "../format/text.js";
+import { displayPath, field } from "../format/text.js";
+import { writeStdout } from "../stdout.js";
 import {
   checkConfig,
   checkEndpoint,
@@ -54,7 +57,7 @@ function pointToEarlierParseErrors(hooks: Finding[], mcp: Finding[]): Finding[] 
 /** Runs every check, prints the report, returns the exit code. */
 export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
-  const write = opts.write ?? ((t: string) => void process.stdout.write(t));
+  const write = opts.write ?? ((t: string) => writeStdout(t));
   const keelHome = keelHomeDir();
   const projectDir = await resolveProjectDir(opts.cwd);
   const display = (path: string) => displayPath(path, { base: projectDir });
@@ -90,11 +93,11 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   const failed = findings.some((f) => f.status === "fail");
   if (opts.json) {
     const shown = findings.map((f) => ({ ...f, detail: redactUrls(f.detail) }));
-    write(`${JSON.stringify({ ok: !failed, projectDir, keelHome, findings: shown }, null, 2)}\n`);
+    write(`${sanitizeJson({ ok: !failed, projectDir, keelHome, findings: shown }, 2)}\n`);
   } else {
     // Base URLs may carry credentials or a ?key=: never printed.
     for (const f of findings) {
-      write(`${MARK[f.status]} ${f.check.padEnd(8)} ${redactUrls(f.detail)}\n`);
+      write(`${MARK[f.status]} ${f.check.padEnd(8)} ${field(redactUrls(f.detail))}\n`);
     }
     const warnings = findings.filter((f) => f.status === "warn").length;
     const note = warnings === 0 ? "" : ` (${warnings} warning${warnings === 1 ? "" : "s"} above)`;

@@ -13,7 +13,16 @@ import type {
   HookSource,
 } from "../../hooks/types.js";
 import { problemLine } from "../format/hook-problem.js";
-import { columns, displayPath, pad, plural, table, wrap, wrapParts } from "../format/text.js";
+import {
+  columns,
+  displayPath,
+  field,
+  pad,
+  plural,
+  table,
+  wrap,
+  wrapParts,
+} from "../format/text.js";
 import { visibleCommand } from "../terminal-text.js";
 
 export { problemLine };
@@ -70,7 +79,7 @@ function hookLines(
   ctx: RenderContext,
   showTrust: boolean,
 ): string[] {
-  const matcherText = hook.matcher || "*";
+  const matcherText = field(hook.matcher || "*");
   const head = `  ${pad(matcherText, matcherWidth)}  `;
   const sub = " ".repeat(head.length);
   // Whole and with whitespace visible: padding must not hide a `; touch X` (trust decisions).
@@ -131,7 +140,7 @@ export function renderHookGroups(
     const spec = EVENT_SPECS[event];
     const on = spec.matcherField === null ? "no matcher" : `matcher: ${spec.matcherField}`;
     out.push("", `${event}  (${spec.gating ? "gating" : "observing"}, ${on})`);
-    const width = Math.min(20, Math.max(1, ...hooks.map((h) => columns(h.matcher || "*"))));
+    const width = Math.min(20, Math.max(1, ...hooks.map((h) => columns(field(h.matcher || "*")))));
     for (const hook of hooks) out.push(...hookLines(hook, width, ctx, opts.showTrust ?? true));
   }
   return out;

@@ -7,7 +7,7 @@ import { resolveHookPaths } from "../../hooks/config/load.js";
 import { takeListing } from "../../hooks/snapshot.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
 import { keelHomeDir } from "../paths.js";
-import { writeStdout } from "../stdout.js";
+import { writeStderr, writeStdout } from "../stdout.js";
 
 /** Where a command writes; the process streams in normal use. */
 export interface Output {
@@ -18,9 +18,7 @@ export interface Output {
 /** Output to the process's stdout and stderr. */
 export const processOutput: Output = {
   stdout: (text) => writeStdout(text),
-  stderr: (text) => {
-    process.stderr.write(text);
-  },
+  stderr: (text) => writeStderr(text),
 };
 
 export { keelHomeDir, resolveProjectDir } from "../paths.js";

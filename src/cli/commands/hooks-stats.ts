@@ -2,6 +2,7 @@
  * `keel hooks stats`: per-hook counts and durations from the hook audit log
  * (`$KEEL_HOME/hooks-audit.jsonl`), for the current project unless `--all`.
  */
+import { sanitizeJson } from "../../base/index.js";
 import { HOOK_EVENTS } from "../../hooks/events.js";
 import {
   type HookStats,
@@ -92,7 +93,7 @@ export async function runHooksStats(opts: HooksStatsOptions, out: Output): Promi
   const mine = opts.all === true ? records : records.filter((r) => r.projectDir === projectDir);
   const stats = lifecycleOrder(summarizeHookRuns(mine), mine);
   if (opts.json === true) {
-    out.stdout(`${JSON.stringify({ projectDir: opts.all ? null : projectDir, hooks: stats })}\n`);
+    out.stdout(`${sanitizeJson({ projectDir: opts.all ? null : projectDir, hooks: stats })}\n`);
     return 0;
   }
   const where = opts.all === true ? "all projects" : projectDir;

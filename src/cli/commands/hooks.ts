@@ -2,8 +2,10 @@
  * `keel hooks`: list, validate, trust, untrust and try the hooks Keel would run in a project
  * (design §2.7). The engine does the loading and running; this file only presents it.
  */
+
 import { sep } from "node:path";
 import type { Command } from "commander";
+import { sanitizeJson } from "../../base/index.js";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
 import type { HookListing, HookProblem } from "../../hooks/types.js";
 import { neverFiringEvents } from "../../hooks/validate.js";
@@ -49,7 +51,7 @@ export async function runHooksList(
   const projectDir = await resolveProjectDir(opts.cwd);
   const listing = await checkedListing(projectDir);
   if (opts.json === true) {
-    out.stdout(`${JSON.stringify(listingJson(listing, { projectDir }), null, 2)}\n`);
+    out.stdout(`${sanitizeJson(listingJson(listing, { projectDir }), 2)}\n`);
   } else {
     out.stdout(`${renderListing(listing, { projectDir }).join("\n")}\n`);
   }
@@ -78,7 +80,7 @@ export async function runHooksValidate(
   const errors = problems.filter((p) => p.severity === "error").length;
   if (opts.json === true) {
     out.stdout(
-      `${JSON.stringify({ ok: errors === 0, errors, warnings: problems.length - errors, problems }, null, 2)}\n`,
+      `${sanitizeJson({ ok: errors === 0, errors, warnings: problems.length - errors, problems }, 2)}\n`,
     );
   } else {
     for (const p of problems) out.stdout(`${problemLine(p, { projectDir })}\n`);

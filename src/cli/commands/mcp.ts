@@ -2,10 +2,11 @@
  * `keel mcp`: list the MCP servers a session would use (with their status and tools), show one,
  * add one to a settings file, remove one.
  */
+
 import { join, relative } from "node:path";
 import type { Command } from "commander";
 import { childProcessEnv } from "../../agent/provider-env.js";
-import { readConfigText } from "../../base/index.js";
+import { readConfigText, sanitizeJson } from "../../base/index.js";
 import { parseSettingsJson } from "../../hooks/config/parse.js";
 import { excludeFromGit } from "../../mcp/git-exclude.js";
 import {
@@ -16,6 +17,7 @@ import {
   mcpConfigFiles,
   setMcpTrust,
 } from "../../mcp/index.js";
+import { field } from "../format/text.js";
 import { addServer, type McpWriteScope, removeServer, scopeFile } from "../mcp/edit-config.js";
 import { type TrustedConfig, trustedMcpConfig } from "../mcp/session-servers.js";
 import { UserError } from "../user-error.js";
@@ -78,7 +80,7 @@ export async function runMcpList(
         ...(entry ? { definition: describeServer(entry.config) } : {}),
       };
     });
-    out.stdout(`${JSON.stringify({ servers, problems: p.t.config.problems }, null, 2)}\n`);
+    out.stdout(`${sanitizeJson({ servers, problems: p.t.config.problems }, 2)}\n`);
     return 0;
   }
   if (p.statuses.length === 0) {
@@ -87,15 +89,15 @@ export async function runMcpList(
   }
   for (const s of p.statuses) {
     out.stdout(
-      `${s.name}  ${s.transport}  ${stateText(s)}  (${displayFile(s.file, p.projectDir)})\n`,
+      `${field(s.name)}  ${s.transport}  ${field(stateText(s))}  (${displayFile(s.file, p.projectDir)})\n`,
     );
-    for (const t of s.tools) out.stdout(`    ${t}\n`);
+    for (const t of s.tools) out.stdout(`    ${field(t)}\n`);
     if (s.stderrTail?.trim())
       out.stdout(
-        `    stderr: ${s.stderrTail.trim().split("\n").slice(-3).join("\n            ")}\n`,
+        `    stderr: ${s.stderrTail.trim().split("\n").slice(-3).map(field).join("\n            ")}\n`,
       );
   }
-  for (const problem of p.t.config.problems) out.stderr(`keel: ${problem}\n`);
+  for (const problem of p.t.config.problems) out.stderr(`keel: ${field(problem)}\n`);
   return p.t.config.problems.length > 0 ? 1 : 0;
 }
 
@@ -109,22 +111,22 @@ export async function runMcpGet(
   const s = p.statuses.find((x) => x.name === name);
   const entry = p.t.config.servers.find((e) => e.name === name);
   if (!s || !entry) throw new UserError(`no MCP server named ${name} (see keel mcp list)`);
-  out.stdout(`${name}\n`);
+  out.stdout(`${field(name)}\n`);
   out.stdout(`  file:       ${displayFile(entry.file, p.projectDir)} (${entry.scope})\n`);
-  out.stdout(`  definition: ${describeServer(entry.config)}\n`);
-  out.stdout(`  status:     ${stateText(s)}\n`);
+  out.stdout(`  definition: ${field(describeServer(entry.config))}\n`);
+  out.stdout(`  status:     ${field(stateText(s))}\n`);
   if (s.stderrTail?.trim())
     out.stdout(
-      `  stderr:     ${s.stderrTail.trim().split("\n").slice(-5).join("\n              ")}\n`,
+      `  stderr:     ${s.stderrTail.trim().split("\n").slice(-5).map(field).join("\n              ")}\n`,
     );
-  for (const problem of s.problems) out.stdout(`  problem:    ${problem}\n`);
+  for (const problem of s.problems) out.stdout(`  problem:    ${field(problem)}\n`);
   for (const tool of p.tools.filter((t) => t.mcp.server === name)) {
     const flags = [
       tool.mcp.readOnly ? "read-only" : "asks",
       tool.mcp.allowed ? "allowed by rule" : "",
     ].filter(Boolean);
-    out.stdout(`  ${tool.name}  [${flags.join(", ")}]\n`);
-    if (tool.description) out.stdout(`      ${tool.description.split("\n")[0]}\n`);
+    out.stdout(`  ${field(tool.name)}  [${flags.join(", ")}]\n`);
+    if (tool.description) out.stdout(`      ${field(tool.description.split("\n")[0] ?? "")}\n`);
   }
   return 0;
 }
@@ -146,9 +148,7 @@ export async function runMcpAdd(
   out: Output,
 ): Promise<number> {
   if (!/^[A-Za-z0-9_-]+$/.test(name)) {
-    throw new UserError(
-      `server name ${JSON.stringify(name)}: use only letters, digits, "_" and "-"`,
-    );
+    throw new UserError(`server name ${sanitizeJson(name)}: use only letters, digits, "_" and "-"`);
   }
   const scope = writeScope(opts.scope ?? "local");
   const definition = definitionFrom(rest, opts);

@@ -1,6 +1,9 @@
 /** `keel plugins list`: the Claude Code plugins and Keel plugin folders whose hooks Keel reads. */
+
 import type { Command } from "commander";
+import { sanitizeJson } from "../../base/index.js";
 import { findPlugins, resolveHookPaths } from "../../hooks/index.js";
+import { field } from "../format/text.js";
 import { keelHomeDir, type Output, processOutput } from "./hooks-shared.js";
 
 /** Lists every plugin found, whether it is enabled, and whether it has hooks. */
@@ -8,7 +11,7 @@ export async function runPluginsList(opts: { json?: boolean }, out: Output): Pro
   const paths = resolveHookPaths({ projectDir: process.cwd(), keelHome: keelHomeDir() });
   const plugins = await findPlugins(paths);
   if (opts.json === true) {
-    out.stdout(`${JSON.stringify(plugins, null, 2)}\n`);
+    out.stdout(`${sanitizeJson(plugins, 2)}\n`);
     return 0;
   }
   if (plugins.length === 0) {
@@ -19,7 +22,9 @@ export async function runPluginsList(opts: { json?: boolean }, out: Output): Pro
   }
   for (const p of plugins) {
     const state = p.enabled ? "enabled " : "disabled";
-    out.stdout(`${state}  ${p.id}  (${p.from === "claude" ? "Claude Code" : "Keel"})  ${p.root}\n`);
+    out.stdout(
+      `${state}  ${field(p.id)}  (${p.from === "claude" ? "Claude Code" : "Keel"})  ${field(p.root)}\n`,
+    );
   }
   out.stdout("Hooks of enabled plugins are in `keel hooks list` (dialect: plugin).\n");
   return 0;

@@ -20,6 +20,7 @@ import { createBuiltinTools } from "../../tools/registry.js";
 import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";
 import { startSessionServers } from "../mcp/session-servers.js";
+import { writeStderr, writeStdout } from "../stdout.js";
 import { stripControls } from "../terminal-text.js";
 import { UserError } from "../user-error.js";
 import { keepYoungGenerationSmall } from "../young-generation.js";
@@ -123,7 +124,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   let prompt = given;
   if (stdinIsPiped()) {
     const piped = await readPipedInput();
-    if (piped.note) process.stderr.write(`keel: ${piped.note}\n`);
+    if (piped.note) writeStderr(`keel: ${piped.note}\n`);
     prompt = promptWithInput(given, piped.text);
   }
   if (prompt.trim() === "") throw new UserError('the prompt is empty: keel run "<prompt>"');
@@ -171,7 +172,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   // sessions could not be read, the session's warnings already say so.
   continuing = o.continue && session.messages.length > 0;
   if (o.continue && !continuing && o.resume === undefined && session.warnings.length === 0) {
-    process.stderr.write(`keel: no session to continue in ${projectDir}; starting a new one\n`);
+    writeStderr(`keel: no session to continue in ${projectDir}; starting a new one\n`);
   }
 
   // Ctrl+C, a terminal closing and a polite kill (CI timeouts, `timeout`) all end the run the
@@ -185,8 +186,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   };
   for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
   const printer = createRunPrinter(o.outputFormat, {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: (t) => writeStdout(t),
+    stderr: (t) => writeStderr(t),
   });
   // Events are printed and tallied as they pass, never kept: a command's output can be
   // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
@@ -220,7 +221,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
         if (names.length === 0) return;
         const which = `MCP server${names.length === 1 ? "" : "s"} ${names.join(", ")}`;
         waitNote = setTimeout(
-          () => process.stderr.write(`keel: waiting for ${which} to start…\n`),
+          () => writeStderr(`keel: waiting for ${which} to start…\n`),
           1000,
         ).unref();
       },
@@ -274,7 +275,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (failure === null && writeError !== null) {
     failure = oneLine(`could not write the session: ${writeError}`);
   }
-  if (usageWarning !== null) process.stderr.write(`keel: ${oneLine(usageWarning)}\n`);
+  if (usageWarning !== null) writeStderr(`keel: ${oneLine(usageWarning)}\n`);
   printer.finish(runSummary(outcome, stats, failure));
   if (failure === null) return;
   // The reason is already on stderr as the notice that ended the turn: one line is enough.

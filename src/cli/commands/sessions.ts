@@ -2,12 +2,15 @@
  * `keel sessions [--json] [--all]`: the saved sessions of this project (or of every project),
  * newest first, with what is needed to pick one to resume.
  */
+
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { sanitizeJson } from "../../base/index.js";
 import { keelHomeFrom, listSessions, type SessionSummary } from "../../session/index.js";
 import { displayPath, plural, TEXT_WIDTH, table, truncate } from "../format/text.js";
+import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
 
 /** Options of `keel sessions`. */
@@ -110,12 +113,12 @@ export async function runSessions(
   const keelHome = env.keelHome ?? keelHomeFrom();
   const all = opts.all === true;
   // A file that cannot be read is not listed, but said: it may be the conversation looked for.
-  const warn = env.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const warn = env.warn ?? ((line: string) => writeStderr(`${line}\n`));
   const onUnreadable = (u: { reason: string }) => warn(`keel: ${u.reason}; not listed`);
   const sessions = listSessions(
     all ? { keelHome, onUnreadable } : { keelHome, projectDir, onUnreadable },
   );
-  if (opts.json === true) return `${JSON.stringify(sessionsJson(sessions), null, 2)}\n`;
+  if (opts.json === true) return `${sanitizeJson(sessionsJson(sessions), 2)}\n`;
   const lines = renderSessions(sessions, { all, projectDir, now: env.now ?? Date.now() });
   return `${lines.join("\n")}\n`;
 }
@@ -129,7 +132,7 @@ export function register(program: Command): void {
     .option("--json", "print JSON")
     .option("--cwd <dir>", "project directory (default: the current directory)")
     .action(async (opts: SessionsOptions) => {
-      process.stdout.write(await runSessions(opts));
+      writeStdout(await runSessions(opts));
     });
 }
 

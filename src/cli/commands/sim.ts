@@ -8,6 +8,7 @@ import type { SimRequestRecord } from "../../sim/record.js";
 import { loadScriptFile } from "../../sim/script.js";
 import { EXHAUSTED_TEXT, type Simulator, startSimulator } from "../../sim/server.js";
 import { jsonProblem } from "../json-problem.js";
+import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
 
 /** Options of `runSim`. */
@@ -101,8 +102,8 @@ export function register(program: Command): void {
         await runSim({
           scriptPath: opts.script,
           ...(opts.port === undefined ? {} : { port: opts.port }),
-          out: (text) => process.stdout.write(text),
-          log: (text) => process.stderr.write(text),
+          out: (text) => writeStdout(text),
+          log: (text) => writeStderr(text),
           signal: controller.signal,
         });
       } finally {

@@ -3,8 +3,10 @@
  * the usage log (`$KEEL_HOME/usage.jsonl`). Costs are the ones recorded per request (priced when
  * the request was made), so a later price change does not rewrite history.
  */
+
 import type { Command } from "commander";
 import { type CompactionTotals, compactionTotals } from "../../agent/compaction-log.js";
+import { sanitizeJson } from "../../base/index.js";
 import { loadModelTable } from "../../llm/pricing.js";
 import {
   keelHomeFrom,
@@ -14,6 +16,7 @@ import {
   usageStats,
 } from "../../session/index.js";
 import { plural, table } from "../format/text.js";
+import { writeStdout } from "../stdout.js";
 import { formatCost } from "../tui/format.js";
 
 /** Options of `keel stats`. */
@@ -150,7 +153,7 @@ export async function runStats(
   const compactions = compactionTotals(keelHome, since ?? undefined);
   if (opts.json === true) {
     const json = { ...statsJson(stats, { since, reference }), compactions };
-    return `${JSON.stringify(json, null, 2)}\n`;
+    return `${sanitizeJson(json, 2)}\n`;
   }
   const lines = renderStats(stats, { today: opts.today === true, reference });
   return `${[...lines, ...compactionLines(compactions)].join("\n")}\n`;
@@ -172,7 +175,7 @@ export function register(program: Command): void {
     .option("--today", "only requests made since local midnight")
     .option("--json", "print JSON")
     .action(async (opts: StatsOptions) => {
-      process.stdout.write(await runStats(opts));
+      writeStdout(await runStats(opts));
     });
 }
 

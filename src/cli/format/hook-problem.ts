@@ -3,7 +3,7 @@
  * `keel hooks trust`, the TUI at start and after /hooks reload.
  */
 import type { HookProblem } from "../../hooks/types.js";
-import { displayPath } from "./text.js";
+import { displayPath, field } from "./text.js";
 
 /** `path:line:col: severity: message [field]`, the compiler-style line `validate` prints. */
 export function problemLine(
@@ -15,9 +15,9 @@ export function problemLine(
     where += `:${problem.line}`;
     if (problem.column !== undefined) where += `:${problem.column}`;
   }
-  const field =
+  const at =
     problem.field !== undefined && problem.field !== "" && !problem.message.includes(problem.field)
       ? ` (at ${problem.field})`
       : "";
-  return `${where}: ${problem.severity}: ${problem.message}${field}`;
+  return field(`${where}: ${problem.severity}: ${problem.message}${at}`);
 }

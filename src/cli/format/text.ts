@@ -1,8 +1,18 @@
 /**
  * Small plain-text helpers for command output meant to fit a terminal (80 columns by default).
+ * The layout helpers (wrap, wrapParts, table, truncate, displayPath) pass what they lay out
+ * through the one sanitizer (src/base/sanitize.ts) first: a field shows its control, bidi and
+ * zero-width characters as escapes, measured as they will be shown, and a newline inside a
+ * table cell or a list of parts cannot start a forged line.
  */
 import { homedir } from "node:os";
 import { isAbsolute, relative, sep } from "node:path";
+import { sanitize } from "../../base/index.js";
+
+/** One value shown on one line: controls, newlines, bidi and zero-width characters escaped. */
+export function field(text: string): string {
+  return sanitize(text);
+}
 
 /** Default width command output is laid out for. */
 export const TEXT_WIDTH = 80;
@@ -17,7 +27,7 @@ export function columns(text: string): number {
 
 /** Cuts `text` to at most `width` columns, ending with an ellipsis when cut; newlines become spaces. */
 export function truncate(text: string, width: number): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, " ");
+  const flat = sanitize(text.replace(/\s*[\r\n]+\s*/g, " "));
   const chars = [...flat];
   if (chars.length <= width) return flat;
   if (width <= 1) return chars.slice(0, width).join("");
@@ -56,7 +66,7 @@ export function wrap(text: string, opts: WrapOptions = {}): string[] {
   const rest = opts.hangingIndent ?? first;
   const room = Math.max(10, width - columns(rest));
   const lines: string[] = [];
-  for (const paragraph of text.split(/\r?\n/)) {
+  for (const paragraph of sanitize(text, { multiline: true }).split("\n")) {
     let line = lines.length === 0 ? first : rest;
     let empty = true;
     const words = paragraph.split(/\s+/).filter((w) => w !== "");
@@ -92,7 +102,7 @@ export function wrapParts(
   const lines: string[] = [];
   let line = opts.indent ?? "";
   let empty = true;
-  for (const part of parts) {
+  for (const part of parts.map(field)) {
     const candidate = empty ? line + part : line + sep + part;
     if (!empty && columns(candidate) > width) {
       lines.push(line);
@@ -107,7 +117,8 @@ export function wrapParts(
 }
 
 /** Lays out rows as columns separated by two spaces; the last column is not padded. */
-export function table(rows: string[][], opts: { indent?: string } = {}): string[] {
+export function table(shownRows: string[][], opts: { indent?: string } = {}): string[] {
+  const rows = shownRows.map((row) => row.map(field));
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
@@ -129,7 +140,7 @@ export function table(rows: string[][], opts: { indent?: string } = {}): string[
  * inside it, `~/…` when under the home directory, absolute otherwise.
  */
 export function displayPath(path: string, opts: { base?: string; home?: string } = {}): string {
-  if (!isAbsolute(path)) return path;
+  if (!isAbsolute(path)) return field(path);
   const base = opts.base ?? process.cwd();
   const home = opts.home ?? homedir();
   // A listing shows the same few paths on every line: path.relative (two resolves, character
@@ -139,7 +150,7 @@ export function displayPath(path: string, opts: { base?: string; home?: string }
   let shown = displayed.get(key);
   if (shown === undefined) {
     if (displayed.size >= 256) displayed.clear();
-    shown = displayPathOf(path, base, home);
+    shown = field(displayPathOf(path, base, home));
     displayed.set(key, shown);
   }
   return shown;

@@ -14,6 +14,7 @@ import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/confi
 // Not from session/index.js: that would load the session modules (and zod) before the first frame.
 import { UsageLogError } from "../../session/usage-log-error.js";
 import { loadConfig } from "../llm-config.js";
+import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
 import { keepYoungGenerationSmall } from "../young-generation.js";
 import { App, type OpenedBackend } from "./app.js";
@@ -70,7 +71,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     // Wrapped at words: the terminal would cut a long path's line anywhere.
     const said = `✓ saved your API key and base URL to ${saved.path} (readable only by you)`;
     const columns = process.stdout.columns || 80;
-    process.stdout.write(`${wrapAnsi(said, columns, { hard: true })}\n`);
+    writeStdout(`${wrapAnsi(said, columns, { hard: true })}\n`);
     loaded = await loadConfig({ keelHome: opts.keelHome, env });
     if (!loaded.ok) throw new UserError(loaded.error);
   }
@@ -159,9 +160,9 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   }
   const opened = await opening;
   const id = opened.backend.agent().sessionId;
-  process.stdout.write(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
-  if (usageWarning) process.stderr.write(`keel: ${usageWarning}\n`);
-  if (writeError) process.stderr.write(`keel: could not write the session: ${writeError}\n`);
+  writeStdout(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
+  if (usageWarning) writeStderr(`keel: ${usageWarning}\n`);
+  if (writeError) writeStderr(`keel: could not write the session: ${writeError}\n`);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type MdBlock,
   unshownLines,
 } from "./md-blocks.js";
+import { sanitizeLine } from "./sanitize.js";
 import { applyExtraEvent } from "./session-extras.js";
 
 /** A hook row or notice that belongs to a tool call, shown inside its card. */
@@ -340,18 +341,19 @@ export function applyEvent(
       const s = flushText(flushReasoning(state));
       const card: ToolCardData = {
         id: ev.id,
-        name: ev.name,
+        // A model's tool name is shown in the card and the status line: sanitized once, here.
+        name: sanitizeLine(ev.name),
         input: ev.input,
         status: "running",
         startedAt: now,
       };
-      return busy({ ...s, tools: [...s.tools, card] }, `running ${ev.name}`, now);
+      return busy({ ...s, tools: [...s.tools, card] }, `running ${card.name}`, now);
     }
     case "tool_result": {
       const running = state.tools.find((t) => t.id === ev.id);
       const card: ToolCardData = {
         id: ev.id,
-        name: ev.name,
+        name: sanitizeLine(ev.name),
         input: ev.input,
         status: ev.status,
         startedAt: running?.startedAt ?? now - ev.durationMs,

@@ -36,12 +36,12 @@ describe("renderMarkdown", () => {
     for (const line of lines.slice(1)) expect(line.startsWith("  word")).toBe(true);
   });
 
-  it("removes escape sequences and control characters from the source", () => {
+  it("removes escape sequences from the source and shows a stray control character", () => {
     const out = renderMarkdown("hi \x1b[2J\x1b]0;title\x07there\x08 **x**", 40);
     expect(out).not.toContain("\x1b[2J");
     expect(out).not.toContain("\x1b]");
     expect(out).not.toContain("\x08");
-    expect(plain(out)).toBe("hi there x");
+    expect(plain(out)).toBe("hi there\\x08 x");
   });
 });
 

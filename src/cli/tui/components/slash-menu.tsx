@@ -1,6 +1,7 @@
 /** The completion menu shown under the prompt while a slash command is typed. */
 import { Box, Text } from "ink";
 import { clip, wordWrap } from "../format.js";
+import { sanitize, sanitizeLine } from "../sanitize.js";
 import type { Completion } from "../slash.js";
 
 /** Props of {@link SlashMenu}. */
@@ -28,10 +29,15 @@ export function SlashMenu({ items, selected, width, maxRows = 8 }: SlashMenuProp
         // row of its own, wrapped, so its argument hints are read whole; its description
         // follows, indented.
         const ownRow = c.label.length > labelWidth - 1;
-        const labelRows = ownRow ? wordWrap(c.label, Math.max(10, width - 4)).split("\n") : [];
+        const labelRows = ownRow
+          ? wordWrap(sanitizeLine(c.label), Math.max(10, width - 4)).split("\n")
+          : [];
         const indent = ownRow ? 4 : labelWidth;
+        // Labels and descriptions of custom commands come from project files: sanitized.
         // A long description wraps under itself (at most three rows) instead of being cut.
-        const rows = wordWrap(c.description, Math.max(10, width - indent - 4)).split("\n");
+        const rows = wordWrap(sanitize(c.description), Math.max(10, width - indent - 4)).split(
+          "\n",
+        );
         const shown =
           rows.length > 3
             ? [...rows.slice(0, 2), clip(rows.slice(2).join(" "), width - indent - 4)]
@@ -55,7 +61,7 @@ export function SlashMenu({ items, selected, width, maxRows = 8 }: SlashMenuProp
                 wrap="truncate-end"
                 color={isSelected ? "cyan" : undefined}
               >
-                {i === 0 && !ownRow ? c.label.padEnd(labelWidth) : " ".repeat(indent)}
+                {i === 0 && !ownRow ? sanitizeLine(c.label).padEnd(labelWidth) : " ".repeat(indent)}
                 <Text dimColor>{row}</Text>
               </Text>
             ))}

@@ -50,25 +50,53 @@ function insideRel(dir: string, path: string): string | null {
   return rel.split(sep).join("/");
 }
 
-/** The path a write would land on: links followed, dangling ones included. */
+/**
+ * The path a write would land on: links followed, dangling ones included, and links in parent
+ * folders resolved first, so a relative link target counts from where the link really is
+ * (`d -> sub/deeper`, `sub/deeper/n.txt -> ../../.keel/settings.json` lands in `.keel`).
+ */
 export async function finalPath(path: string, depth = 0): Promise<string> {
   try {
     return await realpath(path);
   } catch {
-    // Missing: a dangling link is followed by hand, a missing file resolves its parent.
-  }
-  if (depth < 40) {
-    try {
-      if ((await lstat(path)).isSymbolicLink()) {
-        return finalPath(resolve(dirname(path), await readlink(path)), depth + 1);
-      }
-    } catch {
-      // Nothing there at all.
-    }
+    // Missing: its folder is resolved, then a dangling link there is followed by hand.
   }
   const parent = dirname(path);
   if (parent === path || depth >= 40) return path;
-  return join(await finalPath(parent, depth + 1), basename(path));
+  const at = join(await finalPath(parent, depth + 1), basename(path));
+  try {
+    if ((await lstat(at)).isSymbolicLink()) {
+      return finalPath(resolve(dirname(at), await readlink(at)), depth + 1);
+    }
+  } catch {
+    // Nothing there at all: the write creates `at`.
+  }
+  return at;
+}
+
+/**
+ * Folders whose files Keel or git read settings from. When one of them is a link (`.keel ->
+ * conf`), a write landing anywhere under its target is judged as if it went through the name:
+ * `conf/settings.json` is `.keel/settings.json` to Keel.
+ */
+const CONFIG_DIRS = [".keel", ".claude", ".gemini", ".qwen", ".reasonix", ".git"];
+
+/** The `.keel/…`-style names a landing path has through config folders that are links. */
+async function throughLinkedConfigDirs(projectDir: string, landing: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of CONFIG_DIRS) {
+    const at = join(projectDir, name);
+    try {
+      if (!(await lstat(at)).isSymbolicLink()) continue;
+    } catch {
+      continue;
+    }
+    const target = await finalPath(at);
+    if (landing === target) out.push(name);
+    const rel = insideRel(target, landing);
+    if (rel !== null) out.push(`${name}/${rel}`);
+  }
+  return out;
 }
 
 /** The project files the session's hooks (any scope) execute, as absolute paths. */
@@ -139,7 +167,11 @@ export async function protectedPathReason(
   const realProject = await finalPath(projectDir);
   const landing = await finalPath(named);
   if (await insideKeelHome(named, landing, ctx)) return KEEL_HOME_REASON;
-  const rels = [insideRel(projectDir, named), insideRel(realProject, landing)];
+  const rels = [
+    insideRel(projectDir, named),
+    insideRel(realProject, landing),
+    ...(await throughLinkedConfigDirs(projectDir, landing)),
+  ];
   for (const rel of rels) {
     const why = rel === null ? null : ruleReason(rel);
     if (why !== null) return why;

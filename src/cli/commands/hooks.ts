@@ -2,6 +2,7 @@
  * `keel hooks`: list, validate, trust, untrust and try the hooks Keel would run in a project
  * (design §2.7). The engine does the loading and running; this file only presents it.
  */
+
 import { sep } from "node:path";
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
@@ -27,6 +28,7 @@ import {
 // of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./hooks-stats.js";
 import type { HooksTestOptions } from "./hooks-test.js";
+import { hookEnvLines } from "./hooks-trust-details.js";
 
 interface CwdOptions {
   cwd?: string;
@@ -119,6 +121,8 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   out.stdout(
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
+  const envLines = hookEnvLines(projectHooks, projectDir);
+  if (envLines.length > 0) out.stdout(`\n${envLines.join("\n")}\n`);
   out.stdout("\nEditing these files makes them untrusted again.\n");
   for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
   // Counted on the trusted listing: the one above was taken before trusting.

@@ -101,10 +101,34 @@ async function throughLinkedConfigDirs(projectDir: string, landing: string): Pro
 
 /** The project files the session's hooks (any scope) execute, as absolute paths. */
 export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<string[]> {
+  return (await hookReach(ctx)).files;
+}
+
+/**
+ * What the session's hooks reach: the files they execute (a runner's file, a Makefile for
+ * `make`, before it exists too), the folders a glob of theirs lists (`.keel/hooks/*.sh`: a new
+ * file there would run), and the folders trust cannot pin (everything under them).
+ */
+async function hookReach(
+  ctx: ProtectedPathContext,
+): Promise<{ files: string[]; globDirs: string[]; unpinned: string[] }> {
   const hooks = ctx.hooks.listing().hooks;
-  const files = await executedProjectFiles(hooks, ctx.projectDir);
-  // A runner's file (a Makefile for `make`) is protected before it exists too.
-  return [...new Set([...files.map((f) => f.path), ...runnerFilePaths(hooks, ctx.projectDir)])];
+  const found = await executedProjectFiles(hooks, ctx.projectDir);
+  const files = found.filter((f) => !f.glob && f.cannotPin === undefined).map((f) => f.path);
+  const tooLarge = found.filter((f) => f.cannotPin !== undefined && f.sha256 !== null);
+  return {
+    files: [
+      ...new Set([
+        ...files,
+        ...tooLarge.map((f) => f.path),
+        ...runnerFilePaths(hooks, ctx.projectDir),
+      ]),
+    ],
+    globDirs: found.filter((f) => f.glob).map((f) => dirname(f.path)),
+    unpinned: found
+      .filter((f) => f.cannotPin !== undefined && f.sha256 === null)
+      .map((f) => f.path),
+  };
 }
 
 /**
@@ -187,10 +211,25 @@ export async function protectedPathReason(
   const sources = new Set<string>();
   for (const s of listing.sources) sources.add(resolve(s.path));
   for (const h of listing.hooks) sources.add(resolve(h.source.path));
-  const executed = new Set(await hookExecutedPaths(ctx));
+  const reach = await hookReach(ctx);
+  const executed = new Set(reach.files);
   for (const candidate of [named, landing]) {
     if (sources.has(candidate)) return "hooks are read from it";
     if (executed.has(candidate)) return "a hook executes it";
+    // Anything under a folder trust cannot pin, and a new file in a folder a hook's glob
+    // lists, would run without a new trust decision.
+    for (const dir of reach.unpinned) {
+      if (isInside(dir, candidate)) return "a hook reaches this folder and trust cannot pin it";
+    }
+    for (const dir of reach.globDirs) {
+      if (dirname(candidate) === dir) return "a hook runs the files of this folder (a pattern)";
+    }
+  }
+  for (const dir of [...reach.unpinned, ...reach.globDirs]) {
+    const real = await finalPath(dir);
+    if (isInside(real, landing) && (reach.unpinned.includes(dir) || dirname(landing) === real)) {
+      return "a hook reaches this folder";
+    }
   }
   for (const s of [...sources, ...executed]) {
     if ((await finalPath(s)) === landing) {

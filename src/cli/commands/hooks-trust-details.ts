@@ -7,6 +7,7 @@
  */
 import { relative } from "node:path";
 import { isSecretName } from "../../hooks/child-env.js";
+import type { ExecutedFile } from "../../hooks/index.js";
 import type { HookDefinition } from "../../hooks/types.js";
 import type { McpServerEntry } from "../../mcp/index.js";
 import { visibleCommand } from "../terminal-text.js";
@@ -99,4 +100,23 @@ export function mcpEnvLines(servers: readonly McpServerEntry[], projectDir: stri
     }
   }
   return out;
+}
+
+/**
+ * What trust pins beyond the named files, and what it cannot: a glob's folder listing (a new
+ * matching file untrusts the hooks), and each folder or file it cannot pin (protected instead:
+ * writes there need a person in every mode but bypass).
+ */
+export function reachLines(executed: readonly ExecutedFile[]): string[] {
+  const out: string[] = [];
+  for (const f of executed) {
+    if (f.glob)
+      out.push(`  pinned: the files matching ${visibleCommand(f.relPath)} (a new one untrusts)`);
+    else if (f.cannotPin !== undefined) {
+      out.push(
+        `  cannot be pinned: reaches ${visibleCommand(f.relPath || ".")} (${f.cannotPin}); writes there need a person in every mode but bypass`,
+      );
+    }
+  }
+  return out.length === 0 ? [] : ["What these hooks reach beyond the files they name:", ...out];
 }

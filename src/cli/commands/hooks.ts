@@ -6,6 +6,7 @@
 import { sep } from "node:path";
 import type { Command } from "commander";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
+import { executedProjectFiles } from "../../hooks/index.js";
 import type { HookListing } from "../../hooks/types.js";
 import { neverFiringEvents } from "../../hooks/validate.js";
 import { plural } from "../format/text.js";
@@ -28,7 +29,7 @@ import {
 // of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./hooks-stats.js";
 import type { HooksTestOptions } from "./hooks-test.js";
-import { hookEnvLines } from "./hooks-trust-details.js";
+import { hookEnvLines, reachLines } from "./hooks-trust-details.js";
 
 interface CwdOptions {
   cwd?: string;
@@ -123,6 +124,8 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   );
   const envLines = hookEnvLines(projectHooks, projectDir);
   if (envLines.length > 0) out.stdout(`\n${envLines.join("\n")}\n`);
+  const reach = reachLines(await executedProjectFiles(projectHooks, projectDir));
+  if (reach.length > 0) out.stdout(`\n${reach.join("\n")}\n`);
   out.stdout("\nEditing these files makes them untrusted again.\n");
   for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
   // Counted on the trusted listing: the one above was taken before trusting.

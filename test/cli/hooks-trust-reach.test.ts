@@ -119,4 +119,24 @@ describe("keel hooks trust pins what a hook reaches", () => {
     const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
     expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
   }, 30_000);
+
+  it("trusting again shows what changed since the last trust", async () => {
+    const world = await newWorld(script(reply().text("ok")));
+    put(world, "tools/check.sh", "echo ok\n");
+    projectHooks(world, ["sh tools/check.sh"]);
+    const first = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(first.stdout).not.toContain("Changed since");
+    put(world, "tools/check.sh", "touch pwned\n");
+    projectHooks(world, ["sh tools/check.sh", "sh .keel/hooks/*.sh"]);
+    put(world, ".keel/hooks/new.sh", "echo new\n");
+    const again = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    const diff = again.stdout.slice(0, again.stdout.indexOf("Trusted"));
+    expect(diff).toContain("Changed since you last trusted this project");
+    expect(diff).toMatch(/- file tools\/check\.sh [0-9a-f]{16}/);
+    expect(diff).toMatch(/\+ file tools\/check\.sh [0-9a-f]{16}/);
+    expect(diff).toContain('+ hook Stop {"command":"sh .keel/hooks/*.sh"');
+    expect(diff).toContain("+ file .keel/hooks/new.sh");
+    expect(diff).toContain("+ files matching .keel/hooks/*.sh");
+    expect(diff).not.toContain('- hook Stop {"command":"sh tools/check.sh"');
+  });
 });

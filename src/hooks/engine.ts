@@ -6,6 +6,7 @@
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
 import { chainedPayload } from "./chain.js";
+import { buildChildEnv } from "./child-env.js";
 import { isInside, resolveHookPaths } from "./config/load.js";
 import { showPath } from "./config/paths.js";
 import { decideRun } from "./decide.js";
@@ -159,7 +160,10 @@ export async function createHookEngine(
   const paths = resolveHookPaths(opts);
   const { projectDir, keelHome } = paths;
   const baseEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) baseEnv[k] = v;
+  // A caller's env is its decision (the agent passes the builder's, with the user's choice about
+  // the key); without one, Keel's own environment goes through the builder: no secrets.
+  const given = opts.env ?? buildChildEnv(process.env);
+  for (const [k, v] of Object.entries(given)) if (v !== undefined) baseEnv[k] = v;
   const environments = new HookEnvironments(baseEnv);
   const handlers: Record<HandlerType, Handler> = {
     ...createHandlers(opts.spawn ? { spawn: opts.spawn } : {}),

@@ -10,7 +10,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInside, resolveHookPaths } from "../hooks/config/paths.js";
-import { executedProjectFiles, runnerFilePaths } from "../hooks/executed-files.js";
+import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../hooks/executed-files.js";
 import type { HookEngine } from "../hooks/types.js";
 
 /** What a protected-path check needs to know about the session. */
@@ -111,7 +111,7 @@ export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<stri
  */
 async function hookReach(
   ctx: ProtectedPathContext,
-): Promise<{ files: string[]; globDirs: string[]; unpinned: string[] }> {
+): Promise<{ files: string[]; globs: string[]; unpinned: string[] }> {
   const hooks = ctx.hooks.listing().hooks;
   const found = await executedProjectFiles(hooks, ctx.projectDir);
   const files = found.filter((f) => !f.glob && f.cannotPin === undefined).map((f) => f.path);
@@ -124,7 +124,7 @@ async function hookReach(
         ...runnerFilePaths(hooks, ctx.projectDir),
       ]),
     ],
-    globDirs: found.filter((f) => f.glob).map((f) => dirname(f.path)),
+    globs: found.filter((f) => f.glob).map((f) => f.path),
     unpinned: found
       .filter((f) => f.cannotPin !== undefined && f.sha256 === null)
       .map((f) => f.path),
@@ -221,15 +221,16 @@ export async function protectedPathReason(
     for (const dir of reach.unpinned) {
       if (isInside(dir, candidate)) return "a hook reaches this folder and trust cannot pin it";
     }
-    for (const dir of reach.globDirs) {
-      if (dirname(candidate) === dir) return "a hook runs the files of this folder (a pattern)";
+    for (const glob of reach.globs) {
+      if (matchesGlob(glob, candidate)) return "a hook runs the files its pattern matches here";
     }
   }
-  for (const dir of [...reach.unpinned, ...reach.globDirs]) {
-    const real = await finalPath(dir);
-    if (isInside(real, landing) && (reach.unpinned.includes(dir) || dirname(landing) === real)) {
-      return "a hook reaches this folder";
-    }
+  for (const dir of reach.unpinned) {
+    if (isInside(await finalPath(dir), landing)) return "a hook reaches this folder";
+  }
+  for (const glob of reach.globs) {
+    const real = join(await finalPath(dirname(glob)), basename(glob));
+    if (matchesGlob(real, landing)) return "a hook runs the files its pattern matches here";
   }
   for (const s of [...sources, ...executed]) {
     if ((await finalPath(s)) === landing) {

@@ -260,8 +260,9 @@ export async function fileFingerprint(path: string): Promise<string | null> {
 
 /** {@link fileFingerprint} for synchronous callers. */
 function fileFingerprintSync(path: string): string | null {
-  // A glob's entry: its folder's mtime changes when a file is added, removed or renamed there.
-  if (hasGlob(basename(path))) return folderFingerprint(dirname(path));
+  // A glob's entry: the names it matches now (one readdir), so a new matching file is a change
+  // and an unrelated one in the same folder is not.
+  if (hasGlob(basename(path))) return globFingerprint(path);
   try {
     // Most words a command names are no file at all: no exception (and its stack) for those.
     const s = statSync(path, { throwIfNoEntry: false });
@@ -347,7 +348,12 @@ export function executedProjectFilesSync(
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
+    let inCase = 0;
     for (const word of read.words) {
+      // `case "$f" in *.json) …;; esac`: a pattern there is matched against text, not run.
+      if (word === "case") inCase++;
+      else if (word === "esac" && inCase > 0) inCase--;
+      if (inCase > 0 && hasGlob(word)) continue;
       if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
       const tries = read.dirs.map((dir) => resolve(dir, word));
       // Recorded as a script to come only when it names nothing yet: from the hook's directory
@@ -383,7 +389,9 @@ export function executedProjectFilesSync(
           path: got.cannotPin,
           relPath: rel(got.cannotPin),
           sha256: null,
-          fingerprint: folderFingerprint(got.cannotPin) ?? ABSENT,
+          // Not watched: what is under it is not pinned (it is protected instead), so a change
+          // there must not untrust mid-session what the next start would trust again.
+          fingerprint: ABSENT,
           cannotPin: `the pattern ${rel(path)} reaches it`,
         });
         continue;
@@ -392,7 +400,7 @@ export function executedProjectFilesSync(
         path,
         relPath: rel(path),
         sha256: sha256Hex(got.names.join("\n")),
-        fingerprint: folderFingerprint(dirname(path)) ?? ABSENT,
+        fingerprint: `glob:${sha256Hex(got.names.join("\n"))}`,
         glob: true,
       });
       for (const match of got.matches) enqueue(match, false, depth);
@@ -531,15 +539,20 @@ function hasGlob(word: string): boolean {
   return /[*?]|\[[^\]/]+\]/.test(word);
 }
 
-/** A folder's fingerprint (mtime and inode), or null when it is not a folder. */
-function folderFingerprint(dir: string): string | null {
+/** Whether `path`'s name matches the glob `pattern` (a path whose last part is a pattern). */
+export function matchesGlob(pattern: string, path: string): boolean {
+  if (dirname(pattern) !== dirname(path)) return false;
   try {
-    const s = statSync(dir, { throwIfNoEntry: false });
-    if (s === undefined || !s.isDirectory()) return null;
-    return `dir:${s.mtimeMs}:${s.ino}:${s.dev}`;
+    return globRegex(basename(pattern)).test(basename(path));
   } catch {
-    return null;
+    return false;
   }
+}
+
+/** A glob entry's fingerprint: the hash of the names it matches, or null when it cannot list. */
+function globFingerprint(pattern: string): string | null {
+  const got = expandGlob(pattern);
+  return "cannotPin" in got ? null : `glob:${sha256Hex(got.names.join("\n"))}`;
 }
 
 /** A shell glob segment as a regex (`*`, `?`, `[…]`; a leading dot is not matched by `*`). */

@@ -139,4 +139,14 @@ describe("keel hooks trust pins what a hook reaches", () => {
     expect(diff).toContain("+ files matching .keel/hooks/*.sh");
     expect(diff).not.toContain('- hook Stop {"command":"sh tools/check.sh"');
   });
+
+  it("a case pattern is not a glob, and a file the glob does not match changes nothing", async () => {
+    const world = await newWorld(script(reply().text("ok")));
+    put(world, ".keel/hooks/a.sh", "echo a\n");
+    projectHooks(world, ['f=x; case "$f" in *.json) echo json;; esac', "sh .keel/hooks/*.sh"]);
+    expect((await keel(world, ["hooks", "trust", "--cwd", world.project])).code).toBe(0);
+    put(world, "package.json", "{}");
+    put(world, ".keel/hooks/README.md", "notes");
+    expect(await trusted(world)).toBe(true);
+  });
 });

@@ -36,7 +36,7 @@ import { loadPermissionRules } from "./permission-rules.js";
 import type { PermissionMode } from "./permissions.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
-import { childProcessEnv } from "./provider-env.js";
+import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
@@ -297,7 +297,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   /** Variables SessionStart / FileChanged hooks wrote to CLAUDE_ENV_FILE, for later tools. */
   async function readEnvFile(): Promise<void> {
     if (!claudeFiles?.envFile) return;
-    const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env);
+    // Sourced without Keel's secrets, which never reach the commands it feeds (env-file.ts).
+    const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env, {
+      passSecrets: providerKeyPassed(rulePaths.keelHome),
+    });
     if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
   }
   const memoryOptions = {

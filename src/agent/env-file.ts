@@ -3,10 +3,15 @@
  * variables apply to the shell commands the agent runs afterwards, as in Claude Code. The file
  * is sourced by `sh` (so quoting and `$VAR` expansion mean what the hook meant) and only the
  * variables it changed are kept.
+ *
+ * Sourced in the environment the shell tool gets (the one builder, base/child-env.ts): without
+ * Keel's secrets, so `export X="$DEEPSEEK_API_KEY"` yields an empty X. A value that still holds
+ * a secret (a hook that read the key from elsewhere) is dropped, so no later command sees it.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { buildChildEnv, withoutSecretValues } from "../base/index.js";
 
 /** Where a session's env file lives (Claude: `~/.claude/session-env/<session>/`). */
 export function sessionEnvFilePath(keelHome: string, sessionId: string): string {
@@ -25,13 +30,16 @@ export function prepareEnvFile(path: string): boolean {
 }
 
 /**
- * The variables the file sets or changes, relative to `base`. An empty or unreadable file, or
- * a shell that fails, gives none (never throws).
+ * The variables the file sets or changes, relative to `base` with the secrets taken out (unless
+ * `passSecrets`: the user's own settings pass the key). An empty or unreadable file, or a shell
+ * that fails, gives none (never throws).
  */
 export async function envFromFile(
   path: string,
-  base: NodeJS.ProcessEnv,
+  fullEnv: NodeJS.ProcessEnv,
+  opts: { passSecrets?: boolean; apiKey?: string | null } = {},
 ): Promise<Record<string, string>> {
+  const base = buildChildEnv(fullEnv, opts);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -63,5 +71,5 @@ export async function envFromFile(
     if (["PWD", "OLDPWD", "SHLVL", "_"].includes(key)) continue;
     if (base[key] !== value) env[key] = value;
   }
-  return env;
+  return opts.passSecrets === true ? env : withoutSecretValues(env, fullEnv, opts.apiKey);
 }

@@ -10,7 +10,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInside, resolveHookPaths } from "../hooks/config/paths.js";
-import { executedProjectFiles, runnerFilePaths } from "../hooks/executed-files.js";
+import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../hooks/executed-files.js";
 import type { HookEngine } from "../hooks/types.js";
 
 /** What a protected-path check needs to know about the session. */
@@ -50,33 +50,85 @@ function insideRel(dir: string, path: string): string | null {
   return rel.split(sep).join("/");
 }
 
-/** The path a write would land on: links followed, dangling ones included. */
+/**
+ * The path a write would land on: links followed, dangling ones included, and links in parent
+ * folders resolved first, so a relative link target counts from where the link really is
+ * (`d -> sub/deeper`, `sub/deeper/n.txt -> ../../.keel/settings.json` lands in `.keel`).
+ */
 export async function finalPath(path: string, depth = 0): Promise<string> {
   try {
     return await realpath(path);
   } catch {
-    // Missing: a dangling link is followed by hand, a missing file resolves its parent.
-  }
-  if (depth < 40) {
-    try {
-      if ((await lstat(path)).isSymbolicLink()) {
-        return finalPath(resolve(dirname(path), await readlink(path)), depth + 1);
-      }
-    } catch {
-      // Nothing there at all.
-    }
+    // Missing: its folder is resolved, then a dangling link there is followed by hand.
   }
   const parent = dirname(path);
   if (parent === path || depth >= 40) return path;
-  return join(await finalPath(parent, depth + 1), basename(path));
+  const at = join(await finalPath(parent, depth + 1), basename(path));
+  try {
+    if ((await lstat(at)).isSymbolicLink()) {
+      return finalPath(resolve(dirname(at), await readlink(at)), depth + 1);
+    }
+  } catch {
+    // Nothing there at all: the write creates `at`.
+  }
+  return at;
+}
+
+/**
+ * Folders whose files Keel or git read settings from. When one of them is a link (`.keel ->
+ * conf`), a write landing anywhere under its target is judged as if it went through the name:
+ * `conf/settings.json` is `.keel/settings.json` to Keel.
+ */
+const CONFIG_DIRS = [".keel", ".claude", ".gemini", ".qwen", ".reasonix", ".git"];
+
+/** The `.keel/…`-style names a landing path has through config folders that are links. */
+async function throughLinkedConfigDirs(projectDir: string, landing: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of CONFIG_DIRS) {
+    const at = join(projectDir, name);
+    try {
+      if (!(await lstat(at)).isSymbolicLink()) continue;
+    } catch {
+      continue;
+    }
+    const target = await finalPath(at);
+    if (landing === target) out.push(name);
+    const rel = insideRel(target, landing);
+    if (rel !== null) out.push(`${name}/${rel}`);
+  }
+  return out;
 }
 
 /** The project files the session's hooks (any scope) execute, as absolute paths. */
 export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<string[]> {
+  return (await hookReach(ctx)).files;
+}
+
+/**
+ * What the session's hooks reach: the files they execute (a runner's file, a Makefile for
+ * `make`, before it exists too), the folders a glob of theirs lists (`.keel/hooks/*.sh`: a new
+ * file there would run), and the folders trust cannot pin (everything under them).
+ */
+async function hookReach(
+  ctx: ProtectedPathContext,
+): Promise<{ files: string[]; globs: string[]; unpinned: string[] }> {
   const hooks = ctx.hooks.listing().hooks;
-  const files = await executedProjectFiles(hooks, ctx.projectDir);
-  // A runner's file (a Makefile for `make`) is protected before it exists too.
-  return [...new Set([...files.map((f) => f.path), ...runnerFilePaths(hooks, ctx.projectDir)])];
+  const found = await executedProjectFiles(hooks, ctx.projectDir);
+  const files = found.filter((f) => !f.glob && f.cannotPin === undefined).map((f) => f.path);
+  const tooLarge = found.filter((f) => f.cannotPin !== undefined && f.sha256 !== null);
+  return {
+    files: [
+      ...new Set([
+        ...files,
+        ...tooLarge.map((f) => f.path),
+        ...runnerFilePaths(hooks, ctx.projectDir),
+      ]),
+    ],
+    globs: found.filter((f) => f.glob).map((f) => f.path),
+    unpinned: found
+      .filter((f) => f.cannotPin !== undefined && f.sha256 === null)
+      .map((f) => f.path),
+  };
 }
 
 /**
@@ -139,7 +191,11 @@ export async function protectedPathReason(
   const realProject = await finalPath(projectDir);
   const landing = await finalPath(named);
   if (await insideKeelHome(named, landing, ctx)) return KEEL_HOME_REASON;
-  const rels = [insideRel(projectDir, named), insideRel(realProject, landing)];
+  const rels = [
+    insideRel(projectDir, named),
+    insideRel(realProject, landing),
+    ...(await throughLinkedConfigDirs(projectDir, landing)),
+  ];
   for (const rel of rels) {
     const why = rel === null ? null : ruleReason(rel);
     if (why !== null) return why;
@@ -155,10 +211,26 @@ export async function protectedPathReason(
   const sources = new Set<string>();
   for (const s of listing.sources) sources.add(resolve(s.path));
   for (const h of listing.hooks) sources.add(resolve(h.source.path));
-  const executed = new Set(await hookExecutedPaths(ctx));
+  const reach = await hookReach(ctx);
+  const executed = new Set(reach.files);
   for (const candidate of [named, landing]) {
     if (sources.has(candidate)) return "hooks are read from it";
     if (executed.has(candidate)) return "a hook executes it";
+    // Anything under a folder trust cannot pin, and a new file in a folder a hook's glob
+    // lists, would run without a new trust decision.
+    for (const dir of reach.unpinned) {
+      if (isInside(dir, candidate)) return "a hook reaches this folder and trust cannot pin it";
+    }
+    for (const glob of reach.globs) {
+      if (matchesGlob(glob, candidate)) return "a hook runs the files its pattern matches here";
+    }
+  }
+  for (const dir of reach.unpinned) {
+    if (isInside(await finalPath(dir), landing)) return "a hook reaches this folder";
+  }
+  for (const glob of reach.globs) {
+    const real = join(await finalPath(dirname(glob)), basename(glob));
+    if (matchesGlob(real, landing)) return "a hook runs the files its pattern matches here";
   }
   for (const s of [...sources, ...executed]) {
     if ((await finalPath(s)) === landing) {

@@ -8,10 +8,11 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { buildChildEnv, SECRET_VARIABLES } from "../base/index.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 
 /** Variables that carry Keel's provider key. */
-export const PROVIDER_KEY_VARIABLES: readonly string[] = ["DEEPSEEK_API_KEY"];
+export const PROVIDER_KEY_VARIABLES: readonly string[] = SECRET_VARIABLES;
 
 /** Whether the user-level settings pass the provider key to child processes. */
 export function providerKeyPassed(keelHome: string): boolean {
@@ -25,34 +26,18 @@ export function providerKeyPassed(keelHome: string): boolean {
 }
 
 /**
- * The environment for processes Keel starts on the model's or a hook's behalf: `env` without
- * the provider key variables (and without any variable whose value holds `apiKey`, the key Keel
- * actually uses, or a base URL's credentials), unless the user passes the key on purpose.
+ * The environment for processes Keel starts on the model's or a hook's behalf: the one builder
+ * (base/child-env.ts) with the user's choice about the key: `env` without the secret variables
+ * (and without any variable whose value holds `apiKey`, the key Keel actually uses, or a base
+ * URL's credentials), unless the user passes the key on purpose.
  */
 export function childProcessEnv(
   env: NodeJS.ProcessEnv,
   opts: { keelHome?: string; apiKey?: string | null } = {},
 ): NodeJS.ProcessEnv {
   const keelHome = opts.keelHome ?? env.KEEL_HOME ?? join(homedir(), ".keel");
-  if (providerKeyPassed(keelHome)) return env;
-  const out: NodeJS.ProcessEnv = {};
-  const key = opts.apiKey ?? env.DEEPSEEK_API_KEY;
-  for (const [name, value] of Object.entries(env)) {
-    if (PROVIDER_KEY_VARIABLES.includes(name)) continue;
-    // `Bearer <key>`, `user:<key>`, a URL with it: any value the key is part of.
-    if (key !== undefined && key !== null && key.length >= 8 && value?.includes(key)) continue;
-    if (name === "KEEL_BASE_URL" && value !== undefined && urlHasCredentials(value)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
-/** Whether a base URL carries credentials: a user or password, or a query (`?key=…`). */
-function urlHasCredentials(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.username !== "" || url.password !== "" || url.search !== "";
-  } catch {
-    return false;
-  }
+  return buildChildEnv(env, {
+    passSecrets: providerKeyPassed(keelHome),
+    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),
+  });
 }

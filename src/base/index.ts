@@ -2,6 +2,7 @@
  * The leaf layer: helpers every layer may use, importing nothing else in src/ (test/layers.test.ts
  * checks). One `export *` line per file, so branches adding files merge without conflict.
  */
+export * from "./child-env.js";
 export * from "./config-file.js";
 export * from "./json.js";
 export * from "./json-scan.js";

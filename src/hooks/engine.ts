@@ -3,7 +3,7 @@
  * `if`, trust, dedup) → run (parallel and bounded; in order for dialects whose agents do that)
  * → aggregate. fire() never throws.
  */
-import { isRecord, redactUrls } from "../base/index.js";
+import { buildChildEnv, isRecord, redactUrls } from "../base/index.js";
 import { type AggregateItem, type AggregateToolContext, aggregate } from "./aggregate.js";
 import { AsyncRunner } from "./async-runner.js";
 import { chainedPayload } from "./chain.js";
@@ -158,7 +158,10 @@ export async function createHookEngine(
   const paths = resolveHookPaths(opts);
   const { projectDir, keelHome } = paths;
   const baseEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) baseEnv[k] = v;
+  // A caller's env is its decision (the agent passes the builder's, with the user's choice about
+  // the key); without one, Keel's own environment goes through the builder: no secrets.
+  const given = opts.env ?? buildChildEnv(process.env);
+  for (const [k, v] of Object.entries(given)) if (v !== undefined) baseEnv[k] = v;
   const environments = new HookEnvironments(baseEnv);
   const handlers: Record<HandlerType, Handler> = {
     ...createHandlers(opts.spawn ? { spawn: opts.spawn } : {}),

@@ -11,8 +11,16 @@
  * so are the files common runners read their commands from (RUNNER_FILES: a Makefile for
  * `make`). What an interpreter finds by module name (`import helper`) is not.
  */
-import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
 import type { HookDefinition } from "./types.js";
@@ -30,6 +38,14 @@ export interface ExecutedFile {
   sha256: string | null;
   /** Cheap fingerprint (size, mtime, inode) to notice a change without reading the file. */
   fingerprint: string;
+  /**
+   * Set when trust cannot pin what runs here, with why: a folder reached through a pattern Keel
+   * cannot expand, or a file too large to hash. `path` is then the folder (or file) reached;
+   * the trust listing says so plainly and protected-paths.ts protects everything under it.
+   */
+  cannotPin?: string;
+  /** A glob's matches (`.keel/hooks/*.sh`): `path` is the pattern; sha256 hashes the names. */
+  glob?: boolean;
 }
 
 /** The fingerprint of a named script that is not there (yet). */
@@ -244,6 +260,9 @@ export async function fileFingerprint(path: string): Promise<string | null> {
 
 /** {@link fileFingerprint} for synchronous callers. */
 function fileFingerprintSync(path: string): string | null {
+  // A glob's entry: the names it matches now (one readdir), so a new matching file is a change
+  // and an unrelated one in the same folder is not.
+  if (hasGlob(basename(path))) return globFingerprint(path);
   try {
     // Most words a command names are no file at all: no exception (and its stack) for those.
     const s = statSync(path, { throwIfNoEntry: false });
@@ -329,7 +348,12 @@ export function executedProjectFilesSync(
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
+    let inCase = 0;
     for (const word of read.words) {
+      // `case "$f" in *.json) …;; esac`: a pattern there is matched against text, not run.
+      if (word === "case") inCase++;
+      else if (word === "esac" && inCase > 0) inCase--;
+      if (inCase > 0 && hasGlob(word)) continue;
       if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
       const tries = read.dirs.map((dir) => resolve(dir, word));
       // Recorded as a script to come only when it names nothing yet: from the hook's directory
@@ -337,17 +361,52 @@ export function executedProjectFilesSync(
       const absent = namesScript(word) && !tries.some(isThere);
       for (const abs of tries) add(abs, absent);
     }
+    // `run-parts DIR` runs every file in DIR: the folder's files, as `DIR/*` would.
+    for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
     // The files a runner it names reads, whether or not they exist yet.
     for (const path of runnerFilesOf(read, projectDir)) add(path, true);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
-  // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep.
+  // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
+  // (`sh .keel/hooks/*.sh`, `for f in hooks/*`) stands for its matches and its folder's listing.
   const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0 }));
   const seen = new Set(candidates.keys());
   const found: ExecutedFile[] = [];
+  const budget = { left: MAX_TOTAL_BYTES };
+  const rel = (path: string) => relative(projectDir, path).split(sep).join("/");
+  const enqueue = (path: string, script: boolean, depth: number) => {
+    if (seen.has(path) || !isInside(projectDir, path)) return;
+    seen.add(path);
+    candidates.set(path, script);
+    queue.push({ path, depth });
+  };
   for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
     const { path, depth } = queue[i] as { path: string; depth: number };
-    const relPath = relative(projectDir, path).split(sep).join("/");
+    if (hasGlob(path.slice(projectDir.length))) {
+      const got = expandGlob(path);
+      if ("cannotPin" in got) {
+        found.push({
+          path: got.cannotPin,
+          relPath: rel(got.cannotPin),
+          sha256: null,
+          // Not watched: what is under it is not pinned (it is protected instead), so a change
+          // there must not untrust mid-session what the next start would trust again.
+          fingerprint: ABSENT,
+          cannotPin: `the pattern ${rel(path)} reaches it`,
+        });
+        continue;
+      }
+      found.push({
+        path,
+        relPath: rel(path),
+        sha256: sha256Hex(got.names.join("\n")),
+        fingerprint: `glob:${sha256Hex(got.names.join("\n"))}`,
+        glob: true,
+      });
+      for (const match of got.matches) enqueue(match, false, depth);
+      continue;
+    }
+    const relPath = rel(path);
     const fingerprint = fileFingerprintSync(path);
     if (fingerprint === null) {
       // Not there (or not a regular file): a named script is recorded as absent, so that
@@ -357,7 +416,18 @@ export function executedProjectFilesSync(
       }
       continue;
     }
-    const content = readRegular(path);
+    const content = readRegular(path, budget);
+    if (content === "too-large") {
+      // Not read: its fingerprint (size, mtime, inode) stands in, so an edit still untrusts.
+      found.push({
+        path,
+        relPath,
+        sha256: `unhashed:${fingerprint}`,
+        fingerprint,
+        cannotPin: "too large to hash",
+      });
+      continue;
+    }
     found.push({
       path,
       relPath,
@@ -366,10 +436,7 @@ export function executedProjectFilesSync(
     });
     if (content === null || depth >= MAX_SOURCE_DEPTH) continue;
     for (const ref of namedInScript(content, path, projectDir, vars)) {
-      if (seen.has(ref.path)) continue;
-      seen.add(ref.path);
-      candidates.set(ref.path, ref.script);
-      queue.push({ path: ref.path, depth: depth + 1 });
+      enqueue(ref.path, ref.script, depth + 1);
     }
   }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -384,13 +451,35 @@ function isThere(path: string): boolean {
   }
 }
 
-/** The directories `cd` words in a command go to, inside the project (`cd X` or `cd -- X`). */
+/**
+ * Flags that make a runner work in another folder, reading its Makefile / package.json there:
+ * `make -C tools`, `make --directory=tools`, `npm --prefix web`, `pnpm -C web`, `yarn --cwd web`.
+ */
+const FOLDER_FLAGS = new Set([
+  "-C",
+  "--directory",
+  "--prefix",
+  "--cwd",
+  "--dir",
+  "--manifest-path",
+]);
+
+/** The directories `cd` words in a command go to, inside the project (`cd X` or `cd -- X`),
+ *  and the folders runner flags name (FOLDER_FLAGS). */
 function cdTargets(words: readonly string[], cwd: string, projectDir: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    if (words[i] !== "cd" && words[i] !== "pushd") continue;
-    let target = words[i + 1];
-    if (target === "--") target = words[i + 2];
+    const w = words[i] as string;
+    const eq = w.indexOf("=");
+    let target: string | undefined;
+    if (eq > 0 && FOLDER_FLAGS.has(w.slice(0, eq))) target = w.slice(eq + 1);
+    else if (FOLDER_FLAGS.has(w)) target = words[i + 1];
+    else if (w === "cd" || w === "pushd") {
+      target = words[i + 1];
+      if (target === "--") target = words[i + 2];
+    } else continue;
+    // `--manifest-path tools/Cargo.toml` names the file: its folder is where cargo works.
+    if (w.startsWith("--manifest-path") && target !== undefined) target = dirname(target);
     if (target === undefined || target === "" || target.startsWith("-")) continue;
     const dir = resolve(cwd, target);
     if (dir === projectDir || isInside(projectDir, dir)) out.push(dir);
@@ -405,11 +494,152 @@ const MAX_NAMED_PER_SCRIPT = 200;
 /** Scripts larger than this are hashed but not scanned for the files they name. */
 const MAX_SCAN_BYTES = 256 * 1024;
 
-function readRegular(path: string): Buffer | null {
+/**
+ * Bounds on hashing: a hook naming a 2 GiB sparse file must not add a minute to every start. A
+ * file over MAX_HASH_BYTES (or past MAX_TOTAL_BYTES over all files) is not read: trust records
+ * it as "cannot be pinned" and protects it instead.
+ */
+const MAX_HASH_BYTES = 4 * 1024 * 1024;
+const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A regular file's bytes, or why not. Opened non-blocking and checked with fstat on the open
+ * descriptor, so a FIFO or device swapped in after the stat is never read (a read would hang).
+ */
+function readRegular(path: string, budget: { left: number }): Buffer | "too-large" | null {
+  let fd: number;
   try {
-    return readFileSync(path);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    if (st.size > MAX_HASH_BYTES || st.size > budget.left) return "too-large";
+    budget.left -= st.size;
+    const buf = Buffer.alloc(st.size);
+    let at = 0;
+    while (at < st.size) {
+      const n = readSync(fd, buf, at, st.size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return buf.subarray(0, at);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a word is a glob pattern for the shell: `*`, `?` or a closed `[…]` (a lone `[` is
+ *  the test command). */
+function hasGlob(word: string): boolean {
+  return /[*?]|\[[^\]/]+\]/.test(word);
+}
+
+/** Whether `path`'s name matches the glob `pattern` (a path whose last part is a pattern). */
+export function matchesGlob(pattern: string, path: string): boolean {
+  if (dirname(pattern) !== dirname(path)) return false;
+  try {
+    return globRegex(basename(pattern)).test(basename(path));
+  } catch {
+    return false;
+  }
+}
+
+/** A glob entry's fingerprint: the hash of the names it matches, or null when it cannot list. */
+function globFingerprint(pattern: string): string | null {
+  const got = expandGlob(pattern);
+  return "cannotPin" in got ? null : `glob:${sha256Hex(got.names.join("\n"))}`;
+}
+
+/** A shell glob segment as a regex (`*`, `?`, `[…]`; a leading dot is not matched by `*`). */
+function globRegex(segment: string): RegExp {
+  let re = "";
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i] as string;
+    if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else if (c === "[") {
+      const end = segment.indexOf("]", i + 2);
+      if (end < 0) re += "\\[";
+      else {
+        const body = segment
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
+        re += `[${body}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\\]]/g, "\\$&");
+  }
+  return new RegExp(segment.startsWith(".") ? `^${re}$` : `^(?!\\.)${re}$`);
+}
+
+/** At most this many matches of one glob are hashed; more cannot be pinned. */
+const MAX_GLOB_MATCHES = 100;
+
+/**
+ * What a glob inside the project reaches: the regular files its last segment matches in its
+ * folder, or, when a folder part is itself a pattern (`*\/run.sh`) or it matches too many, the
+ * folder it cannot pin.
+ */
+function expandGlob(abs: string): { matches: string[]; names: string[] } | { cannotPin: string } {
+  const dir = dirname(abs);
+  if (hasGlob(dir)) {
+    // The deepest folder without a pattern in it is what the hook reaches.
+    const parts = dir.split(sep);
+    const plain = parts.slice(0, parts.findIndex(hasGlob)).join(sep) || sep;
+    return { cannotPin: plain };
+  }
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return { matches: [], names: [] };
+  }
+  let re: RegExp;
+  try {
+    re = globRegex(basename(abs));
+  } catch {
+    return { cannotPin: dir };
+  }
+  const hits = names.filter((n) => re.test(n)).sort();
+  if (hits.length > MAX_GLOB_MATCHES) return { cannotPin: dir };
+  return { matches: hits.map((n) => join(dir, n)), names: hits };
+}
+
+/**
+ * `run-parts DIR` runs every file in DIR: `DIR/*` for each word after it that names a folder
+ * inside the project other than the project itself (an option's value, `--regex .`, is not a
+ * folder there; the words of the command line are flat, so the next few are looked at).
+ */
+function runPartsGlobs(
+  words: readonly string[],
+  dirs: readonly string[],
+  projectDir: string,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (basename(words[i] as string) !== "run-parts") continue;
+    for (const w of words.slice(i + 1, i + 6)) {
+      if (w.startsWith("-")) continue;
+      for (const d of dirs) {
+        const dir = resolve(d, w);
+        if (isInside(projectDir, dir) && isDirectory(dir)) out.push(join(dir, "*"));
+      }
+    }
+  }
+  return out;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
 

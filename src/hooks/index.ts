@@ -55,5 +55,11 @@ export {
   type TrustRecords,
   writeTrustRecord,
 } from "./trust-records.js";
+export {
+  readTrustSummary,
+  summaryDiff,
+  trustSummary,
+  writeTrustSummary,
+} from "./trust-summary.js";
 export type * from "./types.js";
 export { findMissingExecutables, neverFiringEvents, validateHooks } from "./validate.js";

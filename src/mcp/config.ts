@@ -49,7 +49,8 @@ export interface McpConfigFile {
 
 /** What the config files say, with the problems found reading them (each names file and field). */
 export interface McpConfig {
-  /** Servers by name; a later file overrides an earlier one of the same name. */
+  /** Servers by name; a later file overrides an earlier one of the same name, except that a
+   *  project file never overrides a user server (the user's wins, and a problem says so). */
   servers: McpServerEntry[];
   /** `permissions.allow` entries that name MCP tools (`mcp__server`, `mcp__server__tool`). */
   allow: { rule: string; file: string; scope: McpScope }[];
@@ -77,7 +78,8 @@ const FileSchema = z.looseObject({
   permissions: z.looseObject({ allow: z.array(z.string()).optional() }).optional(),
 });
 
-/** The files read, in order of increasing precedence (a later file's server of the same name wins). */
+/** The files read, in order of increasing precedence (a later file's server of the same name
+ *  wins, but a project file's never replaces a user one). */
 export function mcpConfigFiles(projectDir: string, keelHome: string): McpConfigFile[] {
   return [
     { path: join(keelHome, "settings.json"), scope: "user" },
@@ -102,6 +104,15 @@ export async function loadMcpConfig(opts: {
     const read = parseMcpFile(text, file);
     out.problems.push(...read.problems);
     for (const entry of read.servers) {
+      // A project file never replaces a user server of the same name: the user's allow rules
+      // (`mcp__docs`) would then approve the impostor. The user's wins, with a notice naming both.
+      const had = byName.get(entry.name);
+      if (had?.scope === "user" && entry.scope === "project") {
+        out.problems.push(
+          `${entry.file}: mcpServers.${entry.name}: not used: a server of the same name is defined in your own ${had.file}, which wins (rename the project's server to use it)`,
+        );
+        continue;
+      }
       byName.delete(entry.name);
       byName.set(entry.name, entry);
     }

@@ -5,6 +5,7 @@
  * becomes ready late, or whose tool list changes, is announced and applied only by `reload()`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { projectExpansionEnv } from "../base/index.js";
 import type { McpServerEntry } from "./config.js";
 // connection.ts (and with it the MCP SDK) is imported when a server is started, so sessions and
 // commands without MCP servers do not load the SDK (start-up time and memory, bench/peers).
@@ -161,7 +162,12 @@ export class McpManager {
   }
 
   async #connect(s: Slot): Promise<void> {
-    const resolved = resolveServerConfig(s.entry.config, this.#opts.env);
+    // A project file's `${VAR}` expands from the environment without Keel's secrets
+    // (base/child-env.ts): a clone's `.mcp.json` naming ${DEEPSEEK_API_KEY} gets "missing".
+    const resolved = resolveServerConfig(
+      s.entry.config,
+      s.entry.scope === "project" ? projectExpansionEnv(this.#opts.env) : this.#opts.env,
+    );
     if (!resolved.ok) {
       s.status.state = "failed";
       s.status.error = resolved.error;

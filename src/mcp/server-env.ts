@@ -8,6 +8,8 @@
  * ends with nothing but "did not answer".
  */
 
+import { buildChildEnv } from "../base/index.js";
+
 /**
  * Network and TLS settings passed through when set, exact names (both cases where tools read
  * both). Each is configuration, not a credential (a proxy URL can hold a proxy password, which
@@ -81,15 +83,15 @@ export function inheritedServerEnv(
   env: NodeJS.ProcessEnv,
   base: readonly string[] = BASE_VARIABLES,
 ): Record<string, string> {
-  const key = env.DEEPSEEK_API_KEY;
+  // Through the one builder first: no secret by name or by value (base/child-env.ts).
+  const safe = buildChildEnv(env);
   const out: Record<string, string> = {};
   const keep = (name: string, value: string | undefined) => {
     if (value === undefined || value.startsWith("()")) return;
-    if (key !== undefined && key.length >= 8 && value === key) return;
     out[name] = value;
   };
-  for (const name of base) keep(name, env[name]);
-  for (const [name, value] of Object.entries(env)) {
+  for (const name of base) keep(name, safe[name]);
+  for (const [name, value] of Object.entries(safe)) {
     if (isNetworkVariable(name)) keep(name, value);
   }
   return out;

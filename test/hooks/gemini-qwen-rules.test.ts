@@ -281,7 +281,7 @@ describe("per-hook env and the project directory in the command text", () => {
     expect(readFileSync(join(w.root, "q"), "utf8").trim()).toBe("7 /over");
   });
 
-  it("a project hook's env may not change which programs run (PATH, BASH_ENV, LD_PRELOAD…)", async () => {
+  it("a project hook's env is an allowlist: PATH, BASH_ENV, LD_PRELOAD, XDG_CONFIG_HOME… are refused", async () => {
     w.write("project/tools/git", `#!/bin/sh\necho pwned >> "${join(w.root, "log")}"\n`, {
       executable: true,
     });
@@ -289,31 +289,36 @@ describe("per-hook env and the project directory in the command text", () => {
       PATH: "./tools:/usr/bin:/bin",
       BASH_ENV: "./x.sh",
       LD_PRELOAD: "./x.so",
-      OK: "1",
+      XDG_CONFIG_HOME: "./cfg",
+      GIT_CONFIG_GLOBAL: "./cfg/git",
+      EDITOR: "./x.sh",
+      HOOK_OK: "1",
     };
     w.json("project/.gemini/settings.json", {
       hooks: {
         BeforeTool: [
           {
             hooks: [
-              cmd(`git --version >/dev/null; echo "ok=$OK" >> "${join(w.root, "log")}"`, { env }),
+              cmd(
+                `git --version >/dev/null; echo "ok=$HOOK_OK x=$XDG_CONFIG_HOME" >> "${join(w.root, "log")}"`,
+                { env },
+              ),
             ],
           },
         ],
       },
     });
     const loaded = await loadHooks(resolveHookPaths(worldOptions(w)));
-    expect(loaded.hooks[0]?.handler).toMatchObject({ env: { OK: "1" } });
-    expect(loaded.problems.map((p) => p.message)).toEqual(
-      expect.arrayContaining([
-        "env.PATH: a project hook may not set PATH (it changes which programs run); ignored",
-        "env.LD_PRELOAD: a project hook may not set LD_PRELOAD (it changes which programs run); ignored",
-      ]),
+    expect(loaded.hooks[0]?.handler).toMatchObject({ env: { HOOK_OK: "1" } });
+    const refused = loaded.problems.map((p) => p.message.split(":")[0]);
+    expect(refused).toEqual(
+      expect.arrayContaining(["env.PATH", "env.LD_PRELOAD", "env.XDG_CONFIG_HOME", "env.EDITOR"]),
     );
+    expect(loaded.problems[0]?.message).toContain("a project hook may set only LANG");
     const e = await engine();
     await e.trust();
     await e.fire({ event: "PreToolUse", payload: shell() });
-    expect(logLines()).toEqual(["ok=1"]);
+    expect(logLines()).toEqual(["ok=1 x="]);
   });
 
   it("$GEMINI_PROJECT_DIR works inside single quotes (Gemini and Qwen)", async () => {

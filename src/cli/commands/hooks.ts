@@ -7,9 +7,17 @@ import { sep } from "node:path";
 import type { Command } from "commander";
 import { sanitizeJson } from "../../base/index.js";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
+import {
+  executedProjectFiles,
+  readTrustSummary,
+  summaryDiff,
+  trustSummary,
+  writeTrustSummary,
+} from "../../hooks/index.js";
 import type { HookListing, HookProblem } from "../../hooks/types.js";
 import { neverFiringEvents } from "../../hooks/validate.js";
 import { plural } from "../format/text.js";
+import { visibleCommand } from "../terminal-text.js";
 import {
   listingJson,
   problemLine,
@@ -29,6 +37,7 @@ import {
 // of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./hooks-stats.js";
 import type { HooksTestOptions } from "./hooks-test.js";
+import { hookEnvLines, reachLines } from "./hooks-trust-details.js";
 
 interface CwdOptions {
   cwd?: string;
@@ -119,7 +128,18 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
     return broken === 0 ? 0 : 1;
   }
+  // What changed since the last trust, from the summary kept then (hooks/trust-summary.ts).
+  const executed = await executedProjectFiles(projectHooks, projectDir);
+  const summary = trustSummary(projectHooks, projectDir, executed);
+  const before = readTrustSummary(keelHomeDir(), projectDir);
+  const diff = before === null ? [] : summaryDiff(before, summary);
+  if (diff.length > 0) {
+    out.stdout(
+      `Changed since you last trusted this project (- was trusted, + is new):\n${diff.map((l) => `  ${visibleCommand(l)}`).join("\n")}\n\n`,
+    );
+  }
   await engine.trust();
+  writeTrustSummary(keelHomeDir(), projectDir, summary);
   out.stdout(
     `Trusted ${plural(projectHooks.length, "project hook")} in ${projectDir} ` +
       `(hash ${listing.projectTrust.hash.slice(0, 12)}). From now on these run:\n`,
@@ -127,6 +147,10 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   out.stdout(
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
+  const envLines = hookEnvLines(projectHooks, projectDir);
+  if (envLines.length > 0) out.stdout(`\n${envLines.join("\n")}\n`);
+  const reach = reachLines(executed);
+  if (reach.length > 0) out.stdout(`\n${reach.join("\n")}\n`);
   out.stdout("\nEditing these files makes them untrusted again.\n");
   for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
   // Counted on the trusted listing: the one above was taken before trusting.

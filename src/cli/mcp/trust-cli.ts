@@ -5,6 +5,7 @@
 import { relative } from "node:path";
 import { setPermissionRulesTrust } from "../../agent/permission-rules.js";
 import { describeServer, setMcpTrust } from "../../mcp/index.js";
+import { mcpEnvLines } from "../commands/hooks-trust-details.js";
 import { trustedMcpConfig } from "./session-servers.js";
 
 /**
@@ -34,6 +35,11 @@ export async function trustProjectMcp(projectDir: string, keelHome: string): Pro
   for (const s of project)
     lines.push(`  ${s.name}  ${describeServer(s.config)}  (${relative(projectDir, s.file)})`);
   for (const r of rules) lines.push(`  allow rule ${r.rule}  (${relative(projectDir, r.file)})`);
+  const env = mcpEnvLines(project, projectDir);
+  if (env.length > 0) {
+    lines.push("  Their environment variables and headers, and where each value comes from:");
+    lines.push(...env);
+  }
   return lines;
 }
 

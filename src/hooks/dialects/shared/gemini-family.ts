@@ -3,7 +3,7 @@
  * Qwen Code 0.15 bundles): a group's `sequential`, a handler's `name` and `env`, the project
  * directory written into the command text, and `<`/`>` escaped in additionalContext.
  */
-import { isRecord } from "../../../base/index.js";
+import { isRecord, isSafeProjectHookEnvName, SAFE_HOOK_ENV_TEXT } from "../../../base/index.js";
 import type { RawHook, ReadContext } from "../../config/handler.js";
 import type { HookOutput } from "../../output.js";
 import type { HookProblem } from "../../types.js";
@@ -56,13 +56,15 @@ export function readNameAndEnv<T extends RawHook>(
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(raw.env)) {
       // A project file's hook must not change which programs run or what they load: the
-      // trust listing shows the command, and `PATH=./tools` would make `git` the repository's.
-      if (ctx.scope !== "user" && CHANGES_WHAT_RUNS.test(key)) {
+      // trust listing shows the command, and `PATH=./tools` would make `git` the repository's,
+      // `XDG_CONFIG_HOME=./cfg` its fsmonitor. An allowlist (base/child-env.ts): the list of
+      // variables that do that has no end.
+      if (ctx.scope !== "user" && !isSafeProjectHookEnvName(key)) {
         problems.push(
           ctx.problem(
             "warning",
             [...h.at, "env", key],
-            `env.${key}: a project hook may not set ${key} (it changes which programs run); ignored`,
+            `env.${key}: a project hook may not set ${key} (it could change which programs run; ${SAFE_HOOK_ENV_TEXT}); ignored`,
           ),
         );
         continue;
@@ -79,10 +81,6 @@ export function readNameAndEnv<T extends RawHook>(
   }
   return hooks;
 }
-
-/** Variables that change which program a command runs or what it loads before running. */
-const CHANGES_WHAT_RUNS =
-  /^(PATH|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|HOME|ZDOTDIR|CDPATH|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w*|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w*|NPM_CONFIG_\w*)$/;
 
 /** Characters that mean nothing to a shell in any quoting: text made only of them can be
  *  written into a command line as is. */

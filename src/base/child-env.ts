@@ -1,0 +1,133 @@
+/**
+ * The one builder of the environment of every process Keel starts (design §6 "One child
+ * environment"): the shell tool, hooks, MCP servers, the sourcing of CLAUDE_ENV_FILE, and the
+ * `${VAR}` expansion of project-defined MCP servers. Secrets never pass unless the user's own
+ * settings say so; project files may not set variables that change what trusted programs run.
+ *
+ * Deliberately free of imports from src/ (a leaf, like design §1's base/), so every layer can
+ * use it and it can move to src/base/ unchanged.
+ */
+
+/**
+ * Variables that hold a secret of Keel's: the provider key, and the Keel configuration
+ * variables that can carry credentials (KEEL_API_KEY, KEEL_*_TOKEN, KEEL_*_SECRET,
+ * KEEL_*_PASSWORD). Matched by name; values holding the provider key are dropped by value too.
+ */
+export const SECRET_VARIABLES: readonly string[] = ["DEEPSEEK_API_KEY", "KEEL_API_KEY"];
+
+/** Whether `name` is one of Keel's secret variables. */
+export function isSecretName(name: string): boolean {
+  return SECRET_VARIABLES.includes(name) || /^KEEL_\w*(API_KEY|TOKEN|SECRET|PASSWORD)$/.test(name);
+}
+
+/** Whether a base URL carries credentials: a user or password, or a query (`?key=…`). */
+export function urlHasCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== "" || url.password !== "" || url.search !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The secret values present in `env` (the provider key and every secret-named variable's). */
+export function secretValues(env: NodeJS.ProcessEnv, apiKey?: string | null): string[] {
+  const out = new Set<string>();
+  if (apiKey) out.add(apiKey);
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && isSecretName(name)) out.add(value);
+  }
+  // Short values would match unrelated text ("1", "yes"): not worth dropping variables for.
+  return [...out].filter((v) => v.length >= 8);
+}
+
+/** What the builder needs to know besides the environment it starts from. */
+export interface ChildEnvOptions {
+  /** The user's own settings pass the secrets on purpose (`env.passProviderKey`). */
+  passSecrets?: boolean;
+  /** The key Keel actually uses (it may come from config.json rather than the environment). */
+  apiKey?: string | null;
+}
+
+/**
+ * The environment for a process Keel starts: `env` without secret-named variables, without any
+ * variable whose value holds a secret value (`Bearer <key>`, a URL with it), and without a
+ * KEEL_BASE_URL that has credentials in it, unless `passSecrets`.
+ */
+export function buildChildEnv(
+  env: NodeJS.ProcessEnv,
+  opts: ChildEnvOptions = {},
+): NodeJS.ProcessEnv {
+  if (opts.passSecrets === true) return { ...env };
+  const secrets = secretValues(env, opts.apiKey);
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || isSecretName(name)) continue;
+    if (secrets.some((s) => value.includes(s))) continue;
+    if (name === "KEEL_BASE_URL" && urlHasCredentials(value)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * `vars` without the entries whose value holds a secret of `env`: what a sourced env file
+ * exports (`export X="$DEEPSEEK_API_KEY"` when the file saw the key some other way) never
+ * reaches later commands.
+ */
+export function withoutSecretValues(
+  vars: Readonly<Record<string, string>>,
+  env: NodeJS.ProcessEnv,
+  apiKey?: string | null,
+): Record<string, string> {
+  const secrets = secretValues(env, apiKey);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars)) {
+    if (isSecretName(name) || secrets.some((s) => value.includes(s))) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Variables a project-level hook's own `env` may set: an allowlist, not a denylist, because the
+ * list of variables that change what a program runs or loads (PATH, LD_*, GIT_*, XDG_CONFIG_HOME
+ * for git's config and so its fsmonitor, NODE_OPTIONS, BASH_ENV, PYTHON*, EDITOR, PAGER, LESSOPEN,
+ * MAKEFLAGS, …) has no end. Locale, colour and verbosity settings, and names under a `HOOK_`
+ * prefix, which no program Keel knows reads. User-level hooks may set anything.
+ */
+const SAFE_HOOK_ENV = new Set([
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "CLICOLOR",
+  "CI",
+  "DEBUG",
+  "VERBOSE",
+  "LOG_LEVEL",
+  "COLUMNS",
+  "LINES",
+]);
+
+/** Whether a project-level hook may set `name` in its own environment. */
+export function isSafeProjectHookEnvName(name: string): boolean {
+  return SAFE_HOOK_ENV.has(name) || /^LC_[A-Z]+$/.test(name) || /^HOOK_[A-Z0-9_]+$/.test(name);
+}
+
+/** How the allowlist is described in problems and docs. */
+export const SAFE_HOOK_ENV_TEXT =
+  "a project hook may set only LANG, LANGUAGE, LC_*, TZ, NO_COLOR, FORCE_COLOR, CLICOLOR, CI, DEBUG, VERBOSE, LOG_LEVEL, COLUMNS, LINES and HOOK_* names";
+
+/**
+ * The environment `${VAR}` in a project-defined definition (an MCP server's env, args, url or
+ * header) expands from: `env` without any secret, by name or by value. A project file naming
+ * `${DEEPSEEK_API_KEY}` gets "missing variable", never the key.
+ */
+export function projectExpansionEnv(
+  env: NodeJS.ProcessEnv,
+  apiKey?: string | null,
+): NodeJS.ProcessEnv {
+  return buildChildEnv(env, { apiKey: apiKey ?? null });
+}

@@ -23,14 +23,15 @@ function importsOf(file: string): string[] {
 
 // Which top-level src/ folders each layer may import from (besides itself).
 const ALLOWED: Record<string, string[]> = {
-  hooks: [],
-  llm: [],
-  tools: [],
-  session: [],
-  sim: ["llm"],
-  mcp: ["tools", "hooks"],
-  agent: ["hooks", "llm", "tools", "session", "mcp", "version.js"],
-  cli: ["agent", "hooks", "llm", "tools", "session", "sim", "mcp", "version.js"],
+  base: [],
+  hooks: ["base"],
+  llm: ["base"],
+  tools: ["base"],
+  session: ["base"],
+  sim: ["llm", "base"],
+  mcp: ["tools", "hooks", "base"],
+  agent: ["hooks", "llm", "tools", "session", "mcp", "version.js", "base"],
+  cli: ["agent", "hooks", "llm", "tools", "session", "sim", "mcp", "version.js", "base"],
 };
 
 describe("layering", () => {

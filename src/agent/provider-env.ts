@@ -6,8 +6,8 @@
  * `{"env": {"passProviderKey": true}}`. A model or a cloned repository's hook cannot read it.
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { resolveKeelHome } from "../base/resolve-paths.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 
 /** Variables that carry Keel's provider key. */
@@ -33,7 +33,7 @@ export function childProcessEnv(
   env: NodeJS.ProcessEnv,
   opts: { keelHome?: string; apiKey?: string | null } = {},
 ): NodeJS.ProcessEnv {
-  const keelHome = opts.keelHome ?? env.KEEL_HOME ?? join(homedir(), ".keel");
+  const keelHome = opts.keelHome ?? resolveKeelHome(env);
   if (providerKeyPassed(keelHome)) return env;
   const out: NodeJS.ProcessEnv = {};
   const key = opts.apiKey ?? env.DEEPSEEK_API_KEY;

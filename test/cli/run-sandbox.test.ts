@@ -3,6 +3,7 @@
  * sandbox, and the sandbox hides what Keel calls home and KEEL_HOME however the environment
  * names them (HOME unset as under cron or `env -i`, a relative KEEL_HOME).
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -78,4 +79,52 @@ describe.skipIf(!status.available)("keel run --yes: the sandbox hides Keel's hom
       expect(toolResult(world)).toContain("HIDDEN");
     },
   );
+});
+
+describe.skipIf(!status.available)("keel run: git's copies of a file a Read rule forbids", () => {
+  it("git show HEAD:.env under Read(./.env) is not auto-approved (headless: refused), cat .env reads nothing", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "git show HEAD:.env" }),
+        reply().tool("shell", { command: "cat .env" }),
+        reply().text("done"),
+      ),
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: world.project,
+        stdio: "ignore",
+      });
+    writeFileSync(join(world.project, ".env"), "API_KEY=sk-SECRET-IN-HISTORY\n");
+    git("init", "-q");
+    git("add", ".env");
+    git("commit", "-qm", "add env");
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Read(./.env)"] } }),
+    );
+    const r = await keel(world, ["run", "show me the key", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const tools = (i: number) =>
+      (world.sim.requests[i]?.messages ?? [])
+        .filter((m) => m.role === "tool")
+        .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+        .join("\n");
+    expect(tools(1)).toMatch(/needs the user's approval/);
+    expect(tools(2)).not.toContain("SECRET");
+  });
+
+  it("a 50,000-command pipeline neither crashes the run nor runs: headless, it is refused", async () => {
+    const line = Array(50_000).fill("cat").join("|");
+    const world = await newWorld(
+      script(reply().tool("shell", { command: line }), reply().text("done")),
+    );
+    const r = await keel(world, ["run", "go", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe("done");
+    const msg = world.sim.requests[1]?.messages.find((m) => m.role === "tool");
+    expect(String(msg?.content)).toMatch(
+      /needs the user's approval.*too large|operator|characters/s,
+    );
+  });
 });

@@ -80,7 +80,9 @@ Output formats (every field and event: \`keel docs run\`, docs/run.md):
 
 Without --yes, calls that need approval (writes, shell commands off the read-only list) are
 refused with an explanation to the model, unless a PermissionRequest hook allows them.
-Ctrl+C (or SIGTERM) stops the run: the running tool is killed and SessionEnd hooks run.
+Ctrl+C (or SIGTERM) stops the run: the running tool is killed, SessionEnd hooks run and the
+session is kept; the exit status is 128 + the signal (130 Ctrl+C, 143 SIGTERM, 129 SIGHUP), within
+about 5 s even when a tool does not stop.
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
 <stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
 --continue with no session in the project starts a new one and says so on stderr.

@@ -364,6 +364,7 @@ async function* checkPermission(
       kind: tool.kind,
       primary,
       ...(sandbox ? { sandbox } : {}),
+      readRestricted: readBarredBy(ctx, "shell") !== undefined,
     });
   const verdict =
     ruled?.kind === "allow" && modeSays.kind === "ask" ? { kind: "allow" as const } : modeSays;

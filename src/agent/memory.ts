@@ -10,8 +10,8 @@
  * every session of every project still sends byte-identical system + tools.
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { resolveHome } from "../base/resolve-paths.js";
 
 /** Memory files of a project directory, in the order they are read. */
 export const PROJECT_MEMORY_FILES: readonly string[] = [
@@ -66,14 +66,14 @@ export interface MemoryOptions {
   projectDir: string;
   /** `$KEEL_HOME` (its KEEL.md is the user's memory); absent: no user memory. */
   keelHome?: string;
-  /** For `~/` in imports (default os.homedir()). */
+  /** For `~/` in imports (default: src/base/resolve-paths.ts resolveHome). */
   homeDir?: string;
 }
 
 /** Reads every memory file and its imports. Never throws: problems become `skipped` entries. */
 export function loadMemory(opts: MemoryOptions): MemoryReport {
   const report: MemoryReport = { files: [], skipped: [] };
-  const home = opts.homeDir ?? homedir();
+  const home = opts.homeDir ?? resolveHome();
   const projectDir = realOr(resolve(opts.projectDir));
   // Started in a subdirectory of a repository, its parents up to the root are the project too;
   // never a repository around the home directory (dotfiles): that would be all of it.

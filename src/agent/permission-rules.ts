@@ -14,10 +14,11 @@
  * so a cloned repository cannot pre-approve its own commands. Never throws: a bad rule is a
  * problem naming its file and rule.
  */
-import { homedir } from "node:os";
+
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { canonicalJson, isRecord, readConfigTextSync, sha256Hex } from "../base/index.js";
+import { resolveHome } from "../base/resolve-paths.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 import { splitShellCommand } from "../hooks/match.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
@@ -369,7 +370,7 @@ function safeTest(rule: PermissionRule, call: RuleCall): boolean {
 }
 
 /** How a rule and its file are named to the model and the user. */
-export function ruleSource(rule: { text: string; file: string }, homeDir = homedir()): string {
+export function ruleSource(rule: { text: string; file: string }, homeDir = resolveHome()): string {
   const home = resolve(homeDir);
   const rel = relative(home, rule.file);
   const shown = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? `~/${rel}` : rule.file;
@@ -493,7 +494,7 @@ export function setPermissionRulesTrust(opts: {
   const loaded = loadPermissionRules({
     projectDir,
     keelHome: opts.keelHome,
-    homeDir: opts.homeDir ?? homedir(),
+    homeDir: opts.homeDir ?? resolveHome(),
   });
   const had = readTrust(opts.keelHome)[projectDir] !== undefined;
   const path = permissionTrustPath(opts.keelHome);

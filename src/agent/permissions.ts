@@ -59,6 +59,9 @@ export function modeVerdict(opts: {
   kind: ToolKind;
   primary: string | undefined;
   sandbox?: SandboxStatus;
+  /** Deny or ask Read rules exist (auto-approval then holds back git commands that print
+   *  stored file contents). */
+  readRestricted?: boolean;
 }): PermissionVerdict {
   const { mode, toolName, kind, primary } = opts;
   if (mode === "bypassPermissions" || kind === "read") return { kind: "allow" };
@@ -66,7 +69,7 @@ export function modeVerdict(opts: {
     const auto =
       primary === undefined
         ? ({ approved: false, reason: "no command" } as const)
-        : autoApprove(primary);
+        : autoApprove(primary, { readRestricted: opts.readRestricted === true });
     const sandbox = opts.sandbox ?? { available: false, reason: "no sandbox was given" };
     if (auto.approved && sandbox.available) return { kind: "allow", sandboxed: true };
     if (mode === "plan" && !auto.approved) {

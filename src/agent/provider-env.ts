@@ -6,9 +6,9 @@
  * `{"env": {"passProviderKey": true}}`. A model or a cloned repository's hook cannot read it.
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { buildChildEnv, SECRET_VARIABLES } from "../base/index.js";
+import { resolveKeelHome } from "../base/resolve-paths.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 
 /** Variables that carry Keel's provider key. */
@@ -35,7 +35,7 @@ export function childProcessEnv(
   env: NodeJS.ProcessEnv,
   opts: { keelHome?: string; apiKey?: string | null } = {},
 ): NodeJS.ProcessEnv {
-  const keelHome = opts.keelHome ?? env.KEEL_HOME ?? join(homedir(), ".keel");
+  const keelHome = opts.keelHome ?? resolveKeelHome(env);
   return buildChildEnv(env, {
     passSecrets: providerKeyPassed(keelHome),
     ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),

@@ -4,14 +4,13 @@
  * first frame without loading the engine.
  */
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { resolveKeelHome } from "../base/resolve-paths.js";
 import { UserError } from "./user-error.js";
 
-/** `$KEEL_HOME`, else `~/.keel`. */
+/** `$KEEL_HOME` (made absolute), else `~/.keel`: the one resolver the sandbox uses too. */
 export function keelHomeDir(): string {
-  const fromEnv = process.env.KEEL_HOME;
-  return fromEnv !== undefined && fromEnv !== "" ? resolve(fromEnv) : join(homedir(), ".keel");
+  return resolveKeelHome(process.env);
 }
 
 /** The absolute project directory for `--cwd DIR` (default: the current directory). */

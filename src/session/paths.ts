@@ -5,13 +5,12 @@
  * an index file (nothing to get out of step); the first line of each file names the project too.
  */
 import { createHash } from "node:crypto";
-import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { resolveKeelHome } from "../base/resolve-paths.js";
 
-/** `$KEEL_HOME`, else `~/.keel`. */
+/** `$KEEL_HOME` (made absolute), else `~/.keel`: the one resolver the sandbox uses too. */
 export function keelHomeFrom(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.KEEL_HOME;
-  return fromEnv && fromEnv.length > 0 ? resolve(fromEnv) : join(homedir(), ".keel");
+  return resolveKeelHome(env);
 }
 
 /** The folder holding every project's session folders. */

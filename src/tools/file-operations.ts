@@ -1,6 +1,7 @@
 /** The filesystem seam of the file tools: the real one by default, replaceable in tests. */
 import type { Dirent, Stats } from "node:fs";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdir, open, readdir, stat, writeFile } from "node:fs/promises";
 
 /** Filesystem calls the file tools make. Errors are thrown as Node errno errors. */
 export interface FileOperations {
@@ -14,13 +15,40 @@ export interface FileOperations {
 /** The real filesystem. */
 export const nodeFileOperations: FileOperations = {
   stat: (path) => stat(path),
-  readFile: (path) => readFile(path),
+  readFile: (path) => readRegularFile(path),
   writeFile: (path, data) => writeFile(path, data, "utf8"),
   mkdirp: async (path) => {
     await mkdir(path, { recursive: true });
   },
   readdir: (path) => readdir(path, { withFileTypes: true }),
 };
+
+/**
+ * Reads a file that must be a regular file. Opened without blocking (O_NONBLOCK: opening a FIFO
+ * with no writer, or a device, would otherwise wait forever in the kernel, where no abort
+ * reaches it) and checked on the open descriptor, so a file swapped for a FIFO between the
+ * caller's stat and this open is refused too (ENOTREG-like error, code "EINVAL").
+ */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  try {
+    if (!(await handle.stat()).isFile()) {
+      throw Object.assign(new Error(`${path} is not a regular file`), { code: "EINVAL" });
+    }
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What kind of special file a stat describes, for messages ("a FIFO", "a socket"…). */
+export function specialKind(st: Stats): string {
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
 
 /** True when the bytes look binary (a NUL byte in the first 8 KiB). */
 export function looksBinary(bytes: Buffer): boolean {

@@ -7,7 +7,12 @@ import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
-import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
+import {
+  type FileToolOptions,
+  looksBinary,
+  nodeFileOperations,
+  specialKind,
+} from "./file-operations.js";
 import { skippedFor } from "./glob.js";
 import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
@@ -98,7 +103,14 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
         const readable = (abs: string) => insideRoots(abs, roots);
         let isDir: boolean;
         try {
-          isDir = (await ops.stat(where.abs)).isDirectory();
+          const st = await ops.stat(where.abs);
+          isDir = st.isDirectory();
+          // A FIFO, socket or device is never opened: reading one can block forever.
+          if (!isDir && !st.isFile()) {
+            return toolError(
+              `grep: ${where.rel} is ${specialKind(st)}, not a regular file; it was not opened.`,
+            );
+          }
         } catch (err) {
           if (errnoCode(err) === "ENOENT") return toolError(`grep: ${where.rel} does not exist.`);
           throw err;
@@ -123,7 +135,8 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
           if (isDir && !globMatch(file.rel)) continue;
           // A file a deny or ask rule keeps from read_file is not read here either.
           if (isDir && readBarred?.(file.abs)) continue;
-          const st = await ops.stat(file.abs);
+          const st = await ops.stat(file.abs).catch(() => null);
+          if (st === null || !st.isFile()) continue;
           if (st.size > GREP_MAX_FILE_BYTES) {
             skipped += 1;
             continue;

@@ -1,8 +1,13 @@
 /** read_file: a text file with line numbers, a window of lines, and caps that keep requests small. */
 import { z } from "zod";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
-import { type FileToolOptions, looksBinary, nodeFileOperations } from "./file-operations.js";
-import { resolveInProject } from "./paths.js";
+import {
+  type FileToolOptions,
+  looksBinary,
+  nodeFileOperations,
+  specialKind,
+} from "./file-operations.js";
+import { displayPath, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -70,6 +75,12 @@ export function createReadFileTool(
           if (st.isDirectory()) {
             return toolError(
               `read_file: ${where.rel} is a directory, not a file; use list_dir to see its entries.`,
+            );
+          }
+          // A FIFO, socket or device is never opened: reading one can block forever.
+          if (!st.isFile()) {
+            return toolError(
+              `read_file: ${where.rel} is ${specialKind(st)}, not a regular file; it was not opened.`,
             );
           }
           size = st.size;

@@ -11,12 +11,14 @@ import {
   constants,
   existsSync,
   lstatSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
   statSync,
 } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { privatePlaces } from "../base/resolve-paths.js";
 
 /** Whether the sandbox can run here, and why not. */
 export type SandboxStatus =
@@ -37,7 +39,7 @@ export function sandboxStatus(env: NodeJS.ProcessEnv = process.env): SandboxStat
     };
     return cached;
   }
-  const probe = spawnSync(bwrap, [...baseArgs("/", undefined), "--", "true"], {
+  const probe = spawnSync(bwrap, [...baseArgs("/", NO_VIEW), "--", "true"], {
     encoding: "utf8",
     timeout: 5000,
   });
@@ -218,25 +220,113 @@ function linkCanBeMade(args: readonly string[], path: string): boolean {
 const within = (dir: string, root: string) =>
   root === "/" || dir === root || dir.startsWith(`${root}/`);
 
-function baseArgs(
-  cwd: string,
-  home: string | undefined,
-  path = "",
-  keelHome?: string,
-  hide: readonly string[] = [],
-): string[] {
+/**
+ * Programs stay runnable when they live in a hidden place (~/.cargo/bin/rg, ~/.local/bin, the
+ * Node set-up installs under ~/.cache/keel-node, all of them under /tmp when HOME is there):
+ * each PATH folder inside a hidden place is bound back read-only at its name, inside the
+ * tmpfs (bwrap creates the directories); a link in such a folder to a program elsewhere in a
+ * hidden place (node_modules/.bin/node -> ../node/bin/node) has that one file bound where it
+ * really is, and so has the running node (tests and hooks name process.execPath). Never a
+ * folder that is or holds a hidden place or a KEEL_HOME: that would show it again; and nothing
+ * else of the place around them is shown.
+ */
+function bindPrograms(
+  args: string[],
+  view: SandboxView,
+  hiddenDirs: ReadonlyArray<{ named: string; real: string }>,
+  keelNames: readonly string[],
+  copies: Array<{ source: string; at: string }>,
+): void {
+  const longestFirst = [...hiddenDirs].sort((a, b) => b.named.length - a.named.length);
+  const inHidden = (path: string) =>
+    longestFirst.find((h) => path !== h.named && within(path, h.named));
+  const privateNames = [...hiddenDirs.map((h) => h.named), ...keelNames];
+  const holdsPrivate = (dir: string) => privateNames.some((p) => within(p, dir));
+  const bound: string[] = [];
+  const files: string[] = [];
+  const bindFile = (file: string) => {
+    const real = realpathOr(file);
+    if (real === null || files.length >= MAX_PROGRAM_FILES || files.includes(real)) return;
+    if (inHidden(real) === undefined || bound.some((b) => within(real, b))) return;
+    if (keelNames.some((k) => within(real, k)) || !isExecutableFile(real)) return;
+    files.push(real);
+  };
+  for (const dir of view.path.split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    const named = resolve(dir);
+    const real = realpathOr(named);
+    if (real === null || !isRealDirectory(real)) continue;
+    const h = inHidden(named);
+    const at = h ? `${h.real}${named.slice(h.named.length)}` : inHidden(real) ? real : undefined;
+    if (at === undefined || holdsPrivate(real) || holdsPrivate(at)) continue;
+    args.push("--ro-bind-try", real, at);
+    copies.push({ source: real, at });
+    bound.push(real);
+  }
+  // Links are followed where the folder really is; a folder bound at another name (a linked
+  // PATH entry) resolves its relative links from there, which is not followed here.
+  for (const dir of bound) {
+    if (copies.some((c) => c.source === dir && c.at !== dir)) continue;
+    for (const name of linkNames(dir)) bindFile(join(dir, name));
+  }
+  for (const program of view.programs) bindFile(program);
+  for (const file of files) args.push("--ro-bind-try", file, file);
+}
+
+/** The names of the symbolic links in `dir` (none when it cannot be read). */
+function linkNames(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isSymbolicLink())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `path` is a regular file someone may execute. */
+function isExecutableFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isFile() && (st.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Bound one by one at most: program files a PATH link leads to (bwrap takes each as arguments). */
+const MAX_PROGRAM_FILES = 256;
+
+/** Places a command must not see and programs it must still reach (see sandboxedShell). */
+interface SandboxView {
+  /** Home directories to hide (Keel's, the account's, the child's). */
+  homes: readonly string[];
+  /** KEEL_HOMEs to hide (config.json holds the provider key). */
+  keelHomes: readonly string[];
+  /** The child's PATH: its folders stay reachable even inside a hidden place. */
+  path: string;
+  /** Program files that stay reachable (the running node). */
+  programs: readonly string[];
+}
+
+const NO_VIEW: SandboxView = { homes: [], keelHomes: [], path: "", programs: [] };
+
+function baseArgs(cwd: string, view: SandboxView, hide: readonly string[] = []): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // Every hidden place is hidden where it really is, and counts as hidden by both its names: a
   // link hidden by its name alone leaves its target readable, and bwrap cannot mount over a
   // link or through one ("Can't mount tmpfs … No such file or directory": every command
   // failed). A link's name then leads to the empty tmpfs, or nowhere.
   const hiddenPlaces: string[] = [];
+  /** Each hidden directory by its name and where it really is (the tmpfs). */
+  const hiddenDirs: Array<{ named: string; real: string }> = [];
   const hideDir = (dir: string): string | undefined => {
     const real = realpathOr(dir);
     if (real === null || real === "/" || !isRealDirectory(real)) return undefined;
     if (!hiddenPlaces.includes(real)) args.push("--tmpfs", real);
     for (const name of [real, resolve(dir)]) {
       if (!hiddenPlaces.includes(name)) hiddenPlaces.push(name);
+      hiddenDirs.push({ named: name, real });
     }
     return real;
   };
@@ -244,9 +334,10 @@ function baseArgs(
   // host's unix sockets (D-Bus, docker.sock, agents), which --unshare-net does not cut off:
   // D-Bus alone can start a process outside. (/var/run is /run, or a directory of its own.)
   for (const dir of ["/tmp", "/var/tmp", "/run", "/var/run"]) hideDir(dir);
-  // Keys, tokens and other projects live under $HOME; the project is bound back below.
-  const named = home ? resolve(home) : undefined;
-  const hidden = named !== undefined && named !== "/" ? hideDir(named) : undefined;
+  // Keys, tokens and other projects live under the home (Keel's, the account's and the one the
+  // child's environment names: src/base/resolve-paths.ts); the project is bound back below.
+  for (const home of view.homes) if (isAbsolute(home)) hideDir(home);
+  const keelNames = view.keelHomes.filter((k) => isAbsolute(k)).map((k) => resolve(k));
   // Folders bound a second time at another name (PATH folders under the home). A mount made
   // later over the original does not reach a copy bound before it: what is hidden or barred
   // inside one is hidden at the copy too (alsoAt), or a barred `.env` read in full there.
@@ -255,28 +346,15 @@ function baseArgs(
     copies
       .filter((c) => c.at !== c.source && within(path, c.source))
       .map((c) => `${c.at}${path.slice(c.source.length)}`);
-  if (named !== undefined && hidden !== undefined) {
-    // Programs installed under the home (~/.cargo/bin/rg, ~/.local/bin) stay runnable: bound
-    // where the home really is (inside its tmpfs bwrap creates the directories).
-    for (const dir of path.split(delimiter)) {
-      if (!isAbsolute(dir)) continue;
-      const at = [hidden, named]
-        .filter((h) => resolve(dir).startsWith(`${h}/`))
-        .map((h) => `${hidden}${resolve(dir).slice(h.length)}`)[0];
-      const real = at === undefined ? null : realpathOr(dir);
-      if (at !== undefined && real !== null) {
-        args.push("--ro-bind-try", real, at);
-        copies.push({ source: real, at });
-      }
-    }
-  }
+  bindPrograms(args, view, hiddenDirs, keelNames, copies);
   // KEEL_HOME by its name and where it really is: a link (~/.keel -> ~/dotfiles/keel) hidden
   // by its name alone left config.json readable at its target.
-  const keelNamed = keelHome && isAbsolute(keelHome) ? resolve(keelHome) : undefined;
-  const keelReal = keelNamed === undefined ? null : realpathOr(keelNamed);
+  const keels = keelNames.map((named) => ({ named, real: realpathOr(named) }));
   const hiddenElsewhere = [...hiddenPlaces];
-  if (keelNamed !== undefined) hiddenPlaces.push(keelNamed);
-  if (keelReal !== null && keelReal !== keelNamed) hiddenPlaces.push(keelReal);
+  for (const { named, real } of keels) {
+    hiddenPlaces.push(named);
+    if (real !== null && real !== named) hiddenPlaces.push(real);
+  }
   // The project itself is bound whatever it is (the user chose it); what lies around it only
   // when that does not show a hidden place again. Both where it really is: bwrap cannot mount
   // on a link or through one (`--cwd` naming a link, or a path through a linked home: every
@@ -293,8 +371,8 @@ function baseArgs(
   // so one inside the project is not bound back; unless the project really lies inside it (a
   // project named through a link inside it, $KEEL_HOME/link -> elsewhere, does not). The tmpfs
   // goes where it really is; its name, a link or a path through one, then leads there.
-  if (keelNamed !== undefined && keelReal !== null && isRealDirectory(keelReal)) {
-    const dir = keelReal;
+  for (const { real: dir } of keels) {
+    if (dir === null || !isRealDirectory(dir)) continue;
     const boundBack = [realCwd, ...binds].some((b) => within(dir, b));
     const covered = hiddenElsewhere.some((h) => within(dir, h));
     const holdsProject = within(realCwd, dir);
@@ -366,10 +444,16 @@ export function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-/** Where Keel's config (and the provider key) lives, as Keel finds it. */
-function keelHomeOf(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.KEEL_HOME) return env.KEEL_HOME;
-  return env.HOME ? join(env.HOME, ".keel") : undefined;
+/**
+ * What the sandbox hides and keeps reachable, from the one resolver Keel itself uses
+ * (src/base/resolve-paths.ts): Keel's home and KEEL_HOME as Keel resolved them from its own
+ * environment (HOME unset, empty or relative: the account's home; a relative KEEL_HOME:
+ * absolute from where Keel started), the account's home, and what the child's environment
+ * calls home and KEEL_HOME.
+ */
+function sandboxView(env: NodeJS.ProcessEnv): SandboxView {
+  const places = privatePlaces({ childEnv: env });
+  return { ...places, path: env.PATH ?? "", programs: [process.execPath] };
 }
 
 /**
@@ -385,7 +469,7 @@ export function sandboxedShell(
   return {
     file: bwrap,
     args: [
-      ...baseArgs(resolve(opts.cwd), opts.env.HOME, opts.env.PATH, keelHomeOf(opts.env), opts.hide),
+      ...baseArgs(resolve(opts.cwd), sandboxView(opts.env), opts.hide),
       "--",
       "sh",
       "-c",

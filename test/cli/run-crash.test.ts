@@ -15,7 +15,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants as osConstants, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liveMessages, readSessionFile } from "../../src/session/index.js";
@@ -192,7 +192,8 @@ describe("crash safety (spawned keel)", () => {
       await until(run, () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
       const toolPid = Number(readFileSync(pidFile, "utf8").trim());
       run.proc.kill(sig);
-      expect(await run.exited).toBe(1);
+      // The shell's convention: 128 + the signal's number (130 Ctrl+C, 143 SIGTERM, 129 SIGHUP).
+      expect(await run.exited).toBe(128 + osConstants.signals[sig]);
       expect(await waitForDeath(toolPid)).toBe(true);
       expect(JSON.parse(readFileSync(ended, "utf8"))).toMatchObject({
         hook_event_name: "SessionEnd",
@@ -207,6 +208,39 @@ describe("crash safety (spawned keel)", () => {
       expect(JSON.parse(r.stdout).result).toBe("Recovered.");
     },
   );
+});
+
+describe("keel run stopped while a FIFO sits in the project", () => {
+  // read_file on a FIFO with no writer blocked in the kernel, where no abort reaches it: the
+  // turn waited on the tool forever and SIGTERM did not end the run. Now the tool refuses the
+  // FIFO, and a tool that still does not stop is cut off by run.ts's grace (5 s) either way.
+  it("SIGTERM after read_file on a FIFO ends the run promptly with 143, the session kept", async () => {
+    world = await createWorld(
+      script(
+        reply().text("First turn done."),
+        reply().tool("read_file", { path: "pipe" }),
+        reply().text("never delivered").latency({ firstByteMs: 60_000 }),
+      ),
+    );
+    const w = world;
+    expect(await spawnRun(w, ["hello"]).exited).toBe(0);
+    spawnSync("mkfifo", [join(w.project, "pipe")]);
+    const run = spawnRun(w, ["read it", "--continue", "--yes"]);
+    await until(run, () => run.stdout().includes('"type":"tool_call"'));
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = Date.now();
+    run.proc.kill("SIGTERM");
+    const code = await Promise.race([
+      run.exited,
+      new Promise<string>((r) => setTimeout(() => r("still running after 10 s"), 10_000)),
+    ]);
+    expect(code).toBe(143);
+    expect(Date.now() - sent).toBeLessThan(8000);
+    // The earlier turn and this turn's call are on disk.
+    const stored = liveMessages(readSessionFile(sessionFile(w)));
+    expect(stored.length).toBeGreaterThanOrEqual(4);
+    expect(stored[3]).toContain('"tool_calls"');
+  }, 30_000);
 });
 
 describe("keel run interrupted while an MCP server starts", () => {
@@ -227,7 +261,7 @@ describe("keel run interrupted while an MCP server starts", () => {
     await until(run, () => run.stderr().includes("keel: waiting for MCP server stuck to start…"));
     const sent = Date.now();
     run.proc.kill("SIGINT");
-    expect(await run.exited).toBe(1);
+    expect(await run.exited).toBe(130);
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(await waitForDeath(serverPid)).toBe(true);
     expect(w.sim.requests).toHaveLength(0);

@@ -5,13 +5,17 @@
  * every command passes its rule in rules.ts. Anything else needs a person.
  */
 import { analyzeShell } from "../../hooks/shell/parse.js";
-import { RULES } from "./rules.js";
+import { RULES, type RuleContext } from "./rules.js";
 
 /** The decision, with the reason a person is needed. */
 export type AutoApproval = { approved: true } | { approved: false; reason: string };
 
-/** Decides whether `command` may run without asking (it then runs in the OS sandbox). */
-export function autoApprove(command: string): AutoApproval {
+/**
+ * Decides whether `command` may run without asking (it then runs in the OS sandbox). `ctx`
+ * says what else holds: with Read deny or ask rules, commands that print git's stored copies
+ * of files need a person (rules.ts).
+ */
+export function autoApprove(command: string, ctx: RuleContext = {}): AutoApproval {
   const analysis = analyzeShell(command);
   if (!analysis.parsed) return no(`the shell parser rejects it (${analysis.error})`);
   const [opaque] = analysis.opaque;
@@ -28,7 +32,7 @@ export function autoApprove(command: string): AutoApproval {
     if (!rule.globs && literal.some((l) => !l)) {
       return no(`${name} with an unquoted glob or ~ (a file name could become an option)`);
     }
-    const why = rule.check?.(args);
+    const why = rule.check?.(args, ctx);
     if (why !== undefined) return no(why);
   }
   return { approved: true };

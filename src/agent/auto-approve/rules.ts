@@ -5,11 +5,21 @@
  */
 import { deniedOption, operands } from "./flags.js";
 
+/** What a rule may need to know beyond the arguments. */
+export interface RuleContext {
+  /**
+   * Deny or ask `Read` rules exist. The sandbox hides the files they cover in the working tree
+   * (/dev/null over each), but not the copies in git's history and index: `git show HEAD:.env`
+   * printed a file `Read(./.env)` forbids. Commands that print stored contents then need a person.
+   */
+  readRestricted?: boolean;
+}
+
 /** One command's rule: `check` returns why the arguments need a person, or undefined. */
 export interface CommandRule {
   /** Unquoted globs and `~` are fine: no option of this command writes or executes. */
   globs?: boolean;
-  check?: (args: readonly string[]) => string | undefined;
+  check?: (args: readonly string[], ctx: RuleContext) => string | undefined;
 }
 
 const denied = (
@@ -70,7 +80,41 @@ const GIT_DENY = [
 const BRANCH_LIST =
   /^(-a|-r|-v|-vv|--all|--remotes|--list|--verbose|--no-color|--color|--show-current|--merged|--no-merged|--contains|--sort=.*|--format=.*)$/;
 
-function checkGit(args: readonly string[]): string | undefined {
+/**
+ * git subcommands that print what files contain (in a commit, the index or the working tree),
+ * from any revision: the sandbox's empty stand-ins for files Read rules bar do not reach them.
+ */
+const GIT_PRINTS_CONTENTS = new Set(["show", "diff", "blame", "grep"]);
+
+/**
+ * Options that make `git log` (and shortlog) print or probe contents: patches (`-p -u --patch
+ * -W --function-context --binary --word-diff --color-words --cc -c -m --dd -L`) and the
+ * pickaxe (`-S -G`: whether a string ever occurred is an oracle, one guess at a time).
+ */
+const GIT_LOG_CONTENT = {
+  short: "pucmLWSG",
+  long: [
+    "patch",
+    "patch-with-stat",
+    "patch-with-raw",
+    "unified",
+    "function-context",
+    "binary",
+    "word-diff",
+    "word-diff-regex",
+    "color-words",
+    "cc",
+    "dd",
+    "diff-merges",
+    "remerge-diff",
+    "line-range",
+    "pickaxe-regex",
+    "pickaxe-all",
+    "full-diff",
+  ],
+};
+
+function checkGit(args: readonly string[], ctx: RuleContext): string | undefined {
   let i = 0;
   // Global options: only ones that change nothing. -c, -C, --git-dir… need a person.
   while (args[i] === "--no-pager" || args[i] === "-P" || args[i] === "--no-optional-locks") i++;
@@ -79,6 +123,15 @@ function checkGit(args: readonly string[]): string | undefined {
   if (sub.startsWith("-")) return `the git option ${sub} needs a person`;
   if (!GIT_READ.has(sub)) return `git ${sub} is not a read-only subcommand`;
   const rest = args.slice(i + 1);
+  if (ctx.readRestricted) {
+    const because =
+      "while Read deny or ask rules exist: it can print files from git's history, which the sandbox does not hide";
+    if (GIT_PRINTS_CONTENTS.has(sub)) return `git ${sub} needs a person ${because}`;
+    if (sub === "log" || sub === "shortlog") {
+      const hit = deniedOption(rest, GIT_LOG_CONTENT);
+      if (hit !== undefined) return `git ${sub} ${hit} needs a person ${because}`;
+    }
+  }
   if (sub === "branch") {
     const bad = rest.find((a) => !BRANCH_LIST.test(a));
     return bad === undefined ? undefined : `git branch ${bad} may change branches`;

@@ -4,6 +4,7 @@
  * reason on stderr otherwise.
  */
 import { stat } from "node:fs/promises";
+import { constants as osConstants } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -80,7 +81,9 @@ Output formats (every field and event: \`keel docs run\`, docs/run.md):
 
 Without --yes, calls that need approval (writes, shell commands off the read-only list) are
 refused with an explanation to the model, unless a PermissionRequest hook allows them.
-Ctrl+C (or SIGTERM) stops the run: the running tool is killed and SessionEnd hooks run.
+Ctrl+C (or SIGTERM) stops the run: the running tool is killed, SessionEnd hooks run and the
+session is kept; the exit status is 128 + the signal (130 Ctrl+C, 143 SIGTERM, 129 SIGHUP), within
+about 5 s even when a tool does not stop.
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
 <stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
 --continue with no session in the project starts a new one and says so on stderr.
@@ -180,9 +183,23 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   // SessionEnd fires. Without this, SIGTERM left detached tool processes running.
   const controller = new AbortController();
   let signalled: NodeJS.Signals | null = null;
+  // A tool or hook that does not heed the abort (a read blocked in the kernel, a hook that
+  // traps SIGTERM) must not keep the run alive: after a grace the session is closed and Keel
+  // exits with the signal's status anyway. A second signal of the same kind kills at once.
+  let watchdog: NodeJS.Timeout | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     signalled ??= sig;
     controller.abort();
+    watchdog ??= setTimeout(() => {
+      try {
+        session.close();
+      } catch {
+        // Closing is best effort here: what was appended is on disk already.
+      }
+      process.stderr.write(`keel: interrupted (${sig}); a tool did not stop in time\n`);
+      process.exit(signalExitStatus(sig));
+    }, STOP_GRACE_MS);
+    watchdog.unref();
   };
   for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
   const printer = createRunPrinter(o.outputFormat, {
@@ -264,6 +281,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     outcome = tally.outcome();
     stats = agent.stats();
   } finally {
+    clearTimeout(watchdog);
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
   }
@@ -278,12 +296,23 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (usageWarning !== null) writeStderr(`keel: ${oneLine(usageWarning)}\n`);
   printer.finish(runSummary(outcome, stats, failure));
   if (failure === null) return;
+  // Stopped by a signal: the shell's convention, 128 + its number (130 for Ctrl+C, 143 for
+  // SIGTERM), so a script or CI tells an interruption from a failed run.
+  const status = signalled !== null && outcome.failure !== null ? signalExitStatus(signalled) : 1;
   // The reason is already on stderr as the notice that ended the turn: one line is enough.
   if (printer.shownOnStderr(failure)) {
-    process.exitCode = 1;
+    process.exitCode = status;
     return;
   }
-  throw new UserError(stripControls(failure));
+  throw new UserError(stripControls(failure), status);
+}
+
+/** How long a stop signal waits for the turn to wind down before Keel exits regardless. */
+const STOP_GRACE_MS = 5000;
+
+/** The exit status of a run a signal stopped: 128 + the signal's number. */
+function signalExitStatus(sig: NodeJS.Signals): number {
+  return 128 + (osConstants.signals[sig] ?? 0);
 }
 
 /** Why configured hooks will not run: untrusted project hooks, files that failed to load. */

@@ -1,6 +1,6 @@
 /** Where hooks are looked for: the project, Keel's home and the user's home directory. */
-import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { resolveHome, resolveKeelHome } from "../../base/resolve-paths.js";
 
 /** Where hooks are looked for. */
 export interface HookPaths {
@@ -17,11 +17,14 @@ export function resolveHookPaths(opts: {
   env?: NodeJS.ProcessEnv;
 }): HookPaths {
   const env = opts.env ?? process.env;
-  const homeDir = resolve(opts.homeDir ?? homedir());
-  const fromEnv = env.KEEL_HOME && env.KEEL_HOME !== "" ? env.KEEL_HOME : undefined;
+  // One resolver for Keel and its sandbox (src/base/resolve-paths.ts): HOME unset, empty or
+  // relative falls back to the account's home; a relative KEEL_HOME is made absolute.
+  const homeDir = resolve(opts.homeDir ?? resolveHome(env));
   return {
     projectDir: resolve(opts.projectDir),
-    keelHome: resolve(opts.keelHome ?? fromEnv ?? join(homeDir, ".keel")),
+    keelHome: resolve(
+      opts.keelHome ?? resolveKeelHome(opts.homeDir ? { ...env, HOME: homeDir } : env),
+    ),
     homeDir,
   };
 }

@@ -183,6 +183,52 @@ function read(S: ShSyntax, p: Parser, source: string, bash: boolean): Reading {
  * dash. The commands of each reading are listed, and a line they read differently is opaque.
  */
 function analyze(source: string): ShellAnalysis {
+  // Bounded before parsing: mvdan-sh and the walk below recurse once per operator, so a
+  // 50,000-command pipeline (`a|a|a|…`) overflowed the stack and ended the run, and a few
+  // hundred already took seconds. Too large is "not parsed": auto-approval and Bash allow rules
+  // then need a person, and deny rules and `if` conditions read the plain splitter's commands.
+  const tooLarge = sizeProblem(source);
+  if (tooLarge !== undefined) return unreadable(tooLarge);
+  try {
+    return analyzeBounded(source);
+  } catch (err) {
+    // Whatever still gets past the bound (a RangeError deep in the parser) is unreadable too,
+    // never a crash of the run.
+    return unreadable(
+      `the parser failed on it: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
+/** Longest command line the parser reads (longer ones need a person). */
+export const MAX_PARSED_CHARS = 64 * 1024;
+/** Most operator and grouping characters (`| & ; ( { \`` and newlines) a parsed line may hold. */
+export const MAX_PARSED_OPERATORS = 200;
+
+/** Why `source` is too large to parse, or undefined. A count of characters, not of real
+ *  operators (quotes are not read): a conservative bound that costs one pass. */
+function sizeProblem(source: string): string | undefined {
+  if (source.length > MAX_PARSED_CHARS) {
+    return `the command is ${source.length} characters, more than the ${MAX_PARSED_CHARS} the parser reads`;
+  }
+  let operators = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    // | & ; ( { ` and newline
+    if (c === 124 || c === 38 || c === 59 || c === 40 || c === 123 || c === 96 || c === 10) {
+      operators += 1;
+    }
+  }
+  return operators > MAX_PARSED_OPERATORS
+    ? `the command has ${operators} operator characters (| & ; ( { \` newline), more than the ${MAX_PARSED_OPERATORS} the parser reads`
+    : undefined;
+}
+
+function unreadable(error: string): ShellAnalysis {
+  return { parsed: false, error, commands: [], opaque: ["a command line too large to read"] };
+}
+
+function analyzeBounded(source: string): ShellAnalysis {
   const S = sh();
   parser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangBash));
   posixParser ??= S.NewParser(S.KeepComments(false), S.Variant(S.LangPOSIX));

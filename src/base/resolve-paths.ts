@@ -1,0 +1,99 @@
+/**
+ * The one view of the home directory and Keel's home (KEEL_HOME) that Keel and its sandbox
+ * share (design §6, "one resolver"). Before it, the CLI asked os.homedir() (which falls back to
+ * the account's passwd entry) while the sandbox read `$HOME` and `$KEEL_HOME` from the child's
+ * environment: with HOME unset (cron, systemd, `env -i`) or a relative KEEL_HOME, the sandbox
+ * hid nothing, and an auto-approved command read the home and `$KEEL_HOME/config.json`.
+ *
+ * Imports nothing from src/: every layer may use it.
+ */
+import { realpathSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+/** The home directory the account has in the passwd database, whatever `$HOME` says. */
+export function accountHome(): string | undefined {
+  try {
+    const dir = userInfo().homedir;
+    return isAbsolute(dir) ? resolve(dir) : undefined;
+  } catch {
+    // A uid with no passwd entry (some containers).
+    return undefined;
+  }
+}
+
+/**
+ * The home directory, absolute: `$HOME` when it is an absolute path, else the account's
+ * (passwd) home, else os.homedir() when absolute, else `/` (nothing better is known; `/` is
+ * never hidden, and a KEEL_HOME under it fails loudly rather than landing in the project).
+ * An empty or relative `$HOME` is not used: `join("", ".keel")` put Keel's home in the project.
+ */
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.HOME;
+  if (fromEnv !== undefined && isAbsolute(fromEnv)) return resolve(fromEnv);
+  const account = accountHome();
+  if (account !== undefined) return account;
+  const os = homedir();
+  return isAbsolute(os) ? resolve(os) : "/";
+}
+
+/**
+ * Keel's home, absolute: a non-empty `$KEEL_HOME` resolved against `cwd` (the directory Keel
+ * started in, which it never leaves), else `<home>/.keel`.
+ */
+export function resolveKeelHome(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): string {
+  const fromEnv = env.KEEL_HOME;
+  if (fromEnv !== undefined && fromEnv !== "") return resolve(cwd, fromEnv);
+  return join(resolveHome(env), ".keel");
+}
+
+/** Where a path really is (links resolved), or undefined when it leads nowhere. */
+export function realpathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The places a sandbox must hide, each absolute; duplicates removed. */
+export interface PrivatePlaces {
+  /** Home directories: Keel's view of `$HOME`, the account's, and the child's `$HOME`. */
+  homes: string[];
+  /** Keel's homes: Keel's own KEEL_HOME and the child's, when it names another. */
+  keelHomes: string[];
+}
+
+/**
+ * What a sandbox started by this Keel must hide: Keel's own home and KEEL_HOME (resolved as
+ * above from Keel's environment, not the child's: a child environment built without HOME must
+ * not unhide them), the account's home when `$HOME` names another directory (keys live there
+ * too), and whatever the child's environment calls home or KEEL_HOME, when absolute or
+ * resolvable against `cwd`.
+ */
+export function privatePlaces(opts: {
+  keelEnv?: NodeJS.ProcessEnv;
+  childEnv?: NodeJS.ProcessEnv;
+  cwd?: string;
+}): PrivatePlaces {
+  const keelEnv = opts.keelEnv ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const homes = [resolveHome(keelEnv)];
+  const account = accountHome();
+  if (account !== undefined) homes.push(account);
+  const keelHomes = [resolveKeelHome(keelEnv, cwd)];
+  const child = opts.childEnv;
+  if (child !== undefined) {
+    if (child.HOME !== undefined && isAbsolute(child.HOME)) homes.push(resolve(child.HOME));
+    if (child.KEEL_HOME !== undefined && child.KEEL_HOME !== "") {
+      keelHomes.push(resolve(cwd, child.KEEL_HOME));
+    } else if (child.HOME !== undefined && isAbsolute(child.HOME)) {
+      keelHomes.push(join(resolve(child.HOME), ".keel"));
+    }
+  }
+  const unique = (list: string[]) => [...new Set(list.filter((p) => p !== "/"))];
+  return { homes: unique(homes), keelHomes: unique(keelHomes) };
+}

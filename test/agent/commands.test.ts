@@ -122,7 +122,7 @@ describe("custom commands", () => {
     const refused = await keel(w, ["run", "/where"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /\/where .* runs `echo HERE-\$\(\(40\+2\)\)` .* not run: a headless run does not run a custom command's shell without approval; re-run with --yes/,
+      /\/where .* runs `echo HERE-\$\(\(40\+2\)\)` .* not run: Permission denied: shell echo HERE-\$\(\(40\+2\)\) needs the user's approval .* this session is headless.* re-run with --yes/,
     );
     expect(w.sim.requests).toHaveLength(0);
     const ok = await keel(w, ["run", "/where", "--yes"]);

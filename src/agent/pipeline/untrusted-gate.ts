@@ -6,7 +6,12 @@
  * have fired for it (its matcher and `if` tested as if it were trusted).
  */
 import { resolve } from "node:path";
-import { type EventPayload, explainFiring, readTrustStore } from "../../hooks/index.js";
+import {
+  type EventPayload,
+  explainFiring,
+  type HookToolCatalog,
+  readTrustStore,
+} from "../../hooks/index.js";
 import type { HookDefinition, HookListing } from "../../hooks/types.js";
 
 /** The events whose hooks decide whether a tool runs. */
@@ -23,13 +28,14 @@ export function untrustedMatching(
   listing: HookListing,
   payload: EventPayload,
   projectDir: string,
+  tools?: HookToolCatalog,
 ): HookDefinition[] {
   const untrusted = untrustedProjectHooks(listing).filter(
     (h) => h.event === payload.hook_event_name,
   );
   if (untrusted.length === 0) return [];
   const asTrusted = untrusted.map((h) => ({ ...h, trusted: true }));
-  return explainFiring(asTrusted, payload, projectDir)
+  return explainFiring(asTrusted, payload, projectDir, tools)
     .filter((e) => e.runs || e.skip === "duplicate")
     .map((e) => e.hook);
 }

@@ -9,10 +9,12 @@ import { explainFiring, type FiringExplanation, toolCatalog } from "../../hooks/
 import type {
   AsyncHookResult,
   HookDecision,
+  HookDefinition,
   HookEngine,
   HookListing,
   HookRunRecord,
 } from "../../hooks/types.js";
+import { untrustedMatching } from "../../agent/pipeline/untrusted-gate.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
 import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
 import { stripControls, terminalSafeJson } from "../terminal-text.js";
@@ -39,11 +41,28 @@ export function exitStatusFor(decision: HookDecision["decision"]): number {
   return decision === "deny" || decision === "block" ? 2 : 0;
 }
 
+/**
+ * The decision as reported: "untrusted" instead of "pass" when project hooks that match were
+ * not run for lack of trust — a pass they never gave must not read as one (exit status 1).
+ */
+export function reportedDecision(decision: HookDecision, untrusted: number): string {
+  return untrusted > 0 && exitStatusFor(decision.decision) === 0 ? "untrusted" : decision.decision;
+}
+
 /** The `--json` document: exactly the fields hook tooling relies on. */
-export function decisionJson(decision: HookDecision, runs: HookRunRecord[]): unknown {
+export function decisionJson(
+  decision: HookDecision,
+  runs: HookRunRecord[],
+  untrusted: readonly HookDefinition[] = [],
+): unknown {
   return {
     event: decision.event,
-    decision: decision.decision,
+    decision: reportedDecision(decision, untrusted.length),
+    untrusted: untrusted.map((h) => ({
+      source: h.source.path,
+      event: h.event,
+      command: handlerSummary(h.handler),
+    })),
     reason: decision.reason,
     updatedInput: decision.updatedInput,
     additionalContext: decision.additionalContext,
@@ -102,12 +121,10 @@ export async function runHooksTest(
   const engine = await openEngine(projectDir, runners);
   created = engine;
   const listing = engine.listing();
-  const explained = explainFiring(
-    listing.hooks,
-    payload,
-    projectDir,
-    toolCatalog(BUILTIN_TOOL_HOOK_FACTS),
-  );
+  const catalog = toolCatalog(BUILTIN_TOOL_HOOK_FACTS);
+  const explained = explainFiring(listing.hooks, payload, projectDir, catalog);
+  // Matching project hooks that did not run for lack of trust (tested as if trusted).
+  const untrusted = untrustedMatching(listing, payload, projectDir, catalog);
   const json = opts.json === true;
   // Human output explains every hook that did not run; with --json, stderr says it instead.
   const configErrors = reportProblems(listing, explained, { projectDir, out, notRun: json });
@@ -116,14 +133,19 @@ export async function runHooksTest(
   const asyncResults = engine.takeAsyncResults();
   const runs = [...decision.runs, ...asyncResults.map((r) => r.run)];
   if (json) {
-    out.stdout(`${terminalSafeJson(decisionJson(decision, runs))}\n`);
+    out.stdout(`${terminalSafeJson(decisionJson(decision, runs, untrusted))}\n`);
   } else {
     const notRun = explained.filter((e) => !e.runs);
-    const text = renderTestResult(decision, payload, { projectDir, asyncResults, notRun });
+    const text = renderTestResult(decision, payload, {
+      projectDir,
+      asyncResults,
+      notRun,
+      untrusted: untrusted.length,
+    });
     out.stdout(`${text.join("\n")}\n`);
   }
   const status = exitStatusFor(decision.decision);
-  return status === 0 && configErrors ? 1 : status;
+  return status === 0 && (configErrors || untrusted.length > 0) ? 1 : status;
 }
 
 /**
@@ -230,6 +252,8 @@ export function renderTestResult(
     projectDir: string;
     asyncResults: AsyncHookResult[];
     notRun?: readonly FiringExplanation[];
+    /** Matching project hooks not run for lack of trust. */
+    untrusted?: number;
   },
 ): string[] {
   const out = chunk(describePayload(payload));
@@ -277,7 +301,14 @@ export function renderTestResult(
   }
   out.push("");
   const status = exitStatusFor(decision.decision);
-  out.push(`Decision: ${decision.decision}${status === 2 ? " (exit status 2)" : ""}`);
+  const untrusted = ctx.untrusted ?? 0;
+  if (reportedDecision(decision, untrusted) === "untrusted") {
+    out.push(
+      `Decision: not run: untrusted (exit status 1) — ${plural(untrusted, "matching project hook")} did not run because the project's hooks are not trusted; the agent would not run them either (keel hooks trust)`,
+    );
+  } else {
+    out.push(`Decision: ${decision.decision}${status === 2 ? " (exit status 2)" : ""}`);
+  }
   if (decision.reason !== null)
     out.push(...wrap(decision.reason, { indent: "Reason: ", hangingIndent: "        " }));
   if (decision.updatedInput !== null) {

@@ -48,7 +48,9 @@ describe("a custom command's !`cmd` goes through the pipeline", () => {
     const log = join(w.root, "pre.log");
     const logger = hookScript(w, "log.sh", `cat >> "${log}"; echo >> "${log}"`);
     const blocker = hookScript(w, "block.sh", 'echo "no commands here" >&2; exit 2');
-    userSettings(w, { hooks: { PreToolUse: [commandHook(logger), commandHook(blocker, "shell")] } });
+    userSettings(w, {
+      hooks: { PreToolUse: [commandHook(logger), commandHook(blocker, "shell")] },
+    });
     mkdirSync(join(w.root, ".claude"), { recursive: true });
     const claudeLog = join(w.root, "claude.log");
     writeFileSync(
@@ -89,7 +91,11 @@ describe("an input a hook rewrote is decided again, whole", () => {
     expect(existsSync(join(w.project, "pwned"))).toBe(false);
     const out = JSON.parse(r.stdout);
     expect(out.toolCalls).toEqual([
-      expect.objectContaining({ name: "shell", input: { command: "touch pwned" }, status: "blocked" }),
+      expect.objectContaining({
+        name: "shell",
+        input: { command: "touch pwned" },
+        status: "blocked",
+      }),
     ]);
   });
 

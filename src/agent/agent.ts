@@ -252,6 +252,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const commands = loadCommands({
     projectDir: opts.projectDir,
     ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+    homeDir: rulePaths.homeDir,
   });
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({

@@ -3,6 +3,7 @@
  * each hook did and what the agent would decide.
  */
 
+import { untrustedMatching } from "../../agent/pipeline/untrusted-gate.js";
 import type { EventPayload } from "../../hooks/events.js";
 import { EVENT_SPECS } from "../../hooks/events.js";
 import { explainFiring, type FiringExplanation, toolCatalog } from "../../hooks/index.js";
@@ -14,7 +15,6 @@ import type {
   HookListing,
   HookRunRecord,
 } from "../../hooks/types.js";
-import { untrustedMatching } from "../../agent/pipeline/untrusted-gate.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../tools/hook-facts.js";
 import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../format/text.js";
 import { stripControls, terminalSafeJson } from "../terminal-text.js";

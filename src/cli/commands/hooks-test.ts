@@ -58,11 +58,16 @@ export function decisionJson(
   return {
     event: decision.event,
     decision: reportedDecision(decision, untrusted.length),
-    untrusted: untrusted.map((h) => ({
-      source: h.source.path,
-      event: h.event,
-      command: handlerSummary(h.handler),
-    })),
+    // Only when some were skipped: a trusted project's document keeps its fields.
+    ...(untrusted.length > 0
+      ? {
+          untrusted: untrusted.map((h) => ({
+            source: h.source.path,
+            event: h.event,
+            command: handlerSummary(h.handler),
+          })),
+        }
+      : {}),
     reason: decision.reason,
     updatedInput: decision.updatedInput,
     additionalContext: decision.additionalContext,

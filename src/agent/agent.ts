@@ -21,7 +21,6 @@ import { loadCommands } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
 import { AgentCore } from "./core.js";
-import type { DispatchContext, StreamingRun } from "./dispatch.js";
 import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { startFileChanged } from "./file-changed.js";
@@ -34,6 +33,7 @@ import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import { createNullHookEngine } from "./null-hooks.js";
 import { loadPermissionRules } from "./permission-rules.js";
 import type { PermissionMode } from "./permissions.js";
+import type { DispatchContext, StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
@@ -227,6 +227,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       clock,
       askPermission: opts.askPermission,
       autoApprove: opts.autoApprove ?? false,
+      ...(opts.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
       onUsage,
       ...(rules ? { rules } : {}),
       tools,
@@ -242,6 +243,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     info,
     askPermission: opts.askPermission,
     autoApprove: opts.autoApprove ?? false,
+    ...(opts.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
     allowed: opts.allowedAnswers ?? new Set(),
     clock,
     ...(rules ? { rules } : {}),
@@ -250,6 +252,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const commands = loadCommands({
     projectDir: opts.projectDir,
     ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+    homeDir: rulePaths.homeDir,
   });
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
   const core: AgentCore = new AgentCore({
@@ -400,11 +403,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             {
               catalog: commands,
               projectDir: opts.projectDir,
-              tools,
               hooks: engine,
               info,
-              askPermission: opts.askPermission,
-              autoApprove: opts.autoApprove ?? false,
+              pipeline: dispatchCtx,
             },
             prompt,
             signal,

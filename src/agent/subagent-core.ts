@@ -10,9 +10,9 @@ import type { ChatClient, Usage } from "../llm/types.js";
 import type { AnyTool } from "../tools/registry.js";
 import { toolSpecs } from "../tools/registry.js";
 import { AgentCore, type FinishSignal } from "./core.js";
-import type { DispatchContext } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import type { DispatchContext } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { runTurn } from "./turn.js";
@@ -27,6 +27,8 @@ export interface SubagentParent {
   clock: () => number;
   askPermission: AskPermission | undefined;
   autoApprove: boolean;
+  /** The user ran without the project's untrusted hooks (DispatchContext.withoutProjectHooks). */
+  withoutProjectHooks?: boolean;
   /** Each model call's usage, for the parent's totals and usage log. Must not throw. */
   onUsage(model: string, usage: Usage): void;
   thinking?: "enabled" | "disabled";
@@ -97,6 +99,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
       info,
       askPermission,
       autoApprove: parent.autoApprove,
+      ...(parent.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
       allowed: new Set(),
       clock: parent.clock,
       ...(parent.rules ? { rules: parent.rules } : {}),

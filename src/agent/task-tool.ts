@@ -9,8 +9,8 @@ import { toParameters } from "../tools/json-schema.js";
 import type { AnyTool } from "../tools/registry.js";
 import { READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
 import type { Tool, ToolResult } from "../tools/types.js";
-import type { StreamingRun } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
+import type { StreamingRun } from "./pipeline/index.js";
 import { createSubagent, runSubagent, type SubagentParent } from "./subagent-core.js";
 
 /** The tool's name as the model sees it. */

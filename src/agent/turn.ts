@@ -10,7 +10,6 @@ import { SESSION_TITLE_EVENT } from "../session/records.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
-import { dispatchToolCall, type PreparedCall } from "./dispatch.js";
 import type { AgentEvent } from "./events.js";
 import {
   fireHook,
@@ -22,6 +21,7 @@ import {
 } from "./hook-fire.js";
 import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-moments.js";
 import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-text.js";
+import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
   finishNote,
   repairAssistantMessage,

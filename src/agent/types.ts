@@ -92,6 +92,12 @@ export interface AgentOptions {
   /** Approve every call that would be asked about (`keel run --yes`). Plan mode still refuses. */
   autoApprove?: boolean;
   /**
+   * The user chose to run without the project's untrusted hooks (`keel run
+   * --without-project-hooks`). Otherwise a call those hooks would have judged needs a person:
+   * neither autoApprove nor a mode approves it (pipeline/untrusted-gate.ts).
+   */
+  withoutProjectHooks?: boolean;
+  /**
    * The "allow always" answers (allowScope keys) this agent adds to and honours. A front end
    * that reopens the same session with a new agent (a model switch) passes the set it kept, so
    * the answers last as long as the session, as the prompt's label promises. Default: a new set.

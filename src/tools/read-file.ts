@@ -7,7 +7,7 @@ import {
   nodeFileOperations,
   specialKind,
 } from "./file-operations.js";
-import { displayPath, resolveInProject } from "./paths.js";
+import { resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 

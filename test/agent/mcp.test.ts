@@ -74,19 +74,30 @@ describe("MCP tools in the agent", () => {
     const rewrite = hookScript(
       w,
       "rewrite.sh",
-      `cat > '${log}'\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"text":"rewritten"}}}'`,
+      `cat >> '${log}'\necho >> '${log}'\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"text":"rewritten"}}}'`,
     );
     writeSettings(w, { PreToolUse: [commandHook(rewrite, "mcp__fault__.*")] });
     const agent = await agentFor(w, { mcpServers: { fault: servers.fault } });
     const events = await collect(agent.runTurn("go"));
     await collect(agent.end());
     expect(results(events)).toEqual([["mcp__fault__echo", "ok", "echo: rewritten"]]);
-    const payload = JSON.parse(readFileSync(log, "utf8"));
-    expect(payload).toMatchObject({
-      hook_event_name: "PreToolUse",
-      tool_name: "mcp__fault__echo",
-      tool_input: { text: "original" },
-    });
+    // The rewrite is decided again: PreToolUse fires once more on it (and settles: same input).
+    const payloads = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l));
+    expect(payloads).toMatchObject([
+      {
+        hook_event_name: "PreToolUse",
+        tool_name: "mcp__fault__echo",
+        tool_input: { text: "original" },
+      },
+      {
+        hook_event_name: "PreToolUse",
+        tool_name: "mcp__fault__echo",
+        tool_input: { text: "rewritten" },
+      },
+    ]);
   });
 
   it("a PostToolUse hook's updatedMCPToolOutput replaces what the model sees", async () => {

@@ -51,8 +51,10 @@ describe("keel hooks test: Claude Code dialect", () => {
   it("does not run untrusted project hooks, and says so on stderr", async () => {
     const p = await project("claude");
     const r = await testJson(p.project, ...RM_RF);
-    expect(r.code).toBe(0);
-    expect(r.json.decision).toBe("pass");
+    // Not "pass": the matching hook did not run (exit 1, decision "untrusted").
+    expect(r.code).toBe(1);
+    expect(r.json.decision).toBe("untrusted");
+    expect(r.json.untrusted).toMatchObject([{ event: "PreToolUse" }]);
     expect(r.json.runs).toEqual([]);
     expect(r.stderr).toContain("untrusted");
     expect(r.stderr).toContain("validate-bash.sh");
@@ -147,7 +149,8 @@ describe("keel hooks test: Claude Code dialect", () => {
     const untrust = await keel(["hooks", "untrust", "--cwd", p.project]);
     expect(untrust.code).toBe(0);
     const r = await testJson(p.project, ...RM_RF);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.json.decision).toBe("untrusted");
     expect(r.json.runs).toEqual([]);
   });
 

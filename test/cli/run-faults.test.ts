@@ -126,10 +126,22 @@ describe("hooks that will not run are announced", () => {
       join(world.project, ".keel", "settings.json"),
       JSON.stringify({ hooks: { UserPromptSubmit: [commandHook(`touch "${marker}"`)] } }),
     );
-    const text = await keel(world, ["run", "hello"]);
+    // Fail closed: the run stops before asking the model, naming the hook and how to go on.
+    const refused = await keel(world, ["run", "hello"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/1 project hook is not trusted \(never trusted\)/);
+    expect(world.sim.requests).toHaveLength(0);
+    // Run without them on purpose: a warning, and they do not run.
+    const text = await keel(world, ["run", "hello", "--without-project-hooks"]);
     expect(text.code).toBe(0);
     expect(text.stderr).toMatch(/1 project hook is not trusted .*keel hooks trust/);
-    const stream = await keel(world, ["run", "hello", "--output-format", "stream-json"]);
+    const stream = await keel(world, [
+      "run",
+      "hello",
+      "--output-format",
+      "stream-json",
+      "--without-project-hooks",
+    ]);
     const notices = lines(stream.stdout)
       .map((l) => JSON.parse(l))
       .filter((e) => e.type === "notice");

@@ -40,7 +40,9 @@ function keelRun(project: string, home: string, args: string[]) {
     KEEL_BASE_URL: sim.url,
   };
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [build.bin, "run", ...args], {
+    // The user chose to run without the untrusted hooks; without that, keel run stops at once
+    // (test/agent/fail-closed.test.ts).
+    const child = spawn(process.execPath, [build.bin, "run", "--without-project-hooks", ...args], {
       cwd: project,
       env,
       stdio: ["ignore", "pipe", "pipe"],

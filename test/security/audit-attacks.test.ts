@@ -455,8 +455,14 @@ describe("own attacks", () => {
     // The hostile change: the link now leads to another file; the settings are untouched.
     rmSync(join(world.project, ".keel/hooks/guard.sh"));
     execFileSync("ln", ["-s", "../../evil.sh", join(world.project, ".keel/hooks/guard.sh")]);
+    // Untrusted again: keel run stops before the first request (it fails closed) ...
     const r = await keel(world, ["run", "go", "--yes", "--output-format", "json"]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("changed since trusted");
+    expect(existsSync(marker)).toBe(false);
+    // ... and run without the project's hooks on purpose, the retargeted script stays unrun.
+    const without = await keel(world, ["run", "go", "--yes", "--without-project-hooks"]);
+    expect(without.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });
 

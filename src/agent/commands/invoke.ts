@@ -1,15 +1,15 @@
 /**
- * Running a `/NAME args` prompt: find the custom command, expand it (asking before any
- * `!`cmd``; headless runs need --yes), fire UserPromptExpansion, and hand the agent the prompt
+ * Running a `/NAME args` prompt: find the custom command, expand it (each `!`cmd`` is a shell
+ * call through the execution pipeline, pipeline/index.ts), fire UserPromptExpansion, and hand the agent the prompt
  * (and the command's model) to run as the turn. A prompt that names no command is left alone.
  */
 
 import type { HookEngine } from "../../hooks/types.js";
-import type { AnyTool } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
-import type { AskPermission } from "../types.js";
+import type { PipelineContext } from "../pipeline/index.js";
 import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
+import { commandShell } from "./command-shell.js";
 import { expandCommand, type ShellRunner } from "./expand.js";
 import { type CommandCatalog, findCommand } from "./load.js";
 
@@ -17,11 +17,10 @@ import { type CommandCatalog, findCommand } from "./load.js";
 export interface InvokeContext {
   catalog: CommandCatalog;
   projectDir: string;
-  tools: readonly AnyTool[];
   hooks: HookEngine;
   info: HookSessionInfo;
-  askPermission: AskPermission | undefined;
-  autoApprove: boolean;
+  /** The agent's execution pipeline context: a command's !`cmd` is decided like any call. */
+  pipeline: PipelineContext;
 }
 
 /** The outcome: not a command, the prompt to run, or why it cannot run. */
@@ -61,49 +60,15 @@ export async function* invokeCommand(
       reason: `unknown command /${line.name}: ${known.length > 0 ? `the custom commands here are ${known.join(", ")}` : "there are no custom commands here (.keel/commands, .claude/commands)"}. To send text that begins with "/", begin it another way.`,
     };
   }
-  const runShell: ShellRunner = async (cmd) => {
-    const shell = ctx.tools.find((t) => t.name === "shell");
-    if (shell === undefined) return { ok: false, refused: "this session has no shell tool" };
-    if (!ctx.autoApprove) {
-      if (ctx.askPermission === undefined) {
-        return {
-          ok: false,
-          refused:
-            "a headless run does not run a custom command's shell without approval; re-run with --yes if you trust it",
-        };
-      }
-      let answer: string;
-      try {
-        answer = await ctx.askPermission(
-          {
-            toolName: "shell",
-            input: { command: cmd },
-            summary: `shell ${cmd}`,
-            reason: `the ${command.source} command /${command.name} runs it to build its prompt`,
-            always: null,
-          },
-          { signal },
-        );
-      } catch {
-        answer = "deny";
-      }
-      if (answer === "deny") return { ok: false, refused: "the user denied it" };
-    }
-    try {
-      const r = await shell.run({ command: cmd }, { signal });
-      if (r.isError) return { ok: false, refused: `it failed: ${r.content.slice(0, 300)}` };
-      return { ok: true, output: r.content.replace(/\n?\[exit code: 0\]\s*$/, "") };
-    } catch (err) {
-      return {
-        ok: false,
-        refused: `it failed: ${err instanceof Error ? err.message : String(err)}`,
-      };
-    }
-  };
+  // The !`cmd` runs as a shell tool call through the one pipeline: rules, mode, hooks, sandbox.
+  const pipelineEvents: AgentEvent[] = [];
+  const runShell: ShellRunner = (cmd) =>
+    commandShell(ctx, cmd, `${command.name}-${pipelineEvents.length}`, signal, pipelineEvents);
   const expanded = await expandCommand(command, line.args, {
     projectDir: ctx.projectDir,
     runShell,
   });
+  yield* pipelineEvents;
   if (!expanded.ok) return { kind: "refused", reason: expanded.error };
   const decision = yield* fireHook(
     ctx.hooks,

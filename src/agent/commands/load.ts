@@ -1,7 +1,7 @@
 /**
  * Custom slash commands as Claude Code defines them: Markdown files whose name is the command
  * (`.keel/commands/NAME.md`, `.claude/commands/NAME.md` in the project; `$KEEL_HOME/commands/
- * NAME.md` for the user; a sub-folder makes `dir:NAME`), with optional YAML frontmatter
+ * NAME.md` and `~/.claude/commands/NAME.md` for the user; a sub-folder makes `dir:NAME`), with optional YAML frontmatter
  * (description, argument-hint, allowed-tools, model). Never throws: a bad file is a problem
  * naming the file and field.
  */
@@ -44,29 +44,49 @@ const frontmatterSchema = z
   })
   .loose();
 
-/** Reads every command directory; earlier sources win on a name clash (project first). */
-export function loadCommands(opts: { projectDir: string; keelHome?: string }): CommandCatalog {
+/**
+ * Reads every command directory. The user's own wins a name clash: a cloned repository's
+ * `.claude/commands/commit.md` must not replace the `/commit` the user wrote, so user sources
+ * come first ($KEEL_HOME/commands, then ~/.claude/commands), then the project's (.keel, then
+ * .claude). A project file a user command shadows is named in a notice with the file that wins.
+ */
+export function loadCommands(opts: {
+  projectDir: string;
+  keelHome?: string;
+  homeDir?: string;
+}): CommandCatalog {
   const dirs: { dir: string; source: CommandSource }[] = [
-    { dir: join(opts.projectDir, ".keel", "commands"), source: "project" },
-    { dir: join(opts.projectDir, ".claude", "commands"), source: "claude" },
     ...(opts.keelHome !== undefined
       ? [{ dir: join(opts.keelHome, "commands"), source: "user" as const }]
       : []),
+    ...(opts.homeDir !== undefined
+      ? [{ dir: join(opts.homeDir, ".claude", "commands"), source: "user" as const }]
+      : []),
+    { dir: join(opts.projectDir, ".keel", "commands"), source: "project" },
+    { dir: join(opts.projectDir, ".claude", "commands"), source: "claude" },
   ];
   const catalog: CommandCatalog = { commands: [], problems: [] };
-  const seen = new Set<string>();
+  const seen = new Map<string, CustomCommand>();
   for (const { dir, source } of dirs) {
     for (const path of markdownFiles(dir)) {
       const rel = relative(dir, path).replace(/\.md$/i, "");
       const name = rel.split(/[\\/]/).join(":");
       if (!name.split(":").every((part) => NAME.test(part))) continue;
-      if (seen.has(name.toLowerCase())) continue;
+      const winner = seen.get(name.toLowerCase());
+      if (winner !== undefined) {
+        if (winner.source === "user" && source !== "user") {
+          catalog.problems.push(
+            `/${winner.name}: your command ${winner.path} is used; the project's ${path} has the same name and is ignored`,
+          );
+        }
+        continue;
+      }
       const parsed = readCommand(path, name, source);
       if ("problem" in parsed) {
         catalog.problems.push(parsed.problem);
         continue;
       }
-      seen.add(name.toLowerCase());
+      seen.set(name.toLowerCase(), parsed);
       catalog.commands.push(parsed);
     }
   }

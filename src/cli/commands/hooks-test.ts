@@ -6,12 +6,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { untrustedMatching } from "../../agent/pipeline/untrusted-gate.js";
 import type { EventPayload } from "../../hooks/events.js";
 import { EVENT_SPECS } from "../../hooks/events.js";
 import { explainFiring, type FiringExplanation, toolCatalog } from "../../hooks/index.js";
 import type {
   AsyncHookResult,
   HookDecision,
+  HookDefinition,
   HookEngine,
   HookListing,
   HookRunRecord,
@@ -42,11 +44,33 @@ export function exitStatusFor(decision: HookDecision["decision"]): number {
   return decision === "deny" || decision === "block" ? 2 : 0;
 }
 
+/**
+ * The decision as reported: "untrusted" instead of "pass" when project hooks that match were
+ * not run for lack of trust — a pass they never gave must not read as one (exit status 1).
+ */
+export function reportedDecision(decision: HookDecision, untrusted: number): string {
+  return untrusted > 0 && exitStatusFor(decision.decision) === 0 ? "untrusted" : decision.decision;
+}
+
 /** The `--json` document: exactly the fields hook tooling relies on. */
-export function decisionJson(decision: HookDecision, runs: HookRunRecord[]): unknown {
+export function decisionJson(
+  decision: HookDecision,
+  runs: HookRunRecord[],
+  untrusted: readonly HookDefinition[] = [],
+): unknown {
   return {
     event: decision.event,
-    decision: decision.decision,
+    decision: reportedDecision(decision, untrusted.length),
+    // Only when some were skipped: a trusted project's document keeps its fields.
+    ...(untrusted.length > 0
+      ? {
+          untrusted: untrusted.map((h) => ({
+            source: h.source.path,
+            event: h.event,
+            command: handlerSummary(h.handler),
+          })),
+        }
+      : {}),
     reason: decision.reason,
     updatedInput: decision.updatedInput,
     additionalContext: decision.additionalContext,
@@ -125,12 +149,10 @@ async function fireAndReport(
   out: Output,
 ): Promise<number> {
   const listing = engine.listing();
-  const explained = explainFiring(
-    listing.hooks,
-    payload,
-    projectDir,
-    toolCatalog(BUILTIN_TOOL_HOOK_FACTS),
-  );
+  const catalog = toolCatalog(BUILTIN_TOOL_HOOK_FACTS);
+  const explained = explainFiring(listing.hooks, payload, projectDir, catalog);
+  // Matching project hooks that did not run for lack of trust (tested as if trusted).
+  const untrusted = untrustedMatching(listing, payload, projectDir, catalog);
   const json = opts.json === true;
   // Human output explains every hook that did not run; with --json, stderr says it instead.
   const configErrors = reportProblems(listing, explained, { projectDir, out, notRun: json });
@@ -139,14 +161,19 @@ async function fireAndReport(
   const asyncResults = engine.takeAsyncResults();
   const runs = [...decision.runs, ...asyncResults.map((r) => r.run)];
   if (json) {
-    out.stdout(`${terminalSafeJson(decisionJson(decision, runs))}\n`);
+    out.stdout(`${terminalSafeJson(decisionJson(decision, runs, untrusted))}\n`);
   } else {
     const notRun = explained.filter((e) => !e.runs);
-    const text = renderTestResult(decision, payload, { projectDir, asyncResults, notRun });
+    const text = renderTestResult(decision, payload, {
+      projectDir,
+      asyncResults,
+      notRun,
+      untrusted: untrusted.length,
+    });
     out.stdout(`${text.join("\n")}\n`);
   }
   const status = exitStatusFor(decision.decision);
-  return status === 0 && configErrors ? 1 : status;
+  return status === 0 && (configErrors || untrusted.length > 0) ? 1 : status;
 }
 
 /**
@@ -253,6 +280,8 @@ export function renderTestResult(
     projectDir: string;
     asyncResults: AsyncHookResult[];
     notRun?: readonly FiringExplanation[];
+    /** Matching project hooks not run for lack of trust. */
+    untrusted?: number;
   },
 ): string[] {
   const out = chunk(describePayload(payload));
@@ -300,7 +329,14 @@ export function renderTestResult(
   }
   out.push("");
   const status = exitStatusFor(decision.decision);
-  out.push(`Decision: ${decision.decision}${status === 2 ? " (exit status 2)" : ""}`);
+  const untrusted = ctx.untrusted ?? 0;
+  if (reportedDecision(decision, untrusted) === "untrusted") {
+    out.push(
+      `Decision: not run: untrusted (exit status 1) — ${plural(untrusted, "matching project hook")} did not run because the project's hooks are not trusted; the agent would not run them either (keel hooks trust)`,
+    );
+  } else {
+    out.push(`Decision: ${decision.decision}${status === 2 ? " (exit status 2)" : ""}`);
+  }
   if (decision.reason !== null)
     out.push(...wrap(decision.reason, { indent: "Reason: ", hangingIndent: "        " }));
   if (decision.updatedInput !== null) {

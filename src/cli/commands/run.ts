@@ -48,6 +48,7 @@ const optionsSchema = z.object({
   mode: z.enum(PERMISSION_MODES).optional(),
   cwd: z.string().optional(),
   harvest: z.boolean().default(false),
+  withoutProjectHooks: z.boolean().default(false),
   branch: z
     .string()
     .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
@@ -87,6 +88,8 @@ about 5 s even when a tool does not stop.
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
 <stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
 --continue with no session in the project starts a new one and says so on stderr.
+Project hooks that are not trusted (never, or changed since \`keel hooks trust\`) stop the run
+before the first request, exit 1, each hook named; --without-project-hooks runs without them.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** Registers `keel run`. */
@@ -105,6 +108,10 @@ export function register(program: Command): void {
     .option("--cwd <dir>", "project directory (default: the current directory)")
     .option("--harvest", "extract plan state from the model's reasoning (one cheap call per reply)")
     .option("--branch <n>", "N samples per request at spread temperatures; one is picked")
+    .option(
+      "--without-project-hooks",
+      "run although the project's hooks are not trusted (they do not run, and gate nothing)",
+    )
     .addHelpText("after", RUN_HELP)
     .action(async (prompt: string | undefined, raw: Record<string, unknown>) => {
       await runCommand(prompt ?? "", raw);
@@ -148,6 +155,12 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     );
   }
   const model = o.model ?? llm.model;
+  // Fail closed: untrusted project hooks are guards that would not run (run-untrusted.ts).
+  if (!o.withoutProjectHooks) {
+    const { untrustedHooksRefusal } = await import("./run-untrusted.js");
+    const refusal = await untrustedHooksRefusal({ projectDir, keelHome });
+    if (refusal !== null) throw new UserError(refusal);
+  }
 
   let writeError: string | null = null;
   let usageWarning: string | null = null;
@@ -260,6 +273,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       }),
       session,
       autoApprove: o.yes,
+      ...(o.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
       ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
       ...(o.harvest ? { harvest: true } : {}),

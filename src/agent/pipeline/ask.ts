@@ -1,0 +1,93 @@
+/**
+ * Step 2c, when Keel's policy does not settle a call: PermissionRequest hooks, then --yes, then
+ * the person at the prompt (Notification first). Headless with nobody to ask: refused.
+ */
+import type { AgentEvent } from "../events.js";
+import { fireHook, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
+import type { DecideRequest } from "./decide.js";
+import type { Permit, PipelineContext } from "./types.js";
+
+/** What asking needs beyond the request. */
+export interface AskRequest extends DecideRequest {
+  primary: string | undefined;
+  reason: string;
+  scope: { key: string; label: string };
+  /** Only a person may approve (untrusted hooks would have judged the call). */
+  personOnly: boolean;
+  /** A protected path: a PermissionRequest allow does not approve it. */
+  guarded: boolean;
+  /** An "allow always" answer may be remembered for the session. */
+  remember: boolean;
+  /** A PreToolUse hook asked (its headless wording is then the model's answer). */
+  hookAsked: boolean;
+}
+
+/** PermissionRequest → --yes → the user. */
+export async function* askSomeone(
+  ctx: PipelineContext,
+  req: AskRequest,
+): AsyncGenerator<AgentEvent, Permit> {
+  const { tool, input, signal } = req;
+  const request = yield* fireHook(
+    ctx.hooks,
+    ctx.info,
+    "PermissionRequest",
+    { tool_name: tool.name, tool_input: input, tool_use_id: req.callId },
+    signal,
+  );
+  if (isVeto(request)) {
+    return {
+      ok: false,
+      reason: `Permission denied by ${vetoingHooks(request)}: ${vetoReason(request)}. The tool did not run.`,
+    };
+  }
+  if (!req.personOnly) {
+    if (request.decision === "allow" && !req.guarded) return { ok: true };
+    if (ctx.autoApprove) return { ok: true };
+  }
+  const summary = `${tool.name}${req.primary !== undefined ? ` ${req.primary}` : ""}`;
+  if (ctx.askPermission === undefined) {
+    if (req.hookAsked && req.hookAskText !== null) return { ok: false, reason: req.hookAskText };
+    const how = req.personOnly
+      ? "(The user can trust the project's hooks with `keel hooks trust`, or run without them with --without-project-hooks.)"
+      : "(The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)";
+    return {
+      ok: false,
+      reason: `Permission denied: ${summary} needs the user's approval (${req.reason}), and this session is headless. The tool did not run. ${how}`,
+      unasked: true,
+    };
+  }
+  yield* fireHook(
+    ctx.hooks,
+    ctx.info,
+    "Notification",
+    {
+      message: `Keel needs your permission to use ${tool.name}`,
+      notification_type: "permission_prompt",
+    },
+    signal,
+  );
+  let answer: string;
+  try {
+    answer = await ctx.askPermission(
+      {
+        toolName: tool.name,
+        input,
+        summary,
+        reason: req.reason,
+        always: req.remember ? req.scope.label : null,
+      },
+      { signal },
+    );
+  } catch {
+    // No answer (the prompt failed): refused, but no one said no, so the turn goes on.
+    return { ok: false, reason: `${summary} could not be put to the user. The tool did not run.` };
+  }
+  if (answer === "allow_always" && req.remember) ctx.allowed.add(req.scope.key);
+  if (answer === "allow_once" || answer === "allow_always") return { ok: true };
+  return {
+    ok: false,
+    reason: `The user denied ${summary}. The tool did not run. Stop and wait for the user to say how to go on.`,
+    byUser: true,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The ONE execution pipeline: everything that runs on the user's behalf — a model tool call, a
+ * sub-agent's, a custom command's !`cmd` (commands/invoke.ts) — passes runPipeline:
+ *   prepare (prepare.ts) → PreToolUse, rewrites decided again (pre-tool.ts) → decide: rules,
+ *   mode, protected paths, untrusted hooks, PermissionRequest, the user, sandbox (decide.ts) →
+ *   run (run.ts) → finalize: PostToolUse / PostToolUseFailure (finalize.ts).
+ * Every path ends in exactly one tool result, so the log always stays a valid conversation.
+ */
+import type { AgentEvent, ToolCallStatus } from "../events.js";
+import { firePermissionDenied } from "../hook-moments.js";
+import { headlessAskText } from "../hook-text.js";
+import { decideCall } from "./decide.js";
+import { finalizeRun } from "./finalize.js";
+import { preToolUse } from "./pre-tool.js";
+import { prepareCall } from "./prepare.js";
+import { runApproved } from "./run.js";
+import type { DispatchOutcome, PipelineContext, PreparedCall } from "./types.js";
+
+export type {
+  DispatchContext,
+  DispatchOutcome,
+  PipelineContext,
+  PreparedCall,
+  StreamingRun,
+} from "./types.js";
+
+/** Runs one call and yields its events; never throws. */
+export async function* runPipeline(
+  ctx: PipelineContext,
+  call: PreparedCall,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, DispatchOutcome> {
+  const name = call.name;
+  const started = ctx.clock();
+  yield { type: "tool_call", id: call.id, name, input: call.input };
+  function* finish(
+    status: ToolCallStatus,
+    content: string,
+    input: Record<string, unknown>,
+    stopReason: string | null = null,
+  ): Generator<AgentEvent, DispatchOutcome> {
+    const durationMs = ctx.clock() - started;
+    yield { type: "tool_result", id: call.id, name, input, status, content, durationMs };
+    return { status, content, input, stopReason };
+  }
+
+  const prepared = prepareCall(ctx, call);
+  if (!prepared.ok) return yield* finish("error", prepared.error, call.input);
+  const { tool } = prepared;
+  const pre = yield* preToolUse(ctx, tool, call.id, prepared.input, signal);
+  if (!pre.ok) return yield* finish(pre.status, pre.text, pre.input, pre.stopReason);
+  const input = pre.input;
+
+  const permitted = yield* decideCall(ctx, {
+    tool,
+    input,
+    callId: call.id,
+    hookSays: pre.pre.decision,
+    hookAskText: headlessAskText(pre.pre),
+    signal,
+  });
+  if (!permitted.ok) {
+    const text = permitted.unasked
+      ? yield* firePermissionDenied(
+          ctx.hooks,
+          ctx.info,
+          { tool_name: name, tool_input: input, tool_use_id: call.id },
+          permitted.reason,
+          signal,
+        )
+      : permitted.reason;
+    const stop = permitted.byUser ? `You denied ${tool.name}; say how to go on.` : null;
+    return yield* finish("blocked", text, input, stop);
+  }
+
+  const runStarted = ctx.clock();
+  const sandboxed = permitted.sandboxed === true;
+  const result = yield* runApproved(ctx, { id: call.id, tool, input, sandboxed }, signal);
+  const durationMs = ctx.clock() - runStarted;
+  const done = yield* finalizeRun(
+    ctx,
+    { id: call.id, name, input, pre: pre.pre },
+    result,
+    durationMs,
+    signal,
+  );
+  return yield* finish(result.isError ? "error" : "ok", done.content, input, done.stopReason);
+}
+
+/** The former name of runPipeline. */
+export const dispatchToolCall = runPipeline;

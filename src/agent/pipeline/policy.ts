@@ -1,0 +1,80 @@
+/**
+ * Step 2b, what Keel's own policy says about a call, before anyone is asked: the settings rules
+ * (a deny refuses in every mode, bypass and --yes included; an ask always asks; an allow stands
+ * for a person's yes, never for a protected path, never in plan mode), then the mode, with the
+ * OS sandbox for shell commands approved on Keel's own authority.
+ */
+
+import type { AnyTool } from "../../tools/registry.js";
+import { sandboxStatus } from "../../tools/sandbox.js";
+import type { AgentEvent } from "../events.js";
+import { mcpVerdict } from "../mcp-permissions.js";
+import {
+  decideByRules,
+  deniedByRuleText,
+  type RuleDecision,
+  ruleSource,
+} from "../permission-rules.js";
+import { modeVerdict, type PermissionVerdict } from "../permissions.js";
+import { readBarredBy } from "./read-barred.js";
+import type { PipelineContext } from "./types.js";
+
+/** The policy's verdict, and the ask rule that matched (null when none did). */
+export interface PolicyVerdict {
+  verdict: PermissionVerdict;
+  /** "… asks for approval" when a settings ask rule matched. */
+  ruleAsks: string | null;
+}
+
+/** Sessions (by their allow set) already told why the sandbox is off: they are told once. */
+const sandboxNoticeGiven = new WeakSet<Set<string>>();
+
+/** Rules, then the mode. Yields the once-per-session notice that the sandbox is missing. */
+export async function* policyVerdict(
+  ctx: PipelineContext,
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  primary: string | undefined,
+): AsyncGenerator<AgentEvent, PolicyVerdict> {
+  const mode = ctx.info.permissionMode();
+  const ruled: RuleDecision | null = ctx.rules
+    ? decideByRules(ctx.rules, {
+        toolName: tool.name,
+        input,
+        projectDir: ctx.info.projectDir,
+        homeDir: ctx.rules.homeDir,
+      })
+    : null;
+  if (ruled?.kind === "deny") {
+    const reason = deniedByRuleText(ruled.rule, ctx.rules?.homeDir);
+    return { verdict: { kind: "refuse", reason }, ruleAsks: null };
+  }
+  const sandbox =
+    tool.kind === "shell" && mode !== "bypassPermissions" ? sandboxStatus() : undefined;
+  const modeSays =
+    mcpVerdict(mode, tool) ??
+    modeVerdict({
+      mode,
+      toolName: tool.name,
+      kind: tool.kind,
+      primary,
+      ...(sandbox ? { sandbox } : {}),
+      // git readers that print stored file contents need a person while Read rules bar files.
+      readRestricted: readBarredBy(ctx, "shell") !== undefined,
+    });
+  const verdict: PermissionVerdict =
+    ruled?.kind === "allow" && modeSays.kind === "ask" ? { kind: "allow" } : modeSays;
+  if (sandbox && !sandbox.available && !sandboxNoticeGiven.has(ctx.allowed)) {
+    sandboxNoticeGiven.add(ctx.allowed);
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
+    };
+  }
+  const ruleAsks =
+    ruled?.kind === "ask"
+      ? `${ruleSource(ruled.rule, ctx.rules?.homeDir)} asks for approval`
+      : null;
+  return { verdict, ruleAsks };
+}

@@ -1,0 +1,45 @@
+/**
+ * Step 3, run: the one place in src/ that calls a tool's `run` (test/security/execution-sites
+ * .test.ts checks). Never throws: a tool that throws is an error result.
+ */
+import type { AnyTool } from "../../tools/registry.js";
+import type { ToolResult } from "../../tools/types.js";
+import type { AgentEvent } from "../events.js";
+import { messageOf } from "../hook-fire.js";
+import { withProgress } from "../progress.js";
+import { readBarredBy } from "./read-barred.js";
+import type { PipelineContext } from "./types.js";
+
+/** Runs the approved call; `sandboxed` when Keel, not a person, approved a shell command. */
+export async function* runApproved(
+  ctx: PipelineContext,
+  call: { id: string; tool: AnyTool; input: Record<string, unknown>; sandboxed: boolean },
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, ToolResult> {
+  const { tool, input } = call;
+  if (signal.aborted)
+    return { content: "Interrupted by the user before the tool ran.", isError: true };
+  const readBarred = readBarredBy(ctx, tool.kind);
+  let result: ToolResult;
+  try {
+    const streaming = ctx.streaming?.get(tool.name);
+    result = streaming
+      ? yield* streaming(input, { id: call.id, signal })
+      : yield* withProgress<ToolResult, AgentEvent>((emit) =>
+          tool.run(input, {
+            signal,
+            sandboxed: call.sandboxed,
+            ...(readBarred ? { readBarred } : {}),
+            ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}),
+            onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+          }),
+        );
+  } catch (err) {
+    result = { content: `${tool.name} failed: ${messageOf(err)}`, isError: true };
+  }
+  // Tools that noticed the interrupt say so themselves (shell: "[interrupted by the user…]").
+  if (signal.aborted && result.isError && !/interrupted/i.test(result.content)) {
+    result = { ...result, content: `${result.content}\n(Interrupted by the user.)` };
+  }
+  return result;
+}

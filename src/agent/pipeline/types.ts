@@ -1,0 +1,78 @@
+/**
+ * What the execution pipeline (index.ts) needs from the agent and what it gives back. Every run
+ * on the user's behalf — a model tool call, a sub-agent's, a custom command's !`cmd` — is one
+ * PreparedCall through one PipelineContext.
+ */
+import type { HookEngine } from "../../hooks/types.js";
+import type { AnyTool } from "../../tools/registry.js";
+import type { ToolResult } from "../../tools/types.js";
+import type { AgentEvent, ToolCallStatus } from "../events.js";
+import type { HookSessionInfo } from "../hook-fire.js";
+import type { PermissionRule } from "../permission-rules.js";
+import type { AskPermission } from "../types.js";
+
+/** What the pipeline needs from the agent. */
+export interface DispatchContext {
+  tools: readonly AnyTool[];
+  hooks: HookEngine;
+  info: HookSessionInfo;
+  askPermission: AskPermission | undefined;
+  autoApprove: boolean;
+  /** "Allow always" answers of this session. */
+  allowed: Set<string>;
+  clock: () => number;
+  /** Environment added to processes tools start (set after SessionStart from CLAUDE_ENV_FILE). */
+  toolEnv?: Readonly<Record<string, string>>;
+  /** Calls pre-approved for the current turn only (a user command's allowed-tools). */
+  turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
+  /** Tools that run as event streams (the `task` sub-agent), by name. */
+  streaming?: ReadonlyMap<string, StreamingRun>;
+  /** Permission rules from settings (permission-rules.ts): deny > ask > allow > the mode. */
+  rules?: { rules: readonly PermissionRule[]; homeDir: string };
+  /**
+   * The user chose to run without the project's untrusted hooks (`keel run
+   * --without-project-hooks`): they no longer withdraw auto-approval (untrusted-gate.ts).
+   */
+  withoutProjectHooks?: boolean;
+}
+
+/** The same context under the name of what it serves. */
+export type PipelineContext = DispatchContext;
+
+/** A tool run that reports progress as agent events before its result. Must not throw. */
+export type StreamingRun = (
+  input: Record<string, unknown>,
+  call: { id: string; signal: AbortSignal },
+) => AsyncGenerator<AgentEvent, ToolResult>;
+
+/** How a call ended: the text the model sees, and whether a hook ended the turn. */
+export interface DispatchOutcome {
+  status: ToolCallStatus;
+  content: string;
+  input: Record<string, unknown>;
+  /** Set when a hook said `continue: false`: the turn ends after this call. */
+  stopReason: string | null;
+}
+
+/** A call after repair: what to run, or the error the model gets instead. */
+export interface PreparedCall {
+  id: string;
+  name: string;
+  /** Parsed (and re-nested) arguments. */
+  input: Record<string, unknown>;
+  /** Set when the call must not run (repair could not fix it, storm breaker). */
+  error?: string;
+}
+
+/** The permission step's answer. */
+export type Permit =
+  | { ok: true; sandboxed?: boolean }
+  | {
+      ok: false;
+      reason: string;
+      /** Refused without asking anyone. */
+      unasked?: true;
+      /** A person said no at the prompt: the turn stops and waits for them (Claude Code's "No,
+       *  and tell Claude what to do differently"), instead of the model trying something else. */
+      byUser?: true;
+    };

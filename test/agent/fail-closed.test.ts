@@ -1,0 +1,136 @@
+/**
+ * Failing closed on untrusted project hooks (src/agent/pipeline/untrusted-gate.ts): `keel run`
+ * stops before the first request and names them (never trusted, or changed since), unless the
+ * user runs --without-project-hooks; an agent gives no auto-approval to a call they would have
+ * judged; `keel hooks test` does not report "pass" for them.
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/index.js";
+import { agentFor, collect, commandHook, keel, type World, worldPerTest } from "./harness.js";
+
+const newWorld = worldPerTest();
+
+/** A project guard (`.keel/hooks/guard.sh`) that blocks any `rm` command, as a PreToolUse hook. */
+function projectGuard(w: World, extra = ""): void {
+  mkdirSync(join(w.project, ".keel", "hooks"), { recursive: true });
+  const guard = join(w.project, ".keel", "hooks", "guard.sh");
+  writeFileSync(
+    guard,
+    `#!/bin/sh\nif grep -q '"rm '; then echo "no rm" >&2; exit 2; fi\n${extra}\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  writeFileSync(
+    join(w.project, ".keel", "settings.json"),
+    JSON.stringify({ hooks: { PreToolUse: [commandHook("sh .keel/hooks/guard.sh", "shell")] } }),
+  );
+}
+
+const rmCall = () =>
+  script(
+    reply().tool("shell", { command: "touch victim && rm victim && touch ran" }),
+    reply().text("done"),
+  );
+
+describe("keel run with untrusted project hooks", () => {
+  it("exits 1 before the first request, naming each hook as never trusted", async () => {
+    const w = await newWorld(rmCall());
+    projectGuard(w);
+    const r = await keel(w, ["run", "clean up", "--yes"]);
+    expect(r.code).toBe(1);
+    expect(w.sim.requests).toHaveLength(0);
+    expect(r.stderr).toContain("1 project hook is not trusted (never trusted)");
+    expect(r.stderr).toMatch(
+      /\.keel\/settings\.json(:\d+)?\s+PreToolUse\s+sh \.keel\/hooks\/guard\.sh/,
+    );
+    expect(r.stderr).toContain("keel hooks trust");
+    expect(r.stderr).toContain("--without-project-hooks");
+  });
+
+  it("a trusted guard edited by its owner stops the run as changed since trusted", async () => {
+    const w = await newWorld(rmCall());
+    projectGuard(w);
+    const trusted = await keel(w, ["hooks", "trust", "--cwd", w.project]);
+    expect(trusted.code).toBe(0);
+    projectGuard(w, "# one more pattern");
+    const r = await keel(w, ["run", "clean up", "--yes"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("(changed since trusted)");
+    expect(existsSync(join(w.project, "ran"))).toBe(false);
+    expect(w.sim.requests).toHaveLength(0);
+  });
+
+  it("--without-project-hooks runs, the hooks staying off, and says so", async () => {
+    const w = await newWorld(script(reply().text("fine")));
+    projectGuard(w);
+    const r = await keel(w, ["run", "hello", "--without-project-hooks"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("1 project hook is not trusted and will not run");
+  });
+
+  it("keel hooks test does not say pass for a matching hook it did not run", async () => {
+    const w = await newWorld(script());
+    projectGuard(w);
+    const r = await keel(w, [
+      "hooks",
+      "test",
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"ls"}',
+      "--cwd",
+      w.project,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain("Decision: pass");
+    expect(r.stdout).toContain("Decision: not run: untrusted");
+    const j = await keel(w, [
+      "hooks",
+      "test",
+      "PreToolUse",
+      "--tool",
+      "shell",
+      "--input",
+      '{"command":"ls"}',
+      "--json",
+      "--cwd",
+      w.project,
+    ]);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      decision: "untrusted",
+      untrusted: [{ event: "PreToolUse" }],
+    });
+  });
+});
+
+describe("an agent with untrusted project hooks (the TUI's case)", () => {
+  it("gives no auto-approval to a call they would judge; other calls are untouched", async () => {
+    const w = await newWorld(
+      script(
+        reply()
+          .tool("shell", { command: "touch ran" })
+          .tool("write_file", { path: "w.txt", content: "x" }),
+        reply().text("done"),
+      ),
+    );
+    projectGuard(w);
+    const agent = await agentFor(w, { autoApprove: true, permissionMode: "bypassPermissions" });
+    const events = await collect(agent.runTurn("go"));
+    const results = events.filter((e) => e.type === "tool_result");
+    expect(results.map((e) => (e.type === "tool_result" ? [e.name, e.status] : null))).toEqual([
+      ["shell", "blocked"],
+      ["write_file", "ok"],
+    ]);
+    expect(existsSync(join(w.project, "ran"))).toBe(false);
+    const shell = results[0];
+    expect(shell?.type === "tool_result" && shell.content).toMatch(
+      /untrusted project hook .*guard\.sh/,
+    );
+    await collect(agent.end());
+  });
+});

@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // expect.poll waits for something that must happen; its 1 s default made verdicts depend
+    // on machine load (the TUI tests under a loaded CI). A deadline, not a delay.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -12,6 +12,7 @@
  *    one hook run (BENCH_ONLY keys: startup, 0, 2, 8, seq, 200);
  * 3. a 200-turn session (199 tool calls and an answer in one headless run).
  *
+ * Start-up rows also print peak RSS against the target: `node -e 0`'s plus 3 MB.
  * Each run is one process measured by bench/peers/measure.py (getrusage: wall, CPU user+sys,
  * peak RSS); medians are printed with the Keel/Reasonix ratio. Both agents read the same file
  * with `read_file` and run the same hook command (`sh -c`, one line appended to a counter file,
@@ -345,6 +346,28 @@ async function main(): Promise<void> {
   }
   print(rows);
   printPerHook(rows);
+  printStartupRss(rows);
+}
+
+/** Start-up memory's target (issue 29): a start-up command's peak RSS is at most `node -e 0`'s
+ *  plus 3 MB (Node's own mapped binary is most of either; Keel can only move the rest). */
+const RSS_ALLOWANCE_MB = 3;
+
+function printStartupRss(rows: Row[]): void {
+  const startup = rows.filter((r) => r.peerLabel === "node -e 0");
+  if (startup.length === 0) return;
+  const mb = (xs: Sample[]) => median(xs.map((s) => s.rssKb)) / 1024;
+  console.log(`
+Start-up peak RSS, target ≤ node -e 0 + ${RSS_ALLOWANCE_MB} MB:`);
+  for (const r of startup) {
+    const keel = mb(r.keel);
+    const node = mb(r.peer);
+    const over = keel - node;
+    const verdict = over <= RSS_ALLOWANCE_MB ? "met" : "missed";
+    console.log(
+      `  ${r.name.replace(/ vs node -e 0$/, "")}: ${keel.toFixed(1)} MB = node -e 0 (${node.toFixed(1)} MB) ${over >= 0 ? "+" : "-"} ${Math.abs(over).toFixed(1)} MB — ${verdict}`,
+    );
+  }
 }
 
 const NO_HOOKS = "20 tool calls, no hooks";

@@ -14,7 +14,7 @@
  * way (a program without a `/`, which needs a PATH lookup; a string holding a NUL): runProcess
  * then uses child_process.spawn.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 
@@ -109,6 +109,20 @@ const nativeSpawner = (): Native | null => {
   loaded ??= load();
   return loaded;
 };
+
+/** Why the build did not build the spawner (scripts/build-native.mjs writes it beside where
+ *  the spawner would be), or null when it did not say. */
+export function nativeSpawnNotBuilt(): string | null {
+  for (const rel of CANDIDATES) {
+    const path = new URL(rel.replace(/keel-spawn\.node$/, "not-built.txt"), import.meta.url);
+    try {
+      return readFileSync(path, "utf8").trim() || null;
+    } catch {
+      // Not this candidate.
+    }
+  }
+  return null;
+}
 
 /** Whether hooks start through the native spawner (for `keel doctor` and tests). */
 export function nativeSpawnAvailable(): boolean {

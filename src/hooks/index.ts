@@ -26,7 +26,7 @@ export { createHookEngine } from "./engine.js";
 export * from "./events.js";
 export type { ExecutedFile } from "./executed-files.js";
 export { commandWords, executedProjectFiles } from "./executed-files.js";
-export { nativeSpawnAvailable } from "./fast-spawn.js";
+export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
 export type { PayloadOptions } from "./payload.js";

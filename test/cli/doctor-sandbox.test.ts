@@ -23,10 +23,15 @@ describe("doctor: sandbox", () => {
 
 describe("doctor: hook spawner", () => {
   it("says whether hooks start through the native spawner", () => {
-    expect(checkHookSpawner(true, "linux")).toMatchObject({ status: "ok", check: "spawner" });
-    const missing = checkHookSpawner(false, "linux");
+    expect(checkHookSpawner(true, "linux", null)).toMatchObject({ status: "ok", check: "spawner" });
+    // Missing although the build did not say why: something is wrong (a warning).
+    const missing = checkHookSpawner(false, "linux", null);
     expect(missing.status).toBe("warn");
     expect(missing.detail).toMatch(/npm run build/);
-    expect(checkHookSpawner(false, "darwin").status).toBe("skip");
+    // Skipped by the build, which said why: an optional piece, reported with the reason.
+    const skipped = checkHookSpawner(false, "linux", "no C compiler (cc)");
+    expect(skipped).toMatchObject({ status: "skip", check: "spawner" });
+    expect(skipped.detail).toContain("no C compiler (cc)");
+    expect(checkHookSpawner(false, "darwin", null).status).toBe("skip");
   });
 });

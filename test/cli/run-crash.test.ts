@@ -1,56 +1,32 @@
 /**
- * Crash safety, end to end with a spawned `node bin/keel.js` (built in beforeAll): SIGKILL the
+ * Crash safety, end to end with a spawned `node bin/keel.js` (the built CLI, copied in beforeAll): SIGKILL the
  * process mid-turn, then `--continue`: nothing earlier is lost, and the resumed first request's
  * messages start with the stored bytes.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { constants as osConstants, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { constants as osConstants } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liveMessages, readSessionFile } from "../../src/session/index.js";
 import { reply, script } from "../../src/sim/index.js";
 import { createWorld, keel, type World } from "../agent/harness.js";
+import { buildPrivate } from "../e2e/tui-harness.js";
 import { FAULT_SERVER } from "../mcp/servers.js";
 import { waitForDeath } from "../tools/helpers.js";
 
-const ROOT = resolve(__dirname, "../..");
-/** A private build (its own dist, bin, data and node_modules link): other test files that
- *  rebuild ./dist concurrently can never hand this test a half-written module. */
-const BUILD = mkdtempSync(join(tmpdir(), "keel-build-"));
-const BIN = join(BUILD, "bin", "keel.js");
+/** A private copy of the built CLI (test/e2e/tui-harness.ts): the bundle `npm run build` made,
+ *  as it ships. Compiling a tsc build here instead cost ~90 s of a loaded suite. */
+let build: ReturnType<typeof buildPrivate>;
+let BIN = "";
 
 beforeAll(() => {
-  const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-  // Other work in progress may leave type errors elsewhere; tsc still emits, so judge by the output.
-  spawnSync(
-    process.execPath,
-    [tsc, "-p", "tsconfig.build.json", "--outDir", join(BUILD, "dist"), "--sourceMap", "false"],
-    { cwd: ROOT, stdio: "ignore" },
-  );
-  if (!existsSync(join(BUILD, "dist/cli/commands/run.js"))) {
-    throw new Error("build failed: no dist/cli/commands/run.js");
-  }
-  mkdirSync(join(BUILD, "bin"));
-  copyFileSync(join(ROOT, "bin/keel.js"), BIN);
-  copyFileSync(join(ROOT, "bin/package.json"), join(BUILD, "bin/package.json"));
-  copyFileSync(join(ROOT, "package.json"), join(BUILD, "package.json"));
-  symlinkSync(join(ROOT, "data"), join(BUILD, "data"));
-  symlinkSync(join(ROOT, "node_modules"), join(BUILD, "node_modules"));
+  build = buildPrivate();
+  BIN = build.bin;
 }, 240_000);
 
 afterAll(() => {
-  rmSync(BUILD, { recursive: true, force: true });
+  build?.cleanup();
 });
 
 let world: World | undefined;

@@ -12,6 +12,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_MCP_STARTUP_MS } from "../../src/mcp/manager.js";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
 import { FAULT_SERVER } from "../mcp/servers.js";
@@ -93,24 +94,24 @@ function lastUserText(sim: Simulator): string | undefined {
 describe.skipIf(!TMUX)("typing as keel starts", () => {
   it("keys typed before the first frame reach the prompt once, unechoed, and the prompt runs", async () => {
     const typed = "list the files in src please";
-    // Typed a word at a time from then on: the first words arrive before anything is drawn,
-    // the rest while the session opens.
+    // Typed a word at a time: the first word before anything is drawn, the rest while the
+    // session opens. The probe holds the first frame back until the first word is waiting in
+    // the terminal (its input queue, read by nobody yet), whatever the machine's load; the
+    // frame then draws and Keel reads the word as it would any key typed during its start.
     const words = typed.split(" ");
-    // The first frame comes ~20 ms after Keel takes the terminal: on a loaded machine the first
-    // word can land after it, and that run shows nothing about keys typed before. Start again
-    // (twice at most; the assertion below still decides).
-    const firstWord = async () => {
-      const started = await start();
-      await until(() => started.term.rawMode(), "keel to take the terminal");
-      started.term.type(words[0] ?? "");
-      return { ...started, beforeFrame: started.term.screen() };
-    };
-    let attempt = await firstWord();
-    for (let retry = 0; retry < 2 && attempt.beforeFrame.includes("ask Keel"); retry++) {
-      attempt.term.close();
-      attempt = await firstWord();
-    }
-    const { term, sim, beforeFrame } = attempt;
+    const dir = await mkdtemp(join(tmpdir(), "keel-tui-hold-"));
+    e2e.dirs.push(dir);
+    const release = join(dir, "release-frame");
+    const { probe, lines } = writeStartProbe(dir, { holdFrame: release });
+    const started = await start({ node: ["--import", probe] });
+    await until(() => lines().includes("HELD"), "keel to hold its first frame");
+    expect(started.term.rawMode(), "keel has taken the terminal before its first frame").toBe(true);
+    const first = words[0] ?? "";
+    started.term.type(first);
+    await until(() => started.term.pendingInput() >= first.length, "the first word to be queued");
+    const beforeFrame = started.term.screen();
+    await writeFile(release, "");
+    const { term, sim } = started;
     for (const w of words.slice(1)) term.type(` ${w}`);
     term.press("Enter");
     expect(beforeFrame, "the first key was typed before the first frame").not.toContain("ask Keel");
@@ -165,17 +166,21 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
   it("quitting while an MCP server is still starting exits at once and stops the server", async () => {
     // A user server that never answers the handshake: the session would wait 15 s for it.
     const marker = `keel-e2e-hang-${process.pid}-${Date.now()}`;
+    const launched = Date.now();
     const { term } = await start({
       mcp: { stuck: { command: process.execPath, args: [FAULT_SERVER, "hang", marker] } },
     });
     const running = () => spawnSync("pgrep", ["-f", marker]).status === 0;
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
     await until(running, "the MCP server to start");
-    const pressed = Date.now();
     term.press("C-d");
     await term.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit" });
-    expect(Date.now() - pressed).toBeLessThan(5000);
-    await until(() => !running(), "the MCP server to be stopped", 2000);
+    // Keel did not wait for the handshake: had it, it could not have exited before the wait's
+    // end, DEFAULT_MCP_STARTUP_MS after it started — a bound that holds however slow the
+    // machine is (a fixed few seconds did not, under load).
+    expect(Date.now() - launched).toBeLessThan(DEFAULT_MCP_STARTUP_MS);
+    // The server is stopped, not left behind (it never exits by itself).
+    await until(() => !running(), "the MCP server to be stopped");
   }, 60_000);
 
   it("a prompt typed as a permission question appears is queued, not dropped", async () => {

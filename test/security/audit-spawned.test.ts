@@ -35,13 +35,9 @@ function spawnKeel(
   withinMs: number,
   onStdout?: (all: string, child: ChildProcess) => void,
 ): Promise<Outcome> {
-  const entry = join(world.root, "keel-entry.mts");
-  writeFileSync(
-    entry,
-    `import { main } from ${JSON.stringify(join(REPO, "src/cli/main.ts"))};\n` +
-      "process.exitCode = await main(process.argv.slice(2));\n",
-  );
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+  // The built CLI, as a user runs it (`npm test` builds first): compiling src/ through tsx in
+  // each of these processes took most of this file's time (~90 s of a loaded machine).
+  const child = spawn(process.execPath, [join(REPO, "bin/keel.js"), ...args], {
     cwd: REPO,
     env: world.env,
     stdio: ["ignore", "pipe", "pipe"],

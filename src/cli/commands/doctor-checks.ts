@@ -9,6 +9,7 @@ import { loadPermissionRules, permissionTrustPath } from "../../agent/permission
 import {
   createHookEngine,
   nativeSpawnAvailable,
+  nativeSpawnNotBuilt,
   readTrustRecords,
   trustStorePath,
   validateHooks,
@@ -66,10 +67,13 @@ export function checkSandbox(env: NodeJS.ProcessEnv = process.env): Finding {
       };
 }
 
-/** How hook processes start: the native spawner, or child_process.spawn where it is not built. */
+/** How hook processes start: the native spawner, or child_process.spawn where it is not built.
+ *  Where the build said why it did not build it (no C compiler, no Node headers, off Linux) it
+ *  is an optional piece skipped; without a reason it should be there, and that is a warning. */
 export function checkHookSpawner(
   loaded: boolean = nativeSpawnAvailable(),
   platform: NodeJS.Platform = process.platform,
+  notBuilt: string | null = nativeSpawnNotBuilt(),
 ): Finding {
   if (loaded) {
     return {
@@ -78,18 +82,26 @@ export function checkHookSpawner(
       detail: "hooks start by vfork (native spawner built)",
     };
   }
-  return platform !== "linux"
-    ? {
-        status: "skip",
-        check: "spawner",
-        detail: "hooks start through child_process.spawn (the native spawner is Linux-only)",
-      }
-    : {
-        status: "warn",
-        check: "spawner",
-        detail:
-          "native spawner not built: each hook forks Keel (~1–1.5 ms more per hook); `npm run build` builds it where a C compiler is (Linux)",
-      };
+  if (platform !== "linux") {
+    return {
+      status: "skip",
+      check: "spawner",
+      detail: "hooks start through child_process.spawn (the native spawner is Linux-only)",
+    };
+  }
+  if (notBuilt !== null) {
+    return {
+      status: "skip",
+      check: "spawner",
+      detail: `native spawner not built (${notBuilt}): hooks start through child_process.spawn`,
+    };
+  }
+  return {
+    status: "warn",
+    check: "spawner",
+    detail:
+      "native spawner missing or not loadable: each hook forks Keel (slower per hook); `npm run build` builds it (its output says why when it cannot)",
+  };
 }
 
 /** The last four characters of a key, never more. */

@@ -42,8 +42,11 @@ const usage = (hit: number, miss: number, cost: number, total: number): AgentEve
 describe("App", () => {
   it("starts the session, shows the prompt and the status line", async () => {
     const m = mount();
-    const s = await m.screen((s) => s.includes("ask Keel, or /help"));
-    expect(s).toContain("deepseek-v4-flash · default · cache turn – session –");
+    // Waits on what the screen shows: the prompt and the status line, which may come a frame
+    // later on a loaded machine.
+    const status = "deepseek-v4-flash · default · cache turn – session –";
+    const s = await m.screen((s) => s.includes("ask Keel, or /help") && s.includes(status));
+    expect(s).toContain(status);
     await expect.poll(() => m.log.calls).toContain("start:session-0");
   });
 

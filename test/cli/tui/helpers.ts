@@ -20,7 +20,8 @@ export async function waitForFrame(
       screen = plain(lastFrame());
       if (!check(screen)) throw new Error(`frame did not match:\n${screen}`);
     },
-    { timeout: opts.timeout ?? 5000, interval: 10 },
+    // A deadline, not a delay: generous so a loaded machine only makes it slower, not red.
+    { timeout: opts.timeout ?? 15_000, interval: 10 },
   );
   // A frame is written at commit; React runs passive effects (Ink's input subscriptions) in a
   // later task. Yield once so keys typed next reach the components on screen.

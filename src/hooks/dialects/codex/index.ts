@@ -16,11 +16,11 @@ import { inputFromPatch, patchInput } from "./patch.js";
 import { codexStdinObject } from "./payload.js";
 import { CODEX_EVENTS, readCodexJson, readCodexToml } from "./read.js";
 
-/** Keel tool → Codex tool. Keel's read/search tools have no Codex counterpart (Codex reads
- *  through the shell) and keep Keel's names. */
+/** Keel tool → Codex tool, one to one (`apply_patch` back means edit_file). write_file is
+ *  `apply_patch` too (toolName below); Keel's read/search tools have no Codex counterpart
+ *  (Codex reads through the shell) and keep Keel's names. */
 export const CODEX_TOOLS: ToolTable = {
   shell: { name: "Bash" },
-  write_file: { name: "apply_patch" },
   edit_file: { name: "apply_patch" },
 };
 
@@ -49,9 +49,8 @@ export const codexDialect = defineDialect({
   read: (text, ctx) =>
     ctx.path.endsWith(".toml") ? readCodexToml(text, ctx) : readCodexJson(text, ctx),
   ...mapper,
-  // The dialect's own names first: `apply_patch` means edit_file here (write_file is the
-  // same name; keelToolName answers the first, and tool matching uses toolName()).
-  keelToolName: (name) => (name === "apply_patch" ? "edit_file" : mapper.keelToolName(name)),
+  // Codex writes files only through apply_patch: a whole-file write is an Add File patch.
+  toolName: (keelTool) => (keelTool === "write_file" ? "apply_patch" : mapper.toolName(keelTool)),
   inputToDialect(keelTool, input, ctx) {
     if (keelTool === "shell") return { command: input.command };
     if (PATCH_TOOLS.has(keelTool)) return patchInput(keelTool, input) ?? input;

@@ -219,12 +219,14 @@ describe("Codex's output and exit-code rules", () => {
   // printf, not echo: sh's echo would turn the JSON's \n escapes into newlines.
   const json = (o: object) => `printf '%s\\n' '${JSON.stringify(o)}'`;
 
-  it("exit 2 with stderr blocks; exit 2 with nothing on stderr does not", async () => {
-    expect((await fireWith("echo 'not that' >&2; exit 2")).decision).toBe("block");
+  it("exit 2 blocks with stderr as the reason; with nothing on stderr it still blocks (Keel's rule)", async () => {
+    const d = await fireWith("echo 'not that' >&2; exit 2");
+    expect(d).toMatchObject({ decision: "block", reason: "not that" });
     w.cleanup();
     w = makeWorld();
     const quiet = await fireWith("exit 2");
-    expect(quiet.decision).not.toBe("block");
+    expect(quiet.decision).toBe("block");
+    expect(quiet.reason).toMatch(/^blocked by hook: /);
   });
 
   it("a deny needs a reason; ask and a bare allow are refused and change nothing", async () => {

@@ -4,8 +4,8 @@
  * - exit 0: stdout JSON is the hook's answer; plain stdout is context only on SessionStart
  *   and UserPromptSubmit; JSON Codex does not accept (see `unsupportedOutput`) is a failed
  *   hook that changes nothing;
- * - exit 2: blocks with stderr as the reason (feedback for the model after a tool); an exit 2
- *   with empty stderr is a failed hook, not a block; JSON on stdout is ignored;
+ * - exit 2: blocks with stderr as the reason (feedback for the model after a tool); JSON on
+ *   stdout is ignored. (Codex takes an exit 2 with empty stderr as a failed hook; Keel blocks);
  * - any other exit, a crash, a timeout: a failed hook, the action goes on (JSON not read).
  */
 import { EVENT_SPECS, type HookEventName } from "../../events.js";
@@ -136,14 +136,9 @@ export const codexExitTable: ExitTable = {
   decide(ctx, run) {
     const { code } = run;
     if (code === 2) {
-      const why = nonEmpty(run.stderr);
-      if (why === null) {
-        return verdict({
-          outcome: "warn",
-          message: `${ctx.event} hook exited with code 2 but did not write a reason to stderr`,
-        });
-      }
-      return blockOrFeedback(ctx, why);
+      // Codex takes an exit 2 with empty stderr as a failed hook and goes on; Keel blocks, as
+      // for every format it reads (docs/hooks.md "Where Keel deliberately differs").
+      return blockOrFeedback(ctx, nonEmpty(run.stderr) ?? `blocked by hook: ${ctx.label}`);
     }
     if (code !== 0)
       return verdict({ outcome: "warn", message: exitWarning(code, run.signal, run.stderr) });

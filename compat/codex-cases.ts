@@ -31,6 +31,8 @@ export const CODEX_DELIBERATE: Readonly<Record<string, string>> = {
     "Keel writes its own transcript, not a Codex rollout file; the field names Keel's",
   "payload.model": "Keel's hook payload carries no model name yet (the agent does not pass one)",
   "payload.turn_id": "Keel's turn id is its own prompt id (format differs; presence compared)",
+  'payload.tool_response: "Exit code: 0\\nWall time':
+    "apply_patch's result is each agent's own text (Codex: its patch report; Keel: its file tool's summary)",
   "payload.permission_mode":
     "Codex reports bypassPermissions under --dangerously-bypass-approvals-and-sandbox; Keel reports its own mode",
 };

@@ -15,6 +15,7 @@ import { CODEX_CASES, CODEX_DELIBERATE, type CodexCase } from "./codex-cases.js"
 import { diffValues, normalizePayload, normalizeText } from "./compare.js";
 import type { PeerCommand } from "./run-claude.js";
 import { type CodexObservation, runCodexCase, runKeelCodexCase } from "./run-codex.js";
+import type { HookRecord } from "./types.js";
 
 const INSTALLER = fileURLToPath(new URL("../scripts/install-peer.mjs", import.meta.url));
 
@@ -31,6 +32,28 @@ const OPAQUE = new Set(["session_id", "turn_id", "tool_use_id", "transcript_path
 function shapeOf(payload: Record<string, unknown>, paths: CodexObservation["paths"]) {
   const out = normalizePayload(payload, paths);
   for (const key of OPAQUE) if (key in out) out[key] = `<${typeof payload[key]}>`;
+  return out;
+}
+
+/**
+ * Records in firing order: the hooks of one firing (same event, same tool call) run at the
+ * same time in both agents, so their start order is a race; within a firing they are sorted
+ * by id.
+ */
+export function inFiringOrder(records: readonly HookRecord[]): HookRecord[] {
+  const out: HookRecord[] = [];
+  let firing: HookRecord[] = [];
+  const key = (r: HookRecord) =>
+    `${String(r.payload.hook_event_name)}\0${String(r.payload.tool_use_id)}`;
+  for (const r of records) {
+    const first = firing[0];
+    if (first && key(first) !== key(r)) {
+      out.push(...firing.sort((a, b) => a.id.localeCompare(b.id)));
+      firing = [];
+    }
+    firing.push(r);
+  }
+  out.push(...firing.sort((a, b) => a.id.localeCompare(b.id)));
   return out;
 }
 
@@ -58,12 +81,14 @@ export function comparePoints(
     return points.push({ what, verdict: "differs", detail: diffs.join("; ") });
   };
   const order = (o: CodexObservation) =>
-    o.hooks.map((h) => `${h.id}:${String(h.payload.hook_event_name)}`);
+    inFiringOrder(o.hooks).map((h) => `${h.id}:${String(h.payload.hook_event_name)}`);
   judge("order of firings", diffValues(order(peer), order(keel), "order"));
-  const n = Math.max(peer.hooks.length, keel.hooks.length);
+  const peerHooks = inFiringOrder(peer.hooks);
+  const keelHooks = inFiringOrder(keel.hooks);
+  const n = Math.max(peerHooks.length, keelHooks.length);
   for (let i = 0; i < n; i++) {
-    const a = peer.hooks[i];
-    const b = keel.hooks[i];
+    const a = peerHooks[i];
+    const b = keelHooks[i];
     const label = `firing ${i + 1} (${a?.id ?? b?.id}:${String((a ?? b)?.payload.hook_event_name)})`;
     if (!a || !b) {
       judge(label, [`${a ? "only Codex" : "only Keel"} fired it`]);

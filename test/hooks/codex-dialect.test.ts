@@ -206,6 +206,28 @@ describe("the payload Codex's hooks read", () => {
   });
 });
 
+describe("Bash's tool_response", () => {
+  it("is the command's raw output, without Keel's exit-code line", async () => {
+    const r = recorder("bashpost");
+    w.json("home/.codex/hooks.json", { hooks: { PostToolUse: [group("Bash", r.command)] } });
+    const e = await engine();
+    const post = (toolResponse: string) =>
+      e.fire({
+        event: "PostToolUse",
+        payload: buildPayload("PostToolUse", {
+          projectDir: w.project,
+          tool: "shell",
+          input: { command: "echo hi" },
+          toolResponse,
+        }),
+      });
+    await post("hi\n[exit code: 0]");
+    expect(r.seen().tool_response).toBe("hi\n");
+    await post("(no output)\n[exit code: 3]");
+    expect(r.seen().tool_response).toBe("");
+  });
+});
+
 describe("Codex's output and exit-code rules", () => {
   const fireWith = async (
     then: string,

@@ -47,9 +47,19 @@ export function codexStdinObject(
     else if (field === "tool_input" && shaped.toolInput !== undefined) {
       out.tool_input = shaped.toolInput;
     } else if (field === "tool_response") {
-      // Codex hands PostToolUse the text its model got for the call, not a structure.
-      out.tool_response = shaped.toolOutput ?? "";
+      // Codex hands PostToolUse a string, not a structure: for Bash the command's raw output.
+      const text = shaped.toolOutput ?? "";
+      out.tool_response = shaped.toolName === "Bash" ? rawShellOutput(text) : text;
     } else if (p[field] !== undefined) out[field] = p[field];
   }
   return out;
+}
+
+/** Keel's shell result (`<output>[exit code: N]`, `(no output)` when empty) as the raw output
+ *  Codex gives Bash hooks (measured: `"hi\n"`, and `""` for a silent `exit 3`). */
+export function rawShellOutput(text: string): string {
+  const m = /^([\s\S]*?)\[exit code: -?\d+\]$/.exec(text);
+  if (!m) return text;
+  const body = m[1] ?? "";
+  return body.replace(/\n$/, "") === "(no output)" ? "" : body;
 }

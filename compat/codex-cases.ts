@@ -29,7 +29,6 @@ export interface CodexCase {
 export const CODEX_DELIBERATE: Readonly<Record<string, string>> = {
   "payload.transcript_path":
     "Keel writes its own transcript, not a Codex rollout file; the field names Keel's",
-  "payload.model": "Keel's hook payload carries no model name yet (the agent does not pass one)",
   "payload.turn_id": "Keel's turn id is its own prompt id (format differs; presence compared)",
   'payload.tool_response: "Exit code: 0\\nWall time':
     "apply_patch's result is each agent's own text (Codex: its patch report; Keel: its file tool's summary)",
@@ -122,5 +121,9 @@ export const CODEX_CASES: CodexCase[] = [
       all("Stop", "stop"),
     ],
     turns: [{ shell: "echo x > never.txt" }, { text: "never" }],
+    deliberate: {
+      'result: ""':
+        "a blocked prompt: keel run says why in its result and exits 1 (docs/hooks.md, Where results go); codex exec prints no answer and exits 0",
+    },
   },
 ];

@@ -33,19 +33,21 @@ describe("compat:codex comparison", () => {
   it("counts same, deliberate and differing points", () => {
     const c = CODEX_CASES[0];
     if (!c) throw new Error("no case");
-    const base = { hook_event_name: "Stop", cwd: "/r/project", model: "gpt-5.5" };
+    const base = {
+      hook_event_name: "Stop",
+      cwd: "/r/project",
+      permission_mode: "bypassPermissions",
+    };
     const peer = obs([rec("stop", base)], { "a.txt": "x" });
-    const keel = obs([rec("stop", { hook_event_name: "Stop", cwd: "/r/project", extra: 1 })], {
-      "a.txt": "y",
-    });
+    const keel = obs([rec("stop", { ...base, extra: 1 })], { "a.txt": "y" });
     const points = comparePoints(c, peer, keel);
     expect(points.map((p) => p.verdict)).toEqual(["same", "differs", "differs", "same"]);
     expect(points[1]?.detail).toContain("payload.extra extra");
-    const onlyModel = comparePoints(
+    const onlyMode = comparePoints(
       c,
       peer,
-      obs([rec("stop", { hook_event_name: "Stop", cwd: "/r/project" })], { "a.txt": "x" }),
+      obs([rec("stop", { ...base, permission_mode: "default" })], { "a.txt": "x" }),
     );
-    expect(onlyModel.map((p) => p.verdict)).toEqual(["same", "deliberate", "same", "same"]);
+    expect(onlyMode.map((p) => p.verdict)).toEqual(["same", "deliberate", "same", "same"]);
   });
 });

@@ -77,6 +77,18 @@ describe("reading Codex's files", () => {
     expect(problem?.message).toMatch(/invalid TOML: unterminated string/);
   });
 
+  it("a problem in config.toml names its field, not a line a JSON scanner guessed", async () => {
+    w.write(
+      "home/.codex/config.toml",
+      'model = "x"\n\n[[hooks.PreToolUze]]\n[[hooks.PreToolUze.hooks]]\ntype = "command"\ncommand = "true"\n',
+    );
+    const problem = (await engine())
+      .listing()
+      .allProblems.find((p) => p.message.includes("PreToolUze"));
+    expect(problem?.message).toMatch(/did you mean "PreToolUse"/);
+    expect(problem?.line).toBeUndefined();
+  });
+
   it("skips prompt and agent handlers and groups without hooks, as Codex does", async () => {
     w.json("home/.codex/hooks.json", {
       hooks: {

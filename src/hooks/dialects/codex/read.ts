@@ -100,7 +100,17 @@ export function readCodexToml(text: string, ctx: ReadContext): DialectReadResult
   }
   // `hooks.state` holds Codex's per-hook records (enabled, trusted_hash), not an event.
   const { state: _state, ...events } = table;
-  return readCodexHooks(events, ctx);
+  const read = readCodexHooks(events, ctx);
+  // Field positions are found by a JSON scanner, which cannot place a TOML key: a problem
+  // names its field (`hooks.PreToolUse[0]…`) instead of a wrong line.
+  const unplaced = (p: HookProblem): HookProblem => {
+    const { line: _line, column: _column, ...rest } = p;
+    return rest;
+  };
+  return {
+    hooks: read.hooks.map((h) => ({ ...h, problems: h.problems.map(unplaced) })),
+    problems: read.problems.map(unplaced),
+  };
 }
 
 /** The `hooks` value of either file, by Codex's loading rules (see the file comment). */

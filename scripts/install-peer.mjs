@@ -3,7 +3,7 @@
 // and prints the command that runs it. Used by the differential tests (`npm run compat:*`) and by
 // bench/peers, so Keel is measured against the real binaries without depending on them.
 //
-//   node scripts/install-peer.mjs claude|reasonix|gemini|qwen [--version V] [--json]
+//   node scripts/install-peer.mjs claude|reasonix|gemini|qwen|codex [--version V] [--json]
 //
 // Each package@version gets its own folder under $KEEL_PEERS_DIR (default ~/.cache/keel-peers):
 // `npm install --no-save` into a shared prefix would prune the others. The native agents ship their
@@ -36,6 +36,15 @@ export const PEERS = {
     pkg: "@google/gemini-cli",
     version: "0.61.0",
     entry: () => ({ file: "node_modules/@google/gemini-cli/bundle/gemini.js", node: true }),
+  },
+  codex: {
+    pkg: "@openai/codex",
+    version: "0.171.0",
+    // The launcher (bin/codex.js) only picks this binary; run it directly (no Node in between).
+    entry: () => ({
+      file: `node_modules/@openai/codex-${platform}/vendor/${process.arch === "arm64" ? "aarch64" : "x86_64"}-unknown-linux-musl/bin/codex`,
+      node: false,
+    }),
   },
   qwen: {
     pkg: "@qwen-code/qwen-code",

@@ -39,6 +39,7 @@ const RULES: ReadonlyArray<[RegExp, string]> = [
   [/^\.claude\/settings[^/]*\.json$/, "it is a Claude Code settings file (hooks)"],
   [/^\.(gemini|qwen)\/settings[^/]*\.json$/, "it is a hooks settings file"],
   [/^\.reasonix(\/|$)/, "it is Reasonix configuration (hooks)"],
+  [/^\.codex\/(hooks\.json|config\.toml)$/, "it is Codex configuration (hooks)"],
   [/(^|\/)\.hooks\.json$/, "it is a .hooks.json hooks file"],
   [/^\.mcp\.json$/, "it defines MCP servers"],
   [/^\.(keel|claude)\/(commands|agents)(\/|$)/, "it defines custom commands or agents"],

@@ -243,6 +243,8 @@ describe("protectedPathReason", () => {
       ".gemini/settings.json",
       ".qwen/settings.json",
       ".reasonix/config.toml",
+      ".codex/hooks.json",
+      ".codex/config.toml",
       ".hooks.json",
       ".mcp.json",
       ".keel/commands/deploy.md",

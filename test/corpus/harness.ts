@@ -26,7 +26,8 @@ export type Dialect =
   | "cagent"
   | "tutorial"
   | "gemini"
-  | "qwen";
+  | "qwen"
+  | "codex";
 
 /** What `keel hooks test --json` printed, plus its exit status and stderr. */
 export interface HooksTestResult {

@@ -223,6 +223,14 @@ describe("hook corpus: keel run against the simulator", () => {
       "docker system prune removes shared caches",
     ));
 
+  it("Codex PreToolUse Bash guard: permissionDecision deny blocks the shell call", () =>
+    expectShellBlocked(
+      "codex",
+      "shell-guard",
+      "rm -rf tmp",
+      "recursive force delete is not allowed: rm -rf tmp",
+    ));
+
   it("Reasonix 1.x bash guard: exit 2 blocks the call", () =>
     expectShellBlocked("reasonix1", "bash-deny", "rm -rf tmp", "rm -rf refused: rm -rf tmp"));
 });

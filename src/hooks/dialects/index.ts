@@ -5,6 +5,7 @@
 import { EVENT_SPECS, type HookEventName } from "../events.js";
 import { cagentDialect } from "./cagent/index.js";
 import { claudeDialect } from "./claude/index.js";
+import { codexDialect } from "./codex/index.js";
 import { geminiDialect } from "./gemini/index.js";
 import { keelDialect } from "./keel/index.js";
 import { pluginDialect } from "./plugin/index.js";
@@ -35,6 +36,7 @@ export const DIALECT_LIST = [
   reasonix1Dialect,
   geminiDialect,
   qwenDialect,
+  codexDialect,
   pluginDialect,
 ] as const satisfies readonly Dialect[];
 

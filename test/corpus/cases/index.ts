@@ -2,6 +2,7 @@
 import type { CorpusCase } from "../harness.js";
 import { CAGENT } from "./cagent.js";
 import { CLAUDE } from "./claude.js";
+import { CODEX } from "./codex.js";
 import { GEMINI } from "./gemini.js";
 import { PLUGIN } from "./plugin.js";
 import { QWEN } from "./qwen.js";
@@ -18,4 +19,5 @@ export const CASES: CorpusCase[] = [
   ...TUTORIAL,
   ...GEMINI,
   ...QWEN,
+  ...CODEX,
 ];

@@ -9,6 +9,8 @@
  * - `apply_patch` is also matched as `Write` and `Edit` (Codex's matcher aliases), so a
  *   matcher naming either is given `apply_patch` too.
  */
+
+import { isRecord } from "../../../base/index.js";
 import type { ReadContext } from "../../config/handler.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import type { FieldPath } from "../../config/positions.js";
@@ -16,7 +18,6 @@ import { readNativeHooks } from "../../config/read-native.js";
 import { hooksFileSchema } from "../../config/schema.js";
 import type { HookEventName } from "../../events.js";
 import type { HookProblem } from "../../types.js";
-import { isRecord } from "../../util.js";
 import type { DialectReadResult } from "../types.js";
 import { parseToml, TomlError } from "./toml.js";
 

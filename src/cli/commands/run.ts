@@ -30,6 +30,12 @@ import {
   runSummary,
   STREAM_TOOL_OUTPUT_BYTES,
 } from "./run-output.js";
+import {
+  loadOutputSchema,
+  type StructuredResult,
+  schemaInstruction,
+  settleStructured,
+} from "./run-schema.js";
 import { promptWithInput, readPipedInput, stdinIsPiped } from "./run-stdin.js";
 
 const optionsSchema = z.object({
@@ -51,6 +57,7 @@ const optionsSchema = z.object({
     .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
     .transform(Number)
     .optional(),
+  jsonSchema: z.string().min(1).optional(),
 });
 
 /** Signals that stop a run gracefully (a second one of the same kind kills at once). */
@@ -64,6 +71,7 @@ Output formats (every field and event: \`keel docs run\`, docs/run.md):
                usage: {promptTokens, cacheHitTokens, cacheMissTokens, completionTokens}, costUsd,
                cacheHitRatio, toolCalls: [{name, input, status}],
                hookRuns: [{event, source, outcome, durationMs}], warnings: [line]}
+               (+ structured_output with --json-schema)
                isError is true exactly when the exit status is 1, and error says why;
                stopReason: end | hook_stop | max_turns | blocked | aborted | error;
                notices and failed hooks are keel: lines on stderr too
@@ -83,6 +91,8 @@ Ctrl+C (or SIGTERM) stops the run: the running tool is killed and SessionEnd hoo
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
 <stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
 --continue with no session in the project starts a new one and says so on stderr.
+--json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
+prompt); an answer that is not gets one repair request, then the run fails naming the errors.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** Registers `keel run`. */
@@ -101,6 +111,10 @@ export function register(program: Command): void {
     .option("--cwd <dir>", "project directory (default: the current directory)")
     .option("--harvest", "extract plan state from the model's reasoning (one cheap call per reply)")
     .option("--branch <n>", "N samples per request at spread temperatures; one is picked")
+    .option(
+      "--json-schema <file>",
+      "answer with JSON valid against this JSON Schema (structured_output)",
+    )
     .addHelpText("after", RUN_HELP)
     .action(async (prompt: string | undefined, raw: Record<string, unknown>) => {
       await runCommand(prompt ?? "", raw);
@@ -130,6 +144,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (o.continue && o.resume !== undefined) {
     throw new UserError("--continue and --resume cannot be used together");
   }
+  const outputSchema = o.jsonSchema === undefined ? null : await loadOutputSchema(o.jsonSchema);
   const keelHome = keelHomeFrom(process.env);
   const projectDir = resolve(o.cwd ?? process.cwd());
   if (!(await stat(projectDir).catch(() => null))?.isDirectory()) {
@@ -197,6 +212,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   };
   let outcome: RunOutcome;
   let stats: AgentStats;
+  let structured: StructuredResult = null;
   try {
     // First, so a consumer whose run is killed (even while MCP servers start) knows the session.
     printer.init({
@@ -256,7 +272,18 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for (const text of hookWarnings(agent.hooks.listing())) {
       track({ type: "notice", level: "warn", text });
     }
-    for await (const ev of agent.runTurn(prompt, { signal: controller.signal })) track(ev);
+    // --json-schema: asked at the end of the user turn (never in the system prompt: the cached
+    // prefix stays the same bytes), checked, repaired once (run-schema.ts).
+    const asked = outputSchema ? prompt + schemaInstruction(outputSchema) : prompt;
+    for await (const ev of agent.runTurn(asked, { signal: controller.signal })) track(ev);
+    if (outputSchema) {
+      structured = await settleStructured({
+        schema: outputSchema,
+        answer: () => tally.outcome(),
+        runTurn: (p) => agent.runTurn(p, { signal: controller.signal }),
+        track,
+      });
+    }
     // A headless run ends on its own, not because someone exited: Claude Code's `-p` says
     // "other" too, and SessionEnd hooks written for it match on that.
     for await (const ev of agent.end("other")) track(ev);
@@ -266,7 +293,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
   }
-  let failure = outcome.failure;
+  let failure =
+    outcome.failure ?? (structured && "failure" in structured ? structured.failure : null);
   if (signalled !== null && signalled !== "SIGINT" && failure === "interrupted") {
     failure = `interrupted (${signalled})`;
   }
@@ -275,7 +303,11 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     failure = oneLine(`could not write the session: ${writeError}`);
   }
   if (usageWarning !== null) process.stderr.write(`keel: ${oneLine(usageWarning)}\n`);
-  printer.finish(runSummary(outcome, stats, failure));
+  const summary = runSummary(outcome, stats, failure);
+  if (outputSchema) {
+    summary.json.structured_output = structured && "value" in structured ? structured.value : null;
+  }
+  printer.finish(summary);
   if (failure === null) return;
   // The reason is already on stderr as the notice that ended the turn: one line is enough.
   if (printer.shownOnStderr(failure)) {

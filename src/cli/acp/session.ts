@@ -62,6 +62,8 @@ interface OpenCall {
   path: string | null;
   /** The file before the call (null: absent or not a file edit). */
   oldText: string | null;
+  /** Said to be in progress (its first output came). */
+  running: boolean;
 }
 
 /** One open ACP session. */
@@ -223,13 +225,17 @@ export class AcpSession {
         });
       case "tool_call":
         return this.toolStarted(ev);
-      case "tool_output":
-        if (!this.open.has(ev.id)) return;
+      case "tool_output": {
+        // Once per call: a command printing a lot is not an update per chunk.
+        const call = this.open.get(ev.id);
+        if (call === undefined || call.running) return;
+        call.running = true;
         return this.send({
           sessionUpdate: "tool_call_update",
           toolCallId: ev.id,
           status: "in_progress",
         });
+      }
       case "tool_result":
         return this.toolFinished(ev);
       case "harvest":
@@ -244,7 +250,7 @@ export class AcpSession {
     const path = toolPath(this.projectDir, ev.input, resolve);
     const edits = ev.name === "write_file" || ev.name === "edit_file";
     const oldText = edits && path !== null ? await readSmall(path) : null;
-    this.open.set(ev.id, { id: ev.id, name: ev.name, path, oldText });
+    this.open.set(ev.id, { id: ev.id, name: ev.name, path, oldText, running: false });
     await this.send({
       sessionUpdate: "tool_call",
       toolCallId: ev.id,

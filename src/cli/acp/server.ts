@@ -76,21 +76,25 @@ export async function serveAcp(env: NodeJS.ProcessEnv = process.env): Promise<vo
       },
       authMethods: [],
     }))
-    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      const s = await open(client, params);
-      sessions.set(s.id, s);
-      return { sessionId: s.id, modes: s.modes() };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const already = sessions.get(params.sessionId);
-      if (already) await already.close();
-      const s = await open(client, params, params.sessionId);
-      sessions.set(s.id, s);
-      await s.replay();
-      return { modes: s.modes() };
-    })
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+      said(async () => {
+        const s = await open(client, params);
+        sessions.set(s.id, s);
+        return { sessionId: s.id, modes: s.modes() };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+      said(async () => {
+        const already = sessions.get(params.sessionId);
+        if (already) await already.close();
+        const s = await open(client, params, params.sessionId);
+        sessions.set(s.id, s);
+        await s.replay();
+        return { modes: s.modes() };
+      }),
+    )
     .onRequest(acp.methods.agent.session.prompt, ({ params }) =>
-      sessionOf(params.sessionId).prompt(params.prompt),
+      said(() => sessionOf(params.sessionId).prompt(params.prompt)),
     )
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       const mode = ACP_MODES.find((m) => m.id === params.modeId)?.id;
@@ -115,4 +119,20 @@ export async function serveAcp(env: NodeJS.ProcessEnv = process.env): Promise<vo
   await connection.closed;
   // The editor has gone: SessionEnd hooks run, MCP servers stop, session files close.
   for (const s of sessions.values()) await s.close().catch(() => {});
+}
+
+/**
+ * Runs a handler, giving the editor the reason of a failure (no key, a failed model request):
+ * the SDK answers a plain Error with a bare "Internal error", which tells the user nothing.
+ */
+async function said<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof acp.RequestError) throw err;
+    throw acp.RequestError.internalError(
+      undefined,
+      err instanceof Error ? err.message : String(err),
+    );
+  }
 }

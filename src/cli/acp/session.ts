@@ -167,9 +167,11 @@ export class AcpSession {
       })) {
         if (ev.type === "turn_end") {
           stop = stopReasonOf(ev.stopReason);
-          if (stop === null) failure = ev.text || "the turn failed";
+          if (stop === null) failure ??= ev.text || "the turn failed";
         } else if (ev.type === "error") {
           failure = ev.message;
+        } else if (ev.type === "notice" && ev.level === "error") {
+          failure ??= ev.text;
         }
         await this.forward(ev);
       }

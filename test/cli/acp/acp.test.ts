@@ -17,6 +17,7 @@ import {
   writeSettings,
 } from "../../agent/harness.js";
 import { buildPrivate } from "../../e2e/tui-harness.js";
+import { FAULT_SERVER } from "../../mcp/servers.js";
 import { type AcpEditor, agentText, updatesOf, withAcpAgent } from "./client.js";
 
 let build: ReturnType<typeof buildPrivate>;
@@ -254,5 +255,50 @@ describe("keel acp", () => {
     });
     // The resumed request carried the first exchange.
     expect(JSON.stringify(w.sim.requests[1]?.messages)).toContain("first answer");
+  });
+  it("an MCP server the editor passes in session/new serves the model's call", async () => {
+    const w = await world(
+      script(
+        reply().tool("mcp__editorfault__echo", { text: "from the editor" }),
+        reply().text("ok"),
+      ),
+    );
+    await keelAcp(w, async (ctx, editor) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+      const s = await ctx.request(acp.methods.agent.session.new, {
+        cwd: w.project,
+        mcpServers: [
+          { name: "editorfault", command: process.execPath, args: [FAULT_SERVER, "ok"], env: [] },
+        ],
+      });
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [{ type: "text", text: "echo" }],
+      });
+      const done = updatesOf(editor.updates, "tool_call_update").at(-1);
+      expect(done?.status).toBe("completed");
+      expect(JSON.stringify(done?.content)).toContain("echo: from the editor");
+    });
+    // The server's tool was declared to the model with the session's tools.
+    expect(w.sim.requests[0]?.rawBody).toContain("mcp__editorfault__echo");
+  });
+
+  it("a failed model request is a JSON-RPC error that says why", async () => {
+    const w = await world(
+      script(reply().error(401, { message: "Authentication Fails (bad key)" })),
+    );
+    await keelAcp(w, async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+      const s = await ctx.request(acp.methods.agent.session.new, {
+        cwd: w.project,
+        mcpServers: [],
+      });
+      await expect(
+        ctx.request(acp.methods.agent.session.prompt, {
+          sessionId: s.sessionId,
+          prompt: [{ type: "text", text: "hi" }],
+        }),
+      ).rejects.toThrow(/401/);
+    });
   });
 });

@@ -15,7 +15,10 @@ import { loadConfig } from "../llm-config.js";
 import { ACP_MODES, AcpSession } from "./session.js";
 
 /** Serves ACP on stdin/stdout until the editor closes the connection. */
-export async function serveAcp(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function serveAcp(
+  opts: { harvest?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<void> {
+  const env = opts.env ?? process.env;
   const sessions = new Map<string, AcpSession>();
   const keelHome = keelHomeFrom(env);
 
@@ -50,6 +53,7 @@ export async function serveAcp(env: NodeJS.ProcessEnv = process.env): Promise<vo
         ...(resume !== undefined ? { resume } : {}),
         editorMcp: params.mcpServers ?? [],
         env,
+        harvest: opts.harvest === true,
       });
     } catch (err) {
       if (err instanceof SessionError) throw acp.RequestError.resourceNotFound(resume);

@@ -53,6 +53,8 @@ export interface AcpSessionOptions {
   resume?: string;
   editorMcp: readonly acp.McpServer[];
   env: NodeJS.ProcessEnv;
+  /** Harvest plan state from the reasoning (`keel acp --harvest`): sent as plan updates. */
+  harvest?: boolean;
 }
 
 /** A call the editor has been told about and whose result has not come yet. */
@@ -115,6 +117,7 @@ export class AcpSession {
         askPermission: (prompt, opts) =>
           self ? self.askEditor(prompt, opts.signal) : Promise.resolve("deny"),
         ...(mcpServers ? { mcpServers } : {}),
+        ...(o.harvest ? { harvest: true } : {}),
       }).catch(async (err: unknown) => {
         await mcpServers?.close();
         throw err;

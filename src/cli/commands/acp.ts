@@ -18,9 +18,13 @@ export function register(program: Command): void {
   program
     .command("acp")
     .description("Run as an Agent Client Protocol agent over stdio (for editors such as Zed)")
+    .option(
+      "--harvest",
+      "extract plan state from the model's reasoning (sent to the editor as plan updates)",
+    )
     .addHelpText("after", ACP_HELP)
-    .action(async () => {
+    .action(async (raw: { harvest?: boolean }) => {
       const { serveAcp } = await import("../acp/server.js");
-      await serveAcp();
+      await serveAcp({ harvest: raw.harvest === true });
     });
 }

@@ -32,8 +32,14 @@ const newWorld = worldPerTest();
 function keelAcp<T>(
   w: World,
   op: (ctx: acp.ClientContext, editor: AcpEditor) => Promise<T>,
+  flags: string[] = [],
 ): Promise<T> {
-  return withAcpAgent(process.execPath, [build.bin, "acp"], { env: w.env, cwd: w.project }, op);
+  return withAcpAgent(
+    process.execPath,
+    [build.bin, "acp", ...flags],
+    { env: w.env, cwd: w.project },
+    op,
+  );
 }
 
 async function world(s: ScriptInput): Promise<World> {
@@ -300,5 +306,45 @@ describe("keel acp", () => {
         }),
       ).rejects.toThrow(/401/);
     });
+  });
+  it("keel acp --harvest: the plan harvested from the reasoning arrives as a plan update", async () => {
+    const plan = JSON.stringify({
+      subgoals: ["read the config", "find the port"],
+      hypotheses: [],
+      uncertainties: [],
+      rejectedPaths: [],
+    });
+    const w = await world(
+      script(
+        reply().reasoning("First the config, then the port.").tool("list_dir", { path: "." }),
+        reply().when({ jsonMode: true }).text(plan),
+        reply().text("Done."),
+      ),
+    );
+    await keelAcp(
+      w,
+      async (ctx, editor) => {
+        await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+        const s = await ctx.request(acp.methods.agent.session.new, {
+          cwd: w.project,
+          mcpServers: [],
+        });
+        await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId: s.sessionId,
+          prompt: [{ type: "text", text: "find the port" }],
+        });
+        expect(updatesOf(editor.updates, "plan")).toEqual([
+          {
+            sessionUpdate: "plan",
+            entries: [
+              { content: "read the config", priority: "medium", status: "pending" },
+              { content: "find the port", priority: "medium", status: "pending" },
+            ],
+          },
+        ]);
+        expect(updatesOf(editor.updates, "agent_thought_chunk").length).toBeGreaterThan(0);
+      },
+      ["--harvest"],
+    );
   });
 });

@@ -336,7 +336,8 @@ export class AcpSession {
           },
           options,
         },
-        { cancellationSignal: signal },
+        // A cancelled turn does not wait for an editor that never answers the question.
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
       );
       if (signal.aborted || res.outcome.outcome !== "selected") return "deny";
       const picked = res.outcome.optionId;

@@ -347,4 +347,25 @@ describe("keel acp", () => {
       ["--harvest"],
     );
   });
+  it("session/cancel while the editor has not answered a permission request: cancelled, nothing written", async () => {
+    const w = await world(
+      script(reply().tool("write_file", { path: "e.txt", content: "x" }), reply().text("ok")),
+    );
+    await keelAcp(w, async (ctx, editor) => {
+      await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+      const s = await ctx.request(acp.methods.agent.session.new, {
+        cwd: w.project,
+        mcpServers: [],
+      });
+      editor.answer = "never";
+      const pending = ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [{ type: "text", text: "write it" }],
+      });
+      while (editor.permissionRequests.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId: s.sessionId });
+      expect((await pending).stopReason).toBe("cancelled");
+    });
+    expect(existsSync(join(w.project, "e.txt"))).toBe(false);
+  });
 });

@@ -12,8 +12,9 @@ import * as acp from "@agentclientprotocol/sdk";
 export interface AcpEditor {
   updates: acp.SessionNotification[];
   permissionRequests: acp.RequestPermissionRequest[];
-  /** The option kind picked for the next permission requests (null: cancelled outcome). */
-  answer: acp.PermissionOptionKind | null;
+  /** The option kind picked for the next permission requests (null: cancelled outcome;
+   *  "never": no answer at all). */
+  answer: acp.PermissionOptionKind | null | "never";
   /** Called on each update (a test can act mid-turn, e.g. cancel). */
   onUpdate?: (n: acp.SessionNotification) => void;
   stderr(): string;
@@ -51,6 +52,8 @@ export async function withAcpAgent<T>(
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       editor.permissionRequests.push(params);
+      // An editor that never answers, not even when the agent withdraws the request.
+      if (editor.answer === "never") return new Promise<acp.RequestPermissionResponse>(() => {});
       const picked = params.options.find((o) => o.kind === editor.answer);
       if (picked === undefined) return { outcome: { outcome: "cancelled" } };
       return { outcome: { outcome: "selected", optionId: picked.optionId } };

@@ -303,14 +303,23 @@ export class AcpSession {
     const call = [...this.open.values()].reverse().find((c) => c.name === prompt.toolName);
     const toolCallId = call?.id ?? `keel-permission-${++this.asked}`;
     const path = toolPath(this.projectDir, prompt.input, resolve);
-    const oldText = call?.path === path ? (call?.oldText ?? null) : null;
+    // The file as the call found it; read now for a call not announced here (a sub-agent's, or
+    // a hook rewrote the path).
+    const edits = prompt.toolName === "write_file" || prompt.toolName === "edit_file";
+    const oldText =
+      call !== undefined && call.path === path
+        ? call.oldText
+        : edits && path !== null
+          ? await readSmall(path)
+          : null;
     const options: acp.PermissionOption[] = [
       { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
       ...(prompt.always !== null
         ? [
             {
               optionId: "allow_always",
-              name: `Always allow ${prompt.always}`,
+              // The agent's own words for what the answer allows ("Allow all write_file calls…").
+              name: prompt.always,
               kind: "allow_always" as const,
             },
           ]
@@ -328,6 +337,7 @@ export class AcpSession {
             kind: toolKind(prompt.toolName),
             status: "pending",
             rawInput: prompt.input,
+            ...(path !== null ? { locations: [{ path }] } : {}),
             content: diffContent(
               path,
               oldText,

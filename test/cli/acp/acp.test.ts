@@ -109,6 +109,12 @@ describe("keel acp", () => {
         "allow_always",
         "reject_once",
       ]);
+      // The editor sees the proposed change before it answers.
+      expect(asked?.toolCall.content).toEqual([
+        { type: "diff", path, oldText: "old\n", newText: "new\n" },
+      ]);
+      expect(asked?.toolCall.locations).toEqual([{ path }]);
+      expect(asked?.options.find((o) => o.kind === "allow_always")?.name).toMatch(/^Allow /);
       const done = updatesOf(editor.updates, "tool_call_update").at(-1);
       expect(done?.status).toBe("completed");
       expect(done?.content?.[0]).toEqual({

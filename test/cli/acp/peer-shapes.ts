@@ -8,7 +8,7 @@
  *   e.g. tsx test/cli/acp/peer-shapes.ts /tmp/p node ~/.cache/keel-peers/gemini/node_modules/.bin/gemini --acp
  *
  * Set ACP_PROMPT to also send one prompt (an agent without a model answers it with an error,
- * which is recorded).
+ * which is recorded), ACP_MODE for the mode set before it (default plan).
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { withAcpAgent } from "./client.js";
@@ -50,8 +50,9 @@ const transcript = await withAcpAgent(
     out["session/new"] = created;
     const sessionId = "sessionId" in created ? created.sessionId : undefined;
     if (sessionId !== undefined) {
-      out["session/set_mode plan"] = await step(() =>
-        ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" }),
+      const modeId = process.env.ACP_MODE ?? "plan";
+      out[`session/set_mode ${modeId}`] = await step(() =>
+        ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId }),
       );
       if (process.env.ACP_PROMPT) {
         out["session/prompt"] = await step(() =>

@@ -4,6 +4,7 @@
  * allows or rejects (with its diff), a PreToolUse hook that blocks before the editor is asked,
  * cancel mid-turn, plan mode, and session/load of a stored session.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -373,5 +374,35 @@ describe("keel acp", () => {
       expect((await pending).stopReason).toBe("cancelled");
     });
     expect(existsSync(join(w.project, "e.txt"))).toBe(false);
+  });
+  it("other commands never load the ACP SDK: it sits in a chunk only `keel acp`'s action imports", async () => {
+    const w = await world(script(reply().text("unused")));
+    const trace = join(w.root, "trace.mjs");
+    writeFileSync(
+      trace,
+      `import { registerHooks } from "node:module";
+registerHooks({ load(url, ctx, next) {
+  if (url.startsWith("file:")) process.stderr.write("LOADED " + url + "\\n");
+  return next(url, ctx);
+} });`,
+    );
+    const loaded = (args: string[]) => {
+      const r = spawnSync(process.execPath, ["--import", trace, build.bin, ...args], {
+        env: w.env,
+        cwd: w.project,
+        encoding: "utf8",
+      });
+      return r.stderr
+        .split("\n")
+        .filter((l) => l.startsWith("LOADED file://"))
+        .map((l) => new URL(l.slice(7)).pathname);
+    };
+    const holdsSdk = (files: string[]) =>
+      files.filter((f) => readFileSync(f, "utf8").includes("session/request_permission"));
+    for (const args of [["--version"], ["run", "--help"], ["hooks", "list"], ["acp", "--help"]]) {
+      expect(holdsSdk(loaded(args)), args.join(" ")).toEqual([]);
+    }
+    // The check can see the SDK: `keel acp` itself loads it (stdin closed: it exits at once).
+    expect(holdsSdk(loaded(["acp"])).length).toBeGreaterThan(0);
   });
 });

@@ -40,6 +40,7 @@ const COMMANDS: Array<[name: string, load: Loader]> = [
   ["mcp", () => import("./commands/mcp.js")],
   ["plugins", () => import("./commands/plugins.js")],
   ["docs", () => import("./commands/docs.js")],
+  ["acp", () => import("./commands/acp.js")],
 ];
 
 /** `keel` without a subcommand: the interactive session, whose options are the root's. */

@@ -32,6 +32,8 @@ export interface RunJson {
   hookRuns: Array<{ event: string; source: string; outcome: string; durationMs: number }>;
   /** Warning and error notices and failed hooks (also said on stderr), in order, each once. */
   warnings: string[];
+  /** With --json-schema only: the answer parsed and valid against the schema (null: it was not). */
+  structured_output?: unknown;
 }
 
 /** What a finished run produced: the JSON summary and, when it failed, a one-line reason. */

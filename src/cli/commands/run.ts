@@ -32,6 +32,12 @@ import {
   runSummary,
   STREAM_TOOL_OUTPUT_BYTES,
 } from "./run-output.js";
+import {
+  loadOutputSchema,
+  type StructuredResult,
+  schemaInstruction,
+  settleStructured,
+} from "./run-schema.js";
 import { promptWithInput, readPipedInput, stdinIsPiped } from "./run-stdin.js";
 
 const optionsSchema = z.object({
@@ -54,6 +60,7 @@ const optionsSchema = z.object({
     .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
     .transform(Number)
     .optional(),
+  jsonSchema: z.string().min(1).optional(),
 });
 
 /** Signals that stop a run gracefully (a second one of the same kind kills at once). */
@@ -67,6 +74,7 @@ Output formats (every field and event: \`keel docs run\`, docs/run.md):
                usage: {promptTokens, cacheHitTokens, cacheMissTokens, completionTokens}, costUsd,
                cacheHitRatio, toolCalls: [{name, input, status}],
                hookRuns: [{event, source, outcome, durationMs}], warnings: [line]}
+               (+ structured_output with --json-schema)
                isError is true exactly when the exit status is 1, and error says why;
                stopReason: end | hook_stop | max_turns | blocked | aborted | error;
                notices and failed hooks are keel: lines on stderr too
@@ -90,6 +98,8 @@ Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after
 --continue with no session in the project starts a new one and says so on stderr.
 Project hooks that are not trusted (never, or changed since \`keel hooks trust\`) stop the run
 before the first request, exit 1, each hook named; --without-project-hooks runs without them.
+--json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
+prompt); an answer that is not gets one repair request, then the run fails naming the errors.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** Registers `keel run`. */
@@ -111,6 +121,10 @@ export function register(program: Command): void {
     .option(
       "--without-project-hooks",
       "run although the project's hooks are not trusted (they do not run, and gate nothing)",
+    )
+    .option(
+      "--json-schema <file>",
+      "answer with JSON valid against this JSON Schema (structured_output)",
     )
     .addHelpText("after", RUN_HELP)
     .action(async (prompt: string | undefined, raw: Record<string, unknown>) => {
@@ -141,6 +155,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (o.continue && o.resume !== undefined) {
     throw new UserError("--continue and --resume cannot be used together");
   }
+  const outputSchema = o.jsonSchema === undefined ? null : await loadOutputSchema(o.jsonSchema);
   const keelHome = keelHomeFrom(process.env);
   const projectDir = resolve(o.cwd ?? process.cwd());
   if (!(await stat(projectDir).catch(() => null))?.isDirectory()) {
@@ -228,6 +243,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   };
   let outcome: RunOutcome;
   let stats: AgentStats;
+  let structured: StructuredResult = null;
   try {
     // First, so a consumer whose run is killed (even while MCP servers start) knows the session.
     printer.init({
@@ -288,7 +304,18 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for (const text of hookWarnings(agent.hooks.listing())) {
       track({ type: "notice", level: "warn", text });
     }
-    for await (const ev of agent.runTurn(prompt, { signal: controller.signal })) track(ev);
+    // --json-schema: asked at the end of the user turn (never in the system prompt: the cached
+    // prefix stays the same bytes), checked, repaired once (run-schema.ts).
+    const asked = outputSchema ? prompt + schemaInstruction(outputSchema) : prompt;
+    for await (const ev of agent.runTurn(asked, { signal: controller.signal })) track(ev);
+    if (outputSchema) {
+      structured = await settleStructured({
+        schema: outputSchema,
+        answer: () => tally.outcome(),
+        runTurn: (p) => agent.runTurn(p, { signal: controller.signal }),
+        track,
+      });
+    }
     // A headless run ends on its own, not because someone exited: Claude Code's `-p` says
     // "other" too, and SessionEnd hooks written for it match on that.
     for await (const ev of agent.end("other")) track(ev);
@@ -299,7 +326,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
   }
-  let failure = outcome.failure;
+  let failure =
+    outcome.failure ?? (structured && "failure" in structured ? structured.failure : null);
   if (signalled !== null && signalled !== "SIGINT" && failure === "interrupted") {
     failure = `interrupted (${signalled})`;
   }
@@ -308,7 +336,11 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     failure = oneLine(`could not write the session: ${writeError}`);
   }
   if (usageWarning !== null) writeStderr(`keel: ${oneLine(usageWarning)}\n`);
-  printer.finish(runSummary(outcome, stats, failure));
+  const summary = runSummary(outcome, stats, failure);
+  if (outputSchema) {
+    summary.json.structured_output = structured && "value" in structured ? structured.value : null;
+  }
+  printer.finish(summary);
   if (failure === null) return;
   // Stopped by a signal: the shell's convention, 128 + its number (130 for Ctrl+C, 143 for
   // SIGTERM), so a script or CI tells an interruption from a failed run.

@@ -1,0 +1,142 @@
+/**
+ * `keel acp`: Keel as an Agent Client Protocol agent over stdio, built on the official SDK
+ * (`@agentclientprotocol/sdk`, ACP v1 stable). stdout carries only JSON-RPC; Keel's own notes go
+ * to stderr, which editors keep as the agent's log. Loaded only when `keel acp` runs
+ * (src/cli/commands/acp.ts imports it on demand), so no other command pays for the SDK.
+ */
+import { stat } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.js";
+import { keelHomeFrom, SessionError } from "../../session/index.js";
+import { VERSION } from "../../version.js";
+import { loadConfig } from "../llm-config.js";
+import { ACP_MODES, AcpSession } from "./session.js";
+
+/** Serves ACP on stdin/stdout until the editor closes the connection. */
+export async function serveAcp(
+  opts: { harvest?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<void> {
+  const env = opts.env ?? process.env;
+  const sessions = new Map<string, AcpSession>();
+  const keelHome = keelHomeFrom(env);
+
+  const open = async (
+    client: acp.AgentContext,
+    params: { cwd: string; mcpServers?: acp.McpServer[] | null },
+    resume?: string,
+  ): Promise<AcpSession> => {
+    if (!isAbsolute(params.cwd)) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `cwd must be an absolute path (got "${params.cwd}")`,
+      );
+    }
+    if (!(await stat(params.cwd).catch(() => null))?.isDirectory()) {
+      throw acp.RequestError.invalidParams(undefined, `cwd: not a directory: ${params.cwd}`);
+    }
+    const config = await loadConfig({ keelHome, env });
+    if (!config.ok) throw new Error(config.error);
+    const { apiKey } = config.config;
+    if (!apiKey) {
+      throw new Error(
+        `no API key: set DEEPSEEK_API_KEY in the editor's agent environment, or add "apiKey" to ${config.config.path}`,
+      );
+    }
+    try {
+      return await AcpSession.open({
+        client,
+        keelHome,
+        llm: { ...config.config, apiKey },
+        projectDir: params.cwd,
+        ...(resume !== undefined ? { resume } : {}),
+        editorMcp: params.mcpServers ?? [],
+        env,
+        harvest: opts.harvest === true,
+      });
+    } catch (err) {
+      if (err instanceof SessionError) throw acp.RequestError.resourceNotFound(resume);
+      throw err;
+    }
+  };
+
+  const sessionOf = (id: string): AcpSession => {
+    const s = sessions.get(id);
+    if (s === undefined) throw acp.RequestError.resourceNotFound(id);
+    return s;
+  };
+
+  const app = acp
+    .agent({ name: "keel" })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentInfo: { name: "keel", title: "Keel", version: VERSION },
+      agentCapabilities: {
+        loadSession: true,
+        // Keel's agent takes text only: images are not asked for (one sent anyway gets a note).
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+      },
+      authMethods: [],
+    }))
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+      said(async () => {
+        const s = await open(client, params);
+        sessions.set(s.id, s);
+        return { sessionId: s.id, modes: s.modes() };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+      said(async () => {
+        const already = sessions.get(params.sessionId);
+        if (already) await already.close();
+        const s = await open(client, params, params.sessionId);
+        sessions.set(s.id, s);
+        await s.replay();
+        return { modes: s.modes() };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.prompt, ({ params }) =>
+      said(() => sessionOf(params.sessionId).prompt(params.prompt)),
+    )
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const mode = ACP_MODES.find((m) => m.id === params.modeId)?.id;
+      if (mode === undefined || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `unknown mode "${params.modeId}" (modes: ${ACP_MODES.map((m) => m.id).join(", ")})`,
+        );
+      }
+      sessionOf(params.sessionId).setMode(mode as PermissionMode);
+      return {};
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  await connection.closed;
+  // The editor has gone: SessionEnd hooks run, MCP servers stop, session files close.
+  for (const s of sessions.values()) await s.close().catch(() => {});
+}
+
+/**
+ * Runs a handler, giving the editor the reason of a failure (no key, a failed model request):
+ * the SDK answers a plain Error with a bare "Internal error", which tells the user nothing.
+ */
+async function said<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof acp.RequestError) throw err;
+    throw acp.RequestError.internalError(
+      undefined,
+      err instanceof Error ? err.message : String(err),
+    );
+  }
+}

@@ -40,6 +40,9 @@ const ALLOWED: Record<string, string[]> = {
   "stdout.ts": ["process.stderr", "process.stdout", "writeSync(1", "process.stdout"],
   // Clears the screen (Ink's stdout) with Keel's own constant CLEAR_SCREEN, no outside text.
   "tui/app.tsx": ["stdout.write(", "stdout.write("],
+  // `keel acp` speaks JSON-RPC to an editor over stdout (the SDK writes the frames): a protocol
+  // stream, not a terminal; text inside it is JSON-escaped by the SDK.
+  "acp/server.ts": ["process.stdout"],
 };
 
 function sites(file: string): string[] {

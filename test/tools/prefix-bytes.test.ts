@@ -50,6 +50,9 @@ describe("what the tool definitions produce, against main's bytes", () => {
       inputs: DEFAULT_TOOL_INPUTS,
       dialectTools,
     };
+    if (process.env.KEEL_WRITE_FIXTURES === "1") {
+      writeFileSync(join(FIXTURES, "derived-tables.snap"), `${JSON.stringify(tables, null, 1)}\n`);
+    }
     const fixture = JSON.parse(readFileSync(join(FIXTURES, "derived-tables.snap"), "utf8")) as {
       facts: { response?: string[] }[];
     };

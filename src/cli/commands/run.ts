@@ -224,7 +224,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       } catch {
         // Closing is best effort here: what was appended is on disk already.
       }
-      process.stderr.write(`keel: interrupted (${sig}); a tool did not stop in time\n`);
+      writeStderr(`keel: interrupted (${sig}); a tool did not stop in time\n`);
       process.exit(signalExitStatus(sig));
     }, STOP_GRACE_MS);
     watchdog.unref();

@@ -46,7 +46,7 @@ describe("skills", () => {
       script(
         reply().tool("skill", { skill: "release-notes" }),
         reply().tool("skill", { skill: "release-notes", file: "reference/style.md" }),
-        reply().tool("skill", { skill: "release-notes", file: "../../../.ssh/id_rsa" }),
+        reply().tool("skill", { skill: "release-notes", file: "../../agents/code-reviewer.md" }),
         reply().text("Done."),
       ),
     );
@@ -64,13 +64,15 @@ describe("skills", () => {
     );
     // The body is not in the prefix: only the description line.
     expect(first?.toolsText).not.toContain("Group them under");
-    const [body, style, escape] = toolResults(w);
+    const [body, style, outside] = toolResults(w);
     expect(body).toContain("Group them under **Added**");
     expect(body).toContain("- scripts/last-tag.sh");
     expect(body).toContain("- reference/style.md");
     expect(body).not.toContain("allowed-tools:");
     expect(style).toContain("Breaking changes start with");
-    expect(escape).toMatch(/outside the folder|does not exist/);
+    // A path out of the skill's folder to a file that exists is refused, its text not returned.
+    expect(outside).toContain("is outside the folder");
+    expect(outside).not.toContain("REVIEWER-PROMPT-MARKER");
     const fired = readFileSync(log, "utf8");
     expect(fired).toContain('"tool_name":"Skill"');
     expect(fired).toContain('"skill":"release-notes"');

@@ -10,13 +10,16 @@ import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
+import { skillTool } from "../tools/index.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
+import { loadAgentFiles } from "./agent-files.js";
 import { autoCompactThreshold } from "./auto-compact.js";
 import {
   ClaudeTranscript,
   claudeTranscriptPath,
   withClaudeTranscript,
 } from "./claude-transcript.js";
+import { allowanceFrom } from "./commands/allowed-tools.js";
 import { loadCommands } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
@@ -40,6 +43,7 @@ import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
+import { loadSkills } from "./skills/load.js";
 import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
 import { createTaskTool, TASK_HOOK_FACTS, TASK_TOOL, taskStreaming } from "./task-tool.js";
@@ -212,12 +216,34 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       });
   const settings = loaded.settings;
   const withTask = opts.subagents !== false && !opts.tools.some((t) => t.name === TASK_TOOL);
-  // MCP tools join the built-ins (and task) before the prefix is rendered: pinned for the session.
+  // Skills and agent files are read once, here: their lists go into the skill and task tools'
+  // descriptions, pinned with the prefix for the session (src/tools/skill.ts says why there).
+  const skills = await loadSkills(rulePaths);
+  const agentFiles = withTask ? loadAgentFiles(rulePaths) : { agents: [], problems: [] };
+  const withSkill = skills.skills.length > 0 && !opts.tools.some((t) => t.name === skillTool.name);
+  // MCP tools join the built-ins (and task, skill) before the prefix is rendered.
   const tools: AnyTool[] = [
     ...opts.tools,
-    ...(withTask ? [createTaskTool()] : []),
+    ...(withTask ? [createTaskTool(agentFiles.agents)] : []),
+    ...(withSkill
+      ? [
+          skillTool.create(
+            { cwd: opts.projectDir },
+            // A loaded skill of the user's own (or an enabled plugin's) lets its allowed-tools
+            // run without asking for the rest of the turn; a project's skill grants nothing.
+            { skills: { skills: skills.skills, onLoad: (s) => grantForTurn(s) } },
+          ),
+        ]
+      : []),
     ...(mcp?.tools() ?? []),
   ];
+  function grantForTurn(skill: (typeof skills.skills)[number]): void {
+    if (skill.source === "project" || skill.allowedTools.length === 0) return;
+    const before = dispatchCtx.turnAllowed;
+    const granted = allowanceFrom(skill.allowedTools);
+    dispatchCtx.turnAllowed = (name, primary) =>
+      before?.(name, primary) === true || granted(name, primary);
+  }
   const streaming = new Map<string, StreamingRun>();
   if (withTask) {
     const parent = {
@@ -234,7 +260,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       model: opts.model,
       ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
     };
-    streaming.set(TASK_TOOL, taskStreaming(parent, settings.subagents));
+    streaming.set(
+      TASK_TOOL,
+      taskStreaming(parent, { ...settings.subagents, agents: agentFiles.agents }),
+    );
   }
   const dispatchCtx: DispatchContext = {
     tools,
@@ -352,7 +381,13 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       { source: startSource },
       o.signal,
     );
-    for (const text of [...loaded.warnings, ...commands.problems, ...ruleNotices()]) {
+    const loadProblems = [...skills.problems, ...agentFiles.problems];
+    for (const text of [
+      ...loaded.warnings,
+      ...commands.problems,
+      ...loadProblems,
+      ...ruleNotices(),
+    ]) {
       yield { type: "notice", level: "warn", text };
     }
     core.addPending("SessionStart", contextForModel(decision, { source: startSource }));

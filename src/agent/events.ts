@@ -4,6 +4,7 @@
  */
 import type { HookRunRecord, HookStart } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
+import type { TodoItem } from "../tools/index.js";
 
 /** How a tool call ended, as the model saw it. */
 export type ToolCallStatus = "ok" | "error" | "blocked";
@@ -50,6 +51,8 @@ export type AgentEvent =
       /** What the summary request cost. */
       costUsd?: number;
     }
+  /** The model's todo list as it just wrote it whole (todo_write call `id`): a live checklist. */
+  | { type: "todos"; id: string; todos: TodoItem[] }
   /** Something a sub-agent did, inside the `task` call `toolCallId` of its parent. */
   | {
       type: "subagent";

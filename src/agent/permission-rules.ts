@@ -93,14 +93,12 @@ const NOT_IN_KEEL = new Set([
   "WebSearch",
   "NotebookEdit",
   "NotebookRead",
-  "TodoWrite",
   "TodoRead",
   "KillShell",
   "KillBash",
   "BashOutput",
   "ExitPlanMode",
   "SlashCommand",
-  "Skill",
 ]);
 
 /** The files rules are read from, user files first. */
@@ -141,10 +139,11 @@ export function parseRule(
   if (!m) return { ok: false, level: "error", why: "expected Tool or Tool(specifier)" };
   const name = m[1] ?? "";
   const spec = m[2]?.trim();
-  if (NOT_IN_KEEL.has(name)) {
+  const entry = RULE_TOOL_MAP[name];
+  // A tool Keel has since gained (a definition with this Claude name) is no longer listed here.
+  if (entry === undefined && NOT_IN_KEEL.has(name)) {
     return { ok: false, level: "warn", why: `Keel has no ${name} tool` };
   }
-  const entry = RULE_TOOL_MAP[name];
   if (entry === undefined) return { ok: false, level: "warn", why: `Keel has no tool ${name}` };
   const tools = new Set(entry.tools);
   if (
@@ -157,6 +156,15 @@ export function parseRule(
   }
   if (entry.spec === "none") {
     return { ok: false, level: "warn", why: `Keel does not read a specifier on ${name} rules` };
+  }
+  if (entry.spec === "name") {
+    const matches = commandMatcher(spec);
+    const field = entry.field ?? "";
+    const test = (c: RuleCall) => {
+      const value = c.input[field];
+      return tools.has(c.toolName) && typeof value === "string" && matches(value);
+    };
+    return { ok: true, rule: { ...base, test } };
   }
   if (entry.spec === "command") {
     const matches = commandMatcher(spec);

@@ -64,7 +64,8 @@ export function modeVerdict(opts: {
   readRestricted?: boolean;
 }): PermissionVerdict {
   const { mode, toolName, kind, primary } = opts;
-  if (mode === "bypassPermissions" || kind === "read") return { kind: "allow" };
+  if (mode === "bypassPermissions" || kind === "read" || kind === "session")
+    return { kind: "allow" };
   if (kind === "shell") {
     const auto =
       primary === undefined

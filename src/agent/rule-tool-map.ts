@@ -10,7 +10,10 @@ import { BUILTIN_TOOL_DEFINITIONS } from "../tools/index.js";
 /** What a rule of one name applies to, and whether its specifier is a command or a path. */
 export interface RuleToolEntry {
   tools: string[];
-  spec: "command" | "path" | "none";
+  /** `name`: the specifier matches one input field's value (`Skill(release-notes)`). */
+  spec: "command" | "path" | "name" | "none";
+  /** The input field a `name` specifier matches. */
+  field?: string;
 }
 
 /** Rule name → the Keel tools it covers. */
@@ -27,9 +30,14 @@ export function buildRuleToolMap(defs = BUILTIN_TOOL_DEFINITIONS): RuleToolMap {
   const map: Record<string, RuleToolEntry> = {};
   const claude = DIALECTS.claude;
   for (const def of defs) {
-    const spec = def.pathFields.includes(def.primaryArg) ? "path" : "command";
-    map[def.name] = { tools: [def.name], spec };
-    map[claude.toolName(def.name)] = { tools: [def.name], spec };
+    // A session tool (skill, todo_write) names no file and runs no command: its specifier
+    // matches its primary argument as a name (`Skill(pdf)`, `Skill(team-*)`).
+    const entry: RuleToolEntry =
+      def.kind === "session"
+        ? { tools: [def.name], spec: "name", field: def.primaryArg }
+        : { tools: [def.name], spec: def.pathFields.includes(def.primaryArg) ? "path" : "command" };
+    map[def.name] = entry;
+    map[claude.toolName(def.name)] = entry;
   }
   // Claude applies Read rules to every tool that reads files (Grep, Glob, LS), and Edit rules
   // to every tool that edits files (Write too).

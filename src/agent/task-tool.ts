@@ -9,6 +9,7 @@ import { toParameters } from "../tools/json-schema.js";
 import type { AnyTool } from "../tools/registry.js";
 import { READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
 import type { Tool, ToolResult } from "../tools/types.js";
+import type { AgentFile } from "./agent-files.js";
 import type { AgentEvent } from "./events.js";
 import type { StreamingRun } from "./pipeline/index.js";
 import { createSubagent, runSubagent, type SubagentParent } from "./subagent-core.js";
@@ -28,6 +29,11 @@ export const taskSchema = z.strictObject({
     .describe(
       "The complete task for the sub-agent: what to find or check, where to look, and what to report back. It sees nothing of this conversation.",
     ),
+  subagent_type: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Which kind of sub-agent to use (see the list); leave out for the general one."),
 });
 export type TaskInput = z.infer<typeof taskSchema>;
 
@@ -36,13 +42,23 @@ const DESCRIPTION = `Hand a self-contained job (a search across the project, an 
 - It can only use read-only tools (read_file, glob, grep, list_dir) unless the user configured more.
 - Use it for broad searches whose intermediate results you do not need to see; read a known file yourself.`;
 
+/** The description, with the agent files listed (sorted by name, one line each) when any. */
+export function taskToolDescription(agents: readonly AgentFile[]): string {
+  if (agents.length === 0) return DESCRIPTION;
+  const lines = agents.map((a) => `- ${a.name}: ${a.description}`);
+  return `${DESCRIPTION}\n\nSub-agent types (subagent_type):\n${lines.join("\n")}`;
+}
+
 const SUBAGENT_SYSTEM = `You are a sub-agent of Keel, a coding agent. The main agent gave you one task. Work only on that task with the tools you have; you cannot ask questions. When done, answer with a concise final report: what you found, with file paths (and line numbers where useful). Your final message is returned to the main agent as the result of its task; it sees nothing else you did.`;
+
+/** Said after an agent file's own prompt: how its answer reaches the main agent. */
+const AGENT_FILE_FOOTER = `You run as a sub-agent of Keel for one task and cannot ask questions. Your final message is returned to the main agent as the result of its task; it sees nothing else you did.`;
 
 /** What hooks need to know about the task tool (its descriptor beside the built-ins'). */
 export const TASK_HOOK_FACTS = {
   name: TASK_TOOL,
   primaryArg: "description",
-  inputFields: ["description", "prompt"],
+  inputFields: ["description", "prompt", "subagent_type"],
   pathFields: [],
 } as const;
 
@@ -52,13 +68,15 @@ export interface TaskPolicy {
   tools?: readonly string[];
   maxTurns?: number;
   model?: string;
+  /** Agent files (agent-files.ts), chosen by the call's `subagent_type`. */
+  agents?: readonly AgentFile[];
 }
 
 /** The tool descriptor (its spec goes into the prefix; dispatch runs it via `runTask`). */
-export function createTaskTool(): Tool<TaskInput> {
+export function createTaskTool(agents: readonly AgentFile[] = []): Tool<TaskInput> {
   return {
     name: TASK_TOOL,
-    description: DESCRIPTION,
+    description: taskToolDescription(agents),
     schema: taskSchema,
     parameters: toParameters(taskSchema),
     kind: "read",
@@ -85,14 +103,27 @@ export async function* runTask(
   input: TaskInput,
   call: { id: string; signal: AbortSignal },
 ): AsyncGenerator<AgentEvent, ToolResult> {
-  const allowed = policy.tools ?? READ_ONLY_TOOL_NAMES;
+  const file =
+    input.subagent_type === undefined
+      ? undefined
+      : policy.agents?.find((a) => a.name === input.subagent_type);
+  if (input.subagent_type !== undefined && file === undefined) {
+    const known = (policy.agents ?? []).map((a) => a.name);
+    return {
+      content: `task: no sub-agent type "${input.subagent_type}". Available: ${known.join(", ") || "none (leave subagent_type out)"}.`,
+      isError: true,
+    };
+  }
+  const allowed = file?.tools ?? policy.tools ?? READ_ONLY_TOOL_NAMES;
   // Never the task tool itself: a sub-agent does not spawn sub-agents.
   const tools = parent.tools.filter((t) => t.name !== TASK_TOOL && allowed.includes(t.name));
   const agent = createSubagent(parent, {
-    agentType: "task",
-    systemPrompt: SUBAGENT_SYSTEM,
+    agentType: file?.name ?? "task",
+    systemPrompt: file
+      ? `${file.prompt || SUBAGENT_SYSTEM}\n\n${AGENT_FILE_FOOTER}`
+      : SUBAGENT_SYSTEM,
     tools,
-    model: policy.model ?? parent.model,
+    model: file?.model ?? policy.model ?? parent.model,
     maxTurns: policy.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS,
   });
   const wrap = (event: AgentEvent): AgentEvent => ({

@@ -10,6 +10,7 @@ import type { FileOperations, FileToolOptions } from "./file-operations.js";
 import { toParameters } from "./json-schema.js";
 import { displayPath } from "./paths.js";
 import type { ShellOperations } from "./shell.js";
+import type { SkillCatalogPort } from "./skill.js";
 import type { Tool, ToolContext, ToolKind } from "./types.js";
 
 /** Options for the built-in tool set (each definition takes what it needs). */
@@ -18,11 +19,18 @@ export interface BuiltinToolOptions {
   shellOps?: ShellOperations;
   /** Directories outside the project the read tools may also read. */
   extraReadDirs?: readonly string[];
+  /** The session's skills (src/agent/skills/): the skill tool exists only when there are some. */
+  skills?: SkillCatalogPort;
 }
 
 /** What a tool file declares. `I` is its input, inferred from `schema`. */
 export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   name: string;
+  /** The tool's name in Claude Code (`Skill`, `TodoWrite`): its hooks' matchers and permission
+   *  rules name it so. The Claude dialect's table (src/hooks/dialects/claude/index.ts) holds the
+   *  same name, since hooks/ may not import tools/; test/tools/claude-names.test.ts keeps the two
+   *  equal. */
+  claudeName?: string;
   /** Shown to the model in the tool spec (part of the cached prefix: bytes matter). */
   description: string;
   /** A strict zod object: validates the model's arguments; its keys are the tool's fields. */
@@ -39,6 +47,8 @@ export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   /** Where the system prompt's "Prefer …" line names this read tool; the line's order is part
    *  of the cached prefix and predates the definitions, so it is stated, not sorted. */
   promptRank?: number;
+  /** Whether the tool set includes this tool for these options (default: always). */
+  enabled?(opts: BuiltinToolOptions): boolean;
   /** Builds the tool for a project: its `run`, with the options the tool set was given. */
   create(ctx: ToolContext, opts: BuiltinToolOptions): Tool<I>;
 }

@@ -51,7 +51,30 @@ export {
   shellSchema,
   shellTool,
 } from "./shell.js";
-export type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
+export {
+  createSkillTool,
+  type SkillCatalogPort,
+  type SkillEntry,
+  type SkillInput,
+  skillSchema,
+  skillTool,
+  skillToolDescription,
+} from "./skill.js";
+export {
+  createTodoWriteTool,
+  TODO_MAX_ITEMS,
+  type TodoWriteInput,
+  todoWriteSchema,
+  todoWriteTool,
+} from "./todo-write.js";
+export type {
+  TodoItem,
+  Tool,
+  ToolContext,
+  ToolEvent,
+  ToolKind,
+  ToolResult,
+} from "./types.js";
 export {
   createWriteFileTool,
   type WriteFileInput,

@@ -7,6 +7,8 @@ import { grepTool } from "./grep.js";
 import { listDirTool } from "./list-dir.js";
 import { readFileTool } from "./read-file.js";
 import { shellTool } from "./shell.js";
+import { skillTool } from "./skill.js";
+import { todoWriteTool } from "./todo-write.js";
 import type { Tool, ToolContext } from "./types.js";
 import { writeFileTool } from "./write-file.js";
 
@@ -28,11 +30,15 @@ export const BUILTIN_TOOL_DEFINITIONS: readonly AnyToolDefinition[] = [
   globTool,
   grepTool,
   listDirTool,
+  todoWriteTool,
+  skillTool,
 ];
 
 /** The built-in tools for a project, in the definitions' order. */
 export function createBuiltinTools(ctx: ToolContext, opts: BuiltinToolOptions = {}): AnyTool[] {
-  return BUILTIN_TOOL_DEFINITIONS.map((def) => def.create(ctx, opts));
+  return BUILTIN_TOOL_DEFINITIONS.filter((def) => def.enabled?.(opts) ?? true).map((def) =>
+    def.create(ctx, opts),
+  );
 }
 
 /** The names of the read-only built-in tools (plan mode, agent hooks, sub-agents). */

@@ -22,8 +22,23 @@ export interface ToolResult {
   stopTurn?: string;
 }
 
-/** How a tool relates to permissions. */
-export type ToolKind = "read" | "write" | "shell";
+/**
+ * How a tool relates to permissions. `session` tools change only Keel's own state for the
+ * session (the todo list, a loaded skill's text): no project file, no program, so they never
+ * ask, and they are not "read-only" tools (plan mode's and sub-agents' file readers).
+ */
+export type ToolKind = "read" | "write" | "shell" | "session";
+
+/** One item of the model's todo list (the todo_write tool). */
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  /** The item in the present continuous ("Running the tests"), shown while in progress. */
+  activeForm: string;
+}
+
+/** Something a tool reports to the front ends while it runs (the agent turns it into an event). */
+export type ToolEvent = { type: "todos"; todos: TodoItem[] };
 
 /** A built-in (or MCP) tool. */
 export interface Tool<I extends Record<string, unknown> = Record<string, unknown>> {
@@ -51,6 +66,8 @@ export interface ToolRunOptions {
   sandboxed?: boolean;
   /** Output as it is produced (shell), for the UI; the result still carries all of it. */
   onOutput?: (text: string) => void;
+  /** State the front ends show (the todo checklist). */
+  onEvent?: (event: ToolEvent) => void;
   /** Variables laid over the environment of processes this call starts (the `export` lines
    *  SessionStart hooks wrote to CLAUDE_ENV_FILE). */
   env?: Readonly<Record<string, string>>;

@@ -3,7 +3,15 @@ import { BUILTIN_TOOL_HOOK_FACTS } from "../../src/tools/hook-facts.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 
 const cwd = "/work/proj";
-const tools = createBuiltinTools({ cwd });
+// With one skill, so the skill tool (present only when there are skills) is covered too.
+const tools = createBuiltinTools(
+  { cwd },
+  {
+    skills: {
+      skills: [{ name: "pdf", description: "PDFs", dir: "/x", source: "user", allowedTools: [] }],
+    },
+  },
+);
 
 /** A sample input for each tool with every string field set to something distinct. */
 const samples: Record<string, Record<string, unknown>> = {
@@ -14,6 +22,7 @@ const samples: Record<string, Record<string, unknown>> = {
   glob: { pattern: "**/*.ts", path: "src" },
   grep: { pattern: "TODO", path: "lib" },
   list_dir: { path: "docs" },
+  skill: { skill: "pdf" },
 };
 
 describe("each built-in tool has one hook descriptor that agrees with the tool", () => {

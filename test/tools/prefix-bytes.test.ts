@@ -51,7 +51,7 @@ describe("what the tool definitions produce, against main's bytes", () => {
       dialectTools,
     };
     if (process.env.KEEL_WRITE_FIXTURES === "1") {
-      writeFileSync(join(FIXTURES, "derived-tables.snap"), `${JSON.stringify(tables, null, 1)}\n`);
+      writeFileSync(join(FIXTURES, "derived-tables.snap"), JSON.stringify(tables, null, 1));
     }
     const fixture = JSON.parse(readFileSync(join(FIXTURES, "derived-tables.snap"), "utf8")) as {
       facts: { response?: string[] }[];
@@ -61,6 +61,9 @@ describe("what the tool definitions produce, against main's bytes", () => {
   });
 
   it("permission rules name the same tools as main's hand-written map", () => {
+    if (process.env.KEEL_WRITE_FIXTURES === "1") {
+      writeFileSync(join(FIXTURES, "rule-tool-map.snap"), JSON.stringify(RULE_TOOL_MAP, null, 1));
+    }
     const fixture = JSON.parse(
       readFileSync(join(FIXTURES, "rule-tool-map.snap"), "utf8"),
     ) as Record<string, { tools: string[]; spec: string }>;

@@ -23,7 +23,26 @@ describe("createBuiltinTools / toolSpecs", () => {
       ["glob", "read"],
       ["grep", "read"],
       ["list_dir", "read"],
+      ["todo_write", "session"],
     ]);
+  });
+
+  it("includes the skill tool only when the session has skills, listing them sorted by name", () => {
+    const entry = (name: string) => ({
+      name,
+      description: `about ${name}`,
+      dir: `/s/${name}`,
+      source: "user" as const,
+      allowedTools: [],
+    });
+    const withSkills = createBuiltinTools(
+      { cwd: "/p" },
+      { skills: { skills: [entry("zeta"), entry("alpha")] } },
+    );
+    const skill = withSkills.at(-1);
+    expect(skill?.name).toBe("skill");
+    expect(skill?.kind).toBe("session");
+    expect(skill?.description).toMatch(/- alpha: about alpha\n- zeta: about zeta$/);
   });
 
   it("derives stable JSON Schema parameters without $schema or zod's safe-integer bounds", () => {

@@ -22,7 +22,12 @@ export async function* runUserTurn(
     return;
   }
   if (invoked.kind === "none") {
-    yield* runTurn(core, prompt, signal);
+    try {
+      yield* runTurn(core, prompt, signal);
+    } finally {
+      // A skill's allowed-tools (agent.ts) last until the end of the turn that loaded it.
+      core.dispatch.turnAllowed = undefined;
+    }
     return;
   }
   core.turnModel = invoked.model;

@@ -32,6 +32,7 @@ export async function* runApproved(
             ...(readBarred ? { readBarred } : {}),
             ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}),
             onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
+            onEvent: (event) => emit({ ...event, id: call.id }),
           }),
         );
   } catch (err) {

@@ -31,9 +31,28 @@ export function applyExtraEvent(state: TranscriptState, ev: AgentEvent): Transcr
     }
     case "branch":
       return pushEntries(state, { kind: "info", lines: [`🔀 ${branchLine(ev)}`] });
+    case "todos":
+      // The model rewrites the whole list each time: the newest checklist is the current one.
+      return pushEntries(state, { kind: "info", lines: todoLines(ev.todos) });
     default:
       return state;
   }
+}
+
+/** The todo list as a checklist: done ✔, the one in progress ▶ (in its active form), to do ☐. */
+export function todoLines(todos: Extract<AgentEvent, { type: "todos" }>["todos"]): string[] {
+  if (todos.length === 0) return ["todos: (empty)"];
+  const done = todos.filter((t) => t.status === "completed").length;
+  return [
+    `todos: ${done}/${todos.length} done`,
+    ...todos.map((t) =>
+      t.status === "completed"
+        ? `  ✔ ${t.content}`
+        : t.status === "in_progress"
+          ? `  ▶ ${t.activeForm}`
+          : `  ☐ ${t.content}`,
+    ),
+  ];
 }
 
 /** A sub-agent's progress, shown inside its `task` card: its calls, failures, hooks; its cost. */

@@ -108,6 +108,41 @@ describe("session extras in the TUI", () => {
     expect(card).toContain("task → shell rm -rf /");
   });
 
+  it("shows the todo list as a checklist each time the model writes it", async () => {
+    const m = mount({
+      turn: async function* (prompt) {
+        yield { type: "turn_start", turn: 1, prompt };
+        const todos = [
+          {
+            content: "Run the tests",
+            status: "completed" as const,
+            activeForm: "Running the tests",
+          },
+          { content: "Fix the bug", status: "in_progress" as const, activeForm: "Fixing the bug" },
+          { content: "Write docs", status: "pending" as const, activeForm: "Writing docs" },
+        ];
+        yield { type: "tool_call", id: "t1", name: "todo_write", input: { todos } };
+        yield { type: "todos", id: "t1", todos };
+        yield {
+          type: "tool_result",
+          id: "t1",
+          name: "todo_write",
+          input: { todos },
+          status: "ok",
+          content: "Todo list updated: 3 items.",
+          durationMs: 1,
+        };
+        yield { type: "turn_end", turn: 1, text: "On it.", stopReason: "end" };
+      },
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("plan it\r");
+    const s = await m.screen((s) => s.includes("todos: 1/3 done"));
+    expect(s).toContain("✔ Run the tests");
+    expect(s).toContain("▶ Fixing the bug");
+    expect(s).toContain("☐ Write docs");
+  });
+
   it("lists custom commands in /help and completion, and runs /NAME args as a turn", async () => {
     const catalog = {
       commands: [

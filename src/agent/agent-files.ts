@@ -1,0 +1,108 @@
+/**
+ * Sub-agent definitions in files, as Claude Code writes them: `.claude/agents/NAME.md` and
+ * `.keel/agents/NAME.md` in the project, `~/.claude/agents` and `$KEEL_HOME/agents` for the user.
+ * Frontmatter `name`, `description`, optional `tools` (Claude or Keel names) and `model`; the
+ * body is the sub-agent's system prompt. They are offered through the task tool
+ * (`subagent_type`). A file's `tools` picks which of the session's tools the sub-agent has; it
+ * grants nothing: every call still passes the pipeline's rules, mode and hooks. The user's own
+ * files win a name clash, with a notice.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { keelToolNameFromAny } from "../hooks/index.js";
+import { byName, listField, oneLine, readFrontmatterFile } from "./skills/frontmatter.js";
+
+/** One agent file. */
+export interface AgentFile {
+  name: string;
+  /** One line: part of the task tool's description (the prefix). */
+  description: string;
+  source: "user" | "project";
+  path: string;
+  /** Keel tool names, or null for the task tool's default (the read-only tools). */
+  tools: string[] | null;
+  /** A model id, or null for the session's model (`inherit`, or a Claude alias like `sonnet`). */
+  model: string | null;
+  prompt: string;
+}
+
+/** Agent files found, and the ones that could not be used. */
+export interface AgentFileCatalog {
+  agents: AgentFile[];
+  problems: string[];
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** Claude Code's model aliases: they name Anthropic models, so Keel uses the session's model. */
+const CLAUDE_MODEL_ALIASES = new Set(["inherit", "sonnet", "opus", "haiku"]);
+
+const frontmatterSchema = z
+  .object({
+    name: z.string().regex(NAME, "letters, digits, - _ . (at most 64)"),
+    description: z.string().min(1, "must not be empty"),
+    tools: z.union([z.string(), z.array(z.string())]).optional(),
+    model: z.string().min(1).optional(),
+  })
+  .loose();
+
+/** Reads the agent folders, the user's first. */
+export function loadAgentFiles(opts: {
+  projectDir: string;
+  keelHome: string;
+  homeDir: string;
+}): AgentFileCatalog {
+  const dirs: { dir: string; source: AgentFile["source"] }[] = [
+    { dir: join(opts.keelHome, "agents"), source: "user" },
+    { dir: join(opts.homeDir, ".claude", "agents"), source: "user" },
+    { dir: join(opts.projectDir, ".keel", "agents"), source: "project" },
+    { dir: join(opts.projectDir, ".claude", "agents"), source: "project" },
+  ];
+  const catalog: AgentFileCatalog = { agents: [], problems: [] };
+  const seen = new Map<string, AgentFile>();
+  for (const { dir, source } of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir)
+        .filter((n) => n.toLowerCase().endsWith(".md"))
+        .sort();
+    } catch {
+      continue;
+    }
+    for (const file of names) {
+      const path = join(dir, file);
+      const read = readFrontmatterFile(path, frontmatterSchema);
+      if ("problem" in read) {
+        catalog.problems.push(`agents: ${read.problem}`);
+        continue;
+      }
+      const { meta } = read;
+      const winner = seen.get(meta.name);
+      if (winner !== undefined) {
+        catalog.problems.push(
+          winner.source === "user" && source === "project"
+            ? `agents: ${meta.name}: your agent ${winner.path} is used; the project's ${path} has the same name and is ignored`
+            : `agents: ${meta.name}: ${path} has the same name as ${winner.path} and is ignored`,
+        );
+        continue;
+      }
+      const tools =
+        meta.tools === undefined ? null : listField(meta.tools).map(keelToolNameFromAny);
+      const model =
+        meta.model === undefined || CLAUDE_MODEL_ALIASES.has(meta.model) ? null : meta.model;
+      const agent: AgentFile = {
+        name: meta.name,
+        description: oneLine(meta.description, 1024),
+        source,
+        path,
+        tools,
+        model,
+        prompt: read.body.trim(),
+      };
+      seen.set(meta.name, agent);
+      catalog.agents.push(agent);
+    }
+  }
+  catalog.agents.sort(byName);
+  return catalog;
+}

@@ -1,0 +1,63 @@
+/**
+ * A Markdown file with YAML frontmatter (SKILL.md, agent files): read with a size cap, the
+ * frontmatter parsed with bounded aliases and checked by a zod schema. Never throws: a bad file is
+ * a problem naming the file and the field.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { parse } from "yaml";
+import type { z } from "zod";
+
+/** Bytes a definition file may have. */
+export const DEFINITION_FILE_MAX_BYTES = 128 * 1024;
+
+/** The parsed file, or a problem worded for the user. */
+export type FrontmatterFile<T> = { meta: T; body: string } | { problem: string };
+
+/** Reads `path` and checks its frontmatter against `schema` (a file without one gets `{}`). */
+export function readFrontmatterFile<T>(path: string, schema: z.ZodType<T>): FrontmatterFile<T> {
+  let text: string;
+  try {
+    if (statSync(path).size > DEFINITION_FILE_MAX_BYTES) {
+      return { problem: `${path}: larger than ${DEFINITION_FILE_MAX_BYTES} bytes; not loaded` };
+    }
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    return { problem: `${path}: unreadable (${err instanceof Error ? err.message : String(err)})` };
+  }
+  let raw: unknown = {};
+  let body = text;
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  if (fm) {
+    body = text.slice(fm[0].length);
+    try {
+      raw = parse(fm[1] ?? "", { maxAliasCount: 10 }) ?? {};
+    } catch (err) {
+      return { problem: `${path}: frontmatter is not valid YAML (${String(err)})` };
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      problem: `${path}: frontmatter ${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? "invalid"}`,
+    };
+  }
+  return { meta: parsed.data, body };
+}
+
+/** A YAML list or a comma-separated string (`tools: Read, Grep`) as a list. */
+export function listField(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** One line: whitespace collapsed, capped (it goes into the cached prefix). */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** Code-unit order, the same on every machine and locale (bytes of the prefix depend on it). */
+export function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

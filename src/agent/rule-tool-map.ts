@@ -10,7 +10,7 @@ import { BUILTIN_TOOL_DEFINITIONS } from "../tools/index.js";
 /** What a rule of one name applies to, and whether its specifier is a command or a path. */
 export interface RuleToolEntry {
   tools: string[];
-  spec: "command" | "path" | "none";
+  spec: "command" | "path" | "domain" | "none";
 }
 
 /** Rule name → the Keel tools it covers. */
@@ -27,7 +27,7 @@ export function buildRuleToolMap(defs = BUILTIN_TOOL_DEFINITIONS): RuleToolMap {
   const map: Record<string, RuleToolEntry> = {};
   const claude = DIALECTS.claude;
   for (const def of defs) {
-    const spec = def.pathFields.includes(def.primaryArg) ? "path" : "command";
+    const spec = def.ruleSpec ?? (def.pathFields.includes(def.primaryArg) ? "path" : "command");
     map[def.name] = { tools: [def.name], spec };
     map[claude.toolName(def.name)] = { tools: [def.name], spec };
   }

@@ -10,7 +10,9 @@ import type { FileOperations, FileToolOptions } from "./file-operations.js";
 import { toParameters } from "./json-schema.js";
 import { displayPath } from "./paths.js";
 import type { ShellOperations } from "./shell.js";
+import type { ShellJobs } from "./shell-jobs.js";
 import type { Tool, ToolContext, ToolKind } from "./types.js";
+import type { WebAccess } from "./web-fetch.js";
 
 /** Options for the built-in tool set (each definition takes what it needs). */
 export interface BuiltinToolOptions {
@@ -18,6 +20,14 @@ export interface BuiltinToolOptions {
   shellOps?: ShellOperations;
   /** Directories outside the project the read tools may also read. */
   extraReadDirs?: readonly string[];
+  /** Where background jobs' output goes (the session's folder); a private temp folder if unset. */
+  jobsDir?: string;
+  /** The background jobs the shell, shell_output and kill_shell tools share (createBuiltinTools
+   *  makes one per tool set). */
+  jobs?: ShellJobs;
+  /** Network access through the SSRF guard (the agent's, from the user's settings): without
+   *  it web_fetch and web_search are not offered. */
+  web?: WebAccess;
 }
 
 /** What a tool file declares. `I` is its input, inferred from `schema`. */
@@ -34,11 +44,17 @@ export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   primaryDefault?: string;
   /** Input fields that hold a path: shown relative to the project, resolved by some dialects. */
   pathFields: readonly (keyof I & string)[];
+  /** What a permission rule's specifier matches, when not derived from `primaryArg` (a path or
+   *  a command): "domain" for `WebFetch(domain:example.com)`, "none" for tools without one. */
+  ruleSpec?: "domain" | "none";
   /** The input `keel hooks test` sends when none is given. */
   sample: I;
   /** Where the system prompt's "Prefer …" line names this read tool; the line's order is part
    *  of the cached prefix and predates the definitions, so it is stated, not sorted. */
   promptRank?: number;
+  /** Whether the tool set offers the tool (web_search only with a provider the user named):
+   *  a tool not offered adds nothing to the prefix. Default: always. */
+  offered?(opts: BuiltinToolOptions): boolean;
   /** Builds the tool for a project: its `run`, with the options the tool set was given. */
   create(ctx: ToolContext, opts: BuiltinToolOptions): Tool<I>;
 }

@@ -51,7 +51,16 @@ export {
   shellSchema,
   shellTool,
 } from "./shell.js";
+export { type JobSummary, ShellJobs } from "./shell-jobs.js";
 export type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
+export {
+  type WebAccess,
+  type WebGetResult,
+  type WebSearchHit,
+  type WebSearchOutcome,
+  webFetchTool,
+} from "./web-fetch.js";
+export { webSearchTool } from "./web-search.js";
 export {
   createWriteFileTool,
   type WriteFileInput,

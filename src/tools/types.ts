@@ -22,8 +22,9 @@ export interface ToolResult {
   stopTurn?: string;
 }
 
-/** How a tool relates to permissions. */
-export type ToolKind = "read" | "write" | "shell";
+/** How a tool relates to permissions. "network": no local side effects, but it sends data out
+ *  (web_fetch): it asks in every mode but bypass, plan mode included (src/agent/permissions.ts). */
+export type ToolKind = "read" | "write" | "shell" | "network";
 
 /** A built-in (or MCP) tool. */
 export interface Tool<I extends Record<string, unknown> = Record<string, unknown>> {
@@ -39,6 +40,8 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
   primaryArg(input: I): string | undefined;
   /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */
   run(input: I, opts: ToolRunOptions): Promise<ToolResult>;
+  /** Ends what the tool keeps running (background shell jobs) when the session ends. */
+  dispose?(): Promise<void>;
 }
 
 /** What a tool run gets besides its input. */

@@ -21,6 +21,10 @@ export const CLAUDE_TOOLS: ToolTable = {
   grep: { name: "Grep", fields: { ignore_case: "-i" } },
   list_dir: { name: "LS" },
   task: { name: "Task" },
+  shell_output: { name: "BashOutput", fields: { id: "bash_id" } },
+  kill_shell: { name: "KillShell", fields: { id: "shell_id" } },
+  web_fetch: { name: "WebFetch" },
+  web_search: { name: "WebSearch" },
 };
 
 /** Hooks from `~/.claude/settings.json` and `.claude/settings*.json`. */

@@ -36,7 +36,11 @@ export function buildRuleToolMap(defs = BUILTIN_TOOL_DEFINITIONS): RuleToolMap {
   const readTool = defs.find((d) => d.readOnly && claude.toolName(d.name) === "Read");
   const editTool = defs.find((d) => d.kind === "write" && claude.toolName(d.name) === "Edit");
   if (readTool) {
-    map.Read = { tools: defs.filter((d) => d.readOnly).map((d) => d.name), spec: "path" };
+    // Tools that read files; shell_output and kill_shell (read-only, no path) are not among them.
+    map.Read = {
+      tools: defs.filter((d) => d.readOnly && d.pathFields.length > 0).map((d) => d.name),
+      spec: "path",
+    };
   }
   if (editTool) {
     map.Edit = { tools: defs.filter((d) => d.kind === "write").map((d) => d.name), spec: "path" };

@@ -5,7 +5,6 @@
  * The process itself is started by the shell tool (src/tools/shell.ts, the one place a tool
  * starts a program): this file only keeps what was started.
  */
-import type { ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +16,17 @@ export const JOB_READ_BYTES = 30_000;
 /** Background jobs one session may have running at once. */
 export const MAX_RUNNING_JOBS = 16;
 const KILL_GRACE_MS = 500;
+
+/** What a job keeps of the process the shell tool started (a ChildProcess; structural, so
+ *  this file does not import child_process: test/security/execution-sites.test.ts). */
+export interface JobProcess {
+  readonly pid?: number | undefined;
+  readonly stdout: NodeJS.EventEmitter | null;
+  readonly stderr: NodeJS.EventEmitter | null;
+  on(event: "error", listener: (err: Error) => void): unknown;
+  on(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  unref(): void;
+}
 
 /** One job's state, as `shell_output` reports it. */
 export type JobStatus =
@@ -64,7 +74,7 @@ export class ShellJobs {
   }
 
   /** Registers a started process; its output is written to the job's file from now on. */
-  add(child: ChildProcess, command: string, sandboxed: boolean): string {
+  add(child: JobProcess, command: string, sandboxed: boolean): string {
     const id = `bg${this.next++}`;
     const file = join(this.folder(), `${id}.out`);
     const job: Job = {

@@ -222,7 +222,7 @@ describe("precedence and syntax", () => {
       join(w.home, ".claude", "settings.json"),
       JSON.stringify({
         permissions: {
-          allow: ["WebFetch(domain:github.com)", "Bash(npm test:*)", 7, "Bash(oops"],
+          allow: ["NotebookEdit", "Bash(npm test:*)", 7, "Bash(oops"],
           deny: "Read(./.env)",
           ask: ["Frobnicate", "Read(../x)"],
         },
@@ -236,7 +236,7 @@ describe("precedence and syntax", () => {
     expect(loaded.rules.map((r) => r.text)).toEqual(["Bash(npm test:*)"]);
     expect(loaded.skipped.map((s) => s.text)).toEqual([
       "Frobnicate",
-      "WebFetch(domain:github.com)",
+      "NotebookEdit",
     ]);
     expect(loaded.problems.join("\n")).toContain("permissions.deny: must be a list");
     expect(loaded.problems.join("\n")).toContain('"Bash(oops"');

@@ -3,7 +3,12 @@ import { BUILTIN_TOOL_HOOK_FACTS } from "../../src/tools/hook-facts.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 
 const cwd = "/work/proj";
-const tools = createBuiltinTools({ cwd });
+// Every definition offered: web tools come only with web access (and a search provider).
+const web = {
+  get: async () => ({ ok: false as const, message: "offline" }),
+  search: async () => ({ ok: true as const, hits: [] }),
+};
+const tools = createBuiltinTools({ cwd }, { web });
 
 /** A sample input for each tool with every string field set to something distinct. */
 const samples: Record<string, Record<string, unknown>> = {
@@ -14,6 +19,10 @@ const samples: Record<string, Record<string, unknown>> = {
   glob: { pattern: "**/*.ts", path: "src" },
   grep: { pattern: "TODO", path: "lib" },
   list_dir: { path: "docs" },
+  shell_output: { id: "bg1" },
+  kill_shell: { id: "bg2" },
+  web_fetch: { url: "https://example.com/a" },
+  web_search: { query: "keel" },
 };
 
 describe("each built-in tool has one hook descriptor that agrees with the tool", () => {

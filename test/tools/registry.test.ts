@@ -23,7 +23,25 @@ describe("createBuiltinTools / toolSpecs", () => {
       ["glob", "read"],
       ["grep", "read"],
       ["list_dir", "read"],
+      ["shell_output", "read"],
+      ["kill_shell", "read"],
     ]);
+  });
+
+  it("offers web_fetch with web access, web_search only with a search provider too", () => {
+    const get = async () => ({ ok: false as const, message: "offline" });
+    const names = (ts: ReturnType<typeof createBuiltinTools>) => ts.map((t) => t.name).slice(9);
+    expect(names(createBuiltinTools({ cwd: "/tmp/x" }, { web: { get } }))).toEqual(["web_fetch"]);
+    const search = async () => ({ ok: true as const, hits: [] });
+    expect(names(createBuiltinTools({ cwd: "/tmp/x" }, { web: { get, search } }))).toEqual([
+      "web_fetch",
+      "web_search",
+    ]);
+    expect(
+      toolSpecs(createBuiltinTools({ cwd: "/tmp/x" }, { web: { get, search } }))
+        .slice(0, 9)
+        .map((s) => JSON.stringify(s)),
+    ).toEqual(toolSpecs(tools).map((s) => JSON.stringify(s)));
   });
 
   it("derives stable JSON Schema parameters without $schema or zod's safe-integer bounds", () => {
@@ -38,6 +56,7 @@ describe("createBuiltinTools / toolSpecs", () => {
       properties: {
         command: expect.objectContaining({ type: "string" }),
         timeout_ms: expect.objectContaining({ type: "integer", minimum: 1, maximum: 600000 }),
+        run_in_background: expect.objectContaining({ type: "boolean" }),
       },
       required: ["command"],
       type: "object",
@@ -66,7 +85,7 @@ describe("validateToolInput", () => {
     expect(r).toEqual({
       ok: false,
       error:
-        "shell: invalid arguments: `command` is required (string); `timeout_ms` must be at most 600000; unknown field `cmd` (expected {command, timeout_ms?}).",
+        "shell: invalid arguments: `command` is required (string); `timeout_ms` must be at most 600000; unknown field `cmd` (expected {command, run_in_background?, timeout_ms?}).",
     });
     const wrong = validateToolInput(tool("edit_file"), {
       path: "a",

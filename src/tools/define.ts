@@ -38,6 +38,8 @@ export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   /** A strict zod object: validates the model's arguments; its keys are the tool's fields. */
   schema: z.ZodObject & z.ZodType<I>;
   kind: ToolKind;
+  /** See Tool.changesState. */
+  changesState?: boolean;
   /** The input field `if` conditions and permission rules match (`command`, `path`). */
   primaryArg: keyof I & string;
   /** The primary argument's value when the input leaves it out (glob/grep search "."). */
@@ -102,6 +104,7 @@ export function toolFrame<I extends Record<string, unknown>>(
     schema: def.schema,
     parameters: def.parameters,
     kind: def.kind,
+    ...(def.changesState ? { changesState: true } : {}),
     primaryArg: (input) => {
       const v = input[def.primaryArg] ?? def.primaryDefault;
       if (typeof v !== "string") return undefined;

@@ -20,6 +20,7 @@ export const killShellTool = defineTool({
   description: DESCRIPTION,
   schema: killShellSchema,
   kind: "read",
+  changesState: true,
   primaryArg: "id",
   ruleSpec: "none",
   pathFields: [],

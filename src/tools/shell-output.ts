@@ -14,7 +14,7 @@ export const shellOutputSchema = z.strictObject({
 });
 export type ShellOutputInput = z.infer<typeof shellOutputSchema>;
 
-const DESCRIPTION = `Return a background job's new output (since the last shell_output call on it) and its status: running, or how it ended. Jobs are started by the shell tool with run_in_background.`;
+const DESCRIPTION = `Return a background job's new output (since the last shell_output call on it) and its status: running, or how it ended. Jobs are started by the shell tool with run_in_background. To wait for more output, do other work or run a short sleep with the shell tool first: reading again at once returns nothing new.`;
 
 export const shellOutputTool = defineTool({
   name: "shell_output",

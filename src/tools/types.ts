@@ -36,6 +36,9 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
   /** The JSON Schema sent to the model (derived from `schema`). */
   parameters: Record<string, unknown>;
   kind: ToolKind;
+  /** A read-only tool that still changes state (kill_shell ends a job): reads after it are
+   *  not repeats (the storm breaker, src/agent/repair/storm.ts). */
+  changesState?: boolean;
   /** The argument `if` conditions and permission rules match: command for shell, path for file tools. */
   primaryArg(input: I): string | undefined;
   /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */

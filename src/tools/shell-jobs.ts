@@ -24,7 +24,10 @@ export interface JobProcess {
   readonly stdout: NodeJS.EventEmitter | null;
   readonly stderr: NodeJS.EventEmitter | null;
   on(event: "error", listener: (err: Error) => void): unknown;
-  on(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(
+    event: "exit",
+    listener: (code: number | null, signal: NodeJS.Signals | null) => void,
+  ): unknown;
   unref(): void;
 }
 

@@ -7,7 +7,6 @@
  * as web content, not instructions. Kind "network": no local side effects, but the URL itself
  * carries data out, so every call asks (plan mode too) unless a rule allows it.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { defineTool, toolFrame } from "./define.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
@@ -98,7 +97,7 @@ async function render(got: Extract<WebGetResult, { ok: true }>): Promise<ToolRes
   const cut = text.length > WEB_FETCH_MODEL_CHARS;
   if (cut) text = text.slice(0, WEB_FETCH_MODEL_CHARS);
   // A fresh tag per call: a page cannot close the fence early by writing the closing line.
-  const tag = randomBytes(6).toString("hex");
+  const tag = fenceTag();
   const notes: string[] = [];
   if (got.truncated) notes.push("[the download stopped at the size cap: the page is incomplete]");
   if (cut) notes.push(`[cut at ${WEB_FETCH_MODEL_CHARS} characters]`);
@@ -132,4 +131,10 @@ async function toMarkdown(html: string): Promise<string> {
     // A page turndown cannot parse is shown as text with the tags stripped.
     return html.replace(/<[^>]*>/g, " ");
   }
+}
+
+/** A fresh 12-hex-digit tag for the fence around web text (Web Crypto: no node:crypto load). */
+export function fenceTag(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -5,11 +5,10 @@
  * the prefix is what it was. Kind "network": the query leaves the machine, so each call asks
  * unless a rule allows it.
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { defineTool, toolFrame } from "./define.js";
 import type { Tool, ToolContext } from "./types.js";
-import type { WebAccess } from "./web-fetch.js";
+import { fenceTag, type WebAccess } from "./web-fetch.js";
 
 export const webSearchSchema = z.strictObject({
   query: z.string().min(1).max(500).describe("What to search the web for."),
@@ -44,7 +43,7 @@ export function createWebSearchTool(
       }
       const got = await search(input.query, { signal });
       if (!got.ok) return { content: `web_search: ${got.message}`, isError: true };
-      const tag = randomBytes(6).toString("hex");
+      const tag = fenceTag();
       const body =
         got.hits.length === 0
           ? "(no results)"

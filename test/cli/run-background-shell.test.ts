@@ -48,7 +48,8 @@ describe("keel run: background shell", () => {
     const world = await newWorld(
       script(
         reply().tool("shell", {
-          command: "echo first; echo $$ > pid; sleep 0.5; echo second; sleep 30 & echo $! > child; wait",
+          command:
+            "echo first; echo $$ > pid; sleep 0.5; echo second; sleep 30 & echo $! > child; wait",
           run_in_background: true,
         }),
         reply().tool("shell", { command: "sleep 1.2" }),
@@ -121,7 +122,8 @@ function readdirJobs(world: World): string[] {
   for (const project of readdirSync(root)) {
     for (const entry of readdirSync(join(root, project))) {
       if (!entry.endsWith(".jobs")) continue;
-      for (const f of readdirSync(join(root, project, entry))) out.push(join(root, project, entry, f));
+      for (const f of readdirSync(join(root, project, entry)))
+        out.push(join(root, project, entry, f));
     }
   }
   return out;

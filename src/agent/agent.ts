@@ -479,6 +479,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           // shutdown must not throw; nothing else to do at exit.
         }
         await mcp?.close();
+        // Background shell jobs end with the session (src/tools/shell-jobs.ts).
+        await Promise.all(tools.map((t) => t.dispose?.().catch(() => undefined)));
       })(),
     memory: () => memory,
     getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),

@@ -144,7 +144,7 @@ export class AgentCore {
   /** Whether a tool changes state (storm breaker: a change makes re-reading legitimate). */
   isMutating(name: string): boolean {
     const tool = this.dispatch.tools.find((t) => t.name === name);
-    return tool === undefined || tool.kind !== "read";
+    return tool === undefined || tool.kind !== "read" || tool.changesState === true;
   }
 
   /** Queues hook text for the next user message (new content: nothing sent is edited). */

@@ -18,6 +18,7 @@ export { VolatileScratch } from "./scratch.js";
 export { type OpenedSession, type OpenSessionOptions, openAgentSession } from "./session.js";
 export { type AgentRunnerOptions, createAgentRunner, VERDICT_TOOL } from "./subagent.js";
 export { SYSTEM_PROMPT } from "./system-prompt.js";
+export { sessionToolOptions } from "./tool-options.js";
 export type {
   Agent,
   AgentOptions,
@@ -27,3 +28,4 @@ export type {
   TurnOptions,
   UsageEntry,
 } from "./types.js";
+export { type WebSetup, webAccessFor } from "./web-access.js";

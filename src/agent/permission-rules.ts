@@ -89,14 +89,10 @@ export interface RuleDecision {
 
 /** Claude Code tools Keel does not have: their rules are reported, not applied. */
 const NOT_IN_KEEL = new Set([
-  "WebFetch",
-  "WebSearch",
   "NotebookEdit",
   "NotebookRead",
   "TodoRead",
-  "KillShell",
   "KillBash",
-  "BashOutput",
   "ExitPlanMode",
   "SlashCommand",
 ]);
@@ -166,6 +162,11 @@ export function parseRule(
     };
     return { ok: true, rule: { ...base, test } };
   }
+  if (entry.spec === "domain") {
+    const domain = domainMatcher(spec, kind);
+    if (!domain.ok) return { ok: false, level: "error", why: domain.why };
+    return { ok: true, rule: { ...base, test: (c) => tools.has(c.toolName) && domain.test(c) } };
+  }
   if (entry.spec === "command") {
     const matches = commandMatcher(spec);
     const test =
@@ -179,6 +180,41 @@ export function parseRule(
   return {
     ok: true,
     rule: { ...base, test: (c) => tools.has(c.toolName) && pathOf(c, path.test, kind) },
+  };
+}
+
+/**
+ * A `domain:example.com` specifier (WebFetch) as a test of the call's URL host, spelled as the
+ * URL parser spells it. An allow rule holds for that host exactly; a deny or ask rule for it and
+ * every subdomain (failing safe: `deny domain:example.com` also keeps `evil.example.com` out).
+ * `domain:*.example.com` names the subdomains for every kind.
+ */
+function domainMatcher(
+  spec: string,
+  kind: RuleKind,
+): { ok: true; test: (c: RuleCall) => boolean } | { ok: false; why: string } {
+  const m = /^domain:\s*(\*\.)?(\S+)$/.exec(spec);
+  if (!m) return { ok: false, why: "a WebFetch specifier is domain:<host> (domain:example.com)" };
+  let host: string;
+  try {
+    host = new URL(`http://${m[2]}/`).hostname;
+  } catch {
+    return { ok: false, why: `not a host name: ${m[2]}` };
+  }
+  const subdomains = m[1] !== undefined || kind !== "allow";
+  const exact = m[1] === undefined;
+  return {
+    ok: true,
+    test: (c) => {
+      const url = typeof c.input.url === "string" ? c.input.url : "";
+      let got: string;
+      try {
+        got = new URL(url).hostname;
+      } catch {
+        return false;
+      }
+      return (exact && got === host) || (subdomains && got.endsWith(`.${host}`));
+    },
   };
 }
 

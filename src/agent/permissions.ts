@@ -43,6 +43,16 @@ export function allowScope(
       command.length <= 40 && !command.includes("\n") ? `\`${command}\`` : "this exact command";
     return { key: `${toolName}:${command}`, label: `Always allow ${shown} for this session` };
   }
+  if (kind === "network") {
+    // "Always" covers one host: approving docs.example.com is not approving every address.
+    const host = hostOf(primary);
+    if (host !== undefined) {
+      return {
+        key: `${toolName}:domain:${host}`,
+        label: `Always allow ${toolName} to ${host} for this session`,
+      };
+    }
+  }
   // A write tool's primary argument is the path it writes (write_file, edit_file).
   const any = kind === "write" && primary !== undefined ? "on any file" : "with any arguments";
   return { key: toolName, label: `Allow all ${toolName} calls for this session, ${any}` };
@@ -87,6 +97,11 @@ export function modeVerdict(opts: {
     }
     return { kind: "ask", reason: auto.approved ? "" : auto.reason };
   }
+  if (kind === "network") {
+    // No local side effects, but the request itself carries data out (a URL can hold anything
+    // the model read): a person approves it in every mode, plan mode and acceptEdits included.
+    return { kind: "ask", reason: `${toolName} sends a request to the web` };
+  }
   if (mode === "plan") {
     return {
       kind: "refuse",
@@ -96,4 +111,14 @@ export function modeVerdict(opts: {
   return mode === "acceptEdits"
     ? { kind: "allow" }
     : { kind: "ask", reason: `${toolName} changes files` };
+}
+
+/** The host of a URL (lower-case, as the URL parser spells it), or undefined. */
+export function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
 }

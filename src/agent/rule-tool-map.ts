@@ -10,8 +10,9 @@ import { BUILTIN_TOOL_DEFINITIONS } from "../tools/index.js";
 /** What a rule of one name applies to, and whether its specifier is a command or a path. */
 export interface RuleToolEntry {
   tools: string[];
-  /** `name`: the specifier matches one input field's value (`Skill(release-notes)`). */
-  spec: "command" | "path" | "name" | "none";
+  /** `name`: the specifier matches one input field's value (`Skill(release-notes)`);
+   *  `domain`: a URL's host (`WebFetch(domain:example.com)`). */
+  spec: "command" | "path" | "name" | "domain" | "none";
   /** The input field a `name` specifier matches. */
   field?: string;
 }
@@ -35,7 +36,10 @@ export function buildRuleToolMap(defs = BUILTIN_TOOL_DEFINITIONS): RuleToolMap {
     const entry: RuleToolEntry =
       def.kind === "session"
         ? { tools: [def.name], spec: "name", field: def.primaryArg }
-        : { tools: [def.name], spec: def.pathFields.includes(def.primaryArg) ? "path" : "command" };
+        : {
+            tools: [def.name],
+            spec: def.ruleSpec ?? (def.pathFields.includes(def.primaryArg) ? "path" : "command"),
+          };
     map[def.name] = entry;
     map[claude.toolName(def.name)] = entry;
   }
@@ -44,7 +48,11 @@ export function buildRuleToolMap(defs = BUILTIN_TOOL_DEFINITIONS): RuleToolMap {
   const readTool = defs.find((d) => d.readOnly && claude.toolName(d.name) === "Read");
   const editTool = defs.find((d) => d.kind === "write" && claude.toolName(d.name) === "Edit");
   if (readTool) {
-    map.Read = { tools: defs.filter((d) => d.readOnly).map((d) => d.name), spec: "path" };
+    // Tools that read files; shell_output and kill_shell (read-only, no path) are not among them.
+    map.Read = {
+      tools: defs.filter((d) => d.readOnly && d.pathFields.length > 0).map((d) => d.name),
+      spec: "path",
+    };
   }
   if (editTool) {
     map.Edit = { tools: defs.filter((d) => d.kind === "write").map((d) => d.name), spec: "path" };

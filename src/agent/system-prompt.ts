@@ -15,7 +15,10 @@ function andList(names: readonly string[]): string {
 /** The line telling the model which tools to prefer for what. */
 function toolLine(defs: readonly AnyToolDefinition[]): string {
   const rank = (d: AnyToolDefinition) => d.promptRank ?? Number.MAX_SAFE_INTEGER;
-  const readers = defs.filter((d) => d.readOnly).sort((a, b) => rank(a) - rank(b));
+  // Read tools without a rank (shell_output, kill_shell) are about jobs, not files: not named.
+  const readers = defs
+    .filter((d) => d.readOnly && d.promptRank !== undefined)
+    .sort((a, b) => rank(a) - rank(b));
   const shells = defs.filter((d) => d.kind === "shell").map((d) => d.name);
   return `- Prefer ${andList(readers.map((d) => d.name))} for reading and searching; use ${andList(shells)} for builds, tests, git and other programs.`;
 }

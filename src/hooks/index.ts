@@ -37,6 +37,8 @@ export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeSnapshot } from "./snapshot.js";
+export type { GuardedGetOptions, GuardedGetResult } from "./ssrf-get.js";
+export { guardedGet } from "./ssrf-get.js";
 export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";
 export { primaryArgOf, toolCatalog } from "./tool-descriptor.js";
 export type { TrustDefinitionSet } from "./trust.js";

@@ -17,6 +17,8 @@ export interface ConnectRequest {
   url: URL;
   headers: Record<string, string>;
   body: string;
+  /** Default POST (http hooks); web_fetch GETs. */
+  method?: "GET" | "POST";
   signal: AbortSignal;
   /** Response bytes kept; the rest is discarded and `truncated` set. */
   maxResponseBytes: number;
@@ -27,6 +29,8 @@ export interface ConnectResponse {
   status: number;
   /** The Location header of a 3xx, for the warning. */
   location: string | null;
+  /** The Content-Type header, when there is one. */
+  contentType?: string;
   body: string;
   truncated: boolean;
 }
@@ -75,8 +79,11 @@ export const nodeConnector: Connector = (req) =>
       family: req.family,
       port: req.url.port ? Number(req.url.port) : https ? 443 : 80,
       path: `${req.url.pathname}${req.url.search}`,
-      method: "POST",
-      headers: { ...req.headers, host: req.url.host, "content-length": String(body.length) },
+      method: req.method ?? "POST",
+      headers:
+        req.method === "GET"
+          ? { ...req.headers, host: req.url.host }
+          : { ...req.headers, host: req.url.host, "content-length": String(body.length) },
       signal: req.signal,
       // One connection per hook run: a pooled socket could outlive the checked address.
       agent: false,
@@ -87,9 +94,11 @@ export const nodeConnector: Connector = (req) =>
       outgoing = (https ? httpsRequest : httpRequest)(options, (res) => {
         readCapped(res, req.maxResponseBytes).then(({ body: data, truncated }) => {
           const location = res.headers.location;
+          const type = res.headers["content-type"];
           resolve({
             status: res.statusCode ?? 0,
             location: typeof location === "string" ? location : null,
+            ...(typeof type === "string" ? { contentType: type } : {}),
             body: data.toString("utf8"),
             truncated,
           });
@@ -101,5 +110,5 @@ export const nodeConnector: Connector = (req) =>
       return;
     }
     outgoing.on("error", reject);
-    outgoing.end(body);
+    outgoing.end(req.method === "GET" ? undefined : body);
   });

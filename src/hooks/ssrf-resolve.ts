@@ -36,10 +36,19 @@ export interface CheckTargetOptions {
   /** A WHATWG-parsed URL's hostname (IPv6 in brackets). */
   hostname: string;
   allowPrivateNetworks: boolean;
+  /** Default true (http hooks); web_fetch refuses loopback unless the user's settings allow. */
+  allowLoopback?: boolean;
+  /** Who is refused, for the message ("http hooks", "web_fetch"). */
+  who?: string;
   resolver?: Resolver;
 }
 
-function refusal(hostname: string, address: string, cls: AddressClass): TargetCheck {
+function refusal(
+  hostname: string,
+  address: string,
+  cls: AddressClass,
+  opts: CheckTargetOptions,
+): TargetCheck {
   const via = hostname.replace(/^\[|\]$/g, "") === address ? "" : ` (${hostname} resolves to it)`;
   return {
     ok: false,
@@ -50,19 +59,24 @@ function refusal(hostname: string, address: string, cls: AddressClass): TargetCh
       `refused to connect to ${address}${via}: ${cls} address. ` +
       (cls === "private" || cls === "link-local" || cls === "cgnat" || cls === "unique-local"
         ? 'Private networks are reachable only when the user-level setting "allowPrivateNetworks" is true.'
-        : "http hooks may reach loopback and public addresses only."),
+        : cls === "loopback"
+          ? `${opts.who ?? "this request"} may not reach loopback addresses unless the user's settings allow it.`
+          : `${opts.who ?? "http hooks"} may reach ${opts.allowLoopback === false ? "" : "loopback and "}public addresses only.`),
   };
 }
 
 /** Resolves `hostname` once and checks every address. Never throws. */
 export async function checkTarget(opts: CheckTargetOptions): Promise<TargetCheck> {
-  const guard = { allowPrivateNetworks: opts.allowPrivateNetworks };
+  const guard = {
+    allowPrivateNetworks: opts.allowPrivateNetworks,
+    ...(opts.allowLoopback !== undefined ? { allowLoopback: opts.allowLoopback } : {}),
+  };
   const literal = ipLiteralOf(opts.hostname);
   if (literal) {
     const verdict = checkAddress(literal.address, guard);
     return verdict.allowed
       ? { ok: true, address: literal.address, family: literal.family }
-      : refusal(opts.hostname, literal.address, verdict.class);
+      : refusal(opts.hostname, literal.address, verdict.class, opts);
   }
   let addresses: ResolvedAddress[];
   try {
@@ -85,7 +99,7 @@ export async function checkTarget(opts: CheckTargetOptions): Promise<TargetCheck
     const literalOfResolved = ipLiteralOf(address);
     const verdict = checkAddress(address, guard);
     if (!verdict.allowed || !literalOfResolved) {
-      return refusal(opts.hostname, address, verdict.class);
+      return refusal(opts.hostname, address, verdict.class, opts);
     }
     chosen ??= literalOfResolved;
   }

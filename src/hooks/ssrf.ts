@@ -172,16 +172,19 @@ export function classifyAddress(address: string): AddressClass {
 /** Whether an address of this class may be reached, given the user-level setting. */
 export function isClassAllowed(
   cls: AddressClass,
-  opts: { allowPrivateNetworks: boolean },
+  opts: { allowPrivateNetworks: boolean; allowLoopback?: boolean },
 ): boolean {
-  if (cls === "loopback" || cls === "public") return true;
+  // Loopback is open to http hooks (the user wrote them); web_fetch, where the model names the
+  // URL, passes allowLoopback: false unless the user's settings open it.
+  if (cls === "loopback") return opts.allowLoopback !== false;
+  if (cls === "public") return true;
   return opts.allowPrivateNetworks && PRIVATE_CLASSES.has(cls);
 }
 
 /** Classifies an address and decides whether an http hook may connect to it. */
 export function checkAddress(
   address: string,
-  opts: { allowPrivateNetworks: boolean },
+  opts: { allowPrivateNetworks: boolean; allowLoopback?: boolean },
 ): AddressVerdict {
   const cls = classifyAddress(address);
   return { address, class: cls, allowed: isClassAllowed(cls, opts) };

@@ -10,8 +10,10 @@ import type { FileOperations, FileToolOptions } from "./file-operations.js";
 import { toParameters } from "./json-schema.js";
 import { displayPath } from "./paths.js";
 import type { ShellOperations } from "./shell.js";
+import type { ShellJobs } from "./shell-jobs.js";
 import type { SkillCatalogPort } from "./skill.js";
 import type { Tool, ToolContext, ToolKind } from "./types.js";
+import type { WebAccess } from "./web-fetch.js";
 
 /** Options for the built-in tool set (each definition takes what it needs). */
 export interface BuiltinToolOptions {
@@ -21,6 +23,14 @@ export interface BuiltinToolOptions {
   extraReadDirs?: readonly string[];
   /** The session's skills (src/agent/skills/): the skill tool exists only when there are some. */
   skills?: SkillCatalogPort;
+  /** Where background jobs' output goes (the session's folder); a private temp folder if unset. */
+  jobsDir?: string;
+  /** The background jobs the shell, shell_output and kill_shell tools share (createBuiltinTools
+   *  makes one per tool set). */
+  jobs?: ShellJobs;
+  /** Network access through the SSRF guard (the agent's, from the user's settings): without
+   *  it web_fetch and web_search are not offered. */
+  web?: WebAccess;
 }
 
 /** What a tool file declares. `I` is its input, inferred from `schema`. */
@@ -36,19 +46,25 @@ export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   /** A strict zod object: validates the model's arguments; its keys are the tool's fields. */
   schema: z.ZodObject & z.ZodType<I>;
   kind: ToolKind;
+  /** See Tool.changesState. */
+  changesState?: boolean;
   /** The input field `if` conditions and permission rules match (`command`, `path`). */
   primaryArg: keyof I & string;
   /** The primary argument's value when the input leaves it out (glob/grep search "."). */
   primaryDefault?: string;
   /** Input fields that hold a path: shown relative to the project, resolved by some dialects. */
   pathFields: readonly (keyof I & string)[];
+  /** What a permission rule's specifier matches, when not derived from `primaryArg` (a path or
+   *  a command): "domain" for `WebFetch(domain:example.com)`, "none" for tools without one. */
+  ruleSpec?: "domain" | "none";
   /** The input `keel hooks test` sends when none is given. */
   sample: I;
   /** Where the system prompt's "Prefer …" line names this read tool; the line's order is part
    *  of the cached prefix and predates the definitions, so it is stated, not sorted. */
   promptRank?: number;
-  /** Whether the tool set includes this tool for these options (default: always). */
-  enabled?(opts: BuiltinToolOptions): boolean;
+  /** Whether the tool set offers the tool (web_search only with a provider the user named):
+   *  a tool not offered adds nothing to the prefix. Default: always. */
+  offered?(opts: BuiltinToolOptions): boolean;
   /** Builds the tool for a project: its `run`, with the options the tool set was given. */
   create(ctx: ToolContext, opts: BuiltinToolOptions): Tool<I>;
 }
@@ -96,6 +112,7 @@ export function toolFrame<I extends Record<string, unknown>>(
     schema: def.schema,
     parameters: def.parameters,
     kind: def.kind,
+    ...(def.changesState ? { changesState: true } : {}),
     primaryArg: (input) => {
       const v = input[def.primaryArg] ?? def.primaryDefault;
       if (typeof v !== "string") return undefined;

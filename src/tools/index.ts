@@ -51,6 +51,7 @@ export {
   shellSchema,
   shellTool,
 } from "./shell.js";
+export { type JobSummary, ShellJobs } from "./shell-jobs.js";
 export {
   createSkillTool,
   type SkillCatalogPort,
@@ -75,6 +76,14 @@ export type {
   ToolKind,
   ToolResult,
 } from "./types.js";
+export {
+  type WebAccess,
+  type WebGetResult,
+  type WebSearchHit,
+  type WebSearchOutcome,
+  webFetchTool,
+} from "./web-fetch.js";
+export { webSearchTool } from "./web-search.js";
 export {
   createWriteFileTool,
   type WriteFileInput,

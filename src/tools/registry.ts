@@ -4,12 +4,17 @@ import type { AnyToolDefinition, BuiltinToolOptions } from "./define.js";
 import { editFileTool } from "./edit-file.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
+import { killShellTool } from "./kill-shell.js";
 import { listDirTool } from "./list-dir.js";
 import { readFileTool } from "./read-file.js";
-import { shellTool } from "./shell.js";
+import { defaultShellOperations, shellTool } from "./shell.js";
+import { ShellJobs } from "./shell-jobs.js";
+import { shellOutputTool } from "./shell-output.js";
 import { skillTool } from "./skill.js";
 import { todoWriteTool } from "./todo-write.js";
 import type { Tool, ToolContext } from "./types.js";
+import { webFetchTool } from "./web-fetch.js";
+import { webSearchTool } from "./web-search.js";
 import { writeFileTool } from "./write-file.js";
 
 export type { BuiltinToolOptions } from "./define.js";
@@ -30,14 +35,21 @@ export const BUILTIN_TOOL_DEFINITIONS: readonly AnyToolDefinition[] = [
   globTool,
   grepTool,
   listDirTool,
+  shellOutputTool,
+  killShellTool,
+  webFetchTool,
+  webSearchTool,
   todoWriteTool,
   skillTool,
 ];
 
 /** The built-in tools for a project, in the definitions' order. */
 export function createBuiltinTools(ctx: ToolContext, opts: BuiltinToolOptions = {}): AnyTool[] {
-  return BUILTIN_TOOL_DEFINITIONS.filter((def) => def.enabled?.(opts) ?? true).map((def) =>
-    def.create(ctx, opts),
+  // One job table for the shell, shell_output and kill_shell of this tool set.
+  const jobs =
+    opts.jobs ?? new ShellJobs(opts.jobsDir, (opts.shellOps ?? defaultShellOperations).killGroup);
+  return BUILTIN_TOOL_DEFINITIONS.filter((def) => def.offered?.(opts) ?? true).map((def) =>
+    def.create(ctx, { ...opts, jobs }),
   );
 }
 

@@ -2,7 +2,9 @@
  * shell: runs `sh -c <command>` in the project directory, in its own process group, with a
  * timeout and an output cap. On timeout or abort the whole group gets SIGTERM, then SIGKILL.
  * Background processes that outlive the shell keep running, but their output is detached: the
- * tool returns once the shell exits and the pipes drain (or a short grace passes).
+ * tool returns once the shell exits and the pipes drain (or a short grace passes). With
+ * `run_in_background` the command itself becomes a job (shell-jobs.ts): the call returns its id
+ * at once, after the same checks and in the same sandbox as a foreground call.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
@@ -12,6 +14,7 @@ import { defineTool, toolFrame } from "./define.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
 import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
+import { MAX_RUNNING_JOBS, ShellJobs } from "./shell-jobs.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Default and maximum timeout of one command. */
@@ -39,6 +42,12 @@ export const shellSchema = z.strictObject({
     .describe(
       `Timeout in milliseconds (default ${SHELL_DEFAULT_TIMEOUT_MS}, max ${SHELL_MAX_TIMEOUT_MS}).`,
     ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run the command as a background job: returns a job id at once; read its output with shell_output, end it with kill_shell.",
+    ),
 });
 export type ShellInput = z.infer<typeof shellSchema>;
 
@@ -48,7 +57,7 @@ const DESCRIPTION = `Run a shell command with \`sh -c\` in the project directory
 - Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms up to ${SHELL_MAX_TIMEOUT_MS / 1000} s); on timeout the command and everything it started are killed.
 - Output beyond about ${SHELL_MODEL_OUTPUT_BYTES / 1000} KB is cut in the middle; pipe through head, tail or grep for long output.
 - Each call runs in a fresh shell: \`cd\` and exported variables do not carry over; chain with && instead.
-- Background jobs (cmd &) keep running after the call, but their output is lost; redirect it to a file.
+- For servers, watchers and other long runs set run_in_background: the call returns a job id at once; shell_output returns its new output and status, kill_shell ends it. Jobs end when the session ends. (Output of jobs started with cmd & is lost.)
 - Read-only commands (ls, cat, grep, find, git status/log/diff…) run without asking, inside a sandbox: read-only filesystem, no network, empty home and /tmp. Anything else waits for the user's approval.`;
 
 /** What the shell tool needs from the operating system (replaceable in tests). */
@@ -100,16 +109,18 @@ export const shellTool = defineTool({
   primaryArg: "command",
   pathFields: [],
   sample: { command: "echo hello" },
-  create: (ctx, opts) => createShellTool(ctx, opts.shellOps),
+  create: (ctx, opts) => createShellTool(ctx, opts.shellOps, opts.jobs),
 });
 
 /** Creates the shell tool. */
 export function createShellTool(
   ctx: ToolContext,
   ops: ShellOperations = defaultShellOperations,
+  jobs: ShellJobs = new ShellJobs(undefined, ops.killGroup),
 ): Tool<ShellInput> {
   return {
     ...toolFrame(shellTool, ctx),
+    dispose: () => jobs.killAll(),
     run: (input, { signal, sandboxed, onOutput, env, readBarred }) =>
       guarded("shell", () =>
         runShell(
@@ -120,6 +131,7 @@ export function createShellTool(
           sandboxed === true,
           onOutput,
           readBarred,
+          jobs,
         ),
       ),
   };
@@ -135,6 +147,7 @@ async function runShell(
   sandboxed: boolean,
   onOutput?: (text: string) => void,
   readBarred?: (abs: string) => boolean,
+  jobs?: ShellJobs,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
   if (signal.aborted) {
@@ -172,6 +185,15 @@ async function runShell(
       };
     }
     if (barred.paths.length > 0) hide = barred.paths;
+  }
+  if (input.run_in_background === true) {
+    return startJob(
+      ctx,
+      ops,
+      input.command,
+      jobs,
+      sandbox?.available ? { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } : undefined,
+    );
   }
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
   const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
@@ -275,6 +297,43 @@ async function runShell(
       else if (ending === "exited") timers.push(setTimeout(() => finish(), PIPE_DRAIN_MS));
     });
   });
+}
+
+/** Starts `command` as a background job (after runShell's checks); returns its id at once. */
+function startJob(
+  ctx: ToolContext,
+  ops: ShellOperations,
+  command: string,
+  jobs: ShellJobs | undefined,
+  sandbox: { bwrap: string; hide?: readonly string[] } | undefined,
+): ToolResult {
+  const fail = (content: string): ToolResult => ({ content, isError: true });
+  if (!jobs)
+    return fail(
+      "shell: background jobs are not available here; run the command in the foreground.",
+    );
+  if (jobs.running() >= MAX_RUNNING_JOBS) {
+    return fail(
+      `shell: ${MAX_RUNNING_JOBS} background jobs are running already; end one with kill_shell first. The command was not run.`,
+    );
+  }
+  let child: ChildProcess;
+  try {
+    child = ops.spawn(command, {
+      cwd: ctx.cwd,
+      env: ctx.env ?? process.env,
+      ...(sandbox ? { sandbox } : {}),
+    });
+  } catch (err) {
+    return fail(`shell: could not start sh: ${describeError(err)}`);
+  }
+  const id = jobs.add(child, command, sandbox !== undefined);
+  const where = sandbox ? ` ${SANDBOX_NOTE}` : "";
+  return {
+    content: `Started background job ${id}. Read its output with shell_output {"id":"${id}"}; end it with kill_shell {"id":"${id}"}.${where}`,
+    isError: false,
+    details: { backgroundJob: id, pid: child.pid ?? null },
+  };
 }
 
 function streamOut(onOutput: (text: string) => void, text: string): void {

@@ -72,7 +72,7 @@ export const skillTool = defineTool({
   primaryArg: "skill",
   pathFields: [],
   sample: { skill: "pdf" },
-  enabled: (opts) => (opts.skills?.skills.length ?? 0) > 0,
+  offered: (opts) => (opts.skills?.skills.length ?? 0) > 0,
   create: (ctx, opts) => createSkillTool(ctx, opts.skills ?? { skills: [] }),
 });
 

@@ -26,8 +26,10 @@ export interface ToolResult {
  * How a tool relates to permissions. `session` tools change only Keel's own state for the
  * session (the todo list, a loaded skill's text): no project file, no program, so they never
  * ask, and they are not "read-only" tools (plan mode's and sub-agents' file readers).
+ * "network": no local side effects, but it sends data out (web_fetch): it asks in every mode
+ * but bypass, plan mode included (src/agent/permissions.ts).
  */
-export type ToolKind = "read" | "write" | "shell" | "session";
+export type ToolKind = "read" | "write" | "shell" | "session" | "network";
 
 /** One item of the model's todo list (the todo_write tool). */
 export interface TodoItem {
@@ -50,10 +52,15 @@ export interface Tool<I extends Record<string, unknown> = Record<string, unknown
   /** The JSON Schema sent to the model (derived from `schema`). */
   parameters: Record<string, unknown>;
   kind: ToolKind;
+  /** A read-only tool that still changes state (kill_shell ends a job): reads after it are
+   *  not repeats (the storm breaker, src/agent/repair/storm.ts). */
+  changesState?: boolean;
   /** The argument `if` conditions and permission rules match: command for shell, path for file tools. */
   primaryArg(input: I): string | undefined;
   /** Runs the tool. Must not throw: failures are `isError` results worded for the model. */
   run(input: I, opts: ToolRunOptions): Promise<ToolResult>;
+  /** Ends what the tool keeps running (background shell jobs) when the session ends. */
+  dispose?(): Promise<void>;
 }
 
 /** What a tool run gets besides its input. */

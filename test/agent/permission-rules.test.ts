@@ -222,7 +222,7 @@ describe("precedence and syntax", () => {
       join(w.home, ".claude", "settings.json"),
       JSON.stringify({
         permissions: {
-          allow: ["WebFetch(domain:github.com)", "Bash(npm test:*)", 7, "Bash(oops"],
+          allow: ["NotebookEdit", "Bash(npm test:*)", 7, "Bash(oops"],
           deny: "Read(./.env)",
           ask: ["Frobnicate", "Read(../x)"],
         },
@@ -234,10 +234,7 @@ describe("precedence and syntax", () => {
       homeDir: w.home,
     });
     expect(loaded.rules.map((r) => r.text)).toEqual(["Bash(npm test:*)"]);
-    expect(loaded.skipped.map((s) => s.text)).toEqual([
-      "Frobnicate",
-      "WebFetch(domain:github.com)",
-    ]);
+    expect(loaded.skipped.map((s) => s.text)).toEqual(["Frobnicate", "NotebookEdit"]);
     expect(loaded.problems.join("\n")).toContain("permissions.deny: must be a list");
     expect(loaded.problems.join("\n")).toContain('"Bash(oops"');
     expect(loaded.problems.join("\n")).toContain("7 is not a rule");

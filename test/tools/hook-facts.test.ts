@@ -3,10 +3,16 @@ import { BUILTIN_TOOL_HOOK_FACTS } from "../../src/tools/hook-facts.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 
 const cwd = "/work/proj";
-// With one skill, so the skill tool (present only when there are skills) is covered too.
+// Every definition offered: web tools come only with web access (and a search provider), the
+// skill tool only with skills.
+const web = {
+  get: async () => ({ ok: false as const, message: "offline" }),
+  search: async () => ({ ok: true as const, hits: [] }),
+};
 const tools = createBuiltinTools(
   { cwd },
   {
+    web,
     skills: {
       skills: [{ name: "pdf", description: "PDFs", dir: "/x", source: "user", allowedTools: [] }],
     },
@@ -23,6 +29,10 @@ const samples: Record<string, Record<string, unknown>> = {
   grep: { pattern: "TODO", path: "lib" },
   list_dir: { path: "docs" },
   skill: { skill: "pdf" },
+  shell_output: { id: "bg1" },
+  kill_shell: { id: "bg2" },
+  web_fetch: { url: "https://example.com/a" },
+  web_search: { query: "keel" },
 };
 
 describe("each built-in tool has one hook descriptor that agrees with the tool", () => {

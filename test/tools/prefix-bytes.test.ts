@@ -26,8 +26,11 @@ function matchesFixture(name: string, actual: string): void {
 
 describe("what the tool definitions produce, against main's bytes", () => {
   it("the serialized prefix (system prompt + tool specs) is unchanged", () => {
+    // As `keel run` and the TUI build the tools: with web access, without a search provider
+    // (web_search joins the prefix only for users who name one).
+    const web = { get: async () => ({ ok: false as const, message: "offline" }) };
     const specs = prepareToolSpecs(
-      toolSpecs(createBuiltinTools({ cwd: "/tmp/keel-prefix" })),
+      toolSpecs(createBuiltinTools({ cwd: "/tmp/keel-prefix" }, { web })),
     ).specs;
     matchesFixture("prefix.snap", JSON.stringify({ systemPrompt: SYSTEM_PROMPT, tools: specs }));
   });

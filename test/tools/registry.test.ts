@@ -23,6 +23,8 @@ describe("createBuiltinTools / toolSpecs", () => {
       ["glob", "read"],
       ["grep", "read"],
       ["list_dir", "read"],
+      ["shell_output", "read"],
+      ["kill_shell", "read"],
       ["todo_write", "session"],
     ]);
   });
@@ -45,6 +47,23 @@ describe("createBuiltinTools / toolSpecs", () => {
     expect(skill?.description).toMatch(/- alpha: about alpha\n- zeta: about zeta$/);
   });
 
+  it("offers web_fetch with web access, web_search only with a search provider too", () => {
+    const get = async () => ({ ok: false as const, message: "offline" });
+    const names = (ts: ReturnType<typeof createBuiltinTools>) =>
+      ts.map((t) => t.name).filter((n) => n.startsWith("web_"));
+    expect(names(createBuiltinTools({ cwd: "/tmp/x" }, { web: { get } }))).toEqual(["web_fetch"]);
+    const search = async () => ({ ok: true as const, hits: [] });
+    expect(names(createBuiltinTools({ cwd: "/tmp/x" }, { web: { get, search } }))).toEqual([
+      "web_fetch",
+      "web_search",
+    ]);
+    expect(
+      toolSpecs(createBuiltinTools({ cwd: "/tmp/x" }, { web: { get, search } }))
+        .filter((s) => !s.function.name.startsWith("web_"))
+        .map((s) => JSON.stringify(s)),
+    ).toEqual(toolSpecs(tools).map((s) => JSON.stringify(s)));
+  });
+
   it("derives stable JSON Schema parameters without $schema or zod's safe-integer bounds", () => {
     const specs = toolSpecs(tools);
     const again = toolSpecs(createBuiltinTools({ cwd: "/elsewhere" }));
@@ -57,6 +76,7 @@ describe("createBuiltinTools / toolSpecs", () => {
       properties: {
         command: expect.objectContaining({ type: "string" }),
         timeout_ms: expect.objectContaining({ type: "integer", minimum: 1, maximum: 600000 }),
+        run_in_background: expect.objectContaining({ type: "boolean" }),
       },
       required: ["command"],
       type: "object",
@@ -85,7 +105,7 @@ describe("validateToolInput", () => {
     expect(r).toEqual({
       ok: false,
       error:
-        "shell: invalid arguments: `command` is required (string); `timeout_ms` must be at most 600000; unknown field `cmd` (expected {command, timeout_ms?}).",
+        "shell: invalid arguments: `command` is required (string); `timeout_ms` must be at most 600000; unknown field `cmd` (expected {command, run_in_background?, timeout_ms?}).",
     });
     const wrong = validateToolInput(tool("edit_file"), {
       path: "a",

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent } from "../../agent/events.js";
+import { sessionToolOptions } from "../../agent/index.js";
 import { PERMISSION_MODES } from "../../agent/permissions.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
@@ -273,6 +274,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       },
     });
     clearTimeout(waitNote);
+    const toolSetup = sessionToolOptions({ keelHome, transcriptPath: session.transcriptPath });
+    for (const text of toolSetup.problems) writeStderr(`keel: ${text}\n`);
     const agent = await createAgent({
       projectDir,
       keelHome,
@@ -283,10 +286,10 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       }),
       model,
       ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
-      tools: createBuiltinTools({
-        cwd: projectDir,
-        env: childProcessEnv(process.env, { keelHome, apiKey: llm.apiKey }),
-      }),
+      tools: createBuiltinTools(
+        { cwd: projectDir, env: childProcessEnv(process.env, { keelHome, apiKey: llm.apiKey }) },
+        toolSetup.options,
+      ),
       session,
       autoApprove: o.yes,
       ...(o.withoutProjectHooks ? { withoutProjectHooks: true } : {}),

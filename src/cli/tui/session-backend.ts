@@ -3,6 +3,7 @@
  * TUI's permission bridge, so /clear, /resume and /model can replace the agent in place.
  */
 import { createAgent } from "../../agent/agent.js";
+import { sessionToolOptions } from "../../agent/index.js";
 import type { PermissionMode } from "../../agent/permissions.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { type OpenedSession, openAgentSession } from "../../agent/session.js";
@@ -96,10 +97,15 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
       ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
     });
     try {
-      const tools = createBuiltinTools({
-        cwd: opts.projectDir,
-        env: childProcessEnv(process.env, { keelHome: opts.keelHome }),
+      // Problems in the web settings are printed by `keel run`; the TUI does not show them yet.
+      const { options } = sessionToolOptions({
+        keelHome: opts.keelHome,
+        transcriptPath: session.transcriptPath,
       });
+      const tools = createBuiltinTools(
+        { cwd: opts.projectDir, env: childProcessEnv(process.env, { keelHome: opts.keelHome }) },
+        options,
+      );
       const agent = await createAgent({
         projectDir: opts.projectDir,
         keelHome: opts.keelHome,

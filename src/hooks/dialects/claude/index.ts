@@ -24,6 +24,10 @@ export const CLAUDE_TOOLS: ToolTable = {
   // The same names as the tools' definitions (claudeName in src/tools/*.ts).
   todo_write: { name: "TodoWrite" },
   skill: { name: "Skill" },
+  shell_output: { name: "BashOutput", fields: { id: "bash_id" } },
+  kill_shell: { name: "KillShell", fields: { id: "shell_id" } },
+  web_fetch: { name: "WebFetch" },
+  web_search: { name: "WebSearch" },
 };
 
 /** Hooks from `~/.claude/settings.json` and `.claude/settings*.json`. */

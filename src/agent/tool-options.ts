@@ -1,0 +1,20 @@
+/**
+ * What the front ends (keel run, the TUI) give the built-in tool set of one session beyond the
+ * project: the web access from the user's settings (web-access.ts) and the folder for
+ * background jobs' output, beside the session's transcript (`<id>.jobs/`, 0700, files 0600).
+ */
+import type { BuiltinToolOptions } from "../tools/index.js";
+import { webAccessFor } from "./web-access.js";
+
+/** The tool options of a session, and problems in the settings to show the user. */
+export function sessionToolOptions(opts: {
+  keelHome: string;
+  transcriptPath: string;
+  env?: NodeJS.ProcessEnv;
+}): { options: BuiltinToolOptions; problems: string[] } {
+  const { web, problems } = webAccessFor(opts.keelHome, opts.env);
+  return {
+    options: { web, jobsDir: `${opts.transcriptPath.replace(/\.jsonl$/, "")}.jobs` },
+    problems,
+  };
+}

@@ -155,6 +155,13 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     );
   }
   const model = o.model ?? llm.model;
+  // Fail closed: a managed settings file that cannot be applied stops the run (run-managed.ts).
+  const managed = await (await import("./run-managed.js")).managedSettingsCheck({
+    projectDir,
+    keelHome,
+  });
+  if (managed.refusal !== null) throw new UserError(managed.refusal);
+  for (const n of managed.notices) writeStderr(`keel: ${stripControls(n)}\n`);
   // Fail closed: untrusted project hooks are guards that would not run (run-untrusted.ts).
   if (!o.withoutProjectHooks) {
     const { untrustedHooksRefusal } = await import("./run-untrusted.js");

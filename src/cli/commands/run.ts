@@ -229,9 +229,15 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   // Events are printed and tallied as they pass, never kept: a command's output can be
   // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
   const tally = createRunTally(withHint);
+  // OpenTelemetry, only when turned on: its SDK loads only then (src/telemetry/index.ts).
+  const telemetry = await (await import("../../telemetry/index.js")).startTelemetry({
+    ...{ env: process.env, keelHome, sessionId: session.id, model, frontEnd: "run" },
+  });
+  if (telemetry.problem !== null) writeStderr(`keel: ${telemetry.problem}\n`);
   const track = (ev: AgentEvent) => {
     tally.add(ev);
     printer.event(ev);
+    telemetry.sink?.event(ev);
   };
   let outcome: RunOutcome;
   let stats: AgentStats;
@@ -305,6 +311,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     clearTimeout(watchdog);
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
+    await telemetry.sink?.shutdown();
   }
   let failure = outcome.failure;
   if (signalled !== null && signalled !== "SIGINT" && failure === "interrupted") {

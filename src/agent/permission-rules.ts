@@ -18,7 +18,7 @@
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { canonicalJson, isRecord, readConfigTextSync, sha256Hex } from "../base/index.js";
-import { resolveHome } from "../base/resolve-paths.js";
+import { resolveHome, resolveManagedSettingsPath } from "../base/resolve-paths.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 import { splitShellCommand } from "../hooks/match.js";
 import { commandsForConditions, effectiveArgv } from "../hooks/shell/normalize.js";
@@ -31,8 +31,9 @@ import { RULE_TOOL_MAP } from "./rule-tool-map.js";
 /** What a rule does. */
 export type RuleKind = "deny" | "ask" | "allow";
 
-/** Whose file a rule is in: the user's own, or the project's (allow rules need trust). */
-export type RuleScope = "user" | "project";
+/** Whose file a rule is in: the administrator's managed settings, the user's own, or the
+ *  project's (allow rules need trust). */
+export type RuleScope = "managed" | "user" | "project";
 
 /** One settings file rules are read from. */
 export interface RuleFile {
@@ -97,13 +98,18 @@ const NOT_IN_KEEL = new Set([
   "SlashCommand",
 ]);
 
-/** The files rules are read from, user files first. */
+/** The files rules are read from: managed settings first, then user files, then the project's.
+ *  A managed deny wins like every deny (deny beats allow, in every mode, bypass and --yes
+ *  included: pipeline/policy.ts), so no project or user allow can undo it. */
 export function permissionRuleFiles(paths: {
   projectDir: string;
   keelHome: string;
   homeDir: string;
+  managedSettings?: string;
 }): RuleFile[] {
+  const managed = paths.managedSettings ?? resolveManagedSettingsPath();
   return [
+    { path: managed, scope: "managed" },
     { path: join(paths.keelHome, "settings.json"), scope: "user" },
     { path: join(paths.homeDir, ".claude", "settings.json"), scope: "user" },
     { path: join(paths.projectDir, ".keel", "settings.json"), scope: "project" },
@@ -426,6 +432,7 @@ export function loadPermissionRules(paths: {
   projectDir: string;
   keelHome: string;
   homeDir: string;
+  managedSettings?: string;
 }): PermissionRules {
   const out: PermissionRules = {
     rules: [],
@@ -438,11 +445,20 @@ export function loadPermissionRules(paths: {
   for (const file of permissionRuleFiles(paths)) {
     const { content, error } = readConfigTextSync(file.path);
     if (error) out.problems.push(`${file.path}: ${error}`);
+    if (file.scope === "managed" && error) {
+      out.rules.push(managedUnreadable(file.path, error));
+      continue;
+    }
     if (content === null) continue;
     let json: unknown;
     try {
       json = parseSettingsJson(content);
-    } catch {
+    } catch (err) {
+      if (file.scope === "managed") {
+        const why = err instanceof Error ? err.message : String(err);
+        out.problems.push(`${file.path}: ${why}`);
+        out.rules.push(managedUnreadable(file.path, why));
+      }
       continue; // The hooks and MCP readers report unparsable settings files; once is enough.
     }
     if (!isRecord(json) || json.permissions === undefined) continue;
@@ -498,6 +514,22 @@ export function loadPermissionRules(paths: {
     }
   }
   return out;
+}
+
+/**
+ * Fail closed: a managed settings file that exists but cannot be read or parsed is a policy
+ * Keel cannot see, so every tool call is denied (`keel run` refuses to start before that:
+ * cli/commands/run-managed.ts). Running without the administrator's rules would be the one
+ * outcome the file exists to prevent.
+ */
+function managedUnreadable(path: string, why: string): PermissionRule {
+  return {
+    kind: "deny",
+    text: `* (managed settings unreadable: ${why.split("\n")[0]})`,
+    file: path,
+    scope: "managed",
+    test: () => true,
+  };
 }
 
 /** Path of the record of trusted project allow rules. */

@@ -7,7 +7,7 @@
  *
  * Imports nothing from src/: every layer may use it.
  */
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 
@@ -96,4 +96,26 @@ export function privatePlaces(opts: {
   }
   const unique = (list: string[]) => [...new Set(list.filter((p) => p !== "/"))];
   return { homes: unique(homes), keelHomes: unique(keelHomes) };
+}
+
+/** Where an administrator's managed settings live when `KEEL_MANAGED_SETTINGS` names no other file. */
+export const DEFAULT_MANAGED_SETTINGS = "/etc/keel/managed-settings.json";
+
+/**
+ * The managed settings file (design §9). What it says beats user and project settings; it is
+ * owned by the machine's administrator, not by the user or the project. When
+ * /etc/keel/managed-settings.json exists it is the file, whatever the environment says: the
+ * environment is the user's, and a policy an exported variable could point away from would be
+ * no policy. Otherwise `$KEEL_MANAGED_SETTINGS` (resolved against `cwd`) names it, for machines
+ * without that file (CI images, tests).
+ */
+export function resolveManagedSettingsPath(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+  defaultPath: string = DEFAULT_MANAGED_SETTINGS,
+): string {
+  if (existsSync(defaultPath)) return defaultPath;
+  const fromEnv = env.KEEL_MANAGED_SETTINGS;
+  if (fromEnv !== undefined && fromEnv !== "") return resolve(cwd, fromEnv);
+  return defaultPath;
 }

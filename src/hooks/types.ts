@@ -102,6 +102,9 @@ export interface HookSource {
   path: string;
   dialect: DialectName;
   scope: SourceScope;
+  /** The administrator's managed settings file (design §9): read as user-level (trusted), and
+   *  beyond the reach of user and project `disableAllHooks`. */
+  managed?: true;
   /** Variables for this file's hooks (a plugin's CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA). */
   env?: Readonly<Record<string, string>>;
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { jsonProblemText, readConfigText } from "../base/index.js";
 import { parseSettingsJson, settingsJsonText } from "../hooks/config/parse.js";
+import { managedMcpRefusal, readManagedMcpPolicy } from "./managed.js";
 
 /** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
 export type McpScope = "user" | "project";
@@ -93,6 +94,8 @@ export function mcpConfigFiles(projectDir: string, keelHome: string): McpConfigF
 export async function loadMcpConfig(opts: {
   projectDir: string;
   keelHome: string;
+  /** The managed settings file; absent: the one the environment names (base/resolve-paths.ts). */
+  managedSettings?: string;
 }): Promise<McpConfig> {
   const byName = new Map<string, McpServerEntry>();
   const out: McpConfig = { servers: [], allow: [], problems: [] };
@@ -117,6 +120,17 @@ export async function loadMcpConfig(opts: {
       byName.set(entry.name, entry);
     }
     out.allow.push(...read.allow);
+  }
+  // Managed settings beat every file above: a denied or unlisted server is dropped, named.
+  const policy = await readManagedMcpPolicy(opts.managedSettings);
+  if (policy) {
+    out.problems.push(...policy.problems);
+    for (const [name, entry] of byName) {
+      const why = managedMcpRefusal(policy, name);
+      if (why === null) continue;
+      byName.delete(name);
+      out.problems.push(`${entry.file}: mcpServers.${name}: not used: ${why}`);
+    }
   }
   out.servers = [...byName.values()].sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,

@@ -14,6 +14,11 @@ export type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from "
 export { describeServer } from "./describe.js";
 export { expandVariables, resolveServerConfig } from "./expand.js";
 export {
+  type ManagedMcpPolicy,
+  managedMcpRefusal,
+  readManagedMcpPolicy,
+} from "./managed.js";
+export {
   DEFAULT_MCP_STARTUP_MS,
   McpManager,
   type McpServerState,

@@ -428,12 +428,14 @@ export function checkPermissions(opts: {
   projectDir: string;
   keelHome: string;
   homeDir?: string;
+  managedSettings?: string;
   display: (path: string) => string;
 }): Finding[] {
   const check = "permissions";
   const loaded = loadPermissionRules({
     projectDir: opts.projectDir,
     keelHome: opts.keelHome,
+    ...(opts.managedSettings !== undefined ? { managedSettings: opts.managedSettings } : {}),
     homeDir: opts.homeDir ?? homedir(),
   });
   const findings: Finding[] = [];
@@ -459,7 +461,13 @@ export function checkPermissions(opts: {
     loaded.rules.length === 0
       ? `no permission rules applied${findings.length > 0 ? "; see below" : ""}`
       : `${loaded.rules.length} rule${loaded.rules.length === 1 ? "" : "s"} applied (${counts.join(", ")}) from ${sources.join(", ")}${findings.length > 0 ? `; ${findings.length} below` : ""}`;
-  return [{ status: worst, check, detail: summary }, ...findings];
+  // Where each rule comes from: the administrator's managed file beats user and project ones.
+  const origins: Finding[] = loaded.rules.map((r) => ({
+    status: "ok",
+    check,
+    detail: `${r.kind} ${r.text} (${r.scope}: ${opts.display(r.file)})`,
+  }));
+  return [{ status: worst, check, detail: summary }, ...origins, ...findings];
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 import type { Command } from "commander";
-import { sanitizeJson } from "../../base/index.js";
+import { resolveManagedSettingsPath, sanitizeJson } from "../../base/index.js";
 import { redactUrls } from "../../hooks/index.js";
 import { displayPath, field } from "../format/text.js";
 import { writeStdout } from "../stdout.js";
@@ -21,6 +21,7 @@ import {
   checkTrustStores,
   type Finding,
 } from "./doctor-checks.js";
+import { checkManagedSettings } from "./doctor-managed.js";
 import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
 
 const MARK: Record<Finding["status"], string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
@@ -80,10 +81,16 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
     ...checkPermissions({
       projectDir,
       keelHome,
+      managedSettings: resolveManagedSettingsPath(env),
       ...(env.HOME ? { homeDir: env.HOME } : {}),
       display: (path) =>
         displayPath(path, { base: projectDir, ...(env.HOME ? { home: env.HOME } : {}) }),
     }),
+  );
+  findings.push(
+    ...checkManagedSettings(env, (path) =>
+      displayPath(path, { base: projectDir, ...(env.HOME ? { home: env.HOME } : {}) }),
+    ),
   );
   findings.push(
     ...checkTrustStores(keelHome, (path) =>

@@ -68,7 +68,13 @@ export function allProblems(listing: HookListing): HookProblem[] {
   return out;
 }
 
+/** Where a hook or file comes from: the administrator's managed file, or its scope. */
+function originLabel(source: HookSource): string {
+  return source.managed ? "managed" : source.scope;
+}
+
 function trustLabel(hook: HookDefinition): string {
+  if (hook.source.managed) return "trusted (managed)";
   if (hook.source.scope === "user") return "trusted (user)";
   return hook.trusted ? "trusted" : "untrusted";
 }
@@ -92,7 +98,7 @@ function hookLines(
       : wrap(summary, { indent: head, ...wrapOpts });
   let src = displayPath(hook.source.path, { base: ctx.base, home: ctx.home });
   if (hook.location !== undefined) src += `:${hook.location.line}`;
-  const facts = [src, hook.source.dialect, hook.source.scope];
+  const facts = [src, hook.source.dialect, originLabel(hook.source)];
   if (showTrust) facts.push(trustLabel(hook));
   if (hook.handler.type !== "command") facts.push(hook.handler.type);
   if (hook.handler.if !== undefined) facts.push(`if ${hook.handler.if}`);
@@ -116,7 +122,7 @@ function sourceRows(listing: HookListing, ctx: RenderContext): string[][] {
     return [
       displayPath(s.path, { base: ctx.base, home: ctx.home }),
       s.dialect,
-      s.scope,
+      originLabel(s),
       errors.length > 0
         ? `${plural(count, "hook")}, ${plural(errors.length, "error")}`
         : plural(count, "hook"),

@@ -171,6 +171,13 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     );
   }
   const model = o.model ?? llm.model;
+  // Fail closed: a managed settings file that cannot be applied stops the run (run-managed.ts).
+  const managed = await (await import("./run-managed.js")).managedSettingsCheck({
+    projectDir,
+    keelHome,
+  });
+  if (managed.refusal !== null) throw new UserError(managed.refusal);
+  for (const n of managed.notices) writeStderr(`keel: ${stripControls(n)}\n`);
   // Fail closed: untrusted project hooks are guards that would not run (run-untrusted.ts).
   if (!o.withoutProjectHooks) {
     const { untrustedHooksRefusal } = await import("./run-untrusted.js");
@@ -238,9 +245,15 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   // Events are printed and tallied as they pass, never kept: a command's output can be
   // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
   const tally = createRunTally(withHint);
+  // OpenTelemetry, only when turned on: its SDK loads only then (src/telemetry/index.ts).
+  const telemetry = await (await import("../../telemetry/index.js")).startTelemetry({
+    ...{ env: process.env, keelHome, sessionId: session.id, model, frontEnd: "run" },
+  });
+  if (telemetry.problem !== null) writeStderr(`keel: ${telemetry.problem}\n`);
   const track = (ev: AgentEvent) => {
     tally.add(ev);
     printer.event(ev);
+    telemetry.sink?.event(ev);
   };
   let outcome: RunOutcome;
   let stats: AgentStats;
@@ -328,6 +341,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     clearTimeout(watchdog);
     for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
     session.close();
+    await telemetry.sink?.shutdown();
   }
   let failure =
     outcome.failure ?? (structured && "failure" in structured ? structured.failure : null);

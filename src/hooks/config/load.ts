@@ -13,6 +13,7 @@ import { type HookPaths, showPath } from "./paths.js";
 import { createLocator, formatField } from "./positions.js";
 import {
   applyDisableRules,
+  applyManagedOnly,
   compatAllows,
   type DisableRule,
   disableRuleOf,
@@ -68,6 +69,7 @@ interface Candidate {
   dialect: Dialect<HookSource["dialect"]>;
   scope: HookSource["scope"];
   mustExist?: boolean;
+  managed?: true;
   env?: Readonly<Record<string, string>>;
 }
 
@@ -104,6 +106,7 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
         path: c.path,
         dialect: c.dialect.name,
         scope: c.scope,
+        ...(c.managed ? { managed: true as const } : {}),
         ...(c.env ? { env: c.env } : {}),
       };
       if (error !== undefined) {
@@ -140,9 +143,16 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
 
   // Keel's own files first: their settings say which other formats are read.
   const keel = DIALECTS.keel;
-  const keelFiles = await readAll(
-    (await keel.files(paths, mergeSettings([], []))).map((f) => ({ ...f, dialect: keel })),
-  );
+  // The managed file first (design §9): its hooks run first, and it is read as a user-level
+  // Keel settings file (trusted: the administrator owns it).
+  const managed: Candidate[] =
+    paths.managedSettings !== undefined
+      ? [{ path: paths.managedSettings, dialect: keel, scope: "user", managed: true }]
+      : [];
+  const keelFiles = await readAll([
+    ...managed,
+    ...(await keel.files(paths, mergeSettings([], []))).map((f) => ({ ...f, dialect: keel })),
+  ]);
   const settings = mergeSettings(keelFiles, problems);
   const more: Candidate[] = [];
   for (const dialect of DIALECT_LIST) {
@@ -168,6 +178,7 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
     }
   }
   applyDisableRules(hooks, rules, (path) => showPath(path, paths));
+  applyManagedOnly(hooks, settings.managedHooksOnly, (path) => showPath(path, paths));
   return {
     paths,
     hooks,

@@ -1,12 +1,18 @@
 /** Where hooks are looked for: the project, Keel's home and the user's home directory. */
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { resolveHome, resolveKeelHome } from "../../base/resolve-paths.js";
+import {
+  resolveHome,
+  resolveKeelHome,
+  resolveManagedSettingsPath,
+} from "../../base/resolve-paths.js";
 
 /** Where hooks are looked for. */
 export interface HookPaths {
   projectDir: string;
   keelHome: string;
   homeDir: string;
+  /** The administrator's managed settings file (design §9); unset: none is read. */
+  managedSettings?: string;
 }
 
 /** Resolves the directories: `keelHome` defaults to `$KEEL_HOME`, then `~/.keel`. */
@@ -26,6 +32,10 @@ export function resolveHookPaths(opts: {
       opts.keelHome ?? resolveKeelHome(opts.homeDir ? { ...env, HOME: homeDir } : env),
     ),
     homeDir,
+    managedSettings: resolveManagedSettingsPath(
+      // The variable is Keel's own, not the child's: a stripped child env may lack it.
+      env.KEEL_MANAGED_SETTINGS !== undefined ? env : process.env,
+    ),
   };
 }
 

@@ -88,6 +88,8 @@ const keelSettingsZod = lazy(() =>
     disableAllHooks: z.boolean().optional(),
     /** The default `onError` of every command hook (see HandlerCommon.onError). */
     hooksOnError: z.enum(["block", "allow"]).optional(),
+    /** Managed settings only: every hook outside the managed file is dropped. */
+    allowManagedHooksOnly: z.boolean().optional(),
   }),
 );
 export type KeelSettingsFile = z.infer<ReturnType<typeof keelSettingsZod>>;
@@ -184,6 +186,7 @@ export const keelSettingsSchema = lazy(() =>
         allowPrivateNetworks: opt(k.boolean),
         disableAllHooks: opt(k.boolean),
         hooksOnError: opt(k.oneOf("block", "allow")),
+        allowManagedHooksOnly: opt(k.boolean),
       },
       true,
     ),

@@ -29,6 +29,8 @@ export interface HookSettings {
   /** `hooksOnError`: what a gating command hook that cannot start means when its handler does
    *  not say. "block" from any Keel settings file wins: it only ever makes hooks stricter. */
   hooksOnError: "block" | "allow";
+  /** The managed file that says `"allowManagedHooksOnly": true`, or null. */
+  managedHooksOnly: string | null;
 }
 
 /** One Keel settings file as read, for merging. */
@@ -56,13 +58,27 @@ export function mergeSettings(
     cagent: { user: [], project: [] },
     allowPrivateNetworks: false,
     hooksOnError: "allow",
+    managedHooksOnly: null,
   };
   let cagentOff = false;
   for (const { source, settings, ctx } of files) {
     const parsed = keelSettingsSchema().safeParse(settings);
     if (!parsed.success) continue;
-    const { compat, allowPrivateNetworks, hooksOnError } = parsed.data;
+    const { compat, allowPrivateNetworks, hooksOnError, allowManagedHooksOnly } = parsed.data;
     if (hooksOnError === "block") out.hooksOnError = "block";
+    if (allowManagedHooksOnly === true) {
+      // Only the administrator's file can narrow every other source down to nothing.
+      if (source.managed) out.managedHooksOnly = source.path;
+      else {
+        problems.push(
+          ctx.problem(
+            "warning",
+            ["allowManagedHooksOnly"],
+            "allowManagedHooksOnly is only honoured in managed settings; ignored",
+          ),
+        );
+      }
+    }
     const user = source.scope === "user";
     const switches = user ? out.userCompat : out.projectCompat;
     for (const format of formats) {
@@ -145,7 +161,9 @@ export function disableRuleOf(source: HookSource, settings: unknown): DisableRul
   if (found.length === 0) return null;
   const everyScope = source.scope === "user";
   const everyDialect = source.dialect === "keel";
+  // The administrator's hooks are reached only by the administrator's own file.
   const reaches = (hook: HookDefinition) =>
+    (source.managed === true || hook.source.managed !== true) &&
     (everyScope || hook.source.scope !== "user") &&
     (everyDialect || hook.source.dialect === source.dialect);
   return {
@@ -156,6 +174,30 @@ export function disableRuleOf(source: HookSource, settings: unknown): DisableRul
       return rule?.setting ?? null;
     },
   };
+}
+
+/** `allowManagedHooksOnly`: every hook outside the managed file is inactive, with a warning. */
+export function applyManagedOnly(
+  hooks: HookDefinition[],
+  managedPath: string | null,
+  show: (path: string) => string,
+): void {
+  if (managedPath === null) return;
+  for (const hook of hooks) {
+    if (hook.source.managed || !hook.active) continue;
+    hook.active = false;
+    const problem: HookProblem = {
+      severity: "warning",
+      path: hook.source.path,
+      message: `dropped by "allowManagedHooksOnly": true in ${show(managedPath)}; hook inactive`,
+    };
+    if (hook.location) {
+      problem.line = hook.location.line;
+      problem.column = hook.location.column;
+      problem.field = hook.location.field;
+    }
+    hook.problems = [problem, ...hook.problems];
+  }
 }
 
 /**

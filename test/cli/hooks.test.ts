@@ -2,7 +2,7 @@
  * `keel hooks` end to end: real fixture projects in each dialect, real hook processes (bash +
  * jq, python3, node, sh), a temp KEEL_HOME and HOME, the CLI run in-process via main().
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VERDICT_TOOL } from "../../src/agent/subagent.js";
@@ -152,6 +152,19 @@ describe("keel hooks test: Claude Code dialect", () => {
     expect(r.code).toBe(1);
     expect(r.json.decision).toBe("untrusted");
     expect(r.json.runs).toEqual([]);
+  });
+
+  it("untrust on a stale trust (hooks edited since) says it removed it, and a second says nothing changed", async () => {
+    const p = await trustedProject("claude");
+    const settings = join(p.project, ".claude/settings.json");
+    const edited = JSON.parse(await readFile(settings, "utf8"));
+    edited.hooks.Stop = [{ hooks: [{ type: "command", command: "true" }] }];
+    await writeFile(settings, JSON.stringify(edited));
+    const stale = await keel(["hooks", "untrust", "--cwd", p.project]);
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain(`Removed trust for ${p.project};`);
+    const again = await keel(["hooks", "untrust", "--cwd", p.project]);
+    expect(again.stdout).toContain(`${p.project} was not trusted; nothing changed.`);
   });
 
   it("prints a human summary with the decision", async () => {

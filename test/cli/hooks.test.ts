@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VERDICT_TOOL } from "../../src/agent/subagent.js";
+import { runHooksList } from "../../src/cli/commands/hooks.js";
 import { appendHookAudit } from "../../src/session/index.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { keel } from "../helpers/cli.js";
@@ -375,10 +376,16 @@ describe("keel hooks list / validate", () => {
     ]);
   });
 
-  it("list prints every hook grouped by event within 80 columns", async () => {
+  it("list prints every hook grouped by event within 80 columns on a terminal", async () => {
     const p = await project("keel");
-    const r = await keel(["hooks", "list", "--cwd", p.project]);
-    expect(r.code).toBe(0);
+    // A terminal's width (processOutput says 80 for a character device; piped output is not
+    // wrapped: hooks-list-piped.test.ts).
+    const r = { stdout: "" };
+    const code = await runHooksList(
+      { cwd: p.project },
+      { stdout: (t) => void (r.stdout += t), stderr: () => {}, width: () => 80 },
+    );
+    expect(code).toBe(0);
     expect(r.stdout).toContain("PreToolUse");
     expect(r.stdout).toContain("no-push.sh");
     expect(r.stdout).toContain("if shell(git push*)");

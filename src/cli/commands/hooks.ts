@@ -63,7 +63,10 @@ export async function runHooksList(
   if (opts.json === true) {
     out.stdout(`${sanitizeJson(listingJson(listing, { projectDir }), 2)}\n`);
   } else {
-    out.stdout(`${renderListing(listing, { projectDir }).join("\n")}\n`);
+    // Piped or redirected: not wrapped, so a path or command stays whole for grep and scripts.
+    const width = out.width?.();
+    const ctx = width === undefined ? { projectDir } : { projectDir, width };
+    out.stdout(`${renderListing(listing, ctx).join("\n")}\n`);
   }
   return 0;
 }

@@ -383,7 +383,13 @@ describe("keel hooks list / validate", () => {
     const r = { stdout: "" };
     const code = await runHooksList(
       { cwd: p.project },
-      { stdout: (t) => void (r.stdout += t), stderr: () => {}, width: () => 80 },
+      {
+        stdout: (t) => {
+          r.stdout += t;
+        },
+        stderr: () => {},
+        width: () => 80,
+      },
     );
     expect(code).toBe(0);
     expect(r.stdout).toContain("PreToolUse");

@@ -11,8 +11,21 @@ const { dirname, join } = require("node:path");
 const DIRECT = new Set(["hooks list", "hooks list --json"]);
 
 const [major, minor] = process.versions.node.split(".").map(Number);
-if (major < 22 || (major === 22 && minor < 12)) handOverToNode22();
+// `keel --version` needs no program, so no Node 22 either: an older Node answers it itself
+// instead of starting a second Node only to read package.json.
+if (isVersionQuery(process.argv.slice(2))) printVersion();
+else if (major < 22 || (major === 22 && minor < 12)) handOverToNode22();
 else start(process.argv.slice(2));
+
+function isVersionQuery(args) {
+  return args.length === 1 && (args[0] === "--version" || args[0] === "-v");
+}
+
+/** package.json holds the version (src/version.ts is kept equal to it by a test). */
+function printVersion() {
+  print(`${readJson("../package.json")?.version}\n`);
+  process.exit(0);
+}
 
 /**
  * `npm run setup` on an older Node installs Node 22 into a cache (scripts/node22.sh) and links
@@ -80,12 +93,6 @@ function readJson(rel) {
 }
 
 function start(args) {
-  // `keel --version` alone needs no program at all: package.json holds the version
-  // (src/version.ts is kept equal to it by a test).
-  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-    print(`${readJson("../package.json")?.version}\n`);
-    process.exit(0);
-  }
   // `keel --help` alone: the root help as commander prints it, written by the build from the
   // full program (dist/bundle/help.json; test/cli/lazy-start.test.ts compares the two). Used
   // when commander would lay it out at 80 columns (not a terminal, or one 80 wide) and the build

@@ -74,8 +74,11 @@ export function normalizeFinishReason(value: string): FinishReason {
   return FINISH_REASONS.find((r) => r === value) ?? "stop";
 }
 
-/** Extracts a one-line message from an error body `{"error":{"message"}}`, or the text itself. */
-export function errorBodyMessage(text: string, status?: number): string {
+/**
+ * Extracts a one-line message from an error body `{"error":{"message"}}`, or the text itself.
+ * `urlOrigin` says where the base URL was set, so a web page's answer names what to fix.
+ */
+export function errorBodyMessage(text: string, status?: number, urlOrigin?: string): string {
   let message = text;
   try {
     const parsed = z
@@ -94,7 +97,7 @@ export function errorBodyMessage(text: string, status?: number): string {
     const page = `the endpoint answered with an HTML page${title ? ` ("${title.slice(0, 120)}")` : ""}`;
     // A gateway's error page (502, 503) is the server's trouble, not a wrong base URL.
     return status === undefined || status < 500
-      ? `${page}, not the API; is the base URL right (often it ends in /v1)?`
+      ? `${page}, not the API; is the base URL${urlOrigin ? ` (${urlOrigin})` : ""} right (often it ends in /v1)?`
       : page;
   }
   const line = message.replace(/\s+/g, " ").trim();

@@ -24,6 +24,9 @@ import type { ChatClient, ChatRequest, StreamEvent } from "./types.js";
 export interface ChatClientOptions {
   /** e.g. `https://api.deepseek.com`; requests go to `<baseUrl>/chat/completions`. */
   baseUrl: string;
+  /** Where the base URL was set, named when the endpoint turns out not to be the API (an HTML
+   *  page answers), e.g. `KEEL_BASE_URL` or `"baseUrl" in ~/.keel/config.json` (baseUrlOrigin). */
+  baseUrlOrigin?: string;
   apiKey: string;
   /** The HTTP transport (default: node:http / node:https, see http-post.ts); for tests. */
   post?: Post;
@@ -181,7 +184,8 @@ async function* attemptWatched(
       if (req.signal?.aborted) return { kind: "fatal", event: aborted() };
       if (idle.fired()) return { kind: "fatal", event: idle.error() };
     }
-    const detail = errorBodyMessage(text, res.status) || res.statusText || "request failed";
+    const detail =
+      errorBodyMessage(text, res.status, o.baseUrlOrigin) || res.statusText || "request failed";
     const message = `HTTP ${res.status}: ${detail}`;
     if (RETRYABLE_STATUSES.has(res.status)) {
       const retryAfterMs = parseRetryAfter(res.header("retry-after"));

@@ -185,6 +185,14 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
   };
 }
 
+/** Where the base URL came from, as a user finds it again: the variable or the file's field.
+ *  Its value is not repeated (a URL can carry credentials). */
+export function baseUrlOrigin(config: LlmConfig): string {
+  if (config.sources.baseUrl === "env") return "KEEL_BASE_URL";
+  if (config.sources.baseUrl === "file") return `"baseUrl" in ${config.path}`;
+  return 'the default; set KEEL_BASE_URL or "baseUrl" in config.json';
+}
+
 /** Options of `saveLlmConfig`. */
 export interface SaveLlmConfigOptions {
   keelHome: string;

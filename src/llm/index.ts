@@ -4,6 +4,7 @@
 export { type ChatClientOptions, chatCompletionsUrl, createChatClient } from "./client.js";
 export { type CompleteJsonResult, completeJson } from "./complete-json.js";
 export {
+  baseUrlOrigin,
   type ConfigSource,
   DEFAULT_BASE_URL,
   DEFAULT_MODEL,

@@ -19,6 +19,9 @@ export interface SessionSummary {
   /** Last write (file modification time), ISO. */
   updatedAt: string;
   messages: number;
+  /** Whether the model answered at least once (an assistant message): a run that failed before
+   *  any answer (no key, endpoint down, refused) holds only its prompt and nothing to go on from. */
+  answered: boolean;
   /** The first prompt (the first user message without hook context), one line, cut to 80 characters ("" when none yet). */
   firstPrompt: string;
   /** The title a UserPromptSubmit hook gave the session (`sessionTitle`), if any. */
@@ -80,6 +83,7 @@ export function listSessions(opts: {
       createdAt: session.meta.createdAt,
       updatedAt: new Date(statSync(path).mtimeMs).toISOString(),
       messages: session.messages.length,
+      answered: session.messages.some(isAssistant),
       firstPrompt: firstPrompt(session.messages),
       ...titleOf(session),
     });
@@ -94,7 +98,8 @@ export function listSessions(opts: {
 /**
  * The project's most recently updated session that holds a conversation (`--continue`), or
  * null. A session with no messages yet (its only prompt was blocked by a hook, or it was
- * opened and left) has nothing to continue, so an earlier one is taken. Session files newer
+ * opened and left) or no answer (its run failed before the model replied: no key, endpoint
+ * down) has nothing to continue, so an earlier one is taken, as `keel sessions` lists it. Session files newer
  * than the one taken that cannot be read go to `onUnreadable`: the user meant to continue
  * those, and must hear that an older conversation is continued instead.
  */
@@ -106,7 +111,7 @@ export function latestSession(opts: {
   const unreadable: UnreadableSession[] = [];
   const found =
     listSessions({ ...opts, onUnreadable: (u) => unreadable.push(u) }).find(
-      (s) => s.messages > 0,
+      (s) => s.messages > 0 && s.answered,
     ) ?? null;
   for (const u of unreadable) if (!found || u.updatedAt > found.updatedAt) opts.onUnreadable?.(u);
   return found;
@@ -174,6 +179,17 @@ function titleOf(session: LoadedSession): { title?: string } {
   const last = session.events.filter((e) => e.kind === SESSION_TITLE_EVENT).at(-1);
   const title = last?.data.title;
   return typeof title === "string" && title.trim() !== "" ? { title: title.trim() } : {};
+}
+
+function isAssistant(rendered: string): boolean {
+  try {
+    const value: unknown = JSON.parse(rendered);
+    return (
+      typeof value === "object" && value !== null && Reflect.get(value, "role") === "assistant"
+    );
+  } catch {
+    return false;
+  }
 }
 
 function firstPrompt(messages: readonly string[]): string {

@@ -2,10 +2,11 @@
  * `keel hooks` end to end: real fixture projects in each dialect, real hook processes (bash +
  * jq, python3, node, sh), a temp KEEL_HOME and HOME, the CLI run in-process via main().
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VERDICT_TOOL } from "../../src/agent/subagent.js";
+import { runHooksList } from "../../src/cli/commands/hooks.js";
 import { appendHookAudit } from "../../src/session/index.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { keel } from "../helpers/cli.js";
@@ -152,6 +153,19 @@ describe("keel hooks test: Claude Code dialect", () => {
     expect(r.code).toBe(1);
     expect(r.json.decision).toBe("untrusted");
     expect(r.json.runs).toEqual([]);
+  });
+
+  it("untrust on a stale trust (hooks edited since) says it removed it, and a second says nothing changed", async () => {
+    const p = await trustedProject("claude");
+    const settings = join(p.project, ".claude/settings.json");
+    const edited = JSON.parse(await readFile(settings, "utf8"));
+    edited.hooks.Stop = [{ hooks: [{ type: "command", command: "true" }] }];
+    await writeFile(settings, JSON.stringify(edited));
+    const stale = await keel(["hooks", "untrust", "--cwd", p.project]);
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain(`Removed trust for ${p.project};`);
+    const again = await keel(["hooks", "untrust", "--cwd", p.project]);
+    expect(again.stdout).toContain(`${p.project} was not trusted; nothing changed.`);
   });
 
   it("prints a human summary with the decision", async () => {
@@ -362,10 +376,22 @@ describe("keel hooks list / validate", () => {
     ]);
   });
 
-  it("list prints every hook grouped by event within 80 columns", async () => {
+  it("list prints every hook grouped by event within 80 columns on a terminal", async () => {
     const p = await project("keel");
-    const r = await keel(["hooks", "list", "--cwd", p.project]);
-    expect(r.code).toBe(0);
+    // A terminal's width (processOutput says 80 for a character device; piped output is not
+    // wrapped: hooks-list-piped.test.ts).
+    const r = { stdout: "" };
+    const code = await runHooksList(
+      { cwd: p.project },
+      {
+        stdout: (t) => {
+          r.stdout += t;
+        },
+        stderr: () => {},
+        width: () => 80,
+      },
+    );
+    expect(code).toBe(0);
     expect(r.stdout).toContain("PreToolUse");
     expect(r.stdout).toContain("no-push.sh");
     expect(r.stdout).toContain("if shell(git push*)");

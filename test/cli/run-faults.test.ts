@@ -3,6 +3,8 @@
  * exactly once, user mistakes as one line, hooks that will not run announced, hints for a bad key.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSession } from "../../src/session/index.js";
@@ -211,5 +213,60 @@ describe("--resume across projects", () => {
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([expect.stringContaining(`belongs to ${other}`)]);
     expect(world.sim.requests).toHaveLength(0);
+  });
+});
+
+describe("a base URL that is not the API (issue 29)", () => {
+  /** A loopback web server that answers every request with an HTML page, as a site's root does. */
+  async function webPage(): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end("<!DOCTYPE html><html><head><title>Not Found</title></head><body>nope</body></html>");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => new Promise<void>((r) => server.close(() => r())),
+    };
+  }
+
+  it("names KEEL_BASE_URL, or the config file's baseUrl, whichever set it", async () => {
+    const page = await webPage();
+    try {
+      const world = await newWorld(script(reply().text("x")));
+      world.env.KEEL_BASE_URL = page.url;
+      const fromEnv = await keel(world, ["run", "hello"]);
+      expect(fromEnv.code).toBe(1);
+      expect(lines(fromEnv.stderr)).toEqual([
+        expect.stringMatching(/HTML page \("Not Found"\).*base URL \(KEEL_BASE_URL\) right/),
+      ]);
+      delete world.env.KEEL_BASE_URL;
+      const config = join(world.home, "config.json");
+      writeFileSync(config, JSON.stringify({ baseUrl: page.url }));
+      const fromFile = await keel(world, ["run", "hello"]);
+      expect(fromFile.code).toBe(1);
+      expect(fromFile.stderr).toContain(`base URL ("baseUrl" in ${config}) right`);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("failed runs in `keel sessions` (issue 29)", () => {
+  it("a run that failed before any answer is not listed, nor taken by --continue", async () => {
+    const world = await newWorld(script(reply().error(400), reply().text("answered")));
+    const failed = await keel(world, ["run", "first try"]);
+    expect(failed.code).toBe(1);
+    const listed = await keel(world, ["sessions", "--cwd", world.project]);
+    expect(listed.stdout).toMatch(/^No sessions yet for /);
+    expect(listed.stdout).toContain("(1 session without an answer not shown; --json lists them)");
+    const json = await keel(world, ["sessions", "--json", "--cwd", world.project]);
+    expect(JSON.parse(json.stdout)).toMatchObject([{ messages: 1, answered: false }]);
+    const next = await keel(world, ["run", "second try", "--continue"]);
+    expect(next.code).toBe(0);
+    expect(next.stderr).toMatch(/no session to continue/);
+    const after = await keel(world, ["sessions", "--cwd", world.project]);
+    expect(after.stdout).toMatch(/^1 session .*\n.*\n.*second try/);
   });
 });

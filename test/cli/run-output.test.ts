@@ -282,9 +282,9 @@ describe("text format: a failed call's stderr line", () => {
   };
 
   it("a long refusal keeps its end, which says how to allow the call", () => {
-    const refusal = `Permission denied: shell ${"x".repeat(400)} needs the user's approval (not read-only), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`;
+    const refusal = `Permission denied: shell ${"x ".repeat(1500)} needs the user's approval (not read-only), and this session is headless. The tool did not run. (The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)`;
     const line = stderrOf(result("a", refusal, "blocked"));
-    expect(line).toMatch(/^keel: shell blocked: Permission denied: shell xxx/);
+    expect(line).toMatch(/^keel: shell blocked: Permission denied: shell x x/);
     expect(line).toContain("…");
     expect(line).toMatch(/or allow it with a PermissionRequest hook\.\)\n$/);
   });

@@ -145,6 +145,7 @@ describe("keel sessions", () => {
     });
     expect(Object.keys(list[1]).sort()).toEqual(
       [
+        "answered",
         "createdAt",
         "firstPrompt",
         "id",
@@ -198,6 +199,7 @@ describe("sessions formatting", () => {
           createdAt: "2026-05-10T12:00:00Z",
           updatedAt: "2026-05-10T12:00:00Z",
           messages: 12,
+          answered: true,
           firstPrompt: "x".repeat(80),
         },
       ],
@@ -215,6 +217,7 @@ describe("sessions formatting", () => {
       createdAt: "2026-05-10T12:00:00Z",
       updatedAt: "2026-05-10T12:00:00Z",
       messages: 2,
+      answered: true,
     };
     const lines = renderSessions(
       [

@@ -29,6 +29,7 @@ function usage(opts: {
   out: number;
   cost: number;
   noCache: number;
+  simulated?: boolean;
 }): void {
   appendUsage({
     keelHome,
@@ -43,6 +44,7 @@ function usage(opts: {
       completionTokens: opts.out,
       costUsd: opts.cost,
       costWithoutCacheUsd: opts.noCache,
+      ...(opts.simulated ? { simulated: true as const } : {}),
     },
   });
 }
@@ -167,6 +169,32 @@ describe("keel stats: reference price from the pricing data", () => {
     const json = JSON.parse((await keel(["stats", "--json"])).stdout);
     expect(json.reference.costUsd).toBeCloseTo(cost, 8);
     expect(json.reference.savingsUsd).toBeCloseTo(cost - 0.0434, 8);
+  });
+});
+
+describe("keel stats: the comparison only where it means something (issue 29)", () => {
+  const tokens = { hit: 900_000, miss: 100_000, out: 10_000, cost: 0.0434, noCache: 0.1708 };
+
+  it("not for requests that all went to the simulator (no money spent)", async () => {
+    usage({ ts: now(), ...tokens, simulated: true });
+    const r = await keel(["stats"]);
+    expect(r.stdout).toContain("went to Keel's simulator");
+    expect(r.stdout).not.toContain("(est.)");
+  });
+
+  it("not for usage that was the reference model itself", async () => {
+    const ref = defaultReference();
+    expect(ref?.model).toBeDefined();
+    usage({ ts: now(), ...tokens, model: `${ref?.model}-20250514` });
+    const r = await keel(["stats"]);
+    expect(r.stdout).not.toContain("(est.)");
+  });
+
+  it("for real requests to another model", async () => {
+    usage({ ts: now(), ...tokens, simulated: true });
+    usage({ ts: now(), ...tokens });
+    const r = await keel(["stats"]);
+    expect(r.stdout).toContain(`${defaultReference()?.label} (est.)  `);
   });
 });
 

@@ -69,7 +69,10 @@ export async function* policyVerdict(
     yield {
       type: "notice",
       level: "warn",
-      text: `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
+      // Under --yes nothing waits for approval: say what runs, and that it runs unsandboxed.
+      text: ctx.autoApprove
+        ? `The OS sandbox is not available: ${sandbox.reason}. --yes still approves every shell command, read-only ones included, and they run outside the sandbox, with your user's full access.`
+        : `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
     };
   }
   const ruleAsks =

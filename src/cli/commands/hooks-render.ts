@@ -33,6 +33,9 @@ export interface RenderContext {
   /** Directory paths are shown relative to (default: the current directory). */
   base?: string;
   home?: string;
+  /** Columns lines are wrapped to (default 80). Infinity: not wrapped, for output read by a
+   *  program or searched (`keel hooks list | grep`), where a path cut in two is not found. */
+  width?: number;
 }
 
 /** A one-line description of what a handler runs. */
@@ -90,7 +93,7 @@ function hookLines(
   const sub = " ".repeat(head.length);
   // Whole and with whitespace visible: padding must not hide a `; touch X` (trust decisions).
   const summary = visibleCommand(handlerSummary(hook.handler));
-  const wrapOpts = { hangingIndent: sub, breakLongWords: true };
+  const wrapOpts = { hangingIndent: sub, breakLongWords: true, width: ctx.width };
   // A matcher wider than the column gets its own line rather than being cut.
   const lines =
     columns(matcherText) > matcherWidth
@@ -106,10 +109,14 @@ function hookLines(
   if (hook.handler.async === true) facts.push("async");
   if (hook.handler.onTimeout === "allow") facts.push("onTimeout allow");
   if (!hook.active) facts.push("INACTIVE");
-  lines.push(...wrapParts(facts, { indent: sub }));
+  lines.push(...wrapParts(facts, { indent: sub, width: ctx.width }));
   for (const p of hook.problems) {
     lines.push(
-      ...wrap(`${p.severity}: ${p.message}`, { indent: `${sub}! `, hangingIndent: `${sub}  ` }),
+      ...wrap(`${p.severity}: ${p.message}`, {
+        indent: `${sub}! `,
+        hangingIndent: `${sub}  `,
+        width: ctx.width,
+      }),
     );
   }
   return lines;
@@ -161,7 +168,7 @@ export function renderListing(listing: HookListing, ctx: RenderContext): string[
     : trust.trusted
       ? "trusted"
       : "NOT trusted; they will not run until `keel hooks trust`";
-  out.push(...wrap(`Hooks for ${ctx.projectDir}`, { breakLongWords: true }));
+  out.push(...wrap(`Hooks for ${ctx.projectDir}`, { breakLongWords: true, width: ctx.width }));
   out.push(`Project hooks: ${trustText}`);
   out.push("");
   if (listing.sources.length === 0) {
@@ -174,7 +181,9 @@ export function renderListing(listing: HookListing, ctx: RenderContext): string[
   if (fileProblems.length > 0) {
     out.push("", "Problems");
     for (const p of fileProblems) {
-      out.push(...wrap(problemLine(p, ctx), { indent: "  ", hangingIndent: "    " }));
+      out.push(
+        ...wrap(problemLine(p, ctx), { indent: "  ", hangingIndent: "    ", width: ctx.width }),
+      );
     }
   }
   out.push(...renderHookGroups(listing.hooks, ctx));

@@ -10,7 +10,7 @@ import type { EventPayload } from "../../hooks/events.js";
 import type { AgentRunner, HookEngine, PromptRunner } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
 import type { ChatClient } from "../../llm/types.js";
-import { loadConfig } from "../llm-config.js";
+import { baseUrlOrigin, loadConfig } from "../llm-config.js";
 
 /** Where the model is, for `keel hooks test`. */
 export interface TestRunnerOptions {
@@ -54,6 +54,7 @@ export function createTestRunners(opts: TestRunnerOptions): {
       return {
         client: createChatClient({
           baseUrl,
+          ...(opts.baseUrl === undefined ? { baseUrlOrigin: baseUrlOrigin(config) } : {}),
           apiKey,
           maxRetries: 0,
           streamIdleMs: config.streamIdleMs,

@@ -2,10 +2,12 @@
  * What every `keel hooks` subcommand shares: the project directory, Keel's home, opening the
  * engine, and where output goes.
  */
+import { fstatSync } from "node:fs";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { resolveHookPaths } from "../../hooks/config/load.js";
 import { takeListing } from "../../hooks/snapshot.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../hooks/types.js";
+import { TEXT_WIDTH } from "../format/text.js";
 import { keelHomeDir } from "../paths.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 
@@ -13,13 +15,26 @@ import { writeStderr, writeStdout } from "../stdout.js";
 export interface Output {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Columns stdout's text is wrapped to; Infinity when it is not wrapped (default 80). */
+  width?(): number;
 }
 
 /** Output to the process's stdout and stderr. */
 export const processOutput: Output = {
   stdout: (text) => writeStdout(text),
   stderr: (text) => writeStderr(text),
+  width: () => (stdoutIsTerminal() ? TEXT_WIDTH : Number.POSITIVE_INFINITY),
 };
+
+/** Whether fd 1 can be a terminal. Only a character device can: known from one fstat, without
+ *  creating process.stdout (node:tty and its streams cost start-up time, bin/keel.js). */
+function stdoutIsTerminal(): boolean {
+  try {
+    return fstatSync(1).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
 
 export { keelHomeDir, resolveProjectDir } from "../paths.js";
 

@@ -9,6 +9,7 @@ import { sanitizeJson } from "../../base/index.js";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../hooks/events.js";
 import {
   executedProjectFiles,
+  readTrustStore,
   readTrustSummary,
   summaryDiff,
   trustSummary,
@@ -62,7 +63,10 @@ export async function runHooksList(
   if (opts.json === true) {
     out.stdout(`${sanitizeJson(listingJson(listing, { projectDir }), 2)}\n`);
   } else {
-    out.stdout(`${renderListing(listing, { projectDir }).join("\n")}\n`);
+    // Piped or redirected: not wrapped, so a path or command stays whole for grep and scripts.
+    const width = out.width?.();
+    const ctx = width === undefined ? { projectDir } : { projectDir, width };
+    out.stdout(`${renderListing(listing, ctx).join("\n")}\n`);
   }
   return 0;
 }
@@ -162,14 +166,18 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
 export async function runHooksUntrust(opts: CwdOptions, out: Output): Promise<number> {
   const projectDir = await resolveProjectDir(opts.cwd);
   const engine = await openEngine(projectDir);
-  const wasTrusted = engine.listing().projectTrust.trusted;
+  // A record for hooks edited since (stale: they are untrusted already) is still removed, and
+  // must be said to be: "nothing changed" would be false, and a later `trust` needs no undo.
+  const hadRecord =
+    engine.listing().projectTrust.trusted ||
+    (await readTrustStore(keelHomeDir())).projects[projectDir] !== undefined;
   await engine.untrust();
   const { untrustProjectMcp } = await import("../mcp/trust-cli.js");
   if (await untrustProjectMcp(projectDir, keelHomeDir())) {
     out.stdout(`Removed trust for ${projectDir}'s MCP servers.\n`);
   }
   out.stdout(
-    wasTrusted
+    hadRecord
       ? `Removed trust for ${projectDir}; its project hooks will not run until \`keel hooks trust\`.\n`
       : `${projectDir} was not trusted; nothing changed.\n`,
   );

@@ -245,7 +245,11 @@ export function createRunPrinter(
           err.stderr(`keel: ${ev.name} ${preview(ev.input)}\n`);
           break;
         case "tool_result":
-          if (ev.status !== "ok")
+          // A refusal is what the user must act on (which file, which hook, how to allow it):
+          // said whole, on one line; a failed command's output is only previewed.
+          if (ev.status === "blocked")
+            err.stderr(`keel: ${ev.name} blocked: ${blockLine(ev.content)}\n`);
+          else if (ev.status !== "ok")
             err.stderr(`keel: ${ev.name} ${ev.status}: ${resultLine(ev.content)}\n`);
           break;
         case "hook_run":
@@ -390,15 +394,26 @@ function resultLine(content: string): string {
   return shorten(first === "(no output)" ? how : `${how} (output: ${first})`);
 }
 
+/** A refusal on one line, whole up to BLOCK_LINE_MAX characters (then cut between words). */
+function blockLine(content: string): string {
+  return shorten(oneLine(content), BLOCK_LINE_MAX, 1000);
+}
+
+/** Beyond this a refusal is a hook dumping its output, not a reason to read. */
+const BLOCK_LINE_MAX = 2000;
+
 /**
- * At most 240 characters, cut in the middle: a refusal's end says how to allow the call ("The
- * user can re-run with --yes, …"), and its start names the call.
+ * At most `max` characters (240), cut in the middle: a refusal's end says how to allow the call
+ * ("The user can re-run with --yes, …"), and its start names the call. The cut falls between
+ * words, so a path or command is shown whole or not at all, never as half of itself.
  */
-function shorten(line: string): string {
-  const max = 240;
-  const tail = 150;
+function shorten(line: string, max = 240, tail = 150): string {
   if (line.length <= max) return line;
-  return `${line.slice(0, max - tail - 1)}…${line.slice(-tail)}`;
+  const head = line.slice(0, max - tail - 1);
+  const end = line.slice(-tail);
+  const headCut = head.lastIndexOf(" ");
+  const tailCut = end.indexOf(" ");
+  return `${headCut > 0 ? head.slice(0, headCut) : head} … ${tailCut >= 0 ? end.slice(tailCut + 1) : end}`;
 }
 
 function oneLine(text: string): string {

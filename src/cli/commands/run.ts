@@ -20,7 +20,7 @@ import { createChatClient } from "../../llm/client.js";
 import { keelHomeFrom, SessionError, UsageLogError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { VERSION } from "../../version.js";
-import { loadConfig } from "../llm-config.js";
+import { baseUrlOrigin, loadConfig } from "../llm-config.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { stripControls } from "../terminal-text.js";
@@ -294,6 +294,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       keelHome,
       client: createChatClient({
         baseUrl: llm.baseUrl,
+        baseUrlOrigin: baseUrlOrigin(llm),
         apiKey: llm.apiKey,
         streamIdleMs: llm.streamIdleMs,
       }),

@@ -23,19 +23,25 @@ export interface SessionsOptions {
 
 /**
  * What `keel sessions` prints, given the sessions and the moment "now". Sessions without a
- * message (a `keel` started and quit before the first prompt) are left out: there is nothing
- * to resume in them, and `--continue` skips them too.
+ * message (a `keel` started and quit before the first prompt) or without an answer (a run that
+ * failed before the model replied) are left out: there is nothing to resume in them, and
+ * `--continue` skips them too.
  */
 export function renderSessions(
   all: readonly SessionSummary[],
   opts: { all: boolean; projectDir: string; now: number; width?: number },
 ): string[] {
-  const sessions = all.filter((s) => s.messages > 0);
-  const empty = all.length - sessions.length;
+  const sessions = all.filter((s) => s.messages > 0 && s.answered);
+  // A run that failed before the model answered (no key, endpoint down, a refused prompt)
+  // holds only its prompt: listing it buries the conversations worth resuming.
+  const empty = all.filter((s) => s.messages === 0).length;
+  const unanswered = all.length - sessions.length - empty;
+  const hidden = [
+    ...(empty > 0 ? [`${plural(empty, "session")} without a prompt`] : []),
+    ...(unanswered > 0 ? [`${plural(unanswered, "session")} without an answer`] : []),
+  ];
   const emptyNote =
-    empty === 0
-      ? []
-      : [`(${plural(empty, "session")} without a prompt not shown; --json lists them)`];
+    hidden.length === 0 ? [] : [`(${hidden.join(", ")} not shown; --json lists them)`];
   if (sessions.length === 0) {
     return [
       opts.all
@@ -95,6 +101,7 @@ export function sessionsJson(sessions: readonly SessionSummary[]): unknown[] {
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     messages: s.messages,
+    answered: s.answered,
     firstPrompt: s.firstPrompt,
     ...(s.title !== undefined ? { title: s.title } : {}),
   }));

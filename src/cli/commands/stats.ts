@@ -28,6 +28,8 @@ export interface StatsOptions {
 /** A reference price to compare against (USD per 1M tokens, no caching). */
 export interface ReferencePrice {
   label: string;
+  /** The model id the price is for: no comparison with usage that was that model itself. */
+  model?: string;
   inputPerMillion: number;
   outputPerMillion: number;
 }
@@ -106,7 +108,7 @@ export function renderStats(
       `the cache saved ${usd(stats.savingsUsd)}${share(stats.savingsUsd, stats.costWithoutCacheUsd)}`,
     ],
   ];
-  if (opts.reference) {
+  if (opts.reference && comparisonIsMeaningful(stats, opts.reference)) {
     const ref = referenceCost(stats, opts.reference);
     // An estimate, and said to be one: another model would not have used the same tokens.
     const ratio = stats.costUsd > 0 ? `, ~${(ref / stats.costUsd).toFixed(1)}× what Keel cost` : "";
@@ -141,6 +143,17 @@ export function renderStats(
   return lines;
 }
 
+/**
+ * Whether "the same tokens at another model's price" says anything: not when no money was
+ * spent (every request went to the simulator, or the models used have no price), nor when the
+ * usage was the reference model itself.
+ */
+export function comparisonIsMeaningful(stats: UsageStats, reference: ReferencePrice): boolean {
+  if (stats.simulatedRequests >= stats.requests || stats.costUsd <= 0) return false;
+  const model = reference.model;
+  return model === undefined || !Object.keys(stats.byModel).some((m) => m.startsWith(model));
+}
+
 /** Runs `keel stats`; returns the text to print. */
 export async function runStats(
   opts: StatsOptions,
@@ -164,7 +177,12 @@ export function defaultReference(): ReferencePrice | null {
   const loaded = loadModelTable();
   if (!loaded.ok) return null;
   const r = loaded.table.reference;
-  return { label: r.label, inputPerMillion: r.inputPerM, outputPerMillion: r.outputPerM };
+  return {
+    label: r.label,
+    model: r.model,
+    inputPerMillion: r.inputPerM,
+    outputPerMillion: r.outputPerM,
+  };
 }
 
 /** Registers `keel stats`. */

@@ -10,7 +10,12 @@
 import { render } from "ink";
 import wrapAnsi from "wrap-ansi";
 import type { PermissionMode } from "../../agent/permissions.js";
-import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
+import {
+  baseUrlOrigin,
+  DEFAULT_BASE_URL,
+  type LlmConfig,
+  saveLlmConfig,
+} from "../../llm/config.js";
 // Not from session/index.js: that would load the session modules (and zod) before the first frame.
 import { UsageLogError } from "../../session/usage-log-error.js";
 import { loadConfig } from "../llm-config.js";
@@ -191,6 +196,7 @@ async function openSession(
       cheapModel: llm.cheapModel,
       client: createChatClient({
         baseUrl: llm.baseUrl,
+        baseUrlOrigin: baseUrlOrigin(llm),
         apiKey: llm.apiKey ?? "",
         streamIdleMs: llm.streamIdleMs,
       }),

@@ -155,14 +155,17 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         .map(([name]) => name);
     },
     sessions: () =>
-      listSessions({ keelHome: opts.keelHome, projectDir: opts.projectDir }).map((s) => ({
-        id: s.id,
-        updatedAt: s.updatedAt,
-        messages: s.messages,
-        firstPrompt: s.firstPrompt,
-        ...(s.title !== undefined ? { title: s.title } : {}),
-        model: s.model,
-      })),
+      listSessions({ keelHome: opts.keelHome, projectDir: opts.projectDir })
+        // A prompt the model never answered (the run failed) is nothing to resume: as `keel sessions`.
+        .filter((s) => s.messages === 0 || s.answered)
+        .map((s) => ({
+          id: s.id,
+          updatedAt: s.updatedAt,
+          messages: s.messages,
+          firstPrompt: s.firstPrompt,
+          ...(s.title !== undefined ? { title: s.title } : {}),
+          model: s.model,
+        })),
     hookStats: () =>
       summarizeHookRuns(
         readHookAudit({ keelHome: opts.keelHome, sessionId: agent.sessionId }).records,

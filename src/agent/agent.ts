@@ -12,11 +12,6 @@ import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { autoCompactThreshold } from "./auto-compact.js";
-import {
-  ClaudeTranscript,
-  claudeTranscriptPath,
-  withClaudeTranscript,
-} from "./claude-transcript.js";
 import { loadCommands } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
@@ -24,15 +19,20 @@ import { AgentCore } from "./core.js";
 import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { startFileChanged } from "./file-changed.js";
-import { fireHook, type HookSessionInfo } from "./hook-fire.js";
-import { contextForModel } from "./hook-text.js";
+import {
+  ClaudeTranscript,
+  claudeTranscriptPath,
+  withClaudeTranscript,
+} from "./hook-adapter/claude-transcript.js";
+import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
+import { createNullHookEngine } from "./hook-adapter/null-engine.js";
+import { contextForModel } from "./hook-adapter/text.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
-import { createNullHookEngine } from "./null-hooks.js";
-import { loadPermissionRules } from "./permission-rules.js";
-import type { PermissionMode } from "./permissions.js";
+import type { PermissionMode } from "./permissions/modes.js";
+import { loadPermissionRules } from "./permissions/rules.js";
 import type { DispatchContext, StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
@@ -128,7 +128,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     transcriptPath: session.transcriptPath,
     projectDir: opts.projectDir,
     permissionMode: () => mode,
-    // Everything under it is a protected path (protected-paths.ts).
+    // Everything under it is a protected path (permissions/protected-paths.ts).
     keelHome: rulePaths.keelHome,
   };
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);

@@ -9,7 +9,7 @@ import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
 import type { AgentEvent } from "./events.js";
-import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
+import { type HookSessionInfo, hookContextBlock } from "./hook-adapter/fire.js";
 import { hostileParts } from "./hostile.js";
 import { AppendOnlyLog } from "./log.js";
 import type { DispatchContext } from "./pipeline/index.js";

@@ -1,16 +1,16 @@
 /** The agent layer's public surface: `createAgent`, its options and events, sessions, runners. */
 export { createAgent, DEFAULT_MAX_TURNS, memorySession } from "./agent.js";
 export type * from "./events.js";
+export { createNullHookEngine } from "./hook-adapter/null-engine.js";
 export { AppendOnlyLog } from "./log.js";
 export type { AgentMcp, McpServersOption } from "./mcp.js";
-export { createNullHookEngine } from "./null-hooks.js";
 export {
   isReadOnlyCommand,
   modeVerdict,
   PERMISSION_MODES,
   type PermissionMode,
   type PermissionVerdict,
-} from "./permissions.js";
+} from "./permissions/modes.js";
 export { ImmutablePrefix, type PrefixOptions } from "./prefix.js";
 export { createPromptRunner, type PromptRunnerOptions } from "./prompt-runner.js";
 export { parseRendered, renderMessage } from "./render.js";

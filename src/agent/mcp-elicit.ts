@@ -6,7 +6,7 @@
 import type { HookEngine } from "../hooks/types.js";
 import type { ElicitationAnswer, ElicitationHandler } from "../mcp/index.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, type HookSessionInfo, isVeto } from "./hook-fire.js";
+import { fireHook, type HookSessionInfo, isVeto } from "./hook-adapter/fire.js";
 
 /** Options of `elicitWithHooks`. */
 export interface ElicitOptions {

@@ -11,7 +11,7 @@ import type { AnyTool } from "../tools/registry.js";
 import { toolSpecs } from "../tools/registry.js";
 import { AgentCore, type FinishSignal } from "./core.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
 import type { DispatchContext } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { prepareToolSpecs } from "./repair/index.js";

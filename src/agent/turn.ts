@@ -18,9 +18,9 @@ import {
   passDecision,
   vetoingHooks,
   vetoReason,
-} from "./hook-fire.js";
-import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-moments.js";
-import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-text.js";
+} from "./hook-adapter/fire.js";
+import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-adapter/moments.js";
+import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-adapter/text.js";
 import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
   finishNote,

@@ -12,8 +12,8 @@ import type { CompactionRecord } from "./core.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { AgentMcp, McpServersOption } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
-import type { PermissionRules } from "./permission-rules.js";
-import type { PermissionMode } from "./permissions.js";
+import type { PermissionMode } from "./permissions/modes.js";
+import type { PermissionRules } from "./permissions/rules.js";
 import type { SessionSettings } from "./settings.js";
 
 /** One request's usage as persisted (usage log, session). */
@@ -136,7 +136,7 @@ export interface AgentOptions {
   subagents?: boolean;
   /**
    * Permission rules (`permissions.allow/deny/ask`); default: read from the settings files
-   * (permission-rules.ts). `false`: none.
+   * (permissions/rules.ts). `false`: none.
    */
   permissionRules?: PermissionRules | false;
   /** Session settings (compaction, sub-agents); default: read from the settings files. */

@@ -1,6 +1,6 @@
 /**
  * Keel's home and the project directory, as every command resolves them. Kept apart from the
- * hooks engine (commands/hooks-shared.ts re-exports them) so the TUI can find them before its
+ * hooks engine (commands/hooks/shared.ts re-exports them) so the TUI can find them before its
  * first frame without loading the engine.
  */
 import { statSync } from "node:fs";

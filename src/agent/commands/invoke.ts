@@ -6,7 +6,13 @@
 
 import type { HookEngine } from "../../hooks/types.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
+import {
+  fireHook,
+  type HookSessionInfo,
+  isVeto,
+  vetoingHooks,
+  vetoReason,
+} from "../hook-adapter/fire.js";
 import type { PipelineContext } from "../pipeline/index.js";
 import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
 import { commandShell } from "./command-shell.js";

@@ -5,8 +5,8 @@
  */
 import type { AnyTool } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
-import { allowScope } from "../permissions.js";
-import { protectedWriteReason } from "../protected-paths.js";
+import { allowScope } from "../permissions/modes.js";
+import { protectedWriteReason } from "../permissions/protected-paths.js";
 import { askSomeone } from "./ask.js";
 import { handlerLabelOf } from "./gate-text.js";
 import { policyVerdict } from "./policy.js";

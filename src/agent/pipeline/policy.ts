@@ -8,14 +8,14 @@
 import type { AnyTool } from "../../tools/registry.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
 import type { AgentEvent } from "../events.js";
-import { mcpVerdict } from "../mcp-permissions.js";
+import { mcpVerdict } from "../permissions/mcp.js";
+import { modeVerdict, type PermissionVerdict } from "../permissions/modes.js";
 import {
   decideByRules,
   deniedByRuleText,
   type RuleDecision,
   ruleSource,
-} from "../permission-rules.js";
-import { modeVerdict, type PermissionVerdict } from "../permissions.js";
+} from "../permissions/rules.js";
 import { readBarredBy } from "./read-barred.js";
 import type { PipelineContext } from "./types.js";
 

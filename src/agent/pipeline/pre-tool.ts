@@ -8,8 +8,8 @@ import type { HookDecision } from "../../hooks/types.js";
 import type { AnyTool } from "../../tools/registry.js";
 import { validateToolInput } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, isVeto, vetoingHooks } from "../hook-fire.js";
-import { preToolVetoText } from "../hook-text.js";
+import { fireHook, isVeto, vetoingHooks } from "../hook-adapter/fire.js";
+import { preToolVetoText } from "../hook-adapter/text.js";
 import type { PipelineContext } from "./types.js";
 
 /** Rounds of PreToolUse one call may take: the first input plus two rewrites. */

@@ -5,7 +5,7 @@
 import type { AnyTool } from "../../tools/registry.js";
 import type { ToolResult } from "../../tools/types.js";
 import type { AgentEvent } from "../events.js";
-import { messageOf } from "../hook-fire.js";
+import { messageOf } from "../hook-adapter/fire.js";
 import { withProgress } from "../progress.js";
 import { readBarredBy } from "./read-barred.js";
 import type { PipelineContext } from "./types.js";

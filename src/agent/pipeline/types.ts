@@ -7,8 +7,8 @@ import type { HookEngine } from "../../hooks/types.js";
 import type { AnyTool } from "../../tools/registry.js";
 import type { ToolResult } from "../../tools/types.js";
 import type { AgentEvent, ToolCallStatus } from "../events.js";
-import type { HookSessionInfo } from "../hook-fire.js";
-import type { PermissionRule } from "../permission-rules.js";
+import type { HookSessionInfo } from "../hook-adapter/fire.js";
+import type { PermissionRule } from "../permissions/rules.js";
 import type { AskPermission } from "../types.js";
 
 /** What the pipeline needs from the agent. */
@@ -27,7 +27,7 @@ export interface DispatchContext {
   turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
   streaming?: ReadonlyMap<string, StreamingRun>;
-  /** Permission rules from settings (permission-rules.ts): deny > ask > allow > the mode. */
+  /** Permission rules from settings (permissions/rules.ts): deny > ask > allow > the mode. */
   rules?: { rules: readonly PermissionRule[]; homeDir: string };
   /**
    * The user chose to run without the project's untrusted hooks (`keel run

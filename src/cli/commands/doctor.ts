@@ -21,7 +21,7 @@ import {
   checkTrustStores,
   type Finding,
 } from "./doctor-checks.js";
-import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
+import { keelHomeDir, resolveProjectDir } from "./hooks/shared.js";
 
 const MARK: Record<Finding["status"], string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
 

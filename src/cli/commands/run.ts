@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent } from "../../agent/events.js";
-import { PERMISSION_MODES } from "../../agent/permissions.js";
+import { PERMISSION_MODES } from "../../agent/permissions/modes.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
 import type { AgentStats } from "../../agent/types.js";

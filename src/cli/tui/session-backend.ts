@@ -3,7 +3,7 @@
  * TUI's permission bridge, so /clear, /resume and /model can replace the agent in place.
  */
 import { createAgent } from "../../agent/agent.js";
-import type { PermissionMode } from "../../agent/permissions.js";
+import type { PermissionMode } from "../../agent/permissions/modes.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { type OpenedSession, openAgentSession } from "../../agent/session.js";
 import type { Agent } from "../../agent/types.js";

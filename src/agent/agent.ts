@@ -37,6 +37,7 @@ import type { DispatchContext, StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
+import { REQUEST_STRATEGIES } from "./reasoning.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
@@ -269,7 +270,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
+    strategies: REQUEST_STRATEGIES,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
     reasoning: {
       harvest: opts.harvest ?? false,

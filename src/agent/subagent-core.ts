@@ -108,7 +108,6 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
     clock: parent.clock,
     ...(parent.thinking !== undefined ? { thinking: parent.thinking } : {}),
     ...(spec.finish ? { finish: spec.finish } : {}),
-    benchmarkCacheHostile: false,
   });
   return { id, type: spec.agentType, core, deniedByUser: () => denied };
 }

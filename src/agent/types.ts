@@ -8,7 +8,7 @@ import type { ElicitationHandler } from "../mcp/index.js";
 import type { Tool } from "../tools/types.js";
 import type { BranchSelector } from "./branch.js";
 import type { CommandCatalog } from "./commands/load.js";
-import type { CompactionRecord } from "./core.js";
+import type { CompactionRecord } from "./core-types.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { AgentMcp, McpServersOption } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
@@ -155,11 +155,6 @@ export interface AgentOptions {
   mcpStartupTimeoutMs?: number;
   /** Answers elicitation requests of servers the agent starts (absent: declined, as headless). */
   onElicit?: ElicitationHandler;
-  /**
-   * FOR BENCHMARKS ONLY: break the cache on purpose — a timestamp in the system prompt and tool
-   * specs re-serialized with shuffled key order on every request. Never use it otherwise.
-   */
-  benchmarkCacheHostile?: boolean;
 }
 
 /** Options of one user turn. */

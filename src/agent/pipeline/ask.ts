@@ -4,8 +4,7 @@
  */
 import type { AgentEvent } from "../events.js";
 import { fireHook, isVeto, vetoingHooks, vetoReason } from "../hook-adapter/fire.js";
-import type { DecideRequest } from "./decide.js";
-import type { Permit, PipelineContext } from "./types.js";
+import type { DecideRequest, Permit, PipelineContext } from "./types.js";
 
 /** What asking needs beyond the request. */
 export interface AskRequest extends DecideRequest {

@@ -76,3 +76,15 @@ export type Permit =
        *  and tell Claude what to do differently"), instead of the model trying something else. */
       byUser?: true;
     };
+
+/** One call to decide. */
+export interface DecideRequest {
+  tool: AnyTool;
+  input: Record<string, unknown>;
+  callId: string;
+  /** What PreToolUse said for exactly this input: allow / ask / pass. */
+  hookSays: string;
+  /** What the model gets when a hook asked and nobody can answer (Claude's wording), or null. */
+  hookAskText: string | null;
+  signal: AbortSignal;
+}

@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { resolveHookPaths } from "../hooks/config/paths.js";
 import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
+import type { HookEngine, HookRunRecord } from "../hooks/index.js";
 import { createHookEngine } from "../hooks/index.js";
-import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";

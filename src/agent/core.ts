@@ -4,7 +4,7 @@
  * `compact.ts` and `agent.ts` drive it.
  */
 import type { HookEventName } from "../hooks/events.js";
-import type { HookEngine } from "../hooks/types.js";
+import type { HookEngine } from "../hooks/index.js";
 import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";

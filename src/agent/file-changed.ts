@@ -12,7 +12,7 @@
  */
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { HookDecision, HookEngine } from "../hooks/types.js";
+import type { HookDecision, HookEngine } from "../hooks/index.js";
 import type { AgentEvent } from "./events.js";
 import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
 

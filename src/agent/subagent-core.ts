@@ -5,9 +5,9 @@
  * model calls are accounted to the parent session.
  */
 import { randomUUID } from "node:crypto";
-import type { HookEngine } from "../hooks/types.js";
+import type { HookEngine } from "../hooks/index.js";
 import type { ChatClient, Usage } from "../llm/types.js";
-import type { AnyTool } from "../tools/registry.js";
+import type { AnyTool } from "../tools/index.js";
 import { toolSpecs } from "../tools/registry.js";
 import { AgentCore, type FinishSignal } from "./core.js";
 import type { AgentEvent } from "./events.js";

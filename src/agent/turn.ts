@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
-import type { HookDecision } from "../hooks/types.js";
+import type { HookDecision } from "../hooks/index.js";
 import { SESSION_TITLE_EVENT } from "../session/records.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";

@@ -2,10 +2,10 @@
  * The agent's public shapes: options for `createAgent`, the Agent it returns, its statistics,
  * and the small session port the agent persists through.
  */
-import type { HookEngine, HookRunRecord } from "../hooks/types.js";
+import type { HookEngine, HookRunRecord } from "../hooks/index.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { ElicitationHandler } from "../mcp/index.js";
-import type { Tool } from "../tools/types.js";
+import type { Tool } from "../tools/index.js";
 import type { BranchSelector } from "./branch.js";
 import type { CommandCatalog } from "./commands/load.js";
 import type { CompactionRecord } from "./core-types.js";

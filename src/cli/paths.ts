@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { resolveKeelHome } from "../base/resolve-paths.js";
+import { resolveKeelHome } from "../base/index.js";
 import { UserError } from "./user-error.js";
 
 /** `$KEEL_HOME` (made absolute), else `~/.keel`: the one resolver the sandbox uses too. */

@@ -4,7 +4,7 @@
  * (and the command's model) to run as the turn. A prompt that names no command is left alone.
  */
 
-import type { HookEngine } from "../../hooks/types.js";
+import type { HookEngine } from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
 import {
   fireHook,

@@ -3,7 +3,7 @@
  * `hook_run` event and every systemMessage into a notice (shown to the user, never the model).
  */
 import type { EventPayloadFields, HookEventName } from "../../hooks/events.js";
-import type { HookDecision, HookEngine, HookRunRecord } from "../../hooks/types.js";
+import type { HookDecision, HookEngine, HookRunRecord } from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
 import type { PermissionMode } from "../permissions/modes.js";
 import { withProgress } from "../progress.js";

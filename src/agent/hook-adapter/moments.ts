@@ -4,7 +4,7 @@
  * PermissionDenied (a call denied without asking anyone). Kept out of the turn loop so the
  * loop only calls one function per moment.
  */
-import type { HookEngine } from "../../hooks/types.js";
+import type { HookEngine } from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "./fire.js";
 

@@ -1,5 +1,5 @@
 /** A hooks engine with no hooks: every firing passes (library use without hooks, benchmarks). */
-import type { HookEngine, HookListing } from "../../hooks/types.js";
+import type { HookEngine, HookListing } from "../../hooks/index.js";
 import { passDecision } from "./fire.js";
 
 /** Creates an engine that runs nothing. */

@@ -5,7 +5,7 @@
  * names the hook and its source file.
  */
 import type { HookEventName } from "../../hooks/events.js";
-import type { HookContextPiece, HookDecision, HookRunRecord } from "../../hooks/types.js";
+import type { HookContextPiece, HookDecision, HookRunRecord } from "../../hooks/index.js";
 import { vetoingHooks, vetoReason } from "./fire.js";
 
 /** The runs that decided a veto or an ask (timeouts included). */

@@ -4,7 +4,7 @@
  * unless a `permissions.allow` rule in settings names the tool or its server.
  */
 import type { McpToolInfo } from "../../mcp/index.js";
-import type { AnyTool } from "../../tools/registry.js";
+import type { AnyTool } from "../../tools/index.js";
 import type { PermissionMode, PermissionVerdict } from "./modes.js";
 
 /** The verdict for an MCP tool, or undefined for any other tool. */

@@ -2,8 +2,9 @@
  * Permission decisions (design §3): pure functions from the mode, the tool's kind and its input
  * to allow / ask / refuse. The agent turns `ask` into a PermissionRequest hook, then the user.
  */
+
+import type { ToolKind } from "../../tools/index.js";
 import type { SandboxStatus } from "../../tools/sandbox.js";
-import type { ToolKind } from "../../tools/types.js";
 import { autoApprove } from "./auto-approve/index.js";
 
 /** Every permission mode (the same strings hooks see as `permission_mode`), in cycling order. */

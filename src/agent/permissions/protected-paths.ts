@@ -11,7 +11,7 @@ import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInside, resolveHookPaths } from "../../hooks/config/paths.js";
 import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../../hooks/executed-files.js";
-import type { HookEngine } from "../../hooks/types.js";
+import type { HookEngine } from "../../hooks/index.js";
 
 /** What a protected-path check needs to know about the session. */
 export interface ProtectedPathContext {

@@ -17,8 +17,13 @@
 
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { canonicalJson, isRecord, readConfigTextSync, sha256Hex } from "../../base/index.js";
-import { resolveHome } from "../../base/resolve-paths.js";
+import {
+  canonicalJson,
+  isRecord,
+  readConfigTextSync,
+  resolveHome,
+  sha256Hex,
+} from "../../base/index.js";
 import { parseSettingsJson } from "../../hooks/config/parse.js";
 import { splitShellCommand } from "../../hooks/match.js";
 import { commandsForConditions, effectiveArgv } from "../../hooks/shell/normalize.js";

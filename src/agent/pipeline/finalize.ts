@@ -3,8 +3,8 @@
  * PostToolUseFailure (an error), whose context, rewritten output and `continue: false` shape
  * what the model sees.
  */
-import type { HookDecision } from "../../hooks/types.js";
-import type { ToolResult } from "../../tools/types.js";
+import type { HookDecision } from "../../hooks/index.js";
+import type { ToolResult } from "../../tools/index.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, hookContextBlock } from "../hook-adapter/fire.js";
 import { contextForModel } from "../hook-adapter/text.js";

@@ -5,7 +5,7 @@
  * OS sandbox for shell commands approved on Keel's own authority.
  */
 
-import type { AnyTool } from "../../tools/registry.js";
+import type { AnyTool } from "../../tools/index.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
 import type { AgentEvent } from "../events.js";
 import { mcpVerdict } from "../permissions/mcp.js";

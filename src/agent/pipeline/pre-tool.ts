@@ -4,8 +4,8 @@
  * input never approves the rewrite, and the rules, mode, protected paths and sandbox that follow
  * (decide.ts) judge only the final input. Rewrites that do not settle are refused.
  */
-import type { HookDecision } from "../../hooks/types.js";
-import type { AnyTool } from "../../tools/registry.js";
+import type { HookDecision } from "../../hooks/index.js";
+import type { AnyTool } from "../../tools/index.js";
 import { validateToolInput } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, isVeto, vetoingHooks } from "../hook-adapter/fire.js";

@@ -3,9 +3,8 @@
  * on the user's behalf — a model tool call, a sub-agent's, a custom command's !`cmd` — is one
  * PreparedCall through one PipelineContext.
  */
-import type { HookEngine } from "../../hooks/types.js";
-import type { AnyTool } from "../../tools/registry.js";
-import type { ToolResult } from "../../tools/types.js";
+import type { HookEngine } from "../../hooks/index.js";
+import type { AnyTool, ToolResult } from "../../tools/index.js";
 import type { AgentEvent, ToolCallStatus } from "../events.js";
 import type { HookSessionInfo } from "../hook-adapter/fire.js";
 import type { PermissionRule } from "../permissions/rules.js";

@@ -3,7 +3,7 @@
  * screen through SlashIO, so they are tested without a terminal.
  */
 import { homedir } from "node:os";
-import type { AgentEvent } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/index.js";
 import { PERMISSION_MODES } from "../../agent/permissions/modes.js";
 import type { HookStats } from "../../session/index.js";
 import { renderListing, summaryLine } from "../commands/hooks/render.js";

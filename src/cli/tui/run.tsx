@@ -9,7 +9,7 @@
  */
 import { render } from "ink";
 import wrapAnsi from "wrap-ansi";
-import type { PermissionMode } from "../../agent/permissions/modes.js";
+import type { PermissionMode } from "../../agent/index.js";
 import { DEFAULT_BASE_URL, type LlmConfig, saveLlmConfig } from "../../llm/config.js";
 // Not from session/index.js: that would load the session modules (and zod) before the first frame.
 import { UsageLogError } from "../../session/usage-log-error.js";

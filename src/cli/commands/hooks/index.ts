@@ -7,6 +7,7 @@ import { sep } from "node:path";
 import type { Command } from "commander";
 import { sanitizeJson } from "../../../base/index.js";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../../hooks/events.js";
+import type { HookListing, HookProblem } from "../../../hooks/index.js";
 import {
   executedProjectFiles,
   readTrustSummary,
@@ -14,7 +15,6 @@ import {
   trustSummary,
   writeTrustSummary,
 } from "../../../hooks/index.js";
-import type { HookListing, HookProblem } from "../../../hooks/types.js";
 import { neverFiringEvents } from "../../../hooks/validate.js";
 import { plural } from "../../format/text.js";
 import { visibleCommand } from "../../terminal-text.js";

@@ -11,7 +11,7 @@ import type {
   HookListing,
   HookProblem,
   HookSource,
-} from "../../../hooks/types.js";
+} from "../../../hooks/index.js";
 import { problemLine } from "../../format/hook-problem.js";
 import {
   columns,

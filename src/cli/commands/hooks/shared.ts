@@ -4,8 +4,8 @@
  */
 import { childProcessEnv } from "../../../agent/provider-env.js";
 import { resolveHookPaths } from "../../../hooks/config/load.js";
+import type { HookEngine, HookEngineOptions, HookListing } from "../../../hooks/index.js";
 import { takeListing } from "../../../hooks/snapshot.js";
-import type { HookEngine, HookEngineOptions, HookListing } from "../../../hooks/types.js";
 import { keelHomeDir } from "../../paths.js";
 import { writeStderr, writeStdout } from "../../stdout.js";
 

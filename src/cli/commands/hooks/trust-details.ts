@@ -7,8 +7,7 @@
  */
 import { relative } from "node:path";
 import { isSecretName } from "../../../base/index.js";
-import type { ExecutedFile } from "../../../hooks/index.js";
-import type { HookDefinition } from "../../../hooks/types.js";
+import type { ExecutedFile, HookDefinition } from "../../../hooks/index.js";
 import type { McpServerEntry } from "../../../mcp/index.js";
 import { visibleCommand } from "../../terminal-text.js";
 

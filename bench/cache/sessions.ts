@@ -11,6 +11,7 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import { createChatClient } from "../../src/llm/client.js";
 import { reply, type ScriptBuilder, script, startSimulator } from "../../src/sim/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
+import { cacheHostileClient } from "./hostile-client.js";
 
 /** What one run measured. */
 export interface SessionResult {
@@ -116,17 +117,17 @@ export async function runSession(def: SessionDef, hostile: boolean): Promise<Ses
   }
   const sim = await startSimulator({ script: def.script(), keepBodies: false });
   const errors: string[] = [];
+  const client = createChatClient({ baseUrl: sim.url, apiKey: "sk-bench" });
   try {
     const agent = await createAgent({
       projectDir: project,
       keelHome: home,
       homeDir: root,
-      client: createChatClient({ baseUrl: sim.url, apiKey: "sk-bench" }),
+      client: hostile ? cacheHostileClient(client) : client,
       model: "deepseek-v4-flash",
       tools: createBuiltinTools({ cwd: project }),
       permissionMode: "bypassPermissions",
       maxTurns: def.maxTurns ?? 10,
-      benchmarkCacheHostile: hostile,
     });
     const note = (ev: AgentEvent) => {
       if (ev.type === "error") errors.push(ev.message);

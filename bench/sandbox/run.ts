@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { autoApprove } from "../../src/agent/auto-approve/index.js";
+import { autoApprove } from "../../src/agent/permissions/auto-approve/index.js";
 import { sandboxStatus } from "../../src/tools/sandbox.js";
 import { createShellTool } from "../../src/tools/shell.js";
 

@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { resolveHookPaths } from "../hooks/config/paths.js";
 import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
+import type { HookEngine, HookRunRecord } from "../hooks/index.js";
 import { createHookEngine } from "../hooks/index.js";
-import type { HookEngine, HookRunRecord } from "../hooks/types.js";
 import type { Usage } from "../llm/types.js";
 import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
@@ -14,11 +14,6 @@ import { skillTool } from "../tools/index.js";
 import { type AnyTool, toolSpecs } from "../tools/registry.js";
 import { loadAgentFiles } from "./agent-files.js";
 import { autoCompactThreshold } from "./auto-compact.js";
-import {
-  ClaudeTranscript,
-  claudeTranscriptPath,
-  withClaudeTranscript,
-} from "./claude-transcript.js";
 import { allowanceFrom } from "./commands/allowed-tools.js";
 import { loadCommands } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
@@ -27,19 +22,25 @@ import { AgentCore } from "./core.js";
 import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { startFileChanged } from "./file-changed.js";
-import { fireHook, type HookSessionInfo } from "./hook-fire.js";
-import { contextForModel } from "./hook-text.js";
+import {
+  ClaudeTranscript,
+  claudeTranscriptPath,
+  withClaudeTranscript,
+} from "./hook-adapter/claude-transcript.js";
+import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
+import { createNullHookEngine } from "./hook-adapter/null-engine.js";
+import { contextForModel } from "./hook-adapter/text.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
-import { createNullHookEngine } from "./null-hooks.js";
-import { loadPermissionRules } from "./permission-rules.js";
-import type { PermissionMode } from "./permissions.js";
+import type { PermissionMode } from "./permissions/modes.js";
+import { loadPermissionRules } from "./permissions/rules.js";
 import type { DispatchContext, StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
+import { REQUEST_STRATEGIES } from "./reasoning.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { loadSessionSettings } from "./settings.js";
@@ -132,7 +133,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     transcriptPath: session.transcriptPath,
     projectDir: opts.projectDir,
     permissionMode: () => mode,
-    // Everything under it is a protected path (protected-paths.ts).
+    // Everything under it is a protected path (permissions/protected-paths.ts).
     keelHome: rulePaths.keelHome,
   };
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
@@ -298,7 +299,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    benchmarkCacheHostile: opts.benchmarkCacheHostile ?? false,
+    strategies: REQUEST_STRATEGIES,
     autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
     reasoning: {
       harvest: opts.harvest ?? false,

@@ -7,7 +7,7 @@
 import { shrunkView } from "./auto-compact.js";
 import type { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, isVeto, vetoingHooks, vetoReason } from "./hook-fire.js";
+import { fireHook, isVeto, vetoingHooks, vetoReason } from "./hook-adapter/fire.js";
 import { fireInstructionsLoaded } from "./memory-load.js";
 
 const SUMMARY_REQUEST = `Summarize this conversation so far so that the work can continue from the summary alone. Do not call any tools. Include: the user's goals and instructions, decisions made, files read or changed (with paths), commands run and their results, open problems, and the next steps. Be concise and factual.`;

@@ -4,21 +4,19 @@
  * `compact.ts` and `agent.ts` drive it.
  */
 import type { HookEventName } from "../hooks/events.js";
-import type { HookEngine } from "../hooks/types.js";
+import type { HookEngine } from "../hooks/index.js";
 import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
+import type { CompactionRecord, ReasoningOptions, RequestReply } from "./core-types.js";
 import type { AgentEvent } from "./events.js";
-import { type HookSessionInfo, hookContextBlock } from "./hook-fire.js";
-import { hostileParts } from "./hostile.js";
+import { type HookSessionInfo, hookContextBlock } from "./hook-adapter/fire.js";
 import { AppendOnlyLog } from "./log.js";
 import type { DispatchContext } from "./pipeline/index.js";
 import type { ImmutablePrefix } from "./prefix.js";
-import { harvestInto, type ReasoningOptions, requestBranched } from "./reasoning.js";
 import { createStormBreaker, type RepairTool, type StormBreaker } from "./repair/index.js";
 import { LeakedMarkupFilter } from "./repair/stream-filter.js";
 import { VolatileScratch } from "./scratch.js";
-import type { RequestReply } from "./turn.js";
 import type { SessionPort } from "./types.js";
 
 /** Hook text waiting for the next user message (SessionStart output, async hook results). */
@@ -51,7 +49,6 @@ export interface CoreOptions {
   thinking?: "enabled" | "disabled";
   temperature?: number;
   maxTokens?: number;
-  benchmarkCacheHostile: boolean;
   finish?: FinishSignal;
   /** Compact automatically once a response's prompt tokens reach this (null/absent: never). */
   autoCompactAt?: number | null;
@@ -59,19 +56,27 @@ export interface CoreOptions {
   toolResultMaxChars?: number;
   /** Harvest and branching (opt-in); absent: both off. */
   reasoning?: ReasoningOptions;
+  /**
+   * How a branched request and a harvest are made (`reasoning.ts`), passed in so the core does
+   * not import the strategies that drive it; absent: neither runs, whatever `reasoning` says.
+   */
+  strategies?: RequestStrategies;
 }
 
-/** One compaction as the stats report it. */
-export interface CompactionRecord {
-  trigger: "manual" | "auto";
-  /** Why an automatic one ran. */
-  reason: "threshold" | "context_length" | "manual";
-  /** Prompt tokens of the last request before it (what each request cost to send). */
-  promptTokensBefore: number;
-  /** Prompt tokens of the first request after it (null until that request is made). */
-  promptTokensAfter: number | null;
-  /** Cost of the summary request. */
-  costUsd: number;
+/** The request strategies beyond a plain request; `reasoning.ts` implements both. */
+export interface RequestStrategies {
+  /** N samples of one request, one picked; returns the picked reply. */
+  branched(
+    core: AgentCore,
+    req: ChatRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, RequestReply>;
+  /** Harvests a reply's reasoning into the scratch. Never throws. */
+  harvest(
+    core: AgentCore,
+    reasoning: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, unknown>;
 }
 
 /** A zero usage record. */
@@ -237,13 +242,8 @@ export class AgentCore {
   ): ChatRequest {
     const o = this.#opts;
     const body = view === undefined ? this.log.messagesWith(extra) : viewWith(view, extra);
-    let messages = this.prefix.messages.concat(body);
-    let tools = this.prefix.toolsJson;
-    if (o.benchmarkCacheHostile) {
-      const hostile = hostileParts(this.prefix, o.clock());
-      messages = [hostile.system, ...messages.slice(1)];
-      tools = hostile.tools;
-    }
+    const messages = this.prefix.messages.concat(body);
+    const tools = this.prefix.toolsJson;
     return {
       model: this.turnModel ?? o.model,
       messages,
@@ -267,8 +267,9 @@ export class AgentCore {
     const req = this.buildRequest(opts.extra, opts.signal, opts.view);
     // A summary or other side request is never branched or harvested: only the turn's own.
     const ownRequest = opts.extra === undefined && opts.view === undefined;
-    if (ownRequest && this.reasoning.branch >= 2) {
-      return yield* requestBranched(this, req, opts.signal);
+    const strategies = this.#opts.strategies;
+    if (ownRequest && strategies !== undefined && this.reasoning.branch >= 2) {
+      return yield* strategies.branched(this, req, opts.signal);
     }
     // Leaked tool-call markup is repaired once the reply is complete; never show it meanwhile.
     const shownText = new LeakedMarkupFilter();
@@ -307,8 +308,9 @@ export class AgentCore {
             if (textTail !== "") yield { type: "text_delta", text: textTail };
             if (ev.usage) yield this.accountRequest(ev.usage);
             const message = assistantMessage(ev.message);
-            if (ownRequest && this.reasoning.harvest && message.reasoning_content) {
-              yield* harvestInto(this, message.reasoning_content, opts.signal);
+            const reasoning = message.reasoning_content;
+            if (ownRequest && strategies !== undefined && this.reasoning.harvest && reasoning) {
+              yield* strategies.harvest(this, reasoning, opts.signal);
             }
             return { kind: "message", message, finishReason: ev.finishReason, usage: ev.usage };
           }

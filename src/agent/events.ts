@@ -2,7 +2,7 @@
  * The event stream the agent core yields. The TUI and `keel run` only consume these; no loop
  * logic lives in a front end.
  */
-import type { HookRunRecord, HookStart } from "../hooks/types.js";
+import type { HookRunRecord, HookStart } from "../hooks/index.js";
 import type { Usage } from "../llm/types.js";
 import type { TodoItem } from "../tools/index.js";
 

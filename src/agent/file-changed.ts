@@ -12,9 +12,9 @@
  */
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { HookDecision, HookEngine } from "../hooks/types.js";
+import type { HookDecision, HookEngine } from "../hooks/index.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
 
 /** How long a file must stay quiet before its change fires (editors write in several steps). */
 const DEBOUNCE_MS = 100;

@@ -94,5 +94,3 @@ export async function harvestReasoning(
     usage: r.usage,
   };
 }
-
-export { planLines } from "./reasoning-lines.js";

@@ -3,10 +3,10 @@
  * answer for the user (or decline with exit 2), then the user answers (the TUI), or the request is
  * declined (headless); the ElicitationResult hook sees the answer and may change it.
  */
-import type { HookEngine } from "../hooks/types.js";
+import type { HookEngine } from "../hooks/index.js";
 import type { ElicitationAnswer, ElicitationHandler } from "../mcp/index.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, type HookSessionInfo, isVeto } from "./hook-fire.js";
+import { fireHook, type HookSessionInfo, isVeto } from "./hook-adapter/fire.js";
 
 /** Options of `elicitWithHooks`. */
 export interface ElicitOptions {

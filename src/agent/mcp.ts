@@ -4,7 +4,7 @@
  * `/mcp reload` applied as one deliberate, counted prefix change.
  */
 
-import type { McpToolRunner } from "../hooks/types.js";
+import type { McpToolRunner } from "../hooks/index.js";
 import {
   type ElicitationHandler,
   McpManager,
@@ -15,7 +15,7 @@ import {
   parseMcpObject,
   retiredMcpTool,
 } from "../mcp/index.js";
-import type { AnyTool } from "../tools/registry.js";
+import type { AnyTool } from "../tools/index.js";
 import { toolSpecs } from "../tools/registry.js";
 import type { AgentEvent } from "./events.js";
 import type { ImmutablePrefix } from "./prefix.js";

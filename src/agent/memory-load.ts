@@ -4,7 +4,7 @@
  */
 import type { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook } from "./hook-fire.js";
+import { fireHook } from "./hook-adapter/fire.js";
 import { loadMemory, type MemoryOptions, type MemoryReport, memoryBlock } from "./memory.js";
 
 /** Reads memory without queueing it (a resumed session), for compactions to put back. */

@@ -11,7 +11,7 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { resolveHome } from "../base/resolve-paths.js";
+import { resolveHome } from "../base/index.js";
 
 /** Memory files of a project directory, in the order they are read. */
 export const PROJECT_MEMORY_FILES: readonly string[] = [

@@ -1,5 +1,5 @@
 /** The PromptRunner for prompt hooks: one JSON-mode call to the cheap model. */
-import type { PromptRunner } from "../hooks/types.js";
+import type { PromptRunner } from "../hooks/index.js";
 import { completeJson } from "../llm/complete-json.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import { renderMessage } from "./render.js";

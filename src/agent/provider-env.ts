@@ -7,8 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildChildEnv, SECRET_VARIABLES } from "../base/index.js";
-import { resolveKeelHome } from "../base/resolve-paths.js";
+import { buildChildEnv, resolveKeelHome, SECRET_VARIABLES } from "../base/index.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 
 /** Variables that carry Keel's provider key. */

@@ -6,28 +6,16 @@
 import type { ChatRequest } from "../llm/types.js";
 import {
   type BranchSample,
-  type BranchSelector,
   branchEvent,
   collectSample,
   fewestUncertainties,
   spreadTemperatures,
 } from "./branch.js";
-import type { AgentCore } from "./core.js";
-import { assistantMessage } from "./core.js";
+import { type AgentCore, assistantMessage, type RequestStrategies } from "./core.js";
+import type { RequestReply } from "./core-types.js";
 import type { AgentEvent } from "./events.js";
 import { harvestReasoning, type PlanState } from "./harvest.js";
 import { LeakedMarkupFilter } from "./repair/stream-filter.js";
-import type { RequestReply } from "./turn.js";
-
-/** Harvest and branching settings of a session. */
-export interface ReasoningOptions {
-  harvest: boolean;
-  /** Samples per request; 1 = no branching. */
-  branch: number;
-  /** The model harvest asks (cheap, JSON mode). */
-  cheapModel: string;
-  selector?: BranchSelector;
-}
 
 /** The scratch note the current plan is kept under (volatile: never sent). */
 export const PLAN_NOTE = "plan";
@@ -134,3 +122,9 @@ export async function* requestBranched(
     usage: chosen.usage,
   };
 }
+
+/** Branching and harvest as the core runs them (`CoreOptions.strategies`). */
+export const REQUEST_STRATEGIES: RequestStrategies = {
+  branched: requestBranched,
+  harvest: harvestInto,
+};

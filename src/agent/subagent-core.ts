@@ -5,13 +5,13 @@
  * model calls are accounted to the parent session.
  */
 import { randomUUID } from "node:crypto";
-import type { HookEngine } from "../hooks/types.js";
+import type { HookEngine } from "../hooks/index.js";
 import type { ChatClient, Usage } from "../llm/types.js";
-import type { AnyTool } from "../tools/registry.js";
+import type { AnyTool } from "../tools/index.js";
 import { toolSpecs } from "../tools/registry.js";
 import { AgentCore, type FinishSignal } from "./core.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, type HookSessionInfo } from "./hook-fire.js";
+import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
 import type { DispatchContext } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { prepareToolSpecs } from "./repair/index.js";
@@ -108,7 +108,6 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
     clock: parent.clock,
     ...(parent.thinking !== undefined ? { thinking: parent.thinking } : {}),
     ...(spec.finish ? { finish: spec.finish } : {}),
-    benchmarkCacheHostile: false,
   });
   return { id, type: spec.agentType, core, deniedByUser: () => denied };
 }

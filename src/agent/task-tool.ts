@@ -5,10 +5,9 @@
  * front ends as `subagent` events inside the call.
  */
 import { z } from "zod";
+import type { AnyTool, Tool, ToolResult } from "../tools/index.js";
 import { toParameters } from "../tools/json-schema.js";
-import type { AnyTool } from "../tools/registry.js";
 import { READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
-import type { Tool, ToolResult } from "../tools/types.js";
 import type { AgentFile } from "./agent-files.js";
 import type { AgentEvent } from "./events.js";
 import type { StreamingRun } from "./pipeline/index.js";

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
-import type { HookDecision } from "../hooks/types.js";
-import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
+import type { HookDecision } from "../hooks/index.js";
 import { SESSION_TITLE_EVENT } from "../session/records.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
@@ -18,9 +17,9 @@ import {
   passDecision,
   vetoingHooks,
   vetoReason,
-} from "./hook-fire.js";
-import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-moments.js";
-import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-text.js";
+} from "./hook-adapter/fire.js";
+import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-adapter/moments.js";
+import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-adapter/text.js";
 import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
   finishNote,
@@ -299,9 +298,3 @@ function keepInterruptedAnswer(core: AgentCore, shown: string): void {
   if (text === "") return;
   core.log.append({ role: "assistant", content: `${text}\n\n${INTERRUPTED_MARK}` });
 }
-
-export type RequestReply =
-  | { kind: "message"; message: ChatMessage; finishReason: FinishReason; usage: Usage | null }
-  /** `shownText`: the answer text the user already saw when the request failed or was
-   *  interrupted (kept in the log on an interrupt, so the model knows what it had said). */
-  | { kind: "error"; message: string; shownText?: string };

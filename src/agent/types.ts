@@ -2,18 +2,18 @@
  * The agent's public shapes: options for `createAgent`, the Agent it returns, its statistics,
  * and the small session port the agent persists through.
  */
-import type { HookEngine, HookRunRecord } from "../hooks/types.js";
+import type { HookEngine, HookRunRecord } from "../hooks/index.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { ElicitationHandler } from "../mcp/index.js";
-import type { Tool } from "../tools/types.js";
+import type { Tool } from "../tools/index.js";
 import type { BranchSelector } from "./branch.js";
 import type { CommandCatalog } from "./commands/load.js";
-import type { CompactionRecord } from "./core.js";
+import type { CompactionRecord } from "./core-types.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "./events.js";
 import type { AgentMcp, McpServersOption } from "./mcp.js";
 import type { MemoryReport } from "./memory.js";
-import type { PermissionRules } from "./permission-rules.js";
-import type { PermissionMode } from "./permissions.js";
+import type { PermissionMode } from "./permissions/modes.js";
+import type { PermissionRules } from "./permissions/rules.js";
 import type { SessionSettings } from "./settings.js";
 
 /** One request's usage as persisted (usage log, session). */
@@ -136,7 +136,7 @@ export interface AgentOptions {
   subagents?: boolean;
   /**
    * Permission rules (`permissions.allow/deny/ask`); default: read from the settings files
-   * (permission-rules.ts). `false`: none.
+   * (permissions/rules.ts). `false`: none.
    */
   permissionRules?: PermissionRules | false;
   /** Session settings (compaction, sub-agents); default: read from the settings files. */
@@ -155,11 +155,6 @@ export interface AgentOptions {
   mcpStartupTimeoutMs?: number;
   /** Answers elicitation requests of servers the agent starts (absent: declined, as headless). */
   onElicit?: ElicitationHandler;
-  /**
-   * FOR BENCHMARKS ONLY: break the cache on purpose — a timestamp in the system prompt and tool
-   * specs re-serialized with shuffled key order on every request. Never use it otherwise.
-   */
-  benchmarkCacheHostile?: boolean;
 }
 
 /** Options of one user turn. */

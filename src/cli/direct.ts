@@ -8,8 +8,8 @@
  * bin/keel.js runs with a V8 code cache taken after a run: the functions a listing calls are
  * compiled once, not at every start.
  */
-import { runHooksList } from "./commands/hooks.js";
-import { processOutput } from "./commands/hooks-shared.js";
+import { runHooksList } from "./commands/hooks/index.js";
+import { processOutput } from "./commands/hooks/shared.js";
 import { reportFailure } from "./user-error.js";
 
 /** Runs `keel hooks list [--json]` (`argv` without `node` and the script); the exit code. */

@@ -1,11 +1,11 @@
 /**
  * Keel's home and the project directory, as every command resolves them. Kept apart from the
- * hooks engine (commands/hooks-shared.ts re-exports them) so the TUI can find them before its
+ * hooks engine (commands/hooks/shared.ts re-exports them) so the TUI can find them before its
  * first frame without loading the engine.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { resolveKeelHome } from "../base/resolve-paths.js";
+import { resolveKeelHome } from "../base/index.js";
 import { UserError } from "./user-error.js";
 
 /** `$KEEL_HOME` (made absolute), else `~/.keel`: the one resolver the sandbox uses too. */

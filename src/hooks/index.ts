@@ -37,7 +37,7 @@ export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
 export type { HookSnapshot } from "./snapshot.js";
-export { takeSnapshot } from "./snapshot.js";
+export { takeListing, takeSnapshot } from "./snapshot.js";
 export type { GuardedGetOptions, GuardedGetResult } from "./ssrf-get.js";
 export { guardedGet } from "./ssrf-get.js";
 export type { HookToolCatalog, HookToolDescriptor } from "./tool-descriptor.js";

@@ -179,7 +179,7 @@ export function parseMcpObject(json: unknown, file: McpConfigFile): McpConfig {
     out.servers.push({ name, config: read.config, file: file.path, scope: file.scope });
   }
   // Rules for built-in tools (Bash(npm test:*), Read(./.env)) belong to the permission rules
-  // (src/agent/permission-rules.ts), which reads every rule and reports the ones it cannot apply.
+  // (src/agent/permissions/rules.ts), which reads every rule and reports the ones it cannot apply.
   for (const rule of parsed.data.permissions?.allow ?? []) {
     if (rule.startsWith("mcp__")) out.allow.push({ rule, file: file.path, scope: file.scope });
   }

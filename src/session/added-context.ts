@@ -1,6 +1,6 @@
 /**
  * Text the agent adds to user messages besides what the user typed: hook output
- * (`<hook-context>`, written by agent/hook-fire.ts) and the memory files (`<project-memory>`,
+ * (`<hook-context>`, written by agent/hook-adapter/fire.ts) and the memory files (`<project-memory>`,
  * agent/memory.ts, a message of its own before the first prompt). Session lists and replays
  * show what the user typed, so they take these out — here, in one place.
  */

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, join, resolve } from "node:path";
-import { resolveKeelHome } from "../base/resolve-paths.js";
+import { resolveKeelHome } from "../base/index.js";
 
 /** `$KEEL_HOME` (made absolute), else `~/.keel`: the one resolver the sandbox uses too. */
 export function keelHomeFrom(env: NodeJS.ProcessEnv = process.env): string {

@@ -18,7 +18,7 @@ import {
   statSync,
 } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { privatePlaces } from "../base/resolve-paths.js";
+import { privatePlaces } from "../base/index.js";
 
 /** Whether the sandbox can run here, and why not. */
 export type SandboxStatus =

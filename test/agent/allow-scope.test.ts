@@ -1,6 +1,6 @@
 /** The "allow always" label comes from the function that makes the key the agent remembers. */
 import { expect, it } from "vitest";
-import { allowScope } from "../../src/agent/permissions.js";
+import { allowScope } from "../../src/agent/permissions/modes.js";
 
 it("says what each tool's answer allows", () => {
   expect(allowScope("edit_file", "write", "src/a.ts").label).toBe(

@@ -1,7 +1,7 @@
 /** web_fetch/web_search ("network" kind): a person approves them in every mode but bypass, and
  *  "always allow" remembers one host, not every address. */
 import { describe, expect, it } from "vitest";
-import { allowScope, modeVerdict } from "../../src/agent/permissions.js";
+import { allowScope, modeVerdict } from "../../src/agent/permissions/modes.js";
 
 describe("network tools and permission modes", () => {
   it.each(["default", "plan", "acceptEdits"] as const)("%s mode asks", (mode) => {

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cacheHostileClient } from "../../bench/cache/hostile-client.js";
 import { createAgent } from "../../src/agent/agent.js";
 import { createChatClient } from "../../src/llm/client.js";
 import { reply, script } from "../../src/sim/index.js";
@@ -151,14 +152,15 @@ describe("the prefix check itself", () => {
     const agent = await createAgent({
       projectDir: w.project,
       noHooks: true,
-      client: createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+      client: cacheHostileClient(
+        createChatClient({ baseUrl: w.sim.url, apiKey: "sk-test" }),
+        (() => {
+          let t = Date.UTC(2026, 0, 1);
+          return () => (t += 1000);
+        })(),
+      ),
       model: "deepseek-v4-flash",
       tools: createBuiltinTools({ cwd: w.project }),
-      benchmarkCacheHostile: true,
-      clock: (() => {
-        let t = Date.UTC(2026, 0, 1);
-        return () => (t += 1000);
-      })(),
     });
     await collect(agent.runTurn("one"));
     await collect(agent.runTurn("two"));

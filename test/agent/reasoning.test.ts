@@ -1,7 +1,7 @@
 /** Harvest and branching through `keel run`: the JSON-mode request, samples and temperatures. */
 import { describe, expect, it } from "vitest";
 import { fewestUncertainties, spreadTemperatures } from "../../src/agent/branch.js";
-import { planLines } from "../../src/agent/harvest.js";
+import { planLines } from "../../src/agent/reasoning-lines.js";
 import { reply, script } from "../../src/sim/index.js";
 import { keel, worldPerTest } from "./harness.js";
 

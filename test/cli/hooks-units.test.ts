@@ -3,7 +3,7 @@
  * layout helpers the output is built with.
  */
 import { describe, expect, it } from "vitest";
-import { buildTestPayload } from "../../src/cli/commands/hooks-payload.js";
+import { buildTestPayload } from "../../src/cli/commands/hooks/payload.js";
 import { chunk, displayPath, table, truncate, wrap, wrapParts } from "../../src/cli/format/text.js";
 import { UserError } from "../../src/cli/user-error.js";
 import { HOOK_EVENTS } from "../../src/hooks/events.js";

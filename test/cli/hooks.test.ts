@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VERDICT_TOOL } from "../../src/agent/subagent.js";
-import { runHooksList } from "../../src/cli/commands/hooks.js";
+import { runHooksList } from "../../src/cli/commands/hooks/index.js";
 import { appendHookAudit } from "../../src/session/index.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { keel } from "../helpers/cli.js";

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setPermissionRulesTrust } from "../../src/agent/permission-rules.js";
+import { setPermissionRulesTrust } from "../../src/agent/permissions/rules.js";
 import { reply, type Simulator, script, startSimulator } from "../../src/sim/index.js";
 import { buildPrivate } from "../e2e/tui-harness.js";
 

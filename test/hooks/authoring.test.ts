@@ -1,6 +1,6 @@
 /** Authoring help: typos in hook files are warnings naming the right field; `--tool` mapping. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mapTestTool } from "../../src/cli/commands/hooks-test-tool.js";
+import { mapTestTool } from "../../src/cli/commands/hooks/test-tool.js";
 import { loadHooks, resolveHookPaths } from "../../src/hooks/config/load.js";
 import { makeWorld, type World, worldOptions } from "./helpers.js";
 

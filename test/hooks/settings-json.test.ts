@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadPermissionRules } from "../../src/agent/permission-rules.js";
+import { loadPermissionRules } from "../../src/agent/permissions/rules.js";
 import { loadSessionSettings } from "../../src/agent/settings.js";
 import { parseJsonText, parseSettingsJson } from "../../src/hooks/config/parse.js";
 import { loadMcpConfig } from "../../src/mcp/index.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { permissionTrustPath, setPermissionRulesTrust } from "../../src/agent/permission-rules.js";
+import { permissionTrustPath, setPermissionRulesTrust } from "../../src/agent/permissions/rules.js";
 import { isTrusted, setTrust, trustStorePath } from "../../src/hooks/trust.js";
 import {
   DamagedTrustStoreError,

@@ -39,7 +39,7 @@ describe("loadMcpConfig", () => {
       permissions: { allow: ["mcp__files", "shell(ls)"] },
     });
     const config = await loadMcpConfig({ projectDir, keelHome });
-    // A rule for a built-in tool is the permission rules' (src/agent/permission-rules.ts), not
+    // A rule for a built-in tool is the permission rules' (src/agent/permissions/rules.ts), not
     // an MCP problem.
     expect(config.problems).toEqual([]);
     expect(config.servers.map((s) => [s.name, s.scope, s.config.type])).toEqual([

@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { autoApprove } from "../../src/agent/auto-approve/index.js";
-import { parseRule } from "../../src/agent/permission-rules.js";
+import { autoApprove } from "../../src/agent/permissions/auto-approve/index.js";
+import { parseRule } from "../../src/agent/permissions/rules.js";
 import { parseCondition } from "../../src/hooks/match.js";
 import { reply, script } from "../../src/sim/index.js";
 import { commandHook, hookScript, keel, worldPerTest, writeSettings } from "../agent/harness.js";

@@ -8,10 +8,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { RULE_TOOL_MAP } from "../../src/agent/permissions/rule-tool-map.js";
 import { prepareToolSpecs } from "../../src/agent/repair/index.js";
-import { RULE_TOOL_MAP } from "../../src/agent/rule-tool-map.js";
 import { SYSTEM_PROMPT } from "../../src/agent/system-prompt.js";
-import { DEFAULT_TOOL_INPUTS } from "../../src/cli/commands/hooks-payload.js";
+import { DEFAULT_TOOL_INPUTS } from "../../src/cli/commands/hooks/payload.js";
 import { DIALECT_LIST } from "../../src/hooks/dialects/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../src/tools/hook-facts.js";
 import { createBuiltinTools, READ_ONLY_TOOL_NAMES, toolSpecs } from "../../src/tools/registry.js";

@@ -6,14 +6,13 @@
  */
 import type { AgentEvent } from "../events.js";
 import { type PipelineContext, runPipeline } from "../pipeline/index.js";
-import type { InvokeContext } from "./invoke.js";
 
 /** The events of a call that belong to a turn's tool calls, which this is not (no model asked). */
 const CALL_EVENTS = new Set<AgentEvent["type"]>(["tool_call", "tool_output", "tool_result"]);
 
 /** Runs `cmd`; hook runs and notices go to `events`. Never throws. */
 export async function commandShell(
-  ctx: InvokeContext,
+  ctx: { pipeline: PipelineContext },
   cmd: string,
   id: string,
   signal: AbortSignal,

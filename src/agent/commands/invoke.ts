@@ -4,9 +4,15 @@
  * (and the command's model) to run as the turn. A prompt that names no command is left alone.
  */
 
-import type { HookEngine } from "../../hooks/types.js";
+import type { HookEngine } from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
+import {
+  fireHook,
+  type HookSessionInfo,
+  isVeto,
+  vetoingHooks,
+  vetoReason,
+} from "../hook-adapter/fire.js";
 import type { PipelineContext } from "../pipeline/index.js";
 import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
 import { commandShell } from "./command-shell.js";

@@ -3,9 +3,8 @@
  * the person at the prompt (Notification first). Headless with nobody to ask: refused.
  */
 import type { AgentEvent } from "../events.js";
-import { fireHook, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
-import type { DecideRequest } from "./decide.js";
-import type { Permit, PipelineContext } from "./types.js";
+import { fireHook, isVeto, vetoingHooks, vetoReason } from "../hook-adapter/fire.js";
+import type { DecideRequest, Permit, PipelineContext } from "./types.js";
 
 /** What asking needs beyond the request. */
 export interface AskRequest extends DecideRequest {

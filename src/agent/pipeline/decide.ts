@@ -3,28 +3,15 @@
  * judged the call (untrusted-gate.ts) → what hooks said → remembered answers → PermissionRequest
  * → --yes → the user (ask.ts). Run on the final input only (pre-tool.ts decides rewrites again).
  */
-import type { AnyTool } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
-import { allowScope } from "../permissions.js";
-import { protectedWriteReason } from "../protected-paths.js";
+import { allowScope } from "../permissions/modes.js";
+import { protectedWriteReason } from "../permissions/protected-paths.js";
 import { askSomeone } from "./ask.js";
 import { handlerLabelOf } from "./gate-text.js";
 import { policyVerdict } from "./policy.js";
 import { safePrimary } from "./prepare.js";
-import type { Permit, PipelineContext } from "./types.js";
+import type { DecideRequest, Permit, PipelineContext } from "./types.js";
 import { gatingUntrustedHooks } from "./untrusted-gate.js";
-
-/** One call to decide. */
-export interface DecideRequest {
-  tool: AnyTool;
-  input: Record<string, unknown>;
-  callId: string;
-  /** What PreToolUse said for exactly this input: allow / ask / pass. */
-  hookSays: string;
-  /** What the model gets when a hook asked and nobody can answer (Claude's wording), or null. */
-  hookAskText: string | null;
-  signal: AbortSignal;
-}
 
 /** Whether the call may run, and whether in the OS sandbox. */
 export async function* decideCall(

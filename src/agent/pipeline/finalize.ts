@@ -3,11 +3,11 @@
  * PostToolUseFailure (an error), whose context, rewritten output and `continue: false` shape
  * what the model sees.
  */
-import type { HookDecision } from "../../hooks/types.js";
-import type { ToolResult } from "../../tools/types.js";
+import type { HookDecision } from "../../hooks/index.js";
+import type { ToolResult } from "../../tools/index.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, hookContextBlock } from "../hook-fire.js";
-import { contextForModel } from "../hook-text.js";
+import { fireHook, hookContextBlock } from "../hook-adapter/fire.js";
+import { contextForModel } from "../hook-adapter/text.js";
 import type { PipelineContext } from "./types.js";
 
 /** The model's text for the result, and the stop reason a hook or the tool gave. */

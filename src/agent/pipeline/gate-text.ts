@@ -1,7 +1,7 @@
 /** How untrusted hooks are named to people and the model: file, event, command, on one line. */
 import { isAbsolute, relative } from "node:path";
+import type { HookDefinition } from "../../hooks/index.js";
 import { handlerLabel } from "../../hooks/index.js";
-import type { HookDefinition } from "../../hooks/types.js";
 
 /** `PreToolUse \`./guard.sh\` (.keel/settings.json)`: short, one line. */
 export function handlerLabelOf(hook: HookDefinition, projectDir: string): string {

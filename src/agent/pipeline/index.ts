@@ -7,8 +7,8 @@
  * Every path ends in exactly one tool result, so the log always stays a valid conversation.
  */
 import type { AgentEvent, ToolCallStatus } from "../events.js";
-import { firePermissionDenied } from "../hook-moments.js";
-import { headlessAskText } from "../hook-text.js";
+import { firePermissionDenied } from "../hook-adapter/moments.js";
+import { headlessAskText } from "../hook-adapter/text.js";
 import { decideCall } from "./decide.js";
 import { finalizeRun } from "./finalize.js";
 import { preToolUse } from "./pre-tool.js";

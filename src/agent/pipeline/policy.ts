@@ -5,17 +5,17 @@
  * OS sandbox for shell commands approved on Keel's own authority.
  */
 
-import type { AnyTool } from "../../tools/registry.js";
+import type { AnyTool } from "../../tools/index.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
 import type { AgentEvent } from "../events.js";
-import { mcpVerdict } from "../mcp-permissions.js";
+import { mcpVerdict } from "../permissions/mcp.js";
+import { modeVerdict, type PermissionVerdict } from "../permissions/modes.js";
 import {
   decideByRules,
   deniedByRuleText,
   type RuleDecision,
   ruleSource,
-} from "../permission-rules.js";
-import { modeVerdict, type PermissionVerdict } from "../permissions.js";
+} from "../permissions/rules.js";
 import { readBarredBy } from "./read-barred.js";
 import type { PipelineContext } from "./types.js";
 

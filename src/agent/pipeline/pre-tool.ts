@@ -4,12 +4,12 @@
  * input never approves the rewrite, and the rules, mode, protected paths and sandbox that follow
  * (decide.ts) judge only the final input. Rewrites that do not settle are refused.
  */
-import type { HookDecision } from "../../hooks/types.js";
-import type { AnyTool } from "../../tools/registry.js";
+import type { HookDecision } from "../../hooks/index.js";
+import type { AnyTool } from "../../tools/index.js";
 import { validateToolInput } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, isVeto, vetoingHooks } from "../hook-fire.js";
-import { preToolVetoText } from "../hook-text.js";
+import { fireHook, isVeto, vetoingHooks } from "../hook-adapter/fire.js";
+import { preToolVetoText } from "../hook-adapter/text.js";
 import type { PipelineContext } from "./types.js";
 
 /** Rounds of PreToolUse one call may take: the first input plus two rewrites. */

@@ -2,10 +2,9 @@
  * Step 3, run: the one place in src/ that calls a tool's `run` (test/security/execution-sites
  * .test.ts checks). Never throws: a tool that throws is an error result.
  */
-import type { AnyTool } from "../../tools/registry.js";
-import type { ToolResult } from "../../tools/types.js";
+import type { AnyTool, ToolResult } from "../../tools/index.js";
 import type { AgentEvent } from "../events.js";
-import { messageOf } from "../hook-fire.js";
+import { messageOf } from "../hook-adapter/fire.js";
 import { withProgress } from "../progress.js";
 import { readBarredBy } from "./read-barred.js";
 import type { PipelineContext } from "./types.js";

@@ -3,12 +3,11 @@
  * on the user's behalf — a model tool call, a sub-agent's, a custom command's !`cmd` — is one
  * PreparedCall through one PipelineContext.
  */
-import type { HookEngine } from "../../hooks/types.js";
-import type { AnyTool } from "../../tools/registry.js";
-import type { ToolResult } from "../../tools/types.js";
+import type { HookEngine } from "../../hooks/index.js";
+import type { AnyTool, ToolResult } from "../../tools/index.js";
 import type { AgentEvent, ToolCallStatus } from "../events.js";
-import type { HookSessionInfo } from "../hook-fire.js";
-import type { PermissionRule } from "../permission-rules.js";
+import type { HookSessionInfo } from "../hook-adapter/fire.js";
+import type { PermissionRule } from "../permissions/rules.js";
 import type { AskPermission } from "../types.js";
 
 /** What the pipeline needs from the agent. */
@@ -27,7 +26,7 @@ export interface DispatchContext {
   turnAllowed?: ((toolName: string, primary: string | undefined) => boolean) | undefined;
   /** Tools that run as event streams (the `task` sub-agent), by name. */
   streaming?: ReadonlyMap<string, StreamingRun>;
-  /** Permission rules from settings (permission-rules.ts): deny > ask > allow > the mode. */
+  /** Permission rules from settings (permissions/rules.ts): deny > ask > allow > the mode. */
   rules?: { rules: readonly PermissionRule[]; homeDir: string };
   /**
    * The user chose to run without the project's untrusted hooks (`keel run
@@ -76,3 +75,15 @@ export type Permit =
        *  and tell Claude what to do differently"), instead of the model trying something else. */
       byUser?: true;
     };
+
+/** One call to decide. */
+export interface DecideRequest {
+  tool: AnyTool;
+  input: Record<string, unknown>;
+  callId: string;
+  /** What PreToolUse said for exactly this input: allow / ask / pass. */
+  hookSays: string;
+  /** What the model gets when a hook asked and nobody can answer (Claude's wording), or null. */
+  hookAskText: string | null;
+  signal: AbortSignal;
+}

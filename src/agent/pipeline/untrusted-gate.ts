@@ -6,13 +6,13 @@
  * have fired for it (its matcher and `if` tested as if it were trusted).
  */
 import { resolve } from "node:path";
+import type { HookDefinition, HookListing } from "../../hooks/index.js";
 import {
   type EventPayload,
   explainFiring,
   type HookToolCatalog,
   readTrustStore,
 } from "../../hooks/index.js";
-import type { HookDefinition, HookListing } from "../../hooks/types.js";
 
 /** The events whose hooks decide whether a tool runs. */
 const GATING_TOOL_EVENTS = ["PreToolUse", "PermissionRequest"] as const;

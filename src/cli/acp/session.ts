@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "../../agent/events.js";
-import type { PermissionMode } from "../../agent/permissions.js";
+import type { PermissionMode } from "../../agent/permissions/modes.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { parseRendered } from "../../agent/render.js";
 import { type OpenedSession, openAgentSession } from "../../agent/session.js";

@@ -5,7 +5,7 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { loadPermissionRules, permissionTrustPath } from "../../agent/permission-rules.js";
+import { loadPermissionRules, permissionTrustPath } from "../../agent/permissions/rules.js";
 import {
   createHookEngine,
   nativeSpawnAvailable,
@@ -28,7 +28,7 @@ import {
 } from "../../mcp/index.js";
 import { sandboxStatus } from "../../tools/sandbox.js";
 import { loadConfig } from "../llm-config.js";
-import { summaryLine } from "./hooks-render.js";
+import { summaryLine } from "./hooks/render.js";
 
 /** One line of the report. */
 export interface Finding {

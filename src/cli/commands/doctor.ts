@@ -22,7 +22,7 @@ import {
   type Finding,
 } from "./doctor-checks.js";
 import { checkManagedSettings } from "./doctor-managed.js";
-import { keelHomeDir, resolveProjectDir } from "./hooks-shared.js";
+import { keelHomeDir, resolveProjectDir } from "./hooks/shared.js";
 
 const MARK: Record<Finding["status"], string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
 

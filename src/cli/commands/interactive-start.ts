@@ -3,7 +3,7 @@
  * (commands/interactive.ts), and from src/cli/main.ts directly for `keel` alone, the most
  * common start, which so builds no commander program before the first frame.
  */
-import type { PermissionMode } from "../../agent/permissions.js";
+import type { PermissionMode } from "../../agent/index.js";
 
 /** The options of `keel` as the TUI takes them. */
 export interface InteractiveFlags {

@@ -4,7 +4,7 @@
  * module is registered for every command, and `keel --help` must not pay for them.
  */
 import { type Command, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.js";
 import { UserError } from "../user-error.js";
 import { type InteractiveFlags, startInteractive } from "./interactive-start.js";
 

@@ -21,7 +21,7 @@ import { field } from "../format/text.js";
 import { addServer, type McpWriteScope, removeServer, scopeFile } from "../mcp/edit-config.js";
 import { type TrustedConfig, trustedMcpConfig } from "../mcp/session-servers.js";
 import { UserError } from "../user-error.js";
-import { keelHomeDir, type Output, processOutput, resolveProjectDir } from "./hooks-shared.js";
+import { keelHomeDir, type Output, processOutput, resolveProjectDir } from "./hooks/shared.js";
 
 const CWD_FLAG = "--cwd <dir>";
 const CWD_HELP = "project directory (default: the current directory)";

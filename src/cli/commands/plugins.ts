@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { sanitizeJson } from "../../base/index.js";
 import { findPlugins, resolveHookPaths } from "../../hooks/index.js";
 import { field } from "../format/text.js";
-import { keelHomeDir, type Output, processOutput } from "./hooks-shared.js";
+import { keelHomeDir, type Output, processOutput } from "./hooks/shared.js";
 
 /** Lists every plugin found, whether it is enabled, and whether it has hooks. */
 export async function runPluginsList(opts: { json?: boolean }, out: Output): Promise<number> {

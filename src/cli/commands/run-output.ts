@@ -1,8 +1,7 @@
 /** How `keel run` prints: streamed text, one JSON object at the end, or one JSON line per event. */
 import { branchLine } from "../../agent/branch.js";
-import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
-import { planLines } from "../../agent/harvest.js";
-import type { AgentStats } from "../../agent/types.js";
+import type { AgentEvent, AgentStats, ToolCallStatus } from "../../agent/index.js";
+import { planLines } from "../../agent/reasoning-lines.js";
 import type { HookRunRecord } from "../../hooks/types.js";
 import { createTextStripper, stripControls, terminalSafeJson } from "../terminal-text.js";
 

@@ -5,11 +5,13 @@
  * unless the user said `--without-project-hooks`.
  */
 
-import { untrustedHookLine } from "../../agent/pipeline/gate-text.js";
-import { untrustedProjectHooks, untrustedWhy } from "../../agent/pipeline/untrusted-gate.js";
-import { childProcessEnv } from "../../agent/provider-env.js";
-import { resolveHookPaths } from "../../hooks/config/load.js";
-import { takeListing } from "../../hooks/snapshot.js";
+import {
+  childProcessEnv,
+  untrustedHookLine,
+  untrustedProjectHooks,
+  untrustedWhy,
+} from "../../agent/index.js";
+import { resolveHookPaths, takeListing } from "../../hooks/index.js";
 import { stripControls } from "../terminal-text.js";
 
 /** The refusal text (several lines), or null when every project hook is trusted. */

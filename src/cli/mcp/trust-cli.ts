@@ -3,9 +3,9 @@
  * the project's hooks, and the command shows both (what will be started, from which file).
  */
 import { relative } from "node:path";
-import { setPermissionRulesTrust } from "../../agent/permission-rules.js";
+import { setPermissionRulesTrust } from "../../agent/permissions/rules.js";
 import { describeServer, setMcpTrust } from "../../mcp/index.js";
-import { mcpEnvLines } from "../commands/hooks-trust-details.js";
+import { mcpEnvLines } from "../commands/hooks/trust-details.js";
 import { trustedMcpConfig } from "./session-servers.js";
 
 /**

@@ -10,8 +10,7 @@
  */
 import { Box, Static, Text, useApp, useInput, useStdout, useWindowSize } from "ink";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { AgentEvent } from "../../agent/events.js";
-import type { PermissionMode } from "../../agent/permissions.js";
+import type { AgentEvent, PermissionMode } from "../../agent/index.js";
 import { plural } from "../format/text.js";
 import type { TuiBackend } from "./backend.js";
 import type { SlashIO } from "./commands.js";

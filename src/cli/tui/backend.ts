@@ -3,8 +3,7 @@
  * (a subset of `Agent`, so tests can drive the UI with scripted event streams) and the few
  * session-level actions that replace it (/clear, /resume, /model).
  */
-import type { PermissionMode } from "../../agent/permissions.js";
-import type { Agent } from "../../agent/types.js";
+import type { Agent, PermissionMode } from "../../agent/index.js";
 import type { HookEngine } from "../../hooks/types.js";
 import type { HookStats } from "../../session/index.js";
 

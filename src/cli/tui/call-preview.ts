@@ -7,7 +7,7 @@
  */
 
 import stringWidth from "string-width";
-import type { PermissionPrompt } from "../../agent/events.js";
+import type { PermissionPrompt } from "../../agent/index.js";
 import { plural } from "../format/text.js";
 import { visibleCommand } from "../terminal-text.js";
 import type { CurrentFile } from "./current-file.js";

@@ -3,11 +3,11 @@
  * screen through SlashIO, so they are tested without a terminal.
  */
 import { homedir } from "node:os";
-import type { AgentEvent } from "../../agent/events.js";
-import { PERMISSION_MODES } from "../../agent/permissions.js";
+import type { AgentEvent } from "../../agent/index.js";
+import { PERMISSION_MODES } from "../../agent/permissions/modes.js";
 import type { HookStats } from "../../session/index.js";
-import { renderListing, summaryLine } from "../commands/hooks-render.js";
-import { keelHomeDir } from "../commands/hooks-shared.js";
+import { renderListing, summaryLine } from "../commands/hooks/render.js";
+import { keelHomeDir } from "../commands/hooks/shared.js";
 import { table } from "../format/text.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
 import { clip, formatCost, formatDuration, formatRatio, formatTokens, wordWrap } from "./format.js";

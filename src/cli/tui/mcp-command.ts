@@ -3,7 +3,7 @@
  * changed tool lists and newly added or trusted servers join the prefix — one deliberate cache
  * miss), and `trust` (trust the project's MCP servers, then reload).
  */
-import type { AgentMcp } from "../../agent/mcp.js";
+import type { AgentMcp } from "../../agent/index.js";
 import type { McpServerStatus } from "../../mcp/index.js";
 import { trustedMcpConfig } from "../mcp/session-servers.js";
 import { trustProjectMcp } from "../mcp/trust-cli.js";

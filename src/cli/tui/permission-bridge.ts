@@ -4,8 +4,7 @@
  * place. One question at a time; an aborted turn or an unmounted UI answers "deny" (a form:
  * "cancel").
  */
-import type { PermissionAnswer, PermissionPrompt } from "../../agent/events.js";
-import type { AskPermission } from "../../agent/types.js";
+import type { AskPermission, PermissionAnswer, PermissionPrompt } from "../../agent/index.js";
 import type { ElicitationAnswer } from "../../mcp/index.js";
 import type { FormField } from "./elicit-form.js";
 

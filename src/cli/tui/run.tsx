@@ -9,7 +9,7 @@
  */
 import { render } from "ink";
 import wrapAnsi from "wrap-ansi";
-import type { PermissionMode } from "../../agent/permissions.js";
+import type { PermissionMode } from "../../agent/index.js";
 import {
   baseUrlOrigin,
   DEFAULT_BASE_URL,

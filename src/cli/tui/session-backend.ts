@@ -3,11 +3,10 @@
  * TUI's permission bridge, so /clear, /resume and /model can replace the agent in place.
  */
 import { createAgent } from "../../agent/agent.js";
+import type { Agent, PermissionMode } from "../../agent/index.js";
 import { sessionToolOptions } from "../../agent/index.js";
-import type { PermissionMode } from "../../agent/permissions.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { type OpenedSession, openAgentSession } from "../../agent/session.js";
-import type { Agent } from "../../agent/types.js";
 import { loadModelTable } from "../../llm/pricing.js";
 import type { ChatClient } from "../../llm/types.js";
 import type { ElicitationHandler } from "../../mcp/index.js";

@@ -2,9 +2,8 @@
  * Slash commands for the session features of issue 11 (/memory, …), kept apart from
  * commands.ts; commands.ts and slash.ts merge these tables into theirs.
  */
-import type { CommandCatalog } from "../../agent/commands/load.js";
+import type { Agent, CommandCatalog } from "../../agent/index.js";
 import { describeMemory } from "../../agent/memory.js";
-import type { Agent } from "../../agent/types.js";
 import type { TuiBackend } from "./backend.js";
 import type { SlashIO } from "./commands.js";
 import type { SlashCommandSpec } from "./slash.js";

@@ -3,7 +3,7 @@
  * sub-agent's progress inside its `task` card, harvested plan state, branch selection and
  * compaction costs. Kept apart from transcript.ts so the core reducer stays small.
  */
-import type { AgentEvent } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/index.js";
 import { branchLine, planLines } from "../../agent/reasoning-lines.js";
 import { type CardAttachment, pushEntries, type TranscriptState } from "./transcript.js";
 

@@ -3,7 +3,7 @@
  * entries go to `done` (rendered once, in Ink's <Static>); only the streaming tail, running tool
  * cards and the spinner's phase are live. This is display state only: the loop lives in the agent.
  */
-import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
+import type { AgentEvent, ToolCallStatus } from "../../agent/index.js";
 import type { HookRunRecord, HookStart } from "../../hooks/types.js";
 import { plural } from "../format/text.js";
 import { shortenCommand, wordWrap } from "./format.js";

@@ -1,7 +1,7 @@
 /** Which project hooks would run if trusted, for the start-up trust prompt. */
 import { homedir } from "node:os";
-import type { AgentMcp } from "../../agent/mcp.js";
-import { handlerSummary } from "../commands/hooks-render.js";
+import type { AgentMcp } from "../../agent/index.js";
+import { handlerSummary } from "../commands/hooks/render.js";
 import { displayPath } from "../format/text.js";
 import type { TuiHooks } from "./backend.js";
 import type { UntrustedHook } from "./components/trust-prompt.js";

@@ -1,10 +1,6 @@
 /** Where hooks are looked for: the project, Keel's home and the user's home directory. */
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import {
-  resolveHome,
-  resolveKeelHome,
-  resolveManagedSettingsPath,
-} from "../../base/resolve-paths.js";
+import { resolveHome, resolveKeelHome, resolveManagedSettingsPath } from "../../base/index.js";
 
 /** Where hooks are looked for. */
 export interface HookPaths {

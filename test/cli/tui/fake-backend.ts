@@ -1,6 +1,6 @@
 /** A scripted TuiBackend: the agent yields hand-made AgentEvent sequences. */
 import type { AgentEvent } from "../../../src/agent/events.js";
-import type { PermissionMode } from "../../../src/agent/permissions.js";
+import type { PermissionMode } from "../../../src/agent/permissions/modes.js";
 import type { AgentStats } from "../../../src/agent/types.js";
 import type {
   TuiAgent,

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   isPermissionRulesTrusted,
   loadPermissionRules,
-} from "../../../src/agent/permission-rules.js";
+} from "../../../src/agent/permissions/rules.js";
 import { startSessionServers } from "../../../src/cli/mcp/session-servers.js";
 import { runMcpSlash } from "../../../src/cli/tui/mcp-command.js";
 import { untrustedHooks } from "../../../src/cli/tui/trust.js";

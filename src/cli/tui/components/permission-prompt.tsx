@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import type {
   PermissionAnswer,
   PermissionPrompt as PermissionRequest,
-} from "../../../agent/events.js";
+} from "../../../agent/index.js";
 import { visibleCommand } from "../../terminal-text.js";
 import { callRows, fullRows } from "../call-preview.js";
 import { type CurrentFile, readCurrentFile } from "../current-file.js";

@@ -1,0 +1,133 @@
+/**
+ * The words the model reads when a hook blocked, asked or added context. Claude Code hooks get
+ * Claude Code's own wording (measured on the real binary; hook authors and their tests expect
+ * it), Reasonix 1.x hooks Reasonix 1.38's; Keel's other dialects keep Keel's wording, which
+ * names the hook and its source file.
+ */
+import type { HookEventName } from "../../hooks/events.js";
+import type { HookContextPiece, HookDecision, HookRunRecord } from "../../hooks/index.js";
+import { vetoingHooks, vetoReason } from "./fire.js";
+
+/** The runs that decided a veto or an ask (timeouts included). */
+function decidingRuns(decision: HookDecision): HookRunRecord[] {
+  const kinds = decision.decision === "ask" ? ["pass"] : ["block", "timeout"];
+  return decision.runs.filter((r) => kinds.includes(r.outcome) && r.message !== null);
+}
+
+/** Whether every deciding run is a Claude Code hook that did not time out. */
+function allClaude(runs: readonly HookRunRecord[]): boolean {
+  return runs.length > 0 && runs.every((r) => r.dialect === "claude" && r.outcome !== "timeout");
+}
+
+/** Whether every deciding run is a Reasonix 1.x hook. */
+function allReasonix1(runs: readonly HookRunRecord[]): boolean {
+  return runs.length > 0 && runs.every((r) => r.dialect === "reasonix1");
+}
+
+/** Reasonix 1.38's veto line: `blocked: hook [<scope>/<event>] <command> — block: <reason>`
+ *  (the reason is the hook's stderr, or `hook timed out after <n>s`). */
+function reasonix1Block(run: HookRunRecord): string {
+  const message = run.message ?? "";
+  const reason =
+    run.outcome === "timeout"
+      ? (/^hook timed out after \S+?s\b/.exec(message)?.[0] ?? message)
+      : run.stderr.trim() || message;
+  return `blocked: hook [${run.scope}/${run.event}] ${run.command} — block: ${reason}`;
+}
+
+/** An exit-2 run's message in Claude's form: `[<command>]: <stderr>`. */
+function exit2Text(run: HookRunRecord, trim: boolean): string {
+  return `[${run.command}]: ${trim ? run.stderr.trim() : run.stderr}`;
+}
+
+/** The tool result the model gets when PreToolUse hooks vetoed the call. */
+export function preToolVetoText(decision: HookDecision, tool: string): string {
+  const runs = decidingRuns(decision);
+  if (allClaude(runs)) {
+    // Claude Code: exit 2 → "PreToolUse:<tool> hook error: [<command>]: <stderr>" (JSON on stdout
+    // ignored); a JSON deny → its reason alone.
+    return runs
+      .map((r) =>
+        r.exitCode === 2 ? `PreToolUse:${tool} hook error: ${exit2Text(r, false)}` : r.message,
+      )
+      .join("\n");
+  }
+  if (allReasonix1(runs)) return runs.map(reasonix1Block).join("\n");
+  return `Blocked by ${vetoingHooks(decision)}: ${vetoReason(decision)}. The tool did not run.`;
+}
+
+/**
+ * The tool result when a PreToolUse hook asked for approval and nobody can give it (headless):
+ * Claude Code gives the model the hook's reason; null when Keel's own wording applies.
+ */
+export function headlessAskText(decision: HookDecision): string | null {
+  const runs = decision.runs.filter((r) => r.outcome === "pass" && r.dialect === "claude");
+  if (decision.decision !== "ask" || runs.length === 0) return null;
+  if (decision.runs.some((r) => r.dialect !== "claude" && r.outcome === "pass" && r.message)) {
+    return null;
+  }
+  return decision.reason?.trim() || null;
+}
+
+/** The message that sends the model back to work after a Stop hook blocked. */
+export function stopFeedbackText(decision: HookDecision): string {
+  const runs = decidingRuns(decision);
+  if (allClaude(runs)) {
+    const lines = runs.map((r) => (r.exitCode === 2 ? exit2Text(r, true) : (r.message ?? "")));
+    return `Stop hook feedback:\n${lines.join("\n")}`;
+  }
+  return `A Stop hook asks you to keep working:\n${vetoReason(decision)}`;
+}
+
+/** How one event's context is worded for Claude Code hooks. */
+function claudePiece(
+  event: HookEventName,
+  piece: HookContextPiece,
+  at: { tool?: string; source?: string },
+): string {
+  const text = piece.text.trim();
+  const tool = at.tool ?? "";
+  if (piece.source === "feedback") {
+    const body = piece.run.exitCode === 2 ? exit2Text(piece.run, true) : text;
+    return `${event}:${tool} hook blocking error from command: "${piece.run.command}": ${body}`;
+  }
+  const toolEvent =
+    event === "PreToolUse" || event === "PostToolUse" || event === "PostToolUseFailure";
+  const name = toolEvent ? `${event}:${tool}` : event;
+  if (piece.source === "stdout") {
+    const where = event === "SessionStart" && at.source ? `${event}:${at.source}` : name;
+    return `${where} hook success: ${text}`;
+  }
+  return `${name} hook additional context: ${text}`;
+}
+
+/**
+ * The context a firing gives the model: Claude Code hooks' pieces in Claude's words
+ * (`SessionStart:startup hook success: …`, `PostToolUse:Bash hook additional context: …`,
+ * `… hook blocking error from command: …`), other dialects' text as written. Null when none.
+ */
+export function contextForModel(
+  decision: HookDecision,
+  at: { tool?: string; source?: string } = {},
+): string | null {
+  const pieces = decision.contextPieces;
+  if (pieces === undefined) return decision.additionalContext;
+  const parts = pieces.map((p) =>
+    p.run.dialect === "claude" ? claudePiece(decision.event, p, at) : p.text.trim(),
+  );
+  return parts.length > 0 ? parts.join("\n\n") : null;
+}
+
+/**
+ * What a blocked prompt's turn reports as its result: Claude Code's words when Claude Code
+ * hooks blocked it (`UserPromptSubmit operation blocked by hook:` …, then the prompt), else
+ * Keel's. (`keel run` still exits 1: the prompt did not run; see docs/hooks.md.)
+ */
+export function promptBlockedText(decision: HookDecision, prompt: string): string {
+  const runs = decidingRuns(decision);
+  if (allClaude(runs)) {
+    const lines = runs.map((r) => (r.exitCode === 2 ? exit2Text(r, false) : (r.message ?? "")));
+    return `UserPromptSubmit operation blocked by hook:\n${lines.join("\n")}\n\nOriginal prompt: ${prompt}`;
+  }
+  return `Prompt blocked by ${vetoingHooks(decision)}: ${vetoReason(decision)}`;
+}

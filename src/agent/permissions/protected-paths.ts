@@ -1,0 +1,262 @@
+/**
+ * Protected paths (design §6): writes that could change what runs without the model being asked
+ * — `.git/` (fsmonitor, hooks) and a git directory assembled without that name, every hook, MCP
+ * and custom-command settings file of any dialect, every project file a hook executes and the
+ * files its runners read (a Makefile for `make`), and everything inside Keel's home (KEEL_HOME:
+ * config.json, trust records, user settings, code caches), reachable as project files when the
+ * project contains it — need a person's approval in every mode but bypass.
+ * acceptEdits, "allow always" and a hook's "allow" do not cover them.
+ */
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isInside, resolveHookPaths } from "../../hooks/config/paths.js";
+import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../../hooks/executed-files.js";
+import type { HookEngine } from "../../hooks/index.js";
+
+/** What a protected-path check needs to know about the session. */
+export interface ProtectedPathContext {
+  projectDir: string;
+  /** The hooks engine: its sources and the files its hooks execute are protected. */
+  hooks: Pick<HookEngine, "listing">;
+  /** Keel's home; absent: `$KEEL_HOME`, then `~/.keel`. Everything inside it is protected. */
+  keelHome?: string;
+}
+
+const KEEL_HOME_REASON =
+  "it is inside Keel's home (KEEL_HOME): its config, trust records and caches";
+
+/** Whether `named` or where it lands is Keel's home or inside it (as named or links followed). */
+async function insideKeelHome(named: string, landing: string, ctx: ProtectedPathContext) {
+  const home = resolve(ctx.keelHome ?? resolveHookPaths({ projectDir: ctx.projectDir }).keelHome);
+  const homes = [home, await finalPath(home)];
+  return homes.some((h) => isInside(h, named) || isInside(h, landing));
+}
+
+/** Relative-path rules (lowercased, `/`-separated); each names why the path is protected. */
+const RULES: ReadonlyArray<[RegExp, string]> = [
+  [/(^|\/)\.git(\/|$)/, "it is inside .git/ (git runs what its config names)"],
+  [/^\.keel\/settings[^/]*\.json$/, "it is a Keel settings file (hooks, MCP servers, permissions)"],
+  [/^\.claude\/settings[^/]*\.json$/, "it is a Claude Code settings file (hooks)"],
+  [/^\.(gemini|qwen)\/settings[^/]*\.json$/, "it is a hooks settings file"],
+  [/^\.reasonix(\/|$)/, "it is Reasonix configuration (hooks)"],
+  [/^\.codex\/(hooks\.json|config\.toml)$/, "it is Codex configuration (hooks)"],
+  [/(^|\/)\.hooks\.json$/, "it is a .hooks.json hooks file"],
+  [/^\.mcp\.json$/, "it defines MCP servers"],
+  [/^\.(keel|claude)\/(commands|agents)(\/|$)/, "it defines custom commands or agents"],
+];
+
+function insideRel(dir: string, path: string): string | null {
+  const rel = relative(dir, path);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join("/");
+}
+
+/**
+ * The path a write would land on: links followed, dangling ones included, and links in parent
+ * folders resolved first, so a relative link target counts from where the link really is
+ * (`d -> sub/deeper`, `sub/deeper/n.txt -> ../../.keel/settings.json` lands in `.keel`).
+ */
+export async function finalPath(path: string, depth = 0): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    // Missing: its folder is resolved, then a dangling link there is followed by hand.
+  }
+  const parent = dirname(path);
+  if (parent === path || depth >= 40) return path;
+  const at = join(await finalPath(parent, depth + 1), basename(path));
+  try {
+    if ((await lstat(at)).isSymbolicLink()) {
+      return finalPath(resolve(dirname(at), await readlink(at)), depth + 1);
+    }
+  } catch {
+    // Nothing there at all: the write creates `at`.
+  }
+  return at;
+}
+
+/**
+ * Folders whose files Keel or git read settings from. When one of them is a link (`.keel ->
+ * conf`), a write landing anywhere under its target is judged as if it went through the name:
+ * `conf/settings.json` is `.keel/settings.json` to Keel.
+ */
+const CONFIG_DIRS = [".keel", ".claude", ".gemini", ".qwen", ".reasonix", ".git"];
+
+/** The `.keel/…`-style names a landing path has through config folders that are links. */
+async function throughLinkedConfigDirs(projectDir: string, landing: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of CONFIG_DIRS) {
+    const at = join(projectDir, name);
+    try {
+      if (!(await lstat(at)).isSymbolicLink()) continue;
+    } catch {
+      continue;
+    }
+    const target = await finalPath(at);
+    if (landing === target) out.push(name);
+    const rel = insideRel(target, landing);
+    if (rel !== null) out.push(`${name}/${rel}`);
+  }
+  return out;
+}
+
+/** The project files the session's hooks (any scope) execute, as absolute paths. */
+export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<string[]> {
+  return (await hookReach(ctx)).files;
+}
+
+/**
+ * What the session's hooks reach: the files they execute (a runner's file, a Makefile for
+ * `make`, before it exists too), the folders a glob of theirs lists (`.keel/hooks/*.sh`: a new
+ * file there would run), and the folders trust cannot pin (everything under them).
+ */
+async function hookReach(
+  ctx: ProtectedPathContext,
+): Promise<{ files: string[]; globs: string[]; unpinned: string[] }> {
+  const hooks = ctx.hooks.listing().hooks;
+  const found = await executedProjectFiles(hooks, ctx.projectDir);
+  const files = found.filter((f) => !f.glob && f.cannotPin === undefined).map((f) => f.path);
+  const tooLarge = found.filter((f) => f.cannotPin !== undefined && f.sha256 !== null);
+  return {
+    files: [
+      ...new Set([
+        ...files,
+        ...tooLarge.map((f) => f.path),
+        ...runnerFilePaths(hooks, ctx.projectDir),
+      ]),
+    ],
+    globs: found.filter((f) => f.glob).map((f) => f.path),
+    unpinned: found
+      .filter((f) => f.cannotPin !== undefined && f.sha256 === null)
+      .map((f) => f.path),
+  };
+}
+
+/**
+ * What git takes for a repository without a `.git`: a directory with a HEAD file and objects/
+ * and refs/ directories (a bare repository, found by `git status` run there or below), whose
+ * `config` it then reads — core.fsmonitor included. So a write that adds a part of that set to
+ * a directory already holding two of the others needs a person: the model cannot assemble one
+ * piece by piece in acceptEdits for a hook's `git status` to run.
+ */
+const GIT_DIR_PARTS: ReadonlyArray<[name: string, kind: "file" | "dir"]> = [
+  ["HEAD", "file"],
+  ["config", "file"],
+  ["objects", "dir"],
+  ["refs", "dir"],
+];
+
+async function bareRepositoryReason(root: string, target: string): Promise<string | null> {
+  const rel = insideRel(root, target);
+  if (rel === null) return null;
+  const parts = rel.split("/");
+  // Each directory from the project down to the file's: is the write one of its parts?
+  for (let depth = 0; depth < parts.length; depth++) {
+    const dir = join(root, ...parts.slice(0, depth));
+    const name = parts[depth];
+    if (!GIT_DIR_PARTS.some(([part]) => part === name)) continue;
+    let present = 0;
+    for (const [part, kind] of GIT_DIR_PARTS) {
+      if (part === name) continue;
+      try {
+        const st = await lstat(join(dir, part));
+        if (kind === "file" ? st.isFile() : st.isDirectory()) present++;
+      } catch {
+        // Not there.
+      }
+    }
+    if (present >= 2) {
+      const where = depth === 0 ? "the project directory" : parts.slice(0, depth).join("/");
+      return `it would make ${where} a git repository (HEAD, config, objects/, refs/) whose config git runs programs from`;
+    }
+  }
+  return null;
+}
+
+function ruleReason(rel: string): string | null {
+  const lower = rel.toLowerCase();
+  for (const [rule, why] of RULES) if (rule.test(lower)) return why;
+  return null;
+}
+
+/**
+ * Why writing `path` (as the model gave it, relative to the project) needs a person, or null
+ * when it is an ordinary file. Checks both the path as named and where it really lands.
+ */
+export async function protectedPathReason(
+  path: string,
+  ctx: ProtectedPathContext,
+): Promise<string | null> {
+  const projectDir = resolve(ctx.projectDir);
+  const named = resolve(projectDir, path);
+  const realProject = await finalPath(projectDir);
+  const landing = await finalPath(named);
+  if (await insideKeelHome(named, landing, ctx)) return KEEL_HOME_REASON;
+  const rels = [
+    insideRel(projectDir, named),
+    insideRel(realProject, landing),
+    ...(await throughLinkedConfigDirs(projectDir, landing)),
+  ];
+  for (const rel of rels) {
+    const why = rel === null ? null : ruleReason(rel);
+    if (why !== null) return why;
+  }
+  for (const [root, target] of [
+    [projectDir, named],
+    [realProject, landing],
+  ] as const) {
+    const why = await bareRepositoryReason(root, target);
+    if (why !== null) return why;
+  }
+  const listing = ctx.hooks.listing();
+  const sources = new Set<string>();
+  for (const s of listing.sources) sources.add(resolve(s.path));
+  for (const h of listing.hooks) sources.add(resolve(h.source.path));
+  const reach = await hookReach(ctx);
+  const executed = new Set(reach.files);
+  for (const candidate of [named, landing]) {
+    if (sources.has(candidate)) return "hooks are read from it";
+    if (executed.has(candidate)) return "a hook executes it";
+    // Anything under a folder trust cannot pin, and a new file in a folder a hook's glob
+    // lists, would run without a new trust decision.
+    for (const dir of reach.unpinned) {
+      if (isInside(dir, candidate)) return "a hook reaches this folder and trust cannot pin it";
+    }
+    for (const glob of reach.globs) {
+      if (matchesGlob(glob, candidate)) return "a hook runs the files its pattern matches here";
+    }
+  }
+  for (const dir of reach.unpinned) {
+    if (isInside(await finalPath(dir), landing)) return "a hook reaches this folder";
+  }
+  for (const glob of reach.globs) {
+    const real = join(await finalPath(dirname(glob)), basename(glob));
+    if (matchesGlob(real, landing)) return "a hook runs the files its pattern matches here";
+  }
+  for (const s of [...sources, ...executed]) {
+    if ((await finalPath(s)) === landing) {
+      return executed.has(s) ? "a hook executes it" : "hooks are read from it";
+    }
+  }
+  return null;
+}
+
+/**
+ * The protected-path reason for one tool call, or null: only write tools, never in bypass mode.
+ * Phrased to complete "needs the user's approval (…)".
+ */
+export async function protectedWriteReason(
+  info: { projectDir: string; permissionMode(): string; keelHome?: string },
+  tool: { name: string; kind: string },
+  input: Record<string, unknown>,
+  hooks: Pick<HookEngine, "listing">,
+): Promise<string | null> {
+  if (tool.kind !== "write" || info.permissionMode() === "bypassPermissions") return null;
+  if (typeof input.path !== "string") return null;
+  const why = await protectedPathReason(input.path, {
+    projectDir: info.projectDir,
+    hooks,
+    ...(info.keelHome !== undefined ? { keelHome: info.keelHome } : {}),
+  });
+  return why === null ? null : `${input.path} is a protected path: ${why}`;
+}

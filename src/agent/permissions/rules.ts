@@ -1,0 +1,593 @@
+/**
+ * Permission rules as Claude Code writes them: `{"permissions": {"allow": [...], "deny": [...],
+ * "ask": [...]}}` in `$KEEL_HOME/settings.json`, `~/.claude/settings.json` (user) and the
+ * project's `.keel/settings.json`, `.keel/settings.local.json`, `.claude/settings.json` and
+ * `.claude/settings.local.json`. A rule is `Tool` or `Tool(specifier)`:
+ *   - Bash(npm test) exact, Bash(npm test:*) prefix, Bash(git diff *) wildcard — matched against
+ *     every simple command of the line (wrappers peeled, `sh -c` read again);
+ *   - Read / Edit / Write (path) gitignore-style: `//abs`, `~/home`, `/project-root`, `./path`
+ *     or `a/b` relative to the project, `name` (no slash) at any depth; matched against the path
+ *     as named and where it lands (links followed);
+ *   - mcp__server, mcp__server__tool.
+ * deny beats ask beats allow beats the permission mode. Deny and ask rules apply from every file
+ * (they only restrict); project allow rules only once the project is trusted (`keel hooks trust`),
+ * so a cloned repository cannot pre-approve its own commands. Never throws: a bad rule is a
+ * problem naming its file and rule.
+ */
+
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
+import {
+  canonicalJson,
+  isRecord,
+  readConfigTextSync,
+  resolveHome,
+  resolveManagedSettingsPath,
+  sha256Hex,
+} from "../../base/index.js";
+import { parseSettingsJson } from "../../hooks/config/parse.js";
+import { splitShellCommand } from "../../hooks/match.js";
+import { commandsForConditions, effectiveArgv } from "../../hooks/shell/normalize.js";
+import { analyzeShell } from "../../hooks/shell/parse.js";
+import { readTrustRecords, writeTrustRecord } from "../../hooks/trust-records.js";
+import { allowRuleMatches } from "../../mcp/tools.js";
+import { finalPath } from "../../tools/paths.js";
+import { RULE_TOOL_MAP } from "./rule-tool-map.js";
+
+/** What a rule does. */
+export type RuleKind = "deny" | "ask" | "allow";
+
+/** Whose file a rule is in: the administrator's managed settings, the user's own, or the
+ *  project's (allow rules need trust). */
+export type RuleScope = "managed" | "user" | "project";
+
+/** One settings file rules are read from. */
+export interface RuleFile {
+  path: string;
+  scope: RuleScope;
+}
+
+/** One rule that applies. */
+export interface PermissionRule {
+  kind: RuleKind;
+  /** As written, e.g. `Bash(npm test:*)`. */
+  text: string;
+  file: string;
+  scope: RuleScope;
+  /** Does it match the call of Keel tool `toolName` with `input`? */
+  test(call: RuleCall): boolean;
+}
+
+/** A rule read but not applied, and why (a warning, not an error). */
+export interface SkippedRule {
+  kind: RuleKind;
+  text: string;
+  file: string;
+  why: string;
+}
+
+/** Everything the settings files say about permissions. */
+export interface PermissionRules {
+  /** The rules in force, in file order. */
+  rules: PermissionRule[];
+  /** Rules read and not applied: tools Keel lacks, project allow rules of an untrusted project. */
+  skipped: SkippedRule[];
+  /** Errors: unreadable files, malformed rules (each names file and rule). */
+  problems: string[];
+  /** Project allow rules, as hashed for trust (empty: nothing needs trust). */
+  projectAllow: { rule: string; file: string }[];
+  /** Whether the project's allow rules are trusted (true when it has none). */
+  trusted: boolean;
+}
+
+/** What a rule is matched against. */
+export interface RuleCall {
+  toolName: string;
+  input: Record<string, unknown>;
+  projectDir: string;
+  homeDir: string;
+}
+
+/** The rule that decides a call, if any. */
+export interface RuleDecision {
+  kind: RuleKind;
+  rule: PermissionRule;
+}
+
+/** Claude Code tools Keel does not have: their rules are reported, not applied. */
+const NOT_IN_KEEL = new Set([
+  "NotebookEdit",
+  "NotebookRead",
+  "TodoRead",
+  "KillBash",
+  "ExitPlanMode",
+  "SlashCommand",
+]);
+
+/** The files rules are read from: managed settings first, then user files, then the project's.
+ *  A managed deny wins like every deny (deny beats allow, in every mode, bypass and --yes
+ *  included: pipeline/policy.ts), so no project or user allow can undo it. */
+export function permissionRuleFiles(paths: {
+  projectDir: string;
+  keelHome: string;
+  homeDir: string;
+  managedSettings?: string;
+}): RuleFile[] {
+  const managed = paths.managedSettings ?? resolveManagedSettingsPath();
+  return [
+    { path: managed, scope: "managed" },
+    { path: join(paths.keelHome, "settings.json"), scope: "user" },
+    { path: join(paths.homeDir, ".claude", "settings.json"), scope: "user" },
+    { path: join(paths.projectDir, ".keel", "settings.json"), scope: "project" },
+    { path: join(paths.projectDir, ".keel", "settings.local.json"), scope: "project" },
+    { path: join(paths.projectDir, ".claude", "settings.json"), scope: "project" },
+    { path: join(paths.projectDir, ".claude", "settings.local.json"), scope: "project" },
+  ];
+}
+
+/** The parsed rule, or why it is skipped (`warn`) or wrong (`error`). */
+export function parseRule(
+  text: string,
+  kind: RuleKind,
+  file: RuleFile,
+): { ok: true; rule: PermissionRule } | { ok: false; level: "warn" | "error"; why: string } {
+  const base = { kind, text, file: file.path, scope: file.scope };
+  const trimmed = text.trim();
+  if (trimmed.startsWith("mcp__")) {
+    if (!/^mcp__[A-Za-z0-9_-]+?(__\*)?$/.test(trimmed)) {
+      return {
+        ok: false,
+        level: "error",
+        why: "an MCP rule is mcp__server, mcp__server__* or mcp__server__tool",
+      };
+    }
+    return { ok: true, rule: { ...base, test: (c) => allowRuleMatches(trimmed, c.toolName) } };
+  }
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(([\s\S]*)\))?$/.exec(trimmed);
+  if (!m) return { ok: false, level: "error", why: "expected Tool or Tool(specifier)" };
+  const name = m[1] ?? "";
+  const spec = m[2]?.trim();
+  const entry = RULE_TOOL_MAP[name];
+  // A tool Keel has since gained (a definition with this Claude name) is no longer listed here.
+  if (entry === undefined && NOT_IN_KEEL.has(name)) {
+    return { ok: false, level: "warn", why: `Keel has no ${name} tool` };
+  }
+  if (entry === undefined) return { ok: false, level: "warn", why: `Keel has no tool ${name}` };
+  const tools = new Set(entry.tools);
+  if (
+    spec === undefined ||
+    spec === "" ||
+    spec === "*" ||
+    (spec === "**" && entry.spec === "path")
+  ) {
+    return { ok: true, rule: { ...base, test: (c) => tools.has(c.toolName) } };
+  }
+  if (entry.spec === "none") {
+    return { ok: false, level: "warn", why: `Keel does not read a specifier on ${name} rules` };
+  }
+  if (entry.spec === "name") {
+    const matches = commandMatcher(spec);
+    const field = entry.field ?? "";
+    const test = (c: RuleCall) => {
+      const value = c.input[field];
+      return tools.has(c.toolName) && typeof value === "string" && matches(value);
+    };
+    return { ok: true, rule: { ...base, test } };
+  }
+  if (entry.spec === "domain") {
+    const domain = domainMatcher(spec, kind);
+    if (!domain.ok) return { ok: false, level: "error", why: domain.why };
+    return { ok: true, rule: { ...base, test: (c) => tools.has(c.toolName) && domain.test(c) } };
+  }
+  if (entry.spec === "command") {
+    const matches = commandMatcher(spec);
+    const test =
+      kind === "allow"
+        ? (c: RuleCall) => tools.has(c.toolName) && lineAllowedBy(commandOf(c), [matches])
+        : (c: RuleCall) => tools.has(c.toolName) && lineTouches(commandOf(c), matches);
+    return { ok: true, rule: { ...base, test } };
+  }
+  const path = pathMatcher(spec);
+  if (!path.ok) return { ok: false, level: "error", why: path.why };
+  return {
+    ok: true,
+    rule: { ...base, test: (c) => tools.has(c.toolName) && pathOf(c, path.test, kind) },
+  };
+}
+
+/**
+ * A `domain:example.com` specifier (WebFetch) as a test of the call's URL host, spelled as the
+ * URL parser spells it. An allow rule holds for that host exactly; a deny or ask rule for it and
+ * every subdomain (failing safe: `deny domain:example.com` also keeps `evil.example.com` out).
+ * `domain:*.example.com` names the subdomains for every kind.
+ */
+function domainMatcher(
+  spec: string,
+  kind: RuleKind,
+): { ok: true; test: (c: RuleCall) => boolean } | { ok: false; why: string } {
+  const m = /^domain:\s*(\*\.)?(\S+)$/.exec(spec);
+  if (!m) return { ok: false, why: "a WebFetch specifier is domain:<host> (domain:example.com)" };
+  let host: string;
+  try {
+    host = new URL(`http://${m[2]}/`).hostname;
+  } catch {
+    return { ok: false, why: `not a host name: ${m[2]}` };
+  }
+  const subdomains = m[1] !== undefined || kind !== "allow";
+  const exact = m[1] === undefined;
+  return {
+    ok: true,
+    test: (c) => {
+      const url = typeof c.input.url === "string" ? c.input.url : "";
+      let got: string;
+      try {
+        got = new URL(url).hostname;
+      } catch {
+        return false;
+      }
+      return (exact && got === host) || (subdomains && got.endsWith(`.${host}`));
+    },
+  };
+}
+
+function commandOf(c: RuleCall): string {
+  return typeof c.input.command === "string" ? c.input.command : "";
+}
+
+/**
+ * A Bash specifier as a test of one normalized simple command: `prefix:*` (the prefix, alone or
+ * followed by a space), `*` wildcards (a trailing ` *` also matches the bare command), or exact.
+ */
+export function commandMatcher(spec: string): (command: string) => boolean {
+  const s = spec.replace(/\s+/g, " ").trim();
+  if (s.endsWith(":*") && !s.slice(0, -2).includes("*")) {
+    const prefix = s.slice(0, -2).trimEnd();
+    return (cmd) => cmd === prefix || cmd.startsWith(`${prefix} `);
+  }
+  if (s.includes("*")) {
+    const body = s
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*");
+    const re = new RegExp(`^${body}$`, "s");
+    const bare = s.endsWith(" *") && !s.slice(0, -2).includes("*") ? s.slice(0, -2) : null;
+    return (cmd) => re.test(cmd) || cmd === bare;
+  }
+  return (cmd) => cmd === s;
+}
+
+/**
+ * Whether any command of the line matches (deny, ask): the commands as hooks' `if` conditions
+ * see them, each also with its program's directory dropped (`/bin/rm` is `rm`).
+ */
+function lineTouches(line: string, matches: (command: string) => boolean): boolean {
+  for (const cmd of commandsForConditions(line, splitShellCommand)) {
+    if (matches(cmd)) return true;
+    const space = cmd.indexOf(" ");
+    const program = space < 0 ? cmd : cmd.slice(0, space);
+    if (program.includes("/") && matches(basename(program) + cmd.slice(program.length)))
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Whether allow rules approve a whole line: it parses, holds nothing opaque (expansions,
+ * substitutions, redirections to files, control flow), no wrapper or `NAME=value` prefix, every
+ * word is literal, no `sh -c` or `eval` (whose script would need reading again), and every
+ * simple command matches one of the rules.
+ */
+export function lineAllowedBy(
+  line: string,
+  rules: readonly ((command: string) => boolean)[],
+): boolean {
+  const analysis = analyzeShell(line);
+  if (!analysis.parsed || analysis.opaque.length > 0 || analysis.commands.length === 0)
+    return false;
+  for (const c of analysis.commands) {
+    if (c.assigns.length > 0 || c.substituted || c.literal.some((l) => !l)) return false;
+    // A wrapper (`env X=… cmd`, `sudo cmd`, `xargs cmd`) changes how the command runs: the
+    // rule named the command, not the wrapper.
+    if (c.argv.length === 0 || effectiveArgv(c.argv).length !== c.argv.length) return false;
+  }
+  // `sh -c '…'` and `eval` are read again for deny rules, but an allow rule approves only what
+  // needs no second reading: the inner script's redirections and expansions go unchecked.
+  const commands = commandsForConditions(line, () => []);
+  if (commands.length !== analysis.commands.length) return false;
+  return commands.length > 0 && commands.every((cmd) => rules.some((r) => r(cmd)));
+}
+
+/** Where a path pattern is anchored, and the pattern below that anchor. */
+type PathAnchor = "root" | "home" | "project";
+
+/** A Read/Edit/Write specifier (gitignore-style) as a test of absolute paths. */
+function pathMatcher(
+  spec: string,
+): { ok: true; test: (abs: string, c: RuleCall) => boolean } | { ok: false; why: string } {
+  let anchor: PathAnchor;
+  let pattern: string;
+  if (spec.startsWith("//")) {
+    anchor = "root";
+    pattern = spec.slice(2);
+  } else if (spec === "~" || spec.startsWith("~/")) {
+    anchor = "home";
+    pattern = spec.slice(2);
+  } else if (spec.startsWith("/")) {
+    anchor = "project";
+    pattern = spec.slice(1);
+  } else if (spec.startsWith("./")) {
+    anchor = "project";
+    pattern = spec.slice(2);
+  } else {
+    anchor = "project";
+    // gitignore: a pattern with no slash but a trailing one matches at any depth.
+    pattern = spec.replace(/\/$/, "").includes("/") ? spec : `**/${spec}`;
+  }
+  if (pattern.split("/").includes("..")) {
+    return { ok: false, why: "a path pattern may not contain .." };
+  }
+  // A trailing slash names a directory: what is inside it.
+  if (pattern.endsWith("/")) pattern = `${pattern}**`;
+  if (pattern === "") pattern = "**";
+  let match: (path: string) => boolean;
+  try {
+    match = picomatch(pattern, { dot: true, nocase: CASE_INSENSITIVE });
+  } catch (err) {
+    return { ok: false, why: `bad pattern: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const test = (abs: string, c: RuleCall): boolean => {
+    const base = anchor === "root" ? "/" : anchor === "home" ? c.homeDir : c.projectDir;
+    for (const dir of new Set([resolve(base), finalPath(resolve(base))])) {
+      const rel = relative(dir, abs);
+      if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
+      // gitignore: a matching directory covers everything inside it.
+      const parts = rel.split(sep);
+      for (let i = parts.length; i > 0; i--) if (match(parts.slice(0, i).join("/"))) return true;
+    }
+    return false;
+  };
+  return { ok: true, test };
+}
+
+const CASE_INSENSITIVE = process.platform === "darwin" || process.platform === "win32";
+
+/**
+ * The call's path as named and where it lands (links followed), tested by `test`: a deny or ask
+ * rule holds when either matches, an allow rule only when both do (a link in `docs/` to
+ * `../package.json` is not a docs file).
+ */
+function pathOf(c: RuleCall, test: (abs: string, c: RuleCall) => boolean, kind: RuleKind): boolean {
+  const raw = c.input.path;
+  const path = typeof raw === "string" ? raw : ".";
+  if (path.includes("\0")) return false;
+  const named = isAbsolute(path) ? resolve(path) : resolve(c.projectDir, path);
+  const both = [test(named, c), test(finalPath(named), c)];
+  return kind === "allow" ? both.every(Boolean) : both.some(Boolean);
+}
+
+/** The rule that decides the call: the first deny, else the first ask, else the first allow. */
+export function decideByRules(
+  rules: { rules: readonly PermissionRule[] },
+  call: RuleCall,
+): RuleDecision | null {
+  const matching = rules.rules.filter((r) => safeTest(r, call));
+  for (const kind of ["deny", "ask"] as const) {
+    const rule = matching.find((r) => r.kind === kind);
+    if (rule) return { kind, rule };
+  }
+  const allow = matching.find((r) => r.kind === "allow");
+  if (allow) return { kind: "allow", rule: allow };
+  // A shell line is approved when each of its commands matches some allow rule, not
+  // necessarily the same one: `npm test && npm run lint` by Bash(npm test:*) and Bash(npm run:*).
+  if (call.toolName === "shell") {
+    const combined = combinedShellAllow(
+      rules.rules.filter((r) => r.kind === "allow"),
+      commandOf(call),
+    );
+    if (combined) return { kind: "allow", rule: combined };
+  }
+  return null;
+}
+
+/** The allow rules that approve a shell line together (as one rule naming them), or null. */
+function combinedShellAllow(rules: readonly PermissionRule[], line: string): PermissionRule | null {
+  const commandRules = rules
+    .map((r) => ({ r, spec: bashSpecOf(r.text) }))
+    .filter((x): x is { r: PermissionRule; spec: string } => x.spec !== null)
+    .map((x) => ({ r: x.r, match: commandMatcher(x.spec) }));
+  if (commandRules.length === 0) return null;
+  if (
+    !lineAllowedBy(
+      line,
+      commandRules.map((x) => x.match),
+    )
+  )
+    return null;
+  const commands = commandsForConditions(line, () => []);
+  const used = commandRules.filter((x) => commands.some((c) => x.match(c))).map((x) => x.r);
+  const first = used[0];
+  if (first === undefined) return null;
+  return used.length === 1 ? first : { ...first, text: used.map((r) => r.text).join(" + ") };
+}
+
+function bashSpecOf(text: string): string | null {
+  const m = /^\s*(Bash|shell)\s*\(([\s\S]*)\)\s*$/.exec(text);
+  const spec = m?.[2]?.trim();
+  return spec === undefined || spec === "" || spec === "*" ? null : spec;
+}
+
+function safeTest(rule: PermissionRule, call: RuleCall): boolean {
+  try {
+    return rule.test(call);
+  } catch {
+    // A rule that cannot be evaluated: a deny or ask counts as matching, an allow does not.
+    return rule.kind !== "allow";
+  }
+}
+
+/** How a rule and its file are named to the model and the user. */
+export function ruleSource(rule: { text: string; file: string }, homeDir = resolveHome()): string {
+  const home = resolve(homeDir);
+  const rel = relative(home, rule.file);
+  const shown = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? `~/${rel}` : rule.file;
+  return `the rule ${rule.text} in ${shown}`;
+}
+
+/** Reads every rule file. Never throws. */
+export function loadPermissionRules(paths: {
+  projectDir: string;
+  keelHome: string;
+  homeDir: string;
+  managedSettings?: string;
+}): PermissionRules {
+  const out: PermissionRules = {
+    rules: [],
+    skipped: [],
+    problems: [],
+    projectAllow: [],
+    trusted: true,
+  };
+  const projectAllow: PermissionRule[] = [];
+  for (const file of permissionRuleFiles(paths)) {
+    const { content, error } = readConfigTextSync(file.path);
+    if (error) out.problems.push(`${file.path}: ${error}`);
+    if (file.scope === "managed" && error) {
+      out.rules.push(managedUnreadable(file.path, error));
+      continue;
+    }
+    if (content === null) continue;
+    let json: unknown;
+    try {
+      json = parseSettingsJson(content);
+    } catch (err) {
+      if (file.scope === "managed") {
+        const why = err instanceof Error ? err.message : String(err);
+        out.problems.push(`${file.path}: ${why}`);
+        out.rules.push(managedUnreadable(file.path, why));
+      }
+      continue; // The hooks and MCP readers report unparsable settings files; once is enough.
+    }
+    if (!isRecord(json) || json.permissions === undefined) continue;
+    const perms = json.permissions;
+    if (!isRecord(perms)) {
+      out.problems.push(`${file.path}: permissions: must be an object (ignored)`);
+      continue;
+    }
+    for (const kind of ["deny", "ask", "allow"] as const) {
+      const list = perms[kind];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        out.problems.push(`${file.path}: permissions.${kind}: must be a list of rules (ignored)`);
+        continue;
+      }
+      for (const text of list) {
+        if (typeof text !== "string") {
+          out.problems.push(
+            `${file.path}: permissions.${kind}: ${JSON.stringify(text)} is not a rule (a string such as "Bash(npm test:*)"); ignored`,
+          );
+          continue;
+        }
+        const parsed = parseRule(text, kind, file);
+        if (!parsed.ok) {
+          if (parsed.level === "warn") {
+            out.skipped.push({ kind, text, file: file.path, why: parsed.why });
+          } else {
+            out.problems.push(
+              `${file.path}: permissions.${kind} "${text}": ${parsed.why}; ignored`,
+            );
+          }
+          continue;
+        }
+        if (kind === "allow" && file.scope === "project") projectAllow.push(parsed.rule);
+        else out.rules.push(parsed.rule);
+      }
+    }
+  }
+  out.projectAllow = projectAllow.map((r) => ({
+    rule: r.text,
+    file: relative(paths.projectDir, r.file).split(sep).join("/"),
+  }));
+  out.trusted = isPermissionRulesTrusted(paths.keelHome, paths.projectDir, out.projectAllow);
+  for (const rule of projectAllow) {
+    if (out.trusted) out.rules.push(rule);
+    else {
+      out.skipped.push({
+        kind: "allow",
+        text: rule.text,
+        file: rule.file,
+        why: "project allow rules apply only once the project is trusted (keel hooks trust)",
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Fail closed: a managed settings file that exists but cannot be read or parsed is a policy
+ * Keel cannot see, so every tool call is denied (`keel run` refuses to start before that:
+ * cli/commands/run-managed.ts). Running without the administrator's rules would be the one
+ * outcome the file exists to prevent.
+ */
+function managedUnreadable(path: string, why: string): PermissionRule {
+  return {
+    kind: "deny",
+    text: `* (managed settings unreadable: ${why.split("\n")[0]})`,
+    file: path,
+    scope: "managed",
+    test: () => true,
+  };
+}
+
+/** Path of the record of trusted project allow rules. */
+export function permissionTrustPath(keelHome: string): string {
+  return join(keelHome, "permissions-trust.json");
+}
+
+/** sha256 of a project's allow rules (file and rule), in canonical form. */
+export function projectAllowHash(allow: readonly { rule: string; file: string }[]): string {
+  return sha256Hex(canonicalJson({ allow }));
+}
+
+function readTrust(keelHome: string): Record<string, string> {
+  return readTrustRecords(permissionTrustPath(keelHome)).projects;
+}
+
+/** Whether the project's allow rules, exactly as they are now, were trusted. */
+export function isPermissionRulesTrusted(
+  keelHome: string,
+  projectDir: string,
+  allow: readonly { rule: string; file: string }[],
+): boolean {
+  if (allow.length === 0) return true;
+  return readTrust(keelHome)[resolve(projectDir)] === projectAllowHash(allow);
+}
+
+/**
+ * Trusts the project's current allow rules (or forgets them with `trust: false`); returns the
+ * rules trusted. Written atomically, mode 0600. `keel hooks trust` calls it.
+ */
+export function setPermissionRulesTrust(opts: {
+  keelHome: string;
+  projectDir: string;
+  homeDir?: string;
+  trust: boolean;
+}): { rule: string; file: string }[] {
+  const projectDir = resolve(opts.projectDir);
+  const loaded = loadPermissionRules({
+    projectDir,
+    keelHome: opts.keelHome,
+    homeDir: opts.homeDir ?? resolveHome(),
+  });
+  const had = readTrust(opts.keelHome)[projectDir] !== undefined;
+  const path = permissionTrustPath(opts.keelHome);
+  if (opts.trust && loaded.projectAllow.length > 0) {
+    writeTrustRecord(path, projectDir, projectAllowHash(loaded.projectAllow));
+  } else if (!opts.trust && had) writeTrustRecord(path, projectDir, null);
+  else return [];
+  return opts.trust ? loaded.projectAllow : [];
+}
+
+/** The sentence the model gets for a call a deny rule refused. */
+export function deniedByRuleText(rule: PermissionRule, homeDir?: string): string {
+  return `Denied by ${ruleSource(rule, homeDir)}. The tool did not run.`;
+}

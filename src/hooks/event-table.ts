@@ -116,7 +116,7 @@ export const EVENT_TABLE = {
       ]),
       globs: z.array(z.string()).optional(),
       trigger_file_path: z.string().optional(),
-      parent_file_path: z.string().optional(),
+      parent_file_path: z.string().describe("imports").optional(),
     }),
     sample: (c) => ({
       file_path: `${c.projectDir}/AGENTS.md`,
@@ -141,8 +141,8 @@ export const EVENT_TABLE = {
       expansion_type: z.enum(["slash_command", "mcp_prompt"]).optional(),
       command_name: z.string(),
       command_args: z.string(),
-      command_source: z.string(),
-      prompt: z.string(),
+      command_source: z.string().describe("project, claude, user"),
+      prompt: z.string().describe("expanded"),
     }),
     sample: (c) => ({
       command_name: "review",
@@ -212,7 +212,9 @@ export const EVENT_TABLE = {
     description:
       "Every tool call of one model response has resolved, before the next request. A block stops the turn.",
     payload: z.strictObject({
-      tool_calls: z.array(z.strictObject({ ...toolFields, tool_response: z.unknown() })),
+      tool_calls: z
+        .array(z.strictObject({ ...toolFields, tool_response: z.unknown() }))
+        .describe("[{tool_name, tool_input, tool_use_id, tool_response}]"),
     }),
     sample: (c) => ({ tool_calls: [{ ...toolCall(c), tool_response: c.toolResponse }] }),
   }),
@@ -272,7 +274,10 @@ export const EVENT_TABLE = {
     gating: false,
     matcher: "notification_type",
     description: "The agent needs the user (notification_type: permission_prompt, idle_prompt).",
-    payload: z.strictObject({ message: z.string(), notification_type: z.string() }),
+    payload: z.strictObject({
+      message: z.string(),
+      notification_type: z.string().describe("permission_prompt, idle_prompt"),
+    }),
     sample: () => ({
       message: "Keel needs your permission to use shell",
       notification_type: "permission_prompt",

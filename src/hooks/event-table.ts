@@ -83,7 +83,25 @@ const taskSample = () => ({
   task_description: "A test task",
 });
 
-/** Every event Keel knows (Claude Code's 30), in lifecycle order. */
+/** PreModelSwitch / PostModelSwitch fields (Claude Code 2.1.332's own schema). */
+function modelSwitchFields<const S extends readonly [string, ...string[]]>(sources: S) {
+  return {
+    from_model: z.string(),
+    to_model: z.string(),
+    requested_model: z.string().nullable(),
+    source: z.enum(sources),
+    context_tokens: z.number(),
+  };
+}
+const modelSwitchSample = {
+  from_model: "deepseek-chat",
+  to_model: "deepseek-reasoner",
+  requested_model: "deepseek-reasoner",
+  source: "command" as const,
+  context_tokens: 0,
+};
+
+/** Every event Keel knows (Claude Code 2.1.332's 34), in lifecycle order. */
 export const EVENT_TABLE = {
   Setup: defineEvent({
     gating: false,
@@ -270,6 +288,22 @@ export const EVENT_TABLE = {
     payload: z.strictObject({ trigger }),
     sample: () => ({ trigger: "manual" as const }),
   }),
+  PreModelSwitch: defineEvent({
+    gating: true,
+    matcher: "source",
+    firesInKeel: false,
+    description: "The session's model is about to change (Claude Code 2.1.332).",
+    payload: z.strictObject(modelSwitchFields(["command", "picker", "sdk"])),
+    sample: () => modelSwitchSample,
+  }),
+  PostModelSwitch: defineEvent({
+    gating: false,
+    matcher: "source",
+    firesInKeel: false,
+    description: "The session's model changed (Claude Code 2.1.332).",
+    payload: z.strictObject(modelSwitchFields(["command", "picker", "sdk", "auto", "resume"])),
+    sample: () => modelSwitchSample,
+  }),
   Notification: defineEvent({
     gating: false,
     matcher: "notification_type",
@@ -321,6 +355,21 @@ export const EVENT_TABLE = {
       event: z.enum(["change", "add", "unlink"]),
     }),
     sample: (c) => ({ file_path: join(c.projectDir, ".env"), event: "change" as const }),
+  }),
+  DirectoryAdded: defineEvent({
+    gating: false,
+    matcher: "source",
+    firesInKeel: false,
+    description:
+      "A directory was added to the session (/add-dir; Claude Code 2.1.219). Keel has no /add-dir.",
+    payload: z.strictObject({
+      directory: z.string(),
+      source: z.enum(["slash_command", "register_repo_root"]),
+    }),
+    sample: (c) => ({
+      directory: join(c.projectDir, "..", "other"),
+      source: "slash_command" as const,
+    }),
   }),
   Elicitation: defineEvent({
     gating: true,
@@ -412,6 +461,28 @@ export const EVENT_TABLE = {
       delta: z.string(),
     }),
     sample: () => ({ turn_id: "t1", message_id: "m1", index: 0, final: true, delta: "All done." }),
+  }),
+  PreSkillShellCommand: defineEvent({
+    gating: true,
+    matcher: "tool_name",
+    firesInKeel: false,
+    description:
+      "A skill's inline shell command is about to run (Claude Code 2.1.332). Keel's skills run none.",
+    payload: z.strictObject({
+      tool_name: z.string(),
+      tool_input: z.strictObject({ command: z.string() }),
+      tool_use_id: z.string(),
+      command_name: z.string(),
+      command_source: z.string().optional(),
+      invoked_by: z.enum(["user", "claude", "other"]),
+    }),
+    sample: () => ({
+      tool_name: "Bash",
+      tool_input: { command: "git status" },
+      tool_use_id: "call_hooks_test_1",
+      command_name: "review",
+      invoked_by: "user" as const,
+    }),
   }),
   SessionEnd: defineEvent({
     gating: false,

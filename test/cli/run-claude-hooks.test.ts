@@ -157,4 +157,37 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"b
     // Exit 2 ignores the JSON allow on stdout, as Claude Code does; the message is stderr.
     expect(second).toBe(`PreToolUse:shell hook error: [${hook}]: no rm\n`);
   });
+
+  it("a JSON deny reads as Claude 2.1.332's hook error; continue:false on the prompt says why", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo ran" }), reply().text("ok")),
+    );
+    const deny = hookScript(
+      world,
+      "deny.sh",
+      `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not this one"}}'`,
+    );
+    writeClaudeSettings(world, { PreToolUse: [commandHook(deny, "Bash")] });
+    await keel(world, ["run", "go", "--mode", "bypassPermissions"]);
+    const result = world.sim.requests[1]?.messages.at(-1)?.content;
+    expect(result).toBe("PreToolUse:shell hook error: not this one");
+
+    const stopped = await newWorld(script(reply().text("never asked")));
+    const stop = hookScript(
+      stopped,
+      "stop.sh",
+      `echo '{"continue":false,"stopReason":"not today"}'`,
+    );
+    writeClaudeSettings(stopped, { UserPromptSubmit: [commandHook(stop)] });
+    const run = await keel(stopped, [
+      "run",
+      "hello",
+      "--mode",
+      "bypassPermissions",
+      "--output-format",
+      "json",
+    ]);
+    expect(JSON.parse(run.stdout).result).toBe("Operation stopped by hook: not today");
+    expect(stopped.sim.requests).toHaveLength(0);
+  });
 });

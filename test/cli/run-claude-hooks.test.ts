@@ -86,13 +86,16 @@ describe("keel run: Claude Code hooks as Claude Code runs them", () => {
     const hook = recorder(
       world,
       "fail",
-      `echo "$CLAUDECODE $CLAUDE_CODE_ENTRYPOINT $CLAUDE_CODE_SESSION_ID" > "${envLog}"`,
+      `echo "$CLAUDECODE $CLAUDE_CODE_ENTRYPOINT $CLAUDE_CODE_SESSION_ID $CLAUDE_CODE_CHILD_SESSION $CLAUDE_CODE_SESSION_ATTENDED $CLAUDE_PID" > "${envLog}"`,
     );
     writeClaudeSettings(world, { PostToolUseFailure: [commandHook(hook, "Bash")] });
     await keel(world, ["run", "go", "--yes"]);
     const [failure] = recorded(world, "fail");
     expect(failure?.error).toBe("Exit code 3\noops");
-    expect(readFileSync(envLog, "utf8").trim()).toBe(`1 sdk-cli ${failure?.session_id}`);
+    // Claude Code 2.1.332's variables: a child of the session, not attended headless, the agent's pid.
+    expect(readFileSync(envLog, "utf8").trim()).toBe(
+      `1 sdk-cli ${failure?.session_id} 1 0 ${process.pid}`,
+    );
   });
 
   it("SessionStart exports in CLAUDE_ENV_FILE reach later shell calls; no permission_mode there", async () => {

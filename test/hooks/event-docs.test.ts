@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { buildTestPayload } from "../../src/cli/commands/hooks-payload.js";
+import { buildTestPayload } from "../../src/cli/commands/hooks/payload.js";
 import { COMMON_PAYLOAD, EVENT_TABLE, HOOK_EVENTS } from "../../src/hooks/events.js";
 
 const DOCS = join(import.meta.dirname, "..", "..", "docs", "hooks.md");

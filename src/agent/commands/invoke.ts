@@ -7,7 +7,7 @@
 import type { HookEngine } from "../../hooks/types.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, type HookSessionInfo, isVeto, vetoingHooks, vetoReason } from "../hook-fire.js";
-import type { PipelineContext } from "../pipeline/index.js";
+import { type PipelineContext, readBarTestOf } from "../pipeline/index.js";
 import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
 import { commandShell } from "./command-shell.js";
 import { expandCommand, type ShellRunner } from "./expand.js";
@@ -67,6 +67,7 @@ export async function* invokeCommand(
   const expanded = await expandCommand(command, line.args, {
     projectDir: ctx.projectDir,
     runShell,
+    readBarred: readBarTestOf(ctx.pipeline),
   });
   yield* pipelineEvents;
   if (!expanded.ok) return { kind: "refused", reason: expanded.error };

@@ -96,7 +96,8 @@ function barOfTarget(
   if (tool.kind !== "read" && tool.kind !== "write") return null;
   const path = typeof input.path === "string" && input.path !== "" ? input.path : ".";
   const bar = readBarTestOf(ctx)(path);
-  // Read tools meet Read rules through decideByRules above; here only KEEL_HOME is new to them.
-  if (bar === null || (tool.kind === "read" && bar.by === "rule")) return null;
-  return bar;
+  if (bar === null) return null;
+  // Read tools meet Read rules through decideByRules above: KEEL_HOME is what is new to them.
+  // A write into KEEL_HOME is a protected path (protected-paths.ts): a person decides.
+  return (tool.kind === "read") === (bar.by === "keel-home") ? bar : null;
 }

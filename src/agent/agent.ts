@@ -36,7 +36,7 @@ import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import type { PermissionMode } from "./permissions/modes.js";
 import { loadPermissionRules } from "./permissions/rules.js";
-import type { DispatchContext, StreamingRun } from "./pipeline/index.js";
+import { type DispatchContext, readBarTestOf, type StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { createPromptRunner } from "./prompt-runner.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
@@ -340,6 +340,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     projectDir: opts.projectDir,
     ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
     ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+    readBarred: readBarTestOf(dispatchCtx),
   };
 
   /** What the user should hear about the permission rules: bad rules, untrusted allow rules. */

@@ -12,6 +12,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveHome } from "../base/index.js";
+import type { ReadBarTest } from "./pipeline/index.js";
 
 /** Memory files of a project directory, in the order they are read. */
 export const PROJECT_MEMORY_FILES: readonly string[] = [
@@ -68,6 +69,8 @@ export interface MemoryOptions {
   keelHome?: string;
   /** For `~/` in imports (default: src/base/resolve-paths.ts resolveHome). */
   homeDir?: string;
+  /** The session's "barred from reading" test (pipeline/read-barred.ts pathReadBarred). */
+  readBarred?: ReadBarTest;
 }
 
 /** Reads every memory file and its imports. Never throws: problems become `skipped` entries. */
@@ -80,7 +83,14 @@ export function loadMemory(opts: MemoryOptions): MemoryReport {
   const repo = repositoryRoot(projectDir);
   const rootDir = repo !== null && !inside(repo, realOr(home)) ? repo : projectDir;
   const seen = new Set<string>();
-  const ctx = { report, home, projectDir, rootDir, seen };
+  const ctx: ReadContext = {
+    report,
+    home,
+    projectDir,
+    rootDir,
+    seen,
+    ...(opts.readBarred ? { readBarred: opts.readBarred } : {}),
+  };
   const userFiles = [
     ...(opts.keelHome !== undefined ? [join(opts.keelHome, USER_MEMORY_FILES.keelHome)] : []),
     ...USER_MEMORY_FILES.home.map((name) => join(home, name)),
@@ -129,6 +139,7 @@ interface ReadContext {
   /** The repository's root (the project directory when it is in none). */
   rootDir: string;
   seen: Set<string>;
+  readBarred?: ReadBarTest;
 }
 
 function readInto(
@@ -150,6 +161,13 @@ function readInto(
   // A cloned repository's memory must not pull the user's private files into a request.
   if (scope === "project" && !inside(bound, real)) {
     skip("outside the project (project memory may only import project files)");
+    return;
+  }
+  // A Read deny/ask rule holds for memory too; KEEL_HOME only against the project's files (the
+  // user's own KEEL.md lives there).
+  const bar = ctx.readBarred?.(real);
+  if (bar && (bar.by === "rule" || scope === "project")) {
+    skip(`not read: ${bar.reason}`);
     return;
   }
   if (ctx.seen.has(real)) {

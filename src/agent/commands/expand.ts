@@ -7,6 +7,7 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import type { ReadBarTest } from "../pipeline/index.js";
 import type { CustomCommand } from "./load.js";
 
 /** Runs one `!`cmd`` after asking; `refused` says why it did not run. */
@@ -30,7 +31,7 @@ export function splitArguments(args: string): string[] {
 export async function expandCommand(
   command: CustomCommand,
   args: string,
-  ctx: { projectDir: string; runShell: ShellRunner },
+  ctx: { projectDir: string; runShell: ShellRunner; readBarred?: ReadBarTest },
 ): Promise<Expansion> {
   // Shell first, on the template itself: arguments never reach a command line.
   let body = command.body;
@@ -52,7 +53,7 @@ export async function expandCommand(
     .replace(/\$ARGUMENTS/g, () => args)
     .replace(/\$(\d+)/g, (_m, n: string) => positional[Number(n) - 1] ?? "");
   if (!usesArgs && args.trim() !== "") prompt = `${prompt.trimEnd()}\n\nARGUMENTS: ${args}`;
-  const attached = attachFiles(prompt, ctx.projectDir);
+  const attached = attachFiles(prompt, ctx.projectDir, ctx.readBarred);
   return {
     ok: true,
     prompt: attached.length > 0 ? `${prompt.trimEnd()}\n\n${attached.join("\n\n")}` : prompt.trim(),
@@ -60,7 +61,7 @@ export async function expandCommand(
 }
 
 /** The `@path` mentions of project files, as blocks holding their contents. */
-function attachFiles(text: string, projectDir: string): string[] {
+function attachFiles(text: string, projectDir: string, readBarred?: ReadBarTest): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const root = realOr(projectDir);
@@ -81,6 +82,8 @@ function attachFiles(text: string, projectDir: string): string[] {
     const inside = relative(root, real);
     // Only the project's own files: a command must not pull anything else into a request.
     if (inside.startsWith("..") || isAbsolute(inside)) continue;
+    // A Read deny/ask rule (and KEEL_HOME) holds for attachments as for read_file.
+    if (readBarred?.(real)) continue;
     const content = readFileSync(real, "utf8");
     if (content.includes("\u0000")) continue;
     out.push(`<file path="${inside}">\n${content.trimEnd()}\n</file>`);

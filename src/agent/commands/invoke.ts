@@ -13,7 +13,7 @@ import {
   vetoingHooks,
   vetoReason,
 } from "../hook-adapter/fire.js";
-import type { PipelineContext } from "../pipeline/index.js";
+import { type PipelineContext, readBarTestOf } from "../pipeline/index.js";
 import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
 import { commandShell } from "./command-shell.js";
 import { expandCommand, type ShellRunner } from "./expand.js";
@@ -73,6 +73,7 @@ export async function* invokeCommand(
   const expanded = await expandCommand(command, line.args, {
     projectDir: ctx.projectDir,
     runShell,
+    readBarred: readBarTestOf(ctx.pipeline),
   });
   yield* pipelineEvents;
   if (!expanded.ok) return { kind: "refused", reason: expanded.error };

@@ -5,8 +5,8 @@
  * (description, argument-hint, allowed-tools, model). Never throws: a bad file is a problem
  * naming the file and field.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
 
@@ -81,7 +81,7 @@ export function loadCommands(opts: {
         }
         continue;
       }
-      const parsed = readCommand(path, name, source);
+      const parsed = readCommand(path, name, source, dir);
       if ("problem" in parsed) {
         catalog.problems.push(parsed.problem);
         continue;
@@ -126,13 +126,23 @@ function readCommand(
   path: string,
   name: string,
   source: CommandSource,
+  dir: string,
 ): CustomCommand | { problem: string } {
   let text: string;
   try {
-    if (statSync(path).size > MAX_COMMAND_FILE_BYTES) {
+    // A clone's `review.md -> ~/.ssh/id_rsa` must not make a private file the prompt: the file
+    // must really be inside its commands folder (links within it are fine), and a regular file.
+    const real = realpathSync(path);
+    const rel = relative(realpathSync(dir), real);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+      return { problem: `${path}: a link out of its commands folder; not loaded` };
+    }
+    const st = statSync(real);
+    if (!st.isFile()) return { problem: `${path}: not a regular file; not loaded` };
+    if (st.size > MAX_COMMAND_FILE_BYTES) {
       return { problem: `${path}: larger than ${MAX_COMMAND_FILE_BYTES} bytes; not loaded` };
     }
-    text = readFileSync(path, "utf8");
+    text = readFileSync(real, "utf8");
   } catch (err) {
     return { problem: `${path}: unreadable (${err instanceof Error ? err.message : String(err)})` };
   }

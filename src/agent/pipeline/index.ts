@@ -16,6 +16,12 @@ import { prepareCall } from "./prepare.js";
 import { runApproved } from "./run.js";
 import type { DispatchOutcome, PipelineContext, PreparedCall } from "./types.js";
 
+export {
+  pathReadBarred,
+  type ReadBar,
+  type ReadBarTest,
+  readBarTestOf,
+} from "./read-barred.js";
 export type {
   DispatchContext,
   DispatchOutcome,

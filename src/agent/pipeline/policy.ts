@@ -16,7 +16,7 @@ import {
   type RuleDecision,
   ruleSource,
 } from "../permissions/rules.js";
-import { readBarredBy } from "./read-barred.js";
+import { type ReadBar, readBarredBy, readBarTestOf } from "./read-barred.js";
 import type { PipelineContext } from "./types.js";
 
 /** The policy's verdict, and the ask rule that matched (null when none did). */
@@ -49,6 +49,16 @@ export async function* policyVerdict(
     const reason = deniedByRuleText(ruled.rule, ctx.rules?.homeDir);
     return { verdict: { kind: "refuse", reason }, ruleAsks: null };
   }
+  // Reading for the model: read tools never reach KEEL_HOME; edit_file/write_file read the old
+  // content (an edit's "not found" answers guesses), so Read rules hold for them too.
+  const bar = barOfTarget(ctx, tool, input);
+  if (bar !== null && (bar.by === "keel-home" || bar.rule.kind === "deny")) {
+    const reason =
+      bar.by === "rule"
+        ? `${deniedByRuleText(bar.rule, ctx.rules?.homeDir)} (${tool.name} reads the file.)`
+        : `${tool.name} may not read this file: ${bar.reason}. The tool did not run.`;
+    return { verdict: { kind: "refuse", reason }, ruleAsks: null };
+  }
   const sandbox =
     tool.kind === "shell" && mode !== "bypassPermissions" ? sandboxStatus() : undefined;
   const modeSays =
@@ -75,9 +85,22 @@ export async function* policyVerdict(
         : `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
     };
   }
-  const ruleAsks =
-    ruled?.kind === "ask"
-      ? `${ruleSource(ruled.rule, ctx.rules?.homeDir)} asks for approval`
-      : null;
+  const askRule = ruled?.kind === "ask" ? ruled.rule : bar?.by === "rule" ? bar.rule : null;
+  const ruleAsks = askRule ? `${ruleSource(askRule, ctx.rules?.homeDir)} asks for approval` : null;
   return { verdict, ruleAsks };
+}
+
+/** What bars the file a read or write tool names from being read (read-barred.ts), or null. */
+function barOfTarget(
+  ctx: PipelineContext,
+  tool: AnyTool,
+  input: Record<string, unknown>,
+): ReadBar | null {
+  if (tool.kind !== "read" && tool.kind !== "write") return null;
+  const path = typeof input.path === "string" && input.path !== "" ? input.path : ".";
+  const bar = readBarTestOf(ctx)(path);
+  if (bar === null) return null;
+  // Read tools meet Read rules through decideByRules above: KEEL_HOME is what is new to them.
+  // A write into KEEL_HOME is a protected path (protected-paths.ts): a person decides.
+  return (tool.kind === "read") === (bar.by === "keel-home") ? bar : null;
 }

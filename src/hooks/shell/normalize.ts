@@ -1,6 +1,7 @@
 /**
  * The commands a shell line really runs, written the one way `if: shell(git push*)` expects:
- * wrappers (`env`, `command`, `builtin`, `exec`, `nohup`, `nice`, `timeout`, `xargs`, `sudo`…)
+ * wrappers (`env`, `nice`, `timeout`, `xargs`, `sudo`, `chrt`, `flock`, `unshare`…; see WRAPPERS), git's
+ * global options (`git -C dir push` is `git push`)
  * and `NAME=value` prefixes dropped,
  * quotes and backslashes removed, words joined by one space, groups, subshells and
  * substitutions opened, and `sh -c '…'` (any shell, any options before the script), a shell's
@@ -26,7 +27,73 @@ const WRAPPERS: Record<string, { valued: Set<string>; operands?: number }> = {
   },
   sudo: { valued: new Set(["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"]) },
   doas: { valued: new Set(["-u", "-C"]) },
+  // Scheduling, locking and namespace wrappers: the command follows their options (and, for
+  // chrt/taskset/flock/chroot, one operand: priority, CPU mask, lock file, new root).
+  chrt: {
+    valued: new Set(["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"]),
+    operands: 1,
+  },
+  ionice: {
+    valued: new Set([
+      "-c",
+      "--class",
+      "-n",
+      "--classdata",
+      "-p",
+      "--pid",
+      "-P",
+      "--pgid",
+      "-u",
+      "--uid",
+    ]),
+  },
+  flock: {
+    valued: new Set(["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"]),
+    operands: 1,
+  },
+  watch: { valued: new Set(["-n", "--interval", "-q", "--equexit"]) },
+  taskset: { valued: new Set(), operands: 1 },
+  unshare: { valued: new Set(["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"]) },
+  prlimit: { valued: new Set(["-p", "--pid"]) },
+  "systemd-run": {
+    valued: new Set([
+      "-u",
+      "--unit",
+      "-p",
+      "--property",
+      "-E",
+      "--setenv",
+      "--uid",
+      "--gid",
+      "-M",
+      "--machine",
+      "-H",
+      "--host",
+      "--slice",
+      "--description",
+      "--working-directory",
+      "--nice",
+      "--on-calendar",
+    ]),
+  },
+  setsid: { valued: new Set() },
+  busybox: { valued: new Set() },
+  time: { valued: new Set(["-o", "--output", "-f", "--format"]) },
+  chroot: { valued: new Set(["--userspec", "--groups"]), operands: 1 },
+  nsenter: { valued: new Set(["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "-w"]) },
 };
+/** git's options before its subcommand that take the next word as their value (`git -C dir`). */
+const GIT_GLOBAL_VALUED = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--config-env",
+  "--super-prefix",
+  "--exec-path",
+  "--list-cmds",
+]);
 /** Programs that are shells: `-c` runs their next operand as a script. Named by basename
  *  (`/bin/sh`, `/usr/bin/bash`); `busybox sh` counts as `sh`. */
 const SHELLS = new Set([
@@ -63,7 +130,7 @@ export function effectiveArgv(argv: readonly string[]): string[] {
     const head = words[0]?.replace(/^.*\//, "");
     const wrapper =
       head === undefined || !Object.hasOwn(WRAPPERS, head) ? undefined : WRAPPERS[head];
-    if (!wrapper) return words;
+    if (!wrapper) return head === "git" ? withoutGitGlobals(words) : words;
     let i = 1;
     while (i < words.length) {
       const w = words[i] ?? "";
@@ -91,6 +158,24 @@ export function effectiveArgv(argv: readonly string[]): string[] {
     i += Math.min(wrapper.operands ?? 0, Math.max(0, words.length - i - 1));
     words = words.slice(i);
   }
+}
+
+/**
+ * `git -C . --no-pager -c a=b push` as `git push`: the subcommand is what a rule like
+ * `Bash(git push:*)` names, and git's global options come before it.
+ */
+function withoutGitGlobals(words: string[]): string[] {
+  let i = 1;
+  while (i < words.length) {
+    const w = words[i] ?? "";
+    if (!w.startsWith("-") || w === "-") break;
+    if (w === "--") {
+      i++;
+      break;
+    }
+    i += GIT_GLOBAL_VALUED.has(w) ? 2 : 1;
+  }
+  return i === 1 ? words : [words[0] ?? "git", ...words.slice(i)];
 }
 
 /** Each command `source` runs, normalized; falls back to `fallback` when it does not parse. */

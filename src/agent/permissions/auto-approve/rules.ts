@@ -114,6 +114,30 @@ const GIT_LOG_CONTENT = {
   ],
 };
 
+/**
+ * While Read rules bar files, the only options `git log`/`shortlog` may take without a person:
+ * ones that print commit metadata, names and counts, never contents (a list of what is harmful
+ * missed `-U3`; a list of what is harmless cannot miss a new way to print a patch).
+ */
+const GIT_LOG_HARMLESS =
+  /^(--oneline|-\d+|-n\d*|--max-count=\d+|--skip=\d+|--(format|pretty)(=.*)?|--graph|--decorate(=\w+)?|--no-decorate|--all|--branches|--tags|--remotes|--author=.*|--committer=.*|--since=.*|--until=.*|--after=.*|--before=.*|--date=.*|--reverse|--no-merges|--merges|--first-parent|--abbrev-commit|--no-abbrev-commit|--abbrev(=\d+)?|--name-only|--name-status|--stat|--shortstat|--numstat|--no-color|--color(=\w+)?|--no-patch|-s|-e|--email|--summary|--numbered|--)$/;
+
+/** While Read rules bar files, the `git status` options that print no contents (not `-v`). */
+const GIT_STATUS_HARMLESS =
+  /^(-s|--short|-b|--branch|--porcelain(=v[12])?|--long|-u\w*|--untracked-files(=\w+)?|--ignored(=\w+)?|-z|--show-stash|--ahead-behind|--no-ahead-behind|--no-renames|--renames|--no-color|--color(=\w+)?|--)$/;
+
+/** The first option in `args` the allowlist does not name (a `-n 5` value counts with it). */
+function unlistedOption(args: readonly string[], harmless: RegExp): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    if (a === "--") return undefined;
+    if (!a.startsWith("-") || a === "-") continue;
+    if (!harmless.test(a)) return a;
+    if (a === "-n" && /^\d+$/.test(args[i + 1] ?? "")) i++;
+  }
+  return undefined;
+}
+
 function checkGit(args: readonly string[], ctx: RuleContext): string | undefined {
   let i = 0;
   // Global options: only ones that change nothing. -c, -C, --git-dir… need a person.
@@ -128,8 +152,13 @@ function checkGit(args: readonly string[], ctx: RuleContext): string | undefined
       "while Read deny or ask rules exist: it can print files from git's history, which the sandbox does not hide";
     if (GIT_PRINTS_CONTENTS.has(sub)) return `git ${sub} needs a person ${because}`;
     if (sub === "log" || sub === "shortlog") {
-      const hit = deniedOption(rest, GIT_LOG_CONTENT);
+      const hit = deniedOption(rest, GIT_LOG_CONTENT) ?? unlistedOption(rest, GIT_LOG_HARMLESS);
       if (hit !== undefined) return `git ${sub} ${hit} needs a person ${because}`;
+    }
+    if (sub === "status") {
+      // `-v` prints the staged diff: the index's copy of a barred file.
+      const hit = unlistedOption(rest, GIT_STATUS_HARMLESS);
+      if (hit !== undefined) return `git status ${hit} needs a person ${because}`;
     }
   }
   if (sub === "branch") {

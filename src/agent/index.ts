@@ -4,6 +4,7 @@ export type * from "./events.js";
 export { AppendOnlyLog } from "./log.js";
 export type { AgentMcp, McpServersOption } from "./mcp.js";
 export { createNullHookEngine } from "./null-hooks.js";
+export { loadPermissionRules } from "./permission-rules.js";
 export {
   isReadOnlyCommand,
   modeVerdict,

@@ -17,7 +17,13 @@
 
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { canonicalJson, isRecord, readConfigTextSync, sha256Hex } from "../base/index.js";
+import {
+  canonicalJson,
+  isRecord,
+  jsonProblemText,
+  readConfigTextSync,
+  sha256Hex,
+} from "../base/index.js";
 import { resolveHome } from "../base/resolve-paths.js";
 import { parseSettingsJson } from "../hooks/config/parse.js";
 import { splitShellCommand } from "../hooks/match.js";
@@ -67,6 +73,9 @@ export interface PermissionRules {
   skipped: SkippedRule[];
   /** Errors: unreadable files, malformed rules (each names file and rule). */
   problems: string[];
+  /** Rule files that exist but cannot be parsed: their rules are unknown, so `keel run` will
+   *  not start (each names the file and where it breaks). */
+  unreadable: string[];
   /** Project allow rules, as hashed for trust (empty: nothing needs trust). */
   projectAllow: { rule: string; file: string }[];
   /** Whether the project's allow rules are trusted (true when it has none). */
@@ -387,19 +396,28 @@ export function loadPermissionRules(paths: {
     rules: [],
     skipped: [],
     problems: [],
+    unreadable: [],
     projectAllow: [],
     trusted: true,
   };
   const projectAllow: PermissionRule[] = [];
   for (const file of permissionRuleFiles(paths)) {
     const { content, error } = readConfigTextSync(file.path);
-    if (error) out.problems.push(`${file.path}: ${error}`);
+    if (error) {
+      out.problems.push(`${file.path}: ${error}`);
+      out.unreadable.push(`${file.path}: ${error}; its permission rules cannot be read`);
+    }
     if (content === null) continue;
     let json: unknown;
     try {
       json = parseSettingsJson(content);
-    } catch {
-      continue; // The hooks and MCP readers report unparsable settings files; once is enough.
+    } catch (err) {
+      // Its deny and ask rules would be lost without a word: `keel run` refuses to start.
+      const where = jsonProblemText(content) ?? (err instanceof Error ? err.message : String(err));
+      out.unreadable.push(
+        `${file.path}: cannot be parsed (${where}); its permission rules cannot be read`,
+      );
+      continue;
     }
     if (!isRecord(json) || json.permissions === undefined) continue;
     const perms = json.permissions;

@@ -146,3 +146,31 @@ describe("settings that no longer parse", () => {
     expect(existsSync(join(world.project, "pwned"))).toBe(false);
   });
 });
+
+describe("hooks get git's safety overrides", () => {
+  it("09: a trusted `git status` hook does not run the repository's core.fsmonitor", async () => {
+    const world = await newWorld(
+      script(reply().tool("read_file", { path: "a.txt" }), reply().text("done")),
+    );
+    git(world, ["init", "-q", "."]);
+    const mark = join(world.root, "fsmonitor-ran");
+    git(world, ["config", "core.fsmonitor", `touch ${mark}; false`]);
+    put(world, "a.txt", "a\n");
+    put(
+      world,
+      ".keel/settings.json",
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [
+            {
+              hooks: [{ type: "command", command: "git status --short >/dev/null 2>&1; exit 0" }],
+            },
+          ],
+        },
+      }),
+    );
+    expect((await keel(world, ["hooks", "trust", "--cwd", world.project])).code).toBe(0);
+    expect(await firstStatus(world, [])).toBe("ok");
+    expect(existsSync(mark)).toBe(false);
+  });
+});

@@ -174,3 +174,44 @@ describe("hooks get git's safety overrides", () => {
     expect(existsSync(mark)).toBe(false);
   });
 });
+
+describe("trust covers what test runners run", () => {
+  function postHook(world: World, command: string): void {
+    put(
+      world,
+      ".keel/settings.json",
+      JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: "write_file", hooks: [{ type: "command", command }] }] },
+      }),
+    );
+  }
+
+  it("06: `pytest tests`: the folder cannot be pinned, is named so, and tests/conftest.py needs a person", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "tests/sub/conftest.py", content: "import os\n" }),
+        reply().text("done"),
+      ),
+    );
+    put(world, "tests/test_a.py", "def test_ok(): assert True\n");
+    postHook(world, "pytest -q tests >/dev/null 2>&1; exit 0");
+    const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(t.stdout).toContain("cannot be pinned: reaches tests");
+    expect(await firstStatus(world, ["--mode", "acceptEdits"])).toBe("blocked");
+    expect(existsSync(join(world.project, "tests", "sub", "conftest.py"))).toBe(false);
+  });
+
+  it("07: `npm test` running `node test/run.js`: test/run.js is pinned and protected", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "test/run.js", content: "process.exit(0)\n" }),
+        reply().text("done"),
+      ),
+    );
+    put(world, "package.json", JSON.stringify({ scripts: { test: "node test/run.js" } }));
+    put(world, "test/run.js", "console.log('ok')\n");
+    postHook(world, "npm test --silent >/dev/null 2>&1; exit 0");
+    expect((await keel(world, ["hooks", "trust", "--cwd", world.project])).code).toBe(0);
+    expect(await firstStatus(world, ["--mode", "acceptEdits"])).toBe("blocked");
+  });
+});

@@ -131,3 +131,37 @@ export function projectExpansionEnv(
 ): NodeJS.ProcessEnv {
   return buildChildEnv(env, { apiKey: apiKey ?? null });
 }
+
+/**
+ * git settings that stop a repository's own config from running programs (core.fsmonitor,
+ * core.hooksPath, a pager, an ssh command, a remote helper): a `.git/config` arrives with an
+ * unpacked archive and is never shown by trust. Passed as GIT_CONFIG_KEY_n/VALUE_n, which git
+ * reads after every config file, so they win over the repository's.
+ */
+export const GIT_SAFETY_OVERRIDES: ReadonlyArray<[string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.sshCommand", "false"],
+  ["protocol.allow", "never"],
+];
+
+/**
+ * `env` plus git's safety overrides (after any GIT_CONFIG_* the caller already set). The one
+ * place for them: sandboxed shell commands (tools/sandbox.ts) and every hook process
+ * (hooks/process.ts), project and user hooks alike. Copies inherited keys too (hook
+ * environments chain the user's environment as a prototype: hooks/hook-env.ts).
+ */
+export function withGitSafety(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const key in env) out[key] = env[key];
+  out.GIT_OPTIONAL_LOCKS = "0";
+  out.GIT_TERMINAL_PROMPT = "0";
+  const base = Number.parseInt(env.GIT_CONFIG_COUNT ?? "0", 10) || 0;
+  GIT_SAFETY_OVERRIDES.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${base + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${base + i}`] = value;
+  });
+  out.GIT_CONFIG_COUNT = String(base + GIT_SAFETY_OVERRIDES.length);
+  return out;
+}

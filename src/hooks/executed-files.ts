@@ -340,6 +340,8 @@ export function executedProjectFilesSync(
   projectDir: string,
 ): ExecutedFile[] {
   const vars = projectVars(projectDir);
+  // Folders a test runner collects code from (pytest's conftest.py at any depth): not pinned.
+  const collected = new Set<string>();
   // Each candidate path, and whether a word named it as a script (kept even when absent).
   const candidates = new Map<string, boolean>();
   const add = (abs: string, script: boolean) => {
@@ -365,6 +367,7 @@ export function executedProjectFilesSync(
     for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
     // The files a runner it names reads, whether or not they exist yet.
     for (const path of runnerFilesOf(read, projectDir)) add(path, true);
+    for (const dir of collectedFolders(read, projectDir)) collected.add(dir);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -439,7 +442,43 @@ export function executedProjectFilesSync(
       enqueue(ref.path, ref.script, depth + 1);
     }
   }
+  for (const dir of [...collected].sort()) {
+    found.push({
+      path: dir,
+      relPath: rel(dir),
+      sha256: null,
+      // Not watched, like a pattern's folder: it is protected instead (see above).
+      fingerprint: ABSENT,
+      cannotPin: "pytest runs every conftest.py and test file under it",
+    });
+  }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Runners that import code from every folder they collect (conftest.py at any depth). */
+const COLLECTING_RUNNERS = new Set(["pytest", "py.test"]);
+
+/**
+ * The folders a collecting test runner in the hook is pointed at (`pytest tests`): every
+ * conftest.py and test module below them runs, and new ones can appear at any depth, so they
+ * cannot be pinned — they are named as such and become protected paths. A pytest without a
+ * folder operand collects from its directory: that folder's conftest.py and config are pinned
+ * as runner files (RUNNER_FILES); deeper ones are not (said in docs/security.md).
+ */
+function collectedFolders(hook: HookWords, projectDir: string): string[] {
+  const at = hook.words.findIndex(
+    (w, i) => COLLECTING_RUNNERS.has(basename(w)) || (w === "-m" && hook.words[i + 1] === "pytest"),
+  );
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const word of hook.words.slice(at + 1)) {
+    if (word === "" || word.startsWith("-") || /^[;&|]+$/.test(word)) continue;
+    for (const dir of hook.dirs) {
+      const abs = resolve(dir, word.split("::")[0] ?? word);
+      if (abs !== projectDir && isInside(projectDir, abs) && isDirectory(abs)) out.push(abs);
+    }
+  }
+  return out;
 }
 
 /** Whether anything is at `path` (a file, a directory, a link that leads somewhere). */
@@ -644,6 +683,25 @@ function isDirectory(path: string): boolean {
 }
 
 /**
+ * The text to scan for named files: a script as it is; a package.json as the commands of its
+ * `scripts` (what `npm test` runs: `node test/run.js`), one a line — its JSON line would hide
+ * the paths inside quoted strings.
+ */
+function scriptText(content: Buffer, path: string): string {
+  const text = content.toString("utf8");
+  if (basename(path) !== "package.json") return text;
+  try {
+    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+    if (scripts === null || typeof scripts !== "object") return "";
+    return Object.values(scripts)
+      .filter((v): v is string => typeof v === "string")
+      .join("\n");
+  } catch {
+    return text;
+  }
+}
+
+/**
  * Project files a script's text names, over-inclusive like the command scan: every word
  * resolved against the script's directory and the project; a word that starts with `/`
  * after an expansion Keel cannot do (`$(dirname "$0")/lib.sh`) also against the script's
@@ -659,8 +717,7 @@ function namedInScript(
   if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
   const dir = dirname(script);
   const out = new Map<string, boolean>();
-  const words = content
-    .toString("utf8")
+  const words = scriptText(content, script)
     .split("\n")
     .flatMap((line) => commandWords(line, vars));
   for (const word of words) {

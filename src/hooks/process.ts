@@ -11,6 +11,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { withGitSafety } from "../base/index.js";
 import { KILL_GRACE_MS } from "./events.js";
 import { fastRun } from "./fast-spawn.js";
 import type { RawRunResult } from "./handlers/types.js";
@@ -293,7 +294,10 @@ function startChild(file: string, args: string[], spec: ProcessSpec, to: RunEven
 }
 
 /** Runs one process to completion, timeout or cancellation. Never throws. */
-export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+export function runProcess(given: ProcessSpec): Promise<ProcessResult> {
+  // Every hook process (project and user) gets git's safety overrides: a trusted `git status`
+  // must not run the repository's core.fsmonitor (base/child-env.ts withGitSafety).
+  const spec = { ...given, env: withGitSafety(given.env) };
   const started = performance.now();
   const max = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const grace = spec.killGraceMs ?? KILL_GRACE_MS;

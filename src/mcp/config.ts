@@ -10,6 +10,7 @@ import { z } from "zod";
 import { jsonProblemText, readConfigText } from "../base/index.js";
 import { parseSettingsJson, settingsJsonText } from "../hooks/config/parse.js";
 import { managedMcpRefusal, readManagedMcpPolicy } from "./managed.js";
+import { serverNameProblem } from "./tools.js";
 
 /** Whether a definition comes from the user's own files (always runs) or the project's (needs trust). */
 export type McpScope = "user" | "project";
@@ -170,10 +171,9 @@ export function parseMcpObject(json: unknown, file: McpConfigFile): McpConfig {
       out.problems.push(`${file.path}: mcpServers.${name}${read.error}`);
       continue;
     }
-    if (!/^[A-Za-z0-9_-]+$/.test(name)) {
-      out.problems.push(
-        `${file.path}: mcpServers.${name}: a server name may hold only letters, digits, "_" and "-" (it becomes part of tool names)`,
-      );
+    const badName = serverNameProblem(name);
+    if (badName !== null) {
+      out.problems.push(`${file.path}: mcpServers.${name}: ${badName}`);
       continue;
     }
     out.servers.push({ name, config: read.config, file: file.path, scope: file.scope });

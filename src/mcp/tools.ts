@@ -42,11 +42,41 @@ export function isMcpToolName(name: string): boolean {
   return name.startsWith("mcp__");
 }
 
-/** Whether an allow rule (`mcp__server`, `mcp__server__*`, `mcp__server__tool`) covers a tool name. */
+/**
+ * A flattened MCP name split into (server, tool): the server is what lies between `mcp__` and the
+ * next `__`. Unambiguous because a server name holds no `__` and does not end in `_` (config.ts
+ * refuses such names), so `mcp__docs__x__write` is server `docs`, tool `x__write` — never a tool
+ * of a server `docs__x`.
+ */
+export function splitMcpName(name: string): { server: string; tool: string | null } | null {
+  if (!name.startsWith("mcp__")) return null;
+  const rest = name.slice(5);
+  const at = rest.indexOf("__");
+  if (at < 0) return { server: rest, tool: null };
+  return { server: rest.slice(0, at), tool: rest.slice(at + 2) };
+}
+
+/**
+ * Whether an allow rule (`mcp__server`, `mcp__server__*`, `mcp__server__tool`) covers a tool
+ * name: the (server, tool) pair must match exactly, never a prefix of the flattened name.
+ */
 export function allowRuleMatches(rule: string, toolName: string): boolean {
-  if (rule === toolName) return true;
-  const server = rule.endsWith("__*") ? rule.slice(0, -3) : rule;
-  return !server.slice(5).includes("__") && toolName.startsWith(`${server}__`);
+  const r = splitMcpName(rule);
+  const t = splitMcpName(toolName);
+  if (r === null || t === null || t.tool === null) return false;
+  if (r.server !== t.server) return false;
+  return r.tool === null || r.tool === "*" || r.tool === t.tool;
+}
+
+/** Why a server name cannot be used, or null: it becomes the `<server>` of `mcp__<server>__<tool>`. */
+export function serverNameProblem(name: string): string | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+    return 'a server name may hold only letters, digits, "_" and "-" (it becomes part of tool names)';
+  }
+  if (name.includes("__") || name.endsWith("_")) {
+    return 'a server name may not contain "__" or end in "_" (tool names are mcp__<server>__<tool>, and permission rules find the server by the first "__")';
+  }
+  return null;
 }
 
 /** Calls a tool on its server (the connection manager provides it). */

@@ -18,7 +18,7 @@ import {
   statSync,
 } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { privatePlaces } from "../base/index.js";
+import { privatePlaces, withGitSafety } from "../base/index.js";
 
 /** Whether the sandbox can run here, and why not. */
 export type SandboxStatus =
@@ -423,25 +423,10 @@ function baseArgs(cwd: string, view: SandboxView, hide: readonly string[] = []):
  * cannot be told to forget it (an empty value makes every `git diff` fail with "cannot run"),
  * so a configured external diff or textconv driver runs — inside this sandbox. A cloned
  * repository cannot bring a .git/config, and the model cannot write one (a protected path).
+ * The overrides live in one place, base/child-env.ts withGitSafety, shared with hook processes.
  */
-const GIT_OVERRIDES: ReadonlyArray<[string, string]> = [
-  ["core.fsmonitor", "false"],
-  ["core.hooksPath", "/dev/null"],
-  ["core.pager", "cat"],
-  ["core.sshCommand", "false"],
-  ["protocol.allow", "never"],
-];
-
-/** The environment of a sandboxed command: the caller's, plus git's overrides. */
 export function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" };
-  const base = Number.parseInt(env.GIT_CONFIG_COUNT ?? "0", 10) || 0;
-  GIT_OVERRIDES.forEach(([key, value], i) => {
-    out[`GIT_CONFIG_KEY_${base + i}`] = key;
-    out[`GIT_CONFIG_VALUE_${base + i}`] = value;
-  });
-  out.GIT_CONFIG_COUNT = String(base + GIT_OVERRIDES.length);
-  return out;
+  return withGitSafety(env);
 }
 
 /**

@@ -7,11 +7,11 @@
  * project contains it — need a person's approval in every mode but bypass.
  * acceptEdits, "allow always" and a hook's "allow" do not cover them.
  */
-import { lstat, readlink, realpath } from "node:fs/promises";
+import { lstat, readFile, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInside, resolveHookPaths } from "../../hooks/config/paths.js";
 import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../../hooks/executed-files.js";
-import type { HookEngine } from "../../hooks/index.js";
+import { DIALECT_LIST, type HookEngine, type HookSettings } from "../../hooks/index.js";
 
 /** What a protected-path check needs to know about the session. */
 export interface ProtectedPathContext {
@@ -44,6 +44,39 @@ const RULES: ReadonlyArray<[RegExp, string]> = [
   [/^\.mcp\.json$/, "it defines MCP servers"],
   [/^\.(keel|claude)\/(commands|agents)(\/|$)/, "it defines custom commands or agents"],
 ];
+
+/**
+ * The real git directories of a project whose `.git` is a file (`gitdir: <path>`, from `git init
+ * --separate-git-dir`, a worktree or a submodule): the directory it names and that directory's
+ * `commondir` (where a worktree's config and hooks live). git reads config and runs hooks from
+ * them exactly as from `.git/`, so they are protected like it.
+ */
+async function gitDirsNamedByDotGitFile(projectDir: string): Promise<string[]> {
+  const dotGit = join(projectDir, ".git");
+  let text: string;
+  try {
+    if (!(await lstat(dotGit)).isFile()) return [];
+    text = await readFile(dotGit, "utf8");
+  } catch {
+    return [];
+  }
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (!m?.[1]) return [];
+  const gitDir = resolve(projectDir, m[1]);
+  const dirs = [gitDir];
+  try {
+    const common = (await readFile(join(gitDir, "commondir"), "utf8")).trim();
+    if (common !== "") dirs.push(resolve(gitDir, common));
+  } catch {
+    // No commondir: the named directory is the whole repository.
+  }
+  const out = new Set<string>();
+  for (const d of dirs) {
+    out.add(d);
+    out.add(await finalPath(d));
+  }
+  return [...out];
+}
 
 function insideRel(dir: string, path: string): string | null {
   const rel = relative(dir, path);
@@ -80,12 +113,55 @@ export async function finalPath(path: string, depth = 0): Promise<string> {
  * conf`), a write landing anywhere under its target is judged as if it went through the name:
  * `conf/settings.json` is `.keel/settings.json` to Keel.
  */
-const CONFIG_DIRS = [".keel", ".claude", ".gemini", ".qwen", ".reasonix", ".git"];
+const FIXED_CONFIG_DIRS = [".keel", ".claude", ".git"];
+
+/**
+ * Every project-side file a hooks dialect reads, relative to the project (`/`-separated,
+ * lowercased): taken from the dialects' own `files`, so a new dialect's files are protected
+ * without anyone remembering to list them here.
+ */
+async function dialectProjectFiles(): Promise<string[]> {
+  const projectDir = resolve("/keel-protected-probe/project");
+  const paths = {
+    projectDir,
+    keelHome: "/keel-protected-probe/keel",
+    homeDir: "/keel-protected-probe/home",
+  };
+  const out = new Set<string>();
+  for (const dialect of DIALECT_LIST) {
+    // Only cagent reads named files from settings; none are named here (its files are named by
+    // the project's own .keel/settings.json, which is protected by name).
+    const settings = { cagent: { user: [], project: [] } } as unknown as HookSettings;
+    const files = await dialect.files(paths, settings);
+    for (const f of files) {
+      const rel = insideRel(projectDir, resolve(f.path));
+      if (rel !== null) out.add(rel.toLowerCase());
+    }
+  }
+  return [...out];
+}
+
+let dialectFilesMemo: Promise<string[]> | undefined;
+/** The dialects' project files (computed once: `files` only computes paths). */
+export function protectedDialectFiles(): Promise<string[]> {
+  dialectFilesMemo ??= dialectProjectFiles();
+  return dialectFilesMemo;
+}
+
+/** Config folders: the fixed ones plus the first folder of every dialect project file. */
+async function configDirs(): Promise<string[]> {
+  const dirs = new Set(FIXED_CONFIG_DIRS);
+  for (const rel of await protectedDialectFiles()) {
+    const at = rel.indexOf("/");
+    if (at > 0) dirs.add(rel.slice(0, at));
+  }
+  return [...dirs];
+}
 
 /** The `.keel/…`-style names a landing path has through config folders that are links. */
 async function throughLinkedConfigDirs(projectDir: string, landing: string): Promise<string[]> {
   const out: string[] = [];
-  for (const name of CONFIG_DIRS) {
+  for (const name of await configDirs()) {
     const at = join(projectDir, name);
     try {
       if (!(await lstat(at)).isSymbolicLink()) continue;
@@ -173,9 +249,10 @@ async function bareRepositoryReason(root: string, target: string): Promise<strin
   return null;
 }
 
-function ruleReason(rel: string): string | null {
+async function ruleReason(rel: string): Promise<string | null> {
   const lower = rel.toLowerCase();
   for (const [rule, why] of RULES) if (rule.test(lower)) return why;
+  if ((await protectedDialectFiles()).includes(lower)) return "a hooks dialect reads it (hooks)";
   return null;
 }
 
@@ -198,8 +275,13 @@ export async function protectedPathReason(
     ...(await throughLinkedConfigDirs(projectDir, landing)),
   ];
   for (const rel of rels) {
-    const why = rel === null ? null : ruleReason(rel);
+    const why = rel === null ? null : await ruleReason(rel);
     if (why !== null) return why;
+  }
+  for (const gitDir of await gitDirsNamedByDotGitFile(projectDir)) {
+    if (isInside(gitDir, named) || isInside(gitDir, landing)) {
+      return "it is inside the git directory the project's .git file names (git runs what its config and hooks name)";
+    }
   }
   for (const [root, target] of [
     [projectDir, named],

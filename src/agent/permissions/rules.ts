@@ -20,6 +20,7 @@ import picomatch from "picomatch";
 import {
   canonicalJson,
   isRecord,
+  jsonProblemText,
   readConfigTextSync,
   resolveHome,
   resolveManagedSettingsPath,
@@ -74,6 +75,9 @@ export interface PermissionRules {
   skipped: SkippedRule[];
   /** Errors: unreadable files, malformed rules (each names file and rule). */
   problems: string[];
+  /** Rule files that exist but cannot be parsed: their rules are unknown, so `keel run` will
+   *  not start (each names the file and where it breaks). */
+  unreadable: string[];
   /** Project allow rules, as hashed for trust (empty: nothing needs trust). */
   projectAllow: { rule: string; file: string }[];
   /** Whether the project's allow rules are trusted (true when it has none). */
@@ -444,28 +448,38 @@ export function loadPermissionRules(paths: {
     rules: [],
     skipped: [],
     problems: [],
+    unreadable: [],
     projectAllow: [],
     trusted: true,
   };
   const projectAllow: PermissionRule[] = [];
   for (const file of permissionRuleFiles(paths)) {
     const { content, error } = readConfigTextSync(file.path);
-    if (error) out.problems.push(`${file.path}: ${error}`);
-    if (file.scope === "managed" && error) {
-      out.rules.push(managedUnreadable(file.path, error));
-      continue;
+    if (error) {
+      out.problems.push(`${file.path}: ${error}`);
+      if (file.scope === "managed") {
+        out.rules.push(managedUnreadable(file.path, error));
+        continue;
+      }
+      out.unreadable.push(`${file.path}: ${error}; its permission rules cannot be read`);
     }
     if (content === null) continue;
     let json: unknown;
     try {
       json = parseSettingsJson(content);
     } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
       if (file.scope === "managed") {
-        const why = err instanceof Error ? err.message : String(err);
         out.problems.push(`${file.path}: ${why}`);
         out.rules.push(managedUnreadable(file.path, why));
+        continue;
       }
-      continue; // The hooks and MCP readers report unparsable settings files; once is enough.
+      // Its deny and ask rules would be lost without a word: `keel run` refuses to start.
+      const where = jsonProblemText(content) ?? why;
+      out.unreadable.push(
+        `${file.path}: cannot be parsed (${where}); its permission rules cannot be read`,
+      );
+      continue;
     }
     if (!isRecord(json) || json.permissions === undefined) continue;
     const perms = json.permissions;

@@ -7,10 +7,12 @@
 
 import {
   childProcessEnv,
+  loadPermissionRules,
   untrustedHookLine,
   untrustedProjectHooks,
   untrustedWhy,
 } from "../../agent/index.js";
+import { isInside } from "../../hooks/config/paths.js";
 import { resolveHookPaths, takeListing } from "../../hooks/index.js";
 import { stripControls } from "../terminal-text.js";
 
@@ -22,6 +24,22 @@ export async function untrustedHooksRefusal(opts: {
   const env = childProcessEnv(process.env, { keelHome: opts.keelHome });
   const paths = resolveHookPaths({ projectDir: opts.projectDir, keelHome: opts.keelHome, env });
   const listing = await takeListing(paths, env);
+  // A project hooks file that cannot be read or parsed (a merge conflict marker) drops every
+  // hook in it: the guards it held would silently not run. That counts as changed since
+  // trusted, so the run fails closed rather than going on without them.
+  const unreadable = listing.problems.filter(
+    (p) => p.severity === "error" && p.field === undefined && isInside(paths.projectDir, p.path),
+  );
+  if (unreadable.length > 0) {
+    return [
+      `a project hooks file cannot be read (changed since trusted); its hooks would not run, so keel run stops before asking the model:`,
+      ...unreadable.map(
+        (p) =>
+          `  ${stripControls(`${p.path}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`)}`,
+      ),
+      "Fix the file, then review and trust it with `keel hooks trust`; or run without project hooks on purpose with `keel run --without-project-hooks …`.",
+    ].join("\n");
+  }
   const hooks = untrustedProjectHooks(listing);
   if (hooks.length === 0) return null;
   const why = await untrustedWhy(paths.keelHome, paths.projectDir);
@@ -33,5 +51,24 @@ export async function untrustedHooksRefusal(opts: {
     `${n} project hook${n === 1 ? " is" : "s are"} not trusted (${why}); they would not run, so keel run stops before asking the model:`,
     ...lines,
     "Review them with `keel hooks list`, then trust them with `keel hooks trust`; or run without them on purpose with `keel run --without-project-hooks …`.",
+  ].join("\n");
+}
+
+/**
+ * The refusal when a settings file's permission rules cannot be read (it does not parse, or
+ * cannot be opened): its deny and ask rules are unknown, and running without them would approve
+ * what they refuse. Null when every rule file reads. Applies with --without-project-hooks too.
+ */
+export function unreadableRulesRefusal(opts: {
+  projectDir: string;
+  keelHome: string;
+}): string | null {
+  const paths = resolveHookPaths({ ...opts, env: process.env });
+  const { unreadable } = loadPermissionRules(paths);
+  if (unreadable.length === 0) return null;
+  return [
+    "permission rules cannot be read, so keel run stops before asking the model (it would run without their deny and ask rules):",
+    ...unreadable.map((line) => `  ${stripControls(line)}`),
+    "Fix the file and run again.",
   ].join("\n");
 }

@@ -183,6 +183,11 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     const refusal = await untrustedHooksRefusal({ projectDir, keelHome });
     if (refusal !== null) throw new UserError(refusal);
   }
+  {
+    const { unreadableRulesRefusal } = await import("./run-untrusted.js");
+    const refusal = unreadableRulesRefusal({ projectDir, keelHome });
+    if (refusal !== null) throw new UserError(refusal);
+  }
 
   let writeError: string | null = null;
   let usageWarning: string | null = null;

@@ -32,7 +32,20 @@ const ALLOWED: Record<string, string[]> = {
   sim: ["llm", "base"],
   mcp: ["tools", "hooks", "base"],
   agent: ["hooks", "llm", "tools", "session", "mcp", "base", "version.js"],
-  cli: ["agent", "hooks", "llm", "tools", "session", "sim", "mcp", "base", "version.js"],
+  // Consumes the agent's event stream (like keel run); loaded only when telemetry is on.
+  telemetry: ["agent", "base", "version.js"],
+  cli: [
+    "agent",
+    "hooks",
+    "llm",
+    "tools",
+    "session",
+    "sim",
+    "mcp",
+    "telemetry",
+    "base",
+    "version.js",
+  ],
 };
 
 /**

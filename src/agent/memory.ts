@@ -12,7 +12,11 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { resolveHome } from "../base/index.js";
-import type { ReadBarTest } from "./pipeline/index.js";
+
+/** Structurally pipeline/read-barred.ts's ReadBarTest: why a file may not be read for the model
+ *  (a Read rule, or Keel's home), or null. Declared here: importing it would close an import
+ *  circle through the pipeline's types. */
+type ReadBarTest = (abs: string) => { by: "keel-home" | "rule"; reason: string } | null;
 
 /** Memory files of a project directory, in the order they are read. */
 export const PROJECT_MEMORY_FILES: readonly string[] = [

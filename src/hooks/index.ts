@@ -10,6 +10,7 @@ export { handlerIdentity, handlerLabel } from "./config/definition.js";
 export type { FileSnapshot, HookPaths, HookSettings, LoadedHooks } from "./config/load.js";
 export { loadHooks, resolveHookPaths } from "./config/load.js";
 export { parseSettingsJson, settingsJsonText } from "./config/parse.js";
+export { isInside } from "./config/paths.js";
 export type { DecideContext, RunDecisionKind, RunVerdict } from "./decide.js";
 export { decideRun, isGating } from "./decide.js";
 export type { Dialect } from "./dialects/index.js";

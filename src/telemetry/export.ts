@@ -22,7 +22,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import type { AgentEvent } from "../agent/events.js";
+import type { AgentEvent } from "../agent/index.js";
 import { redactUrls } from "../base/index.js";
 import { VERSION } from "../version.js";
 import type { TelemetrySink } from "./index.js";

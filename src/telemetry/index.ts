@@ -6,7 +6,7 @@
  * It consumes the agent's event stream, as `keel run` and the TUI do.
  */
 import { join } from "node:path";
-import type { AgentEvent } from "../agent/events.js";
+import type { AgentEvent } from "../agent/index.js";
 import { isRecord, readConfigTextSync } from "../base/index.js";
 
 /** What receives the session's events; `shutdown` flushes what is left to the collector. */

@@ -8,7 +8,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/index.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";

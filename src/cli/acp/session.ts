@@ -8,16 +8,23 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { createAgent } from "../../agent/agent.js";
-import type { AgentEvent, PermissionAnswer, PermissionPrompt } from "../../agent/events.js";
-import type { PermissionMode } from "../../agent/permissions/modes.js";
-import { childProcessEnv } from "../../agent/provider-env.js";
-import { parseRendered } from "../../agent/render.js";
-import { type OpenedSession, openAgentSession } from "../../agent/session.js";
-import type { Agent } from "../../agent/types.js";
-import { createChatClient } from "../../llm/client.js";
+import type {
+  Agent,
+  AgentEvent,
+  PermissionAnswer,
+  PermissionMode,
+  PermissionPrompt,
+} from "../../agent/index.js";
+import {
+  childProcessEnv,
+  createAgent,
+  type OpenedSession,
+  openAgentSession,
+  parseRendered,
+} from "../../agent/index.js";
 import type { LlmConfig } from "../../llm/index.js";
-import { createBuiltinTools } from "../../tools/registry.js";
+import { createChatClient } from "../../llm/index.js";
+import { createBuiltinTools } from "../../tools/index.js";
 import { startAcpMcp } from "./mcp.js";
 import { promptText } from "./prompt.js";
 import {

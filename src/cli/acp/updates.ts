@@ -4,7 +4,7 @@
  * shapes can be checked without a connection.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentEvent, ToolCallStatus } from "../../agent/events.js";
+import type { AgentEvent, ToolCallStatus } from "../../agent/index.js";
 
 /** ACP's kind of each built-in tool (editors pick icons and grouping from it). */
 const TOOL_KINDS: Record<string, acp.ToolKind> = {

@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type ZodType, z } from "zod";
-import type { AgentEvent } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/index.js";
 import { UserError } from "../user-error.js";
 
 /** A loaded output schema. */

@@ -12,8 +12,7 @@ import {
   untrustedProjectHooks,
   untrustedWhy,
 } from "../../agent/index.js";
-import { isInside } from "../../hooks/config/paths.js";
-import { resolveHookPaths, takeListing } from "../../hooks/index.js";
+import { isInside, resolveHookPaths, takeListing } from "../../hooks/index.js";
 import { stripControls } from "../terminal-text.js";
 
 /** The refusal text (several lines), or null when every project hook is trusted. */

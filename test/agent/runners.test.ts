@@ -105,11 +105,15 @@ describe("agent hooks", () => {
       q.messages.some((m) => m.content?.includes("VERIFY")),
     );
     expect(subReqs.length).toBe(5);
+    // The read-only tools, background-job readers included (a sub-agent's job list is its own,
+    // and empty: it cannot start jobs).
     expect(toolNames(subReqs[0]?.toolsText)).toEqual([
       "glob",
       "grep",
+      "kill_shell",
       "list_dir",
       "read_file",
+      "shell_output",
       "submit_verdict",
     ]);
     const refusals = (subReqs[2]?.messages ?? [])

@@ -79,7 +79,14 @@ describe("the task tool", () => {
     expect(subReqs).toHaveLength(3);
     expect(mainReqs).toHaveLength(2);
     // Its own prefix: another system prompt, read-only tools, no task tool.
-    expect(toolNames(subReqs[0]?.toolsText)).toEqual(["glob", "grep", "list_dir", "read_file"]);
+    expect(toolNames(subReqs[0]?.toolsText)).toEqual([
+      "glob",
+      "grep",
+      "kill_shell",
+      "list_dir",
+      "read_file",
+      "shell_output",
+    ]);
     expect(toolNames(mainReqs[0]?.toolsText)).toContain("task");
     expect(subReqs[0]?.messageTexts[0]).not.toBe(mainReqs[0]?.messageTexts[0]);
     expect(subReqs[0]?.messages[1]).toEqual({

@@ -317,7 +317,7 @@ describe("keel doctor reads the MCP settings without starting servers", () => {
     await mkdir(join(dir, ".claude"));
     await writeFile(
       join(dir, ".claude", "settings.json"),
-      JSON.stringify({ permissions: { allow: ["WebFetch(domain:github.com)", "Bash(ls:*)"] } }),
+      JSON.stringify({ permissions: { allow: ["NotebookEdit", "Bash(ls:*)"] } }),
     );
     const { code, out } = await doctor(withKey);
     expect(out).not.toContain("✗ mcp");
@@ -325,7 +325,7 @@ describe("keel doctor reads the MCP settings without starting servers", () => {
       /! permissions 2 rules applied \(1 deny, 1 allow\) from ~\/\.claude\/settings\.json, \.keel\/settings\.json; 2 below\n/,
     );
     expect(out).toContain(
-      "! permissions allow WebFetch(domain:github.com) (~/.claude/settings.json) is not applied: Keel has no WebFetch tool\n",
+      "! permissions allow NotebookEdit (~/.claude/settings.json) is not applied: Keel has no NotebookEdit tool\n",
     );
     expect(out).toContain(
       "! permissions allow Bash(npm test:*) (.keel/settings.json) is not applied: project allow rules apply only once the project is trusted (keel hooks trust)\n",

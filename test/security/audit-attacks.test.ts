@@ -119,7 +119,8 @@ describe("attack 6: hostile config files cannot crash Keel", () => {
     );
     const r = await keel(world, ["run", "hi", "--output-format", "json"]);
     expect(r.stderr).not.toContain("Maximum call stack");
-    expect(r.code).toBe(0);
+    // The file cannot be read: `keel run` stops before the first request (fail closed).
+    expect(r.code).toBe(1);
     const list = await keel(world, ["hooks", "list", "--cwd", world.project]);
     expect(list.stderr + list.stdout).not.toContain("Maximum call stack");
     expect(list.code).toBe(0);
@@ -144,7 +145,8 @@ describe("attack 6: hostile config files cannot crash Keel", () => {
       JSON.stringify({ compat: { cagent: "bomb.yaml" } }),
     );
     const r = await keel(world, ["run", "hi", "--output-format", "json"]);
-    expect(r.code).toBe(0);
+    // Neither a crash nor a hang: the unreadable hooks file stops the run (fail closed).
+    expect(r.code).toBe(1);
     const v = await keel(world, ["hooks", "validate", "--cwd", world.project]);
     expect(v.stdout + v.stderr).toContain("bomb.yaml");
     expect(v.stdout + v.stderr).toMatch(/alias/i);

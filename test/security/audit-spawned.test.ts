@@ -81,8 +81,16 @@ describe("attack 6: a settings file that is not a regular file", () => {
       mkdirSync(join(world.project, ".keel"));
       execFileSync("mkfifo", [join(world.project, file)]);
       const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 20_000);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toContain("fine");
+      // No hang. A settings file Keel cannot read stops `keel run` before the first request,
+      // naming it (its rules or hooks would be lost: fail closed, docs/security.md); the MCP
+      // config alone is a warning and the run goes on.
+      if (file === ".mcp.json") {
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain("fine");
+      } else {
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(file);
+      }
     },
     90_000,
   );
@@ -92,8 +100,9 @@ describe("attack 6: a settings file that is not a regular file", () => {
     mkdirSync(join(world.project, ".claude"));
     symlinkSync("/dev/zero", join(world.project, ".claude/settings.json"));
     const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 30_000);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("fine");
+    // Fails closed (its hooks and rules cannot be read), quickly and naming the file.
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain("fine");
     // Refused as not a regular file, not read until V8's string limit (hundreds of MB).
     expect(run.stderr).toContain(".claude/settings.json");
     expect(run.stderr).not.toMatch(/Invalid string length/);

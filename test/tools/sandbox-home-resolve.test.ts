@@ -15,14 +15,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accountHome } from "../../src/base/resolve-paths.js";
 import { sandboxStatus } from "../../src/tools/sandbox.js";
 import { createShellTool } from "../../src/tools/shell.js";
 import { NO_SIGNAL, tempDir } from "./helpers.js";
 
-const REPO = resolve(__dirname, "../..");
 const status = sandboxStatus();
 if (!status.available) console.warn(`sandbox tests skipped: ${status.reason}`);
 
@@ -84,8 +83,9 @@ describe.skipIf(!status.available)("the sandbox's home is Keel's home", () => {
   );
 
   it("a relative KEEL_HOME is hidden, whether or not the child's environment names it", async () => {
-    // Outside every other hidden place (/tmp, the homes): in the checkout, as a user's would be.
-    const keelHome = mkdtempSync(join(REPO, ".keel-home-test-"));
+    // Outside every other hidden place: inside the project, which the sandbox shows (the checkout
+    // itself may sit under /tmp, as a CI clone does, and /tmp is private in the sandbox).
+    const keelHome = mkdtempSync(join(project.dir, "keel-home-test-"));
     try {
       writeFileSync(join(keelHome, "config.json"), '{"apiKey":"sk-SECRET-IN-CONFIG"}');
       const look = `cat '${keelHome}/config.json'`;

@@ -27,54 +27,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { script } from "../../src/sim/builder.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { measure, median, type Sample } from "./measure.js";
 
 const N = Number(process.env.BENCH_N ?? 5);
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Experiments: another build of Keel (BENCH_KEEL=/path/to/keel/bin/keel.js). */
 const KEEL = process.env.BENCH_KEEL ?? join(ROOT, "bin/keel.js");
-const MEASURE = join(import.meta.dirname, "measure.py");
 /** Experiments: node flags for Keel's sessions (BENCH_NODE_FLAGS), Keel alone (BENCH_AGENTS=keel). */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const KEEL_ONLY = process.env.BENCH_AGENTS === "keel";
 /** `keel ARGS` as a user runs it: bin/keel.js through its `#!/usr/bin/env -S node …` line. */
 const keel = (...args: string[]) =>
   NODE_FLAGS.length > 0 ? [process.execPath, ...NODE_FLAGS, KEEL, ...args] : [KEEL, ...args];
-
-interface Sample {
-  code: number;
-  wallMs: number;
-  cpuMs: number;
-  rssKb: number;
-}
-
-/** Runs `cmd` under measure.py (asynchronously: the simulator answers from this process). */
-function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sample> {
-  return new Promise((done, fail) => {
-    const child = spawn("python3", [MEASURE, ...cmd], {
-      env,
-      cwd,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on("error", fail);
-    child.on("close", () => {
-      try {
-        done(JSON.parse(out) as Sample);
-      } catch {
-        fail(new Error(`measure.py printed ${JSON.stringify(out)} for ${cmd.join(" ")}`));
-      }
-    });
-  });
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 async function installReasonix(): Promise<string> {
   const r = await new Promise<string>((done, fail) => {

@@ -22,7 +22,7 @@
  * Each process is measured by bench/peers/measure.py; medians of wall, CPU and peak RSS, and
  * each variant's change against the current build. Nothing is asserted: the machine is shared.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
   cpSync,
@@ -37,46 +37,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { script } from "../../src/sim/builder.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { measure, median, type Sample } from "../peers/measure.js";
 
 const N = Number(process.env.BENCH_N ?? 7);
 const ROOT = resolve(import.meta.dirname, "../..");
-const MEASURE = join(ROOT, "bench/peers/measure.py");
 const ONLY = process.env.BENCH_ONLY?.split(",");
-
-interface Sample {
-  code: number;
-  wallMs: number;
-  cpuMs: number;
-  rssKb: number;
-}
-
-function measure(cmd: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Sample> {
-  return new Promise((done, fail) => {
-    const child = spawn("python3", [MEASURE, ...cmd], {
-      env,
-      cwd,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on("error", fail);
-    child.on("close", () => {
-      try {
-        done(JSON.parse(out) as Sample);
-      } catch {
-        fail(new Error(`measure.py printed ${JSON.stringify(out)} for ${cmd.join(" ")}`));
-      }
-    });
-  });
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 /** Replaces `from` (which must occur) in `text`. */
 function patch(text: string, from: string, to: string, what: string): string {

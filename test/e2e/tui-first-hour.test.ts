@@ -36,7 +36,7 @@ async function session(sim: Simulator, opts: { width?: number; height?: number }
     e2e.terminals.push(term);
     return term;
   };
-  return { project, start };
+  return { project, home, start };
 }
 
 describe.skipIf(!TMUX)("the first hour (tmux)", () => {
@@ -156,5 +156,36 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     const history = term.all();
     expect(history).not.toContain("indented-marker");
     expect(history).not.toContain("pasted-end");
+  }, 60_000);
+
+  it("shows the user's statusLine command above Keel's status, updates it after a reply, never a project's", async () => {
+    const sim = await startSimulator({ script: script().text("first answer") });
+    e2e.sims.push(sim);
+    const s = await session(sim);
+    await mkdir(join(s.home, ".claude"), { recursive: true });
+    const command = `echo "SL $(grep -o '"total_output_tokens":[0-9]*')"`;
+    await writeFile(
+      join(s.home, ".claude", "settings.json"),
+      JSON.stringify({ statusLine: { type: "command", command } }),
+    );
+    await mkdir(join(s.project, ".claude"), { recursive: true });
+    await writeFile(
+      join(s.project, ".claude", "settings.json"),
+      JSON.stringify({ statusLine: { type: "command", command: "echo PROJECT-RAN" } }),
+    );
+    const term = s.start();
+    await term.waitFor((t) => t.includes('SL "total_output_tokens":0'), { what: "the first line" });
+    expect(term.all().replace(/\s+/g, " ")).toContain("settings.json: statusLine is not run");
+    term.type("hello");
+    term.press("Enter");
+    const screen = await term.waitFor(
+      (t) => t.includes("first answer") && /SL "total_output_tokens":[1-9]/.test(t),
+      { what: "the line after the reply" },
+    );
+    // Above Keel's own status line, which stays.
+    const rows = screen.split("\n");
+    const custom = rows.findIndex((l) => l.includes("SL "));
+    expect(rows.slice(custom + 1).join("\n")).toMatch(/cache/);
+    expect(term.all()).not.toContain("PROJECT-RAN");
   }, 60_000);
 });

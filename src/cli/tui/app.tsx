@@ -25,6 +25,7 @@ import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
 import { parseSlash } from "./slash.js";
+import type { StatusCommand } from "./status-command.js";
 import {
   applyEvent,
   hitRatio,
@@ -36,6 +37,7 @@ import {
 import { ARM_DELAY_MS } from "./use-armed.js";
 import { useRedrawOnResize } from "./use-redraw-on-resize.js";
 import { useSessionIds } from "./use-session-ids.js";
+import { statusPayloadFor, useStatusCommand } from "./use-status-command.js";
 
 /** A backend once open, with notices to show first (e.g. warnings from reading a resumed session). */
 export interface OpenedBackend {
@@ -77,6 +79,10 @@ export interface AppProps {
   doubleCtrlCMs?: number;
   /** Prompts of earlier runs for ↑, and where new ones are remembered. */
   history?: PromptHistory;
+  /** The user's `statusLine` command (status-command.ts); its line shows above Keel's. */
+  statusCommand?: StatusCommand | null;
+  /** The environment the status command starts from (built into a child's by child-env.ts). */
+  statusEnv?: NodeJS.ProcessEnv;
 }
 
 interface Task {
@@ -153,6 +159,18 @@ export function App(props: AppProps) {
     null,
   );
   const sessionIds = useSessionIds(backend, editor.text);
+  const startedAt = useRef(Date.now());
+  // Rebuilt when a reply's usage lands or the agent changes (/model, /resume), not per key.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: t.session and t.done.length are the triggers
+  const statusInput = useMemo(
+    () => (props.statusCommand ? statusPayloadFor(backend, t, startedAt.current) : null),
+    [props.statusCommand, backend, t.session, t.done.length],
+  );
+  const customStatus = useStatusCommand(
+    props.statusCommand ?? null,
+    statusInput,
+    opening.projectDir,
+  );
   const dynamicArgs = useMemo(
     () => ({ model: backend?.models() ?? [], resume: sessionIds.ids }),
     [backend, sessionIds.ids],
@@ -467,15 +485,18 @@ export function App(props: AppProps) {
   });
 
   const status = (
-    <StatusLine
-      model={backend ? backend.model() : opening.model}
-      mode={backend ? backend.agent().getPermissionMode() : earlyModeRef.current}
-      turnHitRatio={hitRatio(t.turn)}
-      sessionHitRatio={hitRatio(t.session)}
-      sessionCostUsd={t.session.costUsd}
-      width={width}
-      {...(hooksChanged ? { note: "hooks changed on disk: /hooks reload" } : {})}
-    />
+    <Box flexDirection="column" width={width}>
+      {customStatus !== null ? <Text wrap="truncate-end">{customStatus}</Text> : null}
+      <StatusLine
+        model={backend ? backend.model() : opening.model}
+        mode={backend ? backend.agent().getPermissionMode() : earlyModeRef.current}
+        turnHitRatio={hitRatio(t.turn)}
+        sessionHitRatio={hitRatio(t.session)}
+        sessionCostUsd={t.session.costUsd}
+        width={width}
+        {...(hooksChanged ? { note: "hooks changed on disk: /hooks reload" } : {})}
+      />
+    </Box>
   );
   const transcript = (
     <Static key={staticKey} items={t.done}>

@@ -10,6 +10,7 @@
 import { render } from "ink";
 import wrapAnsi from "wrap-ansi";
 import type { PermissionMode } from "../../agent/index.js";
+import { resolveHome } from "../../base/index.js";
 import {
   baseUrlOrigin,
   DEFAULT_BASE_URL,
@@ -30,6 +31,7 @@ import { loadMarkdown } from "./markdown-loader.js";
 import { createPermissionBridge, type PermissionBridge } from "./permission-bridge.js";
 import type { SessionBackend } from "./session-backend.js";
 import { setReasoningPrefs } from "./session-commands.js";
+import { readStatusCommand } from "./status-command.js";
 
 /** Options of {@link runInteractive}, already validated by the command. */
 export interface InteractiveOptions {
@@ -123,6 +125,11 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   // and its conversation is shown above the prompt from the start.
   if (opts.resume !== undefined || opts.continueLatest) await ready;
 
+  const statusSetup = readStatusCommand({
+    keelHome: opts.keelHome,
+    homeDir: resolveHome(env),
+    projectDir: opts.projectDir,
+  });
   const quit = new AbortController();
   const onSignal = () => quit.abort();
   process.on("SIGTERM", onSignal);
@@ -146,6 +153,9 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
         quitSignal={quit.signal}
         home={env.HOME ?? ""}
         history={createPromptHistory({ keelHome: opts.keelHome, projectDir: opts.projectDir })}
+        statusCommand={statusSetup.command}
+        initialNotices={statusSetup.notices}
+        statusEnv={env}
       />,
       { exitOnCtrlC: false, patchConsole: true },
     );

@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { script, startSimulator } from "../../src/sim/index.js";
+import { runCrossSession } from "./cross-session.js";
 import { runSession, SESSIONS, type SessionResult } from "./sessions.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -57,6 +58,25 @@ function check(normal: SessionResult, hostile: SessionResult): void {
     `${normal.name}: cost ${normal.costUsd.toFixed(6)} < hostile ${hostile.costUsd.toFixed(6)} (×${ratio(normal.costUsd, hostile.costUsd).toFixed(3)})`,
   );
 }
+
+console.log("\nAcross sessions, with a skill, an agent file and an MCP server in the prefix");
+const cross = await runCrossSession();
+verdict(
+  cross.errors.length === 0,
+  `cross-session: no errors${cross.errors.length ? ` (${cross.errors[0]})` : ""}`,
+);
+verdict(
+  cross.present.skill && cross.present.agent && cross.present.mcp,
+  `cross-session: the prefix lists the skill (${cross.present.skill}), the agent file (${cross.present.agent}) and the MCP tool (${cross.present.mcp})`,
+);
+verdict(
+  cross.systemSame && cross.toolsSame,
+  `cross-session: second session's system message (${cross.systemSame ? "same" : "differs"}) and tools (${cross.toolsSame ? "same" : "differ"}) byte-identical to the first's`,
+);
+verdict(
+  cross.secondFirst.hitTokens > 0,
+  `cross-session: second session's first request served ${cross.secondFirst.hitTokens} of ${cross.secondFirst.promptTokens} prompt tokens from the cache (${pct(ratio(cross.secondFirst.hitTokens, cross.secondFirst.promptTokens))})`,
+);
 
 /**
  * Peak RSS without forced GC includes the garbage V8 lets pile up before it collects (each

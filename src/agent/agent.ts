@@ -443,6 +443,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
               hooks: engine,
               info,
               pipeline: dispatchCtx,
+              ...(mcp ? { mcpPrompts: mcp } : {}),
             },
             prompt,
             signal,

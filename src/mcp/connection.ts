@@ -5,7 +5,12 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  ElicitResult,
+  GetPromptResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
 import { processTree, signalProcesses } from "./process-tree.js";
@@ -18,6 +23,14 @@ export interface ListedTool {
   description: string;
   inputSchema: Record<string, unknown>;
   readOnly: boolean;
+}
+
+/** A prompt as the server listed it: `/mcp__<server>__<name>` in Keel. */
+export interface ListedPrompt {
+  name: string;
+  description: string;
+  /** In the server's order: positional words of the slash command fill them in this order. */
+  arguments: { name: string; required: boolean }[];
 }
 
 /** A form elicitation request from a server: what to ask the user. */
@@ -144,6 +157,56 @@ export class McpConnection {
       resetTimeoutOnProgress: true,
     });
     return result as CallToolResult;
+  }
+
+  /** Whether the server said it has prompts (its `prompts` capability). */
+  get hasPrompts(): boolean {
+    return this.#client.getServerCapabilities()?.prompts !== undefined;
+  }
+
+  /** Whether the server said it has resources (its `resources` capability). */
+  get hasResources(): boolean {
+    return this.#client.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** The server's prompts (first 100 pages at most); none when it has no prompts capability. */
+  async listPrompts(signal?: AbortSignal): Promise<ListedPrompt[]> {
+    if (!this.hasPrompts) return [];
+    const out: ListedPrompt[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await this.#client.listPrompts(
+        cursor !== undefined ? { cursor } : {},
+        signal ? { signal } : {},
+      );
+      for (const p of result.prompts) {
+        out.push({
+          name: p.name,
+          description: p.description ?? "",
+          arguments: (p.arguments ?? []).map((a) => ({
+            name: a.name,
+            required: a.required === true,
+          })),
+        });
+      }
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return out;
+  }
+
+  /** Gets one prompt's messages with its arguments filled in. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return this.#client.getPrompt({ name, arguments: args }, { signal });
+  }
+
+  /** Reads one resource. */
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    return this.#client.readResource({ uri }, { signal });
   }
 
   /**

@@ -10,7 +10,12 @@ export {
   parseMcpFile,
   parseMcpObject,
 } from "./config.js";
-export type { ElicitationAnswer, ElicitationHandler, ElicitationRequest } from "./connection.js";
+export type {
+  ElicitationAnswer,
+  ElicitationHandler,
+  ElicitationRequest,
+  ListedPrompt,
+} from "./connection.js";
 export { describeServer } from "./describe.js";
 export { expandVariables, resolveServerConfig } from "./expand.js";
 export {

@@ -4,12 +4,16 @@
  * deadline is reported (name, reason, stderr tail) and the session goes on without it; one that
  * becomes ready late, or whose tool list changes, is announced and applied only by `reload()`.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { projectExpansionEnv } from "../base/index.js";
 import type { McpServerEntry } from "./config.js";
 // connection.ts (and with it the MCP SDK) is imported when a server is started, so sessions and
 // commands without MCP servers do not load the SDK (start-up time and memory, bench/peers).
-import type { ElicitationHandler, ListedTool, McpConnection } from "./connection.js";
+import type { ElicitationHandler, ListedPrompt, ListedTool, McpConnection } from "./connection.js";
 import { describeServer } from "./describe.js";
 import { resolveServerConfig } from "./expand.js";
 import { MINIMAL_ENV_HINT } from "./server-env.js";
@@ -414,6 +418,54 @@ export class McpManager {
       );
     }
     return slot.conn.callTool(tool, args, signal);
+  }
+
+  /** The connection of a connected server, or an error naming why there is none. */
+  #connected(server: string): McpConnection {
+    const slot = this.#slots.find((s) => s.entry.name === server);
+    if (!slot?.conn || slot.status.state !== "connected") {
+      throw new Error(
+        `MCP server ${server} is not connected (${slot?.status.error ?? slot?.status.state ?? "no server of that name"})`,
+      );
+    }
+    return slot.conn;
+  }
+
+  /** Prompts of every connected server that has them, asked for now (not pinned: they never
+   *  reach the model's prefix, only the prompt a user picks does). A server that fails to
+   *  answer in 5 s is left out. */
+  async prompts(): Promise<{ server: string; prompt: ListedPrompt }[]> {
+    const connected = this.#slots.filter((s) => s.conn && s.status.state === "connected");
+    const lists = await Promise.all(
+      connected.map(async (s) => {
+        try {
+          const got = await s.conn?.listPrompts(AbortSignal.timeout(5000));
+          return (got ?? []).map((prompt) => ({ server: s.entry.name, prompt }));
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return lists.flat();
+  }
+
+  /** Gets one prompt of a connected server. Rejects with a reason naming the server. */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return this.#connected(server).getPrompt(name, args, signal);
+  }
+
+  /** Reads one resource of a connected server. Rejects with a reason naming the server. */
+  async readResource(
+    server: string,
+    uri: string,
+    signal: AbortSignal,
+  ): Promise<ReadResourceResult> {
+    return this.#connected(server).readResource(uri, signal);
   }
 
   /** Stops every server (stdio processes are terminated). Idempotent. */

@@ -16,8 +16,9 @@ import {
 import { type PipelineContext, readBarTestOf } from "../pipeline/index.js";
 import { allowanceFrom, type TurnAllowance } from "./allowed-tools.js";
 import { commandShell } from "./command-shell.js";
-import { expandCommand, type ShellRunner } from "./expand.js";
-import { type CommandCatalog, findCommand } from "./load.js";
+import { type Expansion, expandCommand, type ShellRunner } from "./expand.js";
+import { type CommandCatalog, type CommandSource, findCommand } from "./load.js";
+import { expandMcpPrompt, isMcpPromptName, type McpPromptSource } from "./mcp-prompt.js";
 
 /** What invoking needs from the agent. */
 export interface InvokeContext {
@@ -27,6 +28,8 @@ export interface InvokeContext {
   info: HookSessionInfo;
   /** The agent's execution pipeline context: a command's !`cmd` is decided like any call. */
   pipeline: PipelineContext;
+  /** The session's MCP servers, for `/mcp__<server>__<prompt>` (absent: no servers). */
+  mcpPrompts?: McpPromptSource;
 }
 
 /** The outcome: not a command, the prompt to run, or why it cannot run. */
@@ -57,6 +60,28 @@ export async function* invokeCommand(
 ): AsyncGenerator<AgentEvent, Invocation> {
   const line = parseCommandLine(text);
   if (line === null) return { kind: "none" };
+  if (isMcpPromptName(line.name) && findCommand(ctx.catalog, line.name) === undefined) {
+    const expanded = ctx.mcpPrompts
+      ? await expandMcpPrompt(ctx.mcpPrompts, line.name, line.args, signal)
+      : ({
+          ok: false,
+          error: `unknown MCP prompt /${line.name}: no MCP servers in this session`,
+        } as const);
+    const turn = yield* afterExpansion(
+      ctx,
+      { name: line.name, args: line.args, source: "mcp" },
+      expanded,
+      signal,
+    );
+    if (turn.kind === "prompt" && expanded.ok) {
+      yield {
+        type: "notice",
+        level: "info",
+        text: `/${line.name}: MCP prompt of server ${expanded.server ?? "?"}`,
+      };
+    }
+    return turn;
+  }
   const command = findCommand(ctx.catalog, line.name);
   if (command === undefined) {
     // As the TUI and Claude Code do: a mistyped `/comit` is not sent to the model as text.
@@ -76,6 +101,43 @@ export async function* invokeCommand(
     readBarred: readBarTestOf(ctx.pipeline),
   });
   yield* pipelineEvents;
+  const expandedTurn = yield* afterExpansion(
+    ctx,
+    { name: command.name, args: line.args, source: command.source },
+    expanded,
+    signal,
+  );
+  if (expandedTurn.kind !== "prompt") return expandedTurn;
+  yield {
+    type: "notice",
+    level: "info",
+    text: `/${command.name}: ${command.description} (${command.source} command, ${command.path})`,
+  };
+  const prompt = expandedTurn.prompt;
+  let allowed: TurnAllowance | null = null;
+  if (command.allowedTools.length > 0) {
+    if (command.source === "user") allowed = allowanceFrom(command.allowedTools);
+    else {
+      yield {
+        type: "notice",
+        level: "info",
+        text: `/${command.name}: allowed-tools of a project command grant nothing (project files never approve calls); calls are asked about as usual`,
+      };
+    }
+  }
+  return { kind: "prompt", prompt, model: command.model, name: command.name, allowed };
+}
+
+/**
+ * What every expanded command goes through before it becomes the turn: UserPromptExpansion
+ * (which may refuse it or add context), for custom commands and MCP prompts alike.
+ */
+async function* afterExpansion(
+  ctx: InvokeContext,
+  command: { name: string; args: string; source: CommandSource | "mcp" },
+  expanded: Expansion,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, Invocation> {
   if (!expanded.ok) return { kind: "refused", reason: expanded.error };
   const decision = yield* fireHook(
     ctx.hooks,
@@ -83,7 +145,7 @@ export async function* invokeCommand(
     "UserPromptExpansion",
     {
       command_name: command.name,
-      command_args: line.args,
+      command_args: command.args,
       command_source: command.source,
       prompt: expanded.prompt,
     },
@@ -99,21 +161,5 @@ export async function* invokeCommand(
   if (decision.additionalContext?.trim()) {
     prompt = `${prompt}\n\n<hook-context event="UserPromptExpansion">\n${decision.additionalContext.trim()}\n</hook-context>`;
   }
-  yield {
-    type: "notice",
-    level: "info",
-    text: `/${command.name}: ${command.description} (${command.source} command, ${command.path})`,
-  };
-  let allowed: TurnAllowance | null = null;
-  if (command.allowedTools.length > 0) {
-    if (command.source === "user") allowed = allowanceFrom(command.allowedTools);
-    else {
-      yield {
-        type: "notice",
-        level: "info",
-        text: `/${command.name}: allowed-tools of a project command grant nothing (project files never approve calls); calls are asked about as usual`,
-      };
-    }
-  }
-  return { kind: "prompt", prompt, model: command.model, name: command.name, allowed };
+  return { kind: "prompt", prompt, model: null, name: command.name, allowed: null };
 }

@@ -6,6 +6,7 @@ import type { AgentCore } from "../core.js";
 import type { AgentEvent } from "../events.js";
 import { runTurn } from "../turn.js";
 import { type InvokeContext, invokeCommand } from "./invoke.js";
+import { attachMcpResources } from "./mcp-prompt.js";
 
 /** Runs one user turn of `core`. Never throws. */
 export async function* runUserTurn(
@@ -21,9 +22,16 @@ export async function* runUserTurn(
     yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
     return;
   }
+  // `@server:uri` mentions the user typed (or a command's text holds) are read and attached.
+  async function* withResources(text: string): AsyncGenerator<AgentEvent, string> {
+    if (!ctx.mcpPrompts) return text;
+    const attached = await attachMcpResources(ctx.mcpPrompts, text, signal);
+    for (const note of attached.notes) yield { type: "notice", level: "warn", text: note };
+    return attached.prompt;
+  }
   if (invoked.kind === "none") {
     try {
-      yield* runTurn(core, prompt, signal);
+      yield* runTurn(core, yield* withResources(prompt), signal);
     } finally {
       // A skill's allowed-tools (agent.ts) last until the end of the turn that loaded it.
       core.dispatch.turnAllowed = undefined;
@@ -33,7 +41,7 @@ export async function* runUserTurn(
   core.turnModel = invoked.model;
   core.dispatch.turnAllowed = invoked.allowed ?? undefined;
   try {
-    yield* runTurn(core, invoked.prompt, signal);
+    yield* runTurn(core, yield* withResources(invoked.prompt), signal);
   } finally {
     core.turnModel = null;
     core.dispatch.turnAllowed = undefined;

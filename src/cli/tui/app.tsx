@@ -23,17 +23,19 @@ import { trustSubject, type UntrustedHook } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
+import { loadMarkdown } from "./markdown-loader.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
 import { parseSlash } from "./slash.js";
 import {
   applyEvent,
+  approvalWait,
   hitRatio,
   initialTranscript,
   pushEntries,
   rebaseCost,
   type TranscriptState,
 } from "./transcript.js";
-import { ARM_DELAY_MS } from "./use-armed.js";
+import { ARM_DELAY_MS, armAfter } from "./use-armed.js";
 import { useRedrawOnResize } from "./use-redraw-on-resize.js";
 import { useSessionIds } from "./use-session-ids.js";
 
@@ -132,11 +134,11 @@ export function App(props: AppProps) {
   const [pendingArmed, setPendingArmed] = useState(false);
   const trustRef = useRef(false);
   // One arming timer per question: a new question restarts it, an old one cannot arm it early.
-  const armTimers = useRef<{ trust?: NodeJS.Timeout; pending?: NodeJS.Timeout }>({});
+  const armTimers = useRef<{ trust?: () => void; pending?: () => void }>({});
   const arm = (which: "trust" | "pending", set: (armed: boolean) => void) => {
-    clearTimeout(armTimers.current[which]);
+    armTimers.current[which]?.();
     set(false);
-    armTimers.current[which] = setTimeout(() => set(true), ARM_DELAY_MS);
+    armTimers.current[which] = armAfter(ARM_DELAY_MS, () => set(true));
   };
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
@@ -175,10 +177,12 @@ export function App(props: AppProps) {
     if (ended) inkExit();
   }, [ended, inkExit]);
 
-  useRedrawOnResize(columns, () => {
+  // The whole transcript printed again from the top (Ink's <Static> under a new key).
+  const redraw = () => {
     stdout.write(CLEAR_SCREEN);
     setStaticKey((k) => k + 1);
-  });
+  };
+  useRedrawOnResize(columns, redraw);
 
   const layout = useRef({ textWidth: width - 2 });
   layout.current = { textWidth: width - 2 };
@@ -262,8 +266,10 @@ export function App(props: AppProps) {
   };
 
   // A resumed conversation is shown, not just continued: its last turns, then where it stands.
+  // Static entries are drawn once: the renderer must be loaded before they are, or the resumed
+  // answers stay raw Markdown (at start-up it is otherwise loaded only after the session opens).
   const showHistory = async () => {
-    const { replayEntries } = await import("./replay.js");
+    const [{ replayEntries }] = await Promise.all([import("./replay.js"), loadMarkdown()]);
     const agent = live().agent();
     const bytes = agent.transcript();
     setT((s) =>
@@ -329,9 +335,16 @@ export function App(props: AppProps) {
   useEffect(() => {
     const unsubscribe = permissions.subscribe((p) => {
       const fresh = p !== null && pendingRef.current === null;
+      // A question's box (up to a screen tall) scrolled the transcript up; when it closes the
+      // frame shrinks and would leave that many blank rows at the bottom of the screen, with
+      // the transcript's last lines above the top. Printing the transcript again fills them.
+      if (p === null && pendingRef.current !== null) redraw();
       pendingRef.current = p;
       setPending(p);
       if (fresh) arm("pending", setPendingArmed);
+      // The time a question waits for the user is not the tool's (its card's duration).
+      const at = Date.now();
+      setT((s) => approvalWait(s, p !== null, at));
     });
     const signal = props.quitSignal;
     const onQuit = () => void quit("other");
@@ -375,6 +388,7 @@ export function App(props: AppProps) {
     const subject = trustSubject(trust ?? []);
     trustRef.current = false;
     setTrust(null);
+    redraw();
     runTask(async (signal) => {
       const backend = live();
       const hooks = backend.agent().hooks;

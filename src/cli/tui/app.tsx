@@ -16,6 +16,7 @@ import type { TuiBackend } from "./backend.js";
 import type { SlashIO } from "./commands.js";
 import { EntryView } from "./components/entry-view.js";
 import { LiveArea } from "./components/live-area.js";
+import { PickList, type PickRequest } from "./components/pick-list.js";
 import { PromptInput } from "./components/prompt-input.js";
 import { QueuedPrompts } from "./components/queued-prompts.js";
 import { StatusLine } from "./components/status-line.js";
@@ -140,6 +141,9 @@ export function App(props: AppProps) {
     set(false);
     armTimers.current[which] = armAfter(ARM_DELAY_MS, () => set(true));
   };
+  // A slash command's question (/resume's session picker): it takes the keys while shown.
+  const [picker, setPicker] = useState<PickRequest | null>(null);
+  const pickerRef = useRef(false);
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
@@ -246,6 +250,20 @@ export function App(props: AppProps) {
     askTrust: () => void askTrust(live()),
     announceHookProblems,
     columns: width,
+    pick: (title, choices) =>
+      new Promise((resolve) => {
+        const done = (value: string | null) => {
+          if (!pickerRef.current) return;
+          pickerRef.current = false;
+          setPicker(null);
+          resolve(value);
+        };
+        // Ctrl+C (or quitting) while it is open cancels it.
+        if (signal.aborted) return resolve(null);
+        signal.addEventListener("abort", () => done(null), { once: true });
+        pickerRef.current = true;
+        setPicker({ title, choices, onDone: done });
+      }),
   });
 
   const announceHookProblems = () => {
@@ -475,7 +493,10 @@ export function App(props: AppProps) {
     if (key.tab && key.shift && !pendingRef.current) return cycleMode();
     if (key.ctrl && input === "o")
       return setT((s) => ({ ...s, expandReasoning: !s.expandReasoning }));
-    if (key.escape && taskRef.current && !pendingRef.current) return interruptTask();
+    // Esc in a picker cancels the picker (it handles the key), not the command behind it.
+    if (key.escape && taskRef.current && !pendingRef.current && !pickerRef.current) {
+      return interruptTask();
+    }
     if (key.ctrl && input === "d" && editor.text === "" && !taskRef.current)
       return void quit("exit");
   });
@@ -524,7 +545,7 @@ export function App(props: AppProps) {
           trust={
             trust ? { hooks: trust, projectDir: opening.projectDir, onAnswer: answerTrust } : null
           }
-          taskStartedAt={task?.startedAt ?? null}
+          taskStartedAt={picker ? null : (task?.startedAt ?? null)}
           exiting={exiting}
           projectDir={opening.projectDir}
           opening={
@@ -538,7 +559,8 @@ export function App(props: AppProps) {
           {...(props.home ? { home: props.home } : {})}
         />
         <QueuedPrompts prompts={queued} width={width} />
-        {(trust && trustArmed) || (pending && pendingArmed) || exiting ? null : (
+        {picker ? <PickList request={picker} width={width} /> : null}
+        {(trust && trustArmed) || (pending && pendingArmed) || picker || exiting ? null : (
           <Box marginTop={task ? 0 : 1}>
             <PromptInput
               editor={editor}

@@ -3,7 +3,7 @@
  * process loads (`LOADED <url>`), every V8 flag set at run time (`FLAGS <flags>`) and, when the
  * TUI first writes its prompt, `FRAME` (after `BUILTIN assert` if node:assert was loaded by
  * then). Start-up tests read the order from the log. Optionally it holds that first frame back
- * (see `holdFrame`).
+ * (see `holdFrame`), or timers of one delay (see `holdTimers`).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,11 +11,14 @@ import { join } from "node:path";
 /**
  * Writes the probe into `dir`; `lines()` reads what it logged so far. With `holdFrame`, the
  * first frame's write waits (the whole process does, as while it loads modules) until that file
- * exists: a test then types "before the first frame" whatever the machine's load.
+ * exists: a test then types "before the first frame" whatever the machine's load. With
+ * `holdTimers`, a timer of exactly `ms` (until `release` exists) logs `TIMER <ms>` and fires only
+ * once it is due and `release` exists: a test decides when a question arms (use-armed.ts), so
+ * typing "within the pause" does not depend on how fast a loaded machine delivers the keys.
  */
 export function writeStartProbe(
   dir: string,
-  opts: { holdFrame?: string } = {},
+  opts: { holdFrame?: string; holdTimers?: { ms: number; release: string } } = {},
 ): { probe: string; lines: () => string[] } {
   const probe = join(dir, "start-probe.mjs");
   const log = join(dir, "start-probe.log");
@@ -24,6 +27,22 @@ export function writeStartProbe(
     const pause = new Int32Array(new SharedArrayBuffer(4));
     const until = Date.now() + 60000;
     while (!existsSync(${JSON.stringify(opts.holdFrame)}) && Date.now() < until) Atomics.wait(pause, 0, 0, 5);`
+    : "";
+  const timers = opts.holdTimers
+    ? `const realSetTimeout = globalThis.setTimeout;
+const releaseTimers = ${JSON.stringify(opts.holdTimers.release)};
+globalThis.setTimeout = function (fn, ms, ...args) {
+  if (ms !== ${opts.holdTimers.ms} || existsSync(releaseTimers)) return realSetTimeout(fn, ms, ...args);
+  note("TIMER " + ms);
+  const due = Date.now() + ms;
+  // An interval's handle: clearTimeout cancels it like the timer it stands for.
+  const poll = setInterval(() => {
+    if (Date.now() < due || !existsSync(releaseTimers)) return;
+    clearInterval(poll);
+    fn(...args);
+  }, 5);
+  return poll;
+};`
     : "";
   writeFileSync(
     probe,
@@ -38,6 +57,7 @@ registerHooks({ load(url, ctx, next) {
 const setFlags = v8.setFlagsFromString;
 v8.setFlagsFromString = (flags) => { note("FLAGS " + flags); return setFlags(flags); };
 syncBuiltinESMExports();
+${timers}
 const write = process.stdout.write;
 let framed = false;
 process.stdout.write = function (chunk, ...rest) {

@@ -103,4 +103,39 @@ describe.skipIf(!TMUX)("the approval prompt (tmux)", () => {
     await term.waitFor((t) => t.includes("ask Keel"), { what: "the prompt after deny" });
     expect(await readFile(join(project, "README.md"), "utf8")).toBe("# Project\n\nHow to build.\n");
   });
+
+  it("leaves no blank rows below the prompt when a tall question closes on a full screen", async () => {
+    // The answer fills the screen; the question's box (a 12-line write) scrolls it further up.
+    const fill = Array.from({ length: 30 }, (_, i) => `fill ${i}`).join("\n\n");
+    const content = `${Array.from({ length: 12 }, (_, i) => `row ${i}`).join("\n")}\n`;
+    const sim = await startSimulator({
+      script: script()
+        .text(fill)
+        .tool("write_file", { path: "tall.txt", content })
+        .text("wrote tall."),
+    });
+    e2e.sims.push(sim);
+    const { term } = await session(sim);
+    term.type("fill the screen");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("fill 29") && t.includes("ask Keel"), { what: "fill" });
+    term.type("write it");
+    term.press("Enter");
+    await term.waitFor((t) => t.includes("enter confirm"), { what: "the question" });
+    term.type("y");
+    const screen = await term.waitFor((t) => t.includes("wrote tall.") && t.includes("ask Keel"), {
+      what: "the answer after the question",
+    });
+    // The status line is on the screen's last rows (Ink leaves the cursor on the row below it),
+    // the transcript right above it: before, the rows the box had taken stayed blank.
+    const rows = screen.split("\n").slice(0, 24);
+    const last = rows.findLastIndex((r) => r.trim() !== "");
+    expect(rows[last], screen).toContain("deepseek-v4-flash · default");
+    expect(last, screen).toBeGreaterThanOrEqual(22);
+    expect(screen).toContain("fill 29");
+    // Printed again, not twice: the scrollback holds each line once.
+    const all = term.all();
+    expect(all.split("fill 0\n").length - 1, all).toBe(1);
+    expect(all.split("wrote tall.").length - 1, all).toBe(1);
+  });
 });

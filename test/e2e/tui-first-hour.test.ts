@@ -76,6 +76,32 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     expect(styled).toMatch(/\x1b\[[0-9;]*35[0-9;]*mconst/);
   }, 60_000);
 
+  it("a resumed session's answers render as Markdown too, not as raw text", async () => {
+    const answer =
+      "# Release plan\n\nShip it **today** with `npm publish`:\n\n- build the **bundle**\n";
+    const sim = await startSimulator({ script: script().text(answer) });
+    e2e.sims.push(sim);
+    const s = await session(sim);
+    const first = s.start();
+    await first.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
+    first.type("plan the release");
+    first.press("Enter");
+    await first.waitFor((t) => t.includes("build the bundle") && t.includes("ask Keel"), {
+      what: "the answer",
+    });
+    first.press("C-d");
+    await first.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit" });
+    const term = s.start(["--continue"]);
+    const screen = await term.waitFor(
+      (t) => t.includes("resumed session") && t.includes("ask Keel, or /help"),
+      { what: "the resumed session" },
+    );
+    expect(screen).toMatch(/^● Release plan$/m);
+    expect(screen).toContain("Ship it today with npm publish:");
+    expect(screen).toMatch(/^ {2}• build the bundle$/m);
+    expect(screen).not.toMatch(/\*\*|^. #/m);
+  }, 60_000);
+
   it("names a slow PreToolUse hook while it runs, then streams the command's output into its card", async () => {
     const sim = await startSimulator({
       script: script()

@@ -12,6 +12,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ARM_DELAY_MS } from "../../src/cli/tui/use-armed.js";
 import { DEFAULT_MCP_STARTUP_MS } from "../../src/mcp/manager.js";
 import { reply, script } from "../../src/sim/builder.js";
 import { type Simulator, startSimulator } from "../../src/sim/server.js";
@@ -188,19 +189,35 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
       .tool("write_file", { path: "note.txt", content: "hi\n" })
       .text("wrote it")
       .text("the second answer");
-    const { term, sim: server } = await start({ sim });
+    // The question arms (takes keys) when the test says: the prompt below is typed while it
+    // shows and is not armed yet, however slowly a loaded machine delivers the keys.
+    const dir = await mkdtemp(join(tmpdir(), "keel-tui-ask-"));
+    e2e.dirs.push(dir);
+    const release = join(dir, "arm");
+    const { probe, lines } = writeStartProbe(dir, {
+      holdTimers: { ms: ARM_DELAY_MS, release },
+    });
+    const { term, sim: server, project } = await start({ sim, node: ["--import", probe] });
     await term.waitFor((t) => t.includes("ask Keel, or /help"), { what: "the prompt" });
     term.type("write a note");
     term.press("Enter");
-    // Typed the moment the question shows, before it takes keys (use-armed.ts).
-    await term.waitFor((t) => t.includes("Allow write_file?"), { what: "the permission question" });
-    term.type("and then this");
+    await term.waitFor(
+      (t) => t.includes("Allow write_file?") && t.includes("(keys typed now are ignored)"),
+      { what: "the question, not armed yet" },
+    );
+    expect(lines()).toContain(`TIMER ${ARM_DELAY_MS}`);
+    // Typed the moment the question shows; "a" and Enter would answer it once armed.
+    const typed = "and then this";
+    term.type(typed);
     term.press("Enter");
+    await term.waitFor((t) => t.includes(`queued: ${typed}`), { what: "the queued prompt" });
+    await writeFile(release, "");
     await term.waitFor((t) => t.includes("enter confirm"), { what: "the armed question" });
+    expect(existsSync(join(project, "note.txt")), "the question was not answered").toBe(false);
     term.type("y");
     await term.waitFor((t) => t.includes("the second answer"), {
       what: "the queued prompt's answer",
     });
-    expect(lastUserText(server)).toBe("and then this");
+    expect(lastUserText(server)).toBe(typed);
   }, 60_000);
 });

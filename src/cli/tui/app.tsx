@@ -16,6 +16,7 @@ import type { TuiBackend } from "./backend.js";
 import type { SlashIO } from "./commands.js";
 import { EntryView } from "./components/entry-view.js";
 import { LiveArea } from "./components/live-area.js";
+import { PickList, type PickRequest } from "./components/pick-list.js";
 import { PromptInput } from "./components/prompt-input.js";
 import { QueuedPrompts } from "./components/queued-prompts.js";
 import { StatusLine } from "./components/status-line.js";
@@ -23,18 +24,20 @@ import { trustSubject, type UntrustedHook } from "./components/trust-prompt.js";
 import { type EditorState, emptyEditor } from "./editor.js";
 import type { PromptHistory } from "./history.js";
 import { hookProblemLines } from "./hook-problems.js";
+import { loadMarkdown } from "./markdown-loader.js";
 import type { PendingPermission, PermissionBridge } from "./permission-bridge.js";
 import { parseSlash } from "./slash.js";
 import type { StatusCommand } from "./status-command.js";
 import {
   applyEvent,
+  approvalWait,
   hitRatio,
   initialTranscript,
   pushEntries,
   rebaseCost,
   type TranscriptState,
 } from "./transcript.js";
-import { ARM_DELAY_MS } from "./use-armed.js";
+import { ARM_DELAY_MS, armAfter } from "./use-armed.js";
 import { useRedrawOnResize } from "./use-redraw-on-resize.js";
 import { useSessionIds } from "./use-session-ids.js";
 import { statusPayloadFor, useStatusCommand } from "./use-status-command.js";
@@ -138,12 +141,15 @@ export function App(props: AppProps) {
   const [pendingArmed, setPendingArmed] = useState(false);
   const trustRef = useRef(false);
   // One arming timer per question: a new question restarts it, an old one cannot arm it early.
-  const armTimers = useRef<{ trust?: NodeJS.Timeout; pending?: NodeJS.Timeout }>({});
+  const armTimers = useRef<{ trust?: () => void; pending?: () => void }>({});
   const arm = (which: "trust" | "pending", set: (armed: boolean) => void) => {
-    clearTimeout(armTimers.current[which]);
+    armTimers.current[which]?.();
     set(false);
-    armTimers.current[which] = setTimeout(() => set(true), ARM_DELAY_MS);
+    armTimers.current[which] = armAfter(ARM_DELAY_MS, () => set(true));
   };
+  // A slash command's question (/resume's session picker): it takes the keys while shown.
+  const [picker, setPicker] = useState<PickRequest | null>(null);
+  const pickerRef = useRef(false);
   const [task, setTask] = useState<Task | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [exiting, setExiting] = useState(false);
@@ -193,10 +199,12 @@ export function App(props: AppProps) {
     if (ended) inkExit();
   }, [ended, inkExit]);
 
-  useRedrawOnResize(columns, () => {
+  // The whole transcript printed again from the top (Ink's <Static> under a new key).
+  const redraw = () => {
     stdout.write(CLEAR_SCREEN);
     setStaticKey((k) => k + 1);
-  });
+  };
+  useRedrawOnResize(columns, redraw);
 
   const layout = useRef({ textWidth: width - 2 });
   layout.current = { textWidth: width - 2 };
@@ -260,6 +268,20 @@ export function App(props: AppProps) {
     askTrust: () => void askTrust(live()),
     announceHookProblems,
     columns: width,
+    pick: (title, choices) =>
+      new Promise((resolve) => {
+        const done = (value: string | null) => {
+          if (!pickerRef.current) return;
+          pickerRef.current = false;
+          setPicker(null);
+          resolve(value);
+        };
+        // Ctrl+C (or quitting) while it is open cancels it.
+        if (signal.aborted) return resolve(null);
+        signal.addEventListener("abort", () => done(null), { once: true });
+        pickerRef.current = true;
+        setPicker({ title, choices, onDone: done });
+      }),
   });
 
   const announceHookProblems = () => {
@@ -280,8 +302,10 @@ export function App(props: AppProps) {
   };
 
   // A resumed conversation is shown, not just continued: its last turns, then where it stands.
+  // Static entries are drawn once: the renderer must be loaded before they are, or the resumed
+  // answers stay raw Markdown (at start-up it is otherwise loaded only after the session opens).
   const showHistory = async () => {
-    const { replayEntries } = await import("./replay.js");
+    const [{ replayEntries }] = await Promise.all([import("./replay.js"), loadMarkdown()]);
     const agent = live().agent();
     const bytes = agent.transcript();
     setT((s) =>
@@ -347,9 +371,16 @@ export function App(props: AppProps) {
   useEffect(() => {
     const unsubscribe = permissions.subscribe((p) => {
       const fresh = p !== null && pendingRef.current === null;
+      // A question's box (up to a screen tall) scrolled the transcript up; when it closes the
+      // frame shrinks and would leave that many blank rows at the bottom of the screen, with
+      // the transcript's last lines above the top. Printing the transcript again fills them.
+      if (p === null && pendingRef.current !== null) redraw();
       pendingRef.current = p;
       setPending(p);
       if (fresh) arm("pending", setPendingArmed);
+      // The time a question waits for the user is not the tool's (its card's duration).
+      const at = Date.now();
+      setT((s) => approvalWait(s, p !== null, at));
     });
     const signal = props.quitSignal;
     const onQuit = () => void quit("other");
@@ -393,6 +424,7 @@ export function App(props: AppProps) {
     const subject = trustSubject(trust ?? []);
     trustRef.current = false;
     setTrust(null);
+    redraw();
     runTask(async (signal) => {
       const backend = live();
       const hooks = backend.agent().hooks;
@@ -479,7 +511,10 @@ export function App(props: AppProps) {
     if (key.tab && key.shift && !pendingRef.current) return cycleMode();
     if (key.ctrl && input === "o")
       return setT((s) => ({ ...s, expandReasoning: !s.expandReasoning }));
-    if (key.escape && taskRef.current && !pendingRef.current) return interruptTask();
+    // Esc in a picker cancels the picker (it handles the key), not the command behind it.
+    if (key.escape && taskRef.current && !pendingRef.current && !pickerRef.current) {
+      return interruptTask();
+    }
     if (key.ctrl && input === "d" && editor.text === "" && !taskRef.current)
       return void quit("exit");
   });
@@ -531,7 +566,7 @@ export function App(props: AppProps) {
           trust={
             trust ? { hooks: trust, projectDir: opening.projectDir, onAnswer: answerTrust } : null
           }
-          taskStartedAt={task?.startedAt ?? null}
+          taskStartedAt={picker ? null : (task?.startedAt ?? null)}
           exiting={exiting}
           projectDir={opening.projectDir}
           opening={
@@ -545,7 +580,8 @@ export function App(props: AppProps) {
           {...(props.home ? { home: props.home } : {})}
         />
         <QueuedPrompts prompts={queued} width={width} />
-        {(trust && trustArmed) || (pending && pendingArmed) || exiting ? null : (
+        {picker ? <PickList request={picker} width={width} /> : null}
+        {(trust && trustArmed) || (pending && pendingArmed) || picker || exiting ? null : (
           <Box marginTop={task ? 0 : 1}>
             <PromptInput
               editor={editor}

@@ -14,7 +14,7 @@ import { clip, formatCost, formatDuration, formatRatio, formatTokens, wordWrap }
 import { runMcpSlash } from "./mcp-command.js";
 import { sanitize, sanitizeLine } from "./sanitize.js";
 import { customCommandSpecs, runCustomCommand, SESSION_HANDLERS } from "./session-commands.js";
-import { SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
+import { type ArgChoice, SLASH_COMMANDS, type SlashInvocation } from "./slash.js";
 import { resumeChoices } from "./use-session-ids.js";
 
 /** How a command reaches the screen and the running task. */
@@ -42,6 +42,11 @@ export interface SlashIO {
   announceHookProblems(): void;
   /** Terminal columns, for output laid out in columns (default 80). */
   columns?: number;
+  /**
+   * Asks the user to pick one of `choices` (arrows, Enter; Esc or Ctrl+C: null). Absent where
+   * nobody can answer: the command then lists the choices instead.
+   */
+  pick?(title: string, choices: readonly ArgChoice[]): Promise<string | null>;
 }
 
 /** Keys and multi-line input, for /help (each line fits 80 columns). */
@@ -261,21 +266,29 @@ const HANDLERS: Record<string, Handler> = {
     io.print({ title: "Sessions (resume with /resume <id>)", lines: table(rows, { indent: " " }) });
   },
   resume: async (args, { backend, io }) => {
-    const id = args[0];
+    let id = args[0];
     if (!id) {
-      // Enter on "/resume" opens the picker; this runs when it had nothing to offer, or the
-      // line came back from history: list what the picker would, or say there is none.
-      const choices = resumeChoices(backend.sessions(), backend.agent().sessionId, 15);
+      // A bare /resume: pick one of this project's sessions (however it was typed: quickly,
+      // pasted, from history), or say there is none.
+      const choices = resumeChoices(backend.sessions(), backend.agent().sessionId, 9);
       if (choices.length === 0) {
         io.notice("info", "no other session with a prompt to resume in this project");
         return;
       }
-      const rows = choices.map((c) => [` ${c.value}`, c.description]);
-      io.print({
-        title: "Resume which session? /resume <id>",
-        lines: table(rows, { indent: " " }),
-      });
-      return;
+      if (!io.pick) {
+        const rows = choices.map((c) => [` ${c.value}`, c.description]);
+        io.print({
+          title: "Resume which session? /resume <id>",
+          lines: table(rows, { indent: " " }),
+        });
+        return;
+      }
+      const picked = await io.pick("Resume which session?", choices);
+      if (picked === null) {
+        io.notice("info", "resume cancelled; still in this session");
+        return;
+      }
+      id = picked;
     }
     await swap(backend, io, { resume: id }, "other", () => io.showHistory());
   },

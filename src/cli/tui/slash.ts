@@ -58,7 +58,12 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     argsOptional: true,
   },
   { name: "sessions", description: "recent sessions of this project", argsOptional: true },
-  { name: "resume", description: "resume a session", usage: "<id>", argsOptional: false },
+  {
+    name: "resume",
+    description: "resume a session (no id: pick one of this project's)",
+    usage: "[id]",
+    argsOptional: true,
+  },
   { name: "thinking", description: "show the last turn's reasoning in full", argsOptional: true },
   ...SESSION_COMMANDS,
   { name: "exit", description: "end the session and quit", argsOptional: true },

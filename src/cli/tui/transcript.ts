@@ -45,6 +45,10 @@ export interface ToolCardData {
   historic?: boolean;
   /** The tail of what the call printed so far (shell), while it runs. */
   output?: string;
+  /** Since when the call waits for the user's approval (set while the question is open). */
+  approvalSince?: number;
+  /** Time spent waiting for approval so far: not part of the call's duration. */
+  approvalMs?: number;
 }
 
 /** One finished thing on screen. `key` is unique for the whole session. */
@@ -290,6 +294,38 @@ function attachToRunningCard(state: TranscriptState, item: CardAttachment): Tran
   return { ...state, tools: [...state.tools.slice(0, -1), card] };
 }
 
+/** How long a card waited for approval, counting a question still open at `now`. */
+function approvalMsOf(card: ToolCardData, now: number): number {
+  const open = card.approvalSince === undefined ? 0 : Math.max(0, now - card.approvalSince);
+  return (card.approvalMs ?? 0) + open;
+}
+
+/**
+ * A permission question opened (`waiting`) or closed. The question is about the newest running
+ * card (live-tools.tsx marks that one "awaiting approval"); the time it stays open is the
+ * user's, not the tool's, so it is left out of the card's elapsed time and duration.
+ */
+export function approvalWait(
+  state: TranscriptState,
+  waiting: boolean,
+  now: number,
+): TranscriptState {
+  if (waiting) {
+    const last = state.tools[state.tools.length - 1];
+    if (!last || last.approvalSince !== undefined) return state;
+    return { ...state, tools: [...state.tools.slice(0, -1), { ...last, approvalSince: now }] };
+  }
+  if (!state.tools.some((t) => t.approvalSince !== undefined)) return state;
+  const tools = state.tools.map((card) => {
+    if (card.approvalSince === undefined) return card;
+    const { approvalSince: _, ...rest } = card;
+    const waited = Math.max(0, now - card.approvalSince);
+    // Moving the start keeps the running card's elapsed time (now - startedAt) the tool's own.
+    return { ...rest, startedAt: card.startedAt + waited, approvalMs: approvalMsOf(card, now) };
+  });
+  return { ...state, tools };
+}
+
 function busy(state: TranscriptState, label: string, now: number): TranscriptState {
   if (state.phase.kind === "busy" && state.phase.label === label) return state;
   return { ...state, phase: { kind: "busy", label, since: now } };
@@ -351,13 +387,15 @@ export function applyEvent(
     }
     case "tool_result": {
       const running = state.tools.find((t) => t.id === ev.id);
+      // The agent's duration runs from the call to its result, the user's approval included.
+      const durationMs = Math.max(0, ev.durationMs - (running ? approvalMsOf(running, now) : 0));
       const card: ToolCardData = {
         id: ev.id,
         name: sanitizeLine(ev.name),
         input: ev.input,
         status: ev.status,
-        startedAt: running?.startedAt ?? now - ev.durationMs,
-        durationMs: ev.durationMs,
+        startedAt: running?.startedAt ?? now - durationMs,
+        durationMs,
         content: ev.content,
         ...(running?.attached ? { attached: running.attached } : {}),
       };
@@ -424,7 +462,12 @@ export function applyEvent(
           card: {
             ...card,
             status: "error",
-            durationMs: now - card.startedAt,
+            durationMs: Math.max(
+              0,
+              now -
+                card.startedAt -
+                (card.approvalSince === undefined ? 0 : now - card.approvalSince),
+            ),
             content: "interrupted",
           },
         });

@@ -622,6 +622,46 @@ describe("App", () => {
     expect(m.log.ended).toEqual(["session-0:other"]);
   });
 
+  it("a bare /resume typed in one go opens the picker: arrows + Enter resume the one picked", async () => {
+    const summary = (id: string, firstPrompt: string) => ({
+      id,
+      updatedAt: "2025-01-02T03:04:05Z",
+      messages: 4,
+      firstPrompt,
+      model: "deepseek-v4-flash",
+    });
+    const m = mount({
+      sessions: [summary("abcdef0123456789", "newest"), summary("0123456789abcdef", "fix the bug")],
+    });
+    await m.screen((s) => s.includes("ask Keel"));
+    // One chunk, as a fast typist, a paste or ↑ from history sends it: no completion menu first.
+    m.type("/resume\r");
+    let s = await m.screen((s) => s.includes("Resume which session?"));
+    expect(s).toContain("❯ abcdef01  2025-01-02 03:04 · newest");
+    expect(s).toContain("0123456789".slice(0, 8));
+    expect(s).not.toContain("ask Keel");
+    m.type(KEY.down);
+    await m.screen((s) => s.includes("❯ 01234567"));
+    m.type(KEY.enter);
+    s = await m.screen((s) => s.includes("resumed session") && s.includes("ask Keel"));
+    expect(s).not.toContain("no session");
+    expect(m.log.ended).toEqual(["session-0:other"]);
+  });
+
+  it("Esc closes the /resume picker and stays in the session; /resume <id> needs no picker", async () => {
+    const m = mount();
+    await m.screen((s) => s.includes("ask Keel"));
+    m.type("/resume\r");
+    await m.screen((s) => s.includes("Resume which session?"));
+    m.type(KEY.escape);
+    const s = await m.screen((s) => s.includes("resume cancelled") && s.includes("ask Keel"));
+    expect(s).not.toContain("Resume which session?");
+    expect(m.log.ended).toEqual([]);
+    m.type("/resume 0123\r");
+    await m.screen((s) => s.includes("resumed session"));
+    expect(m.log.ended).toEqual(["session-0:other"]);
+  });
+
   it("says so when a bare /resume has no other session to offer", async () => {
     const m = mount({ sessions: [] });
     await m.screen((s) => s.includes("ask Keel"));

@@ -10,6 +10,39 @@ import { hookRun, plain } from "./helpers.js";
 afterEach(() => cleanup());
 
 describe("ToolCard", () => {
+  it("gives a hook's block reason once: in the hook's row, not again as the result", () => {
+    const reason = "no echo here, use printf";
+    const blocked = {
+      id: "c1",
+      name: "shell",
+      input: { command: "echo hi" },
+      status: "blocked" as const,
+      startedAt: 0,
+      durationMs: 90,
+      content: `Blocked by PreToolUse hook \`./scripts/guard.sh\`: ${reason}`,
+    };
+    const byHook = plain(
+      render(
+        <ToolCard
+          width={80}
+          card={{
+            ...blocked,
+            attached: [{ kind: "hook", run: hookRun({ outcome: "block", message: reason }) }],
+          }}
+        />,
+      ).lastFrame(),
+    );
+    expect(byHook).toContain(`reason: ${reason}`);
+    expect(byHook.split(reason).length - 1, byHook).toBe(1);
+    // Blocked by a rule (no hook row): the result is the only place the reason is.
+    const byRule = plain(
+      render(
+        <ToolCard width={80} card={{ ...blocked, content: "Denied by the rule Bash(echo:*)" }} />,
+      ).lastFrame(),
+    );
+    expect(byRule).toContain("⎿ Denied by the rule Bash(echo:*)");
+  });
+
   it("shows name, key argument, status, duration and a preview", () => {
     const { lastFrame } = render(
       <ToolCard

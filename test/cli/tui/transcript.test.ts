@@ -4,6 +4,7 @@ import { wordWrap } from "../../../src/cli/tui/format.js";
 import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
 import {
   applyEvent,
+  approvalWait,
   hitRatio,
   hookRunIsVisible,
   initialTranscript,
@@ -306,5 +307,44 @@ describe("a table streamed in a narrow terminal", () => {
     expect(shown).toMatch(/^retries │ number of retries +│ 5$/m);
     // The header is shown once.
     expect(shown.match(/^name /gm)).toHaveLength(1);
+  });
+});
+
+describe("a tool's duration and the user's approval", () => {
+  const call: AgentEvent = { type: "tool_call", id: "c1", name: "bash", input: { command: "ls" } };
+  const result = (durationMs: number): AgentEvent => ({
+    type: "tool_result",
+    id: "c1",
+    name: "bash",
+    input: { command: "ls" },
+    status: "ok",
+    content: "a\nb",
+    durationMs,
+  });
+
+  it("leaves the time the question waited out of the card's duration", () => {
+    // Called at 0, asked at 100, answered at 30 100, result at 30 300: the agent says 30 300 ms.
+    let s = applyEvent(initialTranscript(), call, 0);
+    s = approvalWait(s, true, 100);
+    s = approvalWait(s, false, 30_100);
+    // Running after the answer, its elapsed time is the tool's: 100 ms before, 200 after.
+    expect(30_300 - (s.tools[0]?.startedAt ?? 0)).toBe(300);
+    s = applyEvent(s, result(30_300), 30_300);
+    const card = s.done.at(-1);
+    expect(card?.kind === "tool" ? card.card.durationMs : null).toBe(300);
+  });
+
+  it("counts a question answered by the result itself (denied, interrupted)", () => {
+    let s = applyEvent(initialTranscript(), call, 0);
+    s = approvalWait(s, true, 50);
+    s = applyEvent(s, result(5_050), 5_050);
+    const card = s.done.at(-1);
+    expect(card?.kind === "tool" ? card.card.durationMs : null).toBe(50);
+  });
+
+  it("a question with no running call changes nothing", () => {
+    const s = initialTranscript();
+    expect(approvalWait(s, true, 10)).toBe(s);
+    expect(approvalWait(s, false, 20)).toBe(s);
   });
 });

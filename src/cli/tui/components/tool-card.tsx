@@ -110,14 +110,20 @@ export function ToolCard({
   const head = `⏺ ${card.name} `;
   const argWidth = Math.max(8, width - head.length - tail.length - 1);
   const arg = clip(keyArgument(card.input), argWidth);
-  const body =
-    card.content !== undefined
+  const { before, after } = placeAttachments(card.attached ?? []);
+  // A call a hook blocked: the hook's row above already gives its reason, which is also all the
+  // result says ("Blocked by PreToolUse hook `…`: <reason>"); shown once, in the row.
+  const blockedByHook =
+    card.status === "blocked" &&
+    before.some((item) => item.kind === "hook" && item.run.outcome === "block");
+  const body = blockedByHook
+    ? null
+    : card.content !== undefined
       ? preview(card.content, card.historic ? 1 : previewLines)
       : card.output
         ? { lines: tailLines(card.output, previewLines), more: 0 }
         : null;
   const lineWidth = Math.max(10, width - 6);
-  const { before, after } = placeAttachments(card.attached ?? []);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">

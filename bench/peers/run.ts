@@ -81,6 +81,9 @@ function world(
   hooks: number,
   files = 0,
   hookFile: HookFile = "keel",
+  /** Whose run this world is for: Keel's own-settings rows leave `.reasonix/` out (Keel reads
+   *  it as project hooks, and untrusted project hooks stop `keel run`). */
+  agent: "keel" | "reasonix" | "both" = "both",
 ) {
   const dir = join(root, name);
   const project = join(dir, "project");
@@ -111,7 +114,7 @@ function world(
       JSON.stringify({ hooks: { PreToolUse: [{ matcher: "read_file", hooks: handlers }] } }),
     );
   }
-  if (hooks > 0) {
+  if (hooks > 0 && (agent !== "keel" || hookFile === "reasonix")) {
     mkdirSync(join(project, ".reasonix"));
     writeFileSync(
       join(project, ".reasonix/settings.json"),
@@ -187,6 +190,7 @@ async function session(
       hooks,
       calls,
       hookFile,
+      agent,
     );
     const prompt = "Read the notes files and summarize them.";
     const cmd =

@@ -6,9 +6,9 @@
  *
  * Like for like: against Claude Code the calls are file reads (Keel `read_file` ↔ Claude `Read`,
  * one file per call); against Codex they are shell commands (Keel `shell` ↔ Codex
- * `exec_command`, the same `cat notes-N.txt`; Codex has no file-reading tool). `hooks` command
- * hooks per call, half on PreToolUse and half on PostToolUse, in each agent's own format and
- * place (Keel: user settings; Claude Code: user settings; Codex: the project's
+ * `exec_command`, the same `cat notes-N.txt`: the tool Codex's model reads files with). `hooks`
+ * command hooks per call, half on PreToolUse and half on PostToolUse, in each agent's own
+ * format and place (Keel: user settings; Claude Code: user settings; Codex: the project's
  * .codex/hooks.json, the layer compat:codex checks). Each hook appends one line to a counter
  * file, checked afterwards: a hook that did not fire cannot make a run look fast.
  */

@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { type AnthropicReply, startAnthropicSim } from "./anthropic-sim.js";
+import { claudeHeadless } from "./headless.js";
 import { modelItemsFromAnthropic } from "./model-view.js";
 import { resultText } from "./observation.js";
 import { makeCaseDirs, projectFiles, readRecords, writeClaudeSettings } from "./project.js";
@@ -45,23 +46,9 @@ export async function runClaudeCase(c: CompatCase, claude: PeerCommand): Promise
   writeClaudeSettings(dirs, c.hooks);
   const sim = await startAnthropicSim(claudeReplies(c.turns, dirs.project));
   try {
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: dirs.home,
-      LANG: "C.UTF-8",
-      ANTHROPIC_BASE_URL: sim.url,
-      ANTHROPIC_API_KEY: "sk-test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      IS_SANDBOX: "1",
-    };
-    const args = [
-      ...claude.args,
-      "-p",
-      c.prompt,
-      "--output-format",
-      "json",
-      "--dangerously-skip-permissions",
-    ];
+    const start = claudeHeadless({ simUrl: sim.url, home: dirs.home, prompt: c.prompt });
+    const env = start.env;
+    const args = [...claude.args, ...start.args];
     const run = await spawnCollect(claude.command, args, { cwd: dirs.project, env });
     const result = resultText(run.stdout);
     const notes = sim.unknownPaths.length > 0 ? [`unknown paths: ${sim.unknownPaths}`] : [];

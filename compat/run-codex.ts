@@ -3,21 +3,14 @@
  * simulator, responses-sim.ts) and through Keel (`bin/keel.js run` against Keel's DeepSeek
  * simulator), each with the case's recording hooks in the project's `.codex/hooks.json`.
  *
- * What `codex exec` needs headless (codex 0.171, found by running it): `CODEX_HOME` holding a
- * `config.toml` with a `[model_providers.sim]` entry (`base_url` = the simulator's `/v1`,
- * `wire_api = "responses"`, `env_key`) and the project marked trusted (`[projects."<dir>"]
- * trust_level = "trusted"`, without which the project's `.codex` layer is not loaded); a
- * model Codex knows (`gpt-5.5`: with an unknown one it offers no apply_patch tool); stdin
- * not a pipe (it reads one as more prompt); `--dangerously-bypass-hook-trust` (otherwise every
- * non-managed hook waits for a review); `--dangerously-bypass-approvals-and-sandbox` (Keel's
- * `--mode bypassPermissions`). It needs no network beyond the simulator.
+ * How `codex exec` is started headless and offline: headless.ts.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator } from "../src/sim/index.js";
 import type { CodexCase, CodexTurn } from "./codex-cases.js";
+import { codexHeadless } from "./headless.js";
 import { resultText } from "./observation.js";
 import {
   type CaseDirs,
@@ -112,43 +105,16 @@ function codexResult(stdout: string): string {
 /** Runs `c` through the real codex. */
 export async function runCodexCase(c: CodexCase, codex: PeerCommand): Promise<CodexObservation> {
   const dirs = dirsFor(c, "codex");
-  const codexHome = join(dirs.home, ".codex");
-  mkdirSync(codexHome, { recursive: true });
-  spawnSync("git", ["init", "-q"], { cwd: dirs.project });
   const sim = await startResponsesSim(c.turns.map((t) => ({ items: codexItems(t) })));
   try {
-    writeFileSync(
-      join(codexHome, "config.toml"),
-      [
-        'model = "gpt-5.5"',
-        'model_provider = "sim"',
-        "check_for_update_on_startup = false",
-        "[model_providers.sim]",
-        'name = "sim"',
-        `base_url = "${sim.url}"`,
-        'wire_api = "responses"',
-        'env_key = "SIM_API_KEY"',
-        `[projects."${dirs.project}"]`,
-        'trust_level = "trusted"',
-        "",
-      ].join("\n"),
-    );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: dirs.home,
-      CODEX_HOME: codexHome,
-      SIM_API_KEY: "sk-test",
-      LANG: "C.UTF-8",
-    };
-    const args = [
-      ...codex.args,
-      "exec",
-      "--json",
-      "--skip-git-repo-check",
-      "--dangerously-bypass-approvals-and-sandbox",
-      "--dangerously-bypass-hook-trust",
-      c.prompt,
-    ];
+    const start = codexHeadless({
+      simUrl: sim.url,
+      home: dirs.home,
+      project: dirs.project,
+      prompt: c.prompt,
+    });
+    const env = start.env;
+    const args = [...codex.args, ...start.args];
     const run = await spawnCollect(codex.command, args, { cwd: dirs.project, env });
     const stderr = run.stderr
       .split("\n")

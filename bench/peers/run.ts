@@ -1,32 +1,46 @@
 /**
- * Keel against Reasonix (the Go agent, from npm) on the same scripted sessions and the same
- * simulator, ratios measured in one run on this machine:
+ * Keel against Reasonix (the Go agent, from npm), Claude Code and Codex on the same scripted
+ * sessions, ratios measured in one run on this machine:
  *
  *   npm run build && npx tsx bench/peers/run.ts        (BENCH_N=5 repetitions by default)
  *
  * 1. start-up: `--version`, `--help`, `hooks list` (Reasonix: `hook list --json`) without and
- *    with hook files, and Keel's `--help` / `hooks list` against `node -e 0`;
+ *    with hook files, Keel's `--help` / `hooks list` against `node -e 0`, and the same two with
+ *    telemetry off against KEEL_ENABLE_TELEMETRY=1 (issue 28: off costs nothing);
  * 2. a 20-tool-call session with 0, 2 and 8 command hooks on every call (PreToolUse), Keel's
  *    from its own settings (run alongside each other); and with 32 hooks from the same
  *    `.reasonix/settings.json` for both (one after another in both), which gives the cost of
- *    one hook run (BENCH_ONLY keys: startup, 0, 2, 8, seq, 200);
- * 3. a 200-turn session (199 tool calls and an answer in one headless run).
+ *    one hook run;
+ * 3. a 200-turn session (199 tool calls and an answer in one headless run);
+ * 4. the 20-tool-call session with 0 and 8 hooks against Claude Code (file reads) and Codex
+ *    (shell commands), each against its own API's simulator (headless-peers.ts).
+ * BENCH_ONLY keys: startup, 0, 2, 8, seq, 200, reasonix (all of 2 and 3), claude0, claude8,
+ * claude, codex0, codex8, codex.
  *
+ * Session rows run in interleaved rounds (each round runs every row once; within a row the
+ * order alternates), and the load average is printed: the machine is shared.
  * Start-up rows also print peak RSS against the target: `node -e 0`'s plus 3 MB.
- * Each run is one process measured by bench/peers/measure.py (getrusage: wall, CPU user+sys,
- * peak RSS); medians are printed with the Keel/Reasonix ratio. Both agents read the same file
- * with `read_file` and run the same hook command (`sh -c`, one line appended to a counter file,
- * checked afterwards, so a hook that did not fire cannot make a run look fast). Reasonix runs
- * headless (`-p --output-format json`) with its provider in a temporary REASONIX home and the
- * key in that home's .env (where it reads provider keys); its hooks are project hooks (no trust
- * in -p), Keel's are user-level (no trust needed). Nothing is asserted: the machine is shared.
+ * Each run is one process measured by bench/peers/measure.py (wait4: wall, CPU user+sys of it
+ * and its children, peak RSS); medians are printed with Keel's ratio to the peer. The agents
+ * read the same files and run the same hook command (`sh -c`, one line appended to a counter
+ * file, checked afterwards, so a hook that did not fire cannot make a run look fast). Every
+ * agent runs in its permission-bypass mode (Keel `--mode bypassPermissions`, Reasonix
+ * `--permission-mode danger-full-access`; Claude Code and Codex: compat/headless.ts).
+ * Reasonix runs headless (`-p --output-format json`) with its provider in a temporary REASONIX
+ * home and the key in that home's .env (where it reads provider keys); its hooks are project
+ * hooks (no trust in -p), Keel's are user-level (no trust needed). Keel and Reasonix share the
+ * DeepSeek simulator, which tokenizes in this process (wall time only, CPU is each agent's
+ * own); Claude Code's and Codex's simulators do not tokenize. Nothing is asserted.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { PeerCommand } from "../../compat/run-claude.js";
 import { script } from "../../src/sim/builder.js";
 import { startSimulator } from "../../src/sim/server.js";
+import { loadTokenizer } from "../../src/sim/tokenizer.js";
+import { type HeadlessSpec, headlessSession, type Versus } from "./headless-peers.js";
 import { measure, median, type Sample } from "./measure.js";
 
 const N = Number(process.env.BENCH_N ?? 5);
@@ -40,25 +54,19 @@ const KEEL_ONLY = process.env.BENCH_AGENTS === "keel";
 const keel = (...args: string[]) =>
   NODE_FLAGS.length > 0 ? [process.execPath, ...NODE_FLAGS, KEEL, ...args] : [KEEL, ...args];
 
-async function installReasonix(): Promise<string> {
-  const r = await new Promise<string>((done, fail) => {
-    const c = spawn(
-      process.execPath,
-      [join(ROOT, "scripts/install-peer.mjs"), "reasonix", "--json"],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let out = "";
-    c.stdout.on("data", (b: Buffer) => {
-      out += b.toString();
-    });
-    c.on("close", (code) => (code === 0 ? done(out) : fail(new Error("install-peer failed"))));
-  });
-  const info = JSON.parse(r) as { command: string; version: string };
-  console.log(`reasonix ${info.version}: ${info.command}`);
-  return info.command;
+/** Installs a peer into the peer cache (scripts/install-peer.mjs; never a dependency). */
+function installPeer(name: string, version?: string): PeerCommand & { version: string } {
+  const args = [join(ROOT, "scripts/install-peer.mjs"), name, "--json"];
+  if (version) args.push("--version", version);
+  const info = JSON.parse(
+    execFileSync(process.execPath, args, { encoding: "utf8" }),
+  ) as PeerCommand & { version: string };
+  console.log(`${name} ${info.version}: ${[info.command, ...info.args].join(" ")}`);
+  return info;
 }
+
+/** The Claude Code release measured: the current one (install-peer.mjs's default is older). */
+const CLAUDE_VERSION = process.env.BENCH_CLAUDE_VERSION ?? "2.1.332";
 
 /** A fresh world: a project with the file the sessions read, a HOME, Keel's and Reasonix's homes. */
 /** Where Keel's hooks come from: its own user settings (run alongside each other, no trust
@@ -73,6 +81,9 @@ function world(
   hooks: number,
   files = 0,
   hookFile: HookFile = "keel",
+  /** Whose run this world is for: Keel's own-settings rows leave `.reasonix/` out (Keel reads
+   *  it as project hooks, and untrusted project hooks stop `keel run`). */
+  agent: "keel" | "reasonix" | "both" = "both",
 ) {
   const dir = join(root, name);
   const project = join(dir, "project");
@@ -103,7 +114,7 @@ function world(
       JSON.stringify({ hooks: { PreToolUse: [{ matcher: "read_file", hooks: handlers }] } }),
     );
   }
-  if (hooks > 0) {
+  if (hooks > 0 && (agent !== "keel" || hookFile === "reasonix")) {
     mkdirSync(join(project, ".reasonix"));
     writeFileSync(
       join(project, ".reasonix/settings.json"),
@@ -179,11 +190,21 @@ async function session(
       hooks,
       calls,
       hookFile,
+      agent,
     );
     const prompt = "Read the notes files and summarize them.";
     const cmd =
       agent === "keel"
-        ? keel("run", prompt, "--yes", "--max-turns", String(calls + 5), "--output-format", "json")
+        ? keel(
+            "run",
+            prompt,
+            "--mode",
+            "bypassPermissions",
+            "--max-turns",
+            String(calls + 5),
+            "--output-format",
+            "json",
+          )
         : [
             reasonix,
             "-p",
@@ -226,6 +247,18 @@ async function startup(root: string, reasonix: string): Promise<Row[]> {
   ];
   const rows: Row[] = pairs.map(([name]) => ({ name, keel: [], peer: [], peerLabel: "reasonix" }));
   const node: Sample[] = [];
+  // Issue 28: the same Keel commands with telemetry on. The OpenTelemetry SDK is imported only
+  // when a session starts with telemetry on (src/telemetry/index.ts), so with it off start-up
+  // must be what it was; the endpoint is a closed loopback port (nothing leaves the machine).
+  const telemetryOn = {
+    ...w.env,
+    KEEL_ENABLE_TELEMETRY: "1",
+    OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+  };
+  const telemetry: Array<[string, string[], Sample[]]> = [
+    ["--help", keel("--help"), []],
+    ["hooks list", keel("hooks", "list"), []],
+  ];
   for (let i = 0; i < N * 2; i++) {
     node.push(await measure([process.execPath, "-e", "0"], w.env, w.project));
     for (const [k, [, keelCmd, peerCmd, at]] of pairs.entries()) {
@@ -234,10 +267,17 @@ async function startup(root: string, reasonix: string): Promise<Row[]> {
       row.keel.push(await measure(keelCmd, at.env, at.project));
       row.peer.push(await measure(peerCmd, at.env, at.project));
     }
+    for (const [, cmd, samples] of telemetry) {
+      samples.push(await measure(cmd, telemetryOn, w.project));
+    }
   }
   for (const r of rows) {
     const bad = [...r.keel, ...r.peer].find((s) => s.code !== 0);
     if (bad) throw new Error(`start-up ${r.name}: exit ${bad.code}`);
+  }
+  for (const [name, , samples] of telemetry) {
+    const bad = samples.find((s) => s.code !== 0);
+    if (bad) throw new Error(`start-up ${name} with telemetry on: exit ${bad.code}`);
   }
   return [
     ...rows,
@@ -249,6 +289,12 @@ async function startup(root: string, reasonix: string): Promise<Row[]> {
         peer: node,
         peerLabel: "node -e 0",
       })),
+    ...telemetry.map(([name, , samples]) => ({
+      name: `keel ${name}, telemetry off`,
+      keel: rows.find((r) => r.name === name)?.keel ?? [],
+      peer: samples,
+      peerLabel: "the same with KEEL_ENABLE_TELEMETRY=1",
+    })),
   ];
 }
 
@@ -275,42 +321,129 @@ function print(rows: Row[]): void {
   }
 }
 
+/** A session row: its name, BENCH_ONLY keys, repetitions and how to run each side once. */
+interface SessionRow extends Row {
+  keys: string[];
+  reps: number;
+  runKeel: (i: number) => Promise<Sample>;
+  runPeer: (i: number) => Promise<Sample>;
+  /** For the summary of Keel's ratios: which peer and how many hooks per call. */
+  summary?: { peer: string; hooks: number };
+}
+
+const loads = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+
 async function main(): Promise<void> {
-  const reasonix = await installReasonix();
+  console.log(`load average (1, 5, 15 min) at the start: ${loads()}`);
+  const reasonix = installPeer("reasonix");
+  const claude = installPeer("claude", CLAUDE_VERSION);
+  const codex = installPeer("codex");
+  // The DeepSeek simulator tokenizes in this process; load its tokenizer now, not in the
+  // first measured session (several seconds of wall time on a loaded machine).
+  await loadTokenizer();
   const root = mkdtempSync(join(tmpdir(), "keel-bench-peers-"));
   const only = process.env.BENCH_ONLY?.split(",");
   const rows: Row[] = [];
+  const highest = { load: loadavg()[0] ?? 0 };
   try {
-    if (!only || only.includes("startup")) rows.push(...(await startup(root, reasonix)));
+    if (!only || only.includes("startup")) rows.push(...(await startup(root, reasonix.command)));
+    const rx = reasonix.command;
     // [name, BENCH_ONLY key, tool calls, hooks per call, repetitions, Keel's hook file]
-    const sessions: Array<[string, string, number, number, number, HookFile]> = [
+    const rxSessions: Array<[string, string, number, number, number, HookFile]> = [
       [NO_HOOKS, "0", 20, 0, N, "keel"],
       ["20 tool calls, 2 hooks per call", "2", 20, 2, N, "keel"],
       ["20 tool calls, 8 hooks per call", "8", 20, 8, N, "keel"],
       [IN_ORDER, "seq", 20, IN_ORDER_HOOKS, N, "reasonix"],
       ["200 turns", "200", 199, 0, Math.max(1, Math.ceil(N / 2)), "keel"],
     ];
-    for (const [name, key, calls, hooks, reps, file] of sessions) {
-      if (only && !only.includes(key)) continue;
-      const row: Row = { name, keel: [], peer: [], peerLabel: "reasonix" };
-      const run = (agent: "keel" | "reasonix", i: number) =>
-        session(root, agent, reasonix, calls, hooks, i, file);
-      for (let i = 0; i < reps; i++) {
-        // Alternate the order so neither agent always runs on a warmer machine.
-        const first = i % 2 === 0;
-        if (first) row.keel.push(await run("keel", i));
-        if (!KEEL_ONLY) row.peer.push(await run("reasonix", i));
-        if (!first) row.keel.push(await run("keel", i));
+    const sessions: SessionRow[] = rxSessions.map(([name, key, calls, hooks, reps, file]) => ({
+      name,
+      keel: [],
+      peer: [],
+      peerLabel: `reasonix ${reasonix.version}`,
+      keys: [key, "reasonix"],
+      reps,
+      runKeel: (i) => session(root, "keel", rx, calls, hooks, i, file),
+      runPeer: (i) => session(root, "reasonix", rx, calls, hooks, i, file),
+      ...(calls === 20 && (hooks === 0 || hooks === 8) && file === "keel"
+        ? { summary: { peer: `Reasonix ${reasonix.version}`, hooks } }
+        : {}),
+    }));
+    const headless: Array<[Versus, PeerCommand & { version: string }, string, string]> = [
+      ["claude", claude, "Claude Code", "20 file reads"],
+      ["codex", codex, "Codex", "20 shell commands"],
+    ];
+    for (const [versus, peer, title, what] of headless) {
+      for (const hooks of [0, 8]) {
+        const spec: HeadlessSpec = { versus, calls: 20, hooks };
+        sessions.push({
+          name: `${what}, ${hooks === 0 ? "no hooks" : `${hooks} hooks per call (${hooks / 2} Pre + ${hooks / 2} PostToolUse)`}`,
+          keel: [],
+          peer: [],
+          peerLabel: `${title} ${peer.version}`,
+          keys: [`${versus}${hooks}`, versus],
+          reps: N,
+          runKeel: (i) => headlessSession(root, "keel", spec, peer, keel(), i),
+          runPeer: (i) => headlessSession(root, versus, spec, peer, keel(), i),
+          summary: { peer: `${title} ${peer.version}`, hooks },
+        });
       }
-      rows.push(row);
-      console.log(`${name}: done`);
     }
+    const chosen = sessions.filter((r) => !only || r.keys.some((k) => only.includes(k)));
+    const rounds = Math.max(0, ...chosen.map((r) => r.reps));
+    // Interleaved rounds: each round runs every row once, so a change in the machine's load
+    // falls on all rows alike; within a row the order alternates so neither side always runs
+    // on a warmer machine.
+    for (let i = 0; i < rounds; i++) {
+      for (const row of chosen) {
+        if (i >= row.reps) continue;
+        const keelFirst = i % 2 === 0;
+        if (keelFirst) row.keel.push(await row.runKeel(i));
+        if (!KEEL_ONLY) row.peer.push(await row.runPeer(i));
+        if (!keelFirst) row.keel.push(await row.runKeel(i));
+      }
+      highest.load = Math.max(highest.load, loadavg()[0] ?? 0);
+      console.log(`round ${i + 1} of ${rounds} done (load average ${loads()})`);
+    }
+    rows.push(...chosen);
+    console.log(
+      `load average (1, 5, 15 min) at the end: ${loads()}; highest 1-min average seen: ${highest.load.toFixed(2)} on ${cpus().length} cores`,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
   print(rows);
+  printSessionRatios(rows);
   printPerHook(rows);
   printStartupRss(rows);
+}
+
+/** Keel's session ratios to each peer side by side (wall / CPU), from the rows above. */
+function printSessionRatios(rows: Row[]): void {
+  const summed = rows.filter(
+    (r): r is SessionRow & Required<Pick<SessionRow, "summary">> =>
+      "summary" in r && r.summary !== undefined && r.peer.length > 0,
+  );
+  if (summed.length === 0) return;
+  const peers = [...new Set(summed.map((r) => r.summary.peer))];
+  const ratio = (r: Row, f: (s: Sample) => number) =>
+    (median(r.keel.map(f)) / median(r.peer.map(f))).toFixed(2);
+  console.log(
+    `\nKeel's ratios on the 20-tool-call session, wall / CPU (below 1: Keel is faster):\n\n| hooks per call | ${peers.map((p) => `vs ${p}`).join(" | ")} |\n|---|${peers.map(() => "---|").join("")}`,
+  );
+  for (const hooks of [0, 8]) {
+    const cells = peers.map((p) => {
+      const r = summed.find((x) => x.summary.peer === p && x.summary.hooks === hooks);
+      return r ? `${ratio(r, (s) => s.wallMs)} / ${ratio(r, (s) => s.cpuMs)}` : "not run";
+    });
+    console.log(`| ${hooks} | ${cells.join(" | ")} |`);
+  }
+  console.log(
+    "(vs Reasonix: 20 read_file calls, hooks on PreToolUse; vs Claude Code: 20 reads, Read; vs Codex: 20 `cat` shell commands, exec_command; vs both: hooks half PreToolUse, half PostToolUse)",
+  );
 }
 
 /** Start-up memory's target (issue 29): a start-up command's peak RSS is at most `node -e 0`'s

@@ -3,7 +3,7 @@
  * project: the web access from the user's settings (web-access.ts) and the folder for
  * background jobs' output, beside the session's transcript (`<id>.jobs/`, 0700, files 0600).
  */
-import type { BuiltinToolOptions } from "../tools/index.js";
+import { type BuiltinToolOptions, defaultShellOperations, ShellJobs } from "../tools/index.js";
 import { webAccessFor } from "./web-access.js";
 
 /** The tool options of a session, and problems in the settings to show the user. */
@@ -11,10 +11,10 @@ export function sessionToolOptions(opts: {
   keelHome: string;
   transcriptPath: string;
   env?: NodeJS.ProcessEnv;
-}): { options: BuiltinToolOptions; problems: string[] } {
+}): { options: BuiltinToolOptions & { jobs: ShellJobs }; problems: string[] } {
   const { web, problems } = webAccessFor(opts.keelHome, opts.env);
-  return {
-    options: { web, jobsDir: `${opts.transcriptPath.replace(/\.jsonl$/, "")}.jobs` },
-    problems,
-  };
+  const jobsDir = `${opts.transcriptPath.replace(/\.jsonl$/, "")}.jobs`;
+  // Made here rather than by the tool registry so the front end can list the jobs (/jobs).
+  const jobs = new ShellJobs(jobsDir, defaultShellOperations.killGroup);
+  return { options: { web, jobsDir, jobs }, problems };
 }

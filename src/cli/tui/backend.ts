@@ -6,6 +6,7 @@
 import type { Agent, PermissionMode } from "../../agent/index.js";
 import type { HookEngine } from "../../hooks/types.js";
 import type { HookStats } from "../../session/index.js";
+import type { JobSummary } from "../../tools/index.js";
 
 /** The hooks engine operations the TUI uses. */
 export type TuiHooks = Pick<
@@ -67,6 +68,10 @@ export interface TuiBackend {
    * session to a new agent. Absent: the engine's counts are used.
    */
   hookStats?(): HookStats[];
+  /** The current session's background shell jobs, oldest first (absent: none kept). */
+  jobs?(): readonly JobSummary[];
+  /** Ends one job's process group; undefined for an unknown id. */
+  killJob?(id: string): JobSummary | undefined;
 }
 
 /** Accepts the short spellings people type for the permission modes. */

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import type { AgentEvent } from "../../agent/index.js";
 import { PERMISSION_MODES } from "../../agent/permissions/modes.js";
 import type { HookStats } from "../../session/index.js";
+import type { JobSummary } from "../../tools/index.js";
 import { renderListing, summaryLine } from "../commands/hooks/render.js";
 import { keelHomeDir } from "../commands/hooks/shared.js";
 import { table } from "../format/text.js";
@@ -292,6 +293,26 @@ const HANDLERS: Record<string, Handler> = {
     }
     await swap(backend, io, { resume: id }, "other", () => io.showHistory());
   },
+  jobs: async (args, { backend, io }) => {
+    if (args[0] === "kill") {
+      const id = args[1] ?? "";
+      const killed = id ? backend.killJob?.(id) : undefined;
+      if (!killed) return io.notice("error", `no background job ${id || "named"}: see /jobs`);
+      return io.notice("info", `job ${killed.id}: ${jobState(killed.status)}`);
+    }
+    if (args.length > 0) return io.notice("error", "usage: /jobs, or /jobs kill ID");
+    const list = backend.jobs?.() ?? [];
+    if (list.length === 0) {
+      return io.print({ title: "Background jobs", lines: ["none in this session"] });
+    }
+    const rows = list.map((j) => [
+      j.id,
+      jobState(j.status),
+      formatBytes(j.outputBytes),
+      clip(sanitizeLine(j.command), 60),
+    ]);
+    io.print({ title: "Background jobs", lines: table(rows) });
+  },
   thinking: async (_args, { io }) => {
     const text = io.lastReasoning();
     io.print({
@@ -348,4 +369,19 @@ function hookStatsLines(backend: TuiBackend): string[] {
     `    runs ${s.runs} · blocks ${s.blocks} · warn ${s.warnings} · err ${s.errors} · t/o ${s.timeouts}` +
       ` · p50 ${formatDuration(s.p50Ms)} p95 ${formatDuration(s.p95Ms)} max ${formatDuration(s.maxMs)}`,
   ]);
+}
+
+/** A job's state in a word or two. */
+function jobState(status: JobSummary["status"]): string {
+  if (status.state === "running") return "running";
+  if (status.state === "killed") return "killed";
+  return status.signal ? `ended by ${status.signal}` : `exited ${status.exitCode ?? "?"}`;
+}
+
+function formatBytes(n: number): string {
+  return n < 1024
+    ? `${n} B`
+    : n < 1048576
+      ? `${(n / 1024).toFixed(1)} KB`
+      : `${(n / 1048576).toFixed(1)} MB`;
 }

@@ -124,7 +124,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         agent,
         SLASH_COMMANDS.map((c) => c.name),
       );
-      return { agent, session };
+      return { agent, session, jobs: options.jobs };
     } catch (err) {
       await mcpServers?.close();
       session.close();
@@ -140,6 +140,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     ...(opts.quitting ? { quitting: opts.quitting } : {}),
   });
   let agent: Agent = first.agent;
+  let jobs = first.jobs;
 
   const backend: TuiBackend = {
     projectDir: opts.projectDir,
@@ -165,6 +166,8 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
           ...(s.title !== undefined ? { title: s.title } : {}),
           model: s.model,
         })),
+    jobs: () => jobs.list(),
+    killJob: (id) => jobs.kill(id),
     hookStats: () =>
       summarizeHookRuns(
         readHookAudit({ keelHome: opts.keelHome, sessionId: agent.sessionId }).records,
@@ -181,6 +184,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
           ...(resume === undefined ? { startSource: "clear" as const } : {}),
         });
         agent = next.agent;
+        jobs = next.jobs;
         model = nextModel;
         return { ok: true };
       } catch (err) {

@@ -65,6 +65,12 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     argsOptional: true,
   },
   { name: "thinking", description: "show the last turn's reasoning in full", argsOptional: true },
+  {
+    name: "jobs",
+    description: "background shell jobs; /jobs kill ID ends one",
+    usage: "[kill ID]",
+    argsOptional: true,
+  },
   ...SESSION_COMMANDS,
   { name: "exit", description: "end the session and quit", argsOptional: true },
 ];

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { runSlashCommand, type SlashIO } from "../../../src/cli/tui/commands.js";
 import { createPermissionBridge } from "../../../src/cli/tui/permission-bridge.js";
 import { reply, script } from "../../../src/sim/index.js";
 import {
@@ -135,4 +136,41 @@ it("keeps 'allow always' answers for the session through /model and a /resume ba
     close();
   }
   expect(asked).toEqual(["write_file a.txt", "write_file c.txt"]);
+});
+
+it("/jobs lists the session's background jobs and /jobs kill ends one", async () => {
+  const w = await start(
+    script(
+      reply().tool("shell", { command: "echo started; sleep 30", run_in_background: true }),
+      reply().text("running"),
+    ),
+  );
+  const permissions = createPermissionBridge();
+  permissions.subscribe((p) => p?.answer("allow_once"));
+  const { backend, close } = await backendFor(w, permissions);
+  const printed: string[] = [];
+  const notices: string[] = [];
+  const io = {
+    print: (b: { lines: string[] }) => printed.push(...b.lines),
+    notice: (_level: string, text: string) => notices.push(text),
+  } as unknown as SlashIO;
+  try {
+    await runSlashCommand({ name: "jobs", args: [] }, { backend, io });
+    expect(printed).toEqual(["none in this session"]);
+    await collect(backend.agent().runTurn("start a job"));
+    const [job] = backend.jobs?.() ?? [];
+    expect(job?.status).toEqual({ state: "running" });
+    printed.length = 0;
+    await runSlashCommand({ name: "jobs", args: [] }, { backend, io });
+    expect(printed.join("\n")).toMatch(
+      new RegExp(`${job?.id}\\s+running\\s+.*echo started; sleep 30`),
+    );
+    await runSlashCommand({ name: "jobs", args: ["kill", job?.id ?? ""] }, { backend, io });
+    expect(notices).toEqual([`job ${job?.id}: killed`]);
+    await runSlashCommand({ name: "jobs", args: ["kill", "nope"] }, { backend, io });
+    expect(notices[1]).toBe("no background job nope: see /jobs");
+    await collect(backend.agent().end("exit"));
+  } finally {
+    close();
+  }
 });

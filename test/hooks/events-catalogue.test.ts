@@ -7,8 +7,8 @@ import type { HookDefinition, HookRunRecord } from "../../src/hooks/types.js";
 import { neverFiringEvents } from "../../src/hooks/validate.js";
 
 describe("the event catalogue", () => {
-  it("has Claude Code's 30 events, each specified under its own name", () => {
-    expect(HOOK_EVENTS).toHaveLength(30);
+  it("has Claude Code 2.1.332's 34 events, each specified under its own name", () => {
+    expect(HOOK_EVENTS).toHaveLength(34);
     for (const e of HOOK_EVENTS) expect(EVENT_SPECS[e].name).toBe(e);
   });
 

@@ -52,6 +52,11 @@ export function claudeEnv(payload: AnyEventPayload, ctx: DialectContext): Record
     CLAUDECODE: "1",
     CLAUDE_CODE_ENTRYPOINT: ctx.session?.headless === false ? "cli" : "sdk-cli",
     CLAUDE_CODE_SESSION_ID: payload.session_id,
+    // Claude Code 2.1.332 gives every child these (read from its binary's child-env builder):
+    // the child marker, whether a person attends the session (TUI) and the agent's own pid.
+    CLAUDE_CODE_CHILD_SESSION: "1",
+    CLAUDE_CODE_SESSION_ATTENDED: ctx.session?.headless === false ? "1" : "0",
+    CLAUDE_PID: String(process.pid),
   };
   const file = ctx.session?.envFile;
   if (file && ENV_FILE_EVENTS.has(payload.hook_event_name)) env.CLAUDE_ENV_FILE = file;

@@ -2,34 +2,27 @@
  * The hook event catalogue (design §2.1): names, which events can gate the agent, what a
  * matcher filters on, default timeouts, and the typed Keel-native payload of each event.
  *
- * Every event is defined once, in event-table.ts; this file derives the names and payload types.
+ * Every event is defined once, in event-table.ts; this file derives the names, the facts
+ * (EVENT_SPECS) and the payload types.
  * Payloads here are always in Keel's terms (Keel tool names and input fields, absolute
  * `cwd`). Dialects translate them into their own agent's shape before a hook sees them.
  */
 import type { z } from "zod";
-import { type COMMON_PAYLOAD, EVENT_TABLE } from "./event-table.js";
+import { type COMMON_PAYLOAD, EVENT_TABLE, type MatcherField } from "./event-table.js";
+
+export {
+  COMMON_PAYLOAD,
+  defineEvent,
+  EVENT_TABLE,
+  type MatcherField,
+  type SampleContext,
+} from "./event-table.js";
 
 /** The name of a hook event. */
 export type HookEventName = keyof typeof EVENT_TABLE;
 
 /** Every event Keel knows (Claude Code's 30), in lifecycle order (the table's order). */
 export const HOOK_EVENTS = Object.keys(EVENT_TABLE) as readonly HookEventName[];
-
-/** The payload field a matcher is tested against, per event (null: matchers are ignored). */
-export type MatcherField =
-  | "tool_name"
-  | "prompt"
-  | "source"
-  | "trigger"
-  | "notification_type"
-  | "reason"
-  | "agent_type"
-  | "error"
-  | "load_reason"
-  | "command_name"
-  | "mcp_server_name"
-  | "file_name"
-  | null;
 
 /** Static facts about one event. */
 export interface EventSpec {
@@ -51,8 +44,25 @@ export interface EventSpec {
   readonly description: string;
 }
 
-export { EVENT_SPECS } from "./event-specs.js";
-export { COMMON_PAYLOAD, defineEvent, EVENT_TABLE, type SampleContext } from "./event-table.js";
+function specOf(name: HookEventName): EventSpec {
+  const def = EVENT_TABLE[name];
+  return {
+    name,
+    gating: def.gating,
+    blockContinues: def.blockContinues ?? false,
+    toolEvent: def.toolEvent ?? false,
+    matcherField: def.matcher,
+    matchMode: def.matchMode ?? "name",
+    firesInKeel: def.firesInKeel ?? true,
+    description: def.description,
+  };
+}
+
+/** The catalogue as the engine, the matcher and `keel hooks validate` read it: each event's
+ *  static facts, keyed by event name (derived from its entry in event-table.ts). */
+export const EVENT_SPECS = Object.fromEntries(
+  HOOK_EVENTS.map((name) => [name, specOf(name)]),
+) as Readonly<Record<HookEventName, EventSpec>>;
 
 /** Whether `name` is a known event (case-sensitive, as in every dialect). */
 export function isHookEventName(name: string): name is HookEventName {
@@ -81,14 +91,14 @@ export const KILL_GRACE_MS = 500;
 export const MAX_STOP_BLOCKS_IN_A_ROW = 8;
 
 /** Fields every payload carries. */
-export type CommonPayload = z.infer<typeof COMMON_PAYLOAD>;
+export type CommonPayload = z.infer<ReturnType<typeof COMMON_PAYLOAD>>;
 
 /** A JSON object as tools take it. */
 export type ToolInput = Record<string, unknown>;
 
 /** Payload fields per event, in Keel's terms (inferred from each event's zod object). */
 export type EventPayloadFields = {
-  [E in HookEventName]: z.infer<(typeof EVENT_TABLE)[E]["payload"]>;
+  [E in HookEventName]: z.infer<ReturnType<(typeof EVENT_TABLE)[E]["payload"]>>;
 };
 
 /** TaskCreated / TaskCompleted fields (Claude Code agent teams). */

@@ -27,7 +27,7 @@ function describeField(name: string, schema: z.ZodType): string {
 
 function fieldsTable(): string {
   const rows = HOOK_EVENTS.filter((e) => EVENT_TABLE[e].firesInKeel !== false).map((e) => {
-    const shape = EVENT_TABLE[e].payload.shape as Record<string, z.ZodType>;
+    const shape = EVENT_TABLE[e].payload().shape as Record<string, z.ZodType>;
     const fields = Object.entries(shape).map(([k, v]) => describeField(k, v));
     return `| \`${e}\` | ${fields.join(", ")} |`;
   });
@@ -35,7 +35,7 @@ function fieldsTable(): string {
 }
 
 function samplesTable(): string {
-  const common = new Set(Object.keys(COMMON_PAYLOAD.shape));
+  const common = new Set(Object.keys(COMMON_PAYLOAD().shape));
   const rows = HOOK_EVENTS.filter((e) => EVENT_TABLE[e].firesInKeel !== false).map((e) => {
     const payload = buildTestPayload({
       event: e,

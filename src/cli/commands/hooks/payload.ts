@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { lazy } from "../../../base/index.js";
 import {
   COMMON_PAYLOAD,
   type CommonPayload,
@@ -37,8 +38,10 @@ export interface TestPayloadOptions {
  *  definition states its own sample). */
 export const DEFAULT_TOOL_INPUTS: Readonly<Record<string, ToolInput>> = BUILTIN_TOOL_SAMPLES;
 
-const toolInput = z.record(z.string(), z.unknown());
-const COMMON_KEYS = new Set(Object.keys(COMMON_PAYLOAD.shape));
+// Built on first use: this module sits in the same bundle as `keel hooks list`, which must not
+// load zod (test/cli/lazy-start.test.ts).
+const toolInput = lazy(() => z.record(z.string(), z.unknown()));
+const commonKeys = lazy(() => new Set(Object.keys(COMMON_PAYLOAD().shape)));
 
 /** Parses the event name, or explains which names are valid. */
 export function parseEventName(name: string): HookEventName {
@@ -56,7 +59,7 @@ function parseJsonObject(text: string, flag: string): Record<string, unknown> {
     const why = err instanceof Error ? err.message : String(err);
     throw new UserError(`${flag} is not valid JSON: ${why}`);
   }
-  const parsed = toolInput.safeParse(value);
+  const parsed = toolInput().safeParse(value);
   if (!parsed.success)
     throw new UserError(`${flag} must be a JSON object, like '{"command":"ls"}'`);
   return parsed.data;
@@ -118,17 +121,17 @@ export function buildTestPayload(opts: TestPayloadOptions): EventPayload {
   const event = parseEventName(opts.event);
   checkFlags(event, opts);
   const overrides = opts.payload !== undefined ? parseJsonObject(opts.payload, "--payload") : {};
-  const common = COMMON_PAYLOAD.safeParse({
+  const common = COMMON_PAYLOAD().safeParse({
     session_id: "hooks-test",
     transcript_path: join(opts.keelHome, "sessions", "hooks-test.jsonl"),
     cwd: opts.projectDir,
     permission_mode: "default",
-    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => COMMON_KEYS.has(k))),
+    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => commonKeys().has(k))),
   });
   if (!common.success) throw new UserError(`--payload: ${describeIssue(common.error)}`);
-  const fields = EVENT_TABLE[event].payload.safeParse({
+  const fields = EVENT_TABLE[event].payload().safeParse({
     ...defaultFields(event, opts),
-    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => !COMMON_KEYS.has(k))),
+    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => !commonKeys().has(k))),
   });
   if (!fields.success) throw new UserError(`${event} payload: ${describeIssue(fields.error)}`);
   // The table is keyed by event: the fields parsed by event's own schema are event's fields.

@@ -134,8 +134,8 @@ export const EVENT_TABLE = {
   Setup: defineEvent({
     gating: false,
     matcher: "trigger",
-    firesInKeel: false,
-    description: "Repository set-up (trigger: init, maintenance).",
+    description:
+      "Repository set-up, before SessionStart (`keel run --init` / `--maintenance`; trigger: init, maintenance).",
     payload: () => z.strictObject({ trigger: z.enum(["init", "maintenance"]) }),
     sample: () => ({ trigger: "init" as const }),
   }),

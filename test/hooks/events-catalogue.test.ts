@@ -34,6 +34,9 @@ describe("the event catalogue", () => {
       hook("TeammateIdle", "/p/a.json"),
       hook("WorktreeCreate", "/p/a.json"),
       hook("PreToolUse", "/p/a.json"),
+      // Setup and FileChanged fire (keel run --init / --maintenance, the file watcher).
+      hook("Setup", "/p/a.json"),
+      hook("FileChanged", "/p/a.json"),
     ]);
     expect(problems.map((p) => p.message)).toEqual([
       expect.stringMatching(/^TeammateIdle never fires in Keel/),

@@ -12,8 +12,13 @@ import type { DialectContext, ExitTable, ShapedTool } from "../types.js";
 /** Events whose payload carries no permission_mode in Claude Code. */
 const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(["SessionStart", "SessionEnd"]);
 
-/** Events whose hooks get CLAUDE_ENV_FILE (the ones of them Keel fires). */
-const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set(["SessionStart"]);
+/** Events whose hooks get CLAUDE_ENV_FILE: Claude Code 2.1.332's four (docs/hooks.md). */
+const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "SessionStart",
+  "Setup",
+  "CwdChanged",
+  "FileChanged",
+]);
 
 /** The stdin object of a Claude Code hook. */
 export function claudeStdinObject(

@@ -115,6 +115,18 @@ export const CASES: CompatCase[] = [
     deliberate: PROMPT_BLOCK_EXIT,
   },
   {
+    name: "UserPromptSubmit continue:false",
+    prompt: "hello",
+    hooks: [
+      {
+        id: "ups",
+        event: "UserPromptSubmit",
+        answer: json({ continue: false, stopReason: "not today" }),
+      },
+    ],
+    turns: [done],
+  },
+  {
     name: "PreToolUse allow",
     prompt: "run it",
     hooks: [
@@ -210,6 +222,10 @@ export const CASES: CompatCase[] = [
       { id: "post", event: "PostToolUse", matcher: "Bash" },
     ],
     turns: [bash("echo ran > out.txt"), done],
+    deliberate: {
+      why: "a rewritten input is decided again: PreToolUse fires again on it (docs/security.md)",
+      allows: ["hooks fired"],
+    },
   },
   {
     name: "PreToolUse additionalContext",

@@ -1,7 +1,8 @@
 /**
  * `npm run compat:claude`: the differential test against the real Claude Code. Installs it into
  * the peer cache, runs every case of cases.ts through it and through Keel, prints one line per
- * case (`same` / `deliberate (…)` / `differs: …`). `--only` and `--dump` as in table.ts.
+ * case (`same` / `deliberate (…)` / `differs: …`). `--only`, `--dump` and `--latest` (the
+ * registry's current release, with the drift against the pinned one) as in table.ts.
  */
 import { CASES } from "./cases.js";
 import { DELIBERATE_FIELDS } from "./compare.js";

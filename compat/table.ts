@@ -2,6 +2,8 @@
  * The driver both differential tests share: install the peer, run each case through it and
  * through Keel, print one line per case and the totals. `--only <text>` runs the cases whose name
  * contains the text; `--dump <text>` also prints both raw observations of those cases.
+ * `--latest` runs the registry's current release of the peer too: Keel is compared against it,
+ * and a second table prints the drift — what differs between the pinned and the latest peer runs.
  */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -56,35 +58,42 @@ async function main(table: CompatTable, argv: string[]): Promise<number> {
   };
   const dump = flag("--dump");
   const only = flag("--only") ?? dump;
+  const latest = argv.includes("--latest");
   const started = Date.now();
-  const peer = JSON.parse(
-    execFileSync(process.execPath, [INSTALLER, table.peer, "--json"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    }),
-  ) as PeerCommand & { version: string };
+  const pinned = installPeer(table.peer);
+  const peer = latest ? installPeer(table.peer, "latest") : pinned;
   const cases = table.cases.filter((c) => only === undefined || c.name.includes(only));
   process.stdout.write(`${table.title} ${peer.version} vs Keel, ${cases.length} cases\n\n`);
+  const compareOpts = {
+    modelView: table.modelView ?? "all",
+    ...(table.opaqueNested ? { opaqueNested: table.opaqueNested } : {}),
+    ...(table.deliberateEnv ? { ignoreEnv: Object.keys(table.deliberateEnv) } : {}),
+  };
   const results = await mapLimit(cases, table.concurrency ?? 1, async (c) => {
-    const [ref, keel] = await Promise.all([table.runPeer(c, peer), table.runKeel(c)]);
-    const diffs = compareObservations(ref, keel, {
-      modelView: table.modelView ?? "all",
-      ...(table.opaqueNested ? { opaqueNested: table.opaqueNested } : {}),
-      ...(table.deliberateEnv ? { ignoreEnv: Object.keys(table.deliberateEnv) } : {}),
-    });
-    return { c, ref, keel, diffs };
+    const [ref, keel, old] = await Promise.all([
+      table.runPeer(c, peer),
+      table.runKeel(c),
+      latest && pinned.version !== peer.version ? table.runPeer(c, pinned) : undefined,
+    ]);
+    const diffs = compareObservations(ref, keel, compareOpts);
+    // Drift: the pinned peer as the reference, the latest as the one compared (env both ways).
+    const drift = old ? compareObservations(old, ref, compareOpts) : [];
+    return { c, ref, keel, diffs, drift };
   });
   const width = Math.max(...cases.map((c) => c.name.length));
   let differing = 0;
+  let deliberate = 0;
   for (const { c, ref, keel, diffs } of results) {
     const line = verdictLine(c, diffs);
     if (line.startsWith("differs")) differing++;
+    if (line.startsWith("deliberate")) deliberate++;
     process.stdout.write(`${c.name.padEnd(width)}  ${line}\n`);
     if (dump !== undefined) {
       process.stdout.write(`--- ${table.peer}\n${JSON.stringify(ref, null, 1)}\n`);
       process.stdout.write(`--- keel\n${JSON.stringify(keel, null, 1)}\n`);
     }
   }
+  if (latest && pinned.version !== peer.version) printDrift(results, width, pinned, peer);
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const footer = [
     ...(table.footer ?? []),
@@ -92,9 +101,42 @@ async function main(table: CompatTable, argv: string[]): Promise<number> {
   ];
   if (footer.length) process.stdout.write(`\n${footer.join("\n")}\n`);
   process.stdout.write(
-    `\n${cases.length - differing}/${cases.length} same or deliberate, ${differing} differ (${secs} s)\n`,
+    `\n${cases.length - differing - deliberate} same, ${deliberate} deliberate, ${differing} differ (${table.title} ${peer.version}, ${secs} s)\n`,
   );
   return differing === 0 ? 0 : 1;
+}
+
+/** Installs (or finds in the cache) the peer at its pinned version, or the registry's latest. */
+function installPeer(
+  name: CompatTable["peer"],
+  version?: "latest",
+): PeerCommand & { version: string } {
+  const args = [INSTALLER, name, "--json", ...(version ? ["--version", version] : [])];
+  return JSON.parse(
+    execFileSync(process.execPath, args, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  ) as PeerCommand & { version: string };
+}
+
+/** The peer against itself: what the new release changed that hooks or the model observe. */
+function printDrift(
+  results: readonly { c: CompatCase; drift: string[] }[],
+  width: number,
+  pinned: { version: string },
+  latest: { version: string },
+): void {
+  process.stdout.write(
+    `\nDrift: ${pinned.version} → ${latest.version} (the peer against itself)\n\n`,
+  );
+  let moved = 0;
+  for (const { c, drift } of results) {
+    if (drift.length > 0) moved++;
+    const line = drift.length === 0 ? "unchanged" : `changed: ${drift.join("; ")}`;
+    process.stdout.write(`${c.name.padEnd(width)}  ${line}\n`);
+  }
+  process.stdout.write(`\n${moved}/${results.length} cases changed between the two releases\n`);
 }
 
 async function mapLimit<T, R>(

@@ -3,7 +3,10 @@
 // and prints the command that runs it. Used by the differential tests (`npm run compat:*`) and by
 // bench/peers, so Keel is measured against the real binaries without depending on them.
 //
-//   node scripts/install-peer.mjs claude|reasonix|gemini|qwen|codex [--version V] [--json]
+//   node scripts/install-peer.mjs claude|reasonix|gemini|qwen|codex [--version V|latest] [--json]
+//
+// `--version latest` asks the registry (`npm view <pkg> version`) for its current release, so the
+// compat runs can measure drift between the pinned version and what users install today.
 //
 // Each package@version gets its own folder under $KEEL_PEERS_DIR (default ~/.cache/keel-peers):
 // `npm install --no-save` into a shared prefix would prune the others. The native agents ship their
@@ -58,6 +61,13 @@ export function peersDir() {
   return process.env.KEEL_PEERS_DIR || join(homedir(), ".cache", "keel-peers");
 }
 
+/** The registry's current release of peer `name` (its `latest` dist-tag). */
+export function latestVersion(name) {
+  const peer = PEERS[name];
+  if (!peer) throw new Error(`unknown peer "${name}" (known: ${Object.keys(PEERS).join(", ")})`);
+  return execFileSync("npm", ["view", peer.pkg, "version"], { encoding: "utf8" }).trim();
+}
+
 /**
  * Installs `name` (a key of PEERS) if it is not cached yet and returns how to run it:
  * `{ name, version, command, args }` — spawn `command` with `args` followed by the peer's own arguments.
@@ -65,7 +75,7 @@ export function peersDir() {
 export function installPeer(name, { version, quiet = false } = {}) {
   const peer = PEERS[name];
   if (!peer) throw new Error(`unknown peer "${name}" (known: ${Object.keys(PEERS).join(", ")})`);
-  const v = version ?? peer.version;
+  const v = version === "latest" ? latestVersion(name) : (version ?? peer.version);
   const dir = join(peersDir(), `${name}@${v}`);
   const { file, node } = peer.entry();
   const entry = join(dir, file);

@@ -376,6 +376,16 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     if (started) return;
     started = true;
     const startSource = opts.startSource ?? (resumed ? "resume" : "startup");
+    if (opts.setupTrigger !== undefined) {
+      const setup = yield* fireHook(
+        engine,
+        info,
+        "Setup",
+        { trigger: opts.setupTrigger },
+        o.signal,
+      );
+      core.addPending("Setup", contextForModel(setup));
+    }
     const decision = yield* fireHook(
       engine,
       info,

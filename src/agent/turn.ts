@@ -64,7 +64,8 @@ export async function* runTurn(
   }
   if (!submit.continue) {
     yield { type: "notice", level: "warn", text: submit.stopReason ?? "Stopped by a hook." };
-    yield end("hook_stop");
+    // Claude Code's result words (2.1.332, measured by compat:claude): the run says why it stopped.
+    yield end("hook_stop", `Operation stopped by hook: ${submit.stopReason ?? ""}`.trimEnd());
     return;
   }
   // Claude Code's `sessionTitle`: the session is listed under it (`keel sessions`, /resume).

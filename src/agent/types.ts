@@ -111,6 +111,11 @@ export interface AgentOptions {
    */
   startSource?: "startup" | "resume" | "clear" | "compact";
   /**
+   * Claude Code's `--init` / `--maintenance`: Setup hooks run with this trigger when the session
+   * starts, before SessionStart (as Claude Code fires them). Unset: Setup does not fire.
+   */
+  setupTrigger?: "init" | "maintenance";
+  /**
    * Where the session is stored: a port (e.g. from `openAgentSession`), or undefined for an
    * in-memory session that persists nothing.
    */

@@ -5,7 +5,7 @@
  * aggregate.ts.
  */
 
-import { EVENT_SPECS } from "./event-specs.js";
+import { EVENT_SPECS } from "./events.js";
 import type { HandlerResult } from "./handlers/types.js";
 import { parseHookOutput } from "./output.js";
 import { blockOrFeedback, type DecideContext, type RunVerdict, verdict } from "./verdict.js";

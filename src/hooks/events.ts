@@ -2,62 +2,27 @@
  * The hook event catalogue (design §2.1): names, which events can gate the agent, what a
  * matcher filters on, default timeouts, and the typed Keel-native payload of each event.
  *
+ * Every event is defined once, in event-table.ts; this file derives the names, the facts
+ * (EVENT_SPECS) and the payload types.
  * Payloads here are always in Keel's terms (Keel tool names and input fields, absolute
  * `cwd`). Dialects translate them into their own agent's shape before a hook sees them.
  */
+import type { z } from "zod";
+import { type COMMON_PAYLOAD, EVENT_TABLE, type MatcherField } from "./event-table.js";
 
-/** Every event Keel knows (Claude Code's 30), in lifecycle order. */
-export const HOOK_EVENTS = [
-  "Setup",
-  "SessionStart",
-  "InstructionsLoaded",
-  "UserPromptSubmit",
-  "UserPromptExpansion",
-  "PreToolUse",
-  "PermissionRequest",
-  "PermissionDenied",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PostToolBatch",
-  "Stop",
-  "StopFailure",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "PostCompact",
-  "Notification",
-  "ConfigChange",
-  "CwdChanged",
-  "FileChanged",
-  "Elicitation",
-  "ElicitationResult",
-  "WorktreeCreate",
-  "WorktreeRemove",
-  "TaskCreated",
-  "TaskCompleted",
-  "TeammateIdle",
-  "MessageDisplay",
-  "SessionEnd",
-] as const;
+export {
+  COMMON_PAYLOAD,
+  defineEvent,
+  EVENT_TABLE,
+  type MatcherField,
+  type SampleContext,
+} from "./event-table.js";
 
 /** The name of a hook event. */
-export type HookEventName = (typeof HOOK_EVENTS)[number];
+export type HookEventName = keyof typeof EVENT_TABLE;
 
-/** The payload field a matcher is tested against, per event (null: matchers are ignored). */
-export type MatcherField =
-  | "tool_name"
-  | "prompt"
-  | "source"
-  | "trigger"
-  | "notification_type"
-  | "reason"
-  | "agent_type"
-  | "error"
-  | "load_reason"
-  | "command_name"
-  | "mcp_server_name"
-  | "file_name"
-  | null;
+/** Every event Keel knows (Claude Code's 30), in lifecycle order (the table's order). */
+export const HOOK_EVENTS = Object.keys(EVENT_TABLE) as readonly HookEventName[];
 
 /** Static facts about one event. */
 export interface EventSpec {
@@ -79,7 +44,25 @@ export interface EventSpec {
   readonly description: string;
 }
 
-export { EVENT_SPECS } from "./event-specs.js";
+function specOf(name: HookEventName): EventSpec {
+  const def = EVENT_TABLE[name];
+  return {
+    name,
+    gating: def.gating,
+    blockContinues: def.blockContinues ?? false,
+    toolEvent: def.toolEvent ?? false,
+    matcherField: def.matcher,
+    matchMode: def.matchMode ?? "name",
+    firesInKeel: def.firesInKeel ?? true,
+    description: def.description,
+  };
+}
+
+/** The catalogue as the engine, the matcher and `keel hooks validate` read it: each event's
+ *  static facts, keyed by event name (derived from its entry in event-table.ts). */
+export const EVENT_SPECS = Object.fromEntries(
+  HOOK_EVENTS.map((name) => [name, specOf(name)]),
+) as Readonly<Record<HookEventName, EventSpec>>;
 
 /** Whether `name` is a known event (case-sensitive, as in every dialect). */
 export function isHookEventName(name: string): name is HookEventName {
@@ -108,128 +91,18 @@ export const KILL_GRACE_MS = 500;
 export const MAX_STOP_BLOCKS_IN_A_ROW = 8;
 
 /** Fields every payload carries. */
-export interface CommonPayload {
-  session_id: string;
-  transcript_path: string;
-  /** Absolute working directory of the session (the project root). */
-  cwd: string;
-  permission_mode: "default" | "acceptEdits" | "plan" | "bypassPermissions";
-}
+export type CommonPayload = z.infer<ReturnType<typeof COMMON_PAYLOAD>>;
 
 /** A JSON object as tools take it. */
 export type ToolInput = Record<string, unknown>;
 
-/** Payload fields per event, in Keel's terms. */
-export interface EventPayloadFields {
-  SessionStart: { source: "startup" | "resume" | "clear" | "compact" };
-  UserPromptSubmit: { prompt: string };
-  PreToolUse: { tool_name: string; tool_input: ToolInput; tool_use_id: string };
-  PermissionRequest: { tool_name: string; tool_input: ToolInput; tool_use_id: string };
-  PostToolUse: {
-    tool_name: string;
-    tool_input: ToolInput;
-    tool_use_id: string;
-    /** What the tool returned: the text the model will see plus structured details. */
-    tool_response: unknown;
-    duration_ms?: number;
-  };
-  PostToolUseFailure: {
-    tool_name: string;
-    tool_input: ToolInput;
-    tool_use_id: string;
-    error: string;
-    is_interrupt?: boolean;
-    duration_ms?: number;
-  };
-  Stop: { stop_hook_active: boolean; last_assistant_message: string };
-  SubagentStart: { agent_id: string; agent_type: string };
-  SubagentStop: {
-    agent_id: string;
-    agent_type: string;
-    stop_hook_active: boolean;
-    last_assistant_message: string;
-  };
-  PreCompact: { trigger: "manual" | "auto"; custom_instructions: string };
-  PostCompact: { trigger: "manual" | "auto" };
-  Notification: {
-    message: string;
-    notification_type: "permission_prompt" | "idle_prompt" | string;
-  };
-  SessionEnd: { reason: "exit" | "clear" | "logout" | "other" };
-  Setup: { trigger: "init" | "maintenance" };
-  InstructionsLoaded: {
-    file_path: string;
-    memory_type: "User" | "Project" | "Local" | "Managed";
-    load_reason: "session_start" | "nested_traversal" | "path_glob_match" | "include" | "compact";
-    globs?: string[];
-    trigger_file_path?: string;
-    parent_file_path?: string;
-  };
-  UserPromptExpansion: {
-    expansion_type?: "slash_command" | "mcp_prompt";
-    command_name: string;
-    command_args: string;
-    command_source: string;
-    prompt: string;
-  };
-  PermissionDenied: {
-    tool_name: string;
-    tool_input: ToolInput;
-    tool_use_id: string;
-    reason: string;
-  };
-  PostToolBatch: {
-    tool_calls: {
-      tool_name: string;
-      tool_input: ToolInput;
-      tool_use_id: string;
-      tool_response: unknown;
-    }[];
-  };
-  StopFailure: { error: string; error_details?: string; last_assistant_message?: string };
-  ConfigChange: {
-    source: "user_settings" | "project_settings" | "local_settings" | "policy_settings" | "skills";
-    file_path: string;
-  };
-  CwdChanged: { old_cwd: string; new_cwd: string };
-  FileChanged: { file_path: string; event: "change" | "add" | "unlink" };
-  Elicitation: {
-    mcp_server_name: string;
-    message: string;
-    mode?: string;
-    url?: string;
-    elicitation_id?: string;
-    requested_schema?: unknown;
-  };
-  ElicitationResult: {
-    mcp_server_name: string;
-    elicitation_id?: string;
-    mode?: string;
-    action: "accept" | "decline" | "cancel";
-    content?: unknown;
-  };
-  WorktreeCreate: { name: string };
-  WorktreeRemove: { worktree_path: string };
-  TaskCreated: TaskFields;
-  TaskCompleted: TaskFields;
-  TeammateIdle: { teammate_name: string; team_name: string };
-  MessageDisplay: {
-    turn_id: string;
-    message_id: string;
-    index: number;
-    final: boolean;
-    delta: string;
-  };
-}
+/** Payload fields per event, in Keel's terms (inferred from each event's zod object). */
+export type EventPayloadFields = {
+  [E in HookEventName]: z.infer<ReturnType<(typeof EVENT_TABLE)[E]["payload"]>>;
+};
 
 /** TaskCreated / TaskCompleted fields (Claude Code agent teams). */
-export interface TaskFields {
-  task_id: string;
-  task_subject: string;
-  task_description: string;
-  teammate_name?: string;
-  team_name?: string;
-}
+export type TaskFields = EventPayloadFields["TaskCreated"];
 
 /** The full Keel-native payload of event E, as written to a native hook's stdin. */
 export type EventPayload<E extends HookEventName = HookEventName> = CommonPayload & {

@@ -1,4 +1,5 @@
 /** Building Keel-native payloads (for `keel hooks test` and the agent). */
+import { EVENT_TABLE } from "./event-table.js";
 import type { EventPayload, HookEventName, ToolInput } from "./events.js";
 
 /** What a synthetic payload is built from; unset fields get neutral defaults. */
@@ -49,7 +50,9 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
     tool_input: o.input ?? {},
     tool_use_id: o.toolUseId ?? "toolu_test",
   };
-  const fields: Record<HookEventName, Record<string, unknown>> = {
+  // Neutral defaults for the events the engine's tests build; any other event gets its sample
+  // from the event table (event-table.ts).
+  const fields: Partial<Record<HookEventName, Record<string, unknown>>> = {
     SessionStart: { source: o.source ?? "startup" },
     InstructionsLoaded: {
       file_path: `${o.projectDir}/AGENTS.md`,
@@ -105,5 +108,14 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
     MessageDisplay: { turn_id: "", message_id: "", index: 0, final: true, delta: "" },
   };
   // The table is keyed by event, so the fields always belong to the event asked for.
-  return { ...common, ...fields[event] };
+  const own =
+    fields[event] ??
+    EVENT_TABLE[event].sample({
+      projectDir: o.projectDir,
+      tool: o.tool ?? "shell",
+      toolInput: o.input ?? {},
+      toolResponse: o.toolResponse ?? "",
+      prompt: o.prompt ?? "",
+    });
+  return { ...common, ...own };
 }

@@ -7,10 +7,40 @@
 import type { CommonPayload, EventPayload, HookEventName, ToolInput } from "./events.js";
 import type { HookToolDescriptor } from "./tool-descriptor.js";
 
-/** The configuration formats Keel reads hooks from (derived from the dialect registry). */
-export type { DialectName } from "./dialects/index.js";
+/** The configuration formats Keel reads hooks from (the registry gives each its dialect). */
+export type { DialectName } from "./dialects/names.js";
 
-import type { DialectName, DialectSessionFacts } from "./dialects/index.js";
+import type { DialectName } from "./dialects/names.js";
+
+/** Session facts some dialects' agents expose to hooks. */
+export interface DialectSessionFacts {
+  /** No one can answer a prompt (`keel run`): Claude's `-p` (entrypoint `sdk-cli`). */
+  headless?: boolean;
+  /** A file SessionStart hooks append `export` lines to (CLAUDE_ENV_FILE). */
+  envFile?: string;
+  /** A transcript in a dialect's own format, by dialect name (payload `transcript_path`). */
+  transcriptPaths?: Readonly<Record<string, string>>;
+}
+
+/** A compatibility format a Keel settings file can switch off (a dialect with `compatSwitch`). */
+export type CompatFormat = string;
+
+/** Settings the engine honours, merged over the keel files (later files win at each level). */
+export interface HookSettings {
+  /** Switched by user-level Keel settings: whether any file of the format is read. */
+  userCompat: Record<CompatFormat, boolean>;
+  /** Switched by project-level Keel settings: whether the project's files of the format are read. */
+  projectCompat: Record<CompatFormat, boolean>;
+  /** cagent files named by user-level settings, and by project-level settings. */
+  cagent: { user: string[]; project: string[] };
+  /** From user-level settings only: http hooks may reach private networks. */
+  allowPrivateNetworks: boolean;
+  /** `hooksOnError`: what a gating command hook that cannot start means when its handler does
+   *  not say. "block" from any Keel settings file wins: it only ever makes hooks stricter. */
+  hooksOnError: "block" | "allow";
+  /** The managed file that says `"allowManagedHooksOnly": true`, or null. */
+  managedHooksOnly: string | null;
+}
 
 /** Where a hook file lives: user-level files are trusted; project files need trust. */
 export type SourceScope = "user" | "project" | "local";

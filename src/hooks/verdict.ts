@@ -2,10 +2,29 @@
  * The pieces every exit-code table builds its verdicts from: the verdict of one run, what a
  * block means on a gating or an observing event, and the verdict of valid JSON output.
  */
-import type { ExitTable } from "./dialects/types.js";
 import type { HookEventName, ToolInput } from "./events.js";
-import type { HookOutput } from "./output.js";
+import type { HookOutput, ParsedOutput } from "./output.js";
 import type { HookOutcome } from "./types.js";
+
+/** What one command run ended with, for the exit-code table. */
+export interface ExitFacts {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** Stdout read as hook JSON (kind "none" when the dialect does not parse JSON). */
+  parsed: ParsedOutput;
+}
+
+/** A dialect's exit-code table: which events it lets a hook block, and what an exit means. */
+export interface ExitTable {
+  /** A short name for messages and tests. */
+  readonly name: string;
+  /** Whether a hook of this dialect can block `event`. */
+  gating(event: HookEventName): boolean;
+  /** The verdict of a finished command (not timed out, not cancelled, started). */
+  decide(ctx: DecideContext, run: ExitFacts): RunVerdict;
+}
 
 /** A decision one run expressed (null: none). */
 export type RunDecisionKind = "allow" | "ask" | "deny" | "block";

@@ -1,7 +1,7 @@
 /**
  * No import circle in the agent (issue 25): a file's dependencies can be read before the file,
  * and a change to one part cannot loop back into itself. Type-only imports count. Nothing is
- * allow-listed; a new circle fails here with its files. (src/hooks/ has two open circles, below.)
+ * allow-listed; a new circle fails here with its files.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -94,11 +94,7 @@ describe("no import circles", () => {
     expect(cyclesOf(graphOf(["agent"]))).toEqual([]);
   });
 
-  // Open: hooks/types.ts takes DialectName from the dialect registry (dialects/index.ts), whose
-  // dialects import hooks/types.ts back (35 files in one circle), and events.ts re-exports
-  // EVENT_SPECS from event-specs.ts, which takes its types from events.ts. The branches that
-  // reshape events (defineEvent) and dialects own those files; enable this when they land.
-  it.skip("src/hooks/ imports in one direction only", () => {
+  it("src/hooks/ imports in one direction only", () => {
     expect(cyclesOf(graphOf(["hooks"]))).toEqual([]);
   });
 

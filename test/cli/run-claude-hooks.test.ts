@@ -86,13 +86,16 @@ describe("keel run: Claude Code hooks as Claude Code runs them", () => {
     const hook = recorder(
       world,
       "fail",
-      `echo "$CLAUDECODE $CLAUDE_CODE_ENTRYPOINT $CLAUDE_CODE_SESSION_ID" > "${envLog}"`,
+      `echo "$CLAUDECODE $CLAUDE_CODE_ENTRYPOINT $CLAUDE_CODE_SESSION_ID $CLAUDE_CODE_CHILD_SESSION $CLAUDE_CODE_SESSION_ATTENDED $CLAUDE_PID" > "${envLog}"`,
     );
     writeClaudeSettings(world, { PostToolUseFailure: [commandHook(hook, "Bash")] });
     await keel(world, ["run", "go", "--yes"]);
     const [failure] = recorded(world, "fail");
     expect(failure?.error).toBe("Exit code 3\noops");
-    expect(readFileSync(envLog, "utf8").trim()).toBe(`1 sdk-cli ${failure?.session_id}`);
+    // Claude Code 2.1.332's variables: a child of the session, not attended headless, the agent's pid.
+    expect(readFileSync(envLog, "utf8").trim()).toBe(
+      `1 sdk-cli ${failure?.session_id} 1 0 ${process.pid}`,
+    );
   });
 
   it("SessionStart exports in CLAUDE_ENV_FILE reach later shell calls; no permission_mode there", async () => {
@@ -156,5 +159,38 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"b
     const second = world.sim.requests[2]?.messages.at(-1)?.content;
     // Exit 2 ignores the JSON allow on stdout, as Claude Code does; the message is stderr.
     expect(second).toBe(`PreToolUse:shell hook error: [${hook}]: no rm\n`);
+  });
+
+  it("a JSON deny reads as Claude 2.1.332's hook error; continue:false on the prompt says why", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo ran" }), reply().text("ok")),
+    );
+    const deny = hookScript(
+      world,
+      "deny.sh",
+      `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not this one"}}'`,
+    );
+    writeClaudeSettings(world, { PreToolUse: [commandHook(deny, "Bash")] });
+    await keel(world, ["run", "go", "--mode", "bypassPermissions"]);
+    const result = world.sim.requests[1]?.messages.at(-1)?.content;
+    expect(result).toBe("PreToolUse:shell hook error: not this one");
+
+    const stopped = await newWorld(script(reply().text("never asked")));
+    const stop = hookScript(
+      stopped,
+      "stop.sh",
+      `echo '{"continue":false,"stopReason":"not today"}'`,
+    );
+    writeClaudeSettings(stopped, { UserPromptSubmit: [commandHook(stop)] });
+    const run = await keel(stopped, [
+      "run",
+      "hello",
+      "--mode",
+      "bypassPermissions",
+      "--output-format",
+      "json",
+    ]);
+    expect(JSON.parse(run.stdout).result).toBe("Operation stopped by hook: not today");
+    expect(stopped.sim.requests).toHaveLength(0);
   });
 });

@@ -277,7 +277,15 @@ describe("malformed sources", () => {
   it("unknown events are problems", async () => {
     w.json("project/.keel/settings.json", { hooks: { PreToolUs: [{ hooks: [cmd("x")] }] } });
     w.json("project/.claude/settings.json", {
-      hooks: { TeammateNap: [{ hooks: [cmd("x")] }], TeammateIdle: [{ hooks: [cmd("y")] }] },
+      hooks: {
+        TeammateNap: [{ hooks: [cmd("x")] }],
+        TeammateIdle: [{ hooks: [cmd("y")] }],
+        // Events Claude Code added by 2.1.332: known (never fired), so no "unknown event".
+        DirectoryAdded: [{ hooks: [cmd("z")] }],
+        PreModelSwitch: [{ hooks: [cmd("z")] }],
+        PostModelSwitch: [{ hooks: [cmd("z")] }],
+        PreSkillShellCommand: [{ hooks: [cmd("z")] }],
+      },
     });
     const { problems, hooks } = await load();
     // TeammateIdle is a Claude Code event Keel knows but never fires: no problem at load
@@ -290,7 +298,13 @@ describe("malformed sources", () => {
       ],
       ["warning", "hooks.TeammateNap", 'unknown hook event "TeammateNap"; these hooks never run'],
     ]);
-    expect(hooks.map((h) => h.event)).toEqual(["TeammateIdle"]);
+    expect(hooks.map((h) => h.event).sort()).toEqual([
+      "DirectoryAdded",
+      "PostModelSwitch",
+      "PreModelSwitch",
+      "PreSkillShellCommand",
+      "TeammateIdle",
+    ]);
   });
 
   it("a malformed matcher is reported where the matcher is written, for every handler of its group", async () => {

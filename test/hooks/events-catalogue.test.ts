@@ -7,8 +7,8 @@ import type { HookDefinition, HookRunRecord } from "../../src/hooks/types.js";
 import { neverFiringEvents } from "../../src/hooks/validate.js";
 
 describe("the event catalogue", () => {
-  it("has Claude Code's 30 events, each specified under its own name", () => {
-    expect(HOOK_EVENTS).toHaveLength(30);
+  it("has Claude Code 2.1.332's 34 events, each specified under its own name", () => {
+    expect(HOOK_EVENTS).toHaveLength(34);
     for (const e of HOOK_EVENTS) expect(EVENT_SPECS[e].name).toBe(e);
   });
 
@@ -34,6 +34,9 @@ describe("the event catalogue", () => {
       hook("TeammateIdle", "/p/a.json"),
       hook("WorktreeCreate", "/p/a.json"),
       hook("PreToolUse", "/p/a.json"),
+      // Setup and FileChanged fire (keel run --init / --maintenance, the file watcher).
+      hook("Setup", "/p/a.json"),
+      hook("FileChanged", "/p/a.json"),
     ]);
     expect(problems.map((p) => p.message)).toEqual([
       expect.stringMatching(/^TeammateIdle never fires in Keel/),

@@ -54,6 +54,8 @@ const optionsSchema = z.object({
   mode: z.enum(PERMISSION_MODES).optional(),
   cwd: z.string().optional(),
   harvest: z.boolean().default(false),
+  init: z.boolean().default(false),
+  maintenance: z.boolean().default(false),
   withoutProjectHooks: z.boolean().default(false),
   branch: z
     .string()
@@ -96,6 +98,7 @@ about 5 s even when a tool does not stop.
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
 <stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
 --continue with no session in the project starts a new one and says so on stderr.
+--init / --maintenance fire Setup hooks (trigger init / maintenance) before SessionStart.
 Project hooks that are not trusted (never, or changed since \`keel hooks trust\`) stop the run
 before the first request, exit 1, each hook named; --without-project-hooks runs without them.
 --json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
@@ -116,6 +119,11 @@ export function register(program: Command): void {
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
     .option("--cwd <dir>", "project directory (default: the current directory)")
+    .option(
+      "--init",
+      "fire Setup hooks (trigger: init) before the session starts, as Claude Code does",
+    )
+    .option("--maintenance", "fire Setup hooks (trigger: maintenance) before the session starts")
     .option("--harvest", "extract plan state from the model's reasoning (one cheap call per reply)")
     .option("--branch <n>", "N samples per request at spread temperatures; one is picked")
     .option(
@@ -154,6 +162,9 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (prompt.trim() === "") throw new UserError('the prompt is empty: keel run "<prompt>"');
   if (o.continue && o.resume !== undefined) {
     throw new UserError("--continue and --resume cannot be used together");
+  }
+  if (o.init && o.maintenance) {
+    throw new UserError("--init and --maintenance cannot be used together");
   }
   const outputSchema = o.jsonSchema === undefined ? null : await loadOutputSchema(o.jsonSchema);
   const keelHome = keelHomeFrom(process.env);
@@ -314,6 +325,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
       ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
       ...(o.harvest ? { harvest: true } : {}),
+      ...(o.init ? { setupTrigger: "init" as const } : {}),
+      ...(o.maintenance ? { setupTrigger: "maintenance" as const } : {}),
       ...(o.branch !== undefined ? { branch: o.branch } : {}),
       ...(mcpServers ? { mcpServers } : {}),
     }).catch(async (err: unknown) => {

@@ -1,16 +1,13 @@
 /** Turning one validated handler entry into a HandlerConfig, and the shared reader plumbing. */
 import type { z } from "zod";
 import type { HookEventName } from "../events.js";
-import type {
-  DialectName,
-  HandlerCommon,
-  HandlerConfig,
-  HookProblem,
-  SourceScope,
-} from "../types.js";
+import type { HandlerCommon, HandlerConfig, HookProblem } from "../types.js";
 import { type FieldPath, formatField } from "./positions.js";
+import type { ReadContext } from "./read-context.js";
 import type { HandlerInput } from "./schema.js";
 import { nearestField } from "./unknown-fields.js";
+
+export type { ReadContext };
 
 /** The handler types Keel runs. */
 const HANDLER_TYPES = ["command", "http", "prompt", "agent", "mcp_tool"] as const;
@@ -29,20 +26,6 @@ export interface RawHook {
   /** Set on hooks of a group that runs its hooks one after another (Gemini's `sequential`):
    *  the same value for every hook of that group. */
   sequentialGroup?: string;
-}
-
-/** What every reader gets: the file it reads and a way to report located problems. */
-export interface ReadContext {
-  path: string;
-  dialect: DialectName;
-  scope: SourceScope;
-  /** The unit of a handler's `timeout` in this file (its dialect's): seconds unless "ms";
-   *  "s-or-ms" is Qwen Code 0.24's rule (dialects/qwen/timeout.ts), which needs no warning. */
-  timeoutUnit?: "s" | "ms" | "s-or-ms";
-  /** Line/column of a field in this file. */
-  locate(at: FieldPath): { line: number; column: number } | undefined;
-  /** Makes a problem located at `at` in this file. */
-  problem(severity: HookProblem["severity"], at: FieldPath, message: string): HookProblem;
 }
 
 /** The problems of a failed zod parse, each located at its field. */

@@ -9,29 +9,17 @@
  * without ever asking for trust (it has no hooks to trust).
  */
 import { DIALECT_LIST, DIALECTS } from "../dialects/index.js";
-import type { HookDefinition, HookProblem, HookSource } from "../types.js";
+import type {
+  CompatFormat,
+  HookDefinition,
+  HookProblem,
+  HookSettings,
+  HookSource,
+} from "../types.js";
 import type { ReadContext } from "./handler.js";
 import { hooksFileSchema, keelSettingsSchema } from "./schema.js";
 
-/** A compatibility format a Keel settings file can switch off (a dialect with `compatSwitch`). */
-export type CompatFormat = string;
-
-/** Settings the engine honours, merged over the keel files (later files win at each level). */
-export interface HookSettings {
-  /** Switched by user-level Keel settings: whether any file of the format is read. */
-  userCompat: Record<CompatFormat, boolean>;
-  /** Switched by project-level Keel settings: whether the project's files of the format are read. */
-  projectCompat: Record<CompatFormat, boolean>;
-  /** cagent files named by user-level settings, and by project-level settings. */
-  cagent: { user: string[]; project: string[] };
-  /** From user-level settings only: http hooks may reach private networks. */
-  allowPrivateNetworks: boolean;
-  /** `hooksOnError`: what a gating command hook that cannot start means when its handler does
-   *  not say. "block" from any Keel settings file wins: it only ever makes hooks stricter. */
-  hooksOnError: "block" | "allow";
-  /** The managed file that says `"allowManagedHooksOnly": true`, or null. */
-  managedHooksOnly: string | null;
-}
+export type { CompatFormat, HookSettings };
 
 /** One Keel settings file as read, for merging. */
 export interface SettingsFile {

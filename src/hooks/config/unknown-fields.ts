@@ -5,8 +5,8 @@
  */
 import { isRecord } from "../../base/index.js";
 import type { HookProblem } from "../types.js";
-import type { ReadContext } from "./handler.js";
 import type { FieldPath } from "./positions.js";
+import type { ReadContext } from "./read-context.js";
 
 /** Fields a handler (and a flat entry) may carry in a native file. */
 export const HANDLER_FIELDS = [

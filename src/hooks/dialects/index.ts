@@ -8,6 +8,7 @@ import { claudeDialect } from "./claude/index.js";
 import { codexDialect } from "./codex/index.js";
 import { geminiDialect } from "./gemini/index.js";
 import { keelDialect } from "./keel/index.js";
+import { DIALECT_NAMES, type DialectName } from "./names.js";
 import { pluginDialect } from "./plugin/index.js";
 import { qwenDialect } from "./qwen/index.js";
 import { reasonixDialect } from "./reasonix/index.js";
@@ -15,6 +16,7 @@ import { reasonix1Dialect } from "./reasonix1/index.js";
 import { tutorialDialect } from "./tutorial/index.js";
 import type { Dialect } from "./types.js";
 
+export { DIALECT_NAMES, type DialectName } from "./names.js";
 export { ENV_VALUE_MAX_CHARS, type ShapedPayload, shapePayload, toolOutputText } from "./shape.js";
 export type {
   Dialect,
@@ -25,28 +27,24 @@ export type {
   MatcherStyle,
 } from "./types.js";
 
+/** Every dialect by name: exactly one for each name in names.ts, whose `name` is its key
+ *  (checked by the type: a missing, extra or misnamed dialect does not compile). */
+export const DIALECTS: Readonly<Record<DialectName, Dialect<DialectName>>> = {
+  keel: keelDialect,
+  claude: claudeDialect,
+  reasonix: reasonixDialect,
+  tutorial: tutorialDialect,
+  cagent: cagentDialect,
+  reasonix1: reasonix1Dialect,
+  gemini: geminiDialect,
+  qwen: qwenDialect,
+  codex: codexDialect,
+  plugin: pluginDialect,
+} satisfies { [N in DialectName]: Dialect<N> };
+
 /** Every dialect, in the order their files are read (Keel's first: its settings govern the
- *  rest) and their tool names are looked up. */
-export const DIALECT_LIST = [
-  keelDialect,
-  claudeDialect,
-  reasonixDialect,
-  tutorialDialect,
-  cagentDialect,
-  reasonix1Dialect,
-  geminiDialect,
-  qwenDialect,
-  codexDialect,
-  pluginDialect,
-] as const satisfies readonly Dialect[];
-
-/** The name of a dialect Keel reads. */
-export type DialectName = (typeof DIALECT_LIST)[number]["name"];
-
-/** Every dialect by name. */
-export const DIALECTS = Object.fromEntries(DIALECT_LIST.map((d) => [d.name, d])) as Readonly<
-  Record<DialectName, Dialect<DialectName>>
->;
+ *  rest) and their tool names are looked up (names.ts). */
+export const DIALECT_LIST: readonly Dialect<DialectName>[] = DIALECT_NAMES.map((n) => DIALECTS[n]);
 
 /** Whether `name` names a dialect. */
 export function isDialectName(name: string): name is DialectName {

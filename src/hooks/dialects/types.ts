@@ -8,28 +8,26 @@
 
 import type { RawHook, ReadContext } from "../config/handler.js";
 import type { HookPaths } from "../config/paths.js";
-import type { HookSettings } from "../config/settings.js";
 import type { AnyEventPayload, HookEventName, ToolInput } from "../events.js";
-import type { ParsedOutput } from "../output.js";
-import type { HandlerConfig, HandlerType, HookProblem, SourceScope } from "../types.js";
-import type { DecideContext, RunVerdict } from "../verdict.js";
-import type { ToolTable } from "./shared/tool-map.js";
+import type {
+  DialectSessionFacts,
+  HandlerConfig,
+  HandlerType,
+  HookProblem,
+  HookSettings,
+  SourceScope,
+} from "../types.js";
+import type { ExitFacts, ExitTable } from "../verdict.js";
+
+// Defined next to what they are made of (hooks/types.ts, verdict.ts) so that those files need
+// nothing from here (test/agent/no-circles.test.ts); dialects keep importing them from here.
+export type { DialectSessionFacts, ExitFacts, ExitTable };
 
 /** Context a dialect needs to translate inputs (absolute paths are resolved against it). */
 export interface DialectContext {
   projectDir: string;
   /** Facts about the session the agent hands the engine (Claude's env file, transcript). */
   session?: DialectSessionFacts;
-}
-
-/** Session facts some dialects' agents expose to hooks. */
-export interface DialectSessionFacts {
-  /** No one can answer a prompt (`keel run`): Claude's `-p` (entrypoint `sdk-cli`). */
-  headless?: boolean;
-  /** A file SessionStart hooks append `export` lines to (CLAUDE_ENV_FILE). */
-  envFile?: string;
-  /** A transcript in a dialect's own format, by dialect name (payload `transcript_path`). */
-  transcriptPaths?: Readonly<Record<string, string>>;
 }
 
 /** How a dialect's matchers are read ("search": a regex found anywhere in the name, Qwen Code). */
@@ -56,25 +54,15 @@ export interface DialectReadResult {
   dialect?: string;
 }
 
-/** What one command run ended with, for the exit-code table. */
-export interface ExitFacts {
-  code: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  /** Stdout read as hook JSON (kind "none" when the dialect does not parse JSON). */
-  parsed: ParsedOutput;
+/** How one Keel tool looks in a dialect. */
+export interface ToolSpec {
+  name: string;
+  /** Keel field → dialect field, for fields whose names differ. */
+  fields?: Readonly<Record<string, string>>;
 }
 
-/** A dialect's exit-code table: which events it lets a hook block, and what an exit means. */
-export interface ExitTable {
-  /** A short name for messages and tests. */
-  readonly name: string;
-  /** Whether a hook of this dialect can block `event`. */
-  gating(event: HookEventName): boolean;
-  /** The verdict of a finished command (not timed out, not cancelled, started). */
-  decide(ctx: DecideContext, run: ExitFacts): RunVerdict;
-}
+/** Keel tool name → its spec in a dialect. */
+export type ToolTable = Readonly<Record<string, ToolSpec>>;
 
 /** The shaped tool call a dialect's stdin object is built from. */
 export interface ShapedTool {

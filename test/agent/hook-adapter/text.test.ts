@@ -46,14 +46,14 @@ function decision(over: Partial<HookDecision>): HookDecision {
 }
 
 describe("hook text for the model", () => {
-  it("a Claude hook's exit-2 veto reads as Claude's hook error; a JSON deny as its reason", () => {
+  it("a Claude hook's veto reads as Claude 2.1.332's hook error (exit 2 and JSON deny)", () => {
     const exit2 = run({ outcome: "block", exitCode: 2, stderr: "no\n", message: "no" });
     expect(preToolVetoText(decision({ decision: "block", runs: [exit2] }), "shell")).toBe(
       "PreToolUse:shell hook error: [./guard.sh]: no\n",
     );
     const deny = run({ outcome: "block", message: "not this one" });
     expect(preToolVetoText(decision({ decision: "deny", runs: [deny] }), "shell")).toBe(
-      "not this one",
+      "PreToolUse:shell hook error: not this one",
     );
   });
 
@@ -95,6 +95,17 @@ describe("hook text for the model", () => {
     expect(contextForModel(d, { source: "startup" })).toBe(
       "SessionStart:startup hook success: tabs\n\nSessionStart hook additional context: ctx\n\nnative",
     );
+    // Two Claude hooks' JSON context of one event: one heading, lines joined (as 2.1.332 does).
+    const two = decision({
+      event: "PreToolUse",
+      contextPieces: [
+        { source: "json", text: "first", run: claude },
+        { source: "json", text: "second", run: claude },
+      ],
+    });
+    expect(contextForModel(two, { tool: "shell" })).toBe(
+      "PreToolUse:shell hook additional context: first\nsecond",
+    );
     const post = decision({
       event: "PostToolUse",
       contextPieces: [
@@ -114,8 +125,8 @@ describe("hook text for the model", () => {
       "UserPromptSubmit operation blocked by hook:\n[./guard.sh]: no secrets\n\n\nOriginal prompt: print it",
     );
     const json = run({ outcome: "block", exitCode: 0, message: "one more thing" });
-    expect(stopFeedbackText(decision({ event: "Stop", decision: "block", runs: [json] }))).toBe(
-      "Stop hook feedback:\none more thing",
+    expect(stopFeedbackText(decision({ event: "Stop", decision: "block", runs: [json] }))).toMatch(
+      /^The text below is the output of a hook that the user, .* approval from the user\.\nStop hook feedback:\none more thing$/,
     );
   });
 });

@@ -4,9 +4,12 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { lazy } from "../../../base/index.js";
 import {
+  COMMON_PAYLOAD,
   type CommonPayload,
   EVENT_SPECS,
+  EVENT_TABLE,
   type EventPayload,
   type EventPayloadFields,
   HOOK_EVENTS,
@@ -35,120 +38,10 @@ export interface TestPayloadOptions {
  *  definition states its own sample). */
 export const DEFAULT_TOOL_INPUTS: Readonly<Record<string, ToolInput>> = BUILTIN_TOOL_SAMPLES;
 
-const toolInput = z.record(z.string(), z.unknown());
-const toolFields = { tool_name: z.string().min(1), tool_input: toolInput, tool_use_id: z.string() };
-const stopFields = { stop_hook_active: z.boolean(), last_assistant_message: z.string() };
-const trigger = z.enum(["manual", "auto"]);
-const taskFields = {
-  task_id: z.string(),
-  task_subject: z.string(),
-  task_description: z.string(),
-  teammate_name: z.string().optional(),
-  team_name: z.string().optional(),
-};
-
-const FIELD_SCHEMAS: { [E in HookEventName]: z.ZodType<EventPayloadFields[E]> } = {
-  SessionStart: z.strictObject({ source: z.enum(["startup", "resume", "clear", "compact"]) }),
-  UserPromptSubmit: z.strictObject({ prompt: z.string() }),
-  PreToolUse: z.strictObject(toolFields),
-  PermissionRequest: z.strictObject(toolFields),
-  PostToolUse: z.strictObject({
-    ...toolFields,
-    tool_response: z.unknown(),
-    duration_ms: z.number().optional(),
-  }),
-  PostToolUseFailure: z.strictObject({
-    ...toolFields,
-    error: z.string(),
-    is_interrupt: z.boolean().optional(),
-    duration_ms: z.number().optional(),
-  }),
-  Stop: z.strictObject(stopFields),
-  SubagentStart: z.strictObject({ agent_id: z.string(), agent_type: z.string() }),
-  SubagentStop: z.strictObject({ agent_id: z.string(), agent_type: z.string(), ...stopFields }),
-  PreCompact: z.strictObject({ trigger, custom_instructions: z.string() }),
-  PostCompact: z.strictObject({ trigger }),
-  Notification: z.strictObject({ message: z.string(), notification_type: z.string() }),
-  Elicitation: z.strictObject({
-    mcp_server_name: z.string(),
-    message: z.string(),
-    mode: z.enum(["form", "url"]),
-    url: z.string().optional(),
-    requested_schema: toolInput.optional(),
-  }),
-  ElicitationResult: z.strictObject({
-    mcp_server_name: z.string(),
-    action: z.enum(["accept", "decline", "cancel"]),
-    content: toolInput.optional(),
-  }),
-  SessionEnd: z.strictObject({ reason: z.enum(["exit", "clear", "logout", "other"]) }),
-  Setup: z.strictObject({ trigger: z.enum(["init", "maintenance"]) }),
-  InstructionsLoaded: z.strictObject({
-    file_path: z.string(),
-    memory_type: z.enum(["User", "Project", "Local", "Managed"]),
-    load_reason: z.enum([
-      "session_start",
-      "nested_traversal",
-      "path_glob_match",
-      "include",
-      "compact",
-    ]),
-    globs: z.array(z.string()).optional(),
-    trigger_file_path: z.string().optional(),
-    parent_file_path: z.string().optional(),
-  }),
-  UserPromptExpansion: z.strictObject({
-    expansion_type: z.enum(["slash_command", "mcp_prompt"]).optional(),
-    command_name: z.string(),
-    command_args: z.string(),
-    command_source: z.string(),
-    prompt: z.string(),
-  }),
-  PermissionDenied: z.strictObject({ ...toolFields, reason: z.string() }),
-  PostToolBatch: z.strictObject({
-    tool_calls: z.array(z.strictObject({ ...toolFields, tool_response: z.unknown() })),
-  }),
-  StopFailure: z.strictObject({
-    error: z.string(),
-    error_details: z.string().optional(),
-    last_assistant_message: z.string().optional(),
-  }),
-  ConfigChange: z.strictObject({
-    source: z.enum([
-      "user_settings",
-      "project_settings",
-      "local_settings",
-      "policy_settings",
-      "skills",
-    ]),
-    file_path: z.string(),
-  }),
-  CwdChanged: z.strictObject({ old_cwd: z.string(), new_cwd: z.string() }),
-  FileChanged: z.strictObject({
-    file_path: z.string(),
-    event: z.enum(["change", "add", "unlink"]),
-  }),
-  WorktreeCreate: z.strictObject({ name: z.string() }),
-  WorktreeRemove: z.strictObject({ worktree_path: z.string() }),
-  TaskCreated: z.strictObject(taskFields),
-  TaskCompleted: z.strictObject(taskFields),
-  TeammateIdle: z.strictObject({ teammate_name: z.string(), team_name: z.string() }),
-  MessageDisplay: z.strictObject({
-    turn_id: z.string(),
-    message_id: z.string(),
-    index: z.number(),
-    final: z.boolean(),
-    delta: z.string(),
-  }),
-};
-
-const COMMON_SCHEMA = z.object({
-  session_id: z.string(),
-  transcript_path: z.string(),
-  cwd: z.string(),
-  permission_mode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]),
-});
-const COMMON_KEYS = new Set(Object.keys(COMMON_SCHEMA.shape));
+// Built on first use: this module sits in the same bundle as `keel hooks list`, which must not
+// load zod (test/cli/lazy-start.test.ts).
+const toolInput = lazy(() => z.record(z.string(), z.unknown()));
+const commonKeys = lazy(() => new Set(Object.keys(COMMON_PAYLOAD().shape)));
 
 /** Parses the event name, or explains which names are valid. */
 export function parseEventName(name: string): HookEventName {
@@ -166,7 +59,7 @@ function parseJsonObject(text: string, flag: string): Record<string, unknown> {
     const why = err instanceof Error ? err.message : String(err);
     throw new UserError(`${flag} is not valid JSON: ${why}`);
   }
-  const parsed = toolInput.safeParse(value);
+  const parsed = toolInput().safeParse(value);
   if (!parsed.success)
     throw new UserError(`${flag} must be a JSON object, like '{"command":"ls"}'`);
   return parsed.data;
@@ -185,96 +78,20 @@ function defaultToolResponse(tool: string): Record<string, unknown> {
   };
 }
 
+/** The event's sample payload (event-table.ts), filled from the command line. */
 function defaultFields(event: HookEventName, opts: TestPayloadOptions): Record<string, unknown> {
-  const tool = opts.tool ?? "shell";
-  const toolDefaults = {
-    tool_name: tool,
-    tool_input:
+  const tool =
+    opts.tool ?? (event === "Elicitation" || event === "ElicitationResult" ? "server" : "shell");
+  return EVENT_TABLE[event].sample({
+    projectDir: opts.projectDir,
+    tool,
+    toolInput:
       opts.input !== undefined
         ? parseJsonObject(opts.input, "--input")
         : (DEFAULT_TOOL_INPUTS[tool] ?? {}),
-    tool_use_id: "call_hooks_test_1",
-  };
-  const stop = { stop_hook_active: false, last_assistant_message: "All done." };
-  switch (event) {
-    case "SessionStart":
-      return { source: "startup" };
-    case "InstructionsLoaded":
-      return {
-        file_path: `${opts.projectDir}/AGENTS.md`,
-        memory_type: "Project",
-        load_reason: "session_start",
-      };
-    case "UserPromptExpansion":
-      return {
-        command_name: "review",
-        command_args: "",
-        command_source: "project",
-        prompt: opts.prompt ?? "hello",
-      };
-    case "UserPromptSubmit":
-      return { prompt: opts.prompt ?? "hello" };
-    case "PreToolUse":
-    case "PermissionRequest":
-      return toolDefaults;
-    case "PostToolUse":
-      return { ...toolDefaults, tool_response: defaultToolResponse(tool), duration_ms: 1 };
-    case "PostToolUseFailure":
-      return { ...toolDefaults, error: "simulated failure (keel hooks test)", duration_ms: 1 };
-    case "Stop":
-      return stop;
-    case "SubagentStart":
-      return { agent_id: "agent_hooks_test_1", agent_type: "general" };
-    case "SubagentStop":
-      return { agent_id: "agent_hooks_test_1", agent_type: "general", ...stop };
-    case "PreCompact":
-      return { trigger: "manual", custom_instructions: "" };
-    case "PostCompact":
-      return { trigger: "manual" };
-    case "Elicitation":
-      return {
-        mcp_server_name: opts.tool ?? "server",
-        message: "What is your name?",
-        mode: "form",
-      };
-    case "ElicitationResult":
-      return { mcp_server_name: opts.tool ?? "server", action: "accept", content: { name: "Ada" } };
-    case "Notification":
-      return {
-        message: "Keel needs your permission to use shell",
-        notification_type: "permission_prompt",
-      };
-    case "SessionEnd":
-      return { reason: "exit" };
-    case "Setup":
-      return { trigger: "init" };
-    case "PermissionDenied":
-      return { ...toolDefaults, reason: "denied by the permission mode (keel hooks test)" };
-    case "PostToolBatch":
-      return { tool_calls: [{ ...toolDefaults, tool_response: defaultToolResponse(tool) }] };
-    case "StopFailure":
-      return { error: "server_error", error_details: "simulated failure (keel hooks test)" };
-    case "ConfigChange":
-      return {
-        source: "project_settings",
-        file_path: join(opts.projectDir, ".keel", "settings.json"),
-      };
-    case "CwdChanged":
-      return { old_cwd: opts.projectDir, new_cwd: opts.projectDir };
-    case "FileChanged":
-      return { file_path: join(opts.projectDir, ".env"), event: "change" };
-    case "WorktreeCreate":
-      return { name: "hooks-test" };
-    case "WorktreeRemove":
-      return { worktree_path: join(opts.projectDir, "..", "hooks-test") };
-    case "TaskCreated":
-    case "TaskCompleted":
-      return { task_id: "task_1", task_subject: "Test", task_description: "A test task" };
-    case "TeammateIdle":
-      return { teammate_name: "helper", team_name: "team" };
-    case "MessageDisplay":
-      return { turn_id: "t1", message_id: "m1", index: 0, final: true, delta: "All done." };
-  }
+    toolResponse: defaultToolResponse(tool),
+    prompt: opts.prompt ?? "hello",
+  });
 }
 
 function checkFlags(event: HookEventName, opts: TestPayloadOptions): void {
@@ -304,20 +121,21 @@ export function buildTestPayload(opts: TestPayloadOptions): EventPayload {
   const event = parseEventName(opts.event);
   checkFlags(event, opts);
   const overrides = opts.payload !== undefined ? parseJsonObject(opts.payload, "--payload") : {};
-  const common = COMMON_SCHEMA.safeParse({
+  const common = COMMON_PAYLOAD().safeParse({
     session_id: "hooks-test",
     transcript_path: join(opts.keelHome, "sessions", "hooks-test.jsonl"),
     cwd: opts.projectDir,
     permission_mode: "default",
-    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => COMMON_KEYS.has(k))),
+    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => commonKeys().has(k))),
   });
   if (!common.success) throw new UserError(`--payload: ${describeIssue(common.error)}`);
-  const fields = FIELD_SCHEMAS[event].safeParse({
+  const fields = EVENT_TABLE[event].payload().safeParse({
     ...defaultFields(event, opts),
-    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => !COMMON_KEYS.has(k))),
+    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => !commonKeys().has(k))),
   });
   if (!fields.success) throw new UserError(`${event} payload: ${describeIssue(fields.error)}`);
-  return withEvent(event, common.data, fields.data);
+  // The table is keyed by event: the fields parsed by event's own schema are event's fields.
+  return withEvent(event, common.data, fields.data as EventPayloadFields[typeof event]);
 }
 
 function withEvent<E extends HookEventName>(

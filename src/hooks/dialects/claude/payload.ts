@@ -12,8 +12,13 @@ import type { DialectContext, ExitTable, ShapedTool } from "../types.js";
 /** Events whose payload carries no permission_mode in Claude Code. */
 const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(["SessionStart", "SessionEnd"]);
 
-/** Events whose hooks get CLAUDE_ENV_FILE (the ones of them Keel fires). */
-const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set(["SessionStart"]);
+/** Events whose hooks get CLAUDE_ENV_FILE: Claude Code 2.1.332's four (docs/hooks.md). */
+const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "SessionStart",
+  "Setup",
+  "CwdChanged",
+  "FileChanged",
+]);
 
 /** The stdin object of a Claude Code hook. */
 export function claudeStdinObject(
@@ -52,6 +57,11 @@ export function claudeEnv(payload: AnyEventPayload, ctx: DialectContext): Record
     CLAUDECODE: "1",
     CLAUDE_CODE_ENTRYPOINT: ctx.session?.headless === false ? "cli" : "sdk-cli",
     CLAUDE_CODE_SESSION_ID: payload.session_id,
+    // Claude Code 2.1.332 gives every child these (read from its binary's child-env builder):
+    // the child marker, whether a person attends the session (TUI) and the agent's own pid.
+    CLAUDE_CODE_CHILD_SESSION: "1",
+    CLAUDE_CODE_SESSION_ATTENDED: ctx.session?.headless === false ? "1" : "0",
+    CLAUDE_PID: String(process.pid),
   };
   const file = ctx.session?.envFile;
   if (file && ENV_FILE_EVENTS.has(payload.hook_event_name)) env.CLAUDE_ENV_FILE = file;

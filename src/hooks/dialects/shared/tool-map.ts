@@ -5,17 +5,9 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { ToolInput } from "../../events.js";
-import type { Dialect } from "../types.js";
+import type { Dialect, ToolSpec, ToolTable } from "../types.js";
 
-/** How one Keel tool looks in a dialect. */
-export interface ToolSpec {
-  name: string;
-  /** Keel field → dialect field, for fields whose names differ. */
-  fields?: Readonly<Record<string, string>>;
-}
-
-/** Keel tool name → its spec in a dialect. */
-export type ToolTable = Readonly<Record<string, ToolSpec>>;
+export type { ToolSpec, ToolTable };
 
 /** The mapping functions a dialect gets from its table. */
 export type ToolMapper = Pick<

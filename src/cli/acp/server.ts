@@ -10,8 +10,10 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/index.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
+import { openTelemetry } from "../../telemetry/index.js";
 import { VERSION } from "../../version.js";
 import { loadConfig } from "../llm-config.js";
+import { writeStderr } from "../stdout.js";
 import { ACP_MODES, AcpSession } from "./session.js";
 
 /** Serves ACP on stdin/stdout until the editor closes the connection. */
@@ -21,6 +23,10 @@ export async function serveAcp(
   const env = opts.env ?? process.env;
   const sessions = new Map<string, AcpSession>();
   const keelHome = keelHomeFrom(env);
+  // One set of exporters for the editor's whole connection, flushed when it closes; the SDK
+  // loads only when telemetry is on. stdout is the protocol: a problem goes to stderr.
+  const { telemetry, problem } = await openTelemetry({ env, keelHome, frontEnd: "acp" });
+  if (problem !== null) writeStderr(`keel: ${problem}\n`);
 
   const open = async (
     client: acp.AgentContext,
@@ -54,6 +60,7 @@ export async function serveAcp(
         editorMcp: params.mcpServers ?? [],
         env,
         harvest: opts.harvest === true,
+        telemetry,
       });
     } catch (err) {
       if (err instanceof SessionError) throw acp.RequestError.resourceNotFound(resume);
@@ -123,6 +130,7 @@ export async function serveAcp(
   await connection.closed;
   // The editor has gone: SessionEnd hooks run, MCP servers stop, session files close.
   for (const s of sessions.values()) await s.close().catch(() => {});
+  await telemetry?.shutdown();
 }
 
 /**

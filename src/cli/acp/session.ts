@@ -24,6 +24,7 @@ import {
 } from "../../agent/index.js";
 import type { LlmConfig } from "../../llm/index.js";
 import { createChatClient } from "../../llm/index.js";
+import { observeAgent, type Telemetry } from "../../telemetry/index.js";
 import { createBuiltinTools } from "../../tools/index.js";
 import { startAcpMcp } from "./mcp.js";
 import { promptText } from "./prompt.js";
@@ -62,6 +63,8 @@ export interface AcpSessionOptions {
   env: NodeJS.ProcessEnv;
   /** Harvest plan state from the reasoning (`keel acp --harvest`): sent as plan updates. */
   harvest?: boolean;
+  /** The process's telemetry (null when off): each session is its own `invoke_agent` span. */
+  telemetry?: Telemetry | null;
 }
 
 /** A call the editor has been told about and whose result has not come yet. */
@@ -129,7 +132,10 @@ export class AcpSession {
         await mcpServers?.close();
         throw err;
       });
-      self = new AcpSession(o.client, agent, stored, o.projectDir);
+      const observed = o.telemetry
+        ? observeAgent(agent, o.telemetry.session({ sessionId: stored.id, model: o.llm.model }))
+        : agent;
+      self = new AcpSession(o.client, observed, stored, o.projectDir);
       return self;
     } catch (err) {
       stored.close();

@@ -19,6 +19,7 @@ import {
 } from "../../llm/config.js";
 // Not from session/index.js: that would load the session modules (and zod) before the first frame.
 import { UsageLogError } from "../../session/usage-log-error.js";
+import type { Telemetry } from "../../telemetry/index.js";
 import { loadConfig } from "../llm-config.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
@@ -111,6 +112,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
       backend: opened.backend,
       notices: [
         ...opened.warnings,
+        ...(opened.telemetryProblem !== null ? [opened.telemetryProblem] : []),
         // --continue in a project without a conversation to continue starts a new one: say so
         // (unless a warning above already said why: sessions that could not be read).
         ...(opts.continueLatest &&
@@ -169,7 +171,12 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     process.removeListener("SIGTERM", onSignal);
     process.removeListener("SIGHUP", onSignal);
     await opening.then(
-      (opened) => opened.close(),
+      async (opened) => {
+        opened.close();
+        // After the App ended the agent (SessionEnd): its session span is complete; what the
+        // batch still holds goes to the collector now, not lost with the process.
+        await opened.telemetry?.shutdown();
+      },
       () => {},
     );
   }
@@ -180,9 +187,18 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   if (writeError) writeStderr(`keel: could not write the session: ${writeError}\n`);
 }
 
+/** The opened backend, with the process's telemetry (null when off) to flush at exit. */
+type OpenedSession = SessionBackend & {
+  telemetry: Telemetry | null;
+  /** Why telemetry, turned on, could not start (shown as a notice); null otherwise. */
+  telemetryProblem: string | null;
+};
+
 /**
  * Opens the session's agent; the modules it takes (agent, hooks engine, tools, MCP, the model
  * client) load here, not before the first frame. A bad resume id becomes a UserError.
+ * Telemetry starts here too: one set of exporters for the whole TUI session, whatever agents
+ * /clear, /resume and /model open on it (its SDK loads only when it is on).
  */
 async function openSession(
   opts: InteractiveOptions,
@@ -192,14 +208,22 @@ async function openSession(
   quitting: AbortSignal,
   onWaiting: (names: string[]) => void,
   onWriteError: (err: unknown) => void,
-): Promise<SessionBackend> {
-  const [{ createSessionBackend }, { createChatClient }, { SessionError }] = await Promise.all([
-    import("./session-backend.js"),
-    import("../../llm/client.js"),
-    import("../../session/index.js"),
-  ]);
+): Promise<OpenedSession> {
+  const env = opts.env ?? process.env;
+  const [{ createSessionBackend }, { createChatClient }, { SessionError }, { openTelemetry }] =
+    await Promise.all([
+      import("./session-backend.js"),
+      import("../../llm/client.js"),
+      import("../../session/index.js"),
+      import("../../telemetry/index.js"),
+    ]);
+  const { telemetry, problem } = await openTelemetry({
+    env,
+    keelHome: opts.keelHome,
+    frontEnd: "tui",
+  });
   try {
-    return await createSessionBackend({
+    const backend = await createSessionBackend({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
       model,
@@ -218,8 +242,11 @@ async function openSession(
       onWriteError,
       quitting,
       onWaiting,
+      telemetry,
     });
+    return { ...backend, telemetry, telemetryProblem: problem };
   } catch (err) {
+    await telemetry?.shutdown();
     if (err instanceof SessionError) throw new UserError(err.message);
     throw err;
   }

@@ -16,6 +16,7 @@ import {
   SessionError,
   summarizeHookRuns,
 } from "../../session/index.js";
+import { observeAgent, type Telemetry } from "../../telemetry/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { startSessionServers } from "../mcp/session-servers.js";
 import type { TuiBackend } from "./backend.js";
@@ -45,6 +46,9 @@ export interface SessionBackendOptions {
   quitting?: AbortSignal;
   /** The MCP servers a session being opened still waits for ([] when it waits no more). */
   onWaiting?: (names: string[]) => void;
+  /** The process's telemetry (null or absent when off): each agent opened gets a session on it,
+   *  so spans and metrics keep flowing through /clear, /resume and /model. */
+  telemetry?: Telemetry | null;
 }
 
 /** The backend plus what the caller needs at start and exit. */
@@ -124,7 +128,11 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         agent,
         SLASH_COMMANDS.map((c) => c.name),
       );
-      return { agent, session, jobs: options.jobs };
+      // Off: the agent itself, no wrapper in the event path.
+      const observed = opts.telemetry
+        ? observeAgent(agent, opts.telemetry.session({ sessionId: session.id, model: o.model }))
+        : agent;
+      return { agent: observed, session, jobs: options.jobs };
     } catch (err) {
       await mcpServers?.close();
       session.close();

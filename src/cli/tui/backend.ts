@@ -27,7 +27,7 @@ export type TuiAgent = Pick<
   | "transcript"
   | "mcp"
 > & { readonly hooks: TuiHooks } & Partial<
-    Pick<Agent, "memory" | "commands" | "getReasoning" | "setReasoning">
+    Pick<Agent, "memory" | "commands" | "getReasoning" | "setReasoning" | "getEffort" | "setEffort">
   >;
 
 /** A stored session as /sessions lists it. */

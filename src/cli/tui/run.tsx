@@ -18,6 +18,7 @@ import {
 } from "../../llm/config.js";
 // Not from session/index.js: that would load the session modules (and zod) before the first frame.
 import { UsageLogError } from "../../session/usage-log-error.js";
+import type { EffortLevel } from "../llm-config.js";
 import { loadConfig } from "../llm-config.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
@@ -37,6 +38,8 @@ export interface InteractiveOptions {
   projectDir: string;
   model?: string;
   mode?: PermissionMode;
+  /** `--effort`: overrides config.json's effort. */
+  effort?: EffortLevel;
   continueLatest?: boolean;
   resume?: string;
   env?: NodeJS.ProcessEnv;
@@ -188,12 +191,14 @@ async function openSession(
     import("../../llm/client.js"),
     import("../../session/index.js"),
   ]);
+  const effort = opts.effort ?? llm.effort ?? undefined;
   try {
     return await createSessionBackend({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
       model,
       cheapModel: llm.cheapModel,
+      ...(effort !== undefined ? { effort } : {}),
       client: createChatClient({
         baseUrl: llm.baseUrl,
         baseUrlOrigin: baseUrlOrigin(llm),

@@ -17,8 +17,11 @@ runCompatTable({
   runPeer: runClaudeCase,
   runKeel: (c) => runKeelCase(c),
   concurrency: 2,
-  footer: [
-    "Never compared (Keel deliberately does not send them):",
-    ...Object.entries(DELIBERATE_FIELDS).map(([field, why]) => `  payload ${field}: ${why}`),
-  ],
+  footer:
+    Object.keys(DELIBERATE_FIELDS).length === 0
+      ? []
+      : [
+          "Never compared (Keel deliberately does not send them):",
+          ...Object.entries(DELIBERATE_FIELDS).map(([field, why]) => `  payload ${field}: ${why}`),
+        ],
 });

@@ -112,6 +112,12 @@ export const CODEX_CASES: CodexCase[] = [
       },
     ],
     turns: [{ shell: "echo original > out.txt" }, { text: "ok" }],
+    // As in compat:claude's updatedInput case (cases.ts): Keel's documented re-decision.
+    deliberate: {
+      order: "a rewritten input is decided again: PreToolUse fires again on it (docs/security.md)",
+      "only Keel fired":
+        "a rewritten input is decided again: PreToolUse fires again on it (docs/security.md)",
+    },
   },
   {
     name: "UserPromptSubmit exit 2 stops the prompt",

@@ -16,6 +16,9 @@ const OPAQUE_FIELDS: Record<string, string> = {
   prompt_id: "<prompt_id>",
   tool_use_id: "<tool_use_id>",
   duration_ms: "<ms>",
+  // Each agent's own configured model (Codex's gpt-5.5, Keel's deepseek-v4-flash): compared by
+  // presence, which is what a hook can rely on.
+  model: "<model>",
   sessionId: "<session>",
   timestamp: "<time>",
 };
@@ -24,14 +27,19 @@ const OPAQUE_FIELDS: Record<string, string> = {
  * Payload fields Keel deliberately does not send, with the reason (docs/hooks.md "Where Keel
  * deliberately differs"); left out of every comparison and listed once under the table.
  */
-export const DELIBERATE_FIELDS: Readonly<Record<string, string>> = {
-  effort: "Keel has no effort level to report (DeepSeek's thinking is on or off)",
-};
+export const DELIBERATE_FIELDS: Readonly<Record<string, string>> = {};
+
+/**
+ * `effort.level` is the level the model applies, and the models differ (Claude's default model
+ * runs at medium; DeepSeek V4 takes high or max): compared by presence, per event.
+ */
+const EFFORT_STAND_IN = { level: "<level>" };
 
 /** Env variables whose value is per-run. */
 const OPAQUE_ENV: Record<string, string> = {
   CLAUDE_ENV_FILE: "<file>",
   CLAUDE_CODE_SESSION_ID: "<session>",
+  CLAUDE_EFFORT: "<level>",
 };
 
 /** Replaces run-specific text: the temp paths, uuids, tool ids, Keel session ids. */
@@ -56,6 +64,10 @@ export function normalizePayload(
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
     if (key in DELIBERATE_FIELDS) continue;
+    if (key === "effort" && isObject(value) && typeof value.level === "string") {
+      out[key] = EFFORT_STAND_IN;
+      continue;
+    }
     const opaque = OPAQUE_FIELDS[key];
     if (opaque !== undefined && (typeof value === "string" || typeof value === "number")) {
       out[key] = opaque;

@@ -77,9 +77,14 @@ export async function runKeelCase(
     const opts = { cwd: dirs.project, env };
     const trust = await spawnCollect(process.execPath, [KEEL_BIN, "hooks", "trust"], opts);
     const notes = trust.code === 0 ? [] : [`keel hooks trust failed: ${trust.stderr.trim()}`];
+    // Claude Code runs at an effort level by default (its default model's); Keel asks for one
+    // only when told. The like-for-like run asks for one (docs/hooks.md).
     const run = await spawnCollect(
       process.execPath,
-      [KEEL_BIN, "run", c.prompt, "--output-format", "json", "--mode", "bypassPermissions"],
+      [
+        ...[KEEL_BIN, "run", c.prompt, "--output-format", "json", "--mode", "bypassPermissions"],
+        ...["--effort", "high"],
+      ],
       opts,
     );
     return chatObservation({

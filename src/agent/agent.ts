@@ -7,6 +7,7 @@ import { resolveHookPaths } from "../hooks/config/paths.js";
 import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import type { HookEngine, HookRunRecord } from "../hooks/index.js";
 import { createHookEngine } from "../hooks/index.js";
+import { resolveEffort } from "../llm/index.js";
 import type { Usage } from "../llm/types.js";
 import type { McpManager } from "../mcp/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
@@ -27,7 +28,12 @@ import {
   claudeTranscriptPath,
   withClaudeTranscript,
 } from "./hook-adapter/claude-transcript.js";
-import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
+import {
+  effortLevelOf,
+  fireHook,
+  type HookSessionInfo,
+  sessionModelFields,
+} from "./hook-adapter/fire.js";
 import { createNullHookEngine } from "./hook-adapter/null-engine.js";
 import { contextForModel } from "./hook-adapter/text.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
@@ -133,6 +139,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     transcriptPath: session.transcriptPath,
     projectDir: opts.projectDir,
     permissionMode: () => mode,
+    // The core is built below; hooks fire only after that.
+    model: () => core.model,
+    effort: () => effortLevelOf(core.effort()),
     // Everything under it is a protected path (permissions/protected-paths.ts).
     keelHome: rulePaths.keelHome,
   };
@@ -166,6 +175,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         transcript_path: info.transcriptPath,
         cwd: info.projectDir,
         permission_mode: info.permissionMode(),
+        ...sessionModelFields(info),
       }),
       promptRunner: createPromptRunner({
         client: opts.client,
@@ -260,6 +270,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       tools,
       model: opts.model,
       ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+      effort: () => core.requestedEffort,
     };
     streaming.set(
       TASK_TOOL,
@@ -297,6 +308,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS,
     clock,
     ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     strategies: REQUEST_STRATEGIES,
@@ -311,6 +323,17 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
       : {}),
   });
+  // An effort the model takes differently, or not at all, is said once, not dropped silently.
+  const effortAtStart = core.effort();
+  if (effortAtStart && !effortAtStart.ok) {
+    notices.push({
+      type: "notice",
+      level: "warn",
+      text: `${effortAtStart.error}; running without`,
+    });
+  } else if (effortAtStart?.note) {
+    notices.push({ type: "notice", level: "info", text: effortAtStart.note });
+  }
   const resumed = session.messages.length > 0;
   if (resumed) {
     const restored = core.log.restore(session.messages);
@@ -505,6 +528,22 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
       mode = m;
+    },
+    getEffort: () => {
+      const asked = core.requestedEffort;
+      return asked === null
+        ? null
+        : { asked, resolved: core.effort() ?? resolveEffort(opts.model, asked) };
+    },
+    setEffort: (level) => {
+      if (level === null) {
+        core.setEffort(null);
+        return null;
+      }
+      // Checked against the session's model first: a level it cannot take is not kept.
+      const resolved = resolveEffort(opts.model, level);
+      if (resolved.ok) core.setEffort(level);
+      return resolved;
     },
     stats: (): AgentStats => {
       const { cacheHitTokens: hit, cacheMissTokens: miss } = core.usage;

@@ -5,6 +5,7 @@
  */
 import type { HookEventName } from "../hooks/events.js";
 import type { HookEngine } from "../hooks/index.js";
+import { type EffortLevel, type EffortResolution, resolveEffort } from "../llm/index.js";
 import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
 import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
@@ -47,6 +48,8 @@ export interface CoreOptions {
   maxTurns: number;
   clock: () => number;
   thinking?: "enabled" | "disabled";
+  /** The effort level asked for (`--effort`, `/effort`, config.json), or none. */
+  effort?: EffortLevel;
   temperature?: number;
   maxTokens?: number;
   finish?: FinishSignal;
@@ -128,9 +131,13 @@ export class AgentCore {
   /** Text that opens the next user message before any hook context (project memory). */
   readonly #preamble: string[] = [];
   readonly #opts: CoreOptions;
+  /** The effort level asked for; what it becomes depends on the model asked (effort()). */
+  #effort: EffortLevel | null;
+  #resolved: { model: string; level: EffortLevel; result: EffortResolution } | null = null;
 
   constructor(opts: CoreOptions) {
     this.#opts = opts;
+    this.#effort = opts.effort ?? null;
     this.hooks = opts.hooks;
     this.info = opts.info;
     this.dispatch = opts.dispatch;
@@ -184,6 +191,30 @@ export class AgentCore {
   /** The model this core asks. */
   get model(): string {
     return this.turnModel ?? this.#opts.model;
+  }
+
+  /** The effort level asked for, or null. */
+  get requestedEffort(): EffortLevel | null {
+    return this.#effort;
+  }
+
+  /** Asks for another effort level (null: none) from the next request on. */
+  setEffort(level: EffortLevel | null): void {
+    this.#effort = level;
+  }
+
+  /**
+   * What the effort asked for becomes for the model asked now (a custom command's model may
+   * take none): null when none was asked for. Hooks are told the level of an `ok` result.
+   */
+  effort(): EffortResolution | null {
+    if (this.#effort === null) return null;
+    const model = this.model;
+    const r = this.#resolved;
+    if (r !== null && r.model === model && r.level === this.#effort) return r.result;
+    const result = resolveEffort(model, this.#effort);
+    this.#resolved = { model, level: this.#effort, result };
+    return result;
   }
 
   /**
@@ -244,13 +275,18 @@ export class AgentCore {
     const body = view === undefined ? this.log.messagesWith(extra) : viewWith(view, extra);
     const messages = this.prefix.messages.concat(body);
     const tools = this.prefix.toolsJson;
+    // The effort's fields go after the messages (request-body.ts): the prefix stays the same.
+    const effort = this.effort();
+    const asked = effort?.ok ? effort.request : {};
+    const thinking = asked.thinking ?? o.thinking;
     return {
       model: this.turnModel ?? o.model,
       messages,
       ...(tools !== undefined ? { tools } : {}),
       ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
       ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
-      ...(o.thinking !== undefined ? { thinking: o.thinking } : {}),
+      ...(thinking !== undefined ? { thinking } : {}),
+      ...(asked.reasoningEffort !== undefined ? { reasoningEffort: asked.reasoningEffort } : {}),
       ...(signal ? { signal } : {}),
     };
   }

@@ -6,12 +6,13 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HookEngine } from "../hooks/index.js";
+import type { EffortLevel } from "../llm/index.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { AnyTool } from "../tools/index.js";
 import { toolSpecs } from "../tools/registry.js";
 import { AgentCore, type FinishSignal } from "./core.js";
 import type { AgentEvent } from "./events.js";
-import { fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
+import { effortLevelOf, fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
 import type { DispatchContext } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { prepareToolSpecs } from "./repair/index.js";
@@ -32,6 +33,8 @@ export interface SubagentParent {
   /** Each model call's usage, for the parent's totals and usage log. Must not throw. */
   onUsage(model: string, usage: Usage): void;
   thinking?: "enabled" | "disabled";
+  /** The session's effort level now (a sub-agent asks with the same). */
+  effort?(): EffortLevel | null;
   /** The session's permission rules: they hold inside sub-agents too. */
   rules?: DispatchContext["rules"];
 }
@@ -63,7 +66,13 @@ export interface Subagent {
 /** Builds a sub-agent core. Nothing it exchanges enters the parent's log. */
 export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Subagent {
   const id = `agent_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const info: HookSessionInfo = { ...parent.info, agent: { id, type: spec.agentType } };
+  const info: HookSessionInfo = {
+    ...parent.info,
+    agent: { id, type: spec.agentType },
+    // Its own model and what the effort becomes for it (its core is built below).
+    model: () => core.model,
+    effort: () => effortLevelOf(core.effort()),
+  };
   const prepared = prepareToolSpecs(toolSpecs(spec.tools));
   const prefix = new ImmutablePrefix({ systemPrompt: spec.systemPrompt, tools: prepared.specs });
   const session: SessionPort = {
@@ -85,6 +94,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
       if (answer === "deny") denied = prompt.summary;
       return answer;
     });
+  const effort = parent.effort?.() ?? undefined;
   const core = new AgentCore({
     client: parent.client,
     model: spec.model,
@@ -107,6 +117,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
     maxTurns: spec.maxTurns,
     clock: parent.clock,
     ...(parent.thinking !== undefined ? { thinking: parent.thinking } : {}),
+    ...(effort ? { effort } : {}),
     ...(spec.finish ? { finish: spec.finish } : {}),
   });
   return { id, type: spec.agentType, core, deniedByUser: () => denied };

@@ -3,6 +3,7 @@
  * and the small session port the agent persists through.
  */
 import type { HookEngine, HookRunRecord } from "../hooks/index.js";
+import type { EffortLevel, EffortResolution } from "../llm/index.js";
 import type { ChatClient, Usage } from "../llm/types.js";
 import type { ElicitationHandler } from "../mcp/index.js";
 import type { Tool } from "../tools/index.js";
@@ -122,8 +123,13 @@ export interface AgentOptions {
   session?: SessionPort;
   /** Epoch-millisecond clock (tests, benchmarks). */
   clock?: () => number;
-  /** DeepSeek V4 thinking switch, passed through. */
+  /** DeepSeek V4 thinking switch, passed through (an effort level's own switch wins). */
   thinking?: "enabled" | "disabled";
+  /**
+   * The effort level to ask the model for (data/models.json says what each model takes; one
+   * that takes none gets a notice at start and requests without it). Default: none asked.
+   */
+  effort?: EffortLevel;
   temperature?: number;
   maxTokens?: number;
   /**
@@ -216,6 +222,13 @@ export interface Agent {
   memory(): MemoryReport | null;
   getPermissionMode(): PermissionMode;
   setPermissionMode(mode: PermissionMode): void;
+  /** The effort level asked for and what the session's model makes of it; null: none asked. */
+  getEffort(): { asked: EffortLevel; resolved: EffortResolution } | null;
+  /**
+   * Asks for an effort level from the next request on (null: none, the endpoint's default).
+   * A level the model cannot take is refused (the result says why) and the old one kept.
+   */
+  setEffort(level: EffortLevel | null): EffortResolution | null;
   stats(): AgentStats;
   /** The exact bytes the next request would send, after the system prompt (tests, debugging). */
   transcript(): readonly string[];

@@ -4,7 +4,12 @@
  */
 import { type LlmConfigResult, type LoadLlmConfigOptions, loadLlmConfig } from "../llm/config.js";
 
-export { baseUrlOrigin } from "../llm/config.js";
+export {
+  baseUrlOrigin,
+  EFFORT_LEVELS,
+  type EffortLevel,
+  isEffortLevel,
+} from "../llm/config.js";
 
 /** Reads config.json and the environment (see loadLlmConfig). Never throws. */
 export async function loadConfig(options: LoadLlmConfigOptions): Promise<LlmConfigResult> {

@@ -47,7 +47,15 @@ const COMMANDS: Array<[name: string, load: Loader]> = [
 const INTERACTIVE: Loader = () => import("./commands/interactive.js");
 
 /** Root options that take a value (the word after them is not a command name). */
-const ROOT_VALUE_OPTIONS = new Set(["-m", "--model", "--mode", "-r", "--resume", "--cwd"]);
+const ROOT_VALUE_OPTIONS = new Set([
+  "-m",
+  "--model",
+  "--mode",
+  "--effort",
+  "-r",
+  "--resume",
+  "--cwd",
+]);
 
 /** Commander's help width when stdout is not a terminal; help.json is rendered at it. */
 const HELP_WIDTH = 80;

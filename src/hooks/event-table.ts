@@ -79,6 +79,10 @@ export const COMMON_PAYLOAD = lazy(() =>
     /** Absolute working directory of the session (the project root). */
     cwd: z.string(),
     permission_mode: z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]),
+    /** The model the session asks (Codex sends it on every event). */
+    model: z.string().optional(),
+    /** The effort level the model applies (Claude Code 2.1.332's shape); absent without one. */
+    effort: z.object({ level: z.string() }).optional(),
   }),
 );
 

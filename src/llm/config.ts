@@ -5,6 +5,9 @@
  */
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { EFFORT_LEVELS, type EffortLevel, isEffortLevel } from "./effort-levels.js";
+
+export { EFFORT_LEVELS, type EffortLevel, isEffortLevel } from "./effort-levels.js";
 
 /** The default endpoint. */
 export const DEFAULT_BASE_URL = "https://api.deepseek.com";
@@ -19,6 +22,8 @@ export interface LlmConfigFile {
   baseUrl?: string;
   model?: string;
   cheapModel?: string;
+  /** The effort level to ask models for (`--effort` overrides it). */
+  effort?: EffortLevel;
   /** Milliseconds a model stream may send no event (keep-alives do not count). */
   streamIdleMs?: number;
 }
@@ -61,6 +66,12 @@ function checkConfigFile(
     }
     data.baseUrl = v.baseUrl;
   }
+  if (v.effort !== undefined) {
+    if (typeof v.effort !== "string" || !isEffortLevel(v.effort)) {
+      return { ok: false, field: "effort", message: `expected one of ${EFFORT_LEVELS.join(", ")}` };
+    }
+    data.effort = v.effort;
+  }
   if (v.streamIdleMs !== undefined) {
     const ms = v.streamIdleMs;
     if (
@@ -90,6 +101,8 @@ export interface LlmConfig {
   baseUrl: string;
   model: string;
   cheapModel: string;
+  /** config.json's effort level, or null (none asked: the endpoint's default). */
+  effort: EffortLevel | null;
   /** Idle limit for model streams: KEEL_STREAM_IDLE_MS, else config.json, else the default. */
   streamIdleMs: number;
   /** The config file consulted (it may not exist). */
@@ -173,6 +186,7 @@ export async function loadLlmConfig(options: LoadLlmConfigOptions): Promise<LlmC
       baseUrl: baseUrl.value.replace(/\/+$/, ""),
       model: model.value,
       cheapModel: cheapModel.value,
+      effort: f.effort ?? null,
       streamIdleMs: idleFromEnv ?? f.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
       path,
       sources: {

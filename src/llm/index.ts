@@ -18,6 +18,16 @@ export {
   saveLlmConfig,
 } from "./config.js";
 export {
+  EFFORT_LEVELS,
+  type EffortLevel,
+  type EffortRequest,
+  type EffortResolution,
+  isEffortLevel,
+  type ModelEffort,
+  modelEffort,
+  resolveEffort,
+} from "./effort.js";
+export {
   costUsd,
   costWithoutCacheUsd,
   loadModelTable,

@@ -5,7 +5,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import { EFFORT_LEVELS } from "./effort-levels.js";
 import type { Usage } from "./types.js";
+
+/** Effort levels a model entry may name. */
+const effortLevel = z.enum(EFFORT_LEVELS);
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD");
 const price = z.object({
@@ -24,6 +28,13 @@ const table = z.object({
       contextTokens: z.int().positive(),
       retiredAfter: day.optional(),
       prices: z.array(price).min(1),
+      /** What the endpoint takes to set an effort level (effort.ts); absent: none. */
+      effort: z
+        .strictObject({
+          reasoningEffort: z.array(effortLevel).min(1),
+          thinking: z.boolean().optional(),
+        })
+        .optional(),
     }),
   ),
   reference: z.object({

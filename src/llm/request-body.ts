@@ -26,6 +26,10 @@ function tail(req: ChatRequest, options: RequestBodyOptions): string {
     body += `,"response_format":{"type":${JSON.stringify(req.responseFormat)}}`;
   }
   if (req.thinking !== undefined) body += `,"thinking":{"type":${JSON.stringify(req.thinking)}}`;
+  // After the messages, like every setting: a changed effort keeps the cached prefix.
+  if (req.reasoningEffort !== undefined) {
+    body += `,"reasoning_effort":${JSON.stringify(req.reasoningEffort)}`;
+  }
   return `${body}}`;
 }
 

@@ -68,6 +68,8 @@ export interface ChatRequest {
   responseFormat?: "json_object";
   /** DeepSeek V4 thinking switch; omitted when undefined. */
   thinking?: "enabled" | "disabled";
+  /** `reasoning_effort` (effort.ts: only for a model data/models.json says takes it). */
+  reasoningEffort?: string;
   signal?: AbortSignal;
 }
 

@@ -51,6 +51,8 @@ const body = z.object({
   stream: z.boolean().nullish(),
   response_format: z.object({ type: z.enum(["text", "json_object"]) }).nullish(),
   thinking: z.object({ type: z.enum(["enabled", "disabled"]) }).nullish(),
+  // DeepSeek V4 takes high and max, and maps low and medium to high itself.
+  reasoning_effort: z.enum(["low", "medium", "high", "max"]).nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   max_tokens: z.int().positive().nullish(),
 });

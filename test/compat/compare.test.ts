@@ -73,14 +73,20 @@ describe("compareObservations", () => {
     ]);
   });
 
-  it("ignores the deliberately unsent effort field but not other fields", () => {
+  it("compares effort and model by presence (each agent's own model and level), not value", () => {
     const ref = observation("/tmp/a");
-    ref.hooks[0]!.payload.effort = { level: "high" };
-    expect(compareObservations(ref, observation("/tmp/b"))).toEqual([]);
-    ref.hooks[0]!.payload.prompt_id = "p1";
+    ref.hooks[0]!.payload.effort = { level: "medium" };
+    ref.hooks[0]!.payload.model = "gpt-5.5";
     expect(compareObservations(ref, observation("/tmp/b"))).toEqual([
-      "pre payload prompt_id missing",
+      "pre payload effort missing",
+      "pre payload model missing",
     ]);
+    const keel = observation("/tmp/b");
+    keel.hooks[0]!.payload.effort = { level: "high" };
+    keel.hooks[0]!.payload.model = "deepseek-v4-flash";
+    expect(compareObservations(ref, keel)).toEqual([]);
+    ref.hooks[0]!.payload.prompt_id = "p1";
+    expect(compareObservations(ref, keel)).toEqual(["pre payload prompt_id missing"]);
   });
 
   it("reports exit status, result, hooks fired, what the model saw and files", () => {

@@ -14,12 +14,39 @@ export interface HookSessionInfo {
   transcriptPath: string;
   projectDir: string;
   permissionMode(): PermissionMode;
+  /** The model the next request asks (every payload's `model`). */
+  model?(): string;
+  /** The effort level the model applies (payloads' `effort: {level}`), undefined for none. */
+  effort?(): string | undefined;
   /** Set inside a sub-agent: every payload then carries `agent_id` and `agent_type`. */
   agent?: { id: string; type: string };
   /** Id of the user prompt being handled (set when a turn starts; none before the first). */
   promptId?: string;
   /** Keel's home, resolved: writes inside it are protected paths (permissions/protected-paths.ts). */
   keelHome?: string;
+}
+
+/**
+ * `model` and `effort: {level}` as the payload carries them: in Keel's own payload on every
+ * event; each dialect keeps them where its agent sends them (hooks/dialects/*: Codex `model`
+ * everywhere, Claude Code `effort` in a tool-use context, and `CLAUDE_EFFORT` with it).
+ */
+export function sessionModelFields(info: HookSessionInfo): {
+  model?: string;
+  effort?: { level: string };
+} {
+  const level = info.effort?.();
+  return {
+    ...(info.model ? { model: info.model() } : {}),
+    ...(level !== undefined ? { effort: { level } } : {}),
+  };
+}
+
+/** The level hooks are told for an effort resolution (none when the model takes none). */
+export function effortLevelOf(
+  effort: { ok: true; level: string } | { ok: false } | null,
+): string | undefined {
+  return effort?.ok ? effort.level : undefined;
 }
 
 /** A decision that lets everything through (no engine, or nothing ran). */
@@ -53,6 +80,7 @@ export async function* fireHook<E extends HookEventName>(
     transcript_path: info.transcriptPath,
     cwd: info.projectDir,
     permission_mode: info.permissionMode(),
+    ...sessionModelFields(info),
     ...(info.agent ? { agent_id: info.agent.id, agent_type: info.agent.type } : {}),
     ...(info.promptId !== undefined && event !== "SessionStart"
       ? { prompt_id: info.promptId }

@@ -4,11 +4,13 @@
  * common start, which so builds no commander program before the first frame.
  */
 import type { PermissionMode } from "../../agent/index.js";
+import type { EffortLevel } from "../llm-config.js";
 
 /** The options of `keel` as the TUI takes them. */
 export interface InteractiveFlags {
   model?: string;
   mode?: PermissionMode;
+  effort?: EffortLevel;
   continue: boolean;
   resume?: string;
   cwd?: string;
@@ -29,6 +31,7 @@ export async function startInteractive(o: InteractiveFlags): Promise<void> {
     projectDir,
     ...(o.model !== undefined ? { model: o.model } : {}),
     ...(o.mode !== undefined ? { mode: o.mode } : {}),
+    ...(o.effort !== undefined ? { effort: o.effort } : {}),
     ...(o.resume !== undefined ? { resume: o.resume } : {}),
     continueLatest: o.continue,
     ...(o.harvest ? { harvest: true } : {}),

@@ -5,6 +5,7 @@
  */
 import { type Command, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.js";
+import { EFFORT_LEVELS, isEffortLevel } from "../llm-config.js";
 import { UserError } from "../user-error.js";
 import { type InteractiveFlags, startInteractive } from "./interactive-start.js";
 
@@ -34,11 +35,16 @@ function parseFlags(raw: Record<string, unknown>): InteractiveFlags {
     throw new UserError(`--mode: expected one of ${PERMISSION_MODES.join(", ")}`);
   }
   const model = text("model");
+  const effort = text("effort");
+  if (effort !== undefined && !isEffortLevel(effort)) {
+    throw new UserError(`--effort: expected one of ${EFFORT_LEVELS.join(", ")} (got "${effort}")`);
+  }
   const resume = text("resume");
   const cwd = text("cwd");
   return {
     ...(model !== undefined ? { model } : {}),
     ...(mode !== undefined ? { mode } : {}),
+    ...(effort !== undefined ? { effort } : {}),
     continue: raw.continue === true,
     ...(resume !== undefined ? { resume } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
@@ -58,6 +64,12 @@ export function register(program: Command): void {
     .addOption(
       new Option("--mode <mode>", "permission mode for the interactive session").choices(
         PERMISSION_MODES,
+      ),
+    )
+    .addOption(
+      new Option(
+        "--effort <level>",
+        `reasoning effort: ${EFFORT_LEVELS.join(" | ")} (as the model takes it; /effort changes it)`,
       ),
     )
     .addOption(new Option("-c, --continue", "resume this project's most recent session"))

@@ -16,6 +16,7 @@ import { childProcessEnv } from "../../agent/provider-env.js";
 import { openAgentSession } from "../../agent/session.js";
 import type { HookListing } from "../../hooks/types.js";
 import { createChatClient } from "../../llm/client.js";
+import { EFFORT_LEVELS, resolveEffort } from "../../llm/index.js";
 import { keelHomeFrom, SessionError, UsageLogError } from "../../session/index.js";
 import { createBuiltinTools } from "../../tools/registry.js";
 import { VERSION } from "../../version.js";
@@ -44,6 +45,7 @@ const optionsSchema = z.object({
   outputFormat: z.enum(["text", "json", "stream-json"]).default("text"),
   yes: z.boolean().default(false),
   model: z.string().min(1).optional(),
+  effort: z.enum(EFFORT_LEVELS).optional(),
   maxTurns: z
     .string()
     .regex(/^[1-9]\d*$/, { message: "expected a whole number of at least 1" })
@@ -101,6 +103,11 @@ Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after
 --init / --maintenance fire Setup hooks (trigger init / maintenance) before SessionStart.
 Project hooks that are not trusted (never, or changed since \`keel hooks trust\`) stop the run
 before the first request, exit 1, each hook named; --without-project-hooks runs without them.
+--effort LEVEL (or "effort" in config.json) asks the model to reason more or less, as the
+model's entry in data/models.json says it can: DeepSeek V4 takes reasoning_effort high and max
+(lower levels become high, xhigh becomes max, with a note) and none turns thinking off. A model
+without an entry takes none: --effort then stops the run; config.json's effort is skipped with a
+warning. Hooks see the level as effort.level and CLAUDE_EFFORT; every payload carries model.
 --json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
 prompt); an answer that is not gets one repair request, then the run fails naming the errors.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
@@ -114,6 +121,7 @@ export function register(program: Command): void {
     .option("--output-format <format>", "text | json | stream-json", "text")
     .option("-y, --yes", "approve every tool call that would ask for permission")
     .option("--model <model>", "model id (default from config / KEEL_MODEL)")
+    .option("--effort <level>", `reasoning effort: ${EFFORT_LEVELS.join(" | ")} (see below)`)
     .option("--max-turns <n>", "model requests allowed for this prompt")
     .option("-c, --continue", "resume this project's most recent session")
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
@@ -181,6 +189,13 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     );
   }
   const model = o.model ?? llm.model;
+  // Asked for on the command line, a level the model cannot take stops the run (config.json's
+  // applies to every model: the agent says it is not used, and runs).
+  if (o.effort !== undefined) {
+    const effort = resolveEffort(model, o.effort);
+    if (!effort.ok) throw new UserError(`--effort: ${effort.error}`);
+  }
+  const effort = o.effort ?? llm.effort ?? undefined;
   // Fail closed: a managed settings file that cannot be applied stops the run (run-managed.ts).
   const managed = await (await import("./run-managed.js")).managedSettingsCheck({
     projectDir,
@@ -314,6 +329,7 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
         streamIdleMs: llm.streamIdleMs,
       }),
       model,
+      ...(effort !== undefined ? { effort } : {}),
       ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
       tools: createBuiltinTools(
         { cwd: projectDir, env: childProcessEnv(process.env, { keelHome, apiKey: llm.apiKey }) },

@@ -28,7 +28,16 @@ export type TuiAgent = Pick<
   | "transcript"
   | "mcp"
 > & { readonly hooks: TuiHooks } & Partial<
-    Pick<Agent, "memory" | "commands" | "getReasoning" | "setReasoning" | "transcriptPath">
+    Pick<
+      Agent,
+      | "memory"
+      | "commands"
+      | "getReasoning"
+      | "setReasoning"
+      | "transcriptPath"
+      | "getEffort"
+      | "setEffort"
+    >
   >;
 
 /** A stored session as /sessions lists it. */

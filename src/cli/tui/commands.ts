@@ -10,6 +10,7 @@ import type { JobSummary } from "../../tools/index.js";
 import { renderListing, summaryLine } from "../commands/hooks/render.js";
 import { keelHomeDir } from "../commands/hooks/shared.js";
 import { table } from "../format/text.js";
+import { EFFORT_LEVELS, isEffortLevel } from "../llm-config.js";
 import { type ActionResult, parseMode, type TuiBackend } from "./backend.js";
 import { clip, formatCost, formatDuration, formatRatio, formatTokens, wordWrap } from "./format.js";
 import { runMcpSlash } from "./mcp-command.js";
@@ -197,6 +198,42 @@ const HANDLERS: Record<string, Handler> = {
     }
     await swap(backend, io, { model: name }, "other");
     io.notice("info", `model: ${backend.model()}`);
+  },
+  effort: async (args, { backend, io }) => {
+    const agent = backend.agent();
+    if (!agent.getEffort || !agent.setEffort) {
+      io.notice("error", "this session cannot change its effort level");
+      return;
+    }
+    const word = args[0]?.trim().toLowerCase();
+    if (!word) {
+      const now = agent.getEffort();
+      io.print({
+        title: "Effort",
+        lines: [
+          now === null
+            ? "current: none asked (the endpoint's default)"
+            : now.resolved.ok
+              ? `current: ${now.resolved.level}${now.resolved.level !== now.asked ? ` (asked: ${now.asked})` : ""}`
+              : `asked: ${now.asked}, not sent: ${now.resolved.error}`,
+          `levels: ${EFFORT_LEVELS.join(", ")}; off: the endpoint's default`,
+        ],
+      });
+      return;
+    }
+    if (word === "off" || word === "default") {
+      agent.setEffort(null);
+      io.notice("info", "effort: off (the endpoint's default)");
+      return;
+    }
+    if (!isEffortLevel(word)) {
+      io.notice("error", `unknown effort "${args[0]}" — ${EFFORT_LEVELS.join(", ")}, off`);
+      return;
+    }
+    const result = agent.setEffort(word);
+    if (result === null) return;
+    if (!result.ok) io.notice("error", `${result.error}; effort unchanged`);
+    else io.notice("info", result.note ?? `effort: ${result.level}`);
   },
   mode: async (args, { backend, io }) => {
     const agent = backend.agent();

@@ -20,6 +20,7 @@ import {
 // Not from session/index.js: that would load the session modules (and zod) before the first frame.
 import { UsageLogError } from "../../session/usage-log-error.js";
 import type { Telemetry } from "../../telemetry/index.js";
+import type { EffortLevel } from "../llm-config.js";
 import { loadConfig } from "../llm-config.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
@@ -40,6 +41,8 @@ export interface InteractiveOptions {
   projectDir: string;
   model?: string;
   mode?: PermissionMode;
+  /** `--effort`: overrides config.json's effort. */
+  effort?: EffortLevel;
   continueLatest?: boolean;
   resume?: string;
   env?: NodeJS.ProcessEnv;
@@ -222,12 +225,14 @@ async function openSession(
     keelHome: opts.keelHome,
     frontEnd: "tui",
   });
+  const effort = opts.effort ?? llm.effort ?? undefined;
   try {
     const backend = await createSessionBackend({
       projectDir: opts.projectDir,
       keelHome: opts.keelHome,
       model,
       cheapModel: llm.cheapModel,
+      ...(effort !== undefined ? { effort } : {}),
       client: createChatClient({
         baseUrl: llm.baseUrl,
         baseUrlOrigin: baseUrlOrigin(llm),

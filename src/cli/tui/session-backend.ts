@@ -7,6 +7,7 @@ import type { Agent, PermissionMode } from "../../agent/index.js";
 import { sessionToolOptions } from "../../agent/index.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
 import { type OpenedSession, openAgentSession } from "../../agent/session.js";
+import type { EffortLevel } from "../../llm/index.js";
 import { loadModelTable } from "../../llm/pricing.js";
 import type { ChatClient } from "../../llm/types.js";
 import type { ElicitationHandler } from "../../mcp/index.js";
@@ -30,6 +31,8 @@ export interface SessionBackendOptions {
   keelHome: string;
   model: string;
   cheapModel?: string;
+  /** The effort level to ask for (`--effort`, config.json); /effort changes it. */
+  effort?: EffortLevel;
   client: ChatClient;
   permissions: PermissionBridge;
   permissionMode?: PermissionMode;
@@ -81,6 +84,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     continueLatest?: boolean;
     model: string;
     mode?: PermissionMode;
+    effort?: EffortLevel;
     startSource?: "clear";
     quitting?: AbortSignal;
   }) => {
@@ -120,6 +124,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
         askPermission: (request, { signal }) => opts.permissions.ask(request, { signal }),
         allowedAnswers: answersFor(session.id),
         ...(o.mode ? { permissionMode: o.mode } : {}),
+        ...(o.effort !== undefined ? { effort: o.effort } : {}),
         ...(o.startSource ? { startSource: o.startSource } : {}),
         ...(mcpServers ? { mcpServers } : {}),
         ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
@@ -145,6 +150,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
     ...(opts.continueLatest ? { continueLatest: true } : {}),
     ...(opts.permissionMode ? { mode: opts.permissionMode } : {}),
+    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
     ...(opts.quitting ? { quitting: opts.quitting } : {}),
   });
   let agent: Agent = first.agent;
@@ -183,10 +189,13 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     replace: async (o) => {
       const nextModel = o.model ?? model;
       const resume = o.resume ?? (o.model ? agent.sessionId : undefined);
+      // The effort level asked for (by /effort too) carries over, as the permission mode does.
+      const effort = agent.getEffort()?.asked;
       try {
         const next = await open({
           model: nextModel,
           mode: agent.getPermissionMode(),
+          ...(effort !== undefined ? { effort } : {}),
           ...(resume !== undefined ? { resume } : {}),
           // Neither a resume nor a model switch: /clear began a fresh session.
           ...(resume === undefined ? { startSource: "clear" as const } : {}),

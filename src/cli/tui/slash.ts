@@ -41,6 +41,12 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   },
   { name: "model", description: "show or switch the model", usage: "[name]", argsOptional: true },
   {
+    name: "effort",
+    description: "show or set the reasoning effort (none … max, or off)",
+    usage: "[level|off]",
+    argsOptional: true,
+  },
+  {
     name: "mode",
     description: "show or switch the permission mode",
     usage: "[default|acceptEdits|plan|bypassPermissions]",

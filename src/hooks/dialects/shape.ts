@@ -123,6 +123,12 @@ export function shapePayload(
     ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
     ...(opts.answers !== undefined ? { answers: opts.answers } : {}),
   });
+  // Claude Code sets CLAUDE_EFFORT exactly when the payload carries `effort.level` (its
+  // child-env builder reads it from the hook input); so here, per dialect, from its own stdin.
+  const effort = stdinObject.effort;
+  if (isRecord(effort) && typeof effort.level === "string") {
+    env.CLAUDE_EFFORT = envValue(effort.level);
+  }
   return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
 }
 

@@ -1,7 +1,8 @@
 /**
  * What a Claude Code hook sees beyond the native payload, as Claude Code 2.1 sends it (measured
  * headless with `npm run compat:claude`): no permission_mode on SessionStart/SessionEnd, Stop's
- * background_tasks and session_crons, Edit's explicit replace_all, a failed Bash call's error
+ * background_tasks and session_crons, Edit's explicit replace_all, `effort` only on the events
+ * fired in a tool-use context and no `model`, a failed Bash call's error
  * as `Exit code N\n<output>`, and the CLAUDECODE / CLAUDE_CODE_* / CLAUDE_ENV_FILE variables.
  */
 import type { AnyEventPayload, HookEventName } from "../../events.js";
@@ -11,6 +12,22 @@ import type { DialectContext, ExitTable, ShapedTool } from "../types.js";
 
 /** Events whose payload carries no permission_mode in Claude Code. */
 const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(["SessionStart", "SessionEnd"]);
+
+/**
+ * Events whose payload carries `effort: {level}` in Claude Code 2.1.332: those fired "within a
+ * tool-use context" (its hook input schema; measured on PreToolUse, PostToolUse, Stop by
+ * compat:claude), never the session-lifecycle ones (SessionStart, UserPromptSubmit, SessionEnd).
+ */
+const EFFORT_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "PreToolUse",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "Stop",
+  "SubagentStop",
+]);
 
 /** Events whose hooks get CLAUDE_ENV_FILE: Claude Code 2.1.332's four (docs/hooks.md). */
 const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set([
@@ -28,6 +45,9 @@ export function claudeStdinObject(
   const out = nativeStdinObject(payload, shaped, payload.hook_event_name);
   const event = payload.hook_event_name;
   if (NO_PERMISSION_MODE.has(event)) delete out.permission_mode;
+  // `claude -p` sends no `model` in any payload (measured, 2.1.332).
+  delete out.model;
+  if (!EFFORT_EVENTS.has(event)) delete out.effort;
   if (event === "Stop") {
     // Keel has no background tasks or cron jobs a Stop hook could wait for.
     out.background_tasks ??= [];

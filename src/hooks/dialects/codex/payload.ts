@@ -8,7 +8,7 @@
  *   PostToolUse `tool_response`: the output text as the model got it (a JSON string);
  * - subagent payloads `agent_id, agent_type`.
  * Keel's own fields (`prompt_id`, `duration_ms`, `effort`, structured tool responses) are
- * left out. `model` is sent only when the session names one (Keel's payload has no model yet).
+ * left out (Codex reports no effort to hooks). `model` is the model the session asks.
  */
 import type { AnyEventPayload, HookEventName } from "../../events.js";
 import type { ShapedTool } from "../types.js";

@@ -66,6 +66,7 @@ const NOT_IN_GEMINI = [
   "prompt_id",
   "duration_ms",
   "effort",
+  "model",
   "permission_mode",
   "tool_use_id",
 ] as const;

@@ -27,7 +27,7 @@ const WITH_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set([
 ]);
 
 /** Fields Keel's native payload has and Qwen Code's does not. */
-const NOT_IN_QWEN = ["prompt_id", "duration_ms", "effort"] as const;
+const NOT_IN_QWEN = ["prompt_id", "duration_ms", "effort", "model"] as const;
 
 /** The object written to a Qwen hook's stdin. */
 export function qwenStdinObject(

@@ -36,6 +36,13 @@ export const PROMPT_BLOCK_EXIT_AND_RESULT: CompatCase["deliberate"] = {
   allows: ["exit status 0 ≠ 1", 'result "" ≠ "Prompt blocked by UserPromptSubmit hook'],
 };
 
+/** Context for a prompt: Claude Code 2.1.332 sends it as a system message after the prompt; Keel
+ *  appends a message of its own, which reaches the API joined to the prompt's user message. */
+const PROMPT_CONTEXT_CHANNEL: CompatCase["deliberate"] = {
+  why: "context for a prompt follows it in the prompt's user message, marked as a hook's: DeepSeek rejects two user messages in a row and moves system messages to the front",
+  allows: ["model saw (request 1) in another channel"],
+};
+
 /** Every case, in the order the table prints them. */
 export const CASES: CompatCase[] = [
   {
@@ -56,6 +63,7 @@ export const CASES: CompatCase[] = [
     prompt: "hello",
     hooks: [{ id: "start", event: "SessionStart", answer: "echo 'Use tabs in this repo.'" }],
     turns: [done],
+    deliberate: PROMPT_CONTEXT_CHANNEL,
   },
   {
     name: "SessionStart JSON additionalContext",
@@ -73,12 +81,14 @@ export const CASES: CompatCase[] = [
       },
     ],
     turns: [done],
+    deliberate: PROMPT_CONTEXT_CHANNEL,
   },
   {
     name: "UserPromptSubmit plain stdout is context",
     prompt: "hello",
     hooks: [{ id: "ups", event: "UserPromptSubmit", answer: "echo 'branch: feature/x'" }],
     turns: [done],
+    deliberate: PROMPT_CONTEXT_CHANNEL,
   },
   {
     name: "UserPromptSubmit JSON additionalContext",
@@ -93,6 +103,7 @@ export const CASES: CompatCase[] = [
       },
     ],
     turns: [done],
+    deliberate: PROMPT_CONTEXT_CHANNEL,
   },
   {
     name: "UserPromptSubmit exit 2 blocks the prompt",
@@ -155,6 +166,8 @@ export const CASES: CompatCase[] = [
     turns: [bash("echo ran > out.txt"), done],
   },
   {
+    // Headless in bypass mode: the tool does not run, the model gets the reason, and
+    // PermissionRequest does not fire (Claude Code 2.1.332).
     name: "PreToolUse ask (headless)",
     prompt: "run it",
     hooks: [
@@ -168,6 +181,7 @@ export const CASES: CompatCase[] = [
           },
         }),
       ),
+      observe("PermissionRequest", "Bash"),
     ],
     turns: [bash("echo ran > out.txt"), done],
   },
@@ -327,6 +341,67 @@ export const CASES: CompatCase[] = [
       },
     ],
     turns: [bash("echo oops; exit 3"), done],
+  },
+  {
+    // The channel: one message after the tool result carries both events' context.
+    name: "PreToolUse + PostToolUse context: one message after the result",
+    prompt: "run it",
+    hooks: [
+      pre(
+        "pre",
+        json({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "pre ctx" } }),
+      ),
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: json({
+          hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "post ctx" },
+        }),
+      },
+    ],
+    turns: [bash("echo ran"), done],
+  },
+  {
+    // Two calls in one answer: both results first (the API wants them next to the calls), then
+    // one message with both calls' context.
+    name: "two calls in one answer: context after both results",
+    prompt: "run them",
+    hooks: [
+      {
+        id: "post",
+        event: "PostToolUse",
+        matcher: "Bash",
+        answer: json({
+          hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "post ctx" },
+        }),
+      },
+    ],
+    turns: [
+      {
+        calls: [
+          { tool: "Bash", input: { command: "echo one" } },
+          { tool: "Bash", input: { command: "echo two" } },
+        ],
+      },
+      done,
+    ],
+  },
+  {
+    name: "SessionStart + UserPromptSubmit context: one message after the prompt",
+    prompt: "hello",
+    hooks: [
+      { id: "start", event: "SessionStart", answer: "echo 'start ctx'" },
+      {
+        id: "ups",
+        event: "UserPromptSubmit",
+        answer: json({
+          hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "ups ctx" },
+        }),
+      },
+    ],
+    turns: [done],
+    deliberate: PROMPT_CONTEXT_CHANNEL,
   },
   {
     name: "two PreToolUse hooks: both contexts, in order",

@@ -5,7 +5,7 @@
  * registry's current release, with the drift against the pinned one) as in table.ts.
  */
 import { CASES } from "./cases.js";
-import { DELIBERATE_FIELDS } from "./compare.js";
+import { CHANNEL_EQUIVALENT, DELIBERATE_FIELDS } from "./compare.js";
 import { runClaudeCase } from "./run-claude.js";
 import { runKeelCase } from "./run-keel.js";
 import { runCompatTable } from "./table.js";
@@ -17,11 +17,15 @@ runCompatTable({
   runPeer: runClaudeCase,
   runKeel: (c) => runKeelCase(c),
   concurrency: 2,
-  footer:
-    Object.keys(DELIBERATE_FIELDS).length === 0
+  // The channel is compared: hook context inside a tool result is not where Claude puts it.
+  channels: true,
+  footer: [
+    `Compared as one channel: Keel's "${CHANNEL_EQUIVALENT.keel}" message and Claude's "${CHANNEL_EQUIVALENT.peer}" message (deliberate: ${CHANNEL_EQUIVALENT.why}).`,
+    ...(Object.keys(DELIBERATE_FIELDS).length === 0
       ? []
       : [
           "Never compared (Keel deliberately does not send them):",
           ...Object.entries(DELIBERATE_FIELDS).map(([field, why]) => `  payload ${field}: ${why}`),
-        ],
+        ]),
+  ],
 });

@@ -3,7 +3,7 @@
  * temp paths, durations) are normalized; everything a hook or the model could observe is
  * compared and each difference becomes one short phrase.
  */
-import { hookParagraphs } from "./model-view.js";
+import { hookParagraphs, splitItem } from "./model-view.js";
 import type { CompatCase, HookRecord, Observation } from "./types.js";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -154,6 +154,12 @@ export function compareObservations(
     opaqueNested?: Readonly<Record<string, string>>;
     /** Variables the peer sets that Keel deliberately does not (listed under the table). */
     ignoreEnv?: readonly string[];
+    /**
+     * Compare the channel (which message carries a text), not only the words: Keel's hook
+     * message is taken as the peer's system message (CHANNEL_EQUIVALENT). Without it, hook and
+     * system messages count as user text (tables whose peer's channel is not compared).
+     */
+    channels?: boolean;
   } = {},
 ): string[] {
   const out: string[] = [];
@@ -201,9 +207,10 @@ export function compareObservations(
   // from the hooks and the prompt there, and everything in later requests.
   for (let i = 0; i < views; i++) {
     // Trailing whitespace is invisible to the model (Claude keeps stderr's last newline).
-    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths).trimEnd());
+    const channel = (t: string) => viewChannel(t, opts.channels === true);
+    const va = (ref.modelView[i] ?? []).map((t) => channel(normalizeText(t, ref.paths).trimEnd()));
     const vb = (keel.modelView[i] ?? []).map((t) =>
-      claudeToolNames(normalizeText(t, keel.paths)).trimEnd(),
+      channel(claudeToolNames(normalizeText(t, keel.paths)).trimEnd()),
     );
     const keep = (items: string[]) =>
       opts.modelView === "hooks" ? items.filter((t) => /\bhook\b/i.test(t)) : items;
@@ -211,7 +218,10 @@ export function compareObservations(
     const fa = opts.modelView === "plain" ? va : keep(hookView(va, i === 0));
     const fb = opts.modelView === "plain" ? vb : keep(hookView(vb, i === 0));
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
-      out.push(`model saw (request ${i + 1}) ${short(fa)} ≠ ${short(fb)}`);
+      // The same words in the same order, carried by other messages: a channel difference.
+      const words = (items: string[]) => JSON.stringify(items.map((t) => splitItem(t).text));
+      const where = words(fa) === words(fb) ? " in another channel" : "";
+      out.push(`model saw (request ${i + 1})${where} ${short(fa)} ≠ ${short(fb)}`);
     }
   }
   for (const d of diffValues(ref.files, keel.files)) out.push(`file ${d}`);
@@ -219,15 +229,35 @@ export function compareObservations(
 }
 
 /**
- * Tool results as they are; other text reduced to its hook paragraphs when it has some. In the
- * first request, text without hook paragraphs (each agent's own context, the prompt) is dropped.
+ * The one channel Keel deliberately uses instead of the peer's: a `user` message made only of
+ * `<hook-context>` blocks where Claude Code 2.1.332 sends a `system` message (docs/hooks.md
+ * "Where results go": DeepSeek's chat template moves every system message to the front).
+ */
+export const CHANNEL_EQUIVALENT = {
+  keel: "hook",
+  peer: "system",
+  why: "Keel's hook context goes in a user message of its own (only <hook-context> blocks) where Claude Code sends a system message: DeepSeek's chat template moves every system message to the front of the prompt",
+} as const;
+
+/** An item with its channel as compared: the equivalence applied, or channels set aside. */
+function viewChannel(item: string, channels: boolean): string {
+  const { channel, text } = splitItem(item);
+  if (channels)
+    return channel === CHANNEL_EQUIVALENT.keel ? `${CHANNEL_EQUIVALENT.peer}: ${text}` : item;
+  return channel === "hook" || channel === "system" ? `text: ${text}` : item;
+}
+
+/**
+ * Tool results as they are; other text reduced to its hook paragraphs when it has some (each
+ * keeping its channel). In the first request, text without hook paragraphs (each agent's own
+ * context, the prompt) is dropped.
  */
 function hookView(items: readonly string[], first: boolean): string[] {
   return items.flatMap((item) => {
-    if (item.startsWith("tool_result: ")) return [item];
-    const text = item.slice("text: ".length);
+    const { channel, text } = splitItem(item);
+    if (channel === "tool_result") return [item];
     const paras = hookParagraphs(text);
-    if (paras.length > 0) return paras.map((p) => `text: ${p}`);
+    if (paras.length > 0) return paras.map((p) => `${channel}: ${p}`);
     return first ? [] : [item];
   });
 }

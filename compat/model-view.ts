@@ -1,7 +1,12 @@
 /**
- * What the model was sent since its last answer, in one neutral form for both wire formats:
- * `tool_result: <text>` for tool results, `text: <text>` for anything else (system-reminder
- * wrappers and Keel's hook-context wrappers removed, so only the words are compared).
+ * What the model was sent since its last answer, in one neutral form for both wire formats. Each
+ * item names its CHANNEL — the message that carries the text — then the text:
+ * - `tool_result: …` a tool result (its output, or hook text put inside it);
+ * - `text: …` text in a user message (the prompt, or hook text added to it);
+ * - `system: …` a `role: "system"` message (Claude Code 2.1.332 sends hook context so);
+ * - `hook: …` a `user` message made only of Keel's `<hook-context>` blocks (Keel's channel for
+ *   hook context; compare.ts takes it as the system channel where a table says so).
+ * System-reminder and hook-context wrappers are removed, so only the words are compared.
  *
  * A tool's own words are each agent's own (Keel's tools are not Claude's tools, and their
  * descriptions tell the model what to expect), so the output of a tool that ran is reduced to
@@ -14,8 +19,9 @@ export function modelItemsFromAnthropic(body: unknown): string[] {
   const tail = afterLastAssistant(messages as Array<{ role?: string; content?: unknown }>);
   const items: string[] = [];
   for (const m of tail) {
+    const channel = m.role === "system" ? "system" : "text";
     if (typeof m.content === "string") {
-      items.push(...textItems(m.content));
+      items.push(...textItems(m.content, channel));
       continue;
     }
     for (const block of (m.content as Array<Record<string, unknown>>) ?? []) {
@@ -28,7 +34,7 @@ export function modelItemsFromAnthropic(body: unknown): string[] {
           `tool_result: ${ran ? `(output 0: ${text.trim()})` : canonicalToolOutput("claude", text)}`,
         );
       } else if (block.type === "text" && typeof block.text === "string") {
-        items.push(...textItems(block.text));
+        items.push(...textItems(block.text, channel));
       }
     }
   }
@@ -43,11 +49,14 @@ export function modelItemsFromChat(
   for (const m of afterLastAssistant(messages)) {
     const text = typeof m.content === "string" ? m.content : "";
     if (m.role === "tool") {
+      // Hook text inside a tool message is in the tool result's channel: each its own item.
       const [head, ...contexts] = splitHookBlocks(text);
       items.push(`tool_result: ${canonicalToolOutput("keel", head ?? "")}`);
-      for (const c of contexts) items.push(`text: ${c}`);
+      for (const c of contexts) items.push(`tool_result: ${c}`);
     } else if (m.role === "user") {
-      items.push(...textItems(text));
+      items.push(...textItems(text, onlyHookBlocks(text) ? "hook" : "text"));
+    } else if (m.role === "system") {
+      items.push(...textItems(text, "system"));
     }
   }
   return items;
@@ -71,20 +80,38 @@ function blockText(content: unknown): string {
 
 const WRAPPED = /<(system-reminder|hook-context)[^>]*>\n?([\s\S]*?)\n?<\/\1>/g;
 
-/** A text split into its wrapped parts and what lies between them. */
-function textItems(text: string): string[] {
+/** The channels a model-view item can name (see the head of this file). */
+export type Channel = "tool_result" | "text" | "system" | "hook";
+
+/** An item's channel and text. */
+export function splitItem(item: string): { channel: string; text: string } {
+  const at = item.indexOf(": ");
+  return at < 0
+    ? { channel: "", text: item }
+    : { channel: item.slice(0, at), text: item.slice(at + 2) };
+}
+
+/** A text split into its wrapped parts and what lies between them, each as a `channel` item. */
+function textItems(text: string, channel: Channel = "text"): string[] {
   const out: string[] = [];
   let at = 0;
   for (const m of text.matchAll(WRAPPED)) {
     const before = text.slice(at, m.index).trim();
-    if (before) out.push(`text: ${before}`);
-    out.push(`text: ${(m[2] ?? "").trim()}`);
+    if (before) out.push(`${channel}: ${before}`);
+    out.push(`${channel}: ${(m[2] ?? "").trim()}`);
     at = (m.index ?? 0) + m[0].length;
   }
   const rest = text.slice(at).trim();
-  if (rest) out.push(`text: ${rest}`);
+  if (rest) out.push(`${channel}: ${rest}`);
   return out;
 }
+
+/** Whether a message is nothing but Keel's `<hook-context>` blocks (Keel's hook message). */
+function onlyHookBlocks(text: string): boolean {
+  return /<hook-context[^>]*>/.test(text) && text.replace(HOOK_BLOCKS, "").trim() === "";
+}
+
+const HOOK_BLOCKS = /<hook-context[^>]*>[\s\S]*?<\/hook-context>/g;
 
 /** A tool message's own output, then each hook block appended to it. */
 function splitHookBlocks(text: string): string[] {

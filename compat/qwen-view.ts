@@ -67,7 +67,10 @@ export function keelItemsForQwen(items: readonly string[]): string[] {
   return items.flatMap((item) => {
     const block = KEEL_BLOCK.exec(item) ?? KEEL_POST_BLOCK.exec(item);
     if (block) return [`tool_result: (blocked: ${block[1]})`];
-    if (item.startsWith("text: ")) return paragraphs(item.slice(6)).map((p) => `text: ${p}`);
+    // Qwen's view compares words, not channels: Keel's hook message counts as text.
+    if (item.startsWith("text: ") || item.startsWith("hook: ")) {
+      return paragraphs(item.slice(6)).map((p) => `text: ${p}`);
+    }
     if (item.startsWith("tool_result: ")) {
       return [`tool_result: ${canonicalToolOutput("keel", item.slice("tool_result: ".length))}`];
     }

@@ -28,6 +28,8 @@ export interface CompatTable {
   modelView?: "all" | "hooks" | "plain";
   /** Nested payload fields whose text is each agent's own (compared by presence and type). */
   opaqueNested?: Readonly<Record<string, string>>;
+  /** Compare which message carries each text (compare.ts `channels`), not only the words. */
+  channels?: boolean;
   /** Variables the peer sets for hooks that Keel deliberately does not, with the reason. */
   deliberateEnv?: Readonly<Record<string, string>>;
   /** Cases run at once (each run mostly waits on child processes). */
@@ -68,6 +70,7 @@ async function main(table: CompatTable, argv: string[]): Promise<number> {
     modelView: table.modelView ?? "all",
     ...(table.opaqueNested ? { opaqueNested: table.opaqueNested } : {}),
     ...(table.deliberateEnv ? { ignoreEnv: Object.keys(table.deliberateEnv) } : {}),
+    ...(table.channels ? { channels: true } : {}),
   };
   const results = await mapLimit(cases, table.concurrency ?? 1, async (c) => {
     const [ref, keel, old] = await Promise.all([

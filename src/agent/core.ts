@@ -169,13 +169,29 @@ export class AgentCore {
     if (text.trim()) this.#preamble.push(text);
   }
 
-  /** The next user message: memory, queued hook context, the prompt, UserPromptSubmit context. */
-  composeUserMessage(prompt: string, submitContext: string | null): string {
+  /**
+   * Appends the user's message (memory, then the prompt), then — a message of its own — the
+   * hook context for it: queued SessionStart / async results, then UserPromptSubmit's. Claude
+   * Code 2.1.332 sends that context as a separate message after the prompt, not inside it
+   * (docs/hooks.md "Where results go"); both are appended, so nothing sent is edited.
+   */
+  appendUserTurn(prompt: string, submitContext: string | null): void {
     const parts = this.#preamble.splice(0);
-    parts.push(...this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text)));
     parts.push(prompt);
-    if (submitContext?.trim()) parts.push(hookContextBlock("UserPromptSubmit", submitContext));
-    return parts.join("\n\n");
+    this.log.append({ role: "user", content: parts.join("\n\n") });
+    const blocks = this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text));
+    if (submitContext?.trim()) blocks.push(hookContextBlock("UserPromptSubmit", submitContext));
+    this.appendHookMessage(blocks);
+  }
+
+  /**
+   * Appends hook context (`<hook-context>` blocks) as one message of its own. Its role is
+   * `user`, not Claude Code's `system`: DeepSeek's chat template moves every `system` message,
+   * wherever it is sent, to the front of the prompt — the model would read it before the
+   * conversation, and the cached prefix would change (docs/hooks.md "Where results go").
+   */
+  appendHookMessage(blocks: readonly string[]): void {
+    if (blocks.length > 0) this.log.append({ role: "user", content: blocks.join("\n\n") });
   }
 
   /** Whether this core is a sub-agent (its turn ends with SubagentStop, not Stop). */
@@ -240,7 +256,7 @@ export class AgentCore {
         blocks.push(hookContextBlock(r.run.event, r.additionalContext));
       }
     }
-    if (blocks.length > 0) this.log.append({ role: "user", content: blocks.join("\n\n") });
+    this.appendHookMessage(blocks);
   }
 
   /** Renders a tool result into the log, trimmed once if it is too long (whole in the session). */

@@ -73,10 +73,7 @@ export async function* runTurn(
   if (title) core.session.recordEvent?.(SESSION_TITLE_EVENT, { title: title.slice(0, 200) });
   // Over the threshold after the last turn: compact first, so the prompt opens the new log.
   if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
-  core.log.append({
-    role: "user",
-    content: core.composeUserMessage(prompt, contextForModel(submit)),
-  });
+  core.appendUserTurn(prompt, contextForModel(submit));
 
   let requests = 0;
   let lastText = "";
@@ -154,6 +151,9 @@ export async function* runTurn(
       let stopReason: string | null = null;
       let storm: string | null = null;
       const batch: BatchCall[] = [];
+      // The hooks' context of every call: one message after all the batch's tool results (the
+      // API wants the results right after the calls), as Claude Code sends one after its results.
+      const contexts: string[] = [];
       for (const call of calls) {
         if (stopReason !== null || storm !== null || signal.aborted) {
           // Every call gets a result so the log stays a valid conversation.
@@ -178,6 +178,7 @@ export async function* runTurn(
         }
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
         core.appendToolResult(call.id, outcome.content);
+        if (outcome.context !== null) contexts.push(outcome.context);
         stopReason = outcome.stopReason;
         batch.push({
           tool_name: call.name,
@@ -186,6 +187,7 @@ export async function* runTurn(
           tool_response: outcome.content,
         });
       }
+      core.appendHookMessage(contexts);
       if (stopReason === null && storm === null && !signal.aborted) {
         const after = yield* firePostToolBatch(core.hooks, core.info, batch, signal);
         if (after.additionalContext !== null) {
@@ -260,10 +262,7 @@ async function* compactInTurn(
 ): AsyncGenerator<AgentEvent, boolean> {
   const done = yield* compactLog(core, { signal, trigger: "auto", overflow });
   if (done) {
-    core.log.append({
-      role: "user",
-      content: core.composeUserMessage(CONTINUE_AFTER_COMPACTION, null),
-    });
+    core.appendUserTurn(CONTINUE_AFTER_COMPACTION, null);
   }
   return done;
 }

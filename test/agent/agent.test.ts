@@ -188,7 +188,8 @@ describe("compaction", () => {
     // The summary and the next prompt are two stored user messages, sent as one.
     expect(next.map((m) => m.role)).toEqual(["system", "user"]);
     expect(next[1]?.content).toContain("SUMMARY: the user said hi.");
-    expect(next[1]?.content).toMatch(/compacted context note[\s\S]*next/);
+    // SessionStart(compact)'s context follows the prompt (its own stored message, sent joined).
+    expect(next[1]?.content).toMatch(/next[\s\S]*compacted context note/);
     session.close();
 
     // A resumed session replays the compacted log, not the old one.
@@ -198,8 +199,9 @@ describe("compaction", () => {
       model: "deepseek-v4-flash",
       resume: session.id,
     });
-    // summary, "next", the answer: stored separately, replayed with the same merged bytes.
-    expect(reopened.messages).toHaveLength(3);
+    // summary, "next", SessionStart(compact)'s context, the answer: stored separately, replayed
+    // with the same merged bytes.
+    expect(reopened.messages).toHaveLength(4);
     const resumed = await agentFor(w, { session: reopened });
     expect(resumed.transcript()).toHaveLength(2);
     expect(resumed.transcript()[0]).toBe(w.sim.requests[2]?.messageTexts[1]);

@@ -104,7 +104,12 @@ describe("the prefix invariant", () => {
     });
     expect(existsSync(join(w.project, "a.txt"))).toBe(false);
     expect(readFileSync(join(w.project, "b.txt"), "utf8")).toBe("rewritten");
-    expect(read?.type === "tool_result" && read.content).toContain("lint: 0 problems");
+    // PostToolUse context comes after the tool result, in a message of its own (not inside it).
+    expect(read?.type === "tool_result" && read.content).not.toContain("lint: 0 problems");
+    const afterRead = w.sim.requests[3]?.messages ?? [];
+    expect(afterRead.at(-2)?.role).toBe("tool");
+    expect(afterRead.at(-1)).toMatchObject({ role: "user" });
+    expect(afterRead.at(-1)?.content).toContain("lint: 0 problems");
     expect(first.at(-1)).toMatchObject({
       type: "turn_end",
       stopReason: "end",

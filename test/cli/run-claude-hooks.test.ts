@@ -7,7 +7,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
-import { commandHook, hookScript, keel, type World, worldPerTest } from "../agent/harness.js";
+import {
+  commandHook,
+  hookScript,
+  keel,
+  sentMessages,
+  type World,
+  worldPerTest,
+} from "../agent/harness.js";
 
 const newWorld = worldPerTest();
 
@@ -192,5 +199,71 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"b
     ]);
     expect(JSON.parse(run.stdout).result).toBe("Operation stopped by hook: not today");
     expect(stopped.sim.requests).toHaveLength(0);
+  });
+
+  // Claude Code 2.1.332 sends hook context as a message of its own after the tool results or the
+  // prompt (a `system` message; Keel: a `user` message of <hook-context> blocks, docs/hooks.md).
+  it("hook context comes in a message of its own after the results and the prompt", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "echo one" }).tool("shell", { command: "echo two" }),
+        reply().text("ok"),
+      ),
+    );
+    const ctx = (event: string, text: string) =>
+      hookScript(
+        world,
+        `${event}.sh`,
+        `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"${event}","additionalContext":"${text}"}}'`,
+      );
+    writeClaudeSettings(world, {
+      SessionStart: [commandHook(ctx("SessionStart", "start ctx"))],
+      UserPromptSubmit: [commandHook(ctx("UserPromptSubmit", "ups ctx"))],
+      PreToolUse: [commandHook(ctx("PreToolUse", "pre ctx"), "Bash")],
+      PostToolUse: [commandHook(ctx("PostToolUse", "post ctx"), "Bash")],
+    });
+    const r = await keel(world, ["run", "go", "--mode", "bypassPermissions"]);
+    expect(r.code).toBe(0);
+    const first = world.sim.requests[0]?.messages ?? [];
+    // The prompt first, then the context (SessionStart's, then UserPromptSubmit's) in a message
+    // of its own — sent joined to the prompt's (DeepSeek rejects two user messages in a row).
+    expect(first.slice(1)).toEqual([
+      {
+        role: "user",
+        content:
+          'go\n\n<hook-context event="SessionStart">\nSessionStart hook additional context: start ctx\n</hook-context>\n\n<hook-context event="UserPromptSubmit">\nUserPromptSubmit hook additional context: ups ctx\n</hook-context>',
+      },
+    ]);
+    const second = world.sim.requests[1]?.messages ?? [];
+    const after = second.slice(first.length + 1);
+    // Both results right after the calls, untouched by hooks; then one message with the context
+    // of both calls, each call's PreToolUse before its PostToolUse.
+    expect(after.map((m) => m.role)).toEqual(["tool", "tool", "user"]);
+    expect(after[0]?.content).not.toContain("hook");
+    expect(after[1]?.content).not.toContain("hook");
+    const pair =
+      '<hook-context event="PreToolUse">\nPreToolUse:shell hook additional context: pre ctx\n</hook-context>\n\n<hook-context event="PostToolUse">\nPostToolUse:shell hook additional context: post ctx\n</hook-context>';
+    expect(after[2]?.content).toBe(`${pair}\n\n${pair}`);
+    // Appended: every message of the first request is sent again byte for byte.
+    expect(sentMessages(world, 1).slice(0, first.length)).toEqual(sentMessages(world, 0));
+  });
+
+  it("a PreToolUse ask in bypass mode headless: not run, the reason, no PermissionRequest", async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo ran > out.txt" }), reply().text("ok")),
+    );
+    const ask = hookScript(
+      world,
+      "ask.sh",
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"please confirm"}}'`,
+    );
+    writeClaudeSettings(world, {
+      PreToolUse: [commandHook(ask, "Bash")],
+      PermissionRequest: [commandHook(recorder(world, "perm"), "Bash")],
+    });
+    await keel(world, ["run", "go", "--mode", "bypassPermissions"]);
+    expect(world.sim.requests[1]?.messages.at(-1)?.content).toBe("please confirm");
+    expect(() => readFileSync(join(world.project, "out.txt"))).toThrow();
+    expect(() => recorded(world, "perm")).toThrow();
   });
 });

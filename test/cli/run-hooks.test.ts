@@ -183,7 +183,7 @@ describe("keel run: hook events", () => {
     expect(lastSent(world, 3)?.content).toContain("Permission denied");
   });
 
-  it("PostToolUse additionalContext and exit-2 feedback are appended to the tool result", async () => {
+  it("PostToolUse additionalContext and exit-2 feedback follow the tool result, in a message of their own", async () => {
     const world = await newWorld(
       script(reply().tool("read_file", { path: "a.txt" }), reply().text("ok")),
     );
@@ -204,10 +204,15 @@ describe("keel run: hook events", () => {
     });
     const r = await keel(world, ["run", "read a"]);
     expect(r.code).toBe(0);
-    const toolMsg = lastSent(world, 1)?.content ?? "";
-    expect(toolMsg).toContain("hello file");
-    expect(toolMsg.indexOf("hello file")).toBeLessThan(toolMsg.indexOf("a.txt is owned by team X"));
-    expect(toolMsg).toContain("remember to update b.txt");
+    const sent = world.sim.requests[1]?.messages ?? [];
+    const toolMsg = sent.at(-2);
+    expect(toolMsg?.role).toBe("tool");
+    expect(toolMsg?.content).toContain("hello file");
+    expect(toolMsg?.content).not.toContain("a.txt is owned by team X");
+    const hookMsg = sent.at(-1);
+    expect(hookMsg?.role).toBe("user");
+    expect(hookMsg?.content).toContain("a.txt is owned by team X");
+    expect(hookMsg?.content).toContain("remember to update b.txt");
   });
 
   it("PostToolUse updatedToolOutput replaces what the model sees", async () => {

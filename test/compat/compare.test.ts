@@ -177,10 +177,62 @@ describe("model view", () => {
           'hi\n[exit code: 0]\n\n<hook-context event="PostToolUse">\nPostToolUse:shell hook additional context: c\n</hook-context>',
       },
     ];
+    // Hook text inside a tool message is in the tool result's channel.
     expect(modelItemsFromChat(chat)).toEqual([
       "tool_result: (output 0: hi)",
-      "text: PostToolUse:shell hook additional context: c",
+      "tool_result: PostToolUse:shell hook additional context: c",
     ]);
+    // A message of hook blocks alone is Keel's hook message; a system message is `system`.
+    const apart = [
+      { role: "assistant", content: null },
+      { role: "tool", content: "hi\n[exit code: 0]" },
+      {
+        role: "user",
+        content:
+          '<hook-context event="PostToolUse">\nPostToolUse:shell hook additional context: c\n</hook-context>',
+      },
+      { role: "system", content: "s" },
+    ];
+    expect(modelItemsFromChat(apart)).toEqual([
+      "tool_result: (output 0: hi)",
+      "hook: PostToolUse:shell hook additional context: c",
+      "system: s",
+    ]);
+    expect(
+      modelItemsFromAnthropic({
+        messages: [
+          {
+            role: "system",
+            content: [{ type: "text", text: "PreToolUse:Bash hook additional context: p" }],
+          },
+        ],
+      }),
+    ).toEqual(["system: PreToolUse:Bash hook additional context: p"]);
+  });
+
+  it("compares the channel: Keel's hook message is Claude's system message, the tool result is not", () => {
+    const view = (...items: string[]) => ({ modelView: [[], items] });
+    const claude = observation(
+      "/tmp/a",
+      view("tool_result: (output 0: hi)", "system: PostToolUse:Bash hook additional context: c"),
+    );
+    const apart = observation(
+      "/tmp/b",
+      view("tool_result: (output 0: hi)", "hook: PostToolUse:shell hook additional context: c"),
+    );
+    const inside = observation(
+      "/tmp/b",
+      view(
+        "tool_result: (output 0: hi)",
+        "tool_result: PostToolUse:shell hook additional context: c",
+      ),
+    );
+    expect(compareObservations(claude, apart, { channels: true })).toEqual([]);
+    const moved = compareObservations(claude, inside, { channels: true });
+    expect(moved).toHaveLength(1);
+    expect(moved[0]).toMatch(/^model saw \(request 2\) in another channel /);
+    // Without channels (tables that compare words), hook and system messages are user text.
+    expect(compareObservations(claude, apart)).toEqual([]);
   });
 
   it("puts each agent's wording of the same tool outcome in one form", () => {

@@ -34,5 +34,7 @@ export async function commandShell(
   if (outcome.status === "error") {
     return { ok: false, refused: `it failed: ${outcome.content.slice(0, 300)}` };
   }
-  return { ok: true, output: outcome.content.replace(/\n?\[exit code: 0\]\s*$/, "") };
+  const output = outcome.content.replace(/\n?\[exit code: 0\]\s*$/, "");
+  // Hook context comes apart from the tool result (pipeline/types.ts); here it joins the output.
+  return { ok: true, output: outcome.context ? `${output}\n\n${outcome.context}` : output };
 }

@@ -27,6 +27,16 @@ export async function* askSomeone(
   req: AskRequest,
 ): AsyncGenerator<AgentEvent, Permit> {
   const { tool, input, signal } = req;
+  // Claude Code 2.1.332 in bypassPermissions mode headless (`claude -p
+  // --dangerously-skip-permissions`): a hook's ask refuses the call with the hook's reason, and
+  // no PermissionRequest fires — no dialog could open (measured by compat:claude).
+  if (
+    headlessHookAsk(ctx, req) &&
+    req.hookAskText !== null &&
+    ctx.info.permissionMode() === "bypassPermissions"
+  ) {
+    return { ok: false, reason: req.hookAskText };
+  }
   const request = yield* fireHook(
     ctx.hooks,
     ctx.info,
@@ -89,4 +99,9 @@ export async function* askSomeone(
     reason: `The user denied ${summary}. The tool did not run. Stop and wait for the user to say how to go on.`,
     byUser: true,
   };
+}
+
+/** A PreToolUse hook asked, and nobody can answer: no prompt, and no --yes. */
+function headlessHookAsk(ctx: PipelineContext, req: AskRequest): boolean {
+  return req.hookAsked && ctx.askPermission === undefined && !ctx.autoApprove;
 }

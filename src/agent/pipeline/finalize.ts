@@ -1,7 +1,9 @@
 /**
- * Step 4, finalize: PreToolUse context after the output, then PostToolUse (a result) or
- * PostToolUseFailure (an error), whose context, rewritten output and `continue: false` shape
- * what the model sees.
+ * Step 4, finalize: PostToolUse (a result) or PostToolUseFailure (an error), whose rewritten
+ * output and `continue: false` shape the tool result. Hook context — PreToolUse's, the after-
+ * hook's, a block reason — is NOT put inside the tool result: it goes back apart (`context`) and
+ * the turn appends it as a message of its own after the batch's tool results (turn.ts), the
+ * channel Claude Code 2.1.332 uses (docs/hooks.md "Where results go").
  */
 import type { HookDecision } from "../../hooks/index.js";
 import type { ToolResult } from "../../tools/index.js";
@@ -10,9 +12,12 @@ import { fireHook, hookContextBlock } from "../hook-adapter/fire.js";
 import { contextForModel } from "../hook-adapter/text.js";
 import type { PipelineContext } from "./types.js";
 
-/** The model's text for the result, and the stop reason a hook or the tool gave. */
+/** The model's text for the result, the hooks' context for after it, and the stop reason a
+ *  hook or the tool gave. */
 export interface Finalized {
   content: string;
+  /** `<hook-context>` blocks (PreToolUse, then PostToolUse / PostToolUseFailure), or null. */
+  context: string | null;
   stopReason: string | null;
 }
 
@@ -27,9 +32,9 @@ export async function* finalizeRun(
   const { id, name, input } = call;
   let content = result.content;
   let stopReason: string | null = result.stopTurn ?? null;
-  // PreToolUse context reaches the model with the result, as in Claude Code (text after it).
-  const preContext = contextForModel(call.pre, { tool: name });
-  if (preContext?.trim()) content = `${content}\n\n${hookContextBlock("PreToolUse", preContext)}`;
+  // PreToolUse context reaches the model after the result, before the after-hooks' (Claude Code).
+  const blocks: string[] = [];
+  addBlock(blocks, "PreToolUse", contextForModel(call.pre, { tool: name }), null);
   const ranFields = {
     tool_name: name,
     tool_input: input,
@@ -40,14 +45,9 @@ export async function* finalizeRun(
   if (!result.isError) {
     const post = yield* fireHook(ctx.hooks, ctx.info, "PostToolUse", ranFields, signal);
     if (post.updatedToolOutput !== null) content = post.updatedToolOutput;
-    content = withContext(
-      content,
-      "PostToolUse",
-      contextForModel(post, { tool: name }),
-      post.reason,
-    );
+    addBlock(blocks, "PostToolUse", contextForModel(post, { tool: name }), post.reason);
     if (!post.continue) stopReason = post.stopReason ?? "a PostToolUse hook stopped the agent";
-    return { content, stopReason };
+    return { content, context: joined(blocks), stopReason };
   }
   // A command that ran and exited non-zero: some agents' hooks see that as PostToolUse.
   const exitCode = result.details?.exitCode;
@@ -67,28 +67,26 @@ export async function* finalizeRun(
     signal,
     ran ? ranFields : undefined,
   );
-  content = withContext(
-    content,
-    "PostToolUseFailure",
-    contextForModel(failure, { tool: name }),
-    null,
-  );
+  addBlock(blocks, "PostToolUseFailure", contextForModel(failure, { tool: name }), null);
   if (!failure.continue) {
     stopReason = failure.stopReason ?? "a PostToolUseFailure hook stopped the agent";
   }
-  return { content, stopReason };
+  return { content, context: joined(blocks), stopReason };
 }
 
-/** Appends hook context (and a block reason not already in it) after the tool output. */
-function withContext(
-  content: string,
-  event: "PostToolUse" | "PostToolUseFailure",
+/** Adds one event's hook context (and a block reason not already in it) as a marked block. */
+function addBlock(
+  blocks: string[],
+  event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure",
   context: string | null,
   reason: string | null,
-): string {
+): void {
   const parts: string[] = [];
   if (context?.trim()) parts.push(context.trim());
   if (reason?.trim() && !parts.some((p) => p.includes(reason.trim()))) parts.push(reason.trim());
-  if (parts.length === 0) return content;
-  return `${content}\n\n${hookContextBlock(event, parts.join("\n"))}`;
+  if (parts.length > 0) blocks.push(hookContextBlock(event, parts.join("\n")));
+}
+
+function joined(blocks: readonly string[]): string | null {
+  return blocks.length > 0 ? blocks.join("\n\n") : null;
 }

@@ -44,10 +44,11 @@ export async function* runPipeline(
     content: string,
     input: Record<string, unknown>,
     stopReason: string | null = null,
+    context: string | null = null,
   ): Generator<AgentEvent, DispatchOutcome> {
     const durationMs = ctx.clock() - started;
     yield { type: "tool_result", id: call.id, name, input, status, content, durationMs };
-    return { status, content, input, stopReason };
+    return { status, content, context, input, stopReason };
   }
 
   const prepared = prepareCall(ctx, call);
@@ -90,7 +91,8 @@ export async function* runPipeline(
     durationMs,
     signal,
   );
-  return yield* finish(result.isError ? "error" : "ok", done.content, input, done.stopReason);
+  const status = result.isError ? "error" : "ok";
+  return yield* finish(status, done.content, input, done.stopReason, done.context);
 }
 
 /** The former name of runPipeline. */

@@ -47,7 +47,13 @@ export type StreamingRun = (
 /** How a call ended: the text the model sees, and whether a hook ended the turn. */
 export interface DispatchOutcome {
   status: ToolCallStatus;
+  /** The tool result: the tool's output (or why it did not run), never hook context. */
   content: string;
+  /**
+   * Hook context for the model (`<hook-context>` blocks), or null: sent in a message of its own
+   * after the batch's tool results (turn.ts), not inside the tool result.
+   */
+  context: string | null;
   input: Record<string, unknown>;
   /** Set when a hook said `continue: false`: the turn ends after this call. */
   stopReason: string | null;

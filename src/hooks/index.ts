@@ -27,7 +27,11 @@ export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";
 export * from "./events.js";
 export type { ExecutedFile } from "./executed-files.js";
-export { commandWords, executedProjectFiles } from "./executed-files.js";
+export {
+  commandWords,
+  executedProjectFiles,
+  executedProjectFilesSync,
+} from "./executed-files.js";
 export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";

@@ -23,6 +23,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
+import { analyzeShell } from "./shell/parse.js";
 import type { HookDefinition } from "./types.js";
 
 /**
@@ -248,6 +249,46 @@ export function commandWords(command: string, vars: Record<string, string> = {})
   return words;
 }
 
+/** How deep a script fed to a shell (`bash <<EOF`, `sh -c '…'`) is read again by the parser. */
+const MAX_PARSE_DEPTH = 3;
+
+/**
+ * The words the shell itself would see, from the real parser (shell/parse.ts, mvdan-sh, read
+ * as bash and as sh): every simple command's arguments — in `;`/`&&` lists, `$(…)`, `<(…)`,
+ * loops and functions — with quotes removed and bash's brace expansions done
+ * (`sh scripts/{lint,fmt}.sh` names both), redirection targets left out, and the script a
+ * here-document or here-string feeds a shell read again. Added to the tokenizer's words, never
+ * instead of them: a line the parser cannot read (too large, a syntax error) keeps that
+ * over-inclusive reading.
+ */
+function parsedWords(text: string, vars: Record<string, string>, depth: number): string[] {
+  // The parser is 1.5 MB of JavaScript loaded on first use, and the listing of every start reads
+  // hooks: it is asked only about lines where the tokenizer's reading can fall short (brace
+  // expansion, here-documents and here-strings, `<(…)`, `$'…'`, lists across lines).
+  if (!/[{<\n]|\$'/.test(text)) return [];
+  const analysis = analyzeShell(text);
+  const out: string[] = [];
+  for (const command of analysis.commands) {
+    for (const word of command.argv) {
+      if (out.length >= MAX_WORDS_PER_COMMAND) return out;
+      out.push(expandKnown(word, vars));
+    }
+    if (command.stdin !== undefined && depth < MAX_PARSE_DEPTH) {
+      const fed = expandKnown(command.stdin, vars);
+      out.push(...commandWords(fed, vars), ...parsedWords(fed, vars, depth + 1));
+    }
+  }
+  return out.slice(0, MAX_WORDS_PER_COMMAND);
+}
+
+/** `$VAR` / `${VAR}` of `vars` filled in (the project directory's variables); others kept. */
+function expandKnown(word: string, vars: Record<string, string>): string {
+  return word.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a, b) => {
+    const value = vars[(a ?? b) as string];
+    return value ?? m;
+  });
+}
+
 /** The words of a handler that may name a file: the command's words, or the exec-form args. */
 function handlerWords(hook: HookDefinition, vars: Record<string, string>): string[] {
   const h = hook.handler;
@@ -256,7 +297,7 @@ function handlerWords(hook: HookDefinition, vars: Record<string, string>): strin
   if (typeof h.command === "string") {
     // The text as the dialect's agent runs it (`'$GEMINI_PROJECT_DIR/x.sh'` names x.sh).
     const text = DIALECTS[hook.source.dialect].expandCommand?.(h.command, vars) ?? h.command;
-    words.push(...commandWords(text, vars));
+    words.push(...commandWords(text, vars), ...parsedWords(text, vars, 0));
   }
   // `sh -c 'bash ./a.sh; ./b.sh'`: a quoted word may itself be a command line.
   for (let depth = 0, from = 0; depth < 3; depth++) {

@@ -23,6 +23,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
+import { analyzeShell } from "./shell/parse.js";
 import type { HookDefinition } from "./types.js";
 
 /**
@@ -111,15 +112,46 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
     ".eslintrc.js",
     ".eslintrc.cjs",
   ],
-  jest: ["jest.config.js", "jest.config.cjs", "jest.config.mjs", "jest.config.ts"],
+  // Test runners: their config (which names setup files, scanned by runnerConfigText) and, for
+  // jest, package.json's "jest" key.
+  jest: [
+    "jest.config.js",
+    "jest.config.cjs",
+    "jest.config.mjs",
+    "jest.config.ts",
+    "jest.config.mts",
+    "jest.config.cts",
+    "jest.config.json",
+    "package.json",
+  ],
   vitest: [
     "vitest.config.js",
+    "vitest.config.cjs",
     "vitest.config.mjs",
     "vitest.config.ts",
+    "vitest.config.mts",
+    "vitest.config.cts",
     "vite.config.js",
+    "vite.config.cjs",
+    "vite.config.mjs",
     "vite.config.ts",
+    "vite.config.mts",
+    "vite.config.cts",
+    "vitest.workspace.js",
+    "vitest.workspace.ts",
+    "vitest.workspace.json",
+    "vitest.projects.ts",
   ],
+  // `go test` builds the package with the module's replace directives.
+  go: ["go.mod", "go.work"],
 };
+
+/**
+ * Runner config files whose string literals name files the runner loads and runs
+ * (`setupFiles: ['./test/setup.ts']`, `globalSetup: '<rootDir>/global.js'`): the scan reads
+ * each literal as a path (runnerConfigText).
+ */
+const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
@@ -217,6 +249,46 @@ export function commandWords(command: string, vars: Record<string, string> = {})
   return words;
 }
 
+/** How deep a script fed to a shell (`bash <<EOF`, `sh -c '…'`) is read again by the parser. */
+const MAX_PARSE_DEPTH = 3;
+
+/**
+ * The words the shell itself would see, from the real parser (shell/parse.ts, mvdan-sh, read
+ * as bash and as sh): every simple command's arguments — in `;`/`&&` lists, `$(…)`, `<(…)`,
+ * loops and functions — with quotes removed and bash's brace expansions done
+ * (`sh scripts/{lint,fmt}.sh` names both), redirection targets left out, and the script a
+ * here-document or here-string feeds a shell read again. Added to the tokenizer's words, never
+ * instead of them: a line the parser cannot read (too large, a syntax error) keeps that
+ * over-inclusive reading.
+ */
+function parsedWords(text: string, vars: Record<string, string>, depth: number): string[] {
+  // The parser is 1.5 MB of JavaScript loaded on first use, and the listing of every start reads
+  // hooks: it is asked only about lines where the tokenizer's reading can fall short (brace
+  // expansion, here-documents and here-strings, `<(…)`, `$'…'`, lists across lines).
+  if (!/[{<\n]|\$'/.test(text)) return [];
+  const analysis = analyzeShell(text);
+  const out: string[] = [];
+  for (const command of analysis.commands) {
+    for (const word of command.argv) {
+      if (out.length >= MAX_WORDS_PER_COMMAND) return out;
+      out.push(expandKnown(word, vars));
+    }
+    if (command.stdin !== undefined && depth < MAX_PARSE_DEPTH) {
+      const fed = expandKnown(command.stdin, vars);
+      out.push(...commandWords(fed, vars), ...parsedWords(fed, vars, depth + 1));
+    }
+  }
+  return out.slice(0, MAX_WORDS_PER_COMMAND);
+}
+
+/** `$VAR` / `${VAR}` of `vars` filled in (the project directory's variables); others kept. */
+function expandKnown(word: string, vars: Record<string, string>): string {
+  return word.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a, b) => {
+    const value = vars[(a ?? b) as string];
+    return value ?? m;
+  });
+}
+
 /** The words of a handler that may name a file: the command's words, or the exec-form args. */
 function handlerWords(hook: HookDefinition, vars: Record<string, string>): string[] {
   const h = hook.handler;
@@ -225,7 +297,7 @@ function handlerWords(hook: HookDefinition, vars: Record<string, string>): strin
   if (typeof h.command === "string") {
     // The text as the dialect's agent runs it (`'$GEMINI_PROJECT_DIR/x.sh'` names x.sh).
     const text = DIALECTS[hook.source.dialect].expandCommand?.(h.command, vars) ?? h.command;
-    words.push(...commandWords(text, vars));
+    words.push(...commandWords(text, vars), ...parsedWords(text, vars, 0));
   }
   // `sh -c 'bash ./a.sh; ./b.sh'`: a quoted word may itself be a command line.
   for (let depth = 0, from = 0; depth < 3; depth++) {
@@ -341,7 +413,7 @@ export function executedProjectFilesSync(
 ): ExecutedFile[] {
   const vars = projectVars(projectDir);
   // Folders a test runner collects code from (pytest's conftest.py at any depth): not pinned.
-  const collected = new Set<string>();
+  const collected = new Map<string, string>();
   // Each candidate path, and whether a word named it as a script (kept even when absent).
   const candidates = new Map<string, boolean>();
   const add = (abs: string, script: boolean) => {
@@ -367,7 +439,9 @@ export function executedProjectFilesSync(
     for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
     // The files a runner it names reads, whether or not they exist yet.
     for (const path of runnerFilesOf(read, projectDir)) add(path, true);
-    for (const dir of collectedFolders(read, projectDir)) collected.add(dir);
+    for (const [dir, why] of collectedFolders(read, projectDir)) collected.set(dir, why);
+    // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
+    for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -442,21 +516,26 @@ export function executedProjectFilesSync(
       enqueue(ref.path, ref.script, depth + 1);
     }
   }
-  for (const dir of [...collected].sort()) {
+  for (const [dir, why] of [...collected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     found.push({
       path: dir,
       relPath: rel(dir),
       sha256: null,
       // Not watched, like a pattern's folder: it is protected instead (see above).
       fingerprint: ABSENT,
-      cannotPin: "pytest runs every conftest.py and test file under it",
+      cannotPin: why,
     });
   }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Runners that import code from every folder they collect (conftest.py at any depth). */
-const COLLECTING_RUNNERS = new Set(["pytest", "py.test"]);
+/** Runners that import code from every folder they collect, and what they run there. */
+const COLLECTING_RUNNERS: Record<string, string> = {
+  pytest: "pytest runs every conftest.py and test file under it",
+  "py.test": "pytest runs every conftest.py and test file under it",
+  jest: "jest runs every test file (and the setup they import) under it",
+  vitest: "vitest runs every test file (and the setup they import) under it",
+};
 
 /**
  * The folders a collecting test runner in the hook is pointed at (`pytest tests`): every
@@ -465,17 +544,68 @@ const COLLECTING_RUNNERS = new Set(["pytest", "py.test"]);
  * folder operand collects from its directory: that folder's conftest.py and config are pinned
  * as runner files (RUNNER_FILES); deeper ones are not (said in docs/security.md).
  */
-function collectedFolders(hook: HookWords, projectDir: string): string[] {
-  const at = hook.words.findIndex(
-    (w, i) => COLLECTING_RUNNERS.has(basename(w)) || (w === "-m" && hook.words[i + 1] === "pytest"),
-  );
-  if (at < 0) return [];
-  const out: string[] = [];
-  for (const word of hook.words.slice(at + 1)) {
-    if (word === "" || word.startsWith("-") || /^[;&|]+$/.test(word)) continue;
+function collectedFolders(hook: HookWords, projectDir: string): [string, string][] {
+  const out: [string, string][] = [];
+  hook.words.forEach((w, at) => {
+    const runner = w === "-m" && hook.words[at + 1] === "pytest" ? "pytest" : basename(w);
+    const why = Object.hasOwn(COLLECTING_RUNNERS, runner) ? COLLECTING_RUNNERS[runner] : undefined;
+    if (why === undefined) return;
+    for (const word of hook.words.slice(at + 1)) {
+      if (word === "" || word.startsWith("-") || /^[;&|]+$/.test(word)) continue;
+      for (const dir of hook.dirs) {
+        const abs = resolve(dir, word.split("::")[0] ?? word);
+        if (abs !== projectDir && isInside(projectDir, abs) && isDirectory(abs)) {
+          out.push([abs, why]);
+        }
+      }
+    }
+  });
+  // `go test ./pkg/...`: every package below pkg, new ones included.
+  for (const pkg of goTestPackages(hook.words)) {
+    if (!pkg.endsWith("/...") && pkg !== "...") continue;
     for (const dir of hook.dirs) {
-      const abs = resolve(dir, word.split("::")[0] ?? word);
-      if (abs !== projectDir && isInside(projectDir, abs) && isDirectory(abs)) out.push(abs);
+      const abs = resolve(dir, pkg.replace(/\/?\.\.\.$/, "") || ".");
+      if (abs !== projectDir && isInside(projectDir, abs) && isDirectory(abs)) {
+        out.push([abs, "go test runs every package (and its *_test.go files) under it"]);
+      }
+    }
+  }
+  return out;
+}
+
+/** The package operands of each `go test` in the words (`.` when it names none). */
+function goTestPackages(words: readonly string[]): string[] {
+  const out: string[] = [];
+  words.forEach((w, i) => {
+    if (basename(w) !== "go" || words[i + 1] !== "test") return;
+    const operands: string[] = [];
+    for (const word of words.slice(i + 2)) {
+      // The end of the command (`go test && make`), or test binary flags after `-args`.
+      if (/^[;&|]+$/.test(word) || word === "-args") break;
+      if (word.startsWith("-") || word.includes("=")) continue;
+      // Relative package paths only: `github.com/x/y` is found through GOPATH or the module.
+      if (word === "." || word === "..." || word.startsWith("./") || word.startsWith("../")) {
+        operands.push(word);
+      }
+    }
+    out.push(...(operands.length > 0 ? operands : ["."]));
+  });
+  return out;
+}
+
+/**
+ * `go test` builds each package it names with its test files and runs them (TestMain, init
+ * functions): the package folder's `*.go`, pinned as a glob (a new `x_test.go` is a change).
+ * For `./pkg/...` the folders below cannot be pinned (collectedFolders); the top one's files are.
+ */
+function goTestGlobs(hook: HookWords, projectDir: string): string[] {
+  const out: string[] = [];
+  for (const pkg of goTestPackages(hook.words)) {
+    for (const dir of hook.dirs) {
+      const abs = resolve(dir, pkg.replace(/\/?\.\.\.$/, "") || ".");
+      if ((abs === projectDir || isInside(projectDir, abs)) && isDirectory(abs)) {
+        out.push(join(abs, "*.go"));
+      }
     }
   }
   return out;
@@ -689,16 +819,37 @@ function isDirectory(path: string): boolean {
  */
 function scriptText(content: Buffer, path: string): string {
   const text = content.toString("utf8");
+  if (RUNNER_CONFIG.test(basename(path))) return `${text}\n${runnerConfigText(text)}`;
   if (basename(path) !== "package.json") return text;
   try {
-    const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
-    if (scripts === null || typeof scripts !== "object") return "";
-    return Object.values(scripts)
-      .filter((v): v is string => typeof v === "string")
-      .join("\n");
+    const json = JSON.parse(text) as { scripts?: unknown; jest?: unknown };
+    const scripts = json.scripts;
+    const lines =
+      scripts === null || typeof scripts !== "object"
+        ? []
+        : Object.values(scripts).filter((v): v is string => typeof v === "string");
+    // jest's config may live under package.json's "jest" key (setupFiles, globalSetup…).
+    if (json.jest !== undefined) lines.push(runnerConfigText(JSON.stringify(json.jest)));
+    return lines.join("\n");
   } catch {
     return text;
   }
+}
+
+/**
+ * The string literals of a runner's config, one a line, as paths (`<rootDir>/` dropped): the
+ * setup files, global setup, environments and reporters it loads. Over-inclusive like the rest
+ * of the scan: a literal that names a project file is pinned.
+ */
+function runnerConfigText(text: string): string {
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /'([^'\n\\]{1,4096})'|"([^"\n\\]{1,4096})"|`([^`$\n\\]{1,4096})`/g,
+  )) {
+    const value = (m[1] ?? m[2] ?? m[3] ?? "").replace(/^<rootDir>\//, "./");
+    if (!/\s/.test(value)) out.push(value);
+  }
+  return out.join("\n");
 }
 
 /**
@@ -722,6 +873,13 @@ function namedInScript(
     .flatMap((line) => commandWords(line, vars));
   for (const word of words) {
     if (out.size >= MAX_NAMED_PER_SCRIPT) break;
+    // A runner the script calls (`"test": "vitest run"` in package.json): the files it reads
+    // its commands and setup from, here and in the project, whether or not they exist yet.
+    for (const file of RUNNER_FILES[basename(word)] ?? []) {
+      for (const abs of new Set([resolve(projectDir, file), resolve(dir, file)])) {
+        if (abs !== script && isInside(projectDir, abs)) out.set(abs, true);
+      }
+    }
     // Only words that look like paths: `lib.sh`, `./x`, `hooks/y` (not `echo`, `if`, `fi`).
     if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) continue;
     // `$(dirname "$0")/lib.sh`, `${0%/*}/lib.sh`: what follows the expansion, from the script's directory.

@@ -27,7 +27,11 @@ export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";
 export * from "./events.js";
 export type { ExecutedFile } from "./executed-files.js";
-export { commandWords, executedProjectFiles } from "./executed-files.js";
+export {
+  commandWords,
+  executedProjectFiles,
+  executedProjectFilesSync,
+} from "./executed-files.js";
 export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
@@ -37,6 +41,9 @@ export type { FiringExplanation, FiringSkip } from "./plan.js";
 export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
+export { effectiveArgv, shellScripts } from "./shell/normalize.js";
+export type { ShellCommand } from "./shell/parse.js";
+export { analyzeShell } from "./shell/parse.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeListing, takeSnapshot } from "./snapshot.js";
 export type { GuardedGetOptions, GuardedGetResult } from "./ssrf-get.js";

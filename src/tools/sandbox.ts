@@ -18,7 +18,7 @@ import {
   statSync,
 } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { privatePlaces, withGitSafety } from "../base/index.js";
+import { buildChildEnv, privatePlaces, withGitSafety } from "../base/index.js";
 
 /** Whether the sandbox can run here, and why not. */
 export type SandboxStatus =
@@ -40,6 +40,8 @@ export function sandboxStatus(env: NodeJS.ProcessEnv = process.env): SandboxStat
     return cached;
   }
   const probe = spawnSync(bwrap, [...baseArgs("/", NO_VIEW), "--", "true"], {
+    // Through the one builder like every process Keel starts: the probe needs no secret.
+    env: buildChildEnv(env),
     encoding: "utf8",
     timeout: 5000,
   });

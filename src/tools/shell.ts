@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
+import { buildChildEnv } from "../base/index.js";
 import { defineTool, toolFrame } from "./define.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
@@ -124,7 +125,7 @@ export function createShellTool(
     run: (input, { signal, sandboxed, onOutput, env, readBarred }) =>
       guarded("shell", () =>
         runShell(
-          env ? { ...ctx, env: { ...(ctx.env ?? process.env), ...env } } : ctx,
+          env ? { ...ctx, env: { ...commandEnv(ctx), ...env } } : ctx,
           ops,
           input,
           signal,
@@ -135,6 +136,16 @@ export function createShellTool(
         ),
       ),
   };
+}
+
+/**
+ * The environment a command starts from: the context's (the agent builds it with
+ * base/child-env.ts: agent/provider-env.ts childProcessEnv), or, for a library caller that gave
+ * none, Keel's own environment through the same builder — never process.env as it is, which
+ * holds the provider key.
+ */
+function commandEnv(ctx: ToolContext): NodeJS.ProcessEnv {
+  return ctx.env ?? buildChildEnv(process.env);
 }
 
 type Ending = "exited" | "timeout" | "aborted";
@@ -164,7 +175,7 @@ async function runShell(
       details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
     });
   }
-  const sandbox = sandboxed ? sandboxStatus(ctx.env ?? process.env) : undefined;
+  const sandbox = sandboxed ? sandboxStatus(commandEnv(ctx)) : undefined;
   if (sandbox && !sandbox.available) {
     return Promise.resolve({
       content: `shell: the command was approved only to run in the OS sandbox, which is not available (${sandbox.reason}); it was not run.`,
@@ -204,7 +215,7 @@ async function runShell(
     try {
       child = ops.spawn(input.command, {
         cwd: ctx.cwd,
-        env: ctx.env ?? process.env,
+        env: commandEnv(ctx),
         ...(sandbox?.available
           ? { sandbox: { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } }
           : {}),
@@ -321,7 +332,7 @@ function startJob(
   try {
     child = ops.spawn(command, {
       cwd: ctx.cwd,
-      env: ctx.env ?? process.env,
+      env: commandEnv(ctx),
       ...(sandbox ? { sandbox } : {}),
     });
   } catch (err) {

@@ -8,7 +8,8 @@ import type { z } from "zod";
 export interface ToolContext {
   /** Absolute project directory: relative paths resolve against it. */
   cwd: string;
-  /** Base environment for processes the tool starts (default process.env). */
+  /** Base environment for processes the tool starts, built with base/child-env.ts (default:
+   *  process.env through that builder, without Keel's secrets). */
   env?: NodeJS.ProcessEnv;
 }
 

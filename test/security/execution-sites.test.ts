@@ -82,6 +82,28 @@ describe("places in src/ that start a process or run a tool", () => {
     expect(Object.keys(ALLOWED).filter((file) => !found.has(file))).toEqual([]);
   });
 
+  it("a process-starting file hands a child Keel's environment only through the one builder", () => {
+    // `process.env` itself (not a read of one variable, `process.env.X`) holds the provider key:
+    // where a process starts, it may only be given to base/child-env.ts's builder or a wrapper
+    // of it (mcp/server-env.ts inheritedServerEnv, agent/provider-env.ts childProcessEnv).
+    const builders =
+      /(buildChildEnv|inheritedServerEnv|childProcessEnv)\((\w+\.)?\w* ?(\?\? )?process\.env\b(?![.[])/;
+    // Not a child's environment: where sandboxStatus looks for bwrap on PATH (its probe is built).
+    const notChildEnv = [
+      "tools/sandbox.ts: export function sandboxStatus(env: NodeJS.ProcessEnv = process.env)",
+    ];
+    const bare: string[] = [];
+    for (const file of Object.keys(ALLOWED)) {
+      const lines = code(readFileSync(join(SRC, file), "utf8")).split("\n");
+      for (const line of lines) {
+        if (!/process\.env\b(?![.[])/.test(line) || builders.test(line)) continue;
+        const at = `${file}: ${line.trim().replace(/ \{$/, "")}`;
+        if (!notChildEnv.some((ok) => at.startsWith(ok))) bare.push(at);
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+
   it("the patterns catch what they are for", () => {
     const caught = (line: string) => SITE_PATTERNS.some((p) => p.re.test(code(line)));
     expect(caught('import { spawn } from "node:child_process";')).toBe(true);

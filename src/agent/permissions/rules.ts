@@ -34,6 +34,7 @@ import { readTrustRecords, writeTrustRecord } from "../../hooks/trust-records.js
 import { allowRuleMatches } from "../../mcp/tools.js";
 import { finalPath } from "../../tools/paths.js";
 import { RULE_TOOL_MAP } from "./rule-tool-map.js";
+import { whyRuleUnsure } from "./unsure.js";
 
 /** What a rule does. */
 export type RuleKind = "deny" | "ask" | "allow";
@@ -57,6 +58,11 @@ export interface PermissionRule {
   scope: RuleScope;
   /** Does it match the call of Keel tool `toolName` with `input`? */
   test(call: RuleCall): boolean;
+  /**
+   * For Bash deny and ask rules: why the rule may hold although `test` says no (a wrapper Keel
+   * does not know, a program from an expansion: unsure.ts), or null. Such a call needs a person.
+   */
+  unsure?(call: RuleCall): string | null;
 }
 
 /** A rule read but not applied, and why (a warning, not an error). */
@@ -96,6 +102,9 @@ export interface RuleCall {
 export interface RuleDecision {
   kind: RuleKind;
   rule: PermissionRule;
+  /** Set (kind "ask") when a deny or ask rule cannot tell whether it holds, with why: only a
+   *  person may approve the call. */
+  unsure?: string;
 }
 
 /** Claude Code tools Keel does not have: their rules are reported, not applied. */
@@ -185,11 +194,14 @@ export function parseRule(
   }
   if (entry.spec === "command") {
     const matches = commandMatcher(spec);
-    const test =
-      kind === "allow"
-        ? (c: RuleCall) => tools.has(c.toolName) && lineAllowedBy(commandOf(c), [matches])
-        : (c: RuleCall) => tools.has(c.toolName) && lineTouches(commandOf(c), matches);
-    return { ok: true, rule: { ...base, test } };
+    if (kind === "allow") {
+      const test = (c: RuleCall) => tools.has(c.toolName) && lineAllowedBy(commandOf(c), [matches]);
+      return { ok: true, rule: { ...base, test } };
+    }
+    const test = (c: RuleCall) => tools.has(c.toolName) && lineTouches(commandOf(c), matches);
+    const unsure = (c: RuleCall) =>
+      tools.has(c.toolName) ? whyRuleUnsure(commandOf(c), matches) : null;
+    return { ok: true, rule: { ...base, test, unsure } };
   }
   const path = pathMatcher(spec);
   if (!path.ok) return { ok: false, level: "error", why: path.why };
@@ -375,10 +387,15 @@ export function decideByRules(
   call: RuleCall,
 ): RuleDecision | null {
   const matching = rules.rules.filter((r) => safeTest(r, call));
-  for (const kind of ["deny", "ask"] as const) {
-    const rule = matching.find((r) => r.kind === kind);
-    if (rule) return { kind, rule };
+  const deny = matching.find((r) => r.kind === "deny");
+  if (deny) return { kind: "deny", rule: deny };
+  // Fail closed: a deny or ask rule that cannot tell whether it holds (unsure.ts) asks a person.
+  for (const rule of rules.rules) {
+    const why = rule.kind === "allow" ? null : safeUnsure(rule, call);
+    if (why !== null) return { kind: "ask", rule, unsure: why };
   }
+  const ask = matching.find((r) => r.kind === "ask");
+  if (ask) return { kind: "ask", rule: ask };
   const allow = matching.find((r) => r.kind === "allow");
   if (allow) return { kind: "allow", rule: allow };
   // A shell line is approved when each of its commands matches some allow rule, not
@@ -418,6 +435,14 @@ function bashSpecOf(text: string): string | null {
   const m = /^\s*(Bash|shell)\s*\(([\s\S]*)\)\s*$/.exec(text);
   const spec = m?.[2]?.trim();
   return spec === undefined || spec === "" || spec === "*" ? null : spec;
+}
+
+function safeUnsure(rule: PermissionRule, call: RuleCall): string | null {
+  try {
+    return rule.unsure?.(call) ?? null;
+  } catch (err) {
+    return `the rule could not be read against it (${err instanceof Error ? err.message : String(err)})`;
+  }
 }
 
 function safeTest(rule: PermissionRule, call: RuleCall): boolean {

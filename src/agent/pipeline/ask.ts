@@ -11,8 +11,11 @@ export interface AskRequest extends DecideRequest {
   primary: string | undefined;
   reason: string;
   scope: { key: string; label: string };
-  /** Only a person may approve (untrusted hooks would have judged the call). */
+  /** Only a person may approve (untrusted hooks would have judged the call, or a deny rule
+   *  cannot tell whether it holds). */
   personOnly: boolean;
+  /** What a headless refusal of a person-only call tells (default: how to trust the hooks). */
+  personHow?: string;
   /** A protected path: a PermissionRequest allow does not approve it. */
   guarded: boolean;
   /** An "allow always" answer may be remembered for the session. */
@@ -58,7 +61,8 @@ export async function* askSomeone(
   if (ctx.askPermission === undefined) {
     if (req.hookAsked && req.hookAskText !== null) return { ok: false, reason: req.hookAskText };
     const how = req.personOnly
-      ? "(The user can trust the project's hooks with `keel hooks trust`, or run without them with --without-project-hooks.)"
+      ? (req.personHow ??
+        "(The user can trust the project's hooks with `keel hooks trust`, or run without them with --without-project-hooks.)")
       : "(The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)";
     return {
       ok: false,

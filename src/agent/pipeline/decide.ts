@@ -20,7 +20,7 @@ export async function* decideCall(
 ): AsyncGenerator<AgentEvent, Permit> {
   const { tool, input } = req;
   const primary = safePrimary(tool, input);
-  const { verdict, ruleAsks } = yield* policyVerdict(ctx, tool, input, primary);
+  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(ctx, tool, input, primary);
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
   const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
@@ -43,9 +43,16 @@ export async function* decideCall(
     primary,
     reason,
     scope,
-    // Only a person may approve what an untrusted hook would have judged: not PermissionRequest
-    // hooks, not --yes. Protected paths and ask rules are never remembered.
-    personOnly: gated !== null,
+    // Only a person may approve what an untrusted hook would have judged, or what a deny rule
+    // cannot tell it forbids: not PermissionRequest hooks, not --yes. Protected paths and ask
+    // rules are never remembered.
+    personOnly: gated !== null || personOnly === true,
+    ...(gated === null && personOnly === true
+      ? {
+          personHow:
+            "(The user can run it at the prompt, or write the command so Keel can read what it runs.)",
+        }
+      : {}),
     guarded: guarded !== null,
     remember: guarded === null && ruleAsks === null && gated === null,
     hookAsked: hookAsks && ruleAsks === null && gated === null,

@@ -24,6 +24,9 @@ export interface PolicyVerdict {
   verdict: PermissionVerdict;
   /** "… asks for approval" when a settings ask rule matched. */
   ruleAsks: string | null;
+  /** Set when a deny or ask rule cannot tell whether it holds (permissions/unsure.ts): only a
+   *  person may approve the call — not --yes, a mode, an allow rule or a hook. */
+  personOnly?: true;
 }
 
 /** Sessions (by their allow set) already told why the sandbox is off: they are told once. */
@@ -84,6 +87,11 @@ export async function* policyVerdict(
         ? `The OS sandbox is not available: ${sandbox.reason}. --yes still approves every shell command, read-only ones included, and they run outside the sandbox, with your user's full access.`
         : `Every shell command needs approval in this session: ${sandbox.reason}. Keel runs commands on its own only inside that sandbox.`,
     };
+  }
+  if (ruled?.unsure !== undefined) {
+    const source = ruleSource(ruled.rule, ctx.rules?.homeDir);
+    const ruleAsks = `Keel cannot tell whether ${source} forbids it: ${ruled.unsure}`;
+    return { verdict, ruleAsks, personOnly: true };
   }
   const askRule = ruled?.kind === "ask" ? ruled.rule : bar?.by === "rule" ? bar.rule : null;
   const ruleAsks = askRule ? `${ruleSource(askRule, ctx.rules?.homeDir)} asks for approval` : null;

@@ -2,32 +2,39 @@
 import { homedir } from "node:os";
 import type { AgentMcp } from "../../agent/index.js";
 import { handlerSummary } from "../commands/hooks/render.js";
+import { trustReview } from "../commands/hooks/trust-details.js";
 import { displayPath } from "../format/text.js";
+import { keelHomeDir } from "../paths.js";
 import type { TuiHooks } from "./backend.js";
 import type { UntrustedHook } from "./components/trust-prompt.js";
 
 /**
  * The untrusted hooks of the current listing, and the project MCP servers not started for lack
- * of trust (both are trusted together), or null when there is nothing to ask.
+ * of trust (both are trusted together), or null when there is nothing to ask. Below the hooks,
+ * the same review `keel hooks trust` prints (commands/hooks/trust-details.ts trustReview): what
+ * changed since the last trust, every env variable and header with its value's origin, and what
+ * trust pins beyond the named files or cannot pin (and so protects). Each is a row of the
+ * prompt, so a review too long to show leaves only "Don't trust" (components/trust-prompt.tsx).
  */
 export function untrustedHooks(
   hooks: TuiHooks,
   projectDir: string,
   mcp?: AgentMcp,
+  keelHome: string = keelHomeDir(),
 ): UntrustedHook[] | null {
   const listing = hooks.listing();
   const where = (path: string) => displayPath(path, { base: projectDir, home: homedir() });
-  const hookRows =
-    !listing.projectTrust.hasProjectHooks || listing.projectTrust.trusted
-      ? []
-      : listing.hooks
-          .filter((h) => !h.trusted)
-          .map((h) => ({
-            kind: "hook" as const,
-            event: h.event,
-            command: handlerSummary(h.handler),
-            source: where(h.source.path),
-          }));
+  const asking = listing.projectTrust.hasProjectHooks && !listing.projectTrust.trusted;
+  const hookRows = !asking
+    ? []
+    : listing.hooks
+        .filter((h) => !h.trusted)
+        .map((h) => ({
+          kind: "hook" as const,
+          event: h.event,
+          command: handlerSummary(h.handler),
+          source: where(h.source.path),
+        }));
   const serverRows = (mcp?.statuses() ?? [])
     .filter((s) => s.state === "untrusted")
     .map((s) => ({
@@ -36,6 +43,25 @@ export function untrustedHooks(
       command: s.definition,
       source: where(s.file),
     }));
+  const reviewRows = asking ? reviewOf(listing.hooks, projectDir, keelHome) : [];
   const list = [...hookRows, ...serverRows];
-  return list.length > 0 ? list : null;
+  return list.length > 0 ? [...list, ...reviewRows] : null;
+}
+
+/** The trust review as prompt rows: one per line, under the heading of its section. */
+function reviewOf(
+  hooks: Parameters<typeof trustReview>[0],
+  projectDir: string,
+  keelHome: string,
+): UntrustedHook[] {
+  const review = trustReview(hooks, projectDir, keelHome);
+  const rows: UntrustedHook[] = [];
+  const section = (event: string, source: string, lines: readonly string[]) => {
+    for (const line of lines) rows.push({ kind: "hook", event, command: line.trim(), source });
+  };
+  section("changed", "since your last trust: - was trusted, + is new", review.diff);
+  // Each list's first line is its heading (trust-details.ts); the rest are its entries.
+  section("env", "set by these hooks, and where each value comes from", review.env.slice(1));
+  section("reach", "beyond the files the hooks name", review.reach.slice(1));
+  return rows;
 }

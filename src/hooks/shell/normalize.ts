@@ -131,6 +131,10 @@ export function effectiveArgv(argv: readonly string[]): string[] {
     const wrapper =
       head === undefined || !Object.hasOwn(WRAPPERS, head) ? undefined : WRAPPERS[head];
     if (!wrapper) return head === "git" ? withoutGitGlobals(words) : words;
+    // `flock FILE -c 'script'` runs the script with `sh -c` (the option may come before or
+    // after the lock file): read it as that shell.
+    const script = head === "flock" ? flockScript(words) : undefined;
+    if (script !== undefined) return ["sh", "-c", script];
     let i = 1;
     while (i < words.length) {
       const w = words[i] ?? "";
@@ -158,6 +162,17 @@ export function effectiveArgv(argv: readonly string[]): string[] {
     i += Math.min(wrapper.operands ?? 0, Math.max(0, words.length - i - 1));
     words = words.slice(i);
   }
+}
+
+/** The script of `flock … -c 'script'` / `--command[=]script`, or undefined. */
+function flockScript(words: readonly string[]): string | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i] ?? "";
+    if (w === "--") return undefined;
+    if (w === "-c" || w === "--command") return words[i + 1] ?? "";
+    if (w.startsWith("--command=")) return w.slice("--command=".length);
+  }
+  return undefined;
 }
 
 /**

@@ -87,6 +87,34 @@ describe("Bash specifiers", () => {
     expect(decide(rules, "shell", { command: "echo rm" })).toBeNull();
   });
 
+  it("a deny it cannot rule out asks (unknown wrappers, scripts in words, expansions)", () => {
+    const rules = [rule("Bash(rm:*)")];
+    for (const command of [
+      "unbuffer rm -rf x",
+      "find . -exec rm {} \\;",
+      "ssh host 'rm -rf x'",
+      "echo 'rm -rf x' | xargs sh -c",
+      "ls | xargs -I{} sh -c '{}'",
+      "env -S'rm\\_-rf x'",
+      "$X -rf x",
+      "sh -c 'unbuffer rm x'",
+      "echo 'unbuffer rm x' | sh",
+    ]) {
+      expect(decide(rules, "shell", { command }), command).toBe("ask Bash(rm:*)");
+    }
+    for (const command of [
+      "flock f -c 'rm -rf x'",
+      "flock -c 'rm -rf x' f",
+      "flock --command='rm x' f",
+    ]) {
+      expect(decide(rules, "shell", { command }), command).toBe("deny Bash(rm:*)");
+    }
+    // Arguments that are data, and lines that show no rm at all, are not held up.
+    for (const command of ["git rm x", "git commit -m 'rm old'", "grep 'rm -rf' log", "ls -la"]) {
+      expect(decide(rules, "shell", { command }), command).toBeNull();
+    }
+  });
+
   it("an allow approves a line only when every command matches and nothing is opaque", () => {
     const rules = [rule("Bash(npm test:*)", "allow")];
     expect(decide(rules, "shell", { command: "npm test" })).toBe("allow Bash(npm test:*)");

@@ -8,14 +8,7 @@ import type { Command } from "commander";
 import { sanitizeJson } from "../../../base/index.js";
 import { EVENT_SPECS, HOOK_EVENTS } from "../../../hooks/events.js";
 import type { HookListing, HookProblem } from "../../../hooks/index.js";
-import {
-  executedProjectFiles,
-  readTrustStore,
-  readTrustSummary,
-  summaryDiff,
-  trustSummary,
-  writeTrustSummary,
-} from "../../../hooks/index.js";
+import { readTrustStore, writeTrustSummary } from "../../../hooks/index.js";
 import { neverFiringEvents } from "../../../hooks/validate.js";
 import { plural } from "../../format/text.js";
 import { visibleCommand } from "../../terminal-text.js";
@@ -38,7 +31,7 @@ import {
 // of `hooks trust`/`untrust` are loaded only when they run: `keel hooks list` starts faster.
 import type { HooksStatsOptions } from "./stats.js";
 import type { HooksTestOptions } from "./test.js";
-import { hookEnvLines, reachLines } from "./trust-details.js";
+import { TRUST_DIFF_HEADING, trustReview } from "./trust-details.js";
 
 interface CwdOptions {
   cwd?: string;
@@ -132,18 +125,15 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
     for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
     return broken === 0 ? 0 : 1;
   }
-  // What changed since the last trust, from the summary kept then (hooks/trust-summary.ts).
-  const executed = await executedProjectFiles(projectHooks, projectDir);
-  const summary = trustSummary(projectHooks, projectDir, executed);
-  const before = readTrustSummary(keelHomeDir(), projectDir);
-  const diff = before === null ? [] : summaryDiff(before, summary);
-  if (diff.length > 0) {
+  // What changed since the last trust, env and reach: the same review the TUI's question shows.
+  const review = trustReview(projectHooks, projectDir, keelHomeDir());
+  if (review.diff.length > 0) {
     out.stdout(
-      `Changed since you last trusted this project (- was trusted, + is new):\n${diff.map((l) => `  ${visibleCommand(l)}`).join("\n")}\n\n`,
+      `${TRUST_DIFF_HEADING}\n${review.diff.map((l) => `  ${visibleCommand(l)}`).join("\n")}\n\n`,
     );
   }
   await engine.trust();
-  writeTrustSummary(keelHomeDir(), projectDir, summary);
+  writeTrustSummary(keelHomeDir(), projectDir, review.summary);
   out.stdout(
     `Trusted ${plural(projectHooks.length, "project hook")} in ${projectDir} ` +
       `(hash ${listing.projectTrust.hash.slice(0, 12)}). From now on these run:\n`,
@@ -151,10 +141,8 @@ export async function runHooksTrust(opts: CwdOptions, out: Output): Promise<numb
   out.stdout(
     `${renderHookGroups(projectHooks, { projectDir }, { showTrust: false }).join("\n")}\n`,
   );
-  const envLines = hookEnvLines(projectHooks, projectDir);
-  if (envLines.length > 0) out.stdout(`\n${envLines.join("\n")}\n`);
-  const reach = reachLines(executed);
-  if (reach.length > 0) out.stdout(`\n${reach.join("\n")}\n`);
+  if (review.env.length > 0) out.stdout(`\n${review.env.join("\n")}\n`);
+  if (review.reach.length > 0) out.stdout(`\n${review.reach.join("\n")}\n`);
   out.stdout("\nEditing these files makes them untrusted again.\n");
   for (const p of problems) out.stderr(`${problemLine(p, { projectDir })}\n`);
   // Counted on the trusted listing: the one above was taken before trusting.

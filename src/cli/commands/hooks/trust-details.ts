@@ -7,7 +7,14 @@
  */
 import { relative } from "node:path";
 import { isSecretName } from "../../../base/index.js";
-import type { ExecutedFile, HookDefinition } from "../../../hooks/index.js";
+import {
+  type ExecutedFile,
+  executedProjectFilesSync,
+  type HookDefinition,
+  readTrustSummary,
+  summaryDiff,
+  trustSummary,
+} from "../../../hooks/index.js";
 import type { McpServerEntry } from "../../../mcp/index.js";
 import { visibleCommand } from "../../terminal-text.js";
 
@@ -119,3 +126,43 @@ export function reachLines(executed: readonly ExecutedFile[]): string[] {
   }
   return out.length === 0 ? [] : ["What these hooks reach beyond the files they name:", ...out];
 }
+
+/** Everything a person trusting the project's hooks is shown beyond the commands. */
+export interface TrustReview {
+  /** The files and folders the hooks reach (what trust pins). */
+  executed: ExecutedFile[];
+  /** The summary to keep once trusted (hooks/trust-summary.ts). */
+  summary: string[];
+  /** What changed since the last trust (`- ` was trusted, `+ ` is new); empty the first time. */
+  diff: string[];
+  /** hookEnvLines: every env variable and header with its value's origin. */
+  env: string[];
+  /** reachLines: globs pinned, and what cannot be pinned (and becomes protected). */
+  reach: string[];
+}
+
+/**
+ * The review of the project hooks `hooks` (the project's, user hooks are left out): the one
+ * source of what `keel hooks trust` prints and the TUI's trust question shows.
+ */
+export function trustReview(
+  hooks: readonly HookDefinition[],
+  projectDir: string,
+  keelHome: string,
+): TrustReview {
+  const project = hooks.filter((h) => h.source.scope !== "user");
+  const executed = executedProjectFilesSync(project, projectDir);
+  const summary = trustSummary(project, projectDir, executed);
+  const before = readTrustSummary(keelHome, projectDir);
+  return {
+    executed,
+    summary,
+    diff: before === null ? [] : summaryDiff(before, summary),
+    env: hookEnvLines(project, projectDir),
+    reach: reachLines(executed),
+  };
+}
+
+/** The heading `keel hooks trust` and the TUI put over a review's diff. */
+export const TRUST_DIFF_HEADING =
+  "Changed since you last trusted this project (- was trusted, + is new):";

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/index.js";
+import { modelTakesImages } from "../llm/index.js";
 import { SESSION_TITLE_EVENT } from "../session/records.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
@@ -20,6 +21,7 @@ import {
 } from "./hook-adapter/fire.js";
 import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-adapter/moments.js";
 import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-adapter/text.js";
+import { noVisionMessage } from "./images.js";
 import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
   finishNote,
@@ -35,6 +37,7 @@ export async function* runTurn(
   core: AgentCore,
   prompt: string,
   signal: AbortSignal,
+  images: readonly string[] = [],
 ): AsyncGenerator<AgentEvent> {
   const turn = ++core.turns;
   core.scratch.reset();
@@ -75,6 +78,7 @@ export async function* runTurn(
   core.log.append({
     role: "user",
     content: core.composeUserMessage(prompt, contextForModel(submit)),
+    ...(images.length > 0 ? { images: [...images] } : {}),
   });
 
   let requests = 0;
@@ -153,6 +157,9 @@ export async function* runTurn(
       let stopReason: string | null = null;
       let storm: string | null = null;
       const batch: BatchCall[] = [];
+      // Images the tools read: one user message after all the results (a tool message takes
+      // text only, and nothing may come between an assistant's tool calls and their results).
+      const images: string[] = [];
       for (const call of calls) {
         if (stopReason !== null || storm !== null || signal.aborted) {
           // Every call gets a result so the log stays a valid conversation.
@@ -176,13 +183,25 @@ export async function* runTurn(
           }
         }
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
-        core.appendToolResult(call.id, outcome.content);
+        let content = outcome.content;
+        if (outcome.image !== undefined) {
+          if (modelTakesImages(core.model)) images.push(outcome.image);
+          else content = `${call.name}: the file is an image, and ${noVisionMessage(core.model)}`;
+        }
+        core.appendToolResult(call.id, content);
         stopReason = outcome.stopReason;
         batch.push({
           tool_name: call.name,
           tool_input: outcome.input,
           tool_use_id: call.id,
           tool_response: outcome.content,
+        });
+      }
+      if (images.length > 0) {
+        core.log.append({
+          role: "user",
+          content: `[${images.length === 1 ? "The image" : `The ${images.length} images`} read by the tool calls above.]`,
+          images,
         });
       }
       if (stopReason === null && storm === null && !signal.aborted) {

@@ -23,6 +23,7 @@ export {
   loadModelTable,
   type ModelPrice,
   type ModelTable,
+  modelTakesImages,
   priceFor,
   referenceCostUsd,
 } from "./pricing.js";

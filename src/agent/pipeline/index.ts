@@ -90,7 +90,15 @@ export async function* runPipeline(
     durationMs,
     signal,
   );
-  return yield* finish(result.isError ? "error" : "ok", done.content, input, done.stopReason);
+  const outcome = yield* finish(
+    result.isError ? "error" : "ok",
+    done.content,
+    input,
+    done.stopReason,
+  );
+  // An image the tool read (read_file) goes to the model in a user message after the batch.
+  if (!result.isError && result.image !== undefined) outcome.image = result.image;
+  return outcome;
 }
 
 /** The former name of runPipeline. */

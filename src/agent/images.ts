@@ -23,8 +23,9 @@ export function noVisionMessage(model: string): string {
 export function imageMentions(text: string): string[] {
   const withoutCode = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
   const out: string[] = [];
-  for (const m of withoutCode.matchAll(/(^|\s)@((?:\.{1,2}\/|\/|~\/)?[\w./~-]+)/g)) {
-    const path = (m[2] ?? "").replace(/[.,;:]+$/, "");
+  // `@path`, or `@"path with spaces"` (what the TUI makes of a pasted screenshot's path).
+  for (const m of withoutCode.matchAll(/(^|\s)@(?:"([^"\n]+)"|((?:\.{1,2}\/|\/)?[\w./-]+))/g)) {
+    const path = m[2] ?? (m[3] ?? "").replace(/[.,;:]+$/, "");
     if (IMAGE_NAME.test(path) && !out.includes(path)) out.push(path);
   }
   return out;

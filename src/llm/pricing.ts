@@ -25,6 +25,8 @@ const table = z.object({
       retiredAfter: day.optional(),
       /** Takes images (`image_url` content parts): src/agent/images.ts refuses them otherwise. */
       vision: z.boolean().optional(),
+      /** Answered only by Keel's simulator (`keel sim`): not offered by the TUI's /model. */
+      simulatorOnly: z.boolean().optional(),
       prices: z.array(price).min(1),
     }),
   ),

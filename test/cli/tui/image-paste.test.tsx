@@ -56,6 +56,8 @@ describe("the session backend with an @image mention", () => {
     writeFileSync(join(w.project, "Screen Shot 1.png"), PNG);
     const mention = pastedImageMention(join(w.project, "Screen Shot 1.png"));
     const { backend, close } = await backendFor(w);
+    // The simulator's vision model is no choice for /model.
+    expect(backend.models()).not.toContain("keel-sim-vision");
     try {
       // deepseek-v4-flash takes no images: refused, nothing sent.
       const refused = await collect(backend.agent().runTurn(`look ${mention}`));

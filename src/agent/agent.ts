@@ -480,6 +480,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             },
             prompt,
             signal,
+            o.images,
           );
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();

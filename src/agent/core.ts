@@ -175,10 +175,18 @@ export class AgentCore {
    * Code 2.1.332 sends that context as a separate message after the prompt, not inside it
    * (docs/hooks.md "Where results go"); both are appended, so nothing sent is edited.
    */
-  appendUserTurn(prompt: string, submitContext: string | null): void {
+  appendUserTurn(
+    prompt: string,
+    submitContext: string | null,
+    images: readonly string[] = [],
+  ): void {
     const parts = this.#preamble.splice(0);
     parts.push(prompt);
-    this.log.append({ role: "user", content: parts.join("\n\n") });
+    this.log.append({
+      role: "user",
+      content: parts.join("\n\n"),
+      ...(images.length > 0 ? { images: [...images] } : {}),
+    });
     const blocks = this.#pending.splice(0).map((p) => hookContextBlock(p.event, p.text));
     if (submitContext?.trim()) blocks.push(hookContextBlock("UserPromptSubmit", submitContext));
     this.appendHookMessage(blocks);

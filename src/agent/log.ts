@@ -24,16 +24,25 @@ class WireView {
   bytes: string[] = [];
   /** Content of the last entry when it is a user message (so a merge needs no re-parse). */
   lastUser: string | null = null;
+  /** Images of the last entry when it is a user message: a merge keeps them, in order. */
+  lastImages: string[] = [];
 
   add(msg: ChatMessage, rendered: string): void {
     if (msg.role === "user" && this.lastUser !== null) {
       const content = `${this.lastUser}${USER_MESSAGE_JOIN}${msg.content ?? ""}`;
-      this.bytes[this.bytes.length - 1] = renderMessage({ role: "user", content });
+      const images = [...this.lastImages, ...(msg.images ?? [])];
+      this.bytes[this.bytes.length - 1] = renderMessage({
+        role: "user",
+        content,
+        ...(images.length > 0 ? { images } : {}),
+      });
       this.lastUser = content;
+      this.lastImages = images;
       return;
     }
     this.bytes.push(rendered);
     this.lastUser = msg.role === "user" ? (msg.content ?? "") : null;
+    this.lastImages = msg.role === "user" ? (msg.images ?? []) : [];
   }
 }
 
@@ -92,6 +101,7 @@ export class AppendOnlyLog {
     const view = new WireView();
     view.bytes = this.#wire.bytes.slice();
     view.lastUser = this.#wire.lastUser;
+    view.lastImages = this.#wire.lastImages;
     for (const msg of extra) view.add(msg, renderMessage(msg));
     return view.bytes;
   }

@@ -7,7 +7,7 @@ import type { ChatMessage, ToolCall } from "../llm/types.js";
 
 /** Builds the message object with a fixed key order; optional fields only when present. */
 function canonical(msg: ChatMessage): Record<string, unknown> {
-  const out: Record<string, unknown> = { role: msg.role, content: msg.content };
+  const out: Record<string, unknown> = { role: msg.role, content: contentOf(msg) };
   if (msg.reasoning_content !== undefined) out.reasoning_content = msg.reasoning_content;
   if (msg.tool_calls !== undefined && msg.tool_calls.length > 0) {
     out.tool_calls = msg.tool_calls.map((c: ToolCall) => ({
@@ -18,6 +18,15 @@ function canonical(msg: ChatMessage): Record<string, unknown> {
   }
   if (msg.tool_call_id !== undefined) out.tool_call_id = msg.tool_call_id;
   return out;
+}
+
+/** The text, or with images the OpenAI-compatible parts: the text first, then each image. */
+function contentOf(msg: ChatMessage): unknown {
+  if (msg.images === undefined || msg.images.length === 0) return msg.content;
+  return [
+    { type: "text", text: msg.content ?? "" },
+    ...msg.images.map((url) => ({ type: "image_url", image_url: { url } })),
+  ];
 }
 
 /** The canonical JSON of one chat message: fixed key order, no whitespace. */
@@ -31,9 +40,14 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
+const partsSchema = z.tuple(
+  [z.object({ type: z.literal("text"), text: z.string() })],
+  z.object({ type: z.literal("image_url"), image_url: z.object({ url: z.string() }) }),
+);
+
 const messageSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"]),
-  content: z.string().nullable(),
+  content: z.union([z.string().nullable(), partsSchema]),
   reasoning_content: z.string().optional(),
   tool_calls: z.array(toolCallSchema).optional(),
   tool_call_id: z.string().optional(),
@@ -52,7 +66,14 @@ export function parseRendered(bytes: string): ChatMessage | null {
   }
   const parsed = messageSchema.safeParse(raw);
   if (!parsed.success) return null;
-  const msg: ChatMessage = { role: parsed.data.role, content: parsed.data.content };
+  const content = parsed.data.content;
+  const msg: ChatMessage = Array.isArray(content)
+    ? {
+        role: parsed.data.role,
+        content: content[0].text,
+        images: content.slice(1).map((p) => (p as { image_url: { url: string } }).image_url.url),
+      }
+    : { role: parsed.data.role, content };
   if (parsed.data.reasoning_content !== undefined) {
     msg.reasoning_content = parsed.data.reasoning_content;
   }

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/index.js";
+import { modelTakesImages } from "../llm/index.js";
 import { SESSION_TITLE_EVENT } from "../session/records.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
@@ -20,6 +21,7 @@ import {
 } from "./hook-adapter/fire.js";
 import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-adapter/moments.js";
 import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-adapter/text.js";
+import { noVisionMessage } from "./images.js";
 import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
   finishNote,
@@ -35,6 +37,7 @@ export async function* runTurn(
   core: AgentCore,
   prompt: string,
   signal: AbortSignal,
+  images: readonly string[] = [],
 ): AsyncGenerator<AgentEvent> {
   const turn = ++core.turns;
   core.scratch.reset();
@@ -73,7 +76,7 @@ export async function* runTurn(
   if (title) core.session.recordEvent?.(SESSION_TITLE_EVENT, { title: title.slice(0, 200) });
   // Over the threshold after the last turn: compact first, so the prompt opens the new log.
   if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
-  core.appendUserTurn(prompt, contextForModel(submit));
+  core.appendUserTurn(prompt, contextForModel(submit), images);
 
   let requests = 0;
   let lastText = "";
@@ -154,6 +157,9 @@ export async function* runTurn(
       // The hooks' context of every call: one message after all the batch's tool results (the
       // API wants the results right after the calls), as Claude Code sends one after its results.
       const contexts: string[] = [];
+      // Images the tools read: one user message after all the results (a tool message takes
+      // text only, and nothing may come between an assistant's tool calls and their results).
+      const images: string[] = [];
       for (const call of calls) {
         if (stopReason !== null || storm !== null || signal.aborted) {
           // Every call gets a result so the log stays a valid conversation.
@@ -177,7 +183,12 @@ export async function* runTurn(
           }
         }
         const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
-        core.appendToolResult(call.id, outcome.content);
+        let content = outcome.content;
+        if (outcome.image !== undefined) {
+          if (modelTakesImages(core.model)) images.push(outcome.image);
+          else content = `${call.name}: the file is an image, and ${noVisionMessage(core.model)}`;
+        }
+        core.appendToolResult(call.id, content);
         if (outcome.context !== null) contexts.push(outcome.context);
         stopReason = outcome.stopReason;
         batch.push({
@@ -185,6 +196,13 @@ export async function* runTurn(
           tool_input: outcome.input,
           tool_use_id: call.id,
           tool_response: outcome.content,
+        });
+      }
+      if (images.length > 0) {
+        core.log.append({
+          role: "user",
+          content: `[${images.length === 1 ? "The image" : `The ${images.length} images`} read by the tool calls above.]`,
+          images,
         });
       }
       core.appendHookMessage(contexts);

@@ -172,6 +172,8 @@ export interface AgentOptions {
 export interface TurnOptions {
   /** Aborting kills the running tool and hooks and ends the turn (`stopReason: aborted`). */
   signal?: AbortSignal;
+  /** Image files sent with the prompt (`keel run --image`), as `@path` mentions are: src/agent/images.ts. */
+  images?: readonly string[];
 }
 
 /** Session totals. */

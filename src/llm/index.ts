@@ -33,6 +33,7 @@ export {
   loadModelTable,
   type ModelPrice,
   type ModelTable,
+  modelTakesImages,
   priceFor,
   referenceCostUsd,
 } from "./pricing.js";

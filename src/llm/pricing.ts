@@ -27,6 +27,10 @@ const table = z.object({
     z.object({
       contextTokens: z.int().positive(),
       retiredAfter: day.optional(),
+      /** Takes images (`image_url` content parts): src/agent/images.ts refuses them otherwise. */
+      vision: z.boolean().optional(),
+      /** Answered only by Keel's simulator (`keel sim`): not offered by the TUI's /model. */
+      simulatorOnly: z.boolean().optional(),
       prices: z.array(price).min(1),
       /** What the endpoint takes to set an effort level (effort.ts); absent: none. */
       effort: z
@@ -163,4 +167,10 @@ export function referenceCostUsd(usage: Usage): { label: string; costUsd: number
     label: r.label,
     costUsd: (usage.promptTokens * r.inputPerM + usage.completionTokens * r.outputPerM) / 1e6,
   };
+}
+
+/** Whether `model` declares `vision: true` in data/models.json (unknown models: no). */
+export function modelTakesImages(model: string): boolean {
+  const loaded = loadModelTable();
+  return loaded.ok && loaded.table.models[model]?.vision === true;
 }

@@ -10,10 +10,15 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
-/** A chat message in the wire shape (content is always a string or null: DeepSeek rejects parts). */
+/**
+ * A chat message. `content` is always the text (DeepSeek rejects content-part arrays); a user
+ * message's `images` (data: URLs, for models with `vision` in data/models.json) are rendered as
+ * `image_url` parts after a text part (src/agent/render.ts).
+ */
 export interface ChatMessage {
   role: "system" | "user" | "assistant" | "tool";
   content: string | null;
+  images?: string[];
   /** Assistant reasoning (thinking mode); passed back within a tool-using turn. */
   reasoning_content?: string;
   tool_calls?: ToolCall[];

@@ -34,7 +34,8 @@ function renderMessage(m: ChatMessage): string {
     case "system":
       return `${content}\n\n`;
     case "user":
-      return USER + content;
+      // Each image counts as a marker naming its size: a different image is a different prompt.
+      return USER + content + (m.images ?? []).map((u) => `<image ${u.length}>`).join("");
     case "tool":
       return `<｜tool▁output▁begin｜>${content}<｜tool▁output▁end｜>`;
     case "assistant": {

@@ -3,6 +3,7 @@
  * 128 tools, JSON mode needs the word "json"), producing the parsed request or a 400 message.
  */
 import { z } from "zod";
+import { modelTakesImages } from "../llm/index.js";
 import type { ChatMessage } from "../llm/types.js";
 
 /** A validated request, reduced to what the simulator uses. */
@@ -71,8 +72,9 @@ export function validateRequest(json: unknown): ValidationResult {
   const parsed = body.safeParse(json);
   if (!parsed.success) return deserializeError(parsed.error.issues[0]);
   const messages: ChatMessage[] = [];
+  const vision = modelTakesImages(parsed.data.model);
   for (const [i, raw] of parsed.data.messages.entries()) {
-    const result = toMessage(raw, i);
+    const result = toMessage(raw, i, vision);
     if (typeof result === "string") return invalid(result);
     messages.push(result);
   }
@@ -136,10 +138,54 @@ function checkToolPairing(messages: readonly ChatMessage[]): string | null {
   return pending.size > 0 ? insufficient : null;
 }
 
-function toMessage(raw: unknown, i: number): ChatMessage | string {
-  const where = `messages[${i}]`;
-  if (raw !== null && typeof raw === "object" && "content" in raw && Array.isArray(raw.content)) {
+/** An OpenAI-compatible content part: text, or an image as a data: URL of a sent format. */
+const contentPart = z.union([
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("image_url"),
+    image_url: z.object({
+      url: z.string().regex(/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/, {
+        message: "expected a data:image/(png|jpeg|gif|webp);base64 URL",
+      }),
+    }),
+  }),
+]);
+
+/**
+ * A user message's content-part array, flattened to its text and its images. DeepSeek's own
+ * models take none (reference: content must be a string); `vision` models in data/models.json
+ * (the simulator's `keel-sim-vision`) take them, as an OpenAI-compatible vision endpoint does.
+ */
+function contentParts(
+  raw: { role?: unknown; content: unknown[] },
+  where: string,
+  vision: boolean,
+): { text: string; images: string[] } | string {
+  if (!vision || raw.role !== "user") {
     return `Failed to deserialize the JSON body into the target type: ${where}.content: invalid type: sequence, expected a string`;
+  }
+  const texts: string[] = [];
+  const images: string[] = [];
+  for (const [k, part] of raw.content.entries()) {
+    const p = contentPart.safeParse(part);
+    if (!p.success) {
+      const issue = p.error.issues[0];
+      return `Invalid '${where}.content[${k}]': ${issue?.message ?? "invalid content part"}`;
+    }
+    if (p.data.type === "text") texts.push(p.data.text);
+    else images.push(p.data.image_url.url);
+  }
+  return { text: texts.join("\n"), images };
+}
+
+function toMessage(raw: unknown, i: number, vision: boolean): ChatMessage | string {
+  const where = `messages[${i}]`;
+  let parts: { text: string; images: string[] } | null = null;
+  if (raw !== null && typeof raw === "object" && "content" in raw && Array.isArray(raw.content)) {
+    const flat = contentParts(raw as { content: unknown[] }, where, vision);
+    if (typeof flat === "string") return flat;
+    parts = flat;
+    raw = { ...raw, content: flat.text };
   }
   const parsed = message.safeParse(raw);
   if (!parsed.success) {
@@ -155,6 +201,7 @@ function toMessage(raw: unknown, i: number): ChatMessage | string {
     return `Failed to deserialize the JSON body into the target type: ${where}: missing field \`tool_call_id\``;
   }
   const out: ChatMessage = { role: m.role, content: m.content ?? null };
+  if (parts !== null && parts.images.length > 0) out.images = parts.images;
   // Present-but-empty is kept: passing back "" is how a thinking turn without reasoning returns.
   if (typeof m.reasoning_content === "string") out.reasoning_content = m.reasoning_content;
   if (m.tool_calls?.length) {

@@ -1,5 +1,6 @@
 /** read_file: a text file with line numbers, a window of lines, and caps that keep requests small. */
 import { z } from "zod";
+import { imageAttachment, sniffImage } from "../base/index.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import {
   type FileToolOptions,
@@ -96,6 +97,17 @@ export function createReadFileTool(
           );
         }
         const bytes = await ops.readFile(where.abs);
+        // An image (by its first bytes) is sent to the model as an image, not refused as binary.
+        if (sniffImage(bytes) !== null) {
+          const read = imageAttachment(`read_file: ${where.rel}`, bytes);
+          if (!read.ok) return toolError(read.error);
+          return {
+            content: `read_file: ${where.rel} is an image (${read.image.mediaType}, ${size} bytes); it is attached in the next message.`,
+            isError: false,
+            details: { path: where.rel, absolutePath: where.abs, image: read.image.mediaType },
+            image: read.image.dataUrl,
+          };
+        }
         if (looksBinary(bytes)) {
           return toolError(`read_file: ${where.rel} looks like a binary file (${size} bytes).`);
         }

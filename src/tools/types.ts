@@ -18,6 +18,9 @@ export interface ToolResult {
   content: string;
   isError: boolean;
   details?: Record<string, unknown>;
+  /** An image for the model (read_file on an image file): a `data:` URL, sent in a user message
+   *  after the tool results, since a tool message carries text only (src/agent/turn.ts). */
+  image?: string;
   /** Ends the user's turn after this call, for the reason given (the user said "no" to a
    *  call inside a sub-agent). */
   stopTurn?: string;

@@ -53,6 +53,48 @@ describe("request validation like DeepSeek", () => {
     expect(sim?.remainingReplies()).toBe(1);
   });
 
+  it("takes text and image parts in a user message only for a vision model (keel-sim-vision)", async () => {
+    const png = "data:image/png;base64,iVBORw0KGgo=";
+    const parts = [
+      { type: "text", text: "what is this?" },
+      { type: "image_url", image_url: { url: png } },
+    ];
+    const ok = await post({
+      model: "keel-sim-vision",
+      messages: [{ role: "user", content: parts }],
+    });
+    expect(ok.status).toBe(200);
+    expect(sim?.requests[0]?.messages[0]).toEqual({
+      role: "user",
+      content: "what is this?",
+      images: [png],
+    });
+    const remote = await post({
+      model: "keel-sim-vision",
+      messages: [
+        { role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] },
+      ],
+    });
+    expect(remote.status).toBe(400);
+    expect(errorMessage(remote.body)).toContain("messages[0].content[0]");
+    const inTool = await post({
+      model: "keel-sim-vision",
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "c", content: parts },
+      ],
+    });
+    expect(inTool.status).toBe(400);
+    const deepseek = await post({ ...base, messages: [{ role: "user", content: parts }] });
+    expect(deepseek.status).toBe(400);
+    expect(errorMessage(deepseek.body)).toContain("expected a string");
+  });
+
   it("rejects a bad tool name", async () => {
     const { status, body } = await post({ ...base, tools: [tool("read file")] });
     expect(status).toBe(400);

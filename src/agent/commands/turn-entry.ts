@@ -4,6 +4,8 @@
  */
 import type { AgentCore } from "../core.js";
 import type { AgentEvent } from "../events.js";
+import { promptImages } from "../images.js";
+import { readBarTestOf } from "../pipeline/index.js";
 import { runTurn } from "../turn.js";
 import { type InvokeContext, invokeCommand } from "./invoke.js";
 import { attachMcpResources } from "./mcp-prompt.js";
@@ -14,12 +16,30 @@ export async function* runUserTurn(
   ctx: InvokeContext,
   prompt: string,
   signal: AbortSignal,
+  explicitImages?: readonly string[],
 ): AsyncGenerator<AgentEvent> {
+  const refuse = function* (reason: string): Generator<AgentEvent> {
+    yield { type: "turn_start", turn: core.turns + 1, prompt };
+    yield { type: "notice", level: "error", text: reason };
+    yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
+  };
   const invoked = yield* invokeCommand(ctx, prompt, signal);
   if (invoked.kind === "refused") {
-    yield { type: "turn_start", turn: core.turns + 1, prompt };
-    yield { type: "notice", level: "error", text: invoked.reason };
-    yield { type: "turn_end", turn: core.turns + 1, text: "", stopReason: "blocked" };
+    yield* refuse(invoked.reason);
+    return;
+  }
+  // `@image.png` mentions and --image files: read (through the read bars) before anything is
+  // sent, and refused whole for a model without vision. Checked on what the user typed, so a
+  // command's expansion cannot add images the user did not name.
+  const images = promptImages({
+    prompt,
+    ...(explicitImages ? { explicit: explicitImages } : {}),
+    model: invoked.kind === "prompt" ? (invoked.model ?? core.model) : core.model,
+    projectDir: ctx.projectDir,
+    readBarred: readBarTestOf(ctx.pipeline),
+  });
+  if (!images.ok) {
+    yield* refuse(images.error);
     return;
   }
   // `@server:uri` mentions the user typed (or a command's text holds) are read and attached.
@@ -31,7 +51,7 @@ export async function* runUserTurn(
   }
   if (invoked.kind === "none") {
     try {
-      yield* runTurn(core, yield* withResources(prompt), signal);
+      yield* runTurn(core, yield* withResources(prompt), signal, images.images);
     } finally {
       // A skill's allowed-tools (agent.ts) last until the end of the turn that loaded it.
       core.dispatch.turnAllowed = undefined;
@@ -41,7 +61,7 @@ export async function* runUserTurn(
   core.turnModel = invoked.model;
   core.dispatch.turnAllowed = invoked.allowed ?? undefined;
   try {
-    yield* runTurn(core, yield* withResources(invoked.prompt), signal);
+    yield* runTurn(core, yield* withResources(invoked.prompt), signal, images.images);
   } finally {
     core.turnModel = null;
     core.dispatch.turnAllowed = undefined;

@@ -91,8 +91,16 @@ export async function* runPipeline(
     durationMs,
     signal,
   );
-  const status = result.isError ? "error" : "ok";
-  return yield* finish(status, done.content, input, done.stopReason, done.context);
+  const outcome = yield* finish(
+    result.isError ? "error" : "ok",
+    done.content,
+    input,
+    done.stopReason,
+    done.context,
+  );
+  // An image the tool read (read_file) goes to the model in a user message after the batch.
+  if (!result.isError && result.image !== undefined) outcome.image = result.image;
+  return outcome;
 }
 
 /** The former name of runPipeline. */

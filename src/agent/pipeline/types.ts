@@ -57,6 +57,8 @@ export interface DispatchOutcome {
   input: Record<string, unknown>;
   /** Set when a hook said `continue: false`: the turn ends after this call. */
   stopReason: string | null;
+  /** An image the tool read (read_file on a PNG/JPEG/GIF/WebP): its `data:` URL. */
+  image?: string;
 }
 
 /** A call after repair: what to run, or the error the model gets instead. */

@@ -65,6 +65,7 @@ const optionsSchema = z.object({
     .transform(Number)
     .optional(),
   jsonSchema: z.string().min(1).optional(),
+  image: z.array(z.string().min(1)).optional(),
 });
 
 /** Signals that stop a run gracefully (a second one of the same kind kills at once). */
@@ -110,6 +111,9 @@ without an entry takes none: --effort then stops the run; config.json's effort i
 warning. Hooks see the level as effort.level and CLAUDE_EFFORT; every payload carries model.
 --json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
 prompt); an answer that is not gets one repair request, then the run fails naming the errors.
+--image FILE (repeatable) sends a project image with the prompt, as \`@shot.png\` in the prompt
+does; only to a model with "vision": true in data/models.json (otherwise the run fails, nothing
+sent). Read deny/ask rules and KEEL_HOME bar image paths as they bar read_file.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** Registers `keel run`. */
@@ -123,6 +127,11 @@ export function register(program: Command): void {
     .option("--model <model>", "model id (default from config / KEEL_MODEL)")
     .option("--effort <level>", `reasoning effort: ${EFFORT_LEVELS.join(" | ")} (see below)`)
     .option("--max-turns <n>", "model requests allowed for this prompt")
+    .option(
+      "--image <file>",
+      "attach an image (PNG/JPEG/GIF/WebP, ≤ 5 MB) to the prompt; repeatable; the model needs vision",
+      (file: string, prev: string[] = []) => [...prev, file],
+    )
     .option("-c, --continue", "resume this project's most recent session")
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
@@ -357,7 +366,12 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     // --json-schema: asked at the end of the user turn (never in the system prompt: the cached
     // prefix stays the same bytes), checked, repaired once (run-schema.ts).
     const asked = outputSchema ? prompt + schemaInstruction(outputSchema) : prompt;
-    for await (const ev of agent.runTurn(asked, { signal: controller.signal })) track(ev);
+    const images = o.image ?? [];
+    for await (const ev of agent.runTurn(asked, {
+      signal: controller.signal,
+      ...(images.length > 0 ? { images } : {}),
+    }))
+      track(ev);
     if (outputSchema) {
       structured = await settleStructured({
         schema: outputSchema,

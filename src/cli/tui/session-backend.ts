@@ -166,6 +166,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
       const today = new Date().toISOString().slice(0, 10);
       return Object.entries(table.table.models)
         .filter(([, m]) => m.retiredAfter === undefined || m.retiredAfter >= today)
+        .filter(([, m]) => m.simulatorOnly !== true)
         .map(([name]) => name);
     },
     sessions: () =>

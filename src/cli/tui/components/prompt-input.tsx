@@ -8,6 +8,7 @@ import { useMemo, useRef, useState } from "react";
 import { plural } from "../../format/text.js";
 import { bufferRows } from "../buffer-rows.js";
 import * as ed from "../editor.js";
+import { pastedImageMention } from "../image-paste.js";
 import { completeSlash, type DynamicArgs } from "../slash.js";
 import { SlashMenu } from "./slash-menu.js";
 
@@ -254,7 +255,9 @@ export function PromptInput(props: PromptInputProps) {
     (text) => {
       if (!isActive) return;
       const clean = cleanInput(text);
-      if (clean !== "") change((s) => ed.insert(s, clean));
+      // A dropped or pasted image file's path: an `@path` mention, which attaches the image.
+      const insert = pastedImageMention(clean) ?? clean;
+      if (insert !== "") change((s) => ed.insert(s, insert));
     },
     { isActive },
   );

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatMessage, FinishReason, JsonSchema, ToolSpec } from "../../llm/types.js";
 import { flattenToolSchema, renestArgs } from "./flatten.js";
 import { resolveToolName, scavengeToolCalls } from "./scavenge.js";
-import { repairJsonArguments } from "./truncation.js";
+import { MAX_ARGUMENT_DEPTH, repairJsonArguments } from "./truncation.js";
 
 export { FLATTEN_MAX_DEPTH, FLATTEN_MAX_LEAVES, flattenToolSchema, renestArgs } from "./flatten.js";
 export { MAX_SCAVENGED_CALLS, resolveToolName, scavengeToolCalls } from "./scavenge.js";
@@ -29,7 +29,11 @@ export {
   stormAbortMessage,
   stormStubResult,
 } from "./storm.js";
-export { type ArgumentsRepair, repairJsonArguments } from "./truncation.js";
+export {
+  type ArgumentsRepair,
+  MAX_ARGUMENT_DEPTH,
+  repairJsonArguments,
+} from "./truncation.js";
 
 /** A tool as the model sees it: the (possibly flattened) schema and whether to re-nest. */
 export interface RepairTool {
@@ -131,6 +135,12 @@ export function repairAssistantMessage(opts: {
     const verbatim = raw.source === "tool_calls" && !fixed.repaired && raw.arguments.trim() !== "";
     const stored = verbatim ? raw.arguments : JSON.stringify(fixed.value);
     const call = { ...base, name, arguments: stored, repaired };
+    if (fixed.tooDeep) {
+      const error =
+        `The arguments of your ${name} call nest arrays and objects deeper than ` +
+        `${MAX_ARGUMENT_DEPTH} levels, so the call was not run. Send it again with flatter arguments.`;
+      return { ...call, arguments: "{}", input: {}, error };
+    }
     if (fixed.failed) {
       const error =
         `The arguments of your ${name} call are not a valid JSON object and could not be ` +

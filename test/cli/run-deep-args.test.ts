@@ -40,7 +40,11 @@ describe("keel run: tool arguments nested too deep", () => {
     const r = await keel(world, ["run", "go", "--output-format", "json"]);
     expect(r.stderr).not.toMatch(/Maximum call stack|RangeError/);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).result).toBe("survived");
+    const out = JSON.parse(r.stdout);
+    expect(out.result).toBe("survived");
+    expect(out.warnings).toContain(
+      `refused the shell call: its arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+    );
     const results = toolResults(world);
     expect(results).toHaveLength(2);
     for (const [i, name] of [

@@ -125,6 +125,15 @@ export function repairAssistantMessage(opts: {
       return { ...base, name: raw.name, arguments: "{}", input: {}, repaired: false, error };
     }
     const fixed = repairJsonArguments(raw.arguments);
+    if (fixed.tooDeep) {
+      notes.push(
+        `refused the ${name} call: its arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+      );
+      const error =
+        `The arguments of your ${name} call nest arrays and objects deeper than ` +
+        `${MAX_ARGUMENT_DEPTH} levels, so the call was not run. Send it again with flatter arguments.`;
+      return { ...base, name, arguments: "{}", input: {}, repaired: true, error };
+    }
     const renamed = name !== raw.name;
     const repaired = fixed.repaired || renamed || raw.source !== "tool_calls";
     const what = [renamed ? `renamed "${raw.name}" to ${name}` : "", fixed.note]
@@ -135,12 +144,6 @@ export function repairAssistantMessage(opts: {
     const verbatim = raw.source === "tool_calls" && !fixed.repaired && raw.arguments.trim() !== "";
     const stored = verbatim ? raw.arguments : JSON.stringify(fixed.value);
     const call = { ...base, name, arguments: stored, repaired };
-    if (fixed.tooDeep) {
-      const error =
-        `The arguments of your ${name} call nest arrays and objects deeper than ` +
-        `${MAX_ARGUMENT_DEPTH} levels, so the call was not run. Send it again with flatter arguments.`;
-      return { ...call, arguments: "{}", input: {}, error };
-    }
     if (fixed.failed) {
       const error =
         `The arguments of your ${name} call are not a valid JSON object and could not be ` +

@@ -62,6 +62,9 @@ export function webAccessFor(keelHome: string, env: NodeJS.ProcessEnv = process.
         allowLoopback: fetchCfg.allowLoopback === true,
         maxBytes: fetchCfg.maxBytes ?? DEFAULT_MAX_BYTES,
         timeoutMs: fetchCfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        // The pipeline's rules judged this URL's host only: another origin goes back to the
+        // model as a new URL to fetch, which the rules then judge (docs/security.md, 6b).
+        crossOrigin: "report",
         signal,
       }),
   };
@@ -74,6 +77,8 @@ export function webAccessFor(keelHome: string, env: NodeJS.ProcessEnv = process.
         allowLoopback: true,
         maxBytes: DEFAULT_MAX_BYTES,
         timeoutMs: searchCfg.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        // The provider is the user's choice, and its key goes only to its own origin.
+        crossOrigin: "follow",
         headers,
         signal,
       });

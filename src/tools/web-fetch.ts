@@ -3,8 +3,11 @@
  * into Markdown (turndown). The request goes through the http hooks' SSRF guard, which the agent
  * hands in as `opts.web` (src/hooks/ssrf-get.ts; tools/ may not import hooks/): the model names
  * the URL, so loopback, private and metadata addresses are refused unless the user's own
- * settings open them, and every redirect is checked again. The text comes back fenced and marked
- * as web content, not instructions. Kind "network": no local side effects, but the URL itself
+ * settings open them, and every redirect is checked again. A redirect to another origin is not
+ * followed: the permission rules judged this URL's host only, so the target goes back to the
+ * model, whose next web_fetch of it the rules judge as a new call (as Claude Code's WebFetch does
+ * with a redirect to another host). The text comes back fenced and marked as web content, not
+ * instructions. Kind "network": no local side effects, but the URL itself
  * carries data out, so every call asks (plan mode too) unless a rule allows it.
  */
 import { z } from "zod";
@@ -14,7 +17,7 @@ import type { Tool, ToolContext, ToolResult } from "./types.js";
 /** What a guarded GET returns; structurally the hooks layer's GuardedGetResult. */
 export type WebGetResult =
   | { ok: true; url: string; status: number; contentType: string; body: string; truncated: boolean }
-  | { ok: false; message: string };
+  | { ok: false; message: string; redirect?: { from: string; to: string; status: number } };
 
 /** The network access web tools get from the agent (null: no web tools). */
 export interface WebAccess {
@@ -37,8 +40,11 @@ export type WebSearchOutcome = { ok: true; hits: WebSearchHit[] } | { ok: false;
 /** Characters of Markdown the model sees; the rest is cut (the download is capped separately). */
 export const WEB_FETCH_MODEL_CHARS = 60_000;
 
+/** The longest URL web_fetch takes. */
+const URL_MAX_CHARS = 2000;
+
 export const webFetchSchema = z.strictObject({
-  url: z.string().min(1).max(2000).describe("The http or https URL to fetch."),
+  url: z.string().min(1).max(URL_MAX_CHARS).describe("The http or https URL to fetch."),
 });
 export type WebFetchInput = z.infer<typeof webFetchSchema>;
 
@@ -69,6 +75,7 @@ export function createWebFetchTool(
     run: async (input, { signal }) => {
       if (!web) return { content: "web_fetch: web access is not set up here.", isError: true };
       const got = await web.get(input.url, { signal });
+      if (!got.ok && got.redirect) return redirectResult(got.redirect);
       if (!got.ok) {
         return {
           content: `web_fetch: ${input.url} was not fetched: ${got.message}`,
@@ -77,6 +84,23 @@ export function createWebFetchTool(
       }
       return render(got);
     },
+  };
+}
+
+/** A cross-origin redirect, unfollowed: the model is told where it leads and how to go on. */
+function redirectResult(r: { from: string; to: string; status: number }): ToolResult {
+  const tooLong = r.to.length > URL_MAX_CHARS;
+  const next = tooLong
+    ? `That URL is longer than ${URL_MAX_CHARS} characters, so web_fetch cannot fetch it.`
+    : "To read it, call web_fetch again with that URL; the call is judged as a new request.";
+  return {
+    content:
+      `web_fetch: ${r.from} redirects (HTTP ${r.status}) to a different host, port or scheme: ` +
+      `${tooLong ? `${r.to.slice(0, URL_MAX_CHARS)}…` : r.to}\n` +
+      "The redirect was not followed: the permission rules were checked for the URL you " +
+      `asked for, not for this one. ${next}`,
+    isError: false,
+    details: { url: r.from, status: r.status, redirectTo: r.to },
   };
 }
 

@@ -126,6 +126,58 @@ describe("keel run: web_fetch", () => {
     expect(loop.seen.length).toBe(6);
   });
 
+  it("a redirect to another host is not followed: it goes back to the model, and a deny rule refuses the new call", async () => {
+    // attacks2/04: the rules judged the first URL only; following the redirect reached a
+    // host a deny rule forbids. Same-origin hops are still followed.
+    const site = await web((p) =>
+      p === "/a" ? { status: 301, location: "/b" } : { status: 302, location: target },
+    );
+    const port = new URL(site.base).port;
+    const target = `http://localhost:${port}/denied?data=SECRET`;
+    const world = await newWorld(
+      script(
+        reply().tool("web_fetch", { url: `${site.base}/a` }),
+        reply().tool("web_fetch", { url: target }),
+        reply().text("done"),
+      ),
+    );
+    userSettings(world, {
+      webFetch: { allowLoopback: true },
+      permissions: { deny: ["WebFetch(domain:localhost)"] },
+    });
+    await fetchRun(world);
+    expect(site.seen).toEqual(["/a", "/b"]);
+    const got = toolResult(world);
+    expect(got).toContain(
+      `web_fetch: ${site.base}/b redirects (HTTP 302) to a different host, port or scheme: ${target}`,
+    );
+    expect(got).toMatch(/not followed.*call web_fetch again with that URL/s);
+    const second = world.sim.requests[2]?.messages.filter((m) => m.role === "tool").at(-1);
+    expect(String(second?.content)).toMatch(/WebFetch\(domain:localhost\)/);
+  });
+
+  it("an allow rule for one host does not carry over a redirect: headless, nobody approves the other host", async () => {
+    // attacks2/45: an allowed host with an open redirect sent the model's data to any host.
+    const site = await web(() => ({ status: 302, location: target }));
+    const target = `http://localhost:${new URL(site.base).port}/exfil?data=SECRET`;
+    const world = await newWorld(
+      script(
+        reply().tool("web_fetch", { url: `${site.base}/redir` }),
+        reply().tool("web_fetch", { url: target }),
+        reply().text("done"),
+      ),
+    );
+    userSettings(world, {
+      webFetch: { allowLoopback: true },
+      permissions: { allow: ["WebFetch(domain:127.0.0.1)"] },
+    });
+    await keel(world, ["run", "read the page", "--output-format", "json"]);
+    expect(site.seen).toEqual(["/redir"]);
+    expect(toolResult(world)).toContain(`to a different host, port or scheme: ${target}`);
+    const second = world.sim.requests[2]?.messages.filter((m) => m.role === "tool").at(-1);
+    expect(String(second?.content)).toMatch(/web_fetch sends a request to the web/);
+  });
+
   it("a deny rule WebFetch(domain:…) refuses the call before any request", async () => {
     const site = await web(() => ({ body: PAGE }));
     const world = await newWorld(

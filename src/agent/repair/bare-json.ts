@@ -3,8 +3,10 @@
  * `{type: "function", function: {name, arguments}}` and `{tool_name, tool_args}`.
  * Only complete, valid JSON objects count: prose is never guessed at. Pure; never throws.
  */
+
+import { jsonDepthExceeded } from "../../base/index.js";
 import type { LeakedCall, Span } from "./markup.js";
-import { isPlainObject } from "./truncation.js";
+import { isPlainObject, MAX_ARGUMENT_DEPTH } from "./truncation.js";
 
 /** Objects longer than this are not considered (keeps the scan linear in practice). */
 const MAX_OBJECT_CHARS = 200_000;
@@ -56,6 +58,9 @@ function objectEnd(text: string, start: number): number {
 }
 
 function asCall(json: string): LeakedCall | null {
+  // The arguments sit two levels down at most; deeper text is not read as a call at all, since
+  // fromParts re-serializes it recursively (truncation.ts MAX_ARGUMENT_DEPTH says why).
+  if (jsonDepthExceeded(json, MAX_ARGUMENT_DEPTH + 2) !== null) return null;
   let value: unknown;
   try {
     value = JSON.parse(json);

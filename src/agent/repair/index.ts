@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatMessage, FinishReason, JsonSchema, ToolSpec } from "../../llm/types.js";
 import { flattenToolSchema, renestArgs } from "./flatten.js";
 import { resolveToolName, scavengeToolCalls } from "./scavenge.js";
-import { repairJsonArguments } from "./truncation.js";
+import { MAX_ARGUMENT_DEPTH, repairJsonArguments } from "./truncation.js";
 
 export { FLATTEN_MAX_DEPTH, FLATTEN_MAX_LEAVES, flattenToolSchema, renestArgs } from "./flatten.js";
 export { MAX_SCAVENGED_CALLS, resolveToolName, scavengeToolCalls } from "./scavenge.js";
@@ -29,7 +29,11 @@ export {
   stormAbortMessage,
   stormStubResult,
 } from "./storm.js";
-export { type ArgumentsRepair, repairJsonArguments } from "./truncation.js";
+export {
+  type ArgumentsRepair,
+  MAX_ARGUMENT_DEPTH,
+  repairJsonArguments,
+} from "./truncation.js";
 
 /** A tool as the model sees it: the (possibly flattened) schema and whether to re-nest. */
 export interface RepairTool {
@@ -121,6 +125,15 @@ export function repairAssistantMessage(opts: {
       return { ...base, name: raw.name, arguments: "{}", input: {}, repaired: false, error };
     }
     const fixed = repairJsonArguments(raw.arguments);
+    if (fixed.tooDeep) {
+      notes.push(
+        `refused the ${name} call: its arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+      );
+      const error =
+        `The arguments of your ${name} call nest arrays and objects deeper than ` +
+        `${MAX_ARGUMENT_DEPTH} levels, so the call was not run. Send it again with flatter arguments.`;
+      return { ...base, name, arguments: "{}", input: {}, repaired: true, error };
+    }
     const renamed = name !== raw.name;
     const repaired = fixed.repaired || renamed || raw.source !== "tool_calls";
     const what = [renamed ? `renamed "${raw.name}" to ${name}` : "", fixed.note]

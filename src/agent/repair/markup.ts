@@ -3,6 +3,8 @@
  * `tool_calls`: the DSML form (V3.2/V4) and the older `<｜tool▁calls▁begin｜>` form (V3/V3.1).
  * Bars may be full-width `｜` or ASCII `|`. Pure; never throws.
  */
+import { jsonDepthExceeded } from "../../base/index.js";
+import { MAX_ARGUMENT_DEPTH } from "./truncation.js";
 
 /** A tool call found in text, before any name or argument checks. */
 export interface LeakedCall {
@@ -141,6 +143,8 @@ function paramValue(raw: string, stringAttr: string | undefined): unknown {
   if (stringAttr === "true") return raw;
   const trimmed = raw.trim();
   if (stringAttr === undefined && !/^(?:[{["\d-]|true$|false$|null$)/.test(trimmed)) return raw;
+  // Too deep to walk later (the arguments are re-serialized recursively): kept as text.
+  if (jsonDepthExceeded(trimmed, MAX_ARGUMENT_DEPTH) !== null) return stringAttr ? trimmed : raw;
   try {
     return JSON.parse(trimmed);
   } catch {

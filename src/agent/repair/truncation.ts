@@ -3,6 +3,14 @@
  * prefixed with `json`, followed by stray text, cut off at the output limit, or double-encoded.
  * Pure; never throws.
  */
+import { jsonDepthExceeded } from "../../base/index.js";
+
+/**
+ * Arrays and objects nest at most this deep in a call's arguments. Everything after the parse
+ * walks the value recursively (canonical keys, schema checks, hook payloads, the session log),
+ * so deeper text from the model is refused here, before any of it is parsed.
+ */
+export const MAX_ARGUMENT_DEPTH = 64;
 
 /** The outcome of repairing one arguments string. */
 export interface ArgumentsRepair {
@@ -16,6 +24,8 @@ export interface ArgumentsRepair {
   cutString: boolean;
   /** What was done, for people ("" when nothing was). */
   note: string;
+  /** True when the arguments nest deeper than MAX_ARGUMENT_DEPTH (then `failed` is true too). */
+  tooDeep?: boolean;
 }
 
 /** A value that is a plain JSON object. */
@@ -30,6 +40,7 @@ export function repairJsonArguments(raw: string): ArgumentsRepair {
   if (text === "") {
     return { value: {}, repaired: notes.length > 0, failed: false, cutString: false, note: "" };
   }
+  if (jsonDepthExceeded(text, MAX_ARGUMENT_DEPTH) !== null) return tooDeep(notes);
   const strict = tryParse(text);
   if (strict.ok) return fromValue(strict.value, { notes, cutString: false });
 
@@ -55,7 +66,9 @@ function fromValue(
   const { notes } = opts;
   let v = value;
   if (typeof v === "string") {
-    // Double-encoded arguments: the object was serialized twice.
+    // Double-encoded arguments: the object was serialized twice. The outer text was one string
+    // (depth 0), so the inner text's depth is checked on its own.
+    if (jsonDepthExceeded(v, MAX_ARGUMENT_DEPTH) !== null) return tooDeep(notes);
     const inner = tryParse(v.trim());
     if (inner.ok && isPlainObject(inner.value)) {
       notes.push("decoded double-encoded arguments");
@@ -76,6 +89,13 @@ function failure(notes: string[], why: string): ArgumentsRepair {
     failed: true,
     cutString: false,
     note: [...notes, `could not repair the arguments (${why})`].join("; "),
+  };
+}
+
+function tooDeep(notes: string[]): ArgumentsRepair {
+  return {
+    ...failure(notes, `arrays and objects nested deeper than ${MAX_ARGUMENT_DEPTH} levels`),
+    tooDeep: true,
   };
 }
 

@@ -8,24 +8,25 @@ export function jsonErrorOffset(text: string): number | null {
   return jsonSyntaxError(text)?.offset ?? null;
 }
 
+/** A string (to its closing quote, or to the end when unterminated) or one bracket. */
+const STRING_OR_BRACKET = /"(?:[^"\\]|\\[\s\S]?)*"?|[[\]{}]/g;
+
 /**
  * Offset where the nesting of arrays and objects first goes deeper than `max`, or null.
  * Linear and iterative, so it is safe on any input; run before anything recursive sees it.
+ * The regular expression steps over strings and everything else but brackets: a loop in
+ * JavaScript over each character of a settings file of a few KB is enough for V8 to optimize
+ * it with TurboFan, which costs `keel hooks list` ~5 MB of memory (src/base/resolve-paths.ts,
+ * childPath; test/cli/lazy-start.test.ts).
  */
 export function jsonDepthExceeded(text: string, max: number): number | null {
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
+  for (const m of text.matchAll(STRING_OR_BRACKET)) {
+    const c = m[0];
+    if (c === "{" || c === "[") {
       depth++;
-      if (depth > max) return i;
-    } else if (c === 125 || c === 93) depth--;
+      if (depth > max) return m.index;
+    } else if (c === "}" || c === "]") depth--;
   }
   return null;
 }

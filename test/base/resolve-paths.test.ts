@@ -1,10 +1,12 @@
 /** The one resolver of home and KEEL_HOME that Keel and its sandbox share. */
 import { userInfo } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   accountHome,
+  childPath,
   privatePlaces,
+  relativeInside,
   resolveHome,
   resolveKeelHome,
 } from "../../src/base/resolve-paths.js";
@@ -74,5 +76,37 @@ describe("privatePlaces", () => {
     const places = privatePlaces({ keelEnv: { HOME: "/h", KEEL_HOME: "/k" }, childEnv: {} });
     expect(places.homes).toContain("/h");
     expect(places.keelHomes).toContain("/k");
+  });
+});
+
+describe("childPath and relativeInside: path.join / path.relative by string (no character walk)", () => {
+  const dirs = [
+    "/",
+    "/a",
+    "/home/u/project",
+    "/a/b/",
+    "/a//b",
+    "/a/./b",
+    "/a/../b",
+    "/a/...",
+    "rel/dir",
+    "",
+  ];
+  const names = [[], [".keel"], [".claude", "settings.json"], [".."], ["."], ["a/b"], [""]];
+  it("gives exactly what path.join gives", () => {
+    for (const dir of dirs) {
+      for (const n of names)
+        expect([dir, n, childPath(dir, ...n)]).toEqual([dir, n, join(dir, ...n)]);
+    }
+  });
+  it("gives path.relative's answer when inside (or the same), null when not", () => {
+    const paths = [...dirs, "/a/b/c", "/a/bc", "/home/u/project/.keel/settings.json", "/home/u"];
+    for (const base of dirs) {
+      for (const path of paths) {
+        const rel = relative(base, path);
+        const inside = !(rel === ".." || rel.startsWith("../") || rel.startsWith("/"));
+        expect([base, path, relativeInside(base, path)]).toEqual([base, path, inside ? rel : null]);
+      }
+    }
   });
 });

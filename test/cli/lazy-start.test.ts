@@ -125,6 +125,60 @@ describe("lazy command loading", () => {
     expect(r.stdout).toMatch(/timeout/);
   });
 
+  it("keel hooks list with 8 user + 8 project hooks under long paths has V8 optimize nothing", () => {
+    // bench/peers' "hooks list, 8+8 hooks" row, in folders nested as deep as users' projects
+    // are. Node's path.join/resolve call one helper per character; once ~3,000 calls add up,
+    // V8 compiles it with TurboFan on a background thread, which maps ~5 MB more of Node's
+    // binary (+8.7 MB over `node -e 0` instead of the target's +3 MB). The dialects' file lists
+    // and displayPath concatenate resolved paths instead (src/base/resolve-paths.ts, childPath).
+    const deep = join(work, "clients-and-their-projects", "a-monorepo-with-a-long-name", "pkg");
+    const project = join(deep, "service-with-a-descriptive-name");
+    const home = join(deep, "home-of-someone");
+    mkdirSync(join(project, ".reasonix"), { recursive: true });
+    mkdirSync(join(home, ".keel"), { recursive: true });
+    const command = (k: number) => `echo ${k} >> '${join(deep, "hook-count")}'`;
+    const eight = Array.from({ length: 8 }, (_, k) => k);
+    writeFileSync(
+      join(home, ".keel/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "read_file",
+              hooks: eight.map((k) => ({ type: "command", command: command(k) })),
+            },
+          ],
+        },
+      }),
+    );
+    writeFileSync(
+      join(project, ".reasonix/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: eight.map((k) => ({
+            match: "read_file",
+            command: command(k),
+            timeout: 5000,
+          })),
+        },
+      }),
+    );
+    const env = { ...process.env, HOME: home, KEEL_HOME: join(home, ".keel"), COLUMNS: "80" };
+    const run = () =>
+      spawnSync(process.execPath, ["--trace-opt", build.bin, "hooks", "list"], {
+        cwd: project,
+        env,
+        encoding: "utf8",
+      });
+    // The first run writes bin/keel.js's code cache; the second runs from it, as starts do.
+    expect(run().status).toBe(0);
+    const r = run();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("16 hooks from 2 files");
+    // --trace-opt prints a `[marking …]` line for each function V8 queues for optimizing.
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("[marking"))).toEqual([]);
+  });
+
   it("`hooks list [--json]` without commander prints what commander's path prints", () => {
     const project = mkdtempSync(join(work, "same-"));
     mkdirSync(join(project, ".claude"));

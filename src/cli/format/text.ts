@@ -6,8 +6,8 @@
  * table cell or a list of parts cannot start a forged line.
  */
 import { homedir } from "node:os";
-import { isAbsolute, relative, sep } from "node:path";
-import { sanitize } from "../../base/index.js";
+import { isAbsolute, sep } from "node:path";
+import { relativeInside, sanitize } from "../../base/index.js";
 
 /** One value shown on one line: controls, newlines, bidi and zero-width characters escaped. */
 export function field(text: string): string {
@@ -160,11 +160,13 @@ export function displayPath(path: string, opts: { base?: string; home?: string }
 const displayed = new Map<string, string>();
 
 function displayPathOf(path: string, base: string, home: string): string {
-  const rel = relative(base, path);
+  // relativeInside compares strings where it can: path.relative walks every character through
+  // a helper V8 then optimizes (src/base/resolve-paths.ts, childPath).
+  const rel = relativeInside(base, path);
   if (rel === "") return ".";
-  if (!rel.startsWith("..") && !isAbsolute(rel)) return rel;
-  const fromHome = relative(home, path);
-  if (fromHome !== "" && !fromHome.startsWith("..") && !isAbsolute(fromHome)) {
+  if (rel !== null && !rel.startsWith("..")) return rel;
+  const fromHome = relativeInside(home, path);
+  if (fromHome !== null && fromHome !== "" && !fromHome.startsWith("..")) {
     return `~${sep}${fromHome}`;
   }
   return path;

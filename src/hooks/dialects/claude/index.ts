@@ -1,5 +1,5 @@
 /** The Claude Code dialect: PascalCase tools, `file_path` fields with absolute paths. */
-import { join } from "node:path";
+import { childPath } from "../../../base/index.js";
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
@@ -35,9 +35,9 @@ export const claudeDialect = defineDialect({
   name: "claude",
   label: "Claude Code",
   files: (paths) => [
-    { path: join(paths.homeDir, ".claude", "settings.json"), scope: "user" },
-    { path: join(paths.projectDir, ".claude", "settings.json"), scope: "project" },
-    { path: join(paths.projectDir, ".claude", "settings.local.json"), scope: "local" },
+    { path: childPath(paths.homeDir, ".claude", "settings.json"), scope: "user" },
+    { path: childPath(paths.projectDir, ".claude", "settings.json"), scope: "project" },
+    { path: childPath(paths.projectDir, ".claude", "settings.local.json"), scope: "local" },
   ],
   compatSwitch: true,
   honoursDisableAll: true,

@@ -6,7 +6,7 @@
  * as `apply_patch` with the patch text in `{command}` (patch.ts). Measured against codex 0.171
  * by `npm run compat:codex` (compat/README.md).
  */
-import { join } from "node:path";
+import { childPath } from "../../../base/index.js";
 import type { ToolInput } from "../../events.js";
 import { nativeEvents } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
@@ -40,10 +40,10 @@ export const codexDialect = defineDialect({
   // Codex loads the user layer before the project layer, and in each layer hooks.json before
   // config.toml (both are read when both have hooks).
   files: (paths) => [
-    { path: join(paths.homeDir, ".codex", "hooks.json"), scope: "user" },
-    { path: join(paths.homeDir, ".codex", "config.toml"), scope: "user" },
-    { path: join(paths.projectDir, ".codex", "hooks.json"), scope: "project" },
-    { path: join(paths.projectDir, ".codex", "config.toml"), scope: "project" },
+    { path: childPath(paths.homeDir, ".codex", "hooks.json"), scope: "user" },
+    { path: childPath(paths.homeDir, ".codex", "config.toml"), scope: "user" },
+    { path: childPath(paths.projectDir, ".codex", "hooks.json"), scope: "project" },
+    { path: childPath(paths.projectDir, ".codex", "config.toml"), scope: "project" },
   ],
   compatSwitch: true,
   read: (text, ctx) =>

@@ -4,8 +4,7 @@
  * (run_shell_command, replace, grep_search …), timeouts in milliseconds, stdout JSON honoured
  * at any exit code, `hookSpecificOutput.tool_input` rewrites the call.
  */
-import { join } from "node:path";
-import { isRecord } from "../../../base/index.js";
+import { childPath, isRecord } from "../../../base/index.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
 import { hooksFileSchema } from "../../config/schema.js";
@@ -123,8 +122,8 @@ export const geminiDialect = defineDialect({
   name: "gemini",
   label: "Gemini CLI",
   files: (paths) => [
-    { path: join(paths.homeDir, ".gemini", "settings.json"), scope: "user" },
-    { path: join(paths.projectDir, ".gemini", "settings.json"), scope: "project" },
+    { path: childPath(paths.homeDir, ".gemini", "settings.json"), scope: "user" },
+    { path: childPath(paths.projectDir, ".gemini", "settings.json"), scope: "project" },
   ],
   compatSwitch: true,
   read(text, ctx) {

@@ -1,5 +1,5 @@
 /** The native dialect: Keel tool names and fields, Claude-compatible protocol, anchored matchers. */
-import { join } from "node:path";
+import { childPath } from "../../../base/index.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { readNativeHooks } from "../../config/read-native.js";
 import { keelSettingsSchema } from "../../config/schema.js";
@@ -13,9 +13,9 @@ export const keelDialect = defineDialect({
   name: "keel",
   label: "Keel",
   files: (paths) => [
-    { path: join(paths.keelHome, "settings.json"), scope: "user" },
-    { path: join(paths.projectDir, ".keel", "settings.json"), scope: "project" },
-    { path: join(paths.projectDir, ".keel", "settings.local.json"), scope: "local" },
+    { path: childPath(paths.keelHome, "settings.json"), scope: "user" },
+    { path: childPath(paths.projectDir, ".keel", "settings.json"), scope: "project" },
+    { path: childPath(paths.projectDir, ".keel", "settings.local.json"), scope: "local" },
   ],
   compatSwitch: false,
   honoursDisableAll: true,

@@ -6,7 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { isRecord, readConfigText } from "../../../base/index.js";
+import { childPath, isRecord, readConfigText } from "../../../base/index.js";
 import type { HookPaths } from "../../config/paths.js";
 
 /** One plugin Keel found. */
@@ -39,9 +39,9 @@ function dataName(id: string): string {
 /** Every plugin found, enabled or not. Never throws: unreadable files mean no plugins. */
 export async function findPlugins(paths: HookPaths): Promise<FoundPlugin[]> {
   const out: FoundPlugin[] = [];
-  const claudeDir = join(paths.homeDir, ".claude", "plugins");
-  const installed = await readJson(join(claudeDir, "installed_plugins.json"));
-  const settings = await readJson(join(paths.homeDir, ".claude", "settings.json"));
+  const claudeDir = childPath(paths.homeDir, ".claude", "plugins");
+  const installed = await readJson(childPath(claudeDir, "installed_plugins.json"));
+  const settings = await readJson(childPath(paths.homeDir, ".claude", "settings.json"));
   const enabled =
     isRecord(settings) && isRecord(settings.enabledPlugins) ? settings.enabledPlugins : {};
   const plugins = isRecord(installed) && isRecord(installed.plugins) ? installed.plugins : {};
@@ -58,7 +58,7 @@ export async function findPlugins(paths: HookPaths): Promise<FoundPlugin[]> {
       dataDir: join(claudeDir, "data", dataName(id)),
     });
   }
-  const keelDir = join(paths.keelHome, "plugins");
+  const keelDir = childPath(paths.keelHome, "plugins");
   let names: string[] = [];
   try {
     // Synchronous, like readConfigText: one small directory, and no fs/promises at start-up.

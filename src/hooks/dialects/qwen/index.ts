@@ -5,7 +5,7 @@
  * command timeouts (seconds, 1000 or more read as milliseconds: ./timeout.ts), tool-name matchers as unanchored regexes, no matchers on UserPromptSubmit and
  * Stop, plain stdout never context, exit-2 messages after a tool shown to the user only.
  */
-import { join } from "node:path";
+import { childPath } from "../../../base/index.js";
 import type { HookEventName } from "../../events.js";
 import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemini-family.js";
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
@@ -41,8 +41,8 @@ export const qwenDialect = defineDialect({
   // Qwen Code runs project hooks before user hooks (its HookRegistry sorts by source priority:
   // project 1, user 2), so the project file comes first in configuration order.
   files: (paths) => [
-    { path: join(paths.projectDir, ".qwen", "settings.json"), scope: "project" },
-    { path: join(paths.homeDir, ".qwen", "settings.json"), scope: "user" },
+    { path: childPath(paths.projectDir, ".qwen", "settings.json"), scope: "project" },
+    { path: childPath(paths.homeDir, ".qwen", "settings.json"), scope: "user" },
   ],
   compatSwitch: true,
   // Qwen Code honours `"disableAllHooks": true`; Keel bounds a project file's to the project's

@@ -2,7 +2,7 @@
  * The Reasonix dialect: a camelCase envelope on stdin, exit codes only (0 pass, 2 block on its
  * gating events), millisecond timeouts (5 s / 30 s defaults), matchers only on tool events.
  */
-import { join } from "node:path";
+import { childPath } from "../../../base/index.js";
 import { readJsonHooksFile } from "../../config/parse.js";
 import { hooksFileSchema } from "../../config/schema.js";
 import { looksLikeReasonix1 } from "../reasonix1/index.js";
@@ -28,8 +28,8 @@ export const reasonixDialect = defineDialect({
   name: "reasonix",
   label: "Reasonix",
   files: (paths) => [
-    { path: join(paths.projectDir, ".reasonix", "settings.json"), scope: "project" },
-    { path: join(paths.homeDir, ".reasonix", "settings.json"), scope: "user" },
+    { path: childPath(paths.projectDir, ".reasonix", "settings.json"), scope: "project" },
+    { path: childPath(paths.homeDir, ".reasonix", "settings.json"), scope: "user" },
   ],
   compatSwitch: true,
   read(text, ctx) {

@@ -3,7 +3,7 @@
  * 2 inject stderr as a message; exact-name matchers; 30 s timeout; every matching hook runs, in
  * order, each seeing the input as the ones before it rewrote it.
  */
-import { join } from "node:path";
+import { childPath } from "../../../base/index.js";
 import { DEFAULT_TIMEOUT_SEC } from "../../events.js";
 import { nativeEvents, nativeStdinObject, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
@@ -22,7 +22,7 @@ export const TUTORIAL_TOOLS: ToolTable = {
 export const tutorialDialect = defineDialect({
   name: "tutorial",
   label: "the .hooks.json format",
-  files: (paths) => [{ path: join(paths.projectDir, ".hooks.json"), scope: "project" }],
+  files: (paths) => [{ path: childPath(paths.projectDir, ".hooks.json"), scope: "project" }],
   compatSwitch: true,
   read: readClaudeStyleFile,
   ...createToolMapper(TUTORIAL_TOOLS, { absolutePaths: false }),

@@ -49,7 +49,7 @@ const CASES: {
   listing: RegExp;
 }[] = [
   {
-    name: "07/08: sh \"$HOOK_S\" with the hook's own env HOOK_S=tools/guard.sh (Gemini)",
+    name: '07/08: sh "$HOOK_S" with the hook\'s own env HOOK_S=tools/guard.sh (Gemini)',
     hook: (world) =>
       put(
         world,
@@ -86,7 +86,7 @@ const CASES: {
     listing: /cannot be pinned: reaches tools/,
   },
   {
-    name: "41: ls tools | while read f; do sh \"tools/$f\"; done (a new file)",
+    name: '41: ls tools | while read f; do sh "tools/$f"; done (a new file)',
     hook: (world) => keelHook(world, 'ls tools | while read f; do sh "tools/$f"; done'),
     before: [["tools/a.sh", "exit 0\n"]],
     write: "tools/zz.sh",

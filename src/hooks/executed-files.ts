@@ -23,8 +23,10 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
+import { DISCOVERY_RUNNERS, type DiscoveryRunner, discoveredFiles } from "./discovery-runners.js";
 import { analyzeShell } from "./shell/parse.js";
 import type { HookDefinition } from "./types.js";
+import { FIND_PATTERN_FLAGS, type WordReach, wordReach } from "./word-reach.js";
 
 /**
  * A project file a hook executes, with what it held when looked at (null: unreadable or not
@@ -47,6 +49,17 @@ export interface ExecutedFile {
   cannotPin?: string;
   /** A glob's matches (`.keel/hooks/*.sh`): `path` is the pattern; sha256 hashes the names. */
   glob?: boolean;
+  /**
+   * With cannotPin: a discovering runner's patterns (discovery-runners.ts), relative to `path`.
+   * Only what they match under `path` is protected, not the whole folder.
+   */
+  patterns?: readonly string[];
+  /**
+   * With cannotPin: a program word Keel cannot resolve (`"$RUNNER"`, `"$(git rev-parse
+   * --show-toplevel)"/x.sh`). `relPath` is the word; nothing can be protected for it, so the
+   * listing says the hook runs files Keel does not know.
+   */
+  unresolved?: boolean;
 }
 
 /** The fingerprint of a named script that is not there (yet). */
@@ -375,7 +388,9 @@ function readHook(
   const h = hook.handler;
   if (h.type !== "command") return null;
   const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
-  const words = handlerWords(hook, vars);
+  // The hook's own `env` (Gemini CLI's per-hook env) is set for its command: `sh "$HOOK_S"`
+  // with HOOK_S=tools/guard.sh runs tools/guard.sh.
+  const words = handlerWords(hook, h.env ? { ...vars, ...h.env } : vars);
   return { words, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
 }
 
@@ -419,11 +434,23 @@ export function executedProjectFilesSync(
   const add = (abs: string, script: boolean) => {
     if (isInside(projectDir, abs)) candidates.set(abs, script || (candidates.get(abs) ?? false));
   };
+  // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
+  const unresolved = new Set<string>();
+  const discovered = new Map<string, { root: string; runner: DiscoveryRunner }>();
+  const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
+    for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
+    for (const w of reach.unresolved) unresolved.add(w);
+    for (const d of reach.discovered) discovered.set(`${d.root}\0${d.runner.what}`, d);
+    for (const f of reach.nodeFiles) onFile(f.path, f.script);
+  };
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
+    takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
     let inCase = 0;
-    for (const word of read.words) {
+    for (const [at, word] of read.words.entries()) {
+      // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
+      if (at > 0 && FIND_PATTERN_FLAGS.has(read.words[at - 1] as string)) continue;
       // `case "$f" in *.json) …;; esac`: a pattern there is matched against text, not run.
       if (word === "case") inCase++;
       else if (word === "esac" && inCase > 0) inCase--;
@@ -442,6 +469,10 @@ export function executedProjectFilesSync(
     for (const [dir, why] of collectedFolders(read, projectDir)) collected.set(dir, why);
     // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
+  }
+  // A discovering runner's current matches are pinned like named files.
+  for (const { root, runner } of discovered.values()) {
+    for (const path of discoveredFiles(root, runner.patterns) ?? []) add(path, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -515,6 +546,15 @@ export function executedProjectFilesSync(
     for (const ref of namedInScript(content, path, projectDir, vars)) {
       enqueue(ref.path, ref.script, depth + 1);
     }
+    // What the script's words reach (a package.json `"test": "node --test"`), from its folder.
+    const before = discovered.size;
+    takeReach(
+      wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
+      (p, script) => enqueue(p, script, depth + 1),
+    );
+    for (const { root, runner } of [...discovered.values()].slice(before)) {
+      for (const p of discoveredFiles(root, runner.patterns) ?? []) enqueue(p, false, depth + 1);
+    }
   }
   for (const [dir, why] of [...collected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     found.push({
@@ -526,36 +566,48 @@ export function executedProjectFilesSync(
       cannotPin: why,
     });
   }
+  for (const { root, runner } of discovered.values()) {
+    const where = rel(root) || ".";
+    found.push({
+      path: root,
+      relPath: where,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: `${runner.what} under ${where}: new ones run`,
+      patterns: runner.patterns,
+    });
+  }
+  for (const word of [...unresolved].sort()) {
+    found.push({
+      path: projectDir,
+      relPath: word,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: `the hook runs ${word}, which Keel cannot resolve: it may run any file`,
+      unresolved: true,
+    });
+  }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Runners that import code from every folder they collect, and what they run there. */
-const COLLECTING_RUNNERS: Record<string, string> = {
-  pytest: "pytest runs every conftest.py and test file under it",
-  "py.test": "pytest runs every conftest.py and test file under it",
-  jest: "jest runs every test file (and the setup they import) under it",
-  vitest: "vitest runs every test file (and the setup they import) under it",
-};
-
 /**
- * The folders a collecting test runner in the hook is pointed at (`pytest tests`): every
- * conftest.py and test module below them runs, and new ones can appear at any depth, so they
- * cannot be pinned — they are named as such and become protected paths. A pytest without a
- * folder operand collects from its directory: that folder's conftest.py and config are pinned
- * as runner files (RUNNER_FILES); deeper ones are not (said in docs/security.md).
+ * The folders a discovering runner (DISCOVERY_RUNNERS) in the hook is pointed at (`pytest
+ * tests`, `node --test test`): every file below them may be imported (a helper a test module
+ * imports by name too), and new ones can appear at any depth, so the whole folder cannot be
+ * pinned — it is named as such and becomes a protected path. Without a folder operand the
+ * runner's patterns are protected instead (wordReach's `discovered`).
  */
 function collectedFolders(hook: HookWords, projectDir: string): [string, string][] {
   const out: [string, string][] = [];
-  hook.words.forEach((w, at) => {
-    const runner = w === "-m" && hook.words[at + 1] === "pytest" ? "pytest" : basename(w);
-    const why = Object.hasOwn(COLLECTING_RUNNERS, runner) ? COLLECTING_RUNNERS[runner] : undefined;
-    if (why === undefined) return;
+  hook.words.forEach((_, at) => {
+    const runner = DISCOVERY_RUNNERS.find((r) => r.starts(hook.words, at));
+    if (runner === undefined) return;
     for (const word of hook.words.slice(at + 1)) {
       if (word === "" || word.startsWith("-") || /^[;&|]+$/.test(word)) continue;
       for (const dir of hook.dirs) {
         const abs = resolve(dir, word.split("::")[0] ?? word);
         if (abs !== projectDir && isInside(projectDir, abs) && isDirectory(abs)) {
-          out.push([abs, why]);
+          out.push([abs, `${runner.what}: it runs every file under it`]);
         }
       }
     }
@@ -852,6 +904,14 @@ function runnerConfigText(text: string): string {
   return out.join("\n");
 }
 
+/** A script's words, a line at a time (scriptText), or none for a binary or very large file. */
+function scriptWords(content: Buffer, script: string, vars: Record<string, string>): string[] {
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
+  return scriptText(content, script)
+    .split("\n")
+    .flatMap((line) => commandWords(line, vars));
+}
+
 /**
  * Project files a script's text names, over-inclusive like the command scan: every word
  * resolved against the script's directory and the project; a word that starts with `/`
@@ -868,9 +928,7 @@ function namedInScript(
   if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
   const dir = dirname(script);
   const out = new Map<string, boolean>();
-  const words = scriptText(content, script)
-    .split("\n")
-    .flatMap((line) => commandWords(line, vars));
+  const words = scriptWords(content, script, vars);
   for (const word of words) {
     if (out.size >= MAX_NAMED_PER_SCRIPT) break;
     // A runner the script calls (`"test": "vitest run"` in package.json): the files it reads

@@ -23,6 +23,7 @@ export {
 } from "./dialects/index.js";
 export type { FoundPlugin } from "./dialects/plugin/find.js";
 export { findPlugins } from "./dialects/plugin/find.js";
+export { discoveryMatcher } from "./discovery-runners.js";
 export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";
 export * from "./events.js";

@@ -34,7 +34,11 @@ export function trustSummary(
   for (const f of executed) {
     const what = f.glob ? "files matching" : f.cannotPin ? "cannot pin" : "file";
     const hash = f.sha256 === null ? "none" : f.sha256.slice(0, 16);
-    lines.push(`${what} ${f.relPath} ${f.sha256 === null && !f.glob ? "(absent)" : hash}`);
+    // A discovering runner's patterns are part of what was trusted (a new pattern is a change).
+    const patterns = f.patterns ? ` [${f.patterns.join(", ")}]` : "";
+    lines.push(
+      `${what} ${f.relPath}${patterns} ${f.sha256 === null && !f.glob ? "(absent)" : hash}`,
+    );
   }
   return [...new Set(lines)].sort();
 }

@@ -11,7 +11,12 @@ import { lstat, readFile, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInside, resolveHookPaths } from "../../hooks/config/paths.js";
 import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../../hooks/executed-files.js";
-import { DIALECT_LIST, type HookEngine, type HookSettings } from "../../hooks/index.js";
+import {
+  DIALECT_LIST,
+  discoveryMatcher,
+  type HookEngine,
+  type HookSettings,
+} from "../../hooks/index.js";
 
 /** What a protected-path check needs to know about the session. */
 export interface ProtectedPathContext {
@@ -186,9 +191,12 @@ export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<stri
  * `make`, before it exists too), the folders a glob of theirs lists (`.keel/hooks/*.sh`: a new
  * file there would run), and the folders trust cannot pin (everything under them).
  */
-async function hookReach(
-  ctx: ProtectedPathContext,
-): Promise<{ files: string[]; globs: string[]; unpinned: string[] }> {
+async function hookReach(ctx: ProtectedPathContext): Promise<{
+  files: string[];
+  globs: string[];
+  unpinned: string[];
+  discovered: { root: string; matches: (rel: string) => boolean }[];
+}> {
   const hooks = ctx.hooks.listing().hooks;
   const found = await executedProjectFiles(hooks, ctx.projectDir);
   const files = found.filter((f) => !f.glob && f.cannotPin === undefined).map((f) => f.path);
@@ -202,9 +210,13 @@ async function hookReach(
       ]),
     ],
     globs: found.filter((f) => f.glob).map((f) => f.path),
+    // A word Keel cannot resolve protects nothing (it names no place); the listing says so.
     unpinned: found
-      .filter((f) => f.cannotPin !== undefined && f.sha256 === null)
+      .filter((f) => f.cannotPin !== undefined && f.sha256 === null && !f.patterns && !f.unresolved)
       .map((f) => f.path),
+    discovered: found.flatMap((f) =>
+      f.patterns ? [{ root: f.path, matches: discoveryMatcher(f.patterns) }] : [],
+    ),
   };
 }
 
@@ -306,6 +318,16 @@ export async function protectedPathReason(
     }
     for (const glob of reach.globs) {
       if (matchesGlob(glob, candidate)) return "a hook runs the files its pattern matches here";
+    }
+  }
+  // A file a discovering test runner would find (`test_zz.py` for a bare `pytest`).
+  for (const { root, matches } of reach.discovered) {
+    for (const [base, candidate] of [
+      [root, named],
+      [await finalPath(root), landing],
+    ] as const) {
+      const rel = insideRel(base, candidate);
+      if (rel !== null && matches(rel)) return "a hook's test runner would find and run it";
     }
   }
   for (const dir of reach.unpinned) {

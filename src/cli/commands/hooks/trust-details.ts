@@ -118,7 +118,15 @@ export function reachLines(executed: readonly ExecutedFile[]): string[] {
   for (const f of executed) {
     if (f.glob)
       out.push(`  pinned: the files matching ${visibleCommand(f.relPath)} (a new one untrusts)`);
-    else if (f.cannotPin !== undefined) {
+    else if (f.unresolved) {
+      out.push(
+        `  cannot be pinned: ${visibleCommand(f.relPath)} (${f.cannotPin}); the hook runs files Keel does not know`,
+      );
+    } else if (f.patterns) {
+      out.push(
+        `  cannot be pinned: ${f.cannotPin} (${f.patterns.map(visibleCommand).join(", ")}); writing such a file there needs a person in every mode but bypass`,
+      );
+    } else if (f.cannotPin !== undefined) {
       out.push(
         `  cannot be pinned: reaches ${visibleCommand(f.relPath || ".")} (${f.cannotPin}); writes there need a person in every mode but bypass`,
       );

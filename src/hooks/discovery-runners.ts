@@ -1,0 +1,114 @@
+/**
+ * Test runners that find the files they run by pattern (`pytest` collects `test_*.py` and every
+ * `conftest.py` below it, `node --test` runs `**\/*.test.js`, `python3 -m unittest discover`
+ * imports `test*.py`): a hook running one runs files the model can create at any depth. Trust
+ * pins the matches there now and names the patterns as "cannot be pinned"; protected-paths.ts
+ * protects every path under the root that a pattern matches.
+ *
+ * One table (DISCOVERY_RUNNERS), read by executed-files.ts for hook commands and for the
+ * scripts they run (a package.json `"test": "node --test"`).
+ */
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import picomatch from "picomatch";
+
+export interface DiscoveryRunner {
+  /** Whether the words from `at` start this runner (`pytest`, `node --test`, `-m unittest`). */
+  starts(words: readonly string[], at: number): boolean;
+  /** Patterns (relative to the folder it runs in, picomatch syntax) of the files it runs. */
+  patterns: readonly string[];
+  /** Said in the trust listing: what it runs. */
+  what: string;
+  /** Flag naming the start folder instead of the current one (`unittest discover -s tests`). */
+  startFlag?: string;
+}
+
+const JS = "{js,mjs,cjs}";
+const JS_TS = "{js,jsx,mjs,cjs,ts,tsx,mts,cts}";
+const PYTEST = ["**/test_*.py", "**/*_test.py", "**/conftest.py"];
+
+const isPython = (w: string) => /^python(\d(\.\d+)?)?$/.test(basename(w));
+
+export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
+  {
+    starts: (w, i) =>
+      ["pytest", "py.test"].includes(basename(w[i] ?? "")) ||
+      (w[i] === "-m" && w[i + 1] === "pytest"),
+    patterns: PYTEST,
+    what: "pytest collects test_*.py, *_test.py and conftest.py",
+  },
+  {
+    // `python -m unittest` without arguments discovers too.
+    starts: (w, i) =>
+      isPython(w[i] ?? "") &&
+      w[i + 1] === "-m" &&
+      w[i + 2] === "unittest" &&
+      (w[i + 3] === "discover" || w[i + 3] === undefined || /^[;&|]+$/.test(w[i + 3] ?? "")),
+    patterns: ["**/test*.py", "**/__init__.py"],
+    what: "unittest discover imports test*.py (and the packages' __init__.py)",
+    startFlag: "-s",
+  },
+  {
+    // Node's default test patterns (node --test with no file operands).
+    starts: (w, i) => ["node", "nodejs"].includes(basename(w[i] ?? "")) && w[i + 1] === "--test",
+    patterns: [
+      `**/*.test.${JS}`,
+      `**/*-test.${JS}`,
+      `**/*_test.${JS}`,
+      `**/test-*.${JS}`,
+      `**/test.${JS}`,
+      `**/test/**/*.${JS}`,
+    ],
+    what: "node --test runs *.test.js, *-test.js, *_test.js, test-*.js, test.js and test/**",
+  },
+  {
+    starts: (w, i) => basename(w[i] ?? "") === "jest",
+    patterns: [`**/__tests__/**/*.${JS_TS}`, `**/*.test.${JS_TS}`, `**/*.spec.${JS_TS}`],
+    what: "jest runs *.test.*, *.spec.* and __tests__/**",
+  },
+  {
+    starts: (w, i) => basename(w[i] ?? "") === "vitest",
+    patterns: [`**/*.test.${JS_TS}`, `**/*.spec.${JS_TS}`],
+    what: "vitest runs *.test.* and *.spec.*",
+  },
+];
+
+/** A runner's patterns as one matcher (dot files included: a runner does not skip them). */
+export function discoveryMatcher(patterns: readonly string[]): (rel: string) => boolean {
+  return picomatch([...patterns], { dot: true });
+}
+
+/** Folders runners skip, and where a walk of the project would never end. */
+const SKIP_DIRS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv"]);
+/** At most this many folders are listed, and this many matches pinned, per runner root. */
+const MAX_DIRS = 500;
+const MAX_MATCHES = 100;
+
+/**
+ * The files under `root` the patterns match now (absolute), or null when there are more than
+ * can be pinned: the patterns are protected either way.
+ */
+export function discoveredFiles(root: string, patterns: readonly string[]): string[] | null {
+  const matches = discoveryMatcher(patterns);
+  const out: string[] = [];
+  const queue = [""];
+  for (let listed = 0; queue.length > 0 && listed < MAX_DIRS; listed++) {
+    const rel = queue.shift() as string;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const at = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) queue.push(at);
+      } else if (e.isFile() && matches(at)) {
+        if (out.length >= MAX_MATCHES) return null;
+        out.push(join(root, at));
+      }
+    }
+  }
+  return out.sort();
+}

@@ -1,0 +1,175 @@
+/**
+ * What a command's words reach beyond the files they name (executed-files.ts): folders it runs
+ * files from that trust cannot pin (`find tools -exec sh {} \;`, `sh "tools/$f"`), program
+ * words Keel cannot resolve (`"$RUNNER"`), the folders discovering test runners run files
+ * from (discovery-runners.ts), and the files `node FILE` loads by Node's resolution
+ * (`node scripts/lint` runs scripts/lint.js).
+ *
+ * Read from flat words (the tokenizer's), so "runs as a program" is a heuristic: the first
+ * word, or a word after an interpreter or a shell keyword that starts a command.
+ */
+import { statSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { DISCOVERY_RUNNERS, type DiscoveryRunner } from "./discovery-runners.js";
+
+/** Words after which the next word is run (as a program or a script given to it). */
+const RUNS_NEXT = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "python",
+  "python2",
+  "python3",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "ruby",
+  "perl",
+  "php",
+  "lua",
+  "tsx",
+  "ts-node",
+  "source",
+  ".",
+  "exec",
+  "command",
+  "nohup",
+  "env",
+  "xargs",
+  "do",
+  "then",
+  "else",
+  "time",
+]);
+
+/** `find` actions that run a program on what it finds. */
+const FIND_RUNS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+/** `find` tests whose next word is a pattern, not a path (`-name '*.sh'`). */
+export const FIND_PATTERN_FLAGS = new Set([
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-lname",
+  "-ilname",
+]);
+
+export interface WordReach {
+  /** Folders (absolute) everything under which may run, with why. */
+  unpinned: [string, string][];
+  /** Program words Keel cannot resolve. */
+  unresolved: string[];
+  /** Discovering runners and the folder each runs in. */
+  discovered: { root: string; runner: DiscoveryRunner }[];
+  /** Files Node's resolution loads for `node FILE` (absolute), and whether to record one absent. */
+  nodeFiles: { path: string; script: boolean }[];
+}
+
+function inOrAt(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
+const isSeparator = (w: string) => /^[;&|]+$/.test(w);
+
+export function wordReach(
+  words: readonly string[],
+  dirs: readonly string[],
+  projectDir: string,
+  fromHook: boolean,
+): WordReach {
+  const out: WordReach = { unpinned: [], unresolved: [], discovered: [], nodeFiles: [] };
+  const folders = (word: string, why: string) => {
+    for (const d of dirs) {
+      const abs = resolve(d, word);
+      if (inOrAt(projectDir, abs) && isDirectory(abs)) out.unpinned.push([abs, why]);
+    }
+  };
+  const piped = words.some((w) => basename(w) === "xargs");
+  words.forEach((word, i) => {
+    const prev = i === 0 ? undefined : (words[i - 1] as string);
+    const runs = prev === undefined || RUNS_NEXT.has(basename(prev));
+    // `find DIR … -exec sh {} \;` or `find DIR … | xargs sh`: whatever is under DIR runs.
+    if (basename(word) === "find") {
+      const operands: string[] = [];
+      let j = i + 1;
+      for (; j < words.length; j++) {
+        const w = words[j] as string;
+        if (w.startsWith("-") || w === "(" || w === "!" || isSeparator(w)) break;
+        operands.push(w);
+      }
+      const rest = words.slice(j);
+      if (piped || rest.some((w) => FIND_RUNS.has(w))) {
+        for (const op of operands.length > 0 ? operands : ["."]) {
+          folders(op, `find runs what it finds under it (${op})`);
+        }
+      }
+    }
+    // An expansion Keel cannot do in a word that runs: the literal folder before it is reached.
+    const dollar = word.search(/\$|`/);
+    if (runs && dollar >= 0) {
+      const prefix = word.slice(0, dollar);
+      const slash = prefix.lastIndexOf("/");
+      if (slash >= 0) folders(prefix.slice(0, slash) || "/", `the hook runs ${word}`);
+      // Only a hook's own words: a script's `. "$(dirname "$0")/lib.sh"` is resolved there.
+      else if (fromHook) out.unresolved.push(word);
+    }
+    // `node scripts/lint`: Node tries scripts/lint.js, .mjs, .cjs and scripts/lint/index.js.
+    if (
+      prev !== undefined &&
+      ["node", "nodejs"].includes(basename(prev)) &&
+      !word.startsWith("-") &&
+      !/\.[A-Za-z0-9]+$/.test(word) &&
+      /[/]/.test(word)
+    ) {
+      for (const d of dirs) {
+        const base = resolve(d, word);
+        if (!inOrAt(projectDir, base) || isFile(base)) continue;
+        const tries = [".js", ".mjs", ".cjs", ".json", "/index.js", "/index.mjs", "/index.cjs"].map(
+          (ext) => `${base}${ext}`,
+        );
+        const none = !tries.some(isFile);
+        tries.forEach((path, k) => {
+          out.nodeFiles.push({ path, script: none && k === 0 });
+        });
+      }
+    }
+    for (const runner of DISCOVERY_RUNNERS) {
+      if (!runner.starts(words, i)) continue;
+      let start: string | undefined;
+      if (runner.startFlag !== undefined) {
+        const at = words.indexOf(runner.startFlag, i);
+        if (at > 0) start = words[at + 1];
+      }
+      for (const d of dirs) {
+        const root = resolve(d, start ?? ".");
+        if (inOrAt(projectDir, root)) out.discovered.push({ root, runner });
+      }
+    }
+  });
+  return out;
+}

@@ -386,6 +386,18 @@ export const CASES: CompatCase[] = [
       },
       done,
     ],
+    // Claude Code runs both at once and reports them as they finish (either order, run to run);
+    // Keel runs them in the answer's order. Allowed: only the two calls' order swapped.
+    deliberate: {
+      why: "Keel runs one answer's calls in order: a call's continue:false or a storm stop must keep the later ones from running",
+      allows: [
+        'post payload tool_input.command: "echo two" ≠ "echo one"',
+        'post payload tool_response.stdout: "two" ≠ "one"',
+        'post#2 payload tool_input.command: "echo one" ≠ "echo two"',
+        'post#2 payload tool_response.stdout: "one" ≠ "two"',
+        'model saw (request 2) ["tool_result: (output 0: two)","tool_result: (output 0: one)","system: ',
+      ],
+    },
   },
   {
     name: "SessionStart + UserPromptSubmit context: one message after the prompt",

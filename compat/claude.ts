@@ -20,7 +20,7 @@ runCompatTable({
   // The channel is compared: hook context inside a tool result is not where Claude puts it.
   channels: true,
   footer: [
-    `Compared as one channel: Keel's "${CHANNEL_EQUIVALENT.keel}" message and Claude's "${CHANNEL_EQUIVALENT.peer}" message (deliberate: ${CHANNEL_EQUIVALENT.why}).`,
+    `Compared as one channel: Keel's "${CHANNEL_EQUIVALENT.keel}" message and Claude's "${CHANNEL_EQUIVALENT.peer}" message where Claude sends one (deliberate: ${CHANNEL_EQUIVALENT.why}); where Claude sends hook output as a user message of its own (a Stop hook's feedback), Keel's is compared with that.`,
     ...(Object.keys(DELIBERATE_FIELDS).length === 0
       ? []
       : [

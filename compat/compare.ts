@@ -207,16 +207,17 @@ export function compareObservations(
   // from the hooks and the prompt there, and everything in later requests.
   for (let i = 0; i < views; i++) {
     // Trailing whitespace is invisible to the model (Claude keeps stderr's last newline).
-    const channel = (t: string) => viewChannel(t, opts.channels === true);
-    const va = (ref.modelView[i] ?? []).map((t) => channel(normalizeText(t, ref.paths).trimEnd()));
+    const va = (ref.modelView[i] ?? []).map((t) => normalizeText(t, ref.paths).trimEnd());
     const vb = (keel.modelView[i] ?? []).map((t) =>
-      channel(claudeToolNames(normalizeText(t, keel.paths)).trimEnd()),
+      claudeToolNames(normalizeText(t, keel.paths)).trimEnd(),
     );
     const keep = (items: string[]) =>
       opts.modelView === "hooks" ? items.filter((t) => /\bhook\b/i.test(t)) : items;
     // "plain": the runner already put both views in one form; every item counts.
-    const fa = opts.modelView === "plain" ? va : keep(hookView(va, i === 0));
-    const fb = opts.modelView === "plain" ? vb : keep(hookView(vb, i === 0));
+    const ka = opts.modelView === "plain" ? va : keep(hookView(va, i === 0));
+    const kb = opts.modelView === "plain" ? vb : keep(hookView(vb, i === 0));
+    const fa = opts.channels === true ? ka : ka.map(oneTextChannel);
+    const fb = opts.channels === true ? keelChannels(kb, ka) : kb.map(oneTextChannel);
     if (JSON.stringify(fa) !== JSON.stringify(fb)) {
       // The same words in the same order, carried by other messages: a channel difference.
       const words = (items: string[]) => JSON.stringify(items.map((t) => splitItem(t).text));
@@ -239,11 +240,23 @@ export const CHANNEL_EQUIVALENT = {
   why: "Keel's hook context goes in a user message of its own (only <hook-context> blocks) where Claude Code sends a system message: DeepSeek's chat template moves every system message to the front of the prompt",
 } as const;
 
-/** An item with its channel as compared: the equivalence applied, or channels set aside. */
-function viewChannel(item: string, channels: boolean): string {
+/**
+ * Keel's items with its hook message compared like with like: as the peer's system message where
+ * the peer's item at that place is one (CHANNEL_EQUIVALENT), otherwise as what it is — a user
+ * message made only of hook output, which the peer's Stop feedback also is (model-view.ts).
+ */
+function keelChannels(keel: readonly string[], peer: readonly string[]): string[] {
+  return keel.map((item, j) => {
+    const { channel, text } = splitItem(item);
+    if (channel !== CHANNEL_EQUIVALENT.keel) return item;
+    const theirs = splitItem(peer[j] ?? "").channel;
+    return theirs === CHANNEL_EQUIVALENT.peer ? `${CHANNEL_EQUIVALENT.peer}: ${text}` : item;
+  });
+}
+
+/** Channels set aside (tables that compare words only): hook and system text count as user text. */
+function oneTextChannel(item: string): string {
   const { channel, text } = splitItem(item);
-  if (channels)
-    return channel === CHANNEL_EQUIVALENT.keel ? `${CHANNEL_EQUIVALENT.peer}: ${text}` : item;
   return channel === "hook" || channel === "system" ? `text: ${text}` : item;
 }
 

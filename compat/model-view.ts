@@ -4,8 +4,9 @@
  * - `tool_result: …` a tool result (its output, or hook text put inside it);
  * - `text: …` text in a user message (the prompt, or hook text added to it);
  * - `system: …` a `role: "system"` message (Claude Code 2.1.332 sends hook context so);
- * - `hook: …` a `user` message made only of Keel's `<hook-context>` blocks (Keel's channel for
- *   hook context; compare.ts takes it as the system channel where a table says so).
+ * - `hook: …` a `user` message made only of hook output: Keel's `<hook-context>` blocks (Keel's
+ *   channel for hook context), or Claude Code's own (a Stop hook's feedback); compare.ts takes
+ *   Keel's as the peer's system message where the peer sends one there.
  * System-reminder and hook-context wrappers are removed, so only the words are compared.
  *
  * A tool's own words are each agent's own (Keel's tools are not Claude's tools, and their
@@ -19,7 +20,7 @@ export function modelItemsFromAnthropic(body: unknown): string[] {
   const tail = afterLastAssistant(messages as Array<{ role?: string; content?: unknown }>);
   const items: string[] = [];
   for (const m of tail) {
-    const channel = m.role === "system" ? "system" : "text";
+    const channel = m.role === "system" ? "system" : onlyHookOutput(m.content) ? "hook" : "text";
     if (typeof m.content === "string") {
       items.push(...textItems(m.content, channel));
       continue;
@@ -61,6 +62,25 @@ export function modelItemsFromChat(
   }
   return items;
 }
+
+/**
+ * Whether an Anthropic user message holds nothing but hook output (Claude Code sends a Stop
+ * hook's feedback so): every text part, unwrapped, is hook text, and there is no tool result.
+ */
+function onlyHookOutput(content: unknown): boolean {
+  const blocks =
+    typeof content === "string"
+      ? [{ type: "text", text: content }]
+      : ((content as Array<{ type?: string; text?: unknown }> | null) ?? []);
+  if (blocks.length === 0 || blocks.some((b) => b.type !== "text")) return false;
+  const parts = blocks.flatMap((b) =>
+    textItems(String(b.text ?? "")).map((t) => splitItem(t).text),
+  );
+  return parts.length > 0 && parts.every((p) => HOOK_PREAMBLE.test(p) || HOOK_PARAGRAPH.test(p));
+}
+
+/** How Claude Code 2.1.332 (and Keel, src/agent/hook-adapter/text.ts) opens a hook's output. */
+const HOOK_PREAMBLE = /^The text below is the output of a hook\b/;
 
 function afterLastAssistant<T extends { role?: string }>(messages: readonly T[]): T[] {
   let last = -1;

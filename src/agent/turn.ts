@@ -20,7 +20,12 @@ import {
   vetoReason,
 } from "./hook-adapter/fire.js";
 import { type BatchCall, firePostToolBatch, fireStopFailure } from "./hook-adapter/moments.js";
-import { contextForModel, promptBlockedText, stopFeedbackText } from "./hook-adapter/text.js";
+import {
+  contextForModel,
+  promptBlockedText,
+  stopBlockingErrors,
+  stopFeedbackText,
+} from "./hook-adapter/text.js";
 import { noVisionMessage } from "./images.js";
 import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
@@ -257,12 +262,13 @@ export async function* runTurn(
           level: "info",
           text: `${vetoingHooks(stop)} asked to continue: ${reason}`,
         };
+        const event = core.isSubagent ? "SubagentStop" : "Stop";
+        // The feedback, then (Claude Code hooks' JSON blocks) Claude's blocking-error line.
         core.log.append({
           role: "user",
-          content: hookContextBlock(
-            core.isSubagent ? "SubagentStop" : "Stop",
-            stopFeedbackText(stop),
-          ),
+          content: [stopFeedbackText(stop), ...stopBlockingErrors(stop, event)]
+            .map((text) => hookContextBlock(event, text))
+            .join("\n\n"),
         });
         continue;
       }

@@ -235,6 +235,29 @@ describe("model view", () => {
     expect(compareObservations(claude, apart)).toEqual([]);
   });
 
+  it("compares like with like: Claude's Stop feedback user message is Keel's hook message", () => {
+    const preamble = "The text below is the output of a hook that the user set up.";
+    const feedback = `${preamble}\nStop hook feedback:\nrun the tests`;
+    // Claude Code 2.1.332: a user message holding only the hook's output is the hook channel.
+    const items = modelItemsFromAnthropic({
+      messages: [{ role: "user", content: [{ type: "text", text: feedback }] }],
+    });
+    expect(items).toEqual([`hook: ${feedback}`]);
+    expect(modelItemsFromAnthropic({ messages: [{ role: "user", content: "finish" }] })).toEqual([
+      "text: finish",
+    ]);
+    const error = 'Stop hook blocking error from command: "hook.sh": run the tests';
+    const view = (...v: string[]) => ({ modelView: [[], v] });
+    const claude = observation("/tmp/a", view(`hook: ${feedback}`, `system: ${error}`));
+    const keel = observation("/tmp/b", view(`hook: ${feedback}`, `hook: ${error}`));
+    expect(compareObservations(claude, keel, { channels: true })).toEqual([]);
+    // Keel's hook message is not the peer's plain user text, nor the other way round.
+    const asText = observation("/tmp/b", view(`text: ${feedback}`, `hook: ${error}`));
+    expect(compareObservations(claude, asText, { channels: true })[0]).toMatch(
+      /^model saw \(request 2\) in another channel /,
+    );
+  });
+
   it("puts each agent's wording of the same tool outcome in one form", () => {
     expect(canonicalToolOutput("claude", "Exit code 3\noops")).toBe(
       canonicalToolOutput("keel", "oops\n[exit code: 3]"),

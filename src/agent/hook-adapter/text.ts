@@ -86,6 +86,19 @@ export function stopFeedbackText(decision: HookDecision): string {
   return `A Stop hook asks you to keep working:\n${vetoReason(decision)}`;
 }
 
+/**
+ * What Claude Code 2.1.332 adds, in a system message after the feedback, for each Claude Code
+ * Stop hook that blocked with JSON `decision: "block"` (not exit 2; measured by
+ * `npm run compat:claude -- --latest`): `Stop hook blocking error from command: "<command>": <reason>`.
+ */
+export function stopBlockingErrors(decision: HookDecision, event: string): string[] {
+  const runs = decidingRuns(decision);
+  if (!allClaude(runs)) return [];
+  return runs
+    .filter((r) => r.exitCode !== 2)
+    .map((r) => `${event} hook blocking error from command: "${r.command}": ${r.message ?? ""}`);
+}
+
 /** How one event's context is worded for Claude Code hooks. */
 function claudePiece(
   event: HookEventName,

@@ -3,6 +3,7 @@ import {
   contextForModel,
   preToolVetoText,
   promptBlockedText,
+  stopBlockingErrors,
   stopFeedbackText,
 } from "../../../src/agent/hook-adapter/text.js";
 import type { HookDecision, HookRunRecord } from "../../../src/hooks/types.js";
@@ -128,5 +129,13 @@ describe("hook text for the model", () => {
     expect(stopFeedbackText(decision({ event: "Stop", decision: "block", runs: [json] }))).toMatch(
       /^The text below is the output of a hook that the user, .* approval from the user\.\nStop hook feedback:\none more thing$/,
     );
+    // Claude Code 2.1.332 adds a blocking-error line for a JSON block, none for exit 2.
+    expect(
+      stopBlockingErrors(decision({ event: "Stop", decision: "block", runs: [json] }), "Stop"),
+    ).toEqual(['Stop hook blocking error from command: "./guard.sh": one more thing']);
+    const stop2 = run({ outcome: "block", exitCode: 2, stderr: "tests\n", message: "tests" });
+    expect(
+      stopBlockingErrors(decision({ event: "Stop", decision: "block", runs: [stop2] }), "Stop"),
+    ).toEqual([]);
   });
 });

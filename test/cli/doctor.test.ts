@@ -211,7 +211,7 @@ describe("keel doctor checks the model against the simulator's /models", () => {
     await writeConfig({ apiKey: KEY, baseUrl: sim.url });
     const { out } = await doctor({ env: { KEEL_MODEL: "deepseek-v9" } });
     expect(out).toMatch(
-      /! model +deepseek-v9 is not among the endpoint's models \(deepseek-v4-flash, deepseek-v4-pro\)/,
+      /! model +deepseek-v9 is not among the endpoint's models \(deepseek-v4-flash, deepseek-v4-pro, keel-sim-vision\)/,
     );
     expect(out).toContain("All checks passed (1 warning above).");
   });

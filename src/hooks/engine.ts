@@ -10,7 +10,8 @@ import { chainedPayload } from "./chain.js";
 import { isInside, resolveHookPaths } from "./config/load.js";
 import { showPath } from "./config/paths.js";
 import { decideRun } from "./decide.js";
-import { shapePayload } from "./dialects/index.js";
+import { DIALECT_LIST, shapePayload } from "./dialects/index.js";
+import { DialectSessions } from "./dialects/sessions.js";
 import {
   type AnyEventPayload,
   type HookEventName,
@@ -171,12 +172,8 @@ export async function createHookEngine(
   const tools = opts.tools ? toolCatalog(opts.tools) : undefined;
   /** Hooks with `once: true` that already ran in this session. */
   const ranOnce = new Set<string>();
-  /** UserPromptSubmit firings so far: the prompt's number in the session (Reasonix's `turn`). */
-  let promptTurn = 0;
-  /** The last prompt submitted (UserPromptSubmit's `prompt`), for dialects that repeat it later. */
-  let lastPrompt: string | undefined;
-  /** The answers that ended at a Stop since that prompt (Gemini's `prompt_response`). */
-  let answers: string[] = [];
+  /** What dialects carry from one firing to a later one (dialects/sessions.ts). */
+  const dialectSessions = new DialectSessions(DIALECT_LIST);
   const maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stats = new StatsCollector();
   const background = new AsyncRunner(opts.asyncConcurrency ?? 4);
@@ -231,9 +228,7 @@ export async function createHookEngine(
           projectDir,
           ...(tools ? { tools } : {}),
           ...(opts.session ? { session: opts.session } : {}),
-          ...(promptTurn > 0 ? { turn: promptTurn } : {}),
-          ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
-          ...(event === "Stop" ? { answers } : {}),
+          ...dialectSessions.shaped(h.dialect, payload),
         }),
       );
       const req = {
@@ -334,16 +329,7 @@ export async function createHookEngine(
     // cannot see that through the generic, so this one widening is spelled out.
     const payload = options.payload as AnyEventPayload;
     const event: HookEventName = options.event;
-    if (event === "UserPromptSubmit") {
-      promptTurn += 1;
-      const prompt = (payload as { prompt?: unknown }).prompt;
-      if (typeof prompt === "string") lastPrompt = prompt;
-      answers = [];
-    }
-    if (event === "Stop") {
-      const answer = (payload as { last_assistant_message?: unknown }).last_assistant_message;
-      if (typeof answer === "string") answers = [...answers, answer];
-    }
+    dialectSessions.observe(payload);
     // A trusted hook's script edited since the snapshot is re-hashed: now untrusted, it won't run.
     if (snapshot.listing.projectTrust.trusted) {
       const changed = await changedExecutedFiles(snapshot);

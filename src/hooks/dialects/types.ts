@@ -81,7 +81,23 @@ export interface ShapedTool {
   answers?: readonly string[];
 }
 
-/** One dialect. Every function is pure except `files`, which only computes paths. */
+/** The fields of `ShapedTool` a dialect's session state supplies (see `sessionState`). */
+export type SessionShaped = Pick<ShapedTool, "turn" | "prompt" | "answers">;
+
+/**
+ * What a dialect keeps across the firings of one session, for fields its agent carries from one
+ * event to a later one (Reasonix 1.x numbers prompts; Gemini CLI repeats the prompt on
+ * AfterAgent). The engine makes one per session and hands it every firing.
+ */
+export interface DialectSessionState {
+  /** Sees every firing of the session, in order, before any of its hooks is shaped. */
+  observe(payload: AnyEventPayload): void;
+  /** What the session so far adds to the shaped call `stdinObject` gets for `payload`. */
+  shaped(payload: AnyEventPayload): SessionShaped;
+}
+
+/** One dialect. Every function is pure except `files`, which only computes paths, and
+ *  `sessionState`'s object, which is the one place a dialect keeps state. */
 export interface Dialect<N extends string = string> {
   readonly name: N;
   /** How the format is named in messages ("Claude Code"). */
@@ -133,6 +149,9 @@ export interface Dialect<N extends string = string> {
   eventFromName(name: string): HookEventName | undefined;
   /** The object written (as one JSON line) to the hook's stdin. */
   stdinObject(payload: AnyEventPayload, shaped: ShapedTool): Record<string, unknown>;
+  /** A fresh state for one session, when its agent carries fields across events (undefined:
+   *  each firing stands alone). */
+  sessionState?(): DialectSessionState;
   /** Environment variables this dialect's agent sets for its hooks, beyond the common ones. */
   env?(payload: AnyEventPayload, ctx: DialectContext): Record<string, string>;
   /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */

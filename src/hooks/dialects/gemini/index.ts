@@ -21,6 +21,7 @@ import { nativeStdinObject } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { geminiExitTable } from "./exit.js";
+import { geminiSessionState } from "./session.js";
 
 /** Keel tool → Gemini CLI tool (names and parameters of Gemini CLI 0.61). */
 export const GEMINI_TOOLS: ToolTable = {
@@ -144,12 +145,13 @@ export const geminiDialect = defineDialect({
   },
   eventName: (event) => NAMES.get(event) ?? event,
   eventFromName: (name) => EVENTS[name],
+  sessionState: geminiSessionState,
   stdinObject(payload, shaped) {
     const out = nativeStdinObject(payload, shaped, NAMES.get(payload.hook_event_name) ?? "");
     for (const key of NOT_IN_GEMINI) delete out[key];
     out.timestamp = new Date().toISOString();
     // AfterAgent repeats the prompt and names the answer prompt_response: every answer since
-    // the prompt when a Stop hook made the agent go on (measured, 0.61).
+    // the prompt when a Stop hook made the agent go on (measured, 0.61; session.ts keeps them).
     if ("last_assistant_message" in out) {
       if (shaped.prompt !== undefined) out.prompt = shaped.prompt;
       out.prompt_response =

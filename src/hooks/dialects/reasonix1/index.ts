@@ -20,6 +20,7 @@ import {
   reasonixReadResult,
   reasonixWriteResult,
 } from "./responses.js";
+import { reasonix1SessionState } from "./session.js";
 
 /** Keel tool → Reasonix 1.x tool. */
 export const REASONIX1_TOOLS: ToolTable = {
@@ -78,6 +79,7 @@ export const reasonix1Dialect = defineDialect({
     edit_file: reasonixEditResult,
   },
   ...nativeEvents,
+  sessionState: reasonix1SessionState,
   stdinObject: reasonix1StdinObject,
   matcherStyle: "anchored",
   inOrderChain: "reasonix",

@@ -115,4 +115,95 @@ describe("several task calls in one reply", () => {
       ["tool", ids[1], "BETA-DONE b says two"],
     ]);
   }, 60_000);
+
+  it("their permission questions come one at a time; events keep each call's id", async () => {
+    const w = await newWorld(twoTasks());
+    writeFileSync(join(w.project, "a.txt"), "one\n");
+    writeFileSync(join(w.project, "b.txt"), "two\n");
+    // Every sub-agent read is put to the user.
+    const ask = hookScript(
+      w,
+      "ask.sh",
+      `case "$(cat)" in *'"agent_id"'*) echo '{"decision":"ask"}' ;; esac`,
+    );
+    writeSettings(w, { PreToolUse: [commandHook(ask)] });
+    let open = 0;
+    let mostOpen = 0;
+    const asked: string[] = [];
+    let another: (() => void) | null = null;
+    const agent = await agentFor(w, {
+      askPermission: async (req) => {
+        asked.push(req.summary);
+        open += 1;
+        mostOpen = Math.max(mostOpen, open);
+        another?.();
+        // The first question stays open until a second one comes (or 3 s pass): asked at
+        // once, the two would overlap here.
+        if (asked.length === 1) {
+          await new Promise<void>((resolve) => {
+            another = resolve;
+            setTimeout(resolve, 3000);
+          });
+        }
+        open -= 1;
+        return "allow_once";
+      },
+    });
+    const events = await collect(agent.runTurn("read both files"));
+    expect(asked.sort()).toEqual(["read_file a.txt", "read_file b.txt"]);
+    expect(mostOpen).toBe(1);
+    expect(events.at(-1)).toMatchObject({
+      type: "turn_end",
+      stopReason: "end",
+      text: "a: one, b: two",
+    });
+
+    // Both task calls started before either ended; each sub-agent's events name its own call.
+    const taskCalls = events.filter((e) => e.type === "tool_call" && e.name === "task");
+    const ids = taskCalls.map((e) => (e.type === "tool_call" ? e.id : ""));
+    const firstResult = events.findIndex((e) => e.type === "tool_result" && e.name === "task");
+    expect(ids).toHaveLength(2);
+    expect(events.indexOf(taskCalls[1] as (typeof events)[number])).toBeLessThan(firstResult);
+    const reads = events.flatMap((e) =>
+      e.type === "subagent" && e.event.type === "tool_result"
+        ? [[e.toolCallId, e.event.input.path]]
+        : [],
+    );
+    expect(reads.sort()).toEqual(
+      [
+        [ids[0], "a.txt"],
+        [ids[1], "b.txt"],
+      ].sort(),
+    );
+  }, 60_000);
+
+  it("a `continue: false` from one stops the calls after the group; the group runs to its end", async () => {
+    const w = await newWorld(
+      script(
+        reply()
+          .when(main)
+          .tool("task", { description: "read a", prompt: "ALPHA: report what a.txt says" })
+          .tool("task", { description: "read b", prompt: "BETA: report what b.txt says" })
+          .tool("list_dir", { path: "." }),
+        reply().when(alpha).text("ALPHA-DONE"),
+        reply().when(beta).text("BETA-DONE"),
+        reply().text("noted"),
+      ),
+    );
+    const stop = hookScript(
+      w,
+      "stop-after-a.sh",
+      `case "$(cat)" in *'"agent_id"'*) ;; *'"read a"'*) echo '{"continue":false,"stopReason":"enough for now"}' ;; esac`,
+    );
+    writeSettings(w, { PostToolUse: [commandHook(stop)] });
+    const agent = await agentFor(w);
+    const events = await collect(agent.runTurn("read both files"));
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", stopReason: "hook_stop" });
+    // list_dir never ran; both sub-agents did.
+    expect(events.some((e) => e.type === "tool_call" && e.name === "list_dir")).toBe(false);
+    await collect(agent.runTurn("go on"));
+    const sent = w.sim.requests.at(-1)?.messages ?? [];
+    const tools = sent.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(tools).toEqual(["ALPHA-DONE", "BETA-DONE", "Not run: enough for now"]);
+  }, 60_000);
 });

@@ -50,7 +50,7 @@ function lines(path: string): string[] {
 }
 
 /**
- * A PreToolUse hook for the sub-agents' reads: logs `start A|B`, waits (at most 5 s) until both
+ * A PreToolUse hook for the sub-agents' reads: logs `start A|B`, waits (at most 10 s) until both
  * have started, and A then also waits until B's sub-agent has stopped, so B ends first; then
  * logs `end A|B`. A SubagentStop hook logs `stop A|B`.
  */
@@ -58,7 +58,7 @@ function markerHooks(w: World): string {
   const log = join(w.root, "markers.log");
   writeFileSync(log, "");
   const waitFor = (test: string) =>
-    `i=0; while ! ${test} && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done`;
+    `i=0; while ! ${test} && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done`;
   const pre = hookScript(
     w,
     "pre.sh",

@@ -40,6 +40,7 @@ import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
+import { oneQuestionAtATime } from "./parallel-tasks.js";
 import type { PermissionMode } from "./permissions/modes.js";
 import { loadPermissionRules } from "./permissions/rules.js";
 import { type DispatchContext, readBarTestOf, type StreamingRun } from "./pipeline/index.js";
@@ -262,7 +263,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       hooks: engine,
       info,
       clock,
-      askPermission: opts.askPermission,
+      // Sub-agents of one reply run at once (parallel-tasks.ts): their questions take turns.
+      askPermission: opts.askPermission && oneQuestionAtATime(opts.askPermission),
       autoApprove: opts.autoApprove ?? false,
       ...(opts.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
       onUsage,

@@ -27,6 +27,7 @@ import {
   stopFeedbackText,
 } from "./hook-adapter/text.js";
 import { noVisionMessage } from "./images.js";
+import { concurrentTaskRun, runConcurrently } from "./parallel-tasks.js";
 import { dispatchToolCall, type PreparedCall } from "./pipeline/index.js";
 import {
   finishNote,
@@ -165,43 +166,67 @@ export async function* runTurn(
       // Images the tools read: one user message after all the results (a tool message takes
       // text only, and nothing may come between an assistant's tool calls and their results).
       const images: string[] = [];
-      for (const call of calls) {
+      for (let next = 0; next < calls.length; ) {
+        const first = calls[next];
+        if (first === undefined) break;
         if (stopReason !== null || storm !== null || signal.aborted) {
           // Every call gets a result so the log stays a valid conversation.
           const content = signal.aborted
             ? "Not run: the user interrupted the turn."
             : `Not run: ${stopReason ?? storm}`;
-          core.log.append({ role: "tool", content, tool_call_id: call.id });
+          core.log.append({ role: "tool", content, tool_call_id: first.id });
+          next += 1;
           continue;
         }
-        const prepared: PreparedCall = { id: call.id, name: call.name, input: call.input };
-        if (call.error !== undefined) prepared.error = call.error;
-        else {
-          const verdict = core.storm.check(
-            { name: call.name, arguments: call.input },
-            { mutating: core.isMutating(call.name) },
-          );
-          if (verdict === "stub") prepared.error = stormStubResult(call.name);
-          if (verdict === "abort") {
-            storm = stormAbortMessage(call.name);
-            prepared.error = storm;
+        // Consecutive `task` calls run at once (parallel-tasks.ts); every other call alone.
+        const group: PreparedCall[] = [];
+        for (const call of calls.slice(
+          next,
+          next + concurrentTaskRun(core.dispatch, calls, next),
+        )) {
+          const prepared: PreparedCall = { id: call.id, name: call.name, input: call.input };
+          if (call.error !== undefined) prepared.error = call.error;
+          else {
+            const verdict = core.storm.check(
+              { name: call.name, arguments: call.input },
+              { mutating: core.isMutating(call.name) },
+            );
+            if (verdict === "stub") prepared.error = stormStubResult(call.name);
+            if (verdict === "abort") {
+              storm = stormAbortMessage(call.name);
+              prepared.error = storm;
+            }
           }
+          group.push(prepared);
+          // The storm breaker stops the batch here: the calls after this one do not run.
+          if (storm !== null) break;
         }
-        const outcome = yield* dispatchToolCall(core.dispatch, prepared, signal);
-        let content = outcome.content;
-        if (outcome.image !== undefined) {
-          if (modelTakesImages(core.model)) images.push(outcome.image);
-          else content = `${call.name}: the file is an image, and ${noVisionMessage(core.model)}`;
-        }
-        core.appendToolResult(call.id, content);
-        if (outcome.context !== null) contexts.push(outcome.context);
-        stopReason = outcome.stopReason;
-        batch.push({
-          tool_name: call.name,
-          tool_input: outcome.input,
-          tool_use_id: call.id,
-          tool_response: outcome.content,
+        const outcomes =
+          group.length === 1 && group[0] !== undefined
+            ? [yield* dispatchToolCall(core.dispatch, group[0], signal)]
+            : yield* runConcurrently(core.dispatch, group, signal);
+        // Results go to the log in call order, whatever order the calls finished in: the log
+        // is byte-for-byte what running them one after the other would have written.
+        group.forEach((call, i) => {
+          const outcome = outcomes[i];
+          if (outcome === undefined) return;
+          let content = outcome.content;
+          if (outcome.image !== undefined) {
+            if (modelTakesImages(core.model)) images.push(outcome.image);
+            else content = `${call.name}: the file is an image, and ${noVisionMessage(core.model)}`;
+          }
+          core.appendToolResult(call.id, content);
+          if (outcome.context !== null) contexts.push(outcome.context);
+          // The first call (in call order) that stopped the turn names why.
+          stopReason ??= outcome.stopReason;
+          batch.push({
+            tool_name: call.name,
+            tool_input: outcome.input,
+            tool_use_id: call.id,
+            tool_response: outcome.content,
+          });
         });
+        next += group.length;
       }
       if (images.length > 0) {
         core.log.append({

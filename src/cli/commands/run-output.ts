@@ -74,6 +74,10 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
   let lastError: string | null = null;
   let lastNotice: string | null = null;
   const toolCalls: RunJson["toolCalls"] = [];
+  // Calls listed in the order the model made them: concurrent `task` calls (agent/parallel-
+  // tasks.ts) may finish in another order.
+  const callOrder = new Map<string, number>();
+  const callSeq: number[] = [];
   const hookRuns: RunJson["hookRuns"] = [];
   const warnings = new Set<string>();
   // Bounded: a notice per tool call in a long run is still a short list.
@@ -98,8 +102,14 @@ export function createRunTally(hint: (message: string) => string = (m) => m): Ru
         });
         // The line stderr gets for a hook that failed (sub-agents' hooks are not said there).
         if (ev.type === "hook_run" && isFailedHook(run)) warn(hookFailure(run));
+      } else if (ev.type === "tool_call") {
+        callOrder.set(ev.id, callOrder.size);
       } else if (ev.type === "tool_result") {
-        toolCalls.push({ name: ev.name, input: ev.input, status: ev.status });
+        const seq = callOrder.get(ev.id) ?? callOrder.size;
+        let at = toolCalls.length;
+        while (at > 0 && (callSeq[at - 1] ?? 0) > seq) at--;
+        toolCalls.splice(at, 0, { name: ev.name, input: ev.input, status: ev.status });
+        callSeq.splice(at, 0, seq);
       } else if (ev.type === "error") {
         lastError = ev.message;
       } else if (ev.type === "notice" && ev.level !== "info") {

@@ -68,6 +68,7 @@ describe("keel run: Qwen Code 0.24 payload and environment", () => {
     for (const r of [start, ups, pre, post, stop]) {
       expect(r.env.QWEN_CODE_MODEL).toBe("deepseek-v4-flash");
       expect(r.env.QWEN_CODE_SESSION_ID).toBe(start.payload.session_id);
+      expect(r.env.QWEN_CODE_AGENT_ID).toBe("");
       // Qwen's per-project runtime folder, where its transcripts live: Keel's is the session's.
       expect(r.env.QWEN_CODE_PROJECT_DIR).toBe(dirname(String(start.payload.transcript_path)));
       expect(r.payload).not.toHaveProperty("effort");

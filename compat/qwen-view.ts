@@ -3,7 +3,10 @@
  * result reduced to its outcome (`(output <exit>: <text>)`, `(file written)`, `(file read: …)`,
  * `(file edited)`, `(blocked: <reason>)`), text a hook appended to it as its own `text:` item,
  * and user text split into its paragraphs (Qwen appends hook context to the prompt's message,
- * Keel sends it as a block of its own).
+ * Keel sends it as a block of its own). Each agent's own text is set aside, as the system
+ * prompts are (Qwen's system message is never read; Keel's `system:` items are dropped): Qwen
+ * 0.24's `<system-reminder>` blocks in the first user message (the skills list, its
+ * environment context, the deferred-tools list, the current date; see QWEN_OWN_REMINDER).
  */
 import { canonicalToolOutput } from "./model-view.js";
 import type { Observation } from "./types.js";
@@ -20,6 +23,18 @@ const QWEN_SHELL =
 const QWEN_WRITE =
   /^Successfully (?:created and wrote to new file|overwrote file): .*?\.(?:\n\n([\s\S]*))?$/;
 const QWEN_EDIT = /^The file: .* has been updated\./;
+
+/**
+ * A `<system-reminder>` Qwen Code 0.24 writes itself into the prompt's message, known by its
+ * opening words (a hook's context is never wrapped so by Qwen, but only these are set aside).
+ */
+const QWEN_OWN_REMINDER =
+  /<system-reminder>\s*(?:The following skills are available for use with the Skill tool|This is the Qwen Code\. We are setting up the context for our chat|The following tools are reachable through `tool_search`|The current date is: )[\s\S]*?<\/system-reminder>/g;
+
+/** A Qwen user message's text without Qwen's own reminders. */
+export function withoutQwenReminders(text: string): string {
+  return text.replace(QWEN_OWN_REMINDER, "");
+}
 
 /** One Qwen tool message → its outcome and any hook text appended to it. */
 export function qwenToolItems(tool: string | undefined, text: string): string[] {
@@ -52,7 +67,9 @@ export function modelItemsFromQwen(messages: readonly ChatMessage[]): string[] {
   for (const m of messages.slice(last + 1)) {
     const text = typeof m.content === "string" ? m.content : "";
     if (m.role === "tool") items.push(...qwenToolItems(names.get(m.tool_call_id ?? ""), text));
-    else if (m.role === "user") items.push(...paragraphs(text).map((p) => `text: ${p}`));
+    else if (m.role === "user") {
+      items.push(...paragraphs(withoutQwenReminders(text)).map((p) => `text: ${p}`));
+    }
   }
   return items;
 }
@@ -65,6 +82,8 @@ const KEEL_POST_BLOCK = /^tool_result: Blocked after the tool ran, by hook [\s\S
 /** Keel's items in the same form: block messages reduced to their reason, text split. */
 export function keelItemsForQwen(items: readonly string[]): string[] {
   return items.flatMap((item) => {
+    // Keel's system prompt, as Qwen's system message above, is the agent's own text.
+    if (item.startsWith("system: ")) return [];
     const block = KEEL_BLOCK.exec(item) ?? KEEL_POST_BLOCK.exec(item);
     if (block) return [`tool_result: (blocked: ${block[1]})`];
     // Qwen's view compares words, not channels: Keel's hook message counts as text.

@@ -20,4 +20,9 @@ runCompatTable({
   // The text a tool's result gave the model is each agent's own words (the model view compares
   // the outcome); the hook sees it in tool_response.llmContent.
   opaqueNested: { llmContent: "<tool text>" },
+  // Qwen Code 0.24's own: Keel has no model registry entry hash or relaunch bookkeeping.
+  deliberateEnv: {
+    QWEN_CODE_MODEL_IDENTITY: "the model's entry in Qwen's registry, `<model>@<hash>`",
+    QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE: "Qwen's internal relaunch bookkeeping",
+  },
 });

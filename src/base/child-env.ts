@@ -165,3 +165,12 @@ export function withGitSafety(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   out.GIT_CONFIG_COUNT = String(base + GIT_SAFETY_OVERRIDES.length);
   return out;
 }
+
+/**
+ * The variables that tell a process the effort level the model applies: `CLAUDE_EFFORT`, which
+ * Claude Code gives its hooks and its Bash tool when an effort level is set (none when not).
+ * Hooks (hooks/dialects/shape.ts) and the shell tool (agent/pipeline/run.ts) both take it here.
+ */
+export function effortVariables(level: string | undefined): Record<string, string> {
+  return level === undefined ? {} : { CLAUDE_EFFORT: level };
+}

@@ -270,6 +270,40 @@ describe("keel hooks test: other dialects", () => {
   });
 });
 
+describe("keel hooks test: model and effort", () => {
+  it("the sample payload carries config.json's model and effort, and CLAUDE_EFFORT with it", async () => {
+    const p = await project();
+    const out = join(p.root, "seen.txt");
+    await userSettings(p, {
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: `cat > "${out}"; printf '%s' "\${CLAUDE_EFFORT:--}" >> "${out}"`,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    await writeFile(
+      join(p.keelHome, "config.json"),
+      JSON.stringify({ model: "deepseek-v4-flash", effort: "low" }),
+    );
+    const r = await testJson(p.project, "PreToolUse");
+    expect(r.code).toBe(0);
+    const [payload, env] = (await readFile(out, "utf8")).split("\n");
+    // low is what was asked; the model takes high, and hooks are told the level applied.
+    expect(JSON.parse(payload ?? "{}")).toMatchObject({
+      model: "deepseek-v4-flash",
+      effort: { level: "high" },
+    });
+    expect(env).toBe("high");
+  });
+});
+
 describe("keel hooks test: usage errors", () => {
   it("an unknown event lists the valid ones, exit 1, no stack trace", async () => {
     const p = await project();

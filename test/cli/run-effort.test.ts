@@ -127,6 +127,21 @@ describe("keel run --effort", { timeout: 120_000 }, () => {
     expect(recorded(world, "pre")[0]?.[0].effort).toEqual({ level: "high" });
   });
 
+  it("the shell tool gets CLAUDE_EFFORT while a level is set, as Claude Code's Bash does", async () => {
+    const shellTurn = () =>
+      script(
+        reply().tool("shell", { command: `printf %s "\${CLAUDE_EFFORT:--}" > effort.txt` }),
+        reply().text("done"),
+      );
+    const withLevel = await newWorld(shellTurn());
+    expect((await keel(withLevel, ["run", "go", "--yes", "--effort", "low"])).code).toBe(0);
+    // The level applied (low is mapped to high), as hooks are told.
+    expect(readFileSync(join(withLevel.project, "effort.txt"), "utf8")).toBe("high");
+    const without = await newWorld(shellTurn());
+    expect((await keel(without, ["run", "go", "--yes"])).code).toBe(0);
+    expect(readFileSync(join(without.project, "effort.txt"), "utf8")).toBe("-");
+  });
+
   it("none turns DeepSeek's thinking off", async () => {
     const world = await newWorld(turn());
     expect((await keel(world, ["run", "go", "--yes", "--effort", "none"])).code).toBe(0);

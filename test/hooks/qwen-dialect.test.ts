@@ -130,7 +130,7 @@ describe("Qwen Code dialect", () => {
     expect(ups.runs).toHaveLength(1);
   });
 
-  it("sends Qwen's payload: file_path, timestamp, yolo, no prompt_id; none on prompts", async () => {
+  it("sends Qwen 0.24's payload: file_path, timestamp, yolo, prompt_id, tool_call_id; mode on prompts", async () => {
     const r = userHook("p", "PreToolUse", "exit 0");
     const payload = buildPayload("PreToolUse", {
       projectDir: w.project,
@@ -138,7 +138,7 @@ describe("Qwen Code dialect", () => {
       input: { path: "src/a.ts" },
       permissionMode: "bypassPermissions",
     });
-    // The agent's payloads carry Claude's prompt_id; Qwen's hooks never see one.
+    // The agent's payloads carry a prompt_id; Qwen 0.24's hooks see it too (0.15's did not).
     Object.assign(payload, { prompt_id: "p-1" });
     await (await engine()).fire({ event: "PreToolUse", payload });
     const seen = r.seen();
@@ -148,14 +148,15 @@ describe("Qwen Code dialect", () => {
       permission_mode: "yolo",
     });
     expect(typeof seen.timestamp).toBe("string");
-    expect(seen).not.toHaveProperty("prompt_id");
+    expect(seen.prompt_id).toBe("p-1");
+    expect(seen.tool_call_id).toBe(seen.tool_use_id);
 
     const u = userHook("q", "UserPromptSubmit", "exit 0");
     await (await engine()).fire({
       event: "UserPromptSubmit",
       payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt: "hi" }),
     });
-    expect(u.seen()).not.toHaveProperty("permission_mode");
+    expect(u.seen().permission_mode).toBe("default");
   });
 
   it("gives PostToolUse the tool result as {llmContent, returnDisplay}", async () => {

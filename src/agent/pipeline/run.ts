@@ -2,6 +2,7 @@
  * Step 3, run: the one place in src/ that calls a tool's `run` (test/security/execution-sites
  * .test.ts checks). Never throws: a tool that throws is an error result.
  */
+import { effortVariables } from "../../base/index.js";
 import type { AnyTool, ToolResult } from "../../tools/index.js";
 import type { AgentEvent } from "../events.js";
 import { messageOf } from "../hook-adapter/fire.js";
@@ -19,6 +20,7 @@ export async function* runApproved(
   if (signal.aborted)
     return { content: "Interrupted by the user before the tool ran.", isError: true };
   const readBarred = readBarredBy(ctx, tool.kind);
+  const env = toolEnvOf(ctx);
   let result: ToolResult;
   try {
     const streaming = ctx.streaming?.get(tool.name);
@@ -29,7 +31,7 @@ export async function* runApproved(
             signal,
             sandboxed: call.sandboxed,
             ...(readBarred ? { readBarred } : {}),
-            ...(ctx.toolEnv ? { env: ctx.toolEnv } : {}),
+            ...(env ? { env } : {}),
             onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),
             onEvent: (event) => emit({ ...event, id: call.id }),
           }),
@@ -42,4 +44,15 @@ export async function* runApproved(
     result = { ...result, content: `${result.content}\n(Interrupted by the user.)` };
   }
   return result;
+}
+
+/**
+ * Variables laid over what the call's processes start from: CLAUDE_ENV_FILE's exports and, as
+ * Claude Code gives its Bash tool, `CLAUDE_EFFORT` while an effort level is set (read per call:
+ * `/effort` changes it mid-session).
+ */
+function toolEnvOf(ctx: PipelineContext): Readonly<Record<string, string>> | undefined {
+  const effort = effortVariables(ctx.info.effort?.());
+  if (Object.keys(effort).length === 0) return ctx.toolEnv;
+  return { ...ctx.toolEnv, ...effort };
 }

@@ -1,5 +1,5 @@
 /** The payload shaping every dialect shares: stdin object and environment for one firing. */
-import { isRecord } from "../../base/index.js";
+import { effortVariables, isRecord } from "../../base/index.js";
 import type { AnyEventPayload, ToolInput } from "../events.js";
 import type { HookToolCatalog } from "../tool-descriptor.js";
 import type { Dialect, DialectSessionFacts } from "./types.js";
@@ -127,7 +127,9 @@ export function shapePayload(
   // child-env builder reads it from the hook input); so here, per dialect, from its own stdin.
   const effort = stdinObject.effort;
   if (isRecord(effort) && typeof effort.level === "string") {
-    env.CLAUDE_EFFORT = envValue(effort.level);
+    for (const [key, value] of Object.entries(effortVariables(effort.level))) {
+      env[key] = envValue(value);
+    }
   }
   return { stdin: `${JSON.stringify(stdinObject)}\n`, env };
 }

@@ -32,6 +32,9 @@ export interface TestPayloadOptions {
   prompt?: string;
   /** `--payload`: a JSON object of payload fields overriding the defaults. */
   payload?: string;
+  /** The model and effort level a `keel run` here would use (config.json), as real payloads
+   *  carry them; absent when config.json gives none. */
+  session?: { model?: string; effortLevel?: string };
 }
 
 /** Example inputs for Keel's built-in tools, used when `--input` is not given (each tool's
@@ -126,6 +129,10 @@ export function buildTestPayload(opts: TestPayloadOptions): EventPayload {
     transcript_path: join(opts.keelHome, "sessions", "hooks-test.jsonl"),
     cwd: opts.projectDir,
     permission_mode: "default",
+    ...(opts.session?.model !== undefined ? { model: opts.session.model } : {}),
+    ...(opts.session?.effortLevel !== undefined
+      ? { effort: { level: opts.session.effortLevel } }
+      : {}),
     ...Object.fromEntries(Object.entries(overrides).filter(([k]) => commonKeys().has(k))),
   });
   if (!common.success) throw new UserError(`--payload: ${describeIssue(common.error)}`);

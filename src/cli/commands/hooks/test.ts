@@ -112,6 +112,7 @@ export async function runHooksTest(
     input: mapped ? mapped.input : opts.input,
     prompt: opts.prompt,
     payload: opts.payload,
+    session: await sessionModel(),
   });
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(opts.baseUrl)) {
     throw new UserError(`--base-url must be an http(s) URL, like http://127.0.0.1:8787`);
@@ -365,4 +366,19 @@ export function renderTestResult(
     );
   }
   return out;
+}
+
+/**
+ * The model and effort level `keel run` would use here (config.json and the environment), as
+ * every real payload carries them: the level as the model takes it (llm/effort.ts), none when it
+ * takes none. Loaded on demand, so `keel hooks list` stays light (test/cli/lazy-start.test.ts).
+ */
+async function sessionModel(): Promise<{ model?: string; effortLevel?: string }> {
+  const { loadConfig } = await import("../../llm-config.js");
+  const { resolveEffort } = await import("../../../llm/index.js");
+  const loaded = await loadConfig({ keelHome: keelHomeDir(), env: process.env });
+  if (!loaded.ok) return {};
+  const { model, effort } = loaded.config;
+  const resolved = effort ? resolveEffort(model, effort) : null;
+  return { model, ...(resolved?.ok ? { effortLevel: resolved.level } : {}) };
 }

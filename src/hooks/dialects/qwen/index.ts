@@ -11,6 +11,7 @@ import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemin
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
+import { qwenEnv } from "./env.js";
 import { qwenExitTable } from "./exit.js";
 import { qwenStdinObject } from "./payload.js";
 import {
@@ -71,10 +72,7 @@ export const qwenDialect = defineDialect({
   },
   ...nativeEvents,
   stdinObject: qwenStdinObject,
-  env: (_payload, ctx) => ({
-    QWEN_PROJECT_DIR: ctx.projectDir,
-    GEMINI_PROJECT_DIR: ctx.projectDir,
-  }),
+  env: qwenEnv,
   // Its hookRunner writes the project directory into the command text for these two.
   expandCommand: (command, env) =>
     expandNamedVars(command, ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"], env),

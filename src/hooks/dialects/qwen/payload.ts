@@ -2,6 +2,9 @@
  * The stdin object Qwen Code's hooks read: the native payload with Qwen's tool names, a
  * `timestamp`, Qwen's approval-mode names in `permission_mode` (only on the events Qwen sends
  * it with), `tool_response` as Qwen's `{llmContent, returnDisplay}`, and no Claude-only fields.
+ * Qwen Code 0.24's additions are kept or added (0.15 hooks ignore fields they do not read):
+ * `prompt_id` (every event after the first prompt), `tool_call_id` (the model's call id, which
+ * Keel's `tool_use_id` already is), `duration_ms` after a tool, `model` on SessionStart only.
  */
 import type { AnyEventPayload, HookEventName } from "../../events.js";
 import { nativeStdinObject } from "../shared/native.js";
@@ -22,12 +25,14 @@ const WITH_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set([
   "PostToolUse",
   "PostToolUseFailure",
   "PermissionRequest",
+  "UserPromptSubmit",
+  "Stop",
   "SubagentStart",
   "SubagentStop",
 ]);
 
 /** Fields Keel's native payload has and Qwen Code's does not. */
-const NOT_IN_QWEN = ["prompt_id", "duration_ms", "effort", "model"] as const;
+const NOT_IN_QWEN = ["effort"] as const;
 
 /** The object written to a Qwen hook's stdin. */
 export function qwenStdinObject(
@@ -37,6 +42,9 @@ export function qwenStdinObject(
   const out = nativeStdinObject(payload, shaped, payload.hook_event_name);
   for (const key of NOT_IN_QWEN) delete out[key];
   out.timestamp = new Date().toISOString();
+  // Qwen 0.24 names the model only when the session starts.
+  if (payload.hook_event_name !== "SessionStart") delete out.model;
+  if (typeof out.tool_use_id === "string") out.tool_call_id = out.tool_use_id;
   const mode = out.permission_mode;
   if (!WITH_PERMISSION_MODE.has(payload.hook_event_name)) delete out.permission_mode;
   else if (typeof mode === "string") out.permission_mode = APPROVAL_MODES[mode] ?? mode;

@@ -19,6 +19,7 @@ export async function* runApproved(
   if (signal.aborted)
     return { content: "Interrupted by the user before the tool ran.", isError: true };
   const readBarred = readBarredBy(ctx, tool.kind);
+  ctx.checkpoint?.(tool, input, call.id);
   let result: ToolResult;
   try {
     const streaming = ctx.streaming?.get(tool.name);

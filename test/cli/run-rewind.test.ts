@@ -40,6 +40,7 @@ describe("keel run --rewind", () => {
         reply().tool("edit_file", { path: "old.txt", old_string: "before", new_string: "after" }),
         reply().text("done two"),
         reply().text("ok again"),
+        reply().text("ok four"),
       ),
     );
     writeFileSync(join(world.project, "old.txt"), "before\n");
@@ -63,6 +64,13 @@ describe("keel run --rewind", () => {
     expect(after.slice(0, -1)).toEqual(turnTwo.slice(0, -1));
     expect(after.at(-1)).toMatch(/again/);
     expect(after.join("\n")).not.toMatch(/done two|created/);
+
+    // The rewind is in the session file (an appended event): a later resume replays the
+    // rewound conversation, byte for byte what the last request sent.
+    await turn(world, "four", ["--resume", id]);
+    const later = requests.at(-1)?.messageTexts ?? [];
+    expect(later.slice(0, after.length)).toEqual(after);
+    expect(later.join("\n")).not.toMatch(/done two/);
 
     // The checkpoints are private to the user.
     const dir = checkpointsDir(world, id);

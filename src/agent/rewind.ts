@@ -4,8 +4,7 @@
  * about to change, or "a shell ran"), and `Agent.rewind` itself.
  */
 import { CheckpointStore, checkpointsDirFor } from "../session/index.js";
-import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
-import type { AnyTool } from "../tools/registry.js";
+import { type AnyTool, BUILTIN_TOOL_HOOK_FACTS } from "../tools/index.js";
 import type { AgentCore } from "./core.js";
 import type { RewindReport, SessionPort } from "./types.js";
 
@@ -21,18 +20,23 @@ export interface TurnTracker {
 /** Wraps `session` so every message appended (or compacted into) records its turn. */
 export function trackTurns(session: SessionPort): TurnTracker {
   const turns = session.messages.map((_, i) => session.turns?.[i] ?? 0);
-  const port: SessionPort = {
-    ...session,
-    appendMessage: (bytes, meta) => {
-      turns.push(meta.turn);
-      session.appendMessage(bytes, meta);
-    },
-    recordCompaction: (after, meta) => {
-      turns.splice(0, turns.length, ...after.map(() => meta.turn));
-      session.recordCompaction(after, meta);
-    },
+  const appendMessage: SessionPort["appendMessage"] = (bytes, meta) => {
+    turns.push(meta.turn);
+    session.appendMessage(bytes, meta);
   };
-  // Spread drops accessors' binding: methods of the port keep their own `this` through closures.
+  const recordCompaction: SessionPort["recordCompaction"] = (after, meta) => {
+    turns.splice(0, turns.length, ...after.map(() => meta.turn));
+    session.recordCompaction(after, meta);
+  };
+  // A Proxy, as withClaudeTranscript (hook-adapter/claude-transcript.ts) wraps the same port:
+  // everything else reaches the wrapped port unchanged.
+  const port = new Proxy(session, {
+    get(target, prop, receiver) {
+      if (prop === "appendMessage") return appendMessage;
+      if (prop === "recordCompaction") return recordCompaction;
+      return Reflect.get(target, prop, receiver);
+    },
+  });
   return { port, turns };
 }
 

@@ -95,6 +95,24 @@ describe("keel run --rewind", () => {
     expect(existsSync(join(world.project, "made.txt"))).toBe(true);
   });
 
+  it("names a file over 4 MB as not restorable and leaves it as the turn left it", async () => {
+    const world = await newWorld(
+      script(
+        reply().text("ok one"),
+        reply().tool("write_file", { path: "big.txt", content: "small now\n" }),
+        reply().text("done two"),
+        reply().text("ok again"),
+      ),
+    );
+    writeFileSync(join(world.project, "big.txt"), "x".repeat(4 * 1024 * 1024 + 1));
+    const id = await firstTurn(world);
+    await turn(world, "two", ["--resume", id]);
+    const said = await turn(world, "again", ["--resume", id, "--rewind", "2"]);
+    expect(said).toMatch(/not restorable: big\.txt: larger than 4 MB/);
+    expect(readFileSync(join(world.project, "big.txt"), "utf8")).toBe("small now\n");
+    expect(readdirSync(checkpointsDir(world, id))).toEqual(["index.jsonl"]);
+  });
+
   it("refuses to restore a path outside the project, even when the index names one", async () => {
     const world = await newWorld(
       script(

@@ -119,6 +119,9 @@ prompt); an answer that is not gets one repair request, then the run fails namin
 --image FILE (repeatable) sends a project image with the prompt, as \`@shot.png\` in the prompt
 does; only to a model with "vision": true in data/models.json (otherwise the run fails, nothing
 sent). Read deny/ask rules and KEEL_HOME bar image paths as they bar read_file.
+--rewind N (with --resume/--continue) first puts back the files write_file/edit_file changed
+from user turn N on and drops turn N onwards from the conversation; what cannot be restored
+(shell side effects, files over 4 MB) is named on stderr.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** What a rewind did, one line each (paths are the project's own, relative). */

@@ -39,6 +39,7 @@ export type {
   AgentOptions,
   AgentStats,
   AskPermission,
+  RewindReport,
   SessionPort,
   TurnOptions,
   UsageEntry,

@@ -50,6 +50,7 @@ import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
 import { REQUEST_STRATEGIES } from "./reasoning.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
+import { checkpointStep, checkpointStoreFor, rewindTo, trackTurns, userTurnsOf } from "./rewind.js";
 import { loadSessionSettings } from "./settings.js";
 import { loadSkills } from "./skills/load.js";
 import { createAgentRunner } from "./subagent.js";
@@ -128,6 +129,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     session = withClaudeTranscript(session, claudeFiles.transcript, () => info.promptId);
     if (!prepareEnvFile(claudeFiles.envFile)) claudeFiles.envFile = "";
   }
+  // Which user turn each live message belongs to (rewind), and the session's file checkpoints.
+  const tracker = trackTurns(session);
+  session = tracker.port;
+  const checkpoints = checkpointStoreFor(session, opts.projectDir);
   // Permission rules (allow / deny / ask) of the settings files, Keel's and Claude Code's.
   const rulePaths = resolveHookPaths({
     projectDir: opts.projectDir,
@@ -290,6 +295,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     allowed: opts.allowedAnswers ?? new Set(),
     clock,
     ...(rules ? { rules } : {}),
+    ...(checkpoints ? { checkpoint: checkpointStep(checkpoints, () => core.turns) } : {}),
   };
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
@@ -341,6 +347,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     const restored = core.log.restore(session.messages);
     if (!restored.ok) await mcp?.close();
     if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
+    // Turns go on numbering from the stored ones, so `rewind N` names one turn of the file.
+    core.turns = Math.max(0, ...tracker.turns);
     healDanglingCalls(core.log);
     // The conversation is as big as when it was left: automatic compaction counts from there.
     core.lastPromptTokens = session.promptTokens ?? 0;
@@ -564,6 +572,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         messages: core.log.length,
       };
     },
+    rewind: (toTurn, what) => {
+      if (busy) throw new Error("rewind: a turn is running; wait for it to end");
+      return rewindTo(core, tracker, checkpoints, toTurn, what);
+    },
+    userTurns: () => userTurnsOf(core, tracker),
     transcript: () => core.log.messages(),
   };
   return agent;

@@ -33,6 +33,7 @@ export type {
   AgentOptions,
   AgentStats,
   AskPermission,
+  RewindReport,
   SessionPort,
   TurnOptions,
   UsageEntry,

@@ -122,6 +122,22 @@ export class AppendOnlyLog {
     return bytes === undefined ? null : parseRendered(bytes);
   }
 
+  /**
+   * Keeps only the first `keep` stored messages (a rewind). The request view is rebuilt from
+   * the kept bytes, so the next request is a byte prefix of an earlier one.
+   */
+  truncate(keep: number): void {
+    const kept = this.#bytes.slice(0, Math.max(0, keep));
+    this.#bytes = [];
+    this.#wire = new WireView();
+    for (const bytes of kept) {
+      const msg = parseRendered(bytes);
+      if (msg === null) continue;
+      this.#bytes.push(bytes);
+      this.#wire.add(msg, bytes);
+    }
+  }
+
   /** How many compactions rewrote this log. */
   get compactions(): number {
     return this.#compactions;

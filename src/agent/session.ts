@@ -7,7 +7,7 @@ import {
   COMPACTION_EVENT,
   createSession,
   latestSession,
-  liveMessages,
+  liveEntries,
   loadSession,
   reopenSession,
   SessionError,
@@ -77,9 +77,14 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       handle.close();
       throw err;
     }
+    const live = liveEntries(locked);
     return adapt(
       handle,
-      { messages: liveMessages(locked), promptTokens: locked.promptTokens },
+      {
+        messages: live.map((m) => m.bytes),
+        turns: live.map((m) => m.turn),
+        promptTokens: locked.promptTokens,
+      },
       [...skipped, ...locked.warnings],
       opts.onError,
       opts.keelHome,
@@ -91,7 +96,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
 
 function adapt(
   handle: SessionHandle,
-  stored: { messages: readonly string[]; promptTokens: number },
+  stored: { messages: readonly string[]; turns?: readonly number[]; promptTokens: number },
   warnings: readonly string[],
   onError: ((err: unknown) => void) | undefined,
   keelHome: string,
@@ -107,6 +112,7 @@ function adapt(
     id: handle.id,
     transcriptPath: handle.path,
     messages: stored.messages,
+    turns: stored.turns ?? [],
     promptTokens: stored.promptTokens,
     warnings,
     appendMessage: (bytes, meta) => guard(() => handle.appendMessage(bytes, meta)),

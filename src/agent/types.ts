@@ -38,6 +38,8 @@ export interface SessionPort {
   readonly transcriptPath: string;
   /** The stored message bytes, in order (empty for a new session). */
   readonly messages: readonly string[];
+  /** The user turn of each stored message (parallel to `messages`); absent: none known. */
+  readonly turns?: readonly number[];
   /** A resumed conversation's size in prompt tokens (for automatic compaction); 0 or absent when new. */
   readonly promptTokens?: number;
   /** Persists one message's bytes; `turn` is the user turn it belongs to. Must not throw. */
@@ -196,6 +198,17 @@ export interface AgentStats {
 }
 
 /** The cache-first agent: one session, driven turn by turn. */
+/** What `Agent.rewind` did. */
+export interface RewindReport {
+  /** Project-relative files put back, and those deleted (they did not exist before). */
+  restored: string[];
+  deleted: string[];
+  /** What could not be restored, each with why (shell side effects, too-large files). */
+  notRestorable: string[];
+  /** Messages dropped from the conversation. */
+  droppedMessages: number;
+}
+
 export interface Agent {
   readonly sessionId: string;
   readonly transcriptPath: string;
@@ -232,6 +245,14 @@ export interface Agent {
    */
   setEffort(level: EffortLevel | null): EffortResolution | null;
   stats(): AgentStats;
+  /**
+   * Rewinds to before user turn `toTurn`: `files` puts every file a tool changed from that turn
+   * on back (inside the project only); `conversation` drops that turn's messages and later
+   * ones (an appended `rewind` event; earlier bytes of the session file are never edited).
+   */
+  rewind(toTurn: number, what: { files: boolean; conversation: boolean }): RewindReport;
+  /** The user turns of the live conversation, each with its prompt's first words. */
+  userTurns(): { turn: number; firstWords: string }[];
   /** The exact bytes the next request would send, after the system prompt (tests, debugging). */
   transcript(): readonly string[];
 }

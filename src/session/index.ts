@@ -1,6 +1,12 @@
 /** The session layer's public surface: transcripts, usage log, hook audit. */
 export { withoutAddedContext } from "./added-context.js";
 export {
+  type CheckpointEntry,
+  CheckpointStore,
+  checkpointsDirFor,
+  type RestoreReport,
+} from "./checkpoints.js";
+export {
   appendHookAudit,
   type HookAuditRecord,
   type HookRunInput,
@@ -22,6 +28,7 @@ export {
 export {
   type LoadedEvent,
   type LoadedSession,
+  liveEntries,
   liveMessages,
   readSessionFile,
   SessionError,
@@ -39,6 +46,7 @@ export {
 export {
   COMPACTION_EVENT,
   type MessageMeta,
+  REWIND_EVENT,
   type SessionEventInput,
   type SessionMeta,
   type UsageInput,

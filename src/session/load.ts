@@ -4,6 +4,7 @@ import {
   COMPACTION_EVENT,
   eventLineSchema,
   messageLineSchema,
+  REWIND_EVENT,
   type SessionMeta,
   sessionMetaSchema,
   sliceRendered,
@@ -107,8 +108,30 @@ export function readSessionFile(path: string): LoadedSession {
   return out;
 }
 
-/** The messages after the last compaction: what a resumed session replays. */
+/** The messages after the last compaction, less those a later rewind dropped: what a resumed
+ *  session replays. */
 export function liveMessages(session: LoadedSession): string[] {
-  const last = session.events.filter((e) => e.kind === COMPACTION_EVENT).at(-1);
-  return last ? session.messages.slice(last.atMessage) : [...session.messages];
+  return liveEntries(session).map((e) => e.bytes);
+}
+
+/** The live messages with the user turn each belongs to. */
+export function liveEntries(session: LoadedSession): { bytes: string; turn: number }[] {
+  let live: { bytes: string; turn: number }[] = [];
+  let at = 0;
+  const take = (until: number) => {
+    for (; at < until; at++) {
+      live.push({ bytes: session.messages[at] ?? "", turn: session.turns[at] ?? 0 });
+    }
+  };
+  for (const e of session.events) {
+    if (e.kind !== COMPACTION_EVENT && e.kind !== REWIND_EVENT) continue;
+    take(e.atMessage);
+    if (e.kind === COMPACTION_EVENT) live = [];
+    const toTurn = e.data.toTurn;
+    if (e.kind === REWIND_EVENT && typeof toTurn === "number") {
+      live = live.filter((m) => m.turn < toTurn);
+    }
+  }
+  take(session.messages.length);
+  return live;
 }

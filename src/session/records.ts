@@ -34,6 +34,10 @@ export const SESSION_TITLE_EVENT = "title";
 /** The event kind after which only later messages are live (the one sanctioned rewrite). */
 export const COMPACTION_EVENT = "compaction";
 
+/** The event kind that drops the messages of user turns >= `toTurn` written before it (a
+ *  rewind): appended, never an edit of earlier bytes. */
+export const REWIND_EVENT = "rewind";
+
 export const eventLineSchema = z.looseObject({
   type: z.literal("event"),
   kind: z.string(),

@@ -21,6 +21,7 @@ export async function* runApproved(
     return { content: "Interrupted by the user before the tool ran.", isError: true };
   const readBarred = readBarredBy(ctx, tool.kind);
   const env = toolEnvOf(ctx);
+  ctx.checkpoint?.(tool, input, call.id);
   let result: ToolResult;
   try {
     const streaming = ctx.streaming?.get(tool.name);

@@ -33,6 +33,9 @@ export interface DispatchContext {
    * --without-project-hooks`): they no longer withdraw auto-approval (untrusted-gate.ts).
    */
   withoutProjectHooks?: boolean;
+  /** Called just before an approved call runs: keeps the files it may change (checkpoints for
+   *  rewind, src/session/checkpoints.ts). Must not throw. */
+  checkpoint?: (tool: AnyTool, input: Record<string, unknown>, callId: string) => void;
 }
 
 /** The same context under the name of what it serves. */

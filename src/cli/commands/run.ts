@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { createAgent } from "../../agent/agent.js";
-import type { AgentEvent, AgentStats } from "../../agent/index.js";
+import type { AgentEvent, AgentStats, RewindReport } from "../../agent/index.js";
 import { sessionToolOptions } from "../../agent/index.js";
 import { PERMISSION_MODES } from "../../agent/permissions/modes.js";
 import { childProcessEnv } from "../../agent/provider-env.js";
@@ -53,6 +53,11 @@ const optionsSchema = z.object({
     .optional(),
   continue: z.boolean().default(false),
   resume: z.string().min(1).optional(),
+  rewind: z
+    .string()
+    .regex(/^[1-9]\d*$/, { message: "expected a user turn number of at least 1" })
+    .transform(Number)
+    .optional(),
   mode: z.enum(PERMISSION_MODES).optional(),
   cwd: z.string().optional(),
   harvest: z.boolean().default(false),
@@ -114,7 +119,21 @@ prompt); an answer that is not gets one repair request, then the run fails namin
 --image FILE (repeatable) sends a project image with the prompt, as \`@shot.png\` in the prompt
 does; only to a model with "vision": true in data/models.json (otherwise the run fails, nothing
 sent). Read deny/ask rules and KEEL_HOME bar image paths as they bar read_file.
+--rewind N (with --resume/--continue) first puts back the files write_file/edit_file changed
+from user turn N on and drops turn N onwards from the conversation; what cannot be restored
+(shell side effects, files over 4 MB) is named on stderr.
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
+
+/** What a rewind did, one line each (paths are the project's own, relative). */
+function rewindLines(toTurn: number, r: RewindReport): string[] {
+  const lines = [
+    `rewound to before turn ${toTurn}: ${r.droppedMessages} message(s) dropped, ${r.restored.length} file(s) restored, ${r.deleted.length} deleted`,
+  ];
+  for (const p of r.restored) lines.push(`restored ${p}`);
+  for (const p of r.deleted) lines.push(`deleted ${p} (it did not exist before)`);
+  for (const p of r.notRestorable) lines.push(`not restorable: ${p}`);
+  return lines;
+}
 
 /** Registers `keel run`. */
 export function register(program: Command): void {
@@ -134,6 +153,10 @@ export function register(program: Command): void {
     )
     .option("-c, --continue", "resume this project's most recent session")
     .option("-r, --resume <id>", "resume a session by id (or unique prefix)")
+    .option(
+      "--rewind <n>",
+      "with --resume/--continue: first put files and conversation back to before user turn N",
+    )
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
     .option("--cwd <dir>", "project directory (default: the current directory)")
     .option(
@@ -179,6 +202,9 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   if (prompt.trim() === "") throw new UserError('the prompt is empty: keel run "<prompt>"');
   if (o.continue && o.resume !== undefined) {
     throw new UserError("--continue and --resume cannot be used together");
+  }
+  if (o.rewind !== undefined && o.resume === undefined && !o.continue) {
+    throw new UserError("--rewind needs the session to rewind: add --resume ID or --continue");
   }
   if (o.init && o.maintenance) {
     throw new UserError("--init and --maintenance cannot be used together");
@@ -362,6 +388,10 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     keepYoungGenerationSmall();
     for (const text of hookWarnings(agent.hooks.listing())) {
       track({ type: "notice", level: "warn", text });
+    }
+    if (o.rewind !== undefined) {
+      const report = agent.rewind(o.rewind, { files: true, conversation: true });
+      for (const line of rewindLines(o.rewind, report)) writeStderr(`keel: ${line}\n`);
     }
     // --json-schema: asked at the end of the user turn (never in the system prompt: the cached
     // prefix stays the same bytes), checked, repaired once (run-schema.ts).

@@ -37,6 +37,8 @@ export type TuiAgent = Pick<
       | "transcriptPath"
       | "getEffort"
       | "setEffort"
+      | "rewind"
+      | "userTurns"
     >
   >;
 

@@ -350,6 +350,38 @@ const HANDLERS: Record<string, Handler> = {
     ]);
     io.print({ title: "Background jobs", lines: table(rows) });
   },
+  rewind: async (args, { backend, io }) => {
+    const agent = backend.agent();
+    if (!agent.rewind || !agent.userTurns) {
+      return io.notice("error", "this session cannot rewind");
+    }
+    if (!args[0]) {
+      const turns = agent.userTurns();
+      const lines = turns.map(
+        (t) => `${String(t.turn).padStart(4)}  ${sanitizeLine(t.firstWords)}`,
+      );
+      return io.print({
+        title: "User turns (/rewind N [files|conversation|both])",
+        lines: lines.length > 0 ? lines : ["no user turns yet"],
+      });
+    }
+    const n = /^[1-9]\d*$/.test(args[0]) ? Number(args[0]) : null;
+    const what = (args[1] ?? "both").toLowerCase();
+    if (n === null || !["files", "conversation", "both"].includes(what) || args.length > 2) {
+      return io.notice("error", "usage: /rewind [N] [files|conversation|both]");
+    }
+    const report = agent.rewind(n, {
+      files: what !== "conversation",
+      conversation: what !== "files",
+    });
+    const lines = [
+      ...report.restored.map((p) => `restored ${p}`),
+      ...report.deleted.map((p) => `deleted ${p} (it did not exist before)`),
+      ...report.notRestorable.map((p) => `not restorable: ${p}`),
+    ];
+    if (what !== "files") lines.push(`${report.droppedMessages} message(s) dropped`);
+    io.print({ title: `Rewound to before turn ${n}`, lines: lines.map((l) => sanitizeLine(l)) });
+  },
   thinking: async (_args, { io }) => {
     const text = io.lastReasoning();
     io.print({

@@ -70,6 +70,12 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     usage: "[id]",
     argsOptional: true,
   },
+  {
+    name: "rewind",
+    description: "go back to before a user turn: files, conversation or both (no N: list turns)",
+    usage: "[N] [files|conversation|both]",
+    argsOptional: true,
+  },
   { name: "thinking", description: "show the last turn's reasoning in full", argsOptional: true },
   {
     name: "jobs",

@@ -58,16 +58,28 @@ export function buildChildEnv(
   env: NodeJS.ProcessEnv,
   opts: ChildEnvOptions = {},
 ): NodeJS.ProcessEnv {
-  if (opts.passSecrets === true) return { ...env };
+  if (opts.passSecrets === true) return withoutKeelSet({ ...env });
   const secrets = secretValues(env, opts.apiKey);
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || isSecretName(name)) continue;
+    if (value === undefined || isSecretName(name) || KEEL_SETS.includes(name)) continue;
     if (secrets.some((s) => value.includes(s))) continue;
     if (name === "KEEL_BASE_URL" && urlHasCredentials(value)) continue;
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * Variables Keel itself sets for the processes it starts (effortVariables below). One inherited
+ * from whatever started Keel (Claude Code running `keel`, say) would tell a hook or a command an
+ * effort level that is not this session's, so it never passes through.
+ */
+const KEEL_SETS: readonly string[] = ["CLAUDE_EFFORT"];
+
+function withoutKeelSet(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  for (const name of KEEL_SETS) delete env[name];
+  return env;
 }
 
 /**

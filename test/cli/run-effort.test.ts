@@ -137,8 +137,14 @@ describe("keel run --effort", { timeout: 120_000 }, () => {
     expect((await keel(withLevel, ["run", "go", "--yes", "--effort", "low"])).code).toBe(0);
     // The level applied (low is mapped to high), as hooks are told.
     expect(readFileSync(join(withLevel.project, "effort.txt"), "utf8")).toBe("high");
+    // Without a level, none — not even one inherited from whatever started Keel.
     const without = await newWorld(shellTurn());
-    expect((await keel(without, ["run", "go", "--yes"])).code).toBe(0);
+    process.env.CLAUDE_EFFORT = "max";
+    try {
+      expect((await keel(without, ["run", "go", "--yes"])).code).toBe(0);
+    } finally {
+      delete process.env.CLAUDE_EFFORT;
+    }
     expect(readFileSync(join(without.project, "effort.txt"), "utf8")).toBe("-");
   });
 

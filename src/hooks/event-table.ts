@@ -193,7 +193,7 @@ export const EVENT_TABLE = {
         expansion_type: z.enum(["slash_command", "mcp_prompt"]).optional(),
         command_name: z.string(),
         command_args: z.string(),
-        command_source: z.string().describe("project, claude, user"),
+        command_source: z.string().describe("project, claude, user; mcp for an MCP prompt"),
         prompt: z.string().describe("expanded"),
       }),
     sample: (c) => ({

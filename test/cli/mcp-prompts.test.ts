@@ -75,6 +75,7 @@ describe("MCP prompts as slash commands", () => {
     expect(w.sim.requests).toHaveLength(0);
     const payload = JSON.parse((await import("node:fs")).readFileSync(seen, "utf8"));
     expect(payload).toMatchObject({
+      expansion_type: "mcp_prompt",
       command_name: "mcp__docs__standup",
       command_source: "mcp",
       prompt: "Write my standup.",

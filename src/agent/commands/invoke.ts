@@ -144,6 +144,8 @@ async function* afterExpansion(
     ctx.info,
     "UserPromptExpansion",
     {
+      // Claude Code's field: which kind of expansion this is.
+      expansion_type: command.source === "mcp" ? "mcp_prompt" : "slash_command",
       command_name: command.name,
       command_args: command.args,
       command_source: command.source,

@@ -92,47 +92,57 @@ function readHandler(
   enabled: boolean,
   at: FieldPath,
 ): void {
-  if (!isRecord(value)) return error(r, at, `${where(at)}: a handler must be an object`);
+  if (!isRecord(value)) {
+    error(r, at, `${where(at)}: a handler must be an object`);
+    return;
+  }
   const type = value.type ?? "command";
   if (type !== "command" && type !== "prompt") {
-    return error(
+    error(
       r,
       [...at, "type"],
       `${where(at)}.type: "${String(type)}" is not "command" or "prompt" (case-sensitive)`,
     );
+    return;
   }
   const timeout = value.timeout;
   if (
     timeout !== undefined &&
     !(Number.isInteger(timeout) && Math.abs(timeout as number) < INT32)
   ) {
-    return error(
+    error(
       r,
       [...at, "timeout"],
       `${where(at)}.timeout: must be a whole number of seconds (Antigravity refuses ${JSON.stringify(timeout)})`,
     );
+    return;
   }
   if (type === "command" && ("prompt" in value || "model" in value)) {
-    return error(r, at, `${where(at)}: a command hook cannot carry "prompt" or "model"`);
+    error(r, at, `${where(at)}: a command hook cannot carry "prompt" or "model"`);
+    return;
   }
   if (type === "prompt" && "command" in value) {
-    return error(r, at, `${where(at)}: a prompt hook cannot carry "command"`);
+    error(r, at, `${where(at)}: a prompt hook cannot carry "command"`);
+    return;
   }
   unknownKeys(r, value, HANDLER_KEYS, at);
   if (type === "prompt") {
-    return warn(
+    warn(
       r,
       at,
       `${where(at)}: Keel does not run Antigravity prompt hooks (their contract is not published); this hook never runs`,
       true,
     );
+    return;
   }
   const command = value.command;
   if (command !== undefined && typeof command !== "string") {
-    return error(r, [...at, "command"], `${where(at)}.command: must be a string`);
+    error(r, [...at, "command"], `${where(at)}.command: must be a string`);
+    return;
   }
   if (command === undefined || command.trim() === "") {
-    return warn(r, at, `${where(at)}: no command; this hook runs nothing`, true);
+    warn(r, at, `${where(at)}: no command; this hook runs nothing`, true);
+    return;
   }
   if (event === null || !enabled) return;
   const handler: RawHook["handler"] = { type: "command", command, name: hookName };
@@ -150,14 +160,13 @@ function readEvent(
 ): void {
   const lower = key.toLowerCase();
   const event = ANTIGRAVITY_EVENTS.get(lower);
-  if (!Array.isArray(entries)) return error(r, at, `${where(at)}: must be an array`);
+  if (!Array.isArray(entries)) {
+    error(r, at, `${where(at)}: must be an array`);
+    return;
+  }
   if (event === undefined) {
-    return warn(
-      r,
-      at,
-      `${where(at)}: Antigravity has no event "${key}"; these hooks never run`,
-      true,
-    );
+    warn(r, at, `${where(at)}: Antigravity has no event "${key}"; these hooks never run`, true);
+    return;
   }
   if (event === null) {
     warn(
@@ -173,14 +182,20 @@ function readEvent(
       readHandler(r, entry, event, { matcher: undefined }, hookName, enabled, entryAt);
       return;
     }
-    if (!isRecord(entry)) return error(r, entryAt, `${where(entryAt)}: a group must be an object`);
+    if (!isRecord(entry)) {
+      error(r, entryAt, `${where(entryAt)}: a group must be an object`);
+      return;
+    }
     const m = entry.matcher;
     if (m !== undefined && typeof m !== "string") {
-      return error(r, [...entryAt, "matcher"], `${where(entryAt)}.matcher: must be a string`);
+      error(r, [...entryAt, "matcher"], `${where(entryAt)}.matcher: must be a string`);
+      return;
     }
     const hooks = entry.hooks ?? [];
-    if (!Array.isArray(hooks))
-      return error(r, [...entryAt, "hooks"], `${where(entryAt)}.hooks: must be an array`);
+    if (!Array.isArray(hooks)) {
+      error(r, [...entryAt, "hooks"], `${where(entryAt)}.hooks: must be an array`);
+      return;
+    }
     unknownKeys(r, entry, GROUP_KEYS, entryAt);
     // "" and "*" are Antigravity's catch-alls; Keel's "claude" matcher style reads both so.
     const matcher = { matcher: m, matcherAt: [...entryAt, "matcher"] };

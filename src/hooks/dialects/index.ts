@@ -3,6 +3,7 @@
  * plus one line here). Also the small decisions that depend on the whole list.
  */
 import { EVENT_SPECS, type HookEventName } from "../events.js";
+import { antigravityDialect } from "./antigravity/index.js";
 import { cagentDialect } from "./cagent/index.js";
 import { claudeDialect } from "./claude/index.js";
 import { codexDialect } from "./codex/index.js";
@@ -39,6 +40,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect<DialectName>>> = {
   gemini: geminiDialect,
   qwen: qwenDialect,
   codex: codexDialect,
+  antigravity: antigravityDialect,
   plugin: pluginDialect,
 } satisfies { [N in DialectName]: Dialect<N> };
 

@@ -15,6 +15,7 @@ export const DIALECT_NAMES = [
   "gemini",
   "qwen",
   "codex",
+  "antigravity",
   "plugin",
 ] as const;
 

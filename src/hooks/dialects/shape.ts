@@ -46,6 +46,8 @@ export function shapePayload(
     prompt?: string;
     /** On Stop: the answers since that prompt. */
     answers?: readonly string[];
+    /** This call's step in the session (see ShapedTool.step). */
+    step?: number;
   },
 ): ShapedPayload {
   // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
@@ -122,6 +124,7 @@ export function shapePayload(
     ...(opts.turn !== undefined ? { turn: opts.turn } : {}),
     ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
     ...(opts.answers !== undefined ? { answers: opts.answers } : {}),
+    ...(opts.step !== undefined ? { step: opts.step } : {}),
   });
   // Claude Code sets CLAUDE_EFFORT exactly when the payload carries `effort.level` (its
   // child-env builder reads it from the hook input); so here, per dialect, from its own stdin.

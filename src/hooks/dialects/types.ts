@@ -79,10 +79,13 @@ export interface ShapedTool {
   /** On Stop: every answer that ended at a Stop since that prompt, this one last (a Stop hook
    *  that made the agent continue leads to several; Gemini's `prompt_response` joins them). */
   answers?: readonly string[];
+  /** This tool call's step in the session, the prompt and every call each being one
+   *  (Antigravity's `stepIdx`); on other events, the steps taken so far. */
+  step?: number;
 }
 
 /** The fields of `ShapedTool` a dialect's session state supplies (see `sessionState`). */
-export type SessionShaped = Pick<ShapedTool, "turn" | "prompt" | "answers">;
+export type SessionShaped = Pick<ShapedTool, "turn" | "prompt" | "answers" | "step">;
 
 /**
  * What a dialect keeps across the firings of one session, for fields its agent carries from one

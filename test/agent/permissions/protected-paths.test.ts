@@ -245,6 +245,7 @@ describe("protectedPathReason", () => {
       ".reasonix/config.toml",
       ".codex/hooks.json",
       ".codex/config.toml",
+      ".agents/hooks.json",
       ".hooks.json",
       ".mcp.json",
       ".keel/commands/deploy.md",

@@ -111,7 +111,8 @@ export class CheckpointStore {
     for (const line of readFileSync(index, "utf8").split("\n")) {
       if (line.trim() === "") continue;
       try {
-        out.push(JSON.parse(line) as CheckpointEntry);
+        const entry = JSON.parse(line) as CheckpointEntry;
+        if (wellFormed(entry)) out.push(entry);
       } catch {
         // A torn last line after a crash: that change is lost, the rest still restores.
       }
@@ -151,6 +152,12 @@ export class CheckpointStore {
           report.deleted.push(path);
         } else {
           const content = readFileSync(join(this.#dir, e.before));
+          // The blob must be what was stored under that name: a swapped or edited blob is
+          // refused, never copied into the project.
+          if (sha256Hex(content) !== e.before) {
+            report.notRestorable.push(`${path}: its snapshot was changed after it was taken`);
+            continue;
+          }
           mkdirSync(dirname(abs), { recursive: true });
           writeFileSync(abs, content);
           report.restored.push(path);
@@ -216,4 +223,20 @@ export class CheckpointStore {
       // Checkpoints must never stop a tool: a failed record only means less to rewind.
     }
   }
+}
+
+/** A content hash as snapshots are named: 64 lowercase hex digits, nothing a path could be. */
+const BLOB_NAME = /^[0-9a-f]{64}$/;
+
+/**
+ * Whether an index line has the shape Keel writes. A hand-edited line whose `before` is a path
+ * (`../../config.json`) would make a restore copy that file into the project (attacks3/04).
+ */
+function wellFormed(e: CheckpointEntry): boolean {
+  if (typeof e !== "object" || e === null || typeof e.userTurn !== "number") return false;
+  if (e.kind === "file") {
+    return typeof e.path === "string" && (e.before === null || BLOB_NAME.test(String(e.before)));
+  }
+  if (e.kind === "unrestorable") return typeof e.path === "string";
+  return e.kind === "shell";
 }

@@ -81,7 +81,7 @@ export function createSkillTool(ctx: ToolContext, catalog: SkillCatalogPort): To
   return {
     ...toolFrame(skillTool, ctx),
     description: skillToolDescription(catalog.skills),
-    run: (input) =>
+    run: (input, { readBarred }) =>
       guarded("skill", async () => {
         const entry = catalog.skills.find((s) => s.name === input.skill);
         if (!entry) {
@@ -90,8 +90,11 @@ export function createSkillTool(ctx: ToolContext, catalog: SkillCatalogPort): To
             `skill: no skill named "${input.skill}". Available: ${names.join(", ") || "(none)"}.`,
           );
         }
-        if (input.file !== undefined) return readBeside(entry, input.file);
-        const text = await readCapped(join(entry.dir, "SKILL.md"));
+        if (input.file !== undefined) return readBeside(entry, input.file, readBarred);
+        const skillMd = join(entry.dir, "SKILL.md");
+        const barred = await barredReason(skillMd, readBarred);
+        if (barred !== null) return toolError(`skill: SKILL.md of "${entry.name}" ${barred}.`);
+        const text = await readCapped(skillMd);
         const files = await listFiles(entry.dir);
         const beside =
           files.length === 0
@@ -107,7 +110,32 @@ export function createSkillTool(ctx: ToolContext, catalog: SkillCatalogPort): To
   };
 }
 
-async function readBeside(entry: SkillEntry, file: string) {
+/**
+ * Why a file may not be read for the model (the session's read bar: KEEL_HOME, Read deny and ask
+ * rules, links followed), or null. The skill tool reads through it as read_file does, so a
+ * skill's folder (or a link in it) cannot hand the model a file a rule keeps from it.
+ */
+async function barredReason(
+  path: string,
+  readBarred: ((abs: string) => boolean) | undefined,
+): Promise<string | null> {
+  if (readBarred === undefined) return null;
+  let real = path;
+  try {
+    real = await realpath(path);
+  } catch {
+    // Not there: the read that follows says so.
+  }
+  return readBarred(path) || readBarred(real)
+    ? "is barred from reading (Keel's home or a Read rule covers it)"
+    : null;
+}
+
+async function readBeside(
+  entry: SkillEntry,
+  file: string,
+  readBarred: ((abs: string) => boolean) | undefined,
+) {
   if (isAbsolute(file)) {
     return toolError(`skill: "file" must be relative to the skill's folder, got ${file}.`);
   }
@@ -125,6 +153,8 @@ async function readBeside(entry: SkillEntry, file: string) {
     return toolError(`skill: ${file} is outside the folder of skill "${entry.name}".`);
   }
   if (!(await lstat(real)).isFile()) return toolError(`skill: ${file} is not a file.`);
+  const barred = await barredReason(real, readBarred);
+  if (barred !== null) return toolError(`skill: ${file} ${barred}.`);
   return { content: await readCapped(real), isError: false, details: { skill: entry.name, file } };
 }
 

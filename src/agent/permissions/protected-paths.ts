@@ -48,6 +48,10 @@ const RULES: ReadonlyArray<[RegExp, string]> = [
   [/(^|\/)\.hooks\.json$/, "it is a .hooks.json hooks file"],
   [/^\.mcp\.json$/, "it defines MCP servers"],
   [/^\.(keel|claude)\/(commands|agents)(\/|$)/, "it defines custom commands or agents"],
+  // Skills and plugins are instructions (and, for the user's own, tools granted without asking):
+  // when the project is the home folder these are the user's own (attacks3/03).
+  [/^\.(keel|claude|agents)\/skills(\/|$)/, "it defines Agent Skills"],
+  [/^\.(keel|claude)\/plugins(\/|$)/, "it holds plugins (hooks, commands, skills, MCP servers)"],
 ];
 
 /**

@@ -225,7 +225,7 @@ function domainMatcher(
   if (!m) return { ok: false, why: "a WebFetch specifier is domain:<host> (domain:example.com)" };
   let host: string;
   try {
-    host = new URL(`http://${m[2]}/`).hostname;
+    host = withoutRootDot(new URL(`http://${m[2]}/`).hostname);
   } catch {
     return { ok: false, why: `not a host name: ${m[2]}` };
   }
@@ -237,13 +237,21 @@ function domainMatcher(
       const url = typeof c.input.url === "string" ? c.input.url : "";
       let got: string;
       try {
-        got = new URL(url).hostname;
+        got = withoutRootDot(new URL(url).hostname);
       } catch {
         return false;
       }
       return (exact && got === host) || (subdomains && got.endsWith(`.${host}`));
     },
   };
+}
+
+/**
+ * A host name without the DNS root's dot: `localhost.` and `example.com.` name the same hosts as
+ * without it (and resolve so), so a rule for one holds for the other (attacks3/05).
+ */
+function withoutRootDot(host: string): string {
+  return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
 function commandOf(c: RuleCall): string {

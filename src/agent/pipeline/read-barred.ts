@@ -28,29 +28,41 @@ export type ReadBarTest = (abs: string) => ReadBar | null;
 
 /** The one "barred from reading" test for a session (see the file comment). */
 export function pathReadBarred(scope: ReadBarScope): ReadBarTest {
+  const homeBar = keelHomeBar(scope);
+  const ruleBar = readRuleBar(scope);
+  return (abs) => homeBar(abs) ?? ruleBar(abs);
+}
+
+/** The files and links resolved of `abs`, as the test sees them. */
+function candidates(scope: ReadBarScope, abs: string): string[] {
+  const full = resolve(scope.projectDir, abs);
+  return [...new Set([full, realpathOrUndefined(full) ?? full])];
+}
+
+/** The KEEL_HOME half of the test. */
+function keelHomeBar(scope: ReadBarScope): ReadBarTest {
   const homes = [
     ...(scope.keelHome !== undefined ? [resolve(scope.keelHome)] : []),
     ...privatePlaces({ cwd: scope.projectDir }).keelHomes,
   ];
   const keelHomes = [...new Set(homes.flatMap((h) => [h, realpathOrUndefined(h) ?? h]))];
-  const barring = (scope.rules?.rules ?? []).filter(
-    (r) => r.kind !== "allow" && /^Read(\(|$)/.test(r.text),
-  );
-  const rules = scope.rules;
-  return (abs) => {
-    const full = resolve(scope.projectDir, abs);
-    const candidates = [...new Set([full, realpathOrUndefined(full) ?? full])];
-    for (const p of candidates) {
-      if (keelHomes.some((h) => within(h, p))) {
-        return {
+  return (abs) =>
+    candidates(scope, abs).some((p) => keelHomes.some((h) => within(h, p)))
+      ? {
           by: "keel-home",
           reason: "it is in Keel's home (KEEL_HOME), which holds the provider key",
-        };
-      }
-    }
-    if (rules === undefined) return null;
+        }
+      : null;
+}
+
+/** The Read-rule half of the test. */
+function readRuleBar(scope: ReadBarScope): ReadBarTest {
+  const rules = scope.rules;
+  if (rules === undefined) return () => null;
+  const barring = rules.rules.filter((r) => r.kind !== "allow" && /^Read(\(|$)/.test(r.text));
+  return (abs) => {
     for (const r of barring) {
-      for (const p of candidates) {
+      for (const p of candidates(scope, abs)) {
         const hit = r.test({
           toolName: "read_file",
           input: { path: p },
@@ -91,6 +103,33 @@ export function readBarredBy(
   if (kind === "read") {
     const test = readBarTestOf(ctx);
     return (abs) => test(abs) !== null;
+  }
+  // Session tools read files for the model too: the skill tool's SKILL.md and the files beside
+  // it. The user's own skills may live in $KEEL_HOME/skills (and plugins' in $KEEL_HOME/plugins),
+  // so those two folders are not KEEL_HOME for them; a Read rule still bars, and a link out of
+  // them to config.json is judged where it lands.
+  if (kind === "session") {
+    const scope = {
+      rules: ctx.rules,
+      projectDir: ctx.info.projectDir,
+      keelHome: ctx.info.keelHome,
+    };
+    const homeBar = keelHomeBar(scope);
+    const ruleBar = readRuleBar(scope);
+    const keelHome = ctx.info.keelHome;
+    const open =
+      keelHome === undefined
+        ? []
+        : ["skills", "plugins"].flatMap((d) => {
+            const dir = resolve(keelHome, d);
+            return [dir, realpathOrUndefined(dir) ?? dir];
+          });
+    return (abs) => {
+      if (ruleBar(abs) !== null) return true;
+      if (homeBar(abs) === null) return false;
+      const real = realpathOrUndefined(abs) ?? abs;
+      return !open.some((d) => within(d, real) && real !== d);
+    };
   }
   const rules = ctx.rules;
   if (kind !== "shell" || rules === undefined) return undefined;

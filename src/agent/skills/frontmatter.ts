@@ -3,9 +3,9 @@
  * frontmatter parsed with bounded aliases and checked by a zod schema. Never throws: a bad file is
  * a problem naming the file and the field.
  */
-import { readFileSync, statSync } from "node:fs";
 import { parse } from "yaml";
 import type { z } from "zod";
+import { readConfigTextSync } from "../../base/index.js";
 
 /** Bytes a definition file may have. */
 export const DEFINITION_FILE_MAX_BYTES = 128 * 1024;
@@ -15,14 +15,14 @@ export type FrontmatterFile<T> = { meta: T; body: string } | { problem: string }
 
 /** Reads `path` and checks its frontmatter against `schema` (a file without one gets `{}`). */
 export function readFrontmatterFile<T>(path: string, schema: z.ZodType<T>): FrontmatterFile<T> {
-  let text: string;
-  try {
-    if (statSync(path).size > DEFINITION_FILE_MAX_BYTES) {
-      return { problem: `${path}: larger than ${DEFINITION_FILE_MAX_BYTES} bytes; not loaded` };
-    }
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    return { problem: `${path}: unreadable (${err instanceof Error ? err.message : String(err)})` };
+  // Opened without blocking and only as a regular file: a FIFO from an unpacked archive must
+  // not hang the session's start (attacks3/06).
+  const read = readConfigTextSync(path);
+  if (read.error !== undefined) return { problem: `${path}: ${read.error}` };
+  if (read.content === null) return { problem: `${path}: unreadable (it does not exist)` };
+  const text = read.content;
+  if (Buffer.byteLength(text) > DEFINITION_FILE_MAX_BYTES) {
+    return { problem: `${path}: larger than ${DEFINITION_FILE_MAX_BYTES} bytes; not loaded` };
   }
   let raw: unknown = {};
   let body = text;

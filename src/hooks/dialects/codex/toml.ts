@@ -36,8 +36,14 @@ export function parseToml(text: string): Table {
   return new Parser(text.replace(/^\uFEFF/, "")).parse();
 }
 
+/** Arrays and inline tables nested deeper than this are refused (as JSON settings are, at the
+ *  same depth): each level is a recursive call, and a clone's 200,000-deep array must be a
+ *  located error, not a stack overflow (attacks3/07). */
+export const MAX_TOML_DEPTH = 64;
+
 class Parser {
   private pos = 0;
+  private depth = 0;
   private readonly root: Table = {};
   private current: Table = this.root;
 
@@ -202,8 +208,15 @@ class Parser {
     if (c === "'") {
       return this.src.startsWith("'''", this.pos) ? this.multilineLiteral() : this.literalString();
     }
-    if (c === "[") return this.array();
-    if (c === "{") return this.inlineTable();
+    if (c === "[" || c === "{") {
+      if (this.depth >= MAX_TOML_DEPTH) this.fail(`nested deeper than ${MAX_TOML_DEPTH} levels`);
+      this.depth++;
+      try {
+        return c === "[" ? this.array() : this.inlineTable();
+      } finally {
+        this.depth--;
+      }
+    }
     const rest = this.src.slice(this.pos, this.pos + 64);
     for (const [word, v] of [
       ["true", true],

@@ -349,7 +349,7 @@ async function makeTransport(sdk: McpSdk, opts: ConnectOptions): Promise<Transpo
   }
   const requestInit: RequestInit = { headers: c.headers };
   const url = new URL(c.url);
-  const auth = opts.oauth ? await oauthOptions(opts.name, c.url, opts.oauth) : {};
+  const auth = opts.oauth ? await oauthOptions(opts.name, c, opts.oauth) : {};
   if (c.type === "http")
     return new sdk.StreamableHTTPClientTransport(url, { requestInit, ...auth });
   return new sdk.SSEClientTransport(url, { requestInit, ...auth });
@@ -358,7 +358,7 @@ async function makeTransport(sdk: McpSdk, opts: ConnectOptions): Promise<Transpo
 /** The transport options that turn the SDK's OAuth client on, with the SSRF-guarded fetch. */
 async function oauthOptions(
   name: string,
-  serverUrl: string,
+  server: { url: string; headers: Record<string, string> },
   oauth: NonNullable<ConnectOptions["oauth"]>,
 ): Promise<{
   authProvider: OAuthClientProvider;
@@ -375,12 +375,15 @@ async function oauthOptions(
     const session = new KeelOAuthProvider({
       mode: "session",
       server: name,
-      store: new OAuthStore(oauth.dir, serverUrl),
+      store: new OAuthStore(oauth.dir, server.url),
     });
     await session.prepare();
     provider = session;
   }
-  return { authProvider: provider, fetch: oauthFetch(serverUrl) };
+  return {
+    authProvider: provider,
+    fetch: oauthFetch(server.url, { serverHeaders: server.headers }),
+  };
 }
 
 /** The schema without its top-level `$schema` URL (bytes in every request, no meaning to a model). */

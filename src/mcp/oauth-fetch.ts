@@ -10,7 +10,9 @@
  * - the host resolved once, every address checked (metadata, unspecified, multicast, reserved:
  *   never; loopback: only when the MCP server is on loopback; private networks: only when the
  *   MCP server itself is on one), and the connection made to the checked address;
- * - redirects are not followed here: the SDK follows same-origin ones through this fetch again.
+ * - redirects are not followed here: the SDK follows same-origin ones through this fetch again;
+ * - the server definition's own `headers` (the SDK merges them into its OAuth requests too) are
+ *   not sent: a static `Authorization` for the MCP server is no business of another host.
  * Requests to the MCP server's own origin (its MCP traffic and its /.well-known metadata) go
  * through plain fetch: the user named that URL.
  */
@@ -55,8 +57,14 @@ function shown(url: URL): string {
 }
 
 /** A fetch for the OAuth client of the MCP server at `serverUrl`. */
-export function oauthFetch(serverUrl: string, opts: { resolver?: Resolver } = {}): OAuthFetch {
+export function oauthFetch(
+  serverUrl: string,
+  opts: { resolver?: Resolver; serverHeaders?: Record<string, string> } = {},
+): OAuthFetch {
   const server = new URL(serverUrl);
+  const own = new Map(
+    Object.entries(opts.serverHeaders ?? {}).map(([k, v]) => [k.toLowerCase(), v] as const),
+  );
   let serverPrivate: Promise<boolean> | undefined;
   // Whether the MCP server itself sits on a private network (then its authorization server may).
   const onPrivateNetwork = () => {
@@ -100,7 +108,7 @@ export function oauthFetch(serverUrl: string, opts: { resolver?: Resolver } = {}
     }
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, key) => {
-      headers[key] = value;
+      if (own.get(key) !== value) headers[key] = value;
     });
     if (body instanceof URLSearchParams && headers["content-type"] === undefined) {
       headers["content-type"] = "application/x-www-form-urlencoded";

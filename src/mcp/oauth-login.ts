@@ -73,7 +73,7 @@ export async function loginServer(o: LoginOptions): Promise<LoginResult> {
     const result = await sdk.auth(provider, {
       serverUrl: o.config.url,
       authorizationCode: code,
-      fetchFn: oauthFetch(o.config.url),
+      fetchFn: oauthFetch(o.config.url, { serverHeaders: o.config.headers }),
     });
     if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue a token");
     await store.update(({ codeVerifier: _, ...rest }) => rest);

@@ -57,7 +57,7 @@ describe("oauthFetch for a public MCP server", () => {
 });
 
 describe("oauthFetch for a loopback MCP server", () => {
-  it("reaches an authorization server on loopback over http, at the checked address", async () => {
+  it("reaches an authorization server on loopback over http, without the server's own headers", async () => {
     const as = createServer((req, res) => {
       let body = "";
       req.on("data", (c) => {
@@ -65,15 +65,26 @@ describe("oauthFetch for a loopback MCP server", () => {
       });
       req.on("end", () => {
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ method: req.method, body, type: req.headers["content-type"] }));
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            body,
+            type: req.headers["content-type"],
+            authorization: req.headers.authorization ?? null,
+          }),
+        );
       });
     });
     await new Promise<void>((r) => as.listen(0, "127.0.0.1", r));
     try {
       const port = (as.address() as AddressInfo).port;
-      const f = oauthFetch("http://127.0.0.1:1/mcp");
+      const f = oauthFetch("http://127.0.0.1:1/mcp", {
+        serverHeaders: { Authorization: "Bearer for-the-mcp-server" },
+      });
       const res = await f(`http://localhost:${port}/token`, {
         method: "POST",
+        // As the SDK sends it: the server definition's headers merged into the OAuth request.
+        headers: { authorization: "Bearer for-the-mcp-server" },
         body: new URLSearchParams({ grant_type: "refresh_token" }),
       });
       expect(res.status).toBe(200);
@@ -81,6 +92,7 @@ describe("oauthFetch for a loopback MCP server", () => {
         method: "POST",
         body: "grant_type=refresh_token",
         type: "application/x-www-form-urlencoded",
+        authorization: null,
       });
     } finally {
       as.close();

@@ -39,7 +39,7 @@ async function probe(cwd: string | undefined) {
     allowRules: t.allowRules,
     configProblems: t.config.problems,
     // As in a session: a definition's ${DEEPSEEK_API_KEY} finds no provider key.
-    env: childProcessEnv(process.env, { keelHome }),
+    env: sessionEnv(),
     cwd: projectDir,
     oauthDir: oauthDirOf(keelHome),
   });
@@ -394,6 +394,9 @@ function displayFile(file: string, projectDir: string): string {
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
+/** The environment a session's MCP definitions expand from (no provider keys). */
+const sessionEnv = () => childProcessEnv(process.env, { keelHome: keelHomeDir() });
+
 /** Registers `keel mcp` and its subcommands. */
 export function register(program: Command): void {
   const mcp = program
@@ -460,7 +463,7 @@ export function register(program: Command): void {
     .option("--timeout <seconds>", "how long to wait for the browser", "300")
     .option(CWD_FLAG, CWD_HELP)
     .action(async (name: string, opts: { cwd?: string; open?: boolean; timeout?: string }) =>
-      done(await runMcpLogin(name, opts, processOutput)),
+      done(await runMcpLogin(name, opts, processOutput, sessionEnv())),
     );
   mcp
     .command("logout")
@@ -468,6 +471,6 @@ export function register(program: Command): void {
     .argument("<name>")
     .option(CWD_FLAG, CWD_HELP)
     .action(async (name: string, opts: { cwd?: string }) =>
-      done(await runMcpLogout(name, opts, processOutput)),
+      done(await runMcpLogout(name, opts, processOutput, sessionEnv())),
     );
 }

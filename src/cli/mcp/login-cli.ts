@@ -3,7 +3,6 @@
  * (src/mcp/oauth-login.ts does the flow). Login prints the authorization URL and waits for the
  * browser's redirect to a loopback listener; `--open` also opens a browser.
  */
-import { childProcessEnv } from "../../agent/provider-env.js";
 import { projectExpansionEnv } from "../../base/index.js";
 import {
   DEFAULT_LOGIN_TIMEOUT_MS,
@@ -20,11 +19,14 @@ import { UserError } from "../user-error.js";
 import { openBrowser } from "./open-browser.js";
 import { trustedMcpConfig } from "./session-servers.js";
 
-/** The server named, with its URL expanded as a session would expand it. */
+/**
+ * The server named, with its URL expanded as a session would expand it (`env`: the session's
+ * environment, without Keel's provider keys; a project definition gets less still).
+ */
 async function remoteServer(
   name: string,
   cwd: string | undefined,
-  o: { requireTrust: boolean },
+  o: { requireTrust: boolean; env: NodeJS.ProcessEnv },
 ): Promise<{
   entry: McpServerEntry;
   url: string;
@@ -47,7 +49,7 @@ async function remoteServer(
       `MCP server ${name} comes from the project's untrusted settings: review it (keel mcp get ${name}) and run keel hooks trust first`,
     );
   }
-  const env = childProcessEnv(process.env, { keelHome });
+  const env = o.env;
   const resolved = resolveServerConfig(
     entry.config,
     entry.scope === "project" ? projectExpansionEnv(env) : env,
@@ -62,9 +64,10 @@ export async function runMcpLogin(
   name: string,
   opts: { cwd?: string; open?: boolean; timeout?: string },
   out: Output,
+  env: NodeJS.ProcessEnv,
 ): Promise<number> {
   const timeoutMs = opts.timeout === undefined ? DEFAULT_LOGIN_TIMEOUT_MS : seconds(opts.timeout);
-  const server = await remoteServer(name, opts.cwd, { requireTrust: true });
+  const server = await remoteServer(name, opts.cwd, { requireTrust: true, env });
   const dir = oauthDirOf(keelHomeDir());
   let result: LoginResult;
   try {
@@ -108,9 +111,10 @@ export async function runMcpLogout(
   name: string,
   opts: { cwd?: string },
   out: Output,
+  env: NodeJS.ProcessEnv,
 ): Promise<number> {
   // Deleting a token is always safe, whoever wrote the definition.
-  const server = await remoteServer(name, opts.cwd, { requireTrust: false });
+  const server = await remoteServer(name, opts.cwd, { requireTrust: false, env });
   const removed = await new OAuthStore(oauthDirOf(keelHomeDir()), server.url).remove();
   out.stdout(
     removed

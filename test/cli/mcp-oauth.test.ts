@@ -12,8 +12,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sha256Hex } from "../../src/base/index.js";
 import { main } from "../../src/cli/main.js";
+import { startSessionServers } from "../../src/cli/mcp/session-servers.js";
+import { runMcpSlash } from "../../src/cli/tui/mcp-command.js";
 import { reply, script } from "../../src/sim/index.js";
-import { keel, type World, worldPerTest } from "../agent/harness.js";
+import { agentFor, keel, type World, worldPerTest } from "../agent/harness.js";
 import { type OAuthWorld, startHostileServer, startOAuthWorld } from "../mcp/oauth-servers.js";
 
 const newWorld = worldPerTest();
@@ -192,6 +194,37 @@ describe("keel mcp login against a loopback authorization server", () => {
   });
 });
 
+describe("the TUI's session", () => {
+  it("/mcp says the server needs login; after keel mcp login, /mcp reload connects it with the token", async () => {
+    const o = await oauthWorld();
+    const w = await newWorld(script());
+    useServer(w, o.mcpUrl);
+    // As the TUI starts its servers (src/cli/tui/session-backend.ts).
+    const manager = await startSessionServers({ projectDir: w.project, keelHome: w.home });
+    const agent = await agentFor(w, { mcpServers: manager, noHooks: true });
+    const ctx = { mcp: agent.mcp, projectDir: w.project, keelHome: w.home };
+    const printed: string[] = [];
+    const io = {
+      print: (b: { lines: string[] }) => printed.push(...b.lines),
+      notice: (_l: string, text: string) => printed.push(text),
+    };
+    await runMcpSlash([], { ...ctx, io });
+    expect(printed).toEqual([
+      "  secure  http  needs login: run keel mcp login secure in a shell, then /mcp reload",
+    ]);
+
+    expect((await loginWithBrowser(w, ["mcp", "login", "secure", "--timeout", "20"])).code).toBe(0);
+    printed.length = 0;
+    await runMcpSlash(["reload"], { ...ctx, io });
+    await runMcpSlash([], { ...ctx, io });
+    expect(printed).toContain("  secure  http  connected, 1 tool, logged in");
+    expect(agent.mcp?.statuses()[0]).toMatchObject({ state: "connected", auth: "logged-in" });
+    for await (const _ of agent.end()) {
+      // drain
+    }
+  });
+});
+
 describe("the authorization server named by the MCP server's metadata goes through the SSRF guard", () => {
   for (const [what, target, reason] of [
     ["a cloud metadata address", "https://169.254.169.254/", "metadata address"],
@@ -208,6 +241,8 @@ describe("the authorization server named by the MCP server's metadata goes throu
       expect(r.stderr).toContain("login to MCP server evil failed: refused OAuth request to");
       expect(r.stderr).toContain(reason);
       expect(r.stdout).not.toContain("open this URL");
+      // Discovery reached the MCP server's metadata; the refusal came at the named address.
+      expect(hostile.hits).toContain("GET /.well-known/oauth-protected-resource/mcp");
     });
   }
 });

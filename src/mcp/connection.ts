@@ -3,6 +3,7 @@
  * protocol). It lists the server's tools once, keeps the tail of a stdio server's stderr for error
  * reports, forwards elicitation requests and notes `tools/list_changed` (applied only by a reload).
  */
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
@@ -72,6 +73,12 @@ export interface ConnectOptions {
   /** Called when the connection closes on its own (the server exited). */
   onClosed?: () => void;
   signal?: AbortSignal;
+  /**
+   * OAuth for an http or sse server: the folder of the stored tokens (a session: they are sent
+   * and refreshed; a server wanting a new login fails with NeedsLoginError), or a provider of
+   * its own (`keel mcp login`). Absent: no OAuth (a 401 fails the connection).
+   */
+  oauth?: { dir: string } | { provider: OAuthClientProvider };
 }
 
 const STDERR_TAIL_CHARS = 2000;
@@ -247,7 +254,7 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
     { name: "keel", version: "1" },
     { capabilities: { elicitation: { form: {} } } },
   );
-  const transport = makeTransport(sdk, opts);
+  const transport = await makeTransport(sdk, opts);
   const conn = new McpConnection({ name: opts.name, client, transport });
   let stderrDone: Promise<unknown> = Promise.resolve();
   if (transport instanceof sdk.StdioClientTransport) {
@@ -325,7 +332,7 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   return conn;
 }
 
-function makeTransport(sdk: McpSdk, opts: ConnectOptions): Transport {
+async function makeTransport(sdk: McpSdk, opts: ConnectOptions): Promise<Transport> {
   const c = opts.config;
   if (c.type === "stdio") {
     return new sdk.StdioClientTransport({
@@ -342,8 +349,41 @@ function makeTransport(sdk: McpSdk, opts: ConnectOptions): Transport {
   }
   const requestInit: RequestInit = { headers: c.headers };
   const url = new URL(c.url);
-  if (c.type === "http") return new sdk.StreamableHTTPClientTransport(url, { requestInit });
-  return new sdk.SSEClientTransport(url, { requestInit });
+  const auth = opts.oauth ? await oauthOptions(opts.name, c, opts.oauth) : {};
+  if (c.type === "http")
+    return new sdk.StreamableHTTPClientTransport(url, { requestInit, ...auth });
+  return new sdk.SSEClientTransport(url, { requestInit, ...auth });
+}
+
+/** The transport options that turn the SDK's OAuth client on, with the SSRF-guarded fetch. */
+async function oauthOptions(
+  name: string,
+  server: { url: string; headers: Record<string, string> },
+  oauth: NonNullable<ConnectOptions["oauth"]>,
+): Promise<{
+  authProvider: OAuthClientProvider;
+  fetch: (u: string | URL, i?: RequestInit) => Promise<Response>;
+}> {
+  const [{ oauthFetch }, { KeelOAuthProvider }, { OAuthStore }] = await Promise.all([
+    import("./oauth-fetch.js"),
+    import("./oauth-provider.js"),
+    import("./oauth-store.js"),
+  ]);
+  let provider: OAuthClientProvider;
+  if ("provider" in oauth) provider = oauth.provider;
+  else {
+    const session = new KeelOAuthProvider({
+      mode: "session",
+      server: name,
+      store: new OAuthStore(oauth.dir, server.url),
+    });
+    await session.prepare();
+    provider = session;
+  }
+  return {
+    authProvider: provider,
+    fetch: oauthFetch(server.url, { serverHeaders: server.headers }),
+  };
 }
 
 /** The schema without its top-level `$schema` URL (bytes in every request, no meaning to a model). */

@@ -31,6 +31,13 @@ export {
   type McpStartOptions,
 } from "./manager.js";
 export {
+  DEFAULT_LOGIN_TIMEOUT_MS,
+  type LoginOptions,
+  type LoginResult,
+  loginMcpServer,
+} from "./oauth.js";
+export { hasStoredTokens, OAuthStore, oauthDirOf, oauthFile } from "./oauth-store.js";
+export {
   allowRuleMatches,
   isMcpToolName,
   type McpTool,

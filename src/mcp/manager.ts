@@ -44,6 +44,9 @@ export interface McpServerStatus {
   problems: string[];
   /** Ready or changed since the prefix was built: applied by the next reload. */
   pendingReload: boolean;
+  /** OAuth (http and sse servers): it wants a login Keel does not have, or it was sent the
+   *  stored token. Absent: no OAuth involved (or not known). */
+  auth?: "needs-login" | "logged-in";
 }
 
 /** Options of `McpManager.start`. */
@@ -60,6 +63,8 @@ export interface McpStartOptions {
   env: NodeJS.ProcessEnv;
   /** Working directory of stdio servers. */
   cwd: string;
+  /** Where OAuth tokens of http/sse servers are kept ($KEEL_HOME/mcp-auth); absent: no OAuth. */
+  oauthDir?: string;
   startupTimeoutMs?: number;
   /** Ends the start-up wait at once (the user quit while servers start): the servers not ready
    *  yet are left out like ones that missed the deadline, and `close()` stops them. */
@@ -186,6 +191,9 @@ export class McpManager {
         cwd: this.#opts.cwd,
         env: this.#opts.env,
         signal: this.#stop.signal,
+        ...(this.#opts.oauthDir !== undefined && resolved.config.type !== "stdio"
+          ? { oauth: { dir: this.#opts.oauthDir } }
+          : {}),
         onStderr: (text) => {
           s.stderr = (s.stderr + text).slice(-2000);
         },
@@ -225,10 +233,18 @@ export class McpManager {
       s.listed = listed.tools;
       s.status.problems = listed.problems;
       s.status.state = "connected";
+      if (this.#opts.oauthDir !== undefined && resolved.config.type !== "stdio") {
+        const { hasStoredTokens } = await import("./oauth-store.js");
+        if (await hasStoredTokens(this.#opts.oauthDir, resolved.config.url)) {
+          s.status.auth = "logged-in";
+        }
+      }
     } catch (err) {
       if (s.conn) await s.conn.close();
       s.conn = undefined;
       s.status.state = "failed";
+      // By name: the class lives in oauth-provider.ts, loaded only for servers that use OAuth.
+      if (err instanceof Error && err.name === "NeedsLoginError") s.status.auth = "needs-login";
       s.status.error = errorText(err);
       s.status.stderrTail = s.stderr;
     }
@@ -336,7 +352,12 @@ export class McpManager {
     if (untrusted) out.push(untrusted);
     for (const s of this.#slots) {
       const st = s.status;
-      if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {
+      if (st.auth === "needs-login") {
+        out.push({
+          level: "warn",
+          text: `MCP server ${st.name} needs login: run \`keel mcp login ${st.name}\` (the session goes on without it)`,
+        });
+      } else if (st.state === "failed" || st.state === "timeout" || st.state === "closed") {
         out.push({
           level: "warn",
           text: `MCP server ${st.name} ${st.state !== "timeout" ? "failed" : this.#opts.signal?.aborted ? "not started" : "timed out"}: ${st.error ?? ""}${tailNote(s.stderr)}`,

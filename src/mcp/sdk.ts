@@ -7,12 +7,14 @@
 export type McpSdk = Awaited<ReturnType<typeof importSdk>>;
 
 async function importSdk() {
-  const [client, stdio, http, sse, types] = await Promise.all([
+  const [client, stdio, http, sse, types, auth] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/types.js"),
+    // Loaded by the http transports anyway; `keel mcp login` calls it directly.
+    import("@modelcontextprotocol/sdk/client/auth.js"),
   ]);
   return {
     Client: client.Client,
@@ -22,6 +24,8 @@ async function importSdk() {
     SSEClientTransport: sse.SSEClientTransport,
     ElicitRequestSchema: types.ElicitRequestSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    auth: auth.auth,
+    UnauthorizedError: auth.UnauthorizedError,
   };
 }
 

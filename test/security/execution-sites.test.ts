@@ -44,6 +44,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // MCP servers the user (or a trusted project) configured, started over stdio.
   "mcp/sdk.ts": "MCP stdio transport (the SDK's import)",
   "mcp/connection.ts": "MCP stdio transport (servers from trusted settings)",
+  // `keel mcp login --open`: the platform's URL opener, the URL one argv element, on request.
+  "cli/mcp/open-browser.ts": "opens the OAuth authorization URL in a browser (--open only)",
 };
 
 function sourceFiles(dir: string): string[] {

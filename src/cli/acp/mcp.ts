@@ -5,7 +5,7 @@
  * the editor, which launched Keel. A name the editor reuses replaces Keel's server of that name.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import { McpManager, type McpServerEntry, parseMcpObject } from "../../mcp/index.js";
+import { McpManager, type McpServerEntry, oauthDirOf, parseMcpObject } from "../../mcp/index.js";
 import { trustedMcpConfig } from "../mcp/session-servers.js";
 
 /** Where problems with the editor's servers are said to come from. */
@@ -53,6 +53,7 @@ export async function startAcpMcp(o: {
     configProblems: problems,
     env: o.env,
     cwd: o.projectDir,
+    oauthDir: oauthDirOf(o.keelHome),
     ...(o.signal ? { signal: o.signal } : {}),
   });
 }

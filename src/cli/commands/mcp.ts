@@ -1,6 +1,6 @@
 /**
  * `keel mcp`: list the MCP servers a session would use (with their status and tools), show one,
- * add one to a settings file, remove one.
+ * add one to a settings file, remove one, log in to an http server that wants OAuth (login-cli.ts).
  */
 
 import { join, relative } from "node:path";
@@ -15,10 +15,12 @@ import {
   McpManager,
   type McpServerStatus,
   mcpConfigFiles,
+  oauthDirOf,
   setMcpTrust,
 } from "../../mcp/index.js";
 import { field } from "../format/text.js";
 import { addServer, type McpWriteScope, removeServer, scopeFile } from "../mcp/edit-config.js";
+import { runMcpLogin, runMcpLogout } from "../mcp/login-cli.js";
 import { type TrustedConfig, trustedMcpConfig } from "../mcp/session-servers.js";
 import { UserError } from "../user-error.js";
 import { keelHomeDir, type Output, processOutput, resolveProjectDir } from "./hooks/shared.js";
@@ -37,8 +39,9 @@ async function probe(cwd: string | undefined) {
     allowRules: t.allowRules,
     configProblems: t.config.problems,
     // As in a session: a definition's ${DEEPSEEK_API_KEY} finds no provider key.
-    env: childProcessEnv(process.env, { keelHome }),
+    env: sessionEnv(),
     cwd: projectDir,
+    oauthDir: oauthDirOf(keelHome),
   });
   try {
     return {
@@ -54,8 +57,9 @@ async function probe(cwd: string | undefined) {
 }
 
 function stateText(s: McpServerStatus): string {
+  if (s.auth === "needs-login") return `needs login (keel mcp login ${s.name})`;
   if (s.state === "connected")
-    return `connected, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`;
+    return `connected, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.auth === "logged-in" ? ", logged in" : ""}`;
   if (s.state === "untrusted") return "untrusted: not started (keel hooks trust)";
   return `${s.state === "timeout" ? "timed out" : "failed"}: ${s.error ?? ""}`;
 }
@@ -75,6 +79,7 @@ export async function runMcpList(
         scope: s.scope,
         transport: s.transport,
         status: s.state,
+        ...(s.auth !== undefined ? { auth: s.auth } : {}),
         ...(s.error !== undefined ? { error: s.error } : {}),
         tools: s.tools,
         ...(entry ? { definition: describeServer(entry.config) } : {}),
@@ -389,9 +394,14 @@ function displayFile(file: string, projectDir: string): string {
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
+/** The environment a session's MCP definitions expand from (no provider keys). */
+const sessionEnv = () => childProcessEnv(process.env, { keelHome: keelHomeDir() });
+
 /** Registers `keel mcp` and its subcommands. */
 export function register(program: Command): void {
-  const mcp = program.command("mcp").description("MCP servers: list, show, add, remove");
+  const mcp = program
+    .command("mcp")
+    .description("MCP servers: list, show, add, remove, OAuth login/logout");
   const done = (code: number) => {
     process.exitCode = code;
   };
@@ -442,5 +452,25 @@ export function register(program: Command): void {
     .option(CWD_FLAG, CWD_HELP)
     .action(async (name: string, opts: { cwd?: string; scope?: string }) =>
       done(await runMcpRemove(name, opts, processOutput)),
+    );
+  mcp
+    .command("login")
+    .description(
+      "OAuth for an http/sse server that asks for it: prints the authorization URL, waits for the browser's redirect to 127.0.0.1, stores the token in $KEEL_HOME/mcp-auth (0600)",
+    )
+    .argument("<name>")
+    .option("--open", "also open the URL in the default browser")
+    .option("--timeout <seconds>", "how long to wait for the browser", "300")
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (name: string, opts: { cwd?: string; open?: boolean; timeout?: string }) =>
+      done(await runMcpLogin(name, opts, processOutput, sessionEnv())),
+    );
+  mcp
+    .command("logout")
+    .description("delete the OAuth tokens stored for a server")
+    .argument("<name>")
+    .option(CWD_FLAG, CWD_HELP)
+    .action(async (name: string, opts: { cwd?: string }) =>
+      done(await runMcpLogout(name, opts, processOutput, sessionEnv())),
     );
 }

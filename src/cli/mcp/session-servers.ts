@@ -9,6 +9,7 @@ import {
   loadMcpConfig,
   type McpConfig,
   McpManager,
+  oauthDirOf,
 } from "../../mcp/index.js";
 
 /** What the session needs to start MCP. */
@@ -59,6 +60,7 @@ export async function startSessionServers(
     configProblems: t.config.problems,
     env: opts.env ?? process.env,
     cwd: opts.projectDir,
+    oauthDir: oauthDirOf(opts.keelHome),
     ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
     ...(opts.startupTimeoutMs !== undefined ? { startupTimeoutMs: opts.startupTimeoutMs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),

@@ -62,11 +62,13 @@ export async function runMcpSlash(
 
 function statusLines(s: McpServerStatus): string[] {
   const state =
-    s.state === "connected"
-      ? `connected, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`
-      : s.state === "untrusted"
-        ? "untrusted: not started (/mcp trust or keel hooks trust)"
-        : `${s.state === "timeout" ? "timed out" : s.state}${s.error ? `: ${s.error}` : ""}`;
+    s.auth === "needs-login"
+      ? `needs login: run keel mcp login ${s.name} in a shell, then /mcp reload`
+      : s.state === "connected"
+        ? `connected, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.auth === "logged-in" ? ", logged in" : ""}`
+        : s.state === "untrusted"
+          ? "untrusted: not started (/mcp trust or keel hooks trust)"
+          : `${s.state === "timeout" ? "timed out" : s.state}${s.error ? `: ${s.error}` : ""}`;
   const pending = s.pendingReload ? "  (changed: /mcp reload)" : "";
   return [`  ${s.name}  ${s.transport}  ${state}${pending}`, ...s.tools.map((t) => `      ${t}`)];
 }

@@ -78,6 +78,37 @@ describe("keel run --rewind", () => {
     for (const f of readdirSync(dir)) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
   });
 
+  it("restores the files a task sub-agent wrote in the rewound turn", async () => {
+    const world = await newWorld(
+      script(
+        reply().text("ok one"),
+        reply().tool("task", { description: "write the file", prompt: "write sub.txt" }),
+        // The sub-agent's own requests: it writes one file and edits another, then reports.
+        reply().tool("write_file", { path: "sub.txt", content: "by the sub-agent\n" }),
+        reply().tool("edit_file", { path: "old.txt", old_string: "before", new_string: "after" }),
+        reply().text("wrote sub.txt"),
+        reply().text("done two"),
+        reply().text("ok again"),
+      ),
+    );
+    // The user's own settings let task sub-agents write (they are read-only by default).
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({ subagents: { tools: ["read_file", "write_file", "edit_file"] } }),
+    );
+    writeFileSync(join(world.project, "old.txt"), "before\n");
+    const id = await firstTurn(world);
+    await turn(world, "two", ["--resume", id]);
+    expect(readFileSync(join(world.project, "sub.txt"), "utf8")).toBe("by the sub-agent\n");
+    expect(readFileSync(join(world.project, "old.txt"), "utf8")).toBe("after\n");
+
+    const said = await turn(world, "again", ["--resume", id, "--rewind", "2"]);
+    expect(said).toMatch(/deleted sub\.txt/);
+    expect(said).toMatch(/restored old\.txt/);
+    expect(existsSync(join(world.project, "sub.txt"))).toBe(false);
+    expect(readFileSync(join(world.project, "old.txt"), "utf8")).toBe("before\n");
+  });
+
   it("names a shell call as not restorable", async () => {
     const world = await newWorld(
       script(

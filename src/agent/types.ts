@@ -40,6 +40,9 @@ export interface SessionPort {
   readonly messages: readonly string[];
   /** The user turn of each stored message (parallel to `messages`); absent: none known. */
   readonly turns?: readonly number[];
+  /** The user turn of the last compaction still live in a resumed conversation (a rewind to it
+   *  or earlier is refused: src/agent/rewind.ts); absent: none. */
+  readonly compactedAtTurn?: number;
   /** A resumed conversation's size in prompt tokens (for automatic compaction); 0 or absent when new. */
   readonly promptTokens?: number;
   /** Persists one message's bytes; `turn` is the user turn it belongs to. Must not throw. */

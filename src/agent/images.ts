@@ -1,14 +1,18 @@
 /**
  * Images the user attaches to a prompt: `@path` mentions of image files (typed or pasted in the
- * TUI) and `keel run --image FILE`. Each goes through the same checks as read_file — inside the
- * project, not barred by a Read deny/ask rule or KEEL_HOME (pipeline/read-barred.ts) — then the
- * format and size checks of base/image.ts. A model without `vision` in data/models.json gets
- * nothing: the turn is refused with a message naming the model and that file.
+ * TUI) and `keel run --image FILE`. The user named the file, so — unlike the model's read_file,
+ * which stays confined to the project (tools/paths.ts) — it may be anywhere (a screenshot on
+ * ~/Desktop, `~/` expanded); it must not be barred from reading for the model: KEEL_HOME (the
+ * provider config and key) and every file a Read deny/ask rule covers (pipeline/read-barred.ts).
+ * Then the format (by the file's first bytes: only an image's bytes are ever sent) and size
+ * checks of base/image.ts. A model without `vision` in data/models.json gets nothing: the turn
+ * is refused with a message naming the model and that file.
  */
 import { readFileSync, statSync } from "node:fs";
-import { IMAGE_MAX_BYTES, IMAGE_NAME, imageAttachment } from "../base/index.js";
+import { isAbsolute, join, resolve } from "node:path";
+import { IMAGE_MAX_BYTES, IMAGE_NAME, imageAttachment, resolveHome } from "../base/index.js";
 import { modelTakesImages } from "../llm/index.js";
-import { resolveInProject } from "../tools/index.js";
+import { displayPath } from "../tools/index.js";
 import type { ReadBarTest } from "./pipeline/index.js";
 
 /** The images to send with the prompt, or why the turn cannot be sent. */
@@ -24,7 +28,7 @@ export function imageMentions(text: string): string[] {
   const withoutCode = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
   const out: string[] = [];
   // `@path`, or `@"path with spaces"` (what the TUI makes of a pasted screenshot's path).
-  for (const m of withoutCode.matchAll(/(^|\s)@(?:"([^"\n]+)"|((?:\.{1,2}\/|\/)?[\w./-]+))/g)) {
+  for (const m of withoutCode.matchAll(/(^|\s)@(?:"([^"\n]+)"|((?:\.{1,2}\/|\/|~\/)?[\w./-]+))/g)) {
     const path = m[2] ?? (m[3] ?? "").replace(/[.,;:]+$/, "");
     if (IMAGE_NAME.test(path) && !out.includes(path)) out.push(path);
   }
@@ -41,6 +45,8 @@ export function promptImages(opts: {
   model: string;
   projectDir: string;
   readBarred: ReadBarTest;
+  /** For `~/` (HOME); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }): PromptImages {
   const paths = [...imageMentions(opts.prompt)];
   for (const p of opts.explicit ?? []) if (!paths.includes(p)) paths.push(p);
@@ -50,7 +56,7 @@ export function promptImages(opts: {
   }
   const images: string[] = [];
   for (const input of paths) {
-    const where = resolveInProject({ tool: "image", cwd: opts.projectDir, input, access: "read" });
+    const where = userPath(opts.projectDir, input, opts.env ?? process.env);
     if (!where.ok) return { ok: false, error: where.error };
     const bar = opts.readBarred(where.abs);
     if (bar !== null) {
@@ -76,4 +82,21 @@ export function promptImages(opts: {
     images.push(read.image.dataUrl);
   }
   return { ok: true, images };
+}
+
+/** A path the user typed: `~/` is their home, a relative one is the project's; anywhere. */
+function userPath(
+  projectDir: string,
+  input: string,
+  env: NodeJS.ProcessEnv,
+): { ok: true; abs: string; rel: string } | { ok: false; error: string } {
+  if (input.includes("\0")) return { ok: false, error: "image: the path contains a NUL byte." };
+  const abs =
+    input === "~" || input.startsWith("~/")
+      ? join(resolveHome(env), input.slice(1))
+      : isAbsolute(input)
+        ? resolve(input)
+        : resolve(projectDir, input);
+  // Project-relative inside the project, absolute outside it: what errors show.
+  return { ok: true, abs, rel: displayPath(projectDir, abs) };
 }

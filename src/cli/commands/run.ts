@@ -117,11 +117,11 @@ without an entry takes none: --effort then stops the run; config.json's effort i
 warning. Hooks see the level as effort.level and CLAUDE_EFFORT; every payload carries model.
 --json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
 prompt); an answer that is not gets one repair request, then the run fails naming the errors.
---image FILE (repeatable) sends a project image with the prompt, as \`@shot.png\` in the prompt
-does; only to a model with "vision": true in data/models.json (otherwise the run fails, nothing
-sent). Read deny/ask rules and KEEL_HOME bar image paths as they bar read_file.
+--image FILE (repeatable) sends an image with the prompt, as \`@shot.png\` in the prompt does;
+only to a model with "vision": true in data/models.json (otherwise the run fails, nothing sent).
+The file may be outside the project (you named it); Read deny/ask rules and KEEL_HOME bar it.
 --rewind N (with --resume/--continue) first puts back the files write_file/edit_file changed
-from user turn N on and drops turn N onwards from the conversation; what cannot be restored
+(a task sub-agent's too) from user turn N on and drops turn N onwards from the conversation; what cannot be restored
 (shell side effects, files over 4 MB) is named on stderr. A compaction during turn N or later
 leaves no conversation to go back to: the run then fails, changing nothing, and
 --rewind N --rewind-files-only puts back only the files (the conversation goes on as it is).

@@ -495,6 +495,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             prompt,
             signal,
             o.images,
+            o.imageData,
           );
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();

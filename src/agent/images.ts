@@ -14,6 +14,7 @@ import { IMAGE_MAX_BYTES, IMAGE_NAME, imageAttachment, resolveHome } from "../ba
 import { modelTakesImages } from "../llm/index.js";
 import { displayPath } from "../tools/index.js";
 import type { ReadBarTest } from "./pipeline/index.js";
+import type { InlineImage } from "./types.js";
 
 /** The images to send with the prompt, or why the turn cannot be sent. */
 export type PromptImages = { ok: true; images: string[] } | { ok: false; error: string };
@@ -47,14 +48,31 @@ export function promptImages(opts: {
   readBarred: ReadBarTest;
   /** For `~/` (HOME); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Images given as bytes (an ACP editor's image blocks): no path, the same format checks. */
+  inline?: readonly InlineImage[];
 }): PromptImages {
   const paths = [...imageMentions(opts.prompt)];
   for (const p of opts.explicit ?? []) if (!paths.includes(p)) paths.push(p);
-  if (paths.length === 0) return { ok: true, images: [] };
+  const inline = opts.inline ?? [];
+  if (paths.length === 0 && inline.length === 0) return { ok: true, images: [] };
   if (!modelTakesImages(opts.model)) {
-    return { ok: false, error: `Image ${paths.join(", ")}: ${noVisionMessage(opts.model)}` };
+    const named = [...paths, ...inline.map(inlineName)].join(", ");
+    return { ok: false, error: `Image ${named}: ${noVisionMessage(opts.model)}` };
   }
   const images: string[] = [];
+  for (const given of inline) {
+    const name = `image: ${inlineName(given)}`;
+    // Checked on the base64's length, before decoding: a huge block is never decoded whole.
+    if (Math.floor((given.data.length * 3) / 4) > IMAGE_MAX_BYTES + 2) {
+      return {
+        ok: false,
+        error: `${name} is more than the ${IMAGE_MAX_BYTES}-byte limit for images.`,
+      };
+    }
+    const read = imageAttachment(name, Buffer.from(given.data, "base64"));
+    if (!read.ok) return { ok: false, error: read.error };
+    images.push(read.image.dataUrl);
+  }
   for (const input of paths) {
     const where = userPath(opts.projectDir, input, opts.env ?? process.env);
     if (!where.ok) return { ok: false, error: where.error };
@@ -82,6 +100,11 @@ export function promptImages(opts: {
     images.push(read.image.dataUrl);
   }
   return { ok: true, images };
+}
+
+/** How an inline image is named in messages: its source, else what it claims to be. */
+function inlineName(image: InlineImage): string {
+  return image.name ?? `(${image.mimeType ?? "an image"} attached to the prompt)`;
 }
 
 /** A path the user typed: `~/` is their home, a relative one is the project's; anywhere. */

@@ -179,6 +179,18 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** Image files sent with the prompt (`keel run --image`), as `@path` mentions are: src/agent/images.ts. */
   images?: readonly string[];
+  /** Images given as bytes with the prompt (an ACP editor's image blocks): the same checks. */
+  imageData?: readonly InlineImage[];
+}
+
+/** An image handed over as base64 with the prompt; its bytes, not `mimeType`, decide the format. */
+export interface InlineImage {
+  /** Base64 of the file's bytes. */
+  data: string;
+  /** What the sender says it is (named in errors only). */
+  mimeType?: string;
+  /** Where it came from (a file URI), named in errors. */
+  name?: string;
 }
 
 /** Session totals. */

@@ -7,6 +7,7 @@ import type { AgentEvent } from "../events.js";
 import { promptImages } from "../images.js";
 import { readBarTestOf } from "../pipeline/index.js";
 import { runTurn } from "../turn.js";
+import type { InlineImage } from "../types.js";
 import { type InvokeContext, invokeCommand } from "./invoke.js";
 import { attachMcpResources } from "./mcp-prompt.js";
 
@@ -17,6 +18,7 @@ export async function* runUserTurn(
   prompt: string,
   signal: AbortSignal,
   explicitImages?: readonly string[],
+  imageData?: readonly InlineImage[],
 ): AsyncGenerator<AgentEvent> {
   const refuse = function* (reason: string): Generator<AgentEvent> {
     yield { type: "turn_start", turn: core.turns + 1, prompt };
@@ -34,6 +36,7 @@ export async function* runUserTurn(
   const images = promptImages({
     prompt,
     ...(explicitImages ? { explicit: explicitImages } : {}),
+    ...(imageData ? { inline: imageData } : {}),
     model: invoked.kind === "prompt" ? (invoked.model ?? core.model) : core.model,
     projectDir: ctx.projectDir,
     readBarred: readBarTestOf(ctx.pipeline),

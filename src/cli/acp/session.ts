@@ -27,7 +27,7 @@ import { createChatClient } from "../../llm/index.js";
 import { observeAgent, type Telemetry } from "../../telemetry/index.js";
 import { createBuiltinTools } from "../../tools/index.js";
 import { startAcpMcp } from "./mcp.js";
-import { promptText } from "./prompt.js";
+import { promptOf } from "./prompt.js";
 import {
   diffContent,
   finishedStatus,
@@ -178,8 +178,10 @@ export class AcpSession {
     let stop: acp.StopReason | null = null;
     let failure: string | null = null;
     try {
-      for await (const ev of this.agent.runTurn(promptText(blocks), {
+      const { text, images } = promptOf(blocks);
+      for await (const ev of this.agent.runTurn(text, {
         signal: controller.signal,
+        ...(images.length > 0 ? { imageData: images } : {}),
       })) {
         if (ev.type === "turn_end") {
           stop = stopReasonOf(ev.stopReason);

@@ -85,6 +85,21 @@ describe("keel run: images", () => {
     expect(world.sim.requests[1]?.rawBody).not.toContain("image_url");
   });
 
+  it("read_file's description says it reads images to a vision model only, the same bytes each session", async () => {
+    const world = await newWorld(
+      script(reply().text("one"), reply().text("two"), reply().text("three")),
+    );
+    for (const extra of [VISION, VISION, []]) {
+      const r = await keel(world, ["run", "hi", ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const tools = (i: number) => world.sim.requests[i]?.toolsText ?? "";
+    expect(tools(0)).toContain("Images (PNG, JPEG, GIF, WebP; up to 5 MB) are the exception");
+    // Fixed at session start from the model: two sessions send the same prefix bytes.
+    expect(tools(1)).toBe(tools(0));
+    expect(tools(2)).not.toContain("Images (PNG");
+  });
+
   it("a model without vision: the run fails naming the model and data/models.json, nothing sent", async () => {
     const world = await newWorld(script(reply().text("never")));
     shot(world);

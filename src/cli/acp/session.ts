@@ -23,7 +23,7 @@ import {
   parseRendered,
 } from "../../agent/index.js";
 import type { LlmConfig } from "../../llm/index.js";
-import { createChatClient } from "../../llm/index.js";
+import { createChatClient, modelTakesImages } from "../../llm/index.js";
 import { observeAgent, type Telemetry } from "../../telemetry/index.js";
 import { createBuiltinTools } from "../../tools/index.js";
 import { startAcpMcp } from "./mcp.js";
@@ -118,10 +118,14 @@ export class AcpSession {
         }),
         model: o.llm.model,
         ...(o.llm.cheapModel ? { cheapModel: o.llm.cheapModel } : {}),
-        tools: createBuiltinTools({
-          cwd: o.projectDir,
-          env: childProcessEnv(o.env, { keelHome: o.keelHome, apiKey: o.llm.apiKey }),
-        }),
+        tools: createBuiltinTools(
+          {
+            cwd: o.projectDir,
+            env: childProcessEnv(o.env, { keelHome: o.keelHome, apiKey: o.llm.apiKey }),
+          },
+          // As keel run and the TUI: read_file says it reads images to a model that takes them.
+          modelTakesImages(o.llm.model) ? { vision: true } : {},
+        ),
         session: stored,
         // The editor answers; `self` exists before any turn can ask.
         askPermission: (prompt, opts) =>

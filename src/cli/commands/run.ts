@@ -359,7 +359,11 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       },
     });
     clearTimeout(waitNote);
-    const toolSetup = sessionToolOptions({ keelHome, transcriptPath: session.transcriptPath });
+    const toolSetup = sessionToolOptions({
+      keelHome,
+      transcriptPath: session.transcriptPath,
+      model,
+    });
     for (const text of toolSetup.problems) writeStderr(`keel: ${text}\n`);
     const agent = await createAgent({
       projectDir,

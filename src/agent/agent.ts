@@ -494,8 +494,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             },
             prompt,
             signal,
-            o.images,
-            o.imageData,
+            { explicit: o.images, inline: o.imageData, typed: o.typed },
           );
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();

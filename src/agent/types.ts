@@ -181,6 +181,12 @@ export interface TurnOptions {
   images?: readonly string[];
   /** Images given as bytes with the prompt (an ACP editor's image blocks): the same checks. */
   imageData?: readonly InlineImage[];
+  /**
+   * The part of the prompt the user wrote (default: all of it). An `@image` mention there may
+   * name a file outside the project; one only elsewhere in the prompt — piped input, an
+   * editor's embedded file — must be inside it: a file's text must not attach `~/private.png`.
+   */
+  typed?: string;
 }
 
 /** An image handed over as base64 with the prompt; its bytes, not `mimeType`, decide the format. */

@@ -17,8 +17,14 @@ export async function* runUserTurn(
   ctx: InvokeContext,
   prompt: string,
   signal: AbortSignal,
-  explicitImages?: readonly string[],
-  imageData?: readonly InlineImage[],
+  attached: {
+    /** --image files. */
+    explicit?: readonly string[] | undefined;
+    /** Images given as bytes (ACP). */
+    inline?: readonly InlineImage[] | undefined;
+    /** What of `prompt` the user wrote (TurnOptions.typed). */
+    typed?: string | undefined;
+  } = {},
 ): AsyncGenerator<AgentEvent> {
   const refuse = function* (reason: string): Generator<AgentEvent> {
     yield { type: "turn_start", turn: core.turns + 1, prompt };
@@ -35,8 +41,9 @@ export async function* runUserTurn(
   // command's expansion cannot add images the user did not name.
   const images = promptImages({
     prompt,
-    ...(explicitImages ? { explicit: explicitImages } : {}),
-    ...(imageData ? { inline: imageData } : {}),
+    ...(attached.explicit ? { explicit: attached.explicit } : {}),
+    ...(attached.inline ? { inline: attached.inline } : {}),
+    ...(attached.typed !== undefined ? { typed: attached.typed } : {}),
     model: invoked.kind === "prompt" ? (invoked.model ?? core.model) : core.model,
     projectDir: ctx.projectDir,
     readBarred: readBarTestOf(ctx.pipeline),

@@ -14,14 +14,18 @@ const MAX_RESOURCE_CHARS = 200_000;
  *  and its images. */
 export function promptOf(blocks: readonly acp.ContentBlock[]): {
   text: string;
+  /** The text blocks alone: what the user wrote (TurnOptions.typed). */
+  typed: string;
   images: InlineImage[];
 } {
   const parts: string[] = [];
+  const typed: string[] = [];
   const images: InlineImage[] = [];
   for (const block of blocks) {
     switch (block.type) {
       case "text":
         parts.push(block.text);
+        typed.push(block.text);
         break;
       case "resource_link":
         parts.push(`[file: ${pathOf(block.uri)}${block.title ? ` (${block.title})` : ""}]`);
@@ -53,7 +57,7 @@ export function promptOf(blocks: readonly acp.ContentBlock[]): {
         break;
     }
   }
-  return { text: parts.join("\n\n"), images };
+  return { text: parts.join("\n\n"), typed: typed.join("\n\n"), images };
 }
 
 /** A file URI as its path; other URIs as given. */

@@ -182,10 +182,11 @@ export class AcpSession {
     let stop: acp.StopReason | null = null;
     let failure: string | null = null;
     try {
-      const { text, images } = promptOf(blocks);
+      const { text, typed, images } = promptOf(blocks);
       for await (const ev of this.agent.runTurn(text, {
         signal: controller.signal,
         ...(images.length > 0 ? { imageData: images } : {}),
+        ...(typed !== text ? { typed } : {}),
       })) {
         if (ev.type === "turn_end") {
           stop = stopReasonOf(ev.stopReason);

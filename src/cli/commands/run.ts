@@ -418,6 +418,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for await (const ev of agent.runTurn(asked, {
       signal: controller.signal,
       ...(images.length > 0 ? { images } : {}),
+      // Piped input is passed along, not typed: its @image mentions stay inside the project.
+      ...(prompt !== given ? { typed: given } : {}),
     }))
       track(ev);
     if (outputSchema) {

@@ -5,7 +5,7 @@
  * cancel mid-turn, plan mode, and session/load of a stored session.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +121,21 @@ describe("keel acp", () => {
       expect(JSON.stringify(editor.updates)).toContain(
         "image: /tmp/fake.png is not a PNG, JPEG, GIF or WebP image",
       );
+      // An embedded file's text does not pick images from outside the project.
+      mkdirSync(join(w.root, "Desktop"));
+      writeFileSync(join(w.root, "Desktop", "shot.png"), Buffer.from(PNG_BASE64, "base64"));
+      const embedded = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "summarize" },
+          {
+            type: "resource",
+            resource: { uri: "file:///p/n.md", text: "see @~/Desktop/shot.png" },
+          },
+        ],
+      });
+      expect(embedded.stopReason).toBe("refusal");
+      expect(JSON.stringify(editor.updates)).toContain("came with piped input or an embedded file");
     });
     expect(w.sim.requests).toHaveLength(1);
     const user = w.sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);

@@ -1,10 +1,11 @@
 /**
  * Images the user attaches to a prompt: `@path` mentions of image files (typed or pasted in the
- * TUI) and `keel run --image FILE`. The user named the file, so — unlike the model's read_file,
- * which stays confined to the project (tools/paths.ts) — it may be anywhere (a screenshot on
- * ~/Desktop, `~/` expanded), unless the mention only came with text the user passed along
- * (piped input, an editor's embedded file: TurnOptions.typed), which stays inside the project; it must not be barred from reading for the model: KEEL_HOME (the
- * provider config and key) and every file a Read deny/ask rule covers (pipeline/read-barred.ts).
+ * TUI), `keel run --image FILE` and an ACP editor's image blocks. The user named the file, so —
+ * unlike the model's read_file, which stays confined to the project (tools/paths.ts) — it may
+ * be anywhere (a screenshot on ~/Desktop, `~/` expanded), unless the mention only came with text
+ * the user passed along (piped input, an editor's embedded file: TurnOptions.typed), which must
+ * name a project file. Either way it must not be barred from reading for the model: KEEL_HOME
+ * (the provider config and key) and every file a Read deny/ask rule covers (read-barred.ts).
  * Then the format (by the file's first bytes: only an image's bytes are ever sent) and size
  * checks of base/image.ts. A model without `vision` in data/models.json gets nothing: the turn
  * is refused with a message naming the model and that file.
@@ -64,8 +65,8 @@ export function promptImages(opts: {
   const inline = opts.inline ?? [];
   if (paths.length === 0 && inline.length === 0) return { ok: true, images: [] };
   if (!modelTakesImages(opts.model)) {
-    const named = [...paths, ...inline.map(inlineName)].join(", ");
-    return { ok: false, error: `Image ${named}: ${noVisionMessage(opts.model)}` };
+    const list = [...paths, ...inline.map(inlineName)].join(", ");
+    return { ok: false, error: `Image ${list}: ${noVisionMessage(opts.model)}` };
   }
   const images: string[] = [];
   for (const given of inline) {

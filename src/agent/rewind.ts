@@ -87,7 +87,7 @@ export function checkpointStep(
 export function conversationRewindRefusal(tracker: TurnTracker, toTurn: number): string | null {
   const at = tracker.compactedAt;
   if (at === null || at < toTurn) return null;
-  return `rewind: the conversation was compacted during turn ${at}, so turns before ${toTurn} survive only in its summary and the conversation cannot be rewound to before turn ${toTurn} (only to a turn after ${at}). Nothing was changed. The files can still be put back: /rewind ${toTurn} files in the TUI, or keel run --resume ID --rewind ${toTurn} --rewind-files-only`;
+  return `rewind: the conversation was compacted during turn ${at}: the turns up to it live on only in its summary, so the conversation cannot be rewound to before turn ${toTurn} (only to before a turn after ${at}). Nothing was changed. The files can still be put back: /rewind ${toTurn} files in the TUI, or keel run --resume ID --rewind ${toTurn} --rewind-files-only`;
 }
 
 /**

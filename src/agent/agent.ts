@@ -262,6 +262,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       before?.(name, primary) === true || granted(name, primary);
   }
   const streaming = new Map<string, StreamingRun>();
+  // One checkpoint step for the session and its task sub-agents: their writes are snapshotted
+  // under the session's current user turn (core.turns), which a rewind of that turn restores.
+  const checkpoint = checkpoints ? checkpointStep(checkpoints, () => core.turns) : undefined;
   if (withTask) {
     const parent = {
       client: opts.client,
@@ -278,6 +281,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       model: opts.model,
       ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
       effort: () => core.requestedEffort,
+      ...(checkpoint ? { checkpoint } : {}),
     };
     streaming.set(
       TASK_TOOL,
@@ -295,7 +299,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     allowed: opts.allowedAnswers ?? new Set(),
     clock,
     ...(rules ? { rules } : {}),
-    ...(checkpoints ? { checkpoint: checkpointStep(checkpoints, () => core.turns) } : {}),
+    ...(checkpoint ? { checkpoint } : {}),
   };
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
@@ -490,7 +494,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             },
             prompt,
             signal,
-            o.images,
+            { explicit: o.images, inline: o.imageData, typed: o.typed },
           );
           // What MCP servers said during the turn (elicitations, exits, list changes).
           yield* drainNotices();

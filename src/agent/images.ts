@@ -1,15 +1,22 @@
 /**
  * Images the user attaches to a prompt: `@path` mentions of image files (typed or pasted in the
- * TUI) and `keel run --image FILE`. Each goes through the same checks as read_file — inside the
- * project, not barred by a Read deny/ask rule or KEEL_HOME (pipeline/read-barred.ts) — then the
- * format and size checks of base/image.ts. A model without `vision` in data/models.json gets
- * nothing: the turn is refused with a message naming the model and that file.
+ * TUI), `keel run --image FILE` and an ACP editor's image blocks. The user named the file, so —
+ * unlike the model's read_file, which stays confined to the project (tools/paths.ts) — it may
+ * be anywhere (a screenshot on ~/Desktop, `~/` expanded), unless the mention only came with text
+ * the user passed along (piped input, an editor's embedded file: TurnOptions.typed), which must
+ * name a project file. Either way it must not be barred from reading for the model: KEEL_HOME
+ * (the provider config and key) and every file a Read deny/ask rule covers (read-barred.ts).
+ * Then the format (by the file's first bytes: only an image's bytes are ever sent) and size
+ * checks of base/image.ts. A model without `vision` in data/models.json gets nothing: the turn
+ * is refused with a message naming the model and that file.
  */
 import { readFileSync, statSync } from "node:fs";
-import { IMAGE_MAX_BYTES, IMAGE_NAME, imageAttachment } from "../base/index.js";
+import { isAbsolute, join, resolve } from "node:path";
+import { IMAGE_MAX_BYTES, IMAGE_NAME, imageAttachment, resolveHome } from "../base/index.js";
 import { modelTakesImages } from "../llm/index.js";
-import { resolveInProject } from "../tools/index.js";
+import { displayPath } from "../tools/index.js";
 import type { ReadBarTest } from "./pipeline/index.js";
+import type { InlineImage } from "./types.js";
 
 /** The images to send with the prompt, or why the turn cannot be sent. */
 export type PromptImages = { ok: true; images: string[] } | { ok: false; error: string };
@@ -24,7 +31,7 @@ export function imageMentions(text: string): string[] {
   const withoutCode = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
   const out: string[] = [];
   // `@path`, or `@"path with spaces"` (what the TUI makes of a pasted screenshot's path).
-  for (const m of withoutCode.matchAll(/(^|\s)@(?:"([^"\n]+)"|((?:\.{1,2}\/|\/)?[\w./-]+))/g)) {
+  for (const m of withoutCode.matchAll(/(^|\s)@(?:"([^"\n]+)"|((?:\.{1,2}\/|\/|~\/)?[\w./-]+))/g)) {
     const path = m[2] ?? (m[3] ?? "").replace(/[.,;:]+$/, "");
     if (IMAGE_NAME.test(path) && !out.includes(path)) out.push(path);
   }
@@ -41,17 +48,49 @@ export function promptImages(opts: {
   model: string;
   projectDir: string;
   readBarred: ReadBarTest;
+  /** For `~/` (HOME); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Images given as bytes (an ACP editor's image blocks): no path, the same format checks. */
+  inline?: readonly InlineImage[];
+  /** The part of `prompt` the user wrote (default: all): mentions only outside it (piped
+   *  input, embedded files) must stay inside the project. */
+  typed?: string;
 }): PromptImages {
   const paths = [...imageMentions(opts.prompt)];
+  const named = new Set([
+    ...(opts.typed === undefined ? paths : imageMentions(opts.typed)),
+    ...(opts.explicit ?? []),
+  ]);
   for (const p of opts.explicit ?? []) if (!paths.includes(p)) paths.push(p);
-  if (paths.length === 0) return { ok: true, images: [] };
+  const inline = opts.inline ?? [];
+  if (paths.length === 0 && inline.length === 0) return { ok: true, images: [] };
   if (!modelTakesImages(opts.model)) {
-    return { ok: false, error: `Image ${paths.join(", ")}: ${noVisionMessage(opts.model)}` };
+    const list = [...paths, ...inline.map(inlineName)].join(", ");
+    return { ok: false, error: `Image ${list}: ${noVisionMessage(opts.model)}` };
   }
   const images: string[] = [];
+  for (const given of inline) {
+    const name = `image: ${inlineName(given)}`;
+    // Checked on the base64's length, before decoding: a huge block is never decoded whole.
+    if (Math.floor((given.data.length * 3) / 4) > IMAGE_MAX_BYTES + 2) {
+      return {
+        ok: false,
+        error: `${name} is more than the ${IMAGE_MAX_BYTES}-byte limit for images.`,
+      };
+    }
+    const read = imageAttachment(name, Buffer.from(given.data, "base64"));
+    if (!read.ok) return { ok: false, error: read.error };
+    images.push(read.image.dataUrl);
+  }
   for (const input of paths) {
-    const where = resolveInProject({ tool: "image", cwd: opts.projectDir, input, access: "read" });
+    const where = userPath(opts.projectDir, input, opts.env ?? process.env);
     if (!where.ok) return { ok: false, error: where.error };
+    if (!named.has(input) && isOutside(where.rel)) {
+      return {
+        ok: false,
+        error: `image: ${input} is outside the project directory ${opts.projectDir}, and only an image you name yourself (typed, pasted or --image) may be; this mention came with piped input or an embedded file.`,
+      };
+    }
     const bar = opts.readBarred(where.abs);
     if (bar !== null) {
       return { ok: false, error: `image: ${where.rel} may not be read: ${bar.reason}.` };
@@ -76,4 +115,31 @@ export function promptImages(opts: {
     images.push(read.image.dataUrl);
   }
   return { ok: true, images };
+}
+
+/** How an inline image is named in messages: its source, else what it claims to be. */
+function inlineName(image: InlineImage): string {
+  return image.name ?? `(${image.mimeType ?? "an image"} attached to the prompt)`;
+}
+
+/** Whether a displayPath result lies outside the project (it is then absolute). */
+function isOutside(rel: string): boolean {
+  return isAbsolute(rel) || rel === ".." || rel.startsWith("../");
+}
+
+/** A path the user typed: `~/` is their home, a relative one is the project's; anywhere. */
+function userPath(
+  projectDir: string,
+  input: string,
+  env: NodeJS.ProcessEnv,
+): { ok: true; abs: string; rel: string } | { ok: false; error: string } {
+  if (input.includes("\0")) return { ok: false, error: "image: the path contains a NUL byte." };
+  const abs =
+    input === "~" || input.startsWith("~/")
+      ? join(resolveHome(env), input.slice(1))
+      : isAbsolute(input)
+        ? resolve(input)
+        : resolve(projectDir, input);
+  // Project-relative inside the project, absolute outside it: what errors show.
+  return { ok: true, abs, rel: displayPath(projectDir, abs) };
 }

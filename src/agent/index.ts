@@ -33,6 +33,7 @@ export type {
   AgentOptions,
   AgentStats,
   AskPermission,
+  InlineImage,
   RewindReport,
   SessionPort,
   TurnOptions,

@@ -15,29 +15,37 @@ const REWIND_EVENT = "rewind";
 export interface TurnTracker {
   port: SessionPort;
   turns: number[];
+  /** The user turn of the last compaction still in the live log, or null. */
+  compactedAt: number | null;
 }
 
 /** Wraps `session` so every message appended (or compacted into) records its turn. */
 export function trackTurns(session: SessionPort): TurnTracker {
   const turns = session.messages.map((_, i) => session.turns?.[i] ?? 0);
+  const tracker: TurnTracker = {
+    port: session,
+    turns,
+    compactedAt: session.compactedAtTurn ?? null,
+  };
   const appendMessage: SessionPort["appendMessage"] = (bytes, meta) => {
     turns.push(meta.turn);
     session.appendMessage(bytes, meta);
   };
   const recordCompaction: SessionPort["recordCompaction"] = (after, meta) => {
     turns.splice(0, turns.length, ...after.map(() => meta.turn));
+    tracker.compactedAt = meta.turn;
     session.recordCompaction(after, meta);
   };
   // A Proxy, as withClaudeTranscript (hook-adapter/claude-transcript.ts) wraps the same port:
   // everything else reaches the wrapped port unchanged.
-  const port = new Proxy(session, {
+  tracker.port = new Proxy(session, {
     get(target, prop, receiver) {
       if (prop === "appendMessage") return appendMessage;
       if (prop === "recordCompaction") return recordCompaction;
       return Reflect.get(target, prop, receiver);
     },
   });
-  return { port, turns };
+  return tracker;
 }
 
 /** The checkpoint store of a session kept on disk, or null for one kept in memory. */
@@ -70,7 +78,22 @@ export function checkpointStep(
   };
 }
 
-/** Rewinds files and/or the conversation to before user turn `toTurn`. */
+/**
+ * Why the conversation cannot go back to before `toTurn`, or null when it can: a compaction
+ * during turn `toTurn` or later replaced the turns before it with one summary, so there is no
+ * stored point to go back to (the pre-compaction messages are in the file, but resending them
+ * would overflow the context the compaction made room in, and undo the one sanctioned rewrite).
+ */
+export function conversationRewindRefusal(tracker: TurnTracker, toTurn: number): string | null {
+  const at = tracker.compactedAt;
+  if (at === null || at < toTurn) return null;
+  return `rewind: the conversation was compacted during turn ${at}: the turns up to it live on only in its summary, so the conversation cannot be rewound to before turn ${toTurn} (only to before a turn after ${at}). Nothing was changed. The files can still be put back: /rewind ${toTurn} files in the TUI, or keel run --resume ID --rewind ${toTurn} --rewind-files-only`;
+}
+
+/**
+ * Rewinds files and/or the conversation to before user turn `toTurn`. Throws, having changed
+ * nothing, when the conversation part cannot be done (conversationRewindRefusal).
+ */
 export function rewindTo(
   core: AgentCore,
   tracker: TurnTracker,
@@ -81,6 +104,8 @@ export function rewindTo(
   if (!Number.isInteger(toTurn) || toTurn < 1) {
     throw new Error(`rewind: the turn must be a whole number from 1, got ${toTurn}`);
   }
+  const refused = what.conversation ? conversationRewindRefusal(tracker, toTurn) : null;
+  if (refused !== null) throw new Error(refused);
   const report: RewindReport = { restored: [], deleted: [], notRestorable: [], droppedMessages: 0 };
   if (what.files) {
     if (store === null) report.notRestorable.push("this session keeps no checkpoints (no file)");

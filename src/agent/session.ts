@@ -7,7 +7,7 @@ import {
   COMPACTION_EVENT,
   createSession,
   latestSession,
-  liveEntries,
+  liveState,
   loadSession,
   reopenSession,
   SessionError,
@@ -77,13 +77,14 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       handle.close();
       throw err;
     }
-    const live = liveEntries(locked);
+    const live = liveState(locked);
     return adapt(
       handle,
       {
-        messages: live.map((m) => m.bytes),
-        turns: live.map((m) => m.turn),
+        messages: live.entries.map((m) => m.bytes),
+        turns: live.entries.map((m) => m.turn),
         promptTokens: locked.promptTokens,
+        ...(live.compactedAtTurn !== null ? { compactedAtTurn: live.compactedAtTurn } : {}),
       },
       [...skipped, ...locked.warnings],
       opts.onError,
@@ -96,7 +97,12 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
 
 function adapt(
   handle: SessionHandle,
-  stored: { messages: readonly string[]; turns?: readonly number[]; promptTokens: number },
+  stored: {
+    messages: readonly string[];
+    turns?: readonly number[];
+    promptTokens: number;
+    compactedAtTurn?: number;
+  },
   warnings: readonly string[],
   onError: ((err: unknown) => void) | undefined,
   keelHome: string,
@@ -114,6 +120,7 @@ function adapt(
     messages: stored.messages,
     turns: stored.turns ?? [],
     promptTokens: stored.promptTokens,
+    ...(stored.compactedAtTurn !== undefined ? { compactedAtTurn: stored.compactedAtTurn } : {}),
     warnings,
     appendMessage: (bytes, meta) => guard(() => handle.appendMessage(bytes, meta)),
     recordCompaction: (after, meta) =>

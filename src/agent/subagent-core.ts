@@ -37,6 +37,9 @@ export interface SubagentParent {
   effort?(): EffortLevel | null;
   /** The session's permission rules: they hold inside sub-agents too. */
   rules?: DispatchContext["rules"];
+  /** The session's checkpoint step: a sub-agent's writes are kept under the parent's current
+   *  turn, so rewinding that turn puts them back too (src/agent/rewind.ts). */
+  checkpoint?: DispatchContext["checkpoint"];
 }
 
 /** What kind of sub-agent to build. */
@@ -113,6 +116,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
       allowed: new Set(),
       clock: parent.clock,
       ...(parent.rules ? { rules: parent.rules } : {}),
+      ...(parent.checkpoint ? { checkpoint: parent.checkpoint } : {}),
     },
     maxTurns: spec.maxTurns,
     clock: parent.clock,

@@ -40,6 +40,9 @@ export interface SessionPort {
   readonly messages: readonly string[];
   /** The user turn of each stored message (parallel to `messages`); absent: none known. */
   readonly turns?: readonly number[];
+  /** The user turn of the last compaction still live in a resumed conversation (a rewind to it
+   *  or earlier is refused: src/agent/rewind.ts); absent: none. */
+  readonly compactedAtTurn?: number;
   /** A resumed conversation's size in prompt tokens (for automatic compaction); 0 or absent when new. */
   readonly promptTokens?: number;
   /** Persists one message's bytes; `turn` is the user turn it belongs to. Must not throw. */
@@ -176,6 +179,24 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** Image files sent with the prompt (`keel run --image`), as `@path` mentions are: src/agent/images.ts. */
   images?: readonly string[];
+  /** Images given as bytes with the prompt (an ACP editor's image blocks): the same checks. */
+  imageData?: readonly InlineImage[];
+  /**
+   * The part of the prompt the user wrote (default: all of it). An `@image` mention there may
+   * name a file outside the project; one only elsewhere in the prompt — piped input, an
+   * editor's embedded file — must be inside it: a file's text must not attach `~/private.png`.
+   */
+  typed?: string;
+}
+
+/** An image handed over as base64 with the prompt; its bytes, not `mimeType`, decide the format. */
+export interface InlineImage {
+  /** Base64 of the file's bytes. */
+  data: string;
+  /** What the sender says it is (named in errors only). */
+  mimeType?: string;
+  /** Where it came from (a file URI), named in errors. */
+  name?: string;
 }
 
 /** Session totals. */

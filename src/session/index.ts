@@ -30,6 +30,7 @@ export {
   type LoadedSession,
   liveEntries,
   liveMessages,
+  liveState,
   readSessionFile,
   SessionError,
 } from "./load.js";

@@ -116,7 +116,20 @@ export function liveMessages(session: LoadedSession): string[] {
 
 /** The live messages with the user turn each belongs to. */
 export function liveEntries(session: LoadedSession): { bytes: string; turn: number }[] {
+  return liveState(session).entries;
+}
+
+/**
+ * The live messages, and the user turn of the last compaction whose summary is still live (null
+ * when none): a conversation rewind to that turn or earlier would have to undo the summary, so
+ * it is refused (src/agent/rewind.ts).
+ */
+export function liveState(session: LoadedSession): {
+  entries: { bytes: string; turn: number }[];
+  compactedAtTurn: number | null;
+} {
   let live: { bytes: string; turn: number }[] = [];
+  let compactedAtTurn: number | null = null;
   let at = 0;
   const take = (until: number) => {
     for (; at < until; at++) {
@@ -126,12 +139,17 @@ export function liveEntries(session: LoadedSession): { bytes: string; turn: numb
   for (const e of session.events) {
     if (e.kind !== COMPACTION_EVENT && e.kind !== REWIND_EVENT) continue;
     take(e.atMessage);
-    if (e.kind === COMPACTION_EVENT) live = [];
+    if (e.kind === COMPACTION_EVENT) {
+      live = [];
+      // The summary's messages follow the event, written with the compaction's turn.
+      compactedAtTurn = session.turns[e.atMessage] ?? null;
+    }
     const toTurn = e.data.toTurn;
     if (e.kind === REWIND_EVENT && typeof toTurn === "number") {
       live = live.filter((m) => m.turn < toTurn);
+      if (compactedAtTurn !== null && compactedAtTurn >= toTurn) compactedAtTurn = null;
     }
   }
   take(session.messages.length);
-  return live;
+  return { entries: live, compactedAtTurn };
 }

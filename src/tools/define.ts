@@ -31,6 +31,10 @@ export interface BuiltinToolOptions {
   /** Network access through the SSRF guard (the agent's, from the user's settings): without
    *  it web_fetch and web_search are not offered. */
   web?: WebAccess;
+  /** The session's model takes images (`"vision": true` in data/models.json): read_file's
+   *  description then says it reads them. Fixed when the tool set is made (session start),
+   *  so the prefix stays the same bytes for the session. */
+  vision?: boolean;
 }
 
 /** What a tool file declares. `I` is its input, inferred from `schema`. */

@@ -1,6 +1,6 @@
 /** read_file: a text file with line numbers, a window of lines, and caps that keep requests small. */
 import { z } from "zod";
-import { imageAttachment, sniffImage } from "../base/index.js";
+import { IMAGE_MAX_BYTES, imageAttachment, sniffImage } from "../base/index.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import {
   type FileToolOptions,
@@ -39,6 +39,10 @@ const DESCRIPTION = `Read a text file from the project. Lines come back numbered
 - Lines longer than ${MAX_LINE_CHARS} characters are cut. Binary files are refused.
 - Read a file before editing it, so old_string matches exactly.`;
 
+/** Said only to a model that takes images: another would be told of a reading it cannot do
+ *  (its read of an image gets a "does not take images" result instead). */
+const IMAGE_LINE = `- Images (PNG, JPEG, GIF, WebP; up to ${IMAGE_MAX_BYTES / 1024 / 1024} MB) are the exception: you get the image itself to look at (a screenshot, a diagram).`;
+
 /** The read_file tool: its schema, description and facts (hooks, rules, `keel hooks test`). */
 export const readFileTool = defineTool({
   name: "read_file",
@@ -49,7 +53,10 @@ export const readFileTool = defineTool({
   pathFields: ["path"],
   sample: { path: "README.md" },
   promptRank: 1,
-  create: (ctx, opts) => createReadFileTool(ctx, fileToolOptions(opts)),
+  create: (ctx, opts) => {
+    const tool = createReadFileTool(ctx, fileToolOptions(opts));
+    return opts.vision ? { ...tool, description: `${DESCRIPTION}\n${IMAGE_LINE}` } : tool;
+  },
 });
 
 /** Creates the read_file tool. */

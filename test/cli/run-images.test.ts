@@ -4,7 +4,7 @@
  * after the tool results, --continue replays the same bytes; a model without vision, a file that
  * is not an image, one over the cap and a Read deny rule each stop the run with nothing sent.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { IMAGE_MAX_BYTES } from "../../src/base/index.js";
@@ -85,6 +85,21 @@ describe("keel run: images", () => {
     expect(world.sim.requests[1]?.rawBody).not.toContain("image_url");
   });
 
+  it("read_file's description says it reads images to a vision model only, the same bytes each session", async () => {
+    const world = await newWorld(
+      script(reply().text("one"), reply().text("two"), reply().text("three")),
+    );
+    for (const extra of [VISION, VISION, []]) {
+      const r = await keel(world, ["run", "hi", ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const tools = (i: number) => world.sim.requests[i]?.toolsText ?? "";
+    expect(tools(0)).toContain("Images (PNG, JPEG, GIF, WebP; up to 5 MB) are the exception");
+    // Fixed at session start from the model: two sessions send the same prefix bytes.
+    expect(tools(1)).toBe(tools(0));
+    expect(tools(2)).not.toContain("Images (PNG");
+  });
+
   it("a model without vision: the run fails naming the model and data/models.json, nothing sent", async () => {
     const world = await newWorld(script(reply().text("never")));
     shot(world);
@@ -132,18 +147,59 @@ describe("keel run: images", () => {
     expect(world.sim.requests).toHaveLength(0);
   });
 
-  it("an image outside the project is refused like read_file's", async () => {
+  it("an image the user names outside the project (a screenshot on ~/Desktop) is sent", async () => {
+    const world = await newWorld(script(reply().text("a dot"), reply().text("same dot")));
+    // HOME is the world's root, outside the project.
+    mkdirSync(join(world.root, "Desktop"));
+    const outside = join(world.root, "Desktop", "Screen Shot.png");
+    writeFileSync(outside, PNG);
+    const byFlag = await keel(world, ["run", "x", "--image", outside, ...VISION]);
+    expect(byFlag.code, byFlag.stderr).toBe(0);
+    expect(lastUserImages(world, 0)).toEqual([PNG_URL]);
+    const byMention = await keel(world, ["run", 'see @"~/Desktop/Screen Shot.png"', ...VISION]);
+    expect(byMention.code, byMention.stderr).toBe(0);
+    expect(lastUserImages(world, 1)).toEqual([PNG_URL]);
+  });
+
+  it("outside the project, KEEL_HOME and Read deny rules still bar an image", async () => {
     const world = await newWorld(script(reply().text("never")));
-    writeFileSync(join(world.root, "outside.png"), PNG);
-    const r = await keel(world, [
+    // KEEL_HOME holds config.json (the provider key): nothing in it is sent, image or not.
+    writeFileSync(join(world.home, "shot.png"), PNG);
+    const home = await keel(world, [
       "run",
       "x",
       "--image",
-      join(world.root, "outside.png"),
+      join(world.home, "shot.png"),
       ...VISION,
     ]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("outside the project directory");
+    expect(home.code).toBe(1);
+    expect(home.stderr).toContain("Keel's home (KEEL_HOME)");
+    mkdirSync(join(world.root, "private"));
+    writeFileSync(join(world.root, "private", "scan.png"), PNG);
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Read(~/private/**)"] } }),
+    );
+    for (const args of [
+      ["run", "look at @~/private/scan.png", ...VISION],
+      ["run", "x", "--image", join(world.root, "private", "scan.png"), ...VISION],
+    ]) {
+      const r = await keel(world, args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("Read(~/private/**)");
+    }
     expect(world.sim.requests).toHaveLength(0);
+  });
+
+  it("the model's read_file of an image outside the project stays refused", async () => {
+    const world = await newWorld(
+      script(reply().tool("read_file", { path: "../outside.png" }), reply().text("ok")),
+    );
+    writeFileSync(join(world.root, "outside.png"), PNG);
+    const r = await keel(world, ["run", "read it", "--yes", ...VISION]);
+    expect(r.code, r.stderr).toBe(0);
+    const tool = world.sim.requests[1]?.messages.find((m) => m.role === "tool");
+    expect(tool?.content).toContain("outside the project directory");
+    expect(world.sim.requests[1]?.rawBody).not.toContain("image_url");
   });
 });

@@ -4,13 +4,15 @@
  * byte prefix of an earlier one, so still cached), a shell call is named as not restorable, and
  * a checkpoint index naming a path outside the project is refused.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import { keel, type World, worldPerTest } from "../agent/harness.js";
 
 const newWorld = worldPerTest();
+/** About 25k tokens: enough to cross a 10k compaction threshold. */
+const BIG = "word ".repeat(20_000);
 
 async function turn(world: World, prompt: string, extra: string[] = []): Promise<string> {
   const r = await keel(world, ["run", prompt, "--yes", "--output-format", "json", ...extra]);
@@ -76,6 +78,92 @@ describe("keel run --rewind", () => {
     const dir = checkpointsDir(world, id);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const f of readdirSync(dir)) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
+  });
+
+  it("restores the files a task sub-agent wrote in the rewound turn", async () => {
+    const world = await newWorld(
+      script(
+        reply().text("ok one"),
+        reply().tool("task", { description: "write the file", prompt: "write sub.txt" }),
+        // The sub-agent's own requests: it writes one file and edits another, then reports.
+        reply().tool("write_file", { path: "sub.txt", content: "by the sub-agent\n" }),
+        reply().tool("edit_file", { path: "old.txt", old_string: "before", new_string: "after" }),
+        reply().text("wrote sub.txt"),
+        reply().text("done two"),
+        reply().text("ok again"),
+      ),
+    );
+    // The user's own settings let task sub-agents write (they are read-only by default).
+    writeFileSync(
+      join(world.home, "settings.json"),
+      JSON.stringify({ subagents: { tools: ["read_file", "write_file", "edit_file"] } }),
+    );
+    writeFileSync(join(world.project, "old.txt"), "before\n");
+    const id = await firstTurn(world);
+    await turn(world, "two", ["--resume", id]);
+    expect(readFileSync(join(world.project, "sub.txt"), "utf8")).toBe("by the sub-agent\n");
+    expect(readFileSync(join(world.project, "old.txt"), "utf8")).toBe("after\n");
+
+    const said = await turn(world, "again", ["--resume", id, "--rewind", "2"]);
+    expect(said).toMatch(/deleted sub\.txt/);
+    expect(said).toMatch(/restored old\.txt/);
+    expect(existsSync(join(world.project, "sub.txt"))).toBe(false);
+    expect(readFileSync(join(world.project, "old.txt"), "utf8")).toBe("before\n");
+  });
+
+  it("refuses to rewind the conversation past a compaction; the files alone still go back", async () => {
+    const world = await newWorld(
+      script(
+        reply().text("ok one"),
+        // The big file makes the next response's prompt cross the threshold: turn 2 compacts
+        // before its third request.
+        reply().tool("write_file", { path: "new.txt", content: BIG }),
+        reply().tool("list_dir", { path: "." }),
+        reply().when({ lastUserContains: "Summarize this conversation" }).text("SUMMARY: wrote"),
+        reply().text("done two"),
+        reply().text("ok three"),
+        reply().text("ok four"),
+      ),
+    );
+    const id = await firstTurn(world);
+    const settings = join(world.home, "settings.json");
+    writeFileSync(settings, JSON.stringify({ compaction: { thresholdTokens: 10_000 } }));
+    await turn(world, "two", ["--resume", id]);
+    rmSync(settings);
+    expect(world.sim.requests.some((r) => /Summarize this/.test(r.messageTexts.join()))).toBe(true);
+    expect(existsSync(join(world.project, "new.txt"))).toBe(true);
+    const sent = world.sim.requests.length;
+
+    for (const to of ["1", "2"]) {
+      const r = await keel(world, ["run", "again", "--resume", id, "--rewind", to]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(`compacted during turn 2.*cannot be rewound to before turn ${to}`),
+      );
+      expect(r.stderr).toMatch(new RegExp(`--rewind ${to} --rewind-files-only`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    // Refused whole: the file stays, no request was sent.
+    expect(existsSync(join(world.project, "new.txt"))).toBe(true);
+    expect(world.sim.requests.length).toBe(sent);
+
+    const said = await turn(world, "three", [
+      "--resume",
+      id,
+      "--rewind",
+      "2",
+      "--rewind-files-only",
+    ]);
+    expect(said).toMatch(/deleted new\.txt/);
+    expect(existsSync(join(world.project, "new.txt"))).toBe(false);
+    // The conversation goes on from the summary.
+    expect(world.sim.requests.at(-1)?.messageTexts.join("\n")).toMatch(/SUMMARY: wrote/);
+
+    // A turn after the compaction can still be rewound.
+    await turn(world, "four", ["--resume", id, "--rewind", "3"]);
+    const last = world.sim.requests.at(-1)?.messageTexts.join("\n") ?? "";
+    expect(last).toMatch(/SUMMARY: wrote/);
+    expect(last).not.toMatch(/ok three/);
   });
 
   it("names a shell call as not restorable", async () => {

@@ -13,6 +13,12 @@ import { UserError } from "../../src/cli/user-error.js";
 import { reply, script, startSimulator } from "../../src/sim/index.js";
 import { buildPrivate } from "../e2e/tui-harness.js";
 
+/** A real 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 let build: ReturnType<typeof buildPrivate>;
 let work: string;
 beforeAll(() => {
@@ -105,6 +111,57 @@ describe("piped input", () => {
       expect(out.stdout).toContain("Looks fine.");
       const user = sim.requests[0]?.messages.at(-1)?.content;
       expect(user).toContain("review this\n\n<stdin>\n-old line\n+new line\n</stdin>");
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("an @image mention in piped text must stay in the project; typed, it may be anywhere", async () => {
+    const sim = await startSimulator({ script: script(reply().text("A dot.")) });
+    try {
+      const project = join(work, "project-img");
+      const home = join(work, "home-img");
+      mkdirSync(join(home, "Desktop"), { recursive: true });
+      mkdirSync(project, { recursive: true });
+      writeFileSync(join(home, "Desktop", "shot.png"), PNG);
+      const env = {
+        PATH: process.env.PATH,
+        HOME: home,
+        KEEL_HOME: join(home, ".keel"),
+        DEEPSEEK_API_KEY: "sk-test",
+        KEEL_BASE_URL: sim.url,
+      };
+      const run = (prompt: string) =>
+        new Promise<{ code: number | null; stderr: string }>((done) => {
+          const child = spawn(
+            "sh",
+            [
+              "-c",
+              'printf "%s\\n" "see @~/Desktop/shot.png" | "$0" "$1" run "$2" --model keel-sim-vision',
+              process.execPath,
+              build.bin,
+              prompt,
+            ],
+            { cwd: project, env },
+          );
+          let stderr = "";
+          child.stderr.on("data", (c) => {
+            stderr += c;
+          });
+          child.on("close", (code) => done({ code, stderr }));
+        });
+      // A file piped in (a web page, a log) does not pick images from outside the project.
+      const piped = await run("summarize this");
+      expect(piped.code).toBe(1);
+      expect(piped.stderr).toContain("~/Desktop/shot.png is outside the project directory");
+      expect(piped.stderr).toContain("came with piped input or an embedded file");
+      expect(sim.requests).toHaveLength(0);
+      // The same mention typed in the prompt is the user's own: sent.
+      const typed = await run("what is @~/Desktop/shot.png");
+      expect(typed.stderr).toBe("");
+      expect(typed.code).toBe(0);
+      const user = sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
+      expect(user?.images).toEqual([`data:image/png;base64,${PNG.toString("base64")}`]);
     } finally {
       await sim.close();
     }

@@ -35,6 +35,27 @@ describe("what the tool definitions produce, against main's bytes", () => {
     matchesFixture("prefix.snap", JSON.stringify({ systemPrompt: SYSTEM_PROMPT, tools: specs }));
   });
 
+  it("for a model that takes images, read_file's description adds one line, nothing else", () => {
+    const web = { get: async () => ({ ok: false as const, message: "offline" }) };
+    const specsWith = (vision: boolean) =>
+      prepareToolSpecs(
+        toolSpecs(
+          createBuiltinTools({ cwd: "/tmp/keel-prefix" }, { web, ...(vision ? { vision } : {}) }),
+        ),
+      ).specs;
+    const vision = specsWith(true);
+    matchesFixture(
+      "prefix-vision.snap",
+      JSON.stringify({ systemPrompt: SYSTEM_PROMPT, tools: vision }),
+    );
+    const plain = specsWith(false);
+    const differing = vision.filter((t, i) => JSON.stringify(t) !== JSON.stringify(plain[i]));
+    expect(differing.map((t) => t.function.name)).toEqual(["read_file"]);
+    const read = (specs: typeof plain) =>
+      specs.find((t) => t.function.name === "read_file")?.function.description ?? "";
+    expect(read(vision).startsWith(`${read(plain)}\n- Images (PNG, JPEG, GIF, WebP`)).toBe(true);
+  });
+
   it("hook facts, read-only names, hooks-test inputs and dialect tool tables are unchanged", () => {
     // Which dialects shape each tool's response: on main the tool's descriptor listed them;
     // now each dialect lists its own (hooks/dialects/<name>/responses.ts). Compared as sets.

@@ -7,6 +7,7 @@ import type { AgentEvent } from "../events.js";
 import { promptImages } from "../images.js";
 import { readBarTestOf } from "../pipeline/index.js";
 import { runTurn } from "../turn.js";
+import type { InlineImage } from "../types.js";
 import { type InvokeContext, invokeCommand } from "./invoke.js";
 import { attachMcpResources } from "./mcp-prompt.js";
 
@@ -16,7 +17,14 @@ export async function* runUserTurn(
   ctx: InvokeContext,
   prompt: string,
   signal: AbortSignal,
-  explicitImages?: readonly string[],
+  attached: {
+    /** --image files. */
+    explicit?: readonly string[] | undefined;
+    /** Images given as bytes (ACP). */
+    inline?: readonly InlineImage[] | undefined;
+    /** What of `prompt` the user wrote (TurnOptions.typed). */
+    typed?: string | undefined;
+  } = {},
 ): AsyncGenerator<AgentEvent> {
   const refuse = function* (reason: string): Generator<AgentEvent> {
     yield { type: "turn_start", turn: core.turns + 1, prompt };
@@ -33,7 +41,9 @@ export async function* runUserTurn(
   // command's expansion cannot add images the user did not name.
   const images = promptImages({
     prompt,
-    ...(explicitImages ? { explicit: explicitImages } : {}),
+    ...(attached.explicit ? { explicit: attached.explicit } : {}),
+    ...(attached.inline ? { inline: attached.inline } : {}),
+    ...(attached.typed !== undefined ? { typed: attached.typed } : {}),
     model: invoked.kind === "prompt" ? (invoked.model ?? core.model) : core.model,
     projectDir: ctx.projectDir,
     readBarred: readBarTestOf(ctx.pipeline),

@@ -1,20 +1,31 @@
 /**
- * An ACP prompt (content blocks) as the one text a Keel turn takes. Keel's agent takes text
- * only (Agent.runTurn in src/agent/types.ts), so images and audio become a note saying they
- * were not passed on, and the model is never told something it did not get.
+ * An ACP prompt (content blocks) as a Keel turn takes it: one text, plus the image blocks'
+ * bytes, which go through the same checks as `@shot.png` (src/agent/images.ts: a model without
+ * vision refuses the turn, naming the model). Audio becomes a note saying it was not passed on,
+ * and the model is never told something it did not get.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { InlineImage } from "../../agent/index.js";
 
 /** Embedded text resources larger than this are cut (a prompt is not a way to ship a repo). */
 const MAX_RESOURCE_CHARS = 200_000;
 
-/** The prompt's text: text blocks as given, resources in labelled blocks, the rest as notes. */
-export function promptText(blocks: readonly acp.ContentBlock[]): string {
+/** The prompt's text (text blocks as given, resources in labelled blocks, audio as a note)
+ *  and its images. */
+export function promptOf(blocks: readonly acp.ContentBlock[]): {
+  text: string;
+  /** The text blocks alone: what the user wrote (TurnOptions.typed). */
+  typed: string;
+  images: InlineImage[];
+} {
   const parts: string[] = [];
+  const typed: string[] = [];
+  const images: InlineImage[] = [];
   for (const block of blocks) {
     switch (block.type) {
       case "text":
         parts.push(block.text);
+        typed.push(block.text);
         break;
       case "resource_link":
         parts.push(`[file: ${pathOf(block.uri)}${block.title ? ` (${block.title})` : ""}]`);
@@ -33,9 +44,11 @@ export function promptText(blocks: readonly acp.ContentBlock[]): string {
         break;
       }
       case "image":
-        parts.push(
-          `[an image${block.uri ? ` (${pathOf(block.uri)})` : ""} was attached but not passed on: this Keel model takes text only]`,
-        );
+        images.push({
+          data: block.data,
+          mimeType: block.mimeType,
+          ...(block.uri ? { name: pathOf(block.uri) } : {}),
+        });
         break;
       case "audio":
         parts.push("[an audio clip was attached but not passed on: Keel takes text only]");
@@ -44,7 +57,7 @@ export function promptText(blocks: readonly acp.ContentBlock[]): string {
         break;
     }
   }
-  return parts.join("\n\n");
+  return { text: parts.join("\n\n"), typed: typed.join("\n\n"), images };
 }
 
 /** A file URI as its path; other URIs as given. */

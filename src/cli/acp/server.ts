@@ -9,6 +9,7 @@ import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/index.js";
+import { modelTakesImages } from "../../llm/index.js";
 import { keelHomeFrom, SessionError } from "../../session/index.js";
 import { openTelemetry } from "../../telemetry/index.js";
 import { VERSION } from "../../version.js";
@@ -74,15 +75,25 @@ export async function serveAcp(
     return s;
   };
 
+  const configuredModelTakesImages = async (): Promise<boolean> => {
+    const config = await loadConfig({ keelHome, env });
+    return config.ok && modelTakesImages(config.config.model);
+  };
+
   const app = acp
     .agent({ name: "keel" })
-    .onRequest(acp.methods.agent.initialize, () => ({
+    .onRequest(acp.methods.agent.initialize, async () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
       agentInfo: { name: "keel", title: "Keel", version: VERSION },
       agentCapabilities: {
         loadSession: true,
-        // Keel's agent takes text only: images are not asked for (one sent anyway gets a note).
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // Images are asked for when the configured model takes them (data/models.json); one
+        // sent anyway to another model refuses the prompt, naming the model (agent/images.ts).
+        promptCapabilities: {
+          image: await configuredModelTakesImages(),
+          audio: false,
+          embeddedContext: true,
+        },
         mcpCapabilities: { http: true, sse: true },
       },
       authMethods: [],

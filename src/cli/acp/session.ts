@@ -23,11 +23,11 @@ import {
   parseRendered,
 } from "../../agent/index.js";
 import type { LlmConfig } from "../../llm/index.js";
-import { createChatClient } from "../../llm/index.js";
+import { createChatClient, modelTakesImages } from "../../llm/index.js";
 import { observeAgent, type Telemetry } from "../../telemetry/index.js";
 import { createBuiltinTools } from "../../tools/index.js";
 import { startAcpMcp } from "./mcp.js";
-import { promptText } from "./prompt.js";
+import { promptOf } from "./prompt.js";
 import {
   diffContent,
   finishedStatus,
@@ -118,10 +118,14 @@ export class AcpSession {
         }),
         model: o.llm.model,
         ...(o.llm.cheapModel ? { cheapModel: o.llm.cheapModel } : {}),
-        tools: createBuiltinTools({
-          cwd: o.projectDir,
-          env: childProcessEnv(o.env, { keelHome: o.keelHome, apiKey: o.llm.apiKey }),
-        }),
+        tools: createBuiltinTools(
+          {
+            cwd: o.projectDir,
+            env: childProcessEnv(o.env, { keelHome: o.keelHome, apiKey: o.llm.apiKey }),
+          },
+          // As keel run and the TUI: read_file says it reads images to a model that takes them.
+          modelTakesImages(o.llm.model) ? { vision: true } : {},
+        ),
         session: stored,
         // The editor answers; `self` exists before any turn can ask.
         askPermission: (prompt, opts) =>
@@ -178,8 +182,11 @@ export class AcpSession {
     let stop: acp.StopReason | null = null;
     let failure: string | null = null;
     try {
-      for await (const ev of this.agent.runTurn(promptText(blocks), {
+      const { text, typed, images } = promptOf(blocks);
+      for await (const ev of this.agent.runTurn(text, {
         signal: controller.signal,
+        ...(images.length > 0 ? { imageData: images } : {}),
+        ...(typed !== text ? { typed } : {}),
       })) {
         if (ev.type === "turn_end") {
           stop = stopReasonOf(ev.stopReason);

@@ -58,6 +58,7 @@ const optionsSchema = z.object({
     .regex(/^[1-9]\d*$/, { message: "expected a user turn number of at least 1" })
     .transform(Number)
     .optional(),
+  rewindFilesOnly: z.boolean().default(false),
   mode: z.enum(PERMISSION_MODES).optional(),
   cwd: z.string().optional(),
   harvest: z.boolean().default(false),
@@ -116,12 +117,14 @@ without an entry takes none: --effort then stops the run; config.json's effort i
 warning. Hooks see the level as effort.level and CLAUDE_EFFORT; every payload carries model.
 --json-schema FILE asks for the answer as JSON valid against that JSON Schema (appended to the
 prompt); an answer that is not gets one repair request, then the run fails naming the errors.
---image FILE (repeatable) sends a project image with the prompt, as \`@shot.png\` in the prompt
-does; only to a model with "vision": true in data/models.json (otherwise the run fails, nothing
-sent). Read deny/ask rules and KEEL_HOME bar image paths as they bar read_file.
+--image FILE (repeatable) sends an image with the prompt, as \`@shot.png\` in the prompt does;
+only to a model with "vision": true in data/models.json (otherwise the run fails, nothing sent).
+The file may be outside the project (you named it); Read deny/ask rules and KEEL_HOME bar it.
 --rewind N (with --resume/--continue) first puts back the files write_file/edit_file changed
-from user turn N on and drops turn N onwards from the conversation; what cannot be restored
-(shell side effects, files over 4 MB) is named on stderr.
+(a task sub-agent's too) from user turn N on and drops turn N onwards from the conversation; what cannot be restored
+(shell side effects, files over 4 MB) is named on stderr. A compaction during turn N or later
+leaves no conversation to go back to: the run then fails, changing nothing, and
+--rewind N --rewind-files-only puts back only the files (the conversation goes on as it is).
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
 /** What a rewind did, one line each (paths are the project's own, relative). */
@@ -157,6 +160,7 @@ export function register(program: Command): void {
       "--rewind <n>",
       "with --resume/--continue: first put files and conversation back to before user turn N",
     )
+    .option("--rewind-files-only", "with --rewind: put back only the files, keep the conversation")
     .option("--mode <mode>", `permission mode: ${PERMISSION_MODES.join(" | ")}`)
     .option("--cwd <dir>", "project directory (default: the current directory)")
     .option(
@@ -205,6 +209,9 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   }
   if (o.rewind !== undefined && o.resume === undefined && !o.continue) {
     throw new UserError("--rewind needs the session to rewind: add --resume ID or --continue");
+  }
+  if (o.rewindFilesOnly && o.rewind === undefined) {
+    throw new UserError("--rewind-files-only needs --rewind N");
   }
   if (o.init && o.maintenance) {
     throw new UserError("--init and --maintenance cannot be used together");
@@ -352,7 +359,11 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       },
     });
     clearTimeout(waitNote);
-    const toolSetup = sessionToolOptions({ keelHome, transcriptPath: session.transcriptPath });
+    const toolSetup = sessionToolOptions({
+      keelHome,
+      transcriptPath: session.transcriptPath,
+      model,
+    });
     for (const text of toolSetup.problems) writeStderr(`keel: ${text}\n`);
     const agent = await createAgent({
       projectDir,
@@ -390,7 +401,14 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
       track({ type: "notice", level: "warn", text });
     }
     if (o.rewind !== undefined) {
-      const report = agent.rewind(o.rewind, { files: true, conversation: true });
+      let report: RewindReport;
+      try {
+        report = agent.rewind(o.rewind, { files: true, conversation: !o.rewindFilesOnly });
+      } catch (err) {
+        // Refused as a whole (rewind.ts): nothing changed, no turn is run.
+        await mcpServers?.close();
+        throw new UserError((err as Error).message.replace(/^rewind: /, "--rewind: "));
+      }
       for (const line of rewindLines(o.rewind, report)) writeStderr(`keel: ${line}\n`);
     }
     // --json-schema: asked at the end of the user turn (never in the system prompt: the cached
@@ -400,6 +418,8 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for await (const ev of agent.runTurn(asked, {
       signal: controller.signal,
       ...(images.length > 0 ? { images } : {}),
+      // Piped input is passed along, not typed: its @image mentions stay inside the project.
+      ...(prompt !== given ? { typed: given } : {}),
     }))
       track(ev);
     if (outputSchema) {

@@ -304,7 +304,7 @@ export function App(props: AppProps) {
   // A resumed conversation is shown, not just continued: its last turns, then where it stands.
   // Static entries are drawn once: the renderer must be loaded before they are, or the resumed
   // answers stay raw Markdown (at start-up it is otherwise loaded only after the session opens).
-  const showHistory = async () => {
+  const showHistory = async (note?: string) => {
     const [{ replayEntries }] = await Promise.all([import("./replay.js"), loadMarkdown()]);
     const agent = live().agent();
     const bytes = agent.transcript();
@@ -312,7 +312,7 @@ export function App(props: AppProps) {
       pushEntries(s, ...replayEntries(bytes), {
         kind: "notice",
         level: "info",
-        text: `resumed session ${agent.sessionId.slice(0, 8)} · ${plural(bytes.length, "message")}`,
+        text: `${note ?? `resumed session ${agent.sessionId.slice(0, 8)}`} · ${plural(bytes.length, "message")}`,
       }),
     );
   };

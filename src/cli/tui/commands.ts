@@ -36,8 +36,9 @@ export interface SlashIO {
   lastReasoning(): string;
   /** Tells the screen a new agent took over (its cost total starts again from 0). */
   agentChanged(): void;
-  /** Shows the last turns of the current agent's stored conversation (after a resume). */
-  showHistory(): void;
+  /** Shows the last turns of the current agent's live conversation (after a resume or a
+   *  rewind), then `note` (default: which session was resumed). Resolves once shown. */
+  showHistory(note?: string): void | Promise<void>;
   /** Asks the user to trust the project's hooks when some are untrusted (after a reload). */
   askTrust(): void;
   /** Says which configured hooks will not run (broken files, bad matchers). */
@@ -380,6 +381,12 @@ const HANDLERS: Record<string, Handler> = {
       ...report.notRestorable.map((p) => `not restorable: ${p}`),
     ];
     if (what !== "files") lines.push(`${report.droppedMessages} message(s) dropped`);
+    if (report.droppedMessages > 0) {
+      // The turns dropped are gone from the conversation: the screen shows what is left, as a
+      // resume would, instead of answers the model will no longer see.
+      io.clearScreen();
+      await io.showHistory(`rewound to before turn ${n}`);
+    }
     io.print({ title: `Rewound to before turn ${n}`, lines: lines.map((l) => sanitizeLine(l)) });
   },
   thinking: async (_args, { io }) => {

@@ -108,6 +108,7 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
       const { options } = sessionToolOptions({
         keelHome: opts.keelHome,
         transcriptPath: session.transcriptPath,
+        model: o.model,
       });
       const tools = createBuiltinTools(
         { cwd: opts.projectDir, env: childProcessEnv(process.env, { keelHome: opts.keelHome }) },

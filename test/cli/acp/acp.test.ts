@@ -5,7 +5,7 @@
  * cancel mid-turn, plan mode, and session/load of a stored session.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +28,9 @@ beforeAll(() => {
 afterAll(() => build?.cleanup());
 
 const newWorld = worldPerTest();
+/** A real 1×1 PNG. */
+const PNG_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /** Runs `op` against a spawned `keel acp` in the world's environment. */
 function keelAcp<T>(
@@ -79,6 +82,93 @@ describe("keel acp", () => {
     const sent = JSON.stringify(w.sim.requests[0]?.messages.at(-1));
     expect(sent).toContain("say hello");
     expect(sent).toContain("NOTE-BODY");
+  });
+
+  it("an image block reaches a vision model as an image_url part; image capability says so", async () => {
+    const w = await world(script(reply().text("A red dot.")));
+    w.env.KEEL_MODEL = "keel-sim-vision";
+    await keelAcp(w, async (ctx, editor) => {
+      const init = await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+      });
+      expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
+      const s = await ctx.request(acp.methods.agent.session.new, {
+        cwd: w.project,
+        mcpServers: [],
+      });
+      const res = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "what is this?" },
+          { type: "image", data: PNG_BASE64, mimeType: "image/png" },
+        ],
+      });
+      expect(res.stopReason).toBe("end_turn");
+      // Its bytes decide, not its mimeType: text sent as an image is refused, nothing sent.
+      const fake = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "and this?" },
+          {
+            type: "image",
+            data: Buffer.from("not an image").toString("base64"),
+            mimeType: "image/png",
+            uri: "file:///tmp/fake.png",
+          },
+        ],
+      });
+      expect(fake.stopReason).toBe("refusal");
+      expect(JSON.stringify(editor.updates)).toContain(
+        "image: /tmp/fake.png is not a PNG, JPEG, GIF or WebP image",
+      );
+      // An embedded file's text does not pick images from outside the project.
+      mkdirSync(join(w.root, "Desktop"));
+      writeFileSync(join(w.root, "Desktop", "shot.png"), Buffer.from(PNG_BASE64, "base64"));
+      const embedded = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "summarize" },
+          {
+            type: "resource",
+            resource: { uri: "file:///p/n.md", text: "see @~/Desktop/shot.png" },
+          },
+        ],
+      });
+      expect(embedded.stopReason).toBe("refusal");
+      expect(JSON.stringify(editor.updates)).toContain("came with piped input or an embedded file");
+    });
+    expect(w.sim.requests).toHaveLength(1);
+    const user = w.sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
+    expect(user?.content).toContain("what is this?");
+    expect(user?.images).toEqual([`data:image/png;base64,${PNG_BASE64}`]);
+  });
+
+  it("an image block for a model without vision: refused, the reason shown, nothing sent", async () => {
+    const w = await world(script(reply().text("never")));
+    await keelAcp(w, async (ctx, editor) => {
+      const init = await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+      });
+      expect(init.agentCapabilities?.promptCapabilities?.image).toBe(false);
+      const s = await ctx.request(acp.methods.agent.session.new, {
+        cwd: w.project,
+        mcpServers: [],
+      });
+      const res = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: s.sessionId,
+        prompt: [
+          { type: "text", text: "what is this?" },
+          { type: "image", data: PNG_BASE64, mimeType: "image/png" },
+        ],
+      });
+      expect(res.stopReason).toBe("refusal");
+      const said = updatesOf(editor.updates, "agent_thought_chunk")
+        .map((u) => (u.content.type === "text" ? u.content.text : ""))
+        .join("");
+      expect(said).toContain("the model deepseek-v4-flash does not take images");
+      expect(said).toContain("data/models.json");
+    });
+    expect(w.sim.requests).toHaveLength(0);
   });
 
   it("a write the editor allows: permission request, tool call with kind edit and a diff, file written", async () => {

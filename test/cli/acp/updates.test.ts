@@ -2,7 +2,7 @@
  *  prompt blocks as text, and the editor's MCP servers in `.mcp.json`'s shape. */
 import { describe, expect, it } from "vitest";
 import { editorMcpJson } from "../../../src/cli/acp/mcp.js";
-import { promptText } from "../../../src/cli/acp/prompt.js";
+import { promptOf } from "../../../src/cli/acp/prompt.js";
 import {
   diffContent,
   proposedText,
@@ -49,8 +49,8 @@ describe("acp updates", () => {
     );
   });
 
-  it("prompt blocks: text, resources, and a note for an image", () => {
-    const text = promptText([
+  it("prompt blocks: text, resources, and an image's bytes apart from the text", () => {
+    const { text, images } = promptOf([
       { type: "text", text: "look" },
       { type: "resource_link", name: "a.ts", uri: "file:///p/a%20b.ts" },
       { type: "resource", resource: { uri: "file:///p/c.ts", text: "const c = 1;" } },
@@ -59,8 +59,8 @@ describe("acp updates", () => {
     expect(text).toContain("look");
     expect(text).toContain("[file: /p/a b.ts]");
     expect(text).toContain('<resource uri="/p/c.ts">\nconst c = 1;\n</resource>');
-    expect(text).toContain("not passed on");
     expect(text).not.toContain("AAAA");
+    expect(images).toEqual([{ data: "AAAA", mimeType: "image/png" }]);
   });
 
   it("the editor's MCP servers read as Keel's config", () => {

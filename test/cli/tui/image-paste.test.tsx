@@ -3,7 +3,7 @@
  * prompt, and the session backend sends that mention's image to a vision model as an
  * `image_url` part — to a model without vision, nothing.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { useState } from "react";
@@ -74,6 +74,24 @@ describe("the session backend with an @image mention", () => {
       close();
     }
     expect(w.sim.requests).toHaveLength(1);
+    const user = w.sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
+    expect(user?.images).toEqual([`data:image/png;base64,${PNG.toString("base64")}`]);
+  });
+
+  it("sends a screenshot pasted from outside the project (the user named it)", async () => {
+    const w = await start(script(reply().text("a dot")));
+    mkdirSync(join(w.root, "Desktop"));
+    const shot = join(w.root, "Desktop", "Screen Shot 2.png");
+    writeFileSync(shot, PNG);
+    const { backend, close } = await backendFor(w);
+    try {
+      expect(await backend.replace({ model: "keel-sim-vision" })).toEqual({ ok: true });
+      const events = await collect(backend.agent().runTurn(`what is ${pastedImageMention(shot)}`));
+      expect(events.filter((e) => e.type === "notice" && e.level === "error")).toEqual([]);
+      await collect(backend.agent().end("exit"));
+    } finally {
+      close();
+    }
     const user = w.sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
     expect(user?.images).toEqual([`data:image/png;base64,${PNG.toString("base64")}`]);
   });

@@ -73,3 +73,39 @@ it("/rewind lists turns, restores files, then drops the conversation", async () 
   const after = w.sim.requests.at(-1)?.messageTexts ?? [];
   expect(after.slice(0, -1)).toEqual(turnTwo.slice(0, -1));
 });
+
+it("/rewind past a /compact is refused whole; /rewind N files still puts the files back", async () => {
+  const w = await start(
+    script(
+      reply().text("one"),
+      reply().tool("write_file", { path: "b.txt", content: "made\n" }),
+      reply().text("two"),
+      reply().when({ lastUserContains: "Summarize this conversation" }).text("SUMMARY: b.txt"),
+      reply().text("three"),
+    ),
+  );
+  const permissions = createPermissionBridge();
+  permissions.subscribe((p) => p?.answer("allow_once"));
+  const { backend, close } = await backendFor(w, permissions);
+  const io = recordingIo();
+  const slash = (name: string, ...args: string[]) =>
+    runSlashCommand({ name, args }, { backend, io });
+  try {
+    await collect(backend.agent().runTurn("first"));
+    await collect(backend.agent().runTurn("second writes"));
+    // Compacted after turn 2: turns 1 and 2 live on only in the summary.
+    await slash("compact");
+    await slash("rewind", "2");
+    expect(io.said.at(-1)).toMatch(
+      /^error: \/rewind failed: rewind: the conversation was compacted during turn 2.*\/rewind 2 files/,
+    );
+    expect(readFileSync(join(w.project, "b.txt"), "utf8")).toBe("made\n");
+    await slash("rewind", "2", "files");
+    expect(io.said).toContain("deleted b.txt (it did not exist before)");
+    await collect(backend.agent().runTurn("third"));
+  } finally {
+    close();
+  }
+  // The conversation went on from the summary.
+  expect(w.sim.requests.at(-1)?.messageTexts.join("\n")).toMatch(/SUMMARY: b\.txt/);
+});

@@ -116,8 +116,9 @@ export async function* invokeCommand(
   const prompt = expandedTurn.prompt;
   let allowed: TurnAllowance | null = null;
   if (command.allowedTools.length > 0) {
-    if (command.source === "user") allowed = allowanceFrom(command.allowedTools);
-    else {
+    if (command.source === "user" || command.source === "plugin") {
+      allowed = allowanceFrom(command.allowedTools);
+    } else {
       yield {
         type: "notice",
         level: "info",

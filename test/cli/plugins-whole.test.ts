@@ -6,14 +6,7 @@
  * and its hook fires; disabled, none of it is there; a deny rule still refuses its MCP tool; a
  * project file neither turns it on nor replaces its server.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -122,7 +115,9 @@ describe("keel plugins install", () => {
     writeFileSync(manifest, '{"version": "1"}');
     expect((await install(w, dir)).stderr).toContain(`${manifest}: name: required, a string`);
     writeFileSync(manifest, '{"name": "Bad Name"}');
-    expect((await install(w, dir)).stderr).toContain(`${manifest}: name: "Bad Name" is not a plugin name`);
+    expect((await install(w, dir)).stderr).toContain(
+      `${manifest}: name: "Bad Name" is not a plugin name`,
+    );
     writeFileSync(manifest, '{"name": "leaky"}');
     writeFileSync(join(w.root, "secret.txt"), "TOPSECRET\n");
     symlinkSync(join(w.root, "secret.txt"), join(dir, "notes.md"));
@@ -139,7 +134,9 @@ describe("keel plugins install", () => {
       `a plugin named "changelog-kit" is already installed (${installed(w)}); \`keel plugins uninstall changelog-kit\` first`,
     );
     const unknown = await keel(w, ["plugins", "enable", "nope"]);
-    expect(unknown.stderr).toContain('unknown plugin id "nope": the plugins here are changelog-kit');
+    expect(unknown.stderr).toContain(
+      'unknown plugin id "nope": the plugins here are changelog-kit',
+    );
   });
 });
 
@@ -235,7 +232,9 @@ describe("a disabled plugin", () => {
   });
 
   it("a project file cannot turn it on, and a project server of its name does not replace its own", async () => {
-    const w = await newWorld(script(reply().text("plain"), reply().tool(TOOL, {}), reply().text("ok")));
+    const w = await newWorld(
+      script(reply().text("plain"), reply().tool(TOOL, {}), reply().text("ok")),
+    );
     changelog(w);
     expect((await install(w)).code).toBe(0);
     expect((await keel(w, ["plugins", "disable", "changelog-kit"])).code).toBe(0);

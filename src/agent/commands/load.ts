@@ -81,7 +81,7 @@ export function loadCommands(opts: {
         if (winner.source !== source && (winner.source === "user" || winner.source === "plugin")) {
           const whose = winner.source === "user" ? "your command" : "the plugin's command";
           catalog.problems.push(
-            `/${winner.name}: ${whose} ${winner.path} is used; ${path} has the same name and is ignored`,
+            `/${winner.name}: ${whose} ${winner.path} is used; ${source === "plugin" ? "the plugin's" : "the project's"} ${path} has the same name and is ignored`,
           );
         }
         continue;

@@ -6,7 +6,15 @@
  * and its hook fires; disabled, none of it is there; a deny rule still refuses its MCP tool; a
  * project file neither turns it on nor replaces its server.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -259,6 +267,57 @@ describe("a disabled plugin", () => {
     const r = await keel(w, ["run", "what is unreleased?", "--yes", "--output-format", "json"]);
     expect(r.stderr).toContain("mcpServers.plugin_changelog-kit_changes: not used");
     expect(toolResults(w).join("\n")).toContain("changelog-kit unreleased (in plugin)");
+  });
+});
+
+describe("a Claude Code plugin", () => {
+  /** The fixture installed as Claude Code installs it: a cache folder, installed_plugins.json, enabledPlugins. */
+  function claudeInstall(w: World): string {
+    const root = join(w.root, ".claude", "plugins", "cache", "mkt", "changelog-kit", "1.2.0");
+    cpSync(PLUGIN, root, { recursive: true });
+    writeFileSync(
+      join(w.root, ".claude", "plugins", "installed_plugins.json"),
+      JSON.stringify({
+        version: 2,
+        plugins: { "changelog-kit@mkt": [{ scope: "user", installPath: root, version: "1.2.0" }] },
+      }),
+    );
+    writeFileSync(
+      join(w.root, ".claude", "settings.json"),
+      JSON.stringify({ enabledPlugins: { "changelog-kit@mkt": true } }),
+    );
+    return root;
+  }
+
+  it("brings its command; `keel plugins disable` turns it off for Keel without editing ~/.claude, and uninstall refuses it", async () => {
+    const w = await newWorld(script(reply().text("drafted")));
+    const root = claudeInstall(w);
+    const settings = readFileSync(join(w.root, ".claude", "settings.json"), "utf8");
+    const on = await keel(w, ["run", "/changelog-kit:draft fix it"]);
+    expect(on.code).toBe(0);
+    expect(String(w.sim.requests[0]?.messages.at(-1)?.content)).toContain(
+      `Draft a Keep a Changelog entry for: fix it\n\nPut it under "## [Unreleased]" in the right group (Added, Changed, Fixed, Removed).\nThe group rules are in ${root}/skills/keep-a-changelog/SKILL.md.`,
+    );
+    const off = await keel(w, ["plugins", "disable", "changelog-kit@mkt"]);
+    expect(off.stdout).toContain("~/.claude is not changed");
+    expect(readFileSync(join(w.root, ".claude", "settings.json"), "utf8")).toBe(settings);
+    const gone = await keel(w, ["run", "/changelog-kit:draft fix it"]);
+    expect(gone.stderr).toContain("unknown command /changelog-kit:draft");
+    const un = await keel(w, ["plugins", "uninstall", "changelog-kit@mkt"]);
+    expect(un.code).toBe(1);
+    expect(un.stderr).toContain("changelog-kit@mkt was installed by Claude Code");
+    expect(existsSync(root)).toBe(true);
+  });
+
+  it("a damaged $KEEL_HOME/plugins.json turns every plugin off, and list says so", async () => {
+    const w = await newWorld(script(reply().text("plain")));
+    claudeInstall(w);
+    writeFileSync(join(w.home, "plugins.json"), "{not json");
+    const list = await keel(w, ["plugins", "list"]);
+    expect(list.stderr).toContain(`${join(w.home, "plugins.json")}: not valid JSON`);
+    expect(list.stdout).toContain("disabled  changelog-kit@mkt");
+    const r = await keel(w, ["run", "/changelog-kit:draft fix it"]);
+    expect(r.stderr).toContain("unknown command /changelog-kit:draft");
   });
 });
 

@@ -88,7 +88,7 @@ export async function* invokeCommand(
     const known = ctx.catalog.commands.map((c) => `/${c.name}`);
     return {
       kind: "refused",
-      reason: `unknown command /${line.name}: ${known.length > 0 ? `the custom commands here are ${known.join(", ")}` : "there are no custom commands here (.keel/commands, .claude/commands)"}. To send text that begins with "/", begin it another way.`,
+      reason: `unknown command /${line.name}: ${known.length > 0 ? `the custom commands here are ${known.join(", ")}` : "there are no custom commands here (.keel/commands, .claude/commands, yours, or an enabled plugin's: keel plugins list)"}. To send text that begins with "/", begin it another way.`,
     };
   }
   // The !`cmd` runs as a shell tool call through the one pipeline: rules, mode, hooks, sandbox.

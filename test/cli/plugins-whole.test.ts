@@ -6,9 +6,11 @@
  * and its hook fires; disabled, none of it is there; a deny rule still refuses its MCP tool; a
  * project file neither turns it on nor replaces its server.
  */
+import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   statSync,
@@ -108,6 +110,28 @@ describe("keel plugins install", () => {
     const ok = await install(w, MARKET, "changelog-kit");
     expect(ok.code).toBe(0);
     expect(existsSync(join(installed(w), "servers", "changes.mjs"))).toBe(true);
+    // The marketplace's folder names it too.
+    expect((await keel(w, ["plugins", "uninstall", "changelog-kit"])).code).toBe(0);
+    expect((await install(w, FIXTURES, "changelog-kit")).code).toBe(0);
+    expect(existsSync(join(installed(w), "commands", "draft.md"))).toBe(true);
+  });
+
+  it("copies a link that stays inside the folder as a file; refuses a FIFO", async () => {
+    const w = await newWorld(script());
+    const dir = join(w.root, "linked");
+    cpSync(PLUGIN, dir, { recursive: true });
+    symlinkSync(join(dir, "commands", "draft.md"), join(dir, "commands", "d.md"));
+    expect((await install(w, dir)).code).toBe(0);
+    const copied = join(installed(w), "commands", "d.md");
+    expect(lstatSync(copied).isFile()).toBe(true);
+    expect(readFileSync(copied, "utf8")).toContain("Draft a Keep a Changelog entry");
+    expect((await keel(w, ["plugins", "uninstall", "changelog-kit"])).code).toBe(0);
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    const fifo = await install(w, dir);
+    expect(fifo.stderr).toContain(
+      `${join(dir, "pipe")}: not a regular file or folder; not installed`,
+    );
+    expect(existsSync(installed(w))).toBe(false);
   });
 
   it("refuses a folder without plugin.json, bad JSON, a bad name, a name clash, and a link out of the folder", async () => {

@@ -342,6 +342,10 @@ describe("a Claude Code plugin", () => {
     expect(list.stdout).toContain("disabled  changelog-kit@mkt");
     const r = await keel(w, ["run", "/changelog-kit:draft fix it"]);
     expect(r.stderr).toContain("unknown command /changelog-kit:draft");
+    const inst = await install(w);
+    expect(inst.code).toBe(1);
+    expect(inst.stderr).toContain(`${join(w.home, "plugins.json")}: not valid JSON`);
+    expect(existsSync(installed(w))).toBe(false);
   });
 });
 

@@ -15,7 +15,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { type FoundPlugin, findPluginsSync, writePluginState } from "../../hooks/index.js";
+import {
+  type FoundPlugin,
+  findPluginsSync,
+  readPluginState,
+  writePluginState,
+} from "../../hooks/index.js";
 import { UserError } from "../user-error.js";
 import type { PluginSource } from "./source.js";
 
@@ -31,6 +36,9 @@ export function installPlugin(keelHome: string, source: PluginSource): string {
       `a plugin named "${source.name}" is already installed (${dest}); \`keel plugins uninstall ${source.name}\` first`,
     );
   }
+  // A damaged record is refused before anything is copied (writePluginState would refuse after).
+  const state = readPluginState(keelHome);
+  if (!state.ok) throw new UserError(`${state.problem}; repair or remove it first`);
   mkdirSync(pluginsDir, { recursive: true, mode: 0o700 });
   // Copied beside it under a dot name (which findPlugins skips), then renamed into place: a
   // failed copy never leaves half a plugin that loads.

@@ -242,6 +242,21 @@ describe("an enabled plugin in keel run", () => {
   });
 });
 
+describe("name clashes", () => {
+  it("your own command of the same name wins over the plugin's, with a notice naming both", async () => {
+    const w = await newWorld(script(reply().text("ok")));
+    expect((await install(w)).code).toBe(0);
+    const mine = join(w.home, "commands", "changelog-kit", "draft.md");
+    mkdirSync(join(w.home, "commands", "changelog-kit"), { recursive: true });
+    writeFileSync(mine, "MY OWN DRAFT $ARGUMENTS\n");
+    const r = await keel(w, ["run", "/changelog-kit:draft now"]);
+    expect(String(w.sim.requests[0]?.messages.at(-1)?.content)).toContain("MY OWN DRAFT now");
+    expect(r.stderr).toContain(
+      `/changelog-kit:draft: your command ${mine} is used; the plugin's ${join(installed(w), "commands", "draft.md")} has the same name and is ignored`,
+    );
+  });
+});
+
 describe("a disabled plugin", () => {
   it("brings nothing: no command, agent, skill, MCP tool or hook", async () => {
     const w = await newWorld(script(reply().text("plain"), reply().text("plain again")));

@@ -78,7 +78,9 @@ export function loadCommands(opts: {
       if (!name.split(":").every((part) => NAME.test(part))) continue;
       const winner = seen.get(name.toLowerCase());
       if (winner !== undefined) {
-        if (winner.source !== source && (winner.source === "user" || winner.source === "plugin")) {
+        // Two plugins of one name (a Claude Code one and Keel's copy) clash too: say which runs.
+        const shadows = winner.source !== source || source === "plugin";
+        if (shadows && (winner.source === "user" || winner.source === "plugin")) {
           const whose = winner.source === "user" ? "your command" : "the plugin's command";
           catalog.problems.push(
             `/${winner.name}: ${whose} ${winner.path} is used; ${source === "plugin" ? "the plugin's" : "the project's"} ${path} has the same name and is ignored`,

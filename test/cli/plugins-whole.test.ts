@@ -116,6 +116,19 @@ describe("keel plugins install", () => {
     expect(existsSync(join(installed(w), "commands", "draft.md"))).toBe(true);
   });
 
+  it("names the plugin.json paths Keel does not read in `keel plugins list`", async () => {
+    const w = await newWorld(script());
+    const dir = join(w.root, "extra");
+    cpSync(PLUGIN, dir, { recursive: true });
+    const manifest = join(dir, ".claude-plugin", "plugin.json");
+    writeFileSync(manifest, JSON.stringify({ name: "changelog-kit", commands: ["./extra/x.md"] }));
+    expect((await install(w, dir)).code).toBe(0);
+    const list = await keel(w, ["plugins", "list"]);
+    expect(list.stdout).toContain(
+      `problem: ${join(installed(w), ".claude-plugin", "plugin.json")}: commands: not read by Keel (it reads commands/ only)`,
+    );
+  });
+
   it("copies a link that stays inside the folder as a file; refuses a FIFO", async () => {
     const w = await newWorld(script());
     const dir = join(w.root, "linked");

@@ -149,6 +149,16 @@ export function pluginParts(root: string, name: string): PluginParts {
   const hooks = readJsonFile(join(root, "hooks", "hooks.json"));
   const problems = [...mcp.problems];
   if (!hooks.ok) problems.push(hooks.problem);
+  // Claude Code also reads extra paths plugin.json names for these; Keel reads the standard
+  // folders only, and says so rather than dropping the rest silently.
+  const m = readPluginManifest(root);
+  for (const field of ["commands", "agents", "skills", "hooks"] as const) {
+    if (m.ok && m.manifest?.[field] !== undefined) {
+      problems.push(
+        `${m.path}: ${field}: not read by Keel (it reads ${field === "hooks" ? "hooks/hooks.json" : `${field}/`} only)`,
+      );
+    }
+  }
   return {
     commands: markdownNames(join(root, "commands"), true).map((n) => `${name}:${n}`),
     agents: markdownNames(join(root, "agents"), false).map((n) => `${name}:${agentName(root, n)}`),

@@ -1,6 +1,7 @@
 /**
  * Sub-agent definitions in files, as Claude Code writes them: `.claude/agents/NAME.md` and
- * `.keel/agents/NAME.md` in the project, `~/.claude/agents` and `$KEEL_HOME/agents` for the user.
+ * `.keel/agents/NAME.md` in the project, `~/.claude/agents` and `$KEEL_HOME/agents` for the user,
+ * and an enabled plugin's `agents/NAME.md` (offered as `PLUGIN:NAME`, as Claude Code names it).
  * Frontmatter `name`, `description`, optional `tools` (Claude or Keel names) and `model`; the
  * body is the sub-agent's system prompt. They are offered through the task tool
  * (`subagent_type`). A file's `tools` picks which of the session's tools the sub-agent has; it
@@ -10,7 +11,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { keelToolNameFromAny } from "../hooks/index.js";
+import { findPluginsSync, keelToolNameFromAny } from "../hooks/index.js";
 import { byName, listField, oneLine, readFrontmatterFile } from "./skills/frontmatter.js";
 
 /** One agent file. */
@@ -18,7 +19,7 @@ export interface AgentFile {
   name: string;
   /** One line: part of the task tool's description (the prefix). */
   description: string;
-  source: "user" | "project";
+  source: "user" | "plugin" | "project";
   path: string;
   /** Keel tool names, or null for the task tool's default (the read-only tools). */
   tools: string[] | null;
@@ -46,21 +47,32 @@ const frontmatterSchema = z
   })
   .loose();
 
-/** Reads the agent folders, the user's first. */
+/** Plugins' agent files may leave `name` out (Claude Code's plugin docs do): the file's name. */
+const pluginFrontmatterSchema = frontmatterSchema.extend({
+  name: z.string().regex(NAME, "letters, digits, - _ . (at most 64)").optional(),
+});
+
+/** Reads the agent folders: the user's first, then enabled plugins', then the project's. */
 export function loadAgentFiles(opts: {
   projectDir: string;
   keelHome: string;
   homeDir: string;
 }): AgentFileCatalog {
-  const dirs: { dir: string; source: AgentFile["source"] }[] = [
+  const plugins = findPluginsSync(opts).filter((p) => p.enabled);
+  const dirs: { dir: string; source: AgentFile["source"]; prefix?: string }[] = [
     { dir: join(opts.keelHome, "agents"), source: "user" },
     { dir: join(opts.homeDir, ".claude", "agents"), source: "user" },
+    ...plugins.map((p) => ({
+      dir: join(p.root, "agents"),
+      source: "plugin" as const,
+      prefix: `${p.name}:`,
+    })),
     { dir: join(opts.projectDir, ".keel", "agents"), source: "project" },
     { dir: join(opts.projectDir, ".claude", "agents"), source: "project" },
   ];
   const catalog: AgentFileCatalog = { agents: [], problems: [] };
   const seen = new Map<string, AgentFile>();
-  for (const { dir, source } of dirs) {
+  for (const { dir, source, prefix } of dirs) {
     let names: string[];
     try {
       names = readdirSync(dir)
@@ -71,18 +83,22 @@ export function loadAgentFiles(opts: {
     }
     for (const file of names) {
       const path = join(dir, file);
-      const read = readFrontmatterFile(path, frontmatterSchema);
+      const read = readFrontmatterFile(
+        path,
+        source === "plugin" ? pluginFrontmatterSchema : frontmatterSchema,
+      );
       if ("problem" in read) {
         catalog.problems.push(`agents: ${read.problem}`);
         continue;
       }
       const { meta } = read;
-      const winner = seen.get(meta.name);
+      const name = `${prefix ?? ""}${meta.name ?? file.replace(/\.md$/i, "")}`;
+      const winner = seen.get(name);
       if (winner !== undefined) {
         catalog.problems.push(
-          winner.source === "user" && source === "project"
-            ? `agents: ${meta.name}: your agent ${winner.path} is used; the project's ${path} has the same name and is ignored`
-            : `agents: ${meta.name}: ${path} has the same name as ${winner.path} and is ignored`,
+          winner.source !== "project" && source === "project"
+            ? `agents: ${name}: your agent ${winner.path} is used; the project's ${path} has the same name and is ignored`
+            : `agents: ${name}: ${path} has the same name as ${winner.path} and is ignored`,
         );
         continue;
       }
@@ -91,7 +107,7 @@ export function loadAgentFiles(opts: {
       const model =
         meta.model === undefined || CLAUDE_MODEL_ALIASES.has(meta.model) ? null : meta.model;
       const agent: AgentFile = {
-        name: meta.name,
+        name,
         description: oneLine(meta.description, 1024),
         source,
         path,
@@ -99,7 +115,7 @@ export function loadAgentFiles(opts: {
         model,
         prompt: read.body.trim(),
       };
-      seen.set(meta.name, agent);
+      seen.set(name, agent);
       catalog.agents.push(agent);
     }
   }

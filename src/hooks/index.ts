@@ -22,7 +22,9 @@ export {
   shapePayload,
 } from "./dialects/index.js";
 export type { FoundPlugin } from "./dialects/plugin/find.js";
-export { findPlugins } from "./dialects/plugin/find.js";
+export { findPlugins, findPluginsSync } from "./dialects/plugin/find.js";
+export * from "./dialects/plugin/manifest.js";
+export * from "./dialects/plugin/state.js";
 export { discoveryMatcher } from "./discovery-runners.js";
 export type { EngineExtras } from "./engine.js";
 export { createHookEngine } from "./engine.js";

@@ -1,14 +1,17 @@
 /**
  * Where MCP servers are defined and how a definition is read. Claude Code's `.mcp.json` format
  * (`{"mcpServers": {NAME: {command, args, env} | {type: "http", url, headers} | {type: "sse", url}}}`)
- * is read from the project's `.mcp.json` and from a `mcpServers` key in the Keel settings files.
+ * is read from the project's `.mcp.json` and from a `mcpServers` key in the Keel settings files,
+ * and from every enabled plugin (`.mcp.json` at its root or `mcpServers` in its plugin.json), named
+ * `plugin_<plugin>_<server>` as Claude Code names them, with `${CLAUDE_PLUGIN_ROOT}` filled in.
  * Each server is validated on its own, so one bad entry is a problem naming its file and field
  * while the other servers still load.
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { jsonProblemText, readConfigText } from "../base/index.js";
+import { jsonProblemText, readConfigText, resolveHome } from "../base/index.js";
 import { parseSettingsJson, settingsJsonText } from "../hooks/config/parse.js";
+import { fillPluginVars, findPluginsSync, pluginMcpServers } from "../hooks/index.js";
 import { managedMcpRefusal, readManagedMcpPolicy } from "./managed.js";
 import { serverNameProblem } from "./tools.js";
 
@@ -41,6 +44,8 @@ export interface McpServerEntry {
   /** Absolute path of the file that defines it. */
   file: string;
   scope: McpScope;
+  /** The plugin that defines it (its servers are user-level: the user installed it). */
+  plugin?: string;
 }
 
 /** A config file of one of the known kinds. */
@@ -97,10 +102,21 @@ export async function loadMcpConfig(opts: {
   keelHome: string;
   /** The managed settings file; absent: the one the environment names (base/resolve-paths.ts). */
   managedSettings?: string;
+  /** Where `~/.claude/plugins` is looked for; absent: $HOME. */
+  homeDir?: string;
 }): Promise<McpConfig> {
   const byName = new Map<string, McpServerEntry>();
   const out: McpConfig = { servers: [], allow: [], problems: [] };
-  for (const file of mcpConfigFiles(opts.projectDir, opts.keelHome)) {
+  const files = mcpConfigFiles(opts.projectDir, opts.keelHome);
+  for (const [i, file] of files.entries()) {
+    // Plugins come after the user's own settings and before the project's files: a plugin
+    // server never replaces one of the user's, and a project's never replaces a plugin's.
+    if (i === 1) {
+      addPluginServers(byName, out, {
+        keelHome: opts.keelHome,
+        homeDir: opts.homeDir ?? resolveHome(),
+      });
+    }
     // Only a regular file is read: a FIFO named `.mcp.json` must not hang Keel.
     const { content: text, error } = await readConfigText(file.path);
     if (error) out.problems.push(`${file.path}: ${error}`);
@@ -113,7 +129,7 @@ export async function loadMcpConfig(opts: {
       const had = byName.get(entry.name);
       if (had?.scope === "user" && entry.scope === "project") {
         out.problems.push(
-          `${entry.file}: mcpServers.${entry.name}: not used: a server of the same name is defined in your own ${had.file}, which wins (rename the project's server to use it)`,
+          `${entry.file}: mcpServers.${entry.name}: not used: a server of the same name is defined in your own ${had.file}${had.plugin !== undefined ? ` (plugin ${had.plugin})` : ""}, which wins (rename the project's server to use it)`,
         );
         continue;
       }
@@ -137,6 +153,50 @@ export async function loadMcpConfig(opts: {
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   return out;
+}
+
+/** The servers of every enabled plugin, as user-level entries after the user's own. */
+function addPluginServers(
+  byName: Map<string, McpServerEntry>,
+  out: McpConfig,
+  paths: { keelHome: string; homeDir: string },
+): void {
+  for (const plugin of findPluginsSync(paths).filter((p) => p.enabled)) {
+    const found = pluginMcpServers(plugin.root);
+    out.problems.push(...found.problems.map((p) => `plugin ${plugin.id}: ${p}`));
+    for (const { name, raw, file } of found.servers) {
+      const filled = fillPluginVars(raw, { root: plugin.root, dataDir: plugin.dataDir });
+      const read = parseMcpObject(
+        { mcpServers: { [name]: filled } },
+        { path: file, scope: "user" },
+      );
+      out.problems.push(...read.problems);
+      for (const parsed of read.servers) {
+        const entry = { ...parsed, name: `plugin_${plugin.name}_${name}` };
+        const badName = serverNameProblem(entry.name);
+        if (badName !== null) {
+          out.problems.push(`${file}: mcpServers.${name}: ${entry.name}: ${badName}`);
+          continue;
+        }
+        const had = byName.get(entry.name);
+        if (had !== undefined) {
+          out.problems.push(
+            `${file}: mcpServers.${name}: not used: ${entry.name} is already defined in your own ${had.file}, which wins`,
+          );
+          continue;
+        }
+        if (entry.config.type === "stdio") {
+          // Claude Code sets both for a plugin's server too; a plugin's own env entry wins.
+          entry.config.env = {
+            CLAUDE_PLUGIN_ROOT: plugin.root,
+            CLAUDE_PLUGIN_DATA: plugin.dataDir,
+            ...entry.config.env,
+          };
+        }
+        byName.set(entry.name, { ...entry, plugin: plugin.id });
+      }
+    }
+  }
 }
 
 /** Parses one file's text. */

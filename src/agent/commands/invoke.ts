@@ -88,7 +88,7 @@ export async function* invokeCommand(
     const known = ctx.catalog.commands.map((c) => `/${c.name}`);
     return {
       kind: "refused",
-      reason: `unknown command /${line.name}: ${known.length > 0 ? `the custom commands here are ${known.join(", ")}` : "there are no custom commands here (.keel/commands, .claude/commands)"}. To send text that begins with "/", begin it another way.`,
+      reason: `unknown command /${line.name}: ${known.length > 0 ? `the custom commands here are ${known.join(", ")}` : "there are no custom commands here (.keel/commands, .claude/commands, yours, or an enabled plugin's: keel plugins list)"}. To send text that begins with "/", begin it another way.`,
     };
   }
   // The !`cmd` runs as a shell tool call through the one pipeline: rules, mode, hooks, sandbox.
@@ -116,8 +116,9 @@ export async function* invokeCommand(
   const prompt = expandedTurn.prompt;
   let allowed: TurnAllowance | null = null;
   if (command.allowedTools.length > 0) {
-    if (command.source === "user") allowed = allowanceFrom(command.allowedTools);
-    else {
+    if (command.source === "user" || command.source === "plugin") {
+      allowed = allowanceFrom(command.allowedTools);
+    } else {
       yield {
         type: "notice",
         level: "info",

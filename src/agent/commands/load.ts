@@ -1,17 +1,19 @@
 /**
  * Custom slash commands as Claude Code defines them: Markdown files whose name is the command
  * (`.keel/commands/NAME.md`, `.claude/commands/NAME.md` in the project; `$KEEL_HOME/commands/
- * NAME.md` and `~/.claude/commands/NAME.md` for the user; a sub-folder makes `dir:NAME`), with optional YAML frontmatter
- * (description, argument-hint, allowed-tools, model). Never throws: a bad file is a problem
- * naming the file and field.
+ * NAME.md` and `~/.claude/commands/NAME.md` for the user; a sub-folder makes `dir:NAME`; an
+ * enabled plugin's `commands/NAME.md` is `PLUGIN:NAME`, as Claude Code names it), with optional
+ * YAML frontmatter (description, argument-hint, allowed-tools, model). Never throws: a bad file
+ * is a problem naming the file and field.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
+import { fillPluginVars, findPluginsSync } from "../../hooks/index.js";
 
-/** Where a command was defined. */
-export type CommandSource = "project" | "claude" | "user";
+/** Where a command was defined (a plugin is the user's: they installed and enabled it). */
+export type CommandSource = "project" | "claude" | "user" | "plugin";
 
 /** One custom command. */
 export interface CustomCommand {
@@ -47,36 +49,41 @@ const frontmatterSchema = z
 /**
  * Reads every command directory. The user's own wins a name clash: a cloned repository's
  * `.claude/commands/commit.md` must not replace the `/commit` the user wrote, so user sources
- * come first ($KEEL_HOME/commands, then ~/.claude/commands), then the project's (.keel, then
- * .claude). A project file a user command shadows is named in a notice with the file that wins.
+ * come first ($KEEL_HOME/commands, then ~/.claude/commands), then enabled plugins' (named
+ * `plugin:NAME`, so they rarely clash), then the project's (.keel, then .claude). A file a
+ * command shadows is named in a notice with the file that wins.
  */
 export function loadCommands(opts: {
   projectDir: string;
   keelHome?: string;
   homeDir?: string;
 }): CommandCatalog {
-  const dirs: { dir: string; source: CommandSource }[] = [
+  const dirs: CommandDir[] = [
     ...(opts.keelHome !== undefined
       ? [{ dir: join(opts.keelHome, "commands"), source: "user" as const }]
       : []),
     ...(opts.homeDir !== undefined
       ? [{ dir: join(opts.homeDir, ".claude", "commands"), source: "user" as const }]
       : []),
+    ...pluginCommandDirs(opts),
     { dir: join(opts.projectDir, ".keel", "commands"), source: "project" },
     { dir: join(opts.projectDir, ".claude", "commands"), source: "claude" },
   ];
   const catalog: CommandCatalog = { commands: [], problems: [] };
   const seen = new Map<string, CustomCommand>();
-  for (const { dir, source } of dirs) {
+  for (const { dir, source, plugin } of dirs) {
     for (const path of markdownFiles(dir)) {
       const rel = relative(dir, path).replace(/\.md$/i, "");
-      const name = rel.split(/[\\/]/).join(":");
+      const name = `${plugin !== undefined ? `${plugin.name}:` : ""}${rel.split(/[\\/]/).join(":")}`;
       if (!name.split(":").every((part) => NAME.test(part))) continue;
       const winner = seen.get(name.toLowerCase());
       if (winner !== undefined) {
-        if (winner.source === "user" && source !== "user") {
+        // Two plugins of one name (a Claude Code one and Keel's copy) clash too: say which runs.
+        const shadows = winner.source !== source || source === "plugin";
+        if (shadows && (winner.source === "user" || winner.source === "plugin")) {
+          const whose = winner.source === "user" ? "your command" : "the plugin's command";
           catalog.problems.push(
-            `/${winner.name}: your command ${winner.path} is used; the project's ${path} has the same name and is ignored`,
+            `/${winner.name}: ${whose} ${winner.path} is used; ${source === "plugin" ? "the plugin's" : "the project's"} ${path} has the same name and is ignored`,
           );
         }
         continue;
@@ -86,12 +93,29 @@ export function loadCommands(opts: {
         catalog.problems.push(parsed.problem);
         continue;
       }
+      // Claude Code fills the plugin's folder in its commands (`!`${CLAUDE_PLUGIN_ROOT}/x.sh``).
+      if (plugin !== undefined) parsed.body = fillPluginVars(parsed.body, plugin);
       seen.set(name.toLowerCase(), parsed);
       catalog.commands.push(parsed);
     }
   }
   catalog.commands.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return catalog;
+}
+
+interface CommandDir {
+  dir: string;
+  source: CommandSource;
+  plugin?: { name: string; root: string; dataDir: string };
+}
+
+/** The `commands/` folder of every enabled plugin (none without the user's folders to look in). */
+function pluginCommandDirs(opts: { keelHome?: string; homeDir?: string }): CommandDir[] {
+  if (opts.keelHome === undefined || opts.homeDir === undefined) return [];
+  const paths = { keelHome: opts.keelHome, homeDir: opts.homeDir };
+  return findPluginsSync(paths)
+    .filter((p) => p.enabled)
+    .map((p) => ({ dir: join(p.root, "commands"), source: "plugin" as const, plugin: p }));
 }
 
 /** Finds a command by name (case-insensitive). */

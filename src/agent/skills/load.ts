@@ -50,8 +50,7 @@ async function skillDirs(opts: {
   ];
   const plugins = await findPlugins(opts);
   for (const p of plugins.filter((p) => p.enabled)) {
-    const name = p.id.split("@")[0] ?? p.id;
-    dirs.push({ dir: join(p.root, "skills"), source: "plugin", prefix: `${name}:` });
+    dirs.push({ dir: join(p.root, "skills"), source: "plugin", prefix: `${p.name}:` });
   }
   for (const sub of [".keel", ".claude", ".agents"]) {
     dirs.push({ dir: join(opts.projectDir, sub, "skills"), source: "project" });

@@ -2,7 +2,8 @@
  * Claude Code plugins: the `hooks/hooks.json` of every installed, enabled plugin (Claude
  * Code's plugin folder, and Keel's `$KEEL_HOME/plugins/<name>/`). The file is Claude Code's
  * format; `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` are expanded in commands and
- * set in the environment. A plugin the user installed is user-level (trusted).
+ * set in the environment. A plugin the user installed is user-level (trusted). Which plugins are
+ * on is find.ts's answer, shared with the plugin's other parts (commands, agents, skills, MCP).
  */
 import { join } from "node:path";
 import { claudeDialect } from "../claude/index.js";

@@ -23,7 +23,12 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
-import { DISCOVERY_RUNNERS, type DiscoveryRunner, discoveredFiles } from "./discovery-runners.js";
+import {
+  DISCOVERY_RUNNERS,
+  type DiscoveryReach,
+  discoveredFiles,
+  discoveryReach,
+} from "./discovery-runners.js";
 import { analyzeShell } from "./shell/parse.js";
 import type { HookDefinition } from "./types.js";
 import { FIND_PATTERN_FLAGS, type WordReach, wordReach } from "./word-reach.js";
@@ -436,11 +441,15 @@ export function executedProjectFilesSync(
   };
   // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
   const unresolved = new Set<string>();
-  const discovered = new Map<string, { root: string; runner: DiscoveryRunner }>();
+  const discovered = new Map<string, DiscoveryReach>();
   const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
     for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
     for (const w of reach.unresolved) unresolved.add(w);
-    for (const d of reach.discovered) discovered.set(`${d.root}\0${d.runner.what}`, d);
+    for (const d of reach.discovered) {
+      // With the project's own configuration of the runner (pytest's testpaths, jest's testMatch).
+      const r = discoveryReach(d.runner, d.root, projectDir);
+      discovered.set(`${r.root}\0${d.runner.what}`, r);
+    }
     for (const f of reach.nodeFiles) onFile(f.path, f.script);
   };
   for (const hook of hooks) {
@@ -471,8 +480,8 @@ export function executedProjectFilesSync(
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
   }
   // A discovering runner's current matches are pinned like named files.
-  for (const { root, runner } of discovered.values()) {
-    for (const path of discoveredFiles(root, runner.patterns) ?? []) add(path, false);
+  for (const { root, patterns } of discovered.values()) {
+    for (const path of discoveredFiles(root, patterns) ?? []) add(path, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -552,8 +561,8 @@ export function executedProjectFilesSync(
       wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
       (p, script) => enqueue(p, script, depth + 1),
     );
-    for (const { root, runner } of [...discovered.values()].slice(before)) {
-      for (const p of discoveredFiles(root, runner.patterns) ?? []) enqueue(p, false, depth + 1);
+    for (const { root, patterns } of [...discovered.values()].slice(before)) {
+      for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
     }
   }
   for (const [dir, why] of [...collected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -566,16 +575,28 @@ export function executedProjectFilesSync(
       cannotPin: why,
     });
   }
-  for (const { root, runner } of discovered.values()) {
+  for (const { root, patterns, what, code } of discovered.values()) {
     const where = rel(root) || ".";
     found.push({
       path: root,
       relPath: where,
       sha256: null,
       fingerprint: ABSENT,
-      cannotPin: `${runner.what} under ${where}: new ones run`,
-      patterns: runner.patterns,
+      cannotPin: `${what} under ${where}: new ones run`,
+      patterns,
     });
+    // A configuration that is code may include anything below its folder: the folder is
+    // protected whole — except the project itself, where its quoted patterns stand in (protecting
+    // every file would leave acceptEdits nothing to accept; the listing says so).
+    if (code !== undefined && root !== projectDir) {
+      found.push({
+        path: root,
+        relPath: where,
+        sha256: null,
+        fingerprint: ABSENT,
+        cannotPin: `${code} is code: what it includes under ${where} cannot be pinned`,
+      });
+    }
   }
   for (const word of [...unresolved].sort()) {
     found.push({
@@ -899,7 +920,9 @@ function runnerConfigText(text: string): string {
     /'([^'\n\\]{1,4096})'|"([^"\n\\]{1,4096})"|`([^`$\n\\]{1,4096})`/g,
   )) {
     const value = (m[1] ?? m[2] ?? m[3] ?? "").replace(/^<rootDir>\//, "./");
-    if (!/\s/.test(value)) out.push(value);
+    // `**/*.chk.js` (testMatch, include) matches at any depth: the runner's patterns stand for
+    // it (discovery-runners.ts); as a glob here it would make the whole project unpinnable.
+    if (!/\s/.test(value) && !value.startsWith("**/")) out.push(value);
   }
   return out.join("\n");
 }

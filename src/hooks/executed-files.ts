@@ -30,6 +30,7 @@ import {
   discoveryReach,
 } from "./discovery-runners.js";
 import { analyzeShell } from "./shell/parse.js";
+import { importedFiles, readsImports } from "./source-imports.js";
 import type { HookDefinition } from "./types.js";
 import { FIND_PATTERN_FLAGS, type WordReach, wordReach } from "./word-reach.js";
 
@@ -486,19 +487,22 @@ export function executedProjectFilesSync(
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
   // (`sh .keel/hooks/*.sh`, `for f in hooks/*`) stands for its matches and its folder's listing.
-  const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0 }));
+  // `imports`: how many import steps led here (source-imports.ts; at most MAX_IMPORT_DEPTH).
+  const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0, imports: 0 }));
+  // Files that import by a computed name, by folder (protected) or, at the project's top, named.
+  const dynamicImports: [string, string][] = [];
   const seen = new Set(candidates.keys());
   const found: ExecutedFile[] = [];
   const budget = { left: MAX_TOTAL_BYTES };
   const rel = (path: string) => relative(projectDir, path).split(sep).join("/");
-  const enqueue = (path: string, script: boolean, depth: number) => {
+  const enqueue = (path: string, script: boolean, depth: number, imports = 0) => {
     if (seen.has(path) || !isInside(projectDir, path)) return;
     seen.add(path);
     candidates.set(path, script);
-    queue.push({ path, depth });
+    queue.push({ path, depth, imports });
   };
   for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
-    const { path, depth } = queue[i] as { path: string; depth: number };
+    const { path, depth, imports } = queue[i] as (typeof queue)[number];
     if (hasGlob(path.slice(projectDir.length))) {
       const got = expandGlob(path);
       if ("cannotPin" in got) {
@@ -551,6 +555,15 @@ export function executedProjectFilesSync(
       sha256: content === null ? null : sha256Hex(content),
       fingerprint,
     });
+    // What a Python or JavaScript file imports by a literal name (`import helpers`,
+    // `require('./helper')`) runs with it: pinned the same way, two import steps deep.
+    if (content !== null && imports < MAX_IMPORT_DEPTH && readsImports(path)) {
+      if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
+        const got = importedFiles(content.toString("utf8"), path, projectDir);
+        for (const f of got.files) enqueue(f, false, depth, imports + 1);
+        for (const why of got.dynamic) dynamicImports.push([path, why]);
+      }
+    }
     if (content === null || depth >= MAX_SOURCE_DEPTH) continue;
     for (const ref of namedInScript(content, path, projectDir, vars)) {
       enqueue(ref.path, ref.script, depth + 1);
@@ -564,6 +577,15 @@ export function executedProjectFilesSync(
     for (const { root, patterns } of [...discovered.values()].slice(before)) {
       for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
     }
+  }
+  // A computed import may load any file beside it: that folder is protected, except the project
+  // itself (protecting every file would leave acceptEdits nothing), where it is only named.
+  const rootImports: [string, string][] = [];
+  for (const [file, why] of dynamicImports) {
+    const dir = dirname(file);
+    const said = `${rel(file)} ${why}: any file it reaches may run`;
+    if (dir === projectDir) rootImports.push([rel(file), said]);
+    else if (!collected.has(dir)) collected.set(dir, said);
   }
   for (const [dir, why] of [...collected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     found.push({
@@ -597,6 +619,16 @@ export function executedProjectFilesSync(
         cannotPin: `${code} is code: what it includes under ${where} cannot be pinned`,
       });
     }
+  }
+  for (const [file, why] of rootImports) {
+    found.push({
+      path: projectDir,
+      relPath: file,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: why,
+      unresolved: true,
+    });
   }
   for (const word of [...unresolved].sort()) {
     found.push({
@@ -729,6 +761,8 @@ function cdTargets(words: readonly string[], cwd: string, projectDir: string): s
   return [...new Set(out)];
 }
 
+/** How many import steps from a pinned source file are followed (source-imports.ts). */
+const MAX_IMPORT_DEPTH = 2;
 /** How many levels of "a script names a script" are followed. */
 const MAX_SOURCE_DEPTH = 3;
 /** At most this many candidate paths are taken from one script. */

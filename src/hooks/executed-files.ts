@@ -29,6 +29,7 @@ import {
   discoveredFiles,
   discoveryReach,
 } from "./discovery-runners.js";
+import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
 import type { HookDefinition } from "./types.js";
@@ -382,6 +383,8 @@ export function runnerFilePaths(hooks: readonly HookDefinition[], projectDir: st
 /** A command hook's words and the directories its relative words count from. */
 interface HookWords {
   words: string[];
+  /** The words that run, from the parser (program-words.ts), the hook's variables filled in. */
+  programs: ProgramWord[];
   /** The hook's directory, then where each `cd` in it goes (`cd .claude/hooks && ./fmt.sh`). */
   dirs: string[];
 }
@@ -396,8 +399,18 @@ function readHook(
   const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
   // The hook's own `env` (Gemini CLI's per-hook env) is set for its command: `sh "$HOOK_S"`
   // with HOOK_S=tools/guard.sh runs tools/guard.sh.
-  const words = handlerWords(hook, h.env ? { ...vars, ...h.env } : vars);
-  return { words, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
+  const all = h.env ? { ...vars, ...h.env } : vars;
+  const words = handlerWords(hook, all);
+  const text =
+    typeof h.command === "string"
+      ? (DIALECTS[hook.source.dialect].expandCommand?.(h.command, all) ?? h.command)
+      : undefined;
+  // `"$CLAUDE_PROJECT_DIR"/x.sh` is literal once the project's variables are filled in.
+  const programs = (text === undefined ? [] : programWords(text)).map((p) => {
+    const word = expandKnown(p.word, all);
+    return { ...p, word, literal: p.literal || !/[$`*?[]/.test(word) };
+  });
+  return { words, programs, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
 }
 
 /** The runner files (`make` → Makefile) of one hook's words, from its directories and the
@@ -457,6 +470,15 @@ export function executedProjectFilesSync(
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
     takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
+    // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
+    // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
+    const programs = programReach(read.programs, read.dirs, projectDir);
+    for (const [dir, why] of programs.unpinned) if (!collected.has(dir)) collected.set(dir, why);
+    for (const w of programs.unresolved) unresolved.add(w);
+    for (const tries of programs.paths) {
+      const absent = !tries.some(isThere);
+      for (const abs of tries) add(abs, absent);
+    }
     let inCase = 0;
     for (const [at, word] of read.words.entries()) {
       // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
@@ -574,6 +596,15 @@ export function executedProjectFilesSync(
       wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
       (p, script) => enqueue(p, script, depth + 1),
     );
+    // A shell script's lines as the parser reads them: `FOO=1 tools/$f`, `nice "$d/x"` reach
+    // the folder before the expansion (a script's own variables are resolved where it runs).
+    if (isShellScript(path, content)) {
+      const text = content.toString("utf8");
+      for (const [dir, why] of programReach(programWords(text), [dirname(path)], projectDir)
+        .unpinned) {
+        if (!collected.has(dir)) collected.set(dir, why);
+      }
+    }
     for (const { root, patterns } of [...discovered.values()].slice(before)) {
       for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
     }
@@ -807,6 +838,13 @@ function readRegular(path: string, budget: { left: number }): Buffer | "too-larg
   } finally {
     closeSync(fd);
   }
+}
+
+/** A shell script by its name or its `#!` line, small enough for the parser to read. */
+function isShellScript(path: string, content: Buffer): boolean {
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return false;
+  if (/\.(sh|bash|ksh|zsh)$/i.test(path)) return true;
+  return /^#!\s*\S*\b(env\s+)?(ba|da|k|z)?sh\b/.test(content.subarray(0, 128).toString("utf8"));
 }
 
 /** Whether a word is a glob pattern for the shell: `*`, `?` or a closed `[…]` (a lone `[` is

@@ -109,6 +109,8 @@ export interface DiscoveryReach {
   what: string;
   /** Set when the runner's configuration is code (vitest.config.ts): that file. */
   code?: string;
+  /** The configuration file read (absolute), pinned with the files it makes the runner run. */
+  config?: string;
 }
 
 /**
@@ -130,7 +132,7 @@ export function discoveryReach(
   // jest's rootDir below the folder it runs in: its patterns count from there.
   if (down !== "" && !down.startsWith("..")) {
     const patterns = [...runner.patterns, ...under(down, conf.patterns)];
-    return { root, patterns: [...new Set(patterns)], what, code: conf.code };
+    return { root, patterns: [...new Set(patterns)], what, code: conf.code, config: conf.file };
   }
   // pytest's rootdir above it: the defaults count from the folder it runs in.
   const up = relative(conf.root, root).split(sep).join("/");
@@ -139,6 +141,7 @@ export function discoveryReach(
     patterns: [...new Set([...under(up, runner.patterns), ...conf.patterns])],
     what,
     code: conf.code,
+    config: conf.file,
   };
 }
 

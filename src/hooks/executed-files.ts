@@ -503,8 +503,9 @@ export function executedProjectFilesSync(
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
   }
   // A discovering runner's current matches are pinned like named files.
-  for (const { root, patterns } of discovered.values()) {
+  for (const { root, patterns, config } of discovered.values()) {
     for (const path of discoveredFiles(root, patterns) ?? []) add(path, false);
+    if (config !== undefined) add(config, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -605,8 +606,9 @@ export function executedProjectFilesSync(
         if (!collected.has(dir)) collected.set(dir, why);
       }
     }
-    for (const { root, patterns } of [...discovered.values()].slice(before)) {
+    for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
       for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
+      if (config !== undefined) enqueue(config, false, depth + 1);
     }
   }
   // A computed import may load any file beside it: that folder is protected, except the project

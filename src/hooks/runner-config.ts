@@ -22,6 +22,8 @@ export interface ConfiguredPatterns {
   patterns: string[];
   /** Said in the listing after the runner's own text (`python_files from pytest.ini`). */
   note?: string;
+  /** The configuration file read (absolute): pinned like a runner file, wherever it is. */
+  file?: string;
   /** Set when the configuration is code: its file, relative to the project. */
   code?: string;
 }
@@ -158,7 +160,12 @@ function pytestPatterns(root: string, projectDir: string): ConfiguredPatterns | 
     said.length === 0
       ? undefined
       : `${said.join(", ")} from ${where}${outside.length > 0 ? `; testpaths outside its folder (${outside.join(" ")}) are not pinned or protected` : ""}`;
-  return { root: got.dir, patterns: [...patterns, "**/conftest.py"], note };
+  return {
+    root: got.dir,
+    patterns: [...patterns, "**/conftest.py"],
+    note,
+    file: join(got.dir, got.file),
+  };
 }
 
 const JEST_CODE = ["js", "ts", "mjs", "cjs", "mts", "cts"].map((e) => `jest.config.${e}`);
@@ -176,6 +183,7 @@ function jestPatterns(root: string, projectDir: string): ConfiguredPatterns | nu
   }
   let config: Record<string, unknown> | undefined;
   let where = "";
+  let read = "";
   for (const [file, key] of [
     ["jest.config.json", undefined],
     ["package.json", "jest"],
@@ -188,6 +196,7 @@ function jestPatterns(root: string, projectDir: string): ConfiguredPatterns | nu
       if (value !== null && typeof value === "object") {
         config = value as Record<string, unknown>;
         where = relative(projectDir, join(root, file)).split(sep).join("/");
+        read = join(root, file);
         break;
       }
     } catch {
@@ -217,6 +226,7 @@ function jestPatterns(root: string, projectDir: string): ConfiguredPatterns | nu
     root: inOrAt(root, rootDir) ? rootDir : root,
     patterns: [...narrowed, ...regex],
     note: said.length > 0 ? `${said.join(", ")} from ${where}` : undefined,
+    file: read,
   };
 }
 
@@ -242,6 +252,7 @@ function codePatterns(root: string, projectDir: string, file: string): Configure
     root,
     patterns,
     code: rel,
+    file: join(root, file),
     note: `${rel} is code: its quoted patterns${patterns.length > 0 ? ` (${patterns.join(" ")})` : ""} are protected; what it computes cannot be pinned`,
   };
 }

@@ -165,6 +165,26 @@ describe("trust reads the project's test-runner configuration", () => {
     });
   }
 
+  it("a pytest.ini found above the runner's folder is itself pinned and protected", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", {
+          path: "a/pytest.ini",
+          content: "[pytest]\npython_files = *.py\n",
+        }),
+        reply().text("ok"),
+      ),
+    );
+    put(world, "a/pytest.ini", "[pytest]\npython_files = chk_*.py\n");
+    put(world, "a/b/chk_a.py", "def test_a(): pass\n");
+    keelHook(world, "cd a/b && pytest -q");
+    const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(t.stdout).toMatch(/python_files chk_\*\.py from a\/pytest\.ini under a:/);
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+    expect(readFileSync(join(world.project, "a/pytest.ini"), "utf8")).toContain("chk_*.py");
+  });
+
   it("a file the configuration does not collect stays writable (jest roots narrow testMatch)", async () => {
     const world = await newWorld(
       script(

@@ -9,10 +9,13 @@
  * scripts they run (a package.json `"test": "node --test"`).
  */
 import { readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
+import { configuredPatterns } from "./runner-config.js";
 
 export interface DiscoveryRunner {
+  /** Which configuration applies (runner-config.ts). */
+  id: "pytest" | "unittest" | "node" | "jest" | "vitest";
   /** Whether the words from `at` start this runner (`pytest`, `node --test`, `-m unittest`). */
   starts(words: readonly string[], at: number): boolean;
   /** Patterns (relative to the folder it runs in, picomatch syntax) of the files it runs. */
@@ -31,6 +34,7 @@ const isPython = (w: string) => /^python(\d(\.\d+)?)?$/.test(basename(w));
 
 export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
   {
+    id: "pytest",
     starts: (w, i) =>
       ["pytest", "py.test"].includes(basename(w[i] ?? "")) ||
       (w[i] === "-m" && w[i + 1] === "pytest"),
@@ -38,6 +42,7 @@ export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
     what: "pytest collects test_*.py, *_test.py and conftest.py",
   },
   {
+    id: "unittest",
     // `python -m unittest` without arguments discovers too.
     starts: (w, i) =>
       isPython(w[i] ?? "") &&
@@ -49,6 +54,7 @@ export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
     startFlag: "-s",
   },
   {
+    id: "node",
     // Node's default test patterns (node --test with no file operands).
     starts: (w, i) => ["node", "nodejs"].includes(basename(w[i] ?? "")) && w[i + 1] === "--test",
     patterns: [
@@ -62,20 +68,81 @@ export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
     what: "node --test runs *.test.js, *-test.js, *_test.js, test-*.js, test.js and test/**",
   },
   {
+    id: "jest",
     starts: (w, i) => basename(w[i] ?? "") === "jest",
     patterns: [`**/__tests__/**/*.${JS_TS}`, `**/*.test.${JS_TS}`, `**/*.spec.${JS_TS}`],
     what: "jest runs *.test.*, *.spec.* and __tests__/**",
   },
   {
+    id: "vitest",
     starts: (w, i) => basename(w[i] ?? "") === "vitest",
     patterns: [`**/*.test.${JS_TS}`, `**/*.spec.${JS_TS}`],
     what: "vitest runs *.test.* and *.spec.*",
   },
 ];
 
-/** A runner's patterns as one matcher (dot files included: a runner does not skip them). */
+/**
+ * A runner's patterns as one matcher (dot files included: a runner does not skip them). A
+ * pattern `re:<regex>` is a regular expression (jest's testRegex, which jest tests against the
+ * absolute path: here against the path from the root with and without a leading `/`).
+ */
 export function discoveryMatcher(patterns: readonly string[]): (rel: string) => boolean {
-  return picomatch([...patterns], { dot: true });
+  const globs = patterns.filter((p) => !p.startsWith("re:"));
+  const regexes: RegExp[] = [];
+  for (const p of patterns) {
+    if (!p.startsWith("re:")) continue;
+    try {
+      regexes.push(new RegExp(p.slice(3)));
+    } catch {
+      // jest refuses it too; nothing matches it.
+    }
+  }
+  const glob = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  return (rel) => glob(rel) || regexes.some((re) => re.test(rel) || re.test(`/${rel}`));
+}
+
+/** What a discovering runner started in `root` runs: its patterns and what to say about them. */
+export interface DiscoveryReach {
+  root: string;
+  /** Relative to root; the runner's defaults and the project's configured ones. */
+  patterns: string[];
+  what: string;
+  /** Set when the runner's configuration is code (vitest.config.ts): that file. */
+  code?: string;
+  /** The configuration file read (absolute), pinned with the files it makes the runner run. */
+  config?: string;
+}
+
+/**
+ * The runner's default patterns plus what the project configures (runner-config.ts), counted
+ * from the configuration's folder when it has one (pytest's rootdir). The defaults stay: a hook
+ * may name a file the configuration would not collect, and protecting more costs a question.
+ */
+export function discoveryReach(
+  runner: DiscoveryRunner,
+  root: string,
+  projectDir: string,
+): DiscoveryReach {
+  const conf = configuredPatterns(runner.id, root, projectDir);
+  if (conf === null) return { root, patterns: [...runner.patterns], what: runner.what };
+  const what = conf.note === undefined ? runner.what : `${runner.what}; ${conf.note}`;
+  const under = (prefix: string, ps: readonly string[]) =>
+    ps.map((p) => (prefix === "" || p.startsWith("re:") ? p : `${prefix}/${p}`));
+  const down = relative(root, conf.root).split(sep).join("/");
+  // jest's rootDir below the folder it runs in: its patterns count from there.
+  if (down !== "" && !down.startsWith("..")) {
+    const patterns = [...runner.patterns, ...under(down, conf.patterns)];
+    return { root, patterns: [...new Set(patterns)], what, code: conf.code, config: conf.file };
+  }
+  // pytest's rootdir above it: the defaults count from the folder it runs in.
+  const up = relative(conf.root, root).split(sep).join("/");
+  return {
+    root: conf.root,
+    patterns: [...new Set([...under(up, runner.patterns), ...conf.patterns])],
+    what,
+    code: conf.code,
+    config: conf.file,
+  };
 }
 
 /** Folders runners skip, and where a walk of the project would never end. */

@@ -23,8 +23,15 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
-import { DISCOVERY_RUNNERS, type DiscoveryRunner, discoveredFiles } from "./discovery-runners.js";
+import {
+  DISCOVERY_RUNNERS,
+  type DiscoveryReach,
+  discoveredFiles,
+  discoveryReach,
+} from "./discovery-runners.js";
+import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
+import { importedFiles, readsImports } from "./source-imports.js";
 import type { HookDefinition } from "./types.js";
 import { FIND_PATTERN_FLAGS, type WordReach, wordReach } from "./word-reach.js";
 
@@ -376,6 +383,8 @@ export function runnerFilePaths(hooks: readonly HookDefinition[], projectDir: st
 /** A command hook's words and the directories its relative words count from. */
 interface HookWords {
   words: string[];
+  /** The words that run, from the parser (program-words.ts), the hook's variables filled in. */
+  programs: ProgramWord[];
   /** The hook's directory, then where each `cd` in it goes (`cd .claude/hooks && ./fmt.sh`). */
   dirs: string[];
 }
@@ -390,8 +399,18 @@ function readHook(
   const cwd = h.cwd !== undefined ? resolve(projectDir, h.cwd) : projectDir;
   // The hook's own `env` (Gemini CLI's per-hook env) is set for its command: `sh "$HOOK_S"`
   // with HOOK_S=tools/guard.sh runs tools/guard.sh.
-  const words = handlerWords(hook, h.env ? { ...vars, ...h.env } : vars);
-  return { words, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
+  const all = h.env ? { ...vars, ...h.env } : vars;
+  const words = handlerWords(hook, all);
+  const text =
+    typeof h.command === "string"
+      ? (DIALECTS[hook.source.dialect].expandCommand?.(h.command, all) ?? h.command)
+      : undefined;
+  // `"$CLAUDE_PROJECT_DIR"/x.sh` is literal once the project's variables are filled in.
+  const programs = (text === undefined ? [] : programWords(text)).map((p) => {
+    const word = expandKnown(p.word, all);
+    return { ...p, word, literal: p.literal || !/[$`*?[]/.test(word) };
+  });
+  return { words, programs, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
 }
 
 /** The runner files (`make` → Makefile) of one hook's words, from its directories and the
@@ -436,17 +455,30 @@ export function executedProjectFilesSync(
   };
   // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
   const unresolved = new Set<string>();
-  const discovered = new Map<string, { root: string; runner: DiscoveryRunner }>();
+  const discovered = new Map<string, DiscoveryReach>();
   const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
     for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
     for (const w of reach.unresolved) unresolved.add(w);
-    for (const d of reach.discovered) discovered.set(`${d.root}\0${d.runner.what}`, d);
+    for (const d of reach.discovered) {
+      // With the project's own configuration of the runner (pytest's testpaths, jest's testMatch).
+      const r = discoveryReach(d.runner, d.root, projectDir);
+      discovered.set(`${r.root}\0${d.runner.what}`, r);
+    }
     for (const f of reach.nodeFiles) onFile(f.path, f.script);
   };
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
     takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
+    // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
+    // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
+    const programs = programReach(read.programs, read.dirs, projectDir);
+    for (const [dir, why] of programs.unpinned) if (!collected.has(dir)) collected.set(dir, why);
+    for (const w of programs.unresolved) unresolved.add(w);
+    for (const tries of programs.paths) {
+      const absent = !tries.some(isThere);
+      for (const abs of tries) add(abs, absent);
+    }
     let inCase = 0;
     for (const [at, word] of read.words.entries()) {
       // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
@@ -471,25 +503,29 @@ export function executedProjectFilesSync(
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
   }
   // A discovering runner's current matches are pinned like named files.
-  for (const { root, runner } of discovered.values()) {
-    for (const path of discoveredFiles(root, runner.patterns) ?? []) add(path, false);
+  for (const { root, patterns, config } of discovered.values()) {
+    for (const path of discoveredFiles(root, patterns) ?? []) add(path, false);
+    if (config !== undefined) add(config, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
   // (`sh .keel/hooks/*.sh`, `for f in hooks/*`) stands for its matches and its folder's listing.
-  const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0 }));
+  // `imports`: how many import steps led here (source-imports.ts; at most MAX_IMPORT_DEPTH).
+  const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0, imports: 0 }));
+  // Files that import by a computed name, by folder (protected) or, at the project's top, named.
+  const dynamicImports: [string, string][] = [];
   const seen = new Set(candidates.keys());
   const found: ExecutedFile[] = [];
   const budget = { left: MAX_TOTAL_BYTES };
   const rel = (path: string) => relative(projectDir, path).split(sep).join("/");
-  const enqueue = (path: string, script: boolean, depth: number) => {
+  const enqueue = (path: string, script: boolean, depth: number, imports = 0) => {
     if (seen.has(path) || !isInside(projectDir, path)) return;
     seen.add(path);
     candidates.set(path, script);
-    queue.push({ path, depth });
+    queue.push({ path, depth, imports });
   };
   for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
-    const { path, depth } = queue[i] as { path: string; depth: number };
+    const { path, depth, imports } = queue[i] as (typeof queue)[number];
     if (hasGlob(path.slice(projectDir.length))) {
       const got = expandGlob(path);
       if ("cannotPin" in got) {
@@ -542,6 +578,15 @@ export function executedProjectFilesSync(
       sha256: content === null ? null : sha256Hex(content),
       fingerprint,
     });
+    // What a Python or JavaScript file imports by a literal name (`import helpers`,
+    // `require('./helper')`) runs with it: pinned the same way, two import steps deep.
+    if (content !== null && imports < MAX_IMPORT_DEPTH && readsImports(path)) {
+      if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
+        const got = importedFiles(content.toString("utf8"), path, projectDir);
+        for (const f of got.files) enqueue(f, false, depth, imports + 1);
+        for (const why of got.dynamic) dynamicImports.push([path, why]);
+      }
+    }
     if (content === null || depth >= MAX_SOURCE_DEPTH) continue;
     for (const ref of namedInScript(content, path, projectDir, vars)) {
       enqueue(ref.path, ref.script, depth + 1);
@@ -552,9 +597,28 @@ export function executedProjectFilesSync(
       wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
       (p, script) => enqueue(p, script, depth + 1),
     );
-    for (const { root, runner } of [...discovered.values()].slice(before)) {
-      for (const p of discoveredFiles(root, runner.patterns) ?? []) enqueue(p, false, depth + 1);
+    // A shell script's lines as the parser reads them: `FOO=1 tools/$f`, `nice "$d/x"` reach
+    // the folder before the expansion (a script's own variables are resolved where it runs).
+    if (isShellScript(path, content)) {
+      const text = content.toString("utf8");
+      for (const [dir, why] of programReach(programWords(text), [dirname(path)], projectDir)
+        .unpinned) {
+        if (!collected.has(dir)) collected.set(dir, why);
+      }
     }
+    for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
+      for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
+      if (config !== undefined) enqueue(config, false, depth + 1);
+    }
+  }
+  // A computed import may load any file beside it: that folder is protected, except the project
+  // itself (protecting every file would leave acceptEdits nothing), where it is only named.
+  const rootImports: [string, string][] = [];
+  for (const [file, why] of dynamicImports) {
+    const dir = dirname(file);
+    const said = `${rel(file)} ${why}: any file it reaches may run`;
+    if (dir === projectDir) rootImports.push([rel(file), said]);
+    else if (!collected.has(dir)) collected.set(dir, said);
   }
   for (const [dir, why] of [...collected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     found.push({
@@ -566,15 +630,37 @@ export function executedProjectFilesSync(
       cannotPin: why,
     });
   }
-  for (const { root, runner } of discovered.values()) {
+  for (const { root, patterns, what, code } of discovered.values()) {
     const where = rel(root) || ".";
     found.push({
       path: root,
       relPath: where,
       sha256: null,
       fingerprint: ABSENT,
-      cannotPin: `${runner.what} under ${where}: new ones run`,
-      patterns: runner.patterns,
+      cannotPin: `${what} under ${where}: new ones run`,
+      patterns,
+    });
+    // A configuration that is code may include anything below its folder: the folder is
+    // protected whole — except the project itself, where its quoted patterns stand in (protecting
+    // every file would leave acceptEdits nothing to accept; the listing says so).
+    if (code !== undefined && root !== projectDir) {
+      found.push({
+        path: root,
+        relPath: where,
+        sha256: null,
+        fingerprint: ABSENT,
+        cannotPin: `${code} is code: what it includes under ${where} cannot be pinned`,
+      });
+    }
+  }
+  for (const [file, why] of rootImports) {
+    found.push({
+      path: projectDir,
+      relPath: file,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: why,
+      unresolved: true,
     });
   }
   for (const word of [...unresolved].sort()) {
@@ -708,6 +794,8 @@ function cdTargets(words: readonly string[], cwd: string, projectDir: string): s
   return [...new Set(out)];
 }
 
+/** How many import steps from a pinned source file are followed (source-imports.ts). */
+const MAX_IMPORT_DEPTH = 2;
 /** How many levels of "a script names a script" are followed. */
 const MAX_SOURCE_DEPTH = 3;
 /** At most this many candidate paths are taken from one script. */
@@ -752,6 +840,13 @@ function readRegular(path: string, budget: { left: number }): Buffer | "too-larg
   } finally {
     closeSync(fd);
   }
+}
+
+/** A shell script by its name or its `#!` line, small enough for the parser to read. */
+function isShellScript(path: string, content: Buffer): boolean {
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return false;
+  if (/\.(sh|bash|ksh|zsh)$/i.test(path)) return true;
+  return /^#!\s*\S*\b(env\s+)?(ba|da|k|z)?sh\b/.test(content.subarray(0, 128).toString("utf8"));
 }
 
 /** Whether a word is a glob pattern for the shell: `*`, `?` or a closed `[…]` (a lone `[` is
@@ -899,7 +994,9 @@ function runnerConfigText(text: string): string {
     /'([^'\n\\]{1,4096})'|"([^"\n\\]{1,4096})"|`([^`$\n\\]{1,4096})`/g,
   )) {
     const value = (m[1] ?? m[2] ?? m[3] ?? "").replace(/^<rootDir>\//, "./");
-    if (!/\s/.test(value)) out.push(value);
+    // `**/*.chk.js` (testMatch, include) matches at any depth: the runner's patterns stand for
+    // it (discovery-runners.ts); as a glob here it would make the whole project unpinnable.
+    if (!/\s/.test(value) && !value.startsWith("**/")) out.push(value);
   }
   return out.join("\n");
 }

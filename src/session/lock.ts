@@ -5,6 +5,14 @@
  *
  * A pid file rather than proper-lockfile's mtime heartbeat: a crashed writer's lock is recovered
  * immediately (no stale timeout to wait out), and nothing needs a timer while the session is open.
+ *
+ * A pid alone does not name a process for long: after a reboot (or pid wrap-around) the pid in
+ * an old lock may belong to an unrelated live process (pid 1, a shell), and the session would
+ * stay "in use" forever. Where Linux's /proc is there, the lock also records the boot it was
+ * taken in and the process's start time (field 22 of /proc/<pid>/stat, in clock ticks since
+ * boot); a lock whose pid now runs a process started at another time, or in another boot, is
+ * stale. A lock without them (written by an older Keel, or where /proc is absent) falls back to
+ * the process's command line: one that is not node or keel is not the writer.
  */
 import { randomUUID } from "node:crypto";
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
@@ -27,6 +35,10 @@ interface LockBody {
   host: string;
   nonce: string;
   since: string;
+  /** The writer's start time, /proc/<pid>/stat field 22; absent where /proc is not there. */
+  started?: string;
+  /** /proc/sys/kernel/random/boot_id when the lock was taken. */
+  boot?: string;
 }
 
 // Locks this process holds, counted: the TUI reopens its own session on /model before closing
@@ -58,9 +70,52 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether the lock's writer is gone: same host, and its pid no longer runs. */
+function readProc(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's start time (clock ticks since boot), or undefined without /proc. Read after the
+ *  last `)`: the command name in field 2 may itself hold spaces and parentheses. */
+export function processStartTime(pid: number): string | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields from 3 on: field 22 (starttime) is at index 22 - 3.
+  return fields[19];
+}
+
+function bootId(): string | undefined {
+  return readProc("/proc/sys/kernel/random/boot_id")?.trim();
+}
+
+/** Whether a live pid runs something that can be Keel: node (or a binary named keel) by its
+ *  command line. Undefined when the command line cannot be read (no /proc, another user's). */
+function looksLikeKeel(pid: number): boolean | undefined {
+  const cmdline = readProc(`/proc/${pid}/cmdline`);
+  if (cmdline === undefined || cmdline === "") return undefined;
+  const argv0 = (cmdline.split("\0")[0] ?? "").split("/").pop() ?? "";
+  return (
+    /^(node|nodejs|keel)(\d[\d.]*)?$/.test(argv0) || /(^|[/\0])keel(\.m?js)?(\0|$)/.test(cmdline)
+  );
+}
+
+/**
+ * Whether the lock's writer is gone: same host, and its pid no longer runs — or runs another
+ * process than the one that wrote the lock (another boot, another start time, or for a lock
+ * without those, a command line that is not Keel's).
+ */
 function isStale(body: LockBody | null): boolean {
-  return body !== null && body.host === hostname() && body.pid !== process.pid && !alive(body.pid);
+  if (body === null || body.host !== hostname() || body.pid === process.pid) return false;
+  if (!alive(body.pid)) return true;
+  const boot = bootId();
+  if (body.boot !== undefined && boot !== undefined && body.boot !== boot) return true;
+  const started = processStartTime(body.pid);
+  if (body.started !== undefined && started !== undefined) return body.started !== started;
+  return looksLikeKeel(body.pid) === false;
 }
 
 function tryCreate(path: string, body: LockBody): boolean {
@@ -95,6 +150,8 @@ export function lockSessionFile(sessionPath: string, sessionId: string): Session
     host: hostname(),
     nonce: randomUUID(),
     since: new Date().toISOString(),
+    started: processStartTime(process.pid),
+    boot: bootId(),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(path, body)) {

@@ -1,0 +1,169 @@
+/**
+ * The project files a Python or JavaScript file imports by a literal name (executed-files.ts
+ * pins them, and protected-paths.ts protects them, like the file itself): a test the runner
+ * collects that does `import helpers`, `from .util import x`, `require('./helper')` or
+ * an ES import of `../lib/x.js` runs those files too. An import by a computed name
+ * (`importlib.import_module(name)`, `require(p)`, `import(\`./${x}\`)`) cannot be pinned: the
+ * caller names the file's folder.
+ *
+ * Read from the text with line patterns, not a parser: over-inclusive where it errs (an import
+ * inside a string or a comment still counts), and bounded by the caller (depth and file count).
+ * Only modules that resolve to a file in the project count: a package installed elsewhere is not
+ * project code, and a module that is not there yet is not recorded (see docs/security.md).
+ */
+import { statSync } from "node:fs";
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+export interface Imports {
+  /** Project files imported by a literal name (absolute, existing). */
+  files: string[];
+  /** Why something is imported by a name Keel cannot read, or empty. */
+  dynamic: string[];
+}
+
+const PYTHON = new Set([".py"]);
+const JS = new Set([".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"]);
+const JS_TRIES = [".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".jsx", ".json"];
+
+/** Whether a file's imports are read (a Python or JavaScript/TypeScript source). */
+export function readsImports(path: string): boolean {
+  const ext = extname(path).toLowerCase();
+  return PYTHON.has(ext) || JS.has(ext);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** At most this many import statements are read from one file. */
+const MAX_IMPORTS = 200;
+
+export function importedFiles(text: string, file: string, projectDir: string): Imports {
+  const ext = extname(file).toLowerCase();
+  const found = PYTHON.has(ext)
+    ? pythonImports(text, file, projectDir)
+    : JS.has(ext)
+      ? jsImports(text, file)
+      : { files: [], dynamic: [] };
+  const files = [...new Set(found.files)].filter((f) => inside(projectDir, f) && f !== file);
+  return { files: files.sort(), dynamic: [...new Set(found.dynamic)] };
+}
+
+/**
+ * Where Python finds a top-level module for a test or script: its own folder, the first folder
+ * above it that is not a package (pytest's rootdir-relative `sys.path` insertion), the project
+ * (`python -m pytest` adds the working directory) and its `src/`.
+ */
+function pythonBases(file: string, projectDir: string): string[] {
+  let base = dirname(file);
+  while (inside(projectDir, base) && isFile(join(base, "__init__.py"))) base = dirname(base);
+  return [...new Set([dirname(file), base, projectDir, join(projectDir, "src")])];
+}
+
+/** The files `a.b.c` (and, after `from a.b import n`, the submodule `n`) may load from `base`. */
+function pythonModuleFiles(base: string, parts: string[], names: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i <= parts.length; i++) {
+    const at = join(base, ...parts.slice(0, i));
+    out.push(join(at, "__init__.py"));
+    if (i === parts.length) out.push(`${at}.py`);
+  }
+  for (const n of names) {
+    if (!/^\w+$/.test(n)) continue;
+    out.push(join(base, ...parts, `${n}.py`), join(base, ...parts, n, "__init__.py"));
+  }
+  return out.filter(isFile);
+}
+
+function pythonImports(text: string, file: string, projectDir: string): Imports {
+  const files: string[] = [];
+  const dynamic: string[] = [];
+  const bases = pythonBases(file, projectDir);
+  let count = 0;
+  for (const raw of text.split("\n")) {
+    if (count >= MAX_IMPORTS) break;
+    const line = raw.replace(/#.*$/, "");
+    const from = /^\s*from\s+(\.*)([\w.]*)\s+import\s+\(?([^)]*)/.exec(line);
+    const plain = from ? null : /^\s*import\s+(.+)$/.exec(line);
+    if (from) {
+      count++;
+      const dots = (from[1] as string).length;
+      const parts = (from[2] as string).split(".").filter((p) => p !== "");
+      const names = (from[3] as string).split(",").map((n) => n.trim().split(/\s+/)[0] ?? "");
+      if (dots > 0) {
+        // `from ..pkg import x`: counted from the file's package, one level up per extra dot.
+        let base = dirname(file);
+        for (let i = 1; i < dots; i++) base = dirname(base);
+        files.push(...pythonModuleFiles(base, parts, names));
+      } else {
+        for (const base of bases) files.push(...pythonModuleFiles(base, parts, names));
+      }
+    } else if (plain) {
+      count++;
+      for (const item of (plain[1] as string).split(",")) {
+        const name = item.trim().split(/\s+/)[0] ?? "";
+        if (!/^[\w.]+$/.test(name)) continue;
+        for (const base of bases) files.push(...pythonModuleFiles(base, name.split("."), []));
+      }
+    }
+    // A module named at run time: `importlib.import_module("x")` with a literal still resolves.
+    for (const m of line.matchAll(/\b(?:import_module|__import__)\s*\(\s*([^)]*)/g)) {
+      count++;
+      const lit = /^(['"])([\w.]+)\1/.exec((m[1] as string).trim());
+      if (lit) {
+        for (const base of bases) {
+          files.push(...pythonModuleFiles(base, (lit[2] as string).split("."), []));
+        }
+      } else dynamic.push("imports a module by a computed name");
+    }
+    if (/\b(?:runpy\.run_path|exec\s*\(\s*open|spec_from_file_location)\b/.test(line)) {
+      dynamic.push("runs a file by a computed path");
+    }
+  }
+  return { files, dynamic };
+}
+
+/** A relative specifier as Node (or a TypeScript loader) resolves it: as named, with an
+ *  extension, `.js` written for a `.ts` source, or the folder's index. */
+function jsResolve(dir: string, spec: string): string[] {
+  const at = resolve(dir, spec);
+  const tries = [
+    at,
+    ...JS_TRIES.map((e) => `${at}${e}`),
+    ...JS_TRIES.map((e) => join(at, `index${e}`)),
+  ];
+  const swapped = /\.(m|c)?js$/.exec(at);
+  if (swapped) {
+    const stem = at.slice(0, -swapped[0].length);
+    tries.push(`${stem}.${swapped[1] ?? ""}ts`, `${stem}.tsx`);
+  }
+  return tries.filter(isFile).slice(0, 1);
+}
+
+function jsImports(text: string, file: string): Imports {
+  const files: string[] = [];
+  const dynamic: string[] = [];
+  const dir = dirname(file);
+  const literal =
+    /\b(?:require|import)\s*\(\s*(['"`])([^'"`\n$]+)\1\s*\)|\bfrom\s*(['"])([^'"\n]+)\3|^\s*import\s*(['"])([^'"\n]+)\5/gm;
+  let count = 0;
+  for (const m of text.matchAll(literal)) {
+    if (++count > MAX_IMPORTS) break;
+    const spec = (m[2] ?? m[4] ?? m[6] ?? "") as string;
+    if (spec.startsWith("./") || spec.startsWith("../")) files.push(...jsResolve(dir, spec));
+  }
+  // `require(name)`, `import(\`./${x}\`)`: which file loads is decided when it runs.
+  if (/\b(?:require|import)\s*\(\s*(?:[^'"`\s)]|`[^`]*\$\{)/.test(text)) {
+    dynamic.push("loads a module by a computed name");
+  }
+  return { files, dynamic };
+}

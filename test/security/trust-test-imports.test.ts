@@ -1,0 +1,148 @@
+/**
+ * What a pinned test (or hook script) imports by a literal name is code the hook runs (issue 26,
+ * src/hooks/source-imports.ts): `import helpers`, `from .util import x`, `require('./helper')`,
+ * `import … from '../lib/x.js'`, two import steps deep. Those project files are pinned (editing one
+ * shows in the next trust's diff) and protected (the model in acceptEdits cannot rewrite one:
+ * headless, the write is blocked). An import by a computed name cannot be pinned: the listing
+ * says so and the file's folder is protected. Through `keel hooks trust` and `keel run`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reply, script } from "../../src/sim/index.js";
+import { keel, type World, worldPerTest } from "../agent/harness.js";
+
+const newWorld = worldPerTest();
+
+function put(world: World, rel: string, text: string): void {
+  const at = join(world.project, rel);
+  mkdirSync(join(at, ".."), { recursive: true });
+  writeFileSync(at, text);
+}
+
+function keelHook(world: World, command: string): void {
+  put(
+    world,
+    ".keel/settings.json",
+    JSON.stringify({
+      hooks: { PostToolUse: [{ matcher: "write_file", hooks: [{ type: "command", command }] }] },
+    }),
+  );
+}
+
+const EVIL = "import os; os.system('touch /tmp/keel-owned')\n";
+
+const PY_TESTS: [string, string][] = [
+  ["tests/__init__.py", ""],
+  ["tests/test_a.py", "import helpers\nfrom .util import check  # noqa\n\ndef test_a(): pass\n"],
+  ["tests/helpers.py", "from lib import deep\n"],
+  ["tests/util.py", "def check(): pass\n"],
+  ["lib/__init__.py", ""],
+  ["lib/deep.py", "X = 1\n"],
+];
+
+const CASES: {
+  name: string;
+  hook: string;
+  before: [string, string][];
+  /** An existing file the model rewrites. */
+  write: string;
+  listing?: RegExp;
+}[] = [
+  {
+    name: "pytest: `import helpers` beside the test",
+    hook: "pytest -q",
+    before: PY_TESTS,
+    write: "tests/helpers.py",
+  },
+  {
+    name: "pytest: `from .util import check`",
+    hook: "pytest -q",
+    before: PY_TESTS,
+    write: "tests/util.py",
+  },
+  {
+    name: "pytest: two steps (helpers.py → from lib import deep)",
+    hook: "pytest -q",
+    before: PY_TESTS,
+    write: "lib/deep.py",
+  },
+  {
+    name: "a hook script: python3 hooks/check.py → import common",
+    hook: "python3 hooks/check.py",
+    before: [
+      ["hooks/check.py", "import common\ncommon.run()\n"],
+      ["hooks/common.py", "def run(): pass\n"],
+    ],
+    write: "hooks/common.py",
+  },
+  {
+    name: "jest: require('./helper') without an extension",
+    hook: "npx jest",
+    before: [
+      ["tests/a.test.js", "const h = require('./helper');\ntest('a', () => h());\n"],
+      ["tests/helper.js", "module.exports = () => {};\n"],
+    ],
+    write: "tests/helper.js",
+  },
+  {
+    name: "jest: import … from '../lib/x.js' written for a .ts source",
+    hook: "npx jest",
+    before: [
+      ["tests/b.test.ts", "import { x } from '../lib/x.js';\ntest('b', () => x());\n"],
+      ["lib/x.ts", "export const x = () => {};\n"],
+    ],
+    write: "lib/x.ts",
+  },
+  {
+    name: "pytest: importlib.import_module(name) cannot be pinned, its folder is protected",
+    hook: "pytest -q",
+    before: [
+      ["tests/test_dyn.py", "import importlib\nmod = importlib.import_module(NAME)\n"],
+      ["tests/data.txt", "x\n"],
+    ],
+    write: "tests/data.txt",
+    listing:
+      /cannot be pinned: reaches tests \(tests\/test_dyn\.py imports a module by a computed name/,
+  },
+];
+
+describe("what a pinned test imports is pinned and protected", () => {
+  for (const c of CASES) {
+    it(c.name, async () => {
+      const world = await newWorld(
+        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
+      );
+      for (const [rel, text] of c.before) put(world, rel, text);
+      keelHook(world, c.hook);
+      const before = readFileSync(join(world.project, c.write), "utf8");
+      const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+      expect(t.code, t.stderr).toBe(0);
+      if (c.listing) expect(t.stdout).toMatch(c.listing);
+      const r = await keel(world, [
+        "run",
+        "go",
+        "--mode",
+        "acceptEdits",
+        "--output-format",
+        "json",
+      ]);
+      if (r.stdout === "") throw new Error(r.stderr);
+      expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+      expect(readFileSync(join(world.project, c.write), "utf8")).toBe(before);
+      if (c.listing) return;
+      // Pinned: a change made outside Keel (a git pull) shows in the next trust's diff.
+      put(world, c.write, EVIL);
+      const again = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+      expect(again.stdout).toContain(`- file ${c.write} `);
+    });
+  }
+
+  it("a module installed elsewhere (import os) pins nothing in the project", async () => {
+    const world = await newWorld(script(reply().text("ok")));
+    put(world, "tests/test_os.py", "import os, sys\nfrom json import loads\n");
+    keelHook(world, "pytest -q");
+    const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(t.stdout).not.toMatch(/computed name/);
+  });
+});

@@ -130,6 +130,47 @@ describe("Qwen Code dialect", () => {
     expect(ups.runs).toHaveLength(1);
   });
 
+  it("matches Qwen 0.24's aliases (Claude's Bash, its display name Shell) only when written whole", async () => {
+    const matchers = [
+      "Bash",
+      "Shell",
+      " ShellTool ",
+      "Bash|Write",
+      "Edit|Bash",
+      "Bas",
+      "bash",
+      "^Bash$",
+      "Write",
+      "Bash,Write",
+      "run_shell",
+      "^run_shell_command$",
+      ".*",
+      "shell",
+    ];
+    const log = join(w.root, "fired");
+    w.json("home/.qwen/settings.json", {
+      hooks: {
+        PreToolUse: matchers.map((matcher, i) => ({
+          matcher,
+          hooks: [{ type: "command", command: `echo ${i} >> "${log}"` }],
+        })),
+      },
+    });
+    await (await engine()).fire({
+      event: "PreToolUse",
+      payload: buildPayload("PreToolUse", { projectDir: w.project, input: { command: "ls" } }),
+    });
+    const fired = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((i) => matchers[Number(i)])
+      .sort();
+    // "shell" is Keel's own name for the tool, written whole (a Keel extension).
+    const expected = ["Bash", "Shell", " ShellTool ", "Bash|Write", "Edit|Bash", "run_shell"];
+    expected.push("^run_shell_command$", ".*", "shell");
+    expect(fired).toEqual(expected.sort());
+  });
+
   it("sends Qwen 0.24's payload: file_path, timestamp, yolo, prompt_id, tool_call_id; mode on prompts", async () => {
     const r = userHook("p", "PreToolUse", "exit 0");
     const payload = buildPayload("PreToolUse", {

@@ -30,8 +30,9 @@ export interface DialectContext {
   session?: DialectSessionFacts;
 }
 
-/** How a dialect's matchers are read ("search": a regex found anywhere in the name, Qwen Code). */
-export type MatcherStyle = "anchored" | "claude" | "exact" | "search";
+/** How a dialect's matchers are read ("search": a regex found anywhere in the name, Gemini CLI;
+ *  "qwen": the same after Qwen Code 0.24's exact checks on the name and its aliases, match.ts). */
+export type MatcherStyle = "anchored" | "claude" | "exact" | "search" | "qwen";
 
 /** A file a dialect's agent reads hooks from. */
 export interface DialectFile {
@@ -157,6 +158,9 @@ export interface Dialect<N extends string = string> {
   /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */
   defaultShell?(env: Readonly<Record<string, string>>): string | undefined;
   readonly matcherStyle: MatcherStyle;
+  /** Other names a tool matcher may write whole for the dialect's tool `own` (Qwen Code 0.24:
+   *  `Bash`, `Shell`, `ShellTool` for `run_shell_command`); never searched as regex text. */
+  toolAliases?(own: string): readonly string[];
   /** How matchers on events that are not about tools (SessionStart's source, SessionEnd's
    *  reason, …) read, when not as `matcherStyle` (Gemini CLI: exact strings). */
   readonly triggerMatcherStyle?: MatcherStyle;

@@ -11,6 +11,7 @@ import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemin
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
+import { qwenToolAliases } from "./aliases.js";
 import { qwenEnv } from "./env.js";
 import { qwenExitTable } from "./exit.js";
 import { qwenStdinObject } from "./payload.js";
@@ -76,7 +77,10 @@ export const qwenDialect = defineDialect({
   // Its hookRunner writes the project directory into the command text for these two.
   expandCommand: (command, env) =>
     expandNamedVars(command, ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"], env),
-  matcherStyle: "search",
+  // Qwen Code 0.24: a regex found anywhere in the name, after exact checks on the name and its
+  // aliases (Claude's `Bash`, its display name `Shell`): ./aliases.ts, match.ts qwenMatcher.
+  matcherStyle: "qwen",
+  toolAliases: qwenToolAliases,
   ranToolFailureIsPostToolUse: true,
   matchesNonToolEvents: true,
   ignoresMatcherOn: NO_MATCHER_EVENTS,

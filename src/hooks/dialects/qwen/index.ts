@@ -14,6 +14,7 @@ import { defineDialect } from "../types.js";
 import { qwenToolAliases } from "./aliases.js";
 import { qwenEnv } from "./env.js";
 import { qwenExitTable } from "./exit.js";
+import { qwenShellExitIsError } from "./exit-status.js";
 import { qwenStdinObject } from "./payload.js";
 import {
   qwenEditResponse,
@@ -21,6 +22,7 @@ import {
   qwenShellResponse,
   qwenWriteResponse,
 } from "./responses.js";
+import { qwenSessionState } from "./session.js";
 import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
 
 /** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
@@ -73,6 +75,7 @@ export const qwenDialect = defineDialect({
   },
   ...nativeEvents,
   stdinObject: qwenStdinObject,
+  sessionState: qwenSessionState,
   env: qwenEnv,
   // Its hookRunner writes the project directory into the command text for these two.
   expandCommand: (command, env) =>
@@ -81,7 +84,15 @@ export const qwenDialect = defineDialect({
   // aliases (Claude's `Bash`, its display name `Shell`): ./aliases.ts, match.ts qwenMatcher.
   matcherStyle: "qwen",
   toolAliases: qwenToolAliases,
-  ranToolFailureIsPostToolUse: true,
+  // Qwen Code 0.24 fires PostToolUseFailure for a failed shell command (0.15 fired PostToolUse),
+  // except an exit 1 that means "no match" (`grep`, `diff`, `test`): ./exit-status.ts.
+  ranToolFailureIsPostToolUse: (ranAs) => {
+    if (ranAs.tool_name !== "shell") return false;
+    const command = ranAs.tool_input.command;
+    const response = ranAs.tool_response as { exitCode?: unknown } | undefined;
+    const code = typeof response?.exitCode === "number" ? response.exitCode : null;
+    return typeof command === "string" && !qwenShellExitIsError(command, code);
+  },
   matchesNonToolEvents: true,
   ignoresMatcherOn: NO_MATCHER_EVENTS,
   updatedInputIsWhole: true,

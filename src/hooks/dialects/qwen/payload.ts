@@ -6,6 +6,7 @@
  * `prompt_id` (every event after the first prompt; Qwen's `<session_id>########<n>`,
  * ./session.ts), `tool_call_id` (the model's call id, which
  * Keel's `tool_use_id` already is), `duration_ms` after a tool, `model` on SessionStart only,
+ * PostToolUseFailure's `error` of a failed shell command in Qwen's words (qwenShellErrorText),
  * `submitted_prompt` (the text the user submitted; Qwen leaves it out when blank) on
  * UserPromptSubmit, and on Stop `background_tasks` (Qwen's background sub-agents) and `crons`
  * (its scheduled prompts): always empty lists here, since Keel has neither.
@@ -57,6 +58,15 @@ export function qwenStdinObject(
     const prompt = out.prompt;
     if (typeof prompt === "string" && prompt.trim() !== "") out.submitted_prompt = prompt;
   }
+  const input = out.tool_input as { command?: unknown } | undefined;
+  if (
+    payload.hook_event_name === "PostToolUseFailure" &&
+    out.tool_name === "run_shell_command" &&
+    typeof out.error === "string" &&
+    typeof input?.command === "string"
+  ) {
+    out.error = qwenShellErrorText(input.command, out.error);
+  }
   if (payload.hook_event_name === "Stop") {
     out.background_tasks = [];
     out.crons = [];
@@ -70,4 +80,25 @@ export function qwenStdinObject(
     out.tool_response = { llmContent: text, returnDisplay: text };
   }
   return out;
+}
+
+/**
+ * Keel's failed shell output (`<output>\n[exit code: N]`) as Qwen Code 0.24 words a failed
+ * `run_shell_command` in PostToolUseFailure's `error` (the text its model got; measured:
+ * `Command: echo oops; exit 3\nDirectory: (root)\nOutput: oops\nError: (none)\nExit Code: 3\n
+ * Signal: (none)\nProcess Group PGID: (none)`). Other failures keep Keel's words.
+ */
+export function qwenShellErrorText(command: string, text: string): string {
+  const m = /^([\s\S]*?)\n?\[exit code: (\d+)\]$/.exec(text);
+  if (!m) return text;
+  const output = m[1] === "(no output)" ? "" : (m[1] ?? "").trim();
+  return [
+    `Command: ${command}`,
+    "Directory: (root)",
+    `Output: ${output || "(empty)"}`,
+    "Error: (none)",
+    `Exit Code: ${m[2]}`,
+    "Signal: (none)",
+    "Process Group PGID: (none)",
+  ].join("\n");
 }

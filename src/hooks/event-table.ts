@@ -284,9 +284,9 @@ export const EVENT_TABLE = {
     payload: () =>
       z.strictObject({
         ...stopFields(),
-        context_usage: z.number().optional(),
-        context_limit: z.number().optional(),
-        input_tokens: z.number().optional(),
+        context_usage: z.number().describe("input_tokens / context_limit").optional(),
+        context_limit: z.number().describe("the model's context window").optional(),
+        input_tokens: z.number().describe("the last request's prompt tokens").optional(),
       }),
     sample: () => stopSample,
   }),

@@ -1,8 +1,10 @@
 /**
- * The Qwen Code dialect as Qwen Code 0.15 measured (npm run compat:qwen), with 0.24's command
- * timeouts (seconds; 1000 or more still milliseconds), unanchored regex matchers, no matchers
- * on UserPromptSubmit, Qwen's payload (timestamp, approval-mode names, {llmContent,
- * returnDisplay}), plain stdout never context and exit 2 deciding by stderr alone. Real hook processes through the engine.
+ * The Qwen Code dialect as Qwen Code 0.24.4 measured (npm run compat:qwen): command timeouts in
+ * seconds (1000 or more still milliseconds), matchers exact on Qwen's tool aliases else
+ * unanchored regexes, no matchers on UserPromptSubmit, Qwen's payload (timestamp, approval-mode
+ * names, {llmContent, returnDisplay}, prompt ids), plain stdout context only on prompt events,
+ * PostToolUseFailure for a failed command and exit 2 deciding by stderr alone. Real hook
+ * processes through the engine.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,9 +1,12 @@
 /**
  * The Qwen Code dialect (`.qwen/settings.json`, `~/.qwen/settings.json`): Claude Code's
- * settings shape and events with Qwen's tool names, payload and rules, as Qwen Code 0.15
- * behaves (measured with `npm run compat:qwen`, see compat/README.md), with Qwen Code 0.24's
- * command timeouts (seconds, 1000 or more read as milliseconds: ./timeout.ts), tool-name matchers as unanchored regexes, no matchers on UserPromptSubmit and
- * Stop, plain stdout never context, exit-2 messages after a tool shown to the user only.
+ * settings shape and events with Qwen's tool names, payload and rules, as Qwen Code 0.24.4
+ * behaves (measured with `npm run compat:qwen`, see compat/README.md): command timeouts in
+ * seconds, 1000 or more still milliseconds as 0.15 wrote them (./timeout.ts); tool matchers
+ * exact on the name and its aliases, else unanchored regexes (./aliases.ts); no matchers on
+ * UserPromptSubmit and Stop; plain stdout context only on SessionStart, UserPromptSubmit and
+ * UserPromptExpansion (./exit.ts); exit-2 messages after a tool shown to the user only; a
+ * failed shell command fires PostToolUseFailure (./exit-status.ts).
  */
 import { childPath } from "../../../base/index.js";
 import type { HookEventName } from "../../events.js";
@@ -25,7 +28,7 @@ import {
 import { qwenSessionState } from "./session.js";
 import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
 
-/** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
+/** Keel tool → Qwen Code tool (Qwen Code, a Gemini CLI fork; the same names in 0.15 and 0.24). */
 export const QWEN_TOOLS: ToolTable = {
   shell: { name: "run_shell_command", fields: { timeout_ms: "timeout" } },
   read_file: { name: "read_file", fields: { path: "file_path" } },

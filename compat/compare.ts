@@ -21,6 +21,10 @@ const OPAQUE_FIELDS: Record<string, string> = {
   model: "<model>",
   sessionId: "<session>",
   timestamp: "<time>",
+  // Qwen Code's Stop: the share of the context window the last request filled, in each agent's
+  // own tokens (its system prompt and tools differ); context_limit is compared as is.
+  context_usage: "<share>",
+  input_tokens: "<tokens>",
 };
 
 /**
@@ -40,6 +44,9 @@ const OPAQUE_ENV: Record<string, string> = {
   CLAUDE_ENV_FILE: "<file>",
   CLAUDE_CODE_SESSION_ID: "<session>",
   CLAUDE_EFFORT: "<level>",
+  // Each agent's own per-project runtime folder, where its transcripts live (Qwen:
+  // ~/.qwen/projects/<project>; Keel: $KEEL_HOME/sessions/<project>).
+  QWEN_CODE_PROJECT_DIR: "<runtime dir>",
 };
 
 /** Replaces run-specific text: the temp paths, uuids, tool ids, Keel session ids. */

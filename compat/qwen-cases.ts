@@ -6,7 +6,7 @@
 import { CASES, PROMPT_BLOCK_EXIT_AND_RESULT } from "./cases.js";
 import type { CompatCase, HookSpec } from "./types.js";
 
-/** Claude tool name → Qwen Code 0.15 tool name. */
+/** Claude tool name → Qwen Code tool name. */
 const QWEN_TOOL_NAMES: Readonly<Record<string, string>> = {
   Bash: "run_shell_command",
   Write: "write_file",
@@ -24,7 +24,8 @@ const CLAUDE_ONLY = new Set([
   "CLAUDE_ENV_FILE exports reach later shell calls",
   "transcript_path parsed by a Stop hook",
   "SessionEnd matcher on reason",
-  // Qwen's first Stop already says stop_hook_active: true; the Qwen rows below block once by a file.
+  // Qwen 0.15's first Stop already said stop_hook_active: true; the Qwen rows below block once
+  // by a file, which holds for every release.
   "Stop block continues once",
   "Stop decision:block JSON",
 ]);
@@ -35,37 +36,45 @@ const CLAUDE_ONLY = new Set([
  */
 const QWEN_DELIBERATE: Readonly<Record<string, CompatCase["deliberate"]>> = {
   "lifecycle: every event of a plain tool turn": {
-    why: "Qwen runs no SessionStart/SessionEnd hooks in -p, fires UserPromptSubmit again with an empty prompt after each tool result and says stop_hook_active: true on every Stop; Keel does none of these",
-    allows: ["hooks fired", "obs-Stop payload stop_hook_active: true ≠ false"],
-  },
-  "SessionStart plain stdout is context": {
-    why: "Qwen runs no SessionStart hooks in -p",
-    allows: ["hooks fired [] ≠ [start]"],
-  },
-  "SessionStart JSON additionalContext": {
-    why: "Qwen runs no SessionStart hooks in -p",
-    allows: ["hooks fired [] ≠ [start]", "model saw (request 1)"],
+    why: "Qwen runs no SessionEnd hooks in -p and fires UserPromptSubmit again with an empty prompt after each tool result; Keel does neither",
+    allows: ["hooks fired"],
   },
   "UserPromptSubmit exit 2 blocks the prompt": PROMPT_BLOCK_EXIT_AND_RESULT,
   "UserPromptSubmit decision:block": PROMPT_BLOCK_EXIT_AND_RESULT,
+  "UserPromptSubmit continue:false": {
+    why: "Keel's result says why the prompt was stopped (as Claude Code's does); Qwen -p prints nothing",
+    allows: ['result "" ≠ "Operation stopped by hook: not today"'],
+  },
   "PreToolUse ask (headless)": {
-    why: "the tool is refused in both; Keel says why in its own words",
-    allows: ["model saw (request 2)"],
+    why: "the tool is refused in both, Keel in its own words; Keel first asks PermissionRequest hooks (they exist to answer where no one can), Qwen 0.24 -p refuses without them",
+    allows: ["model saw (request 2)", "hooks fired [pre] ≠ [obs-PermissionRequest,pre]"],
   },
   "PreToolUse updatedInput": {
-    why: "Qwen 0.15 -p ignores updatedInput (its ACP path and its docs apply it); Keel applies it",
-    allows: ["post payload tool_input.command", "file out.txt"],
+    why: "Qwen -p ignores updatedInput (its ACP path and its docs apply it); Keel applies it and fires PreToolUse again for the rewritten call, as for Claude Code hooks",
+    allows: [
+      "post payload tool_input.command",
+      "file out.txt",
+      "hooks fired [post,pre] ≠ [post,pre,pre#2]",
+    ],
   },
   "PreToolUse additionalContext": {
-    why: "Qwen 0.15 drops PreToolUse additionalContext; Keel gives it to the model",
+    why: "Qwen drops PreToolUse additionalContext; Keel gives it to the model",
     allows: ["model saw (request 2)"],
   },
   "two PreToolUse hooks: both contexts, in order": {
-    why: "Qwen 0.15 drops PreToolUse additionalContext; Keel gives it to the model",
+    why: "Qwen drops PreToolUse additionalContext; Keel gives it to the model",
     allows: ["model saw (request 2)"],
   },
+  "PreToolUse + PostToolUse context: one message after the result": {
+    why: "Qwen drops PreToolUse additionalContext; Keel gives it to the model",
+    allows: ["model saw (request 2)"],
+  },
+  "two calls in one answer: context after both results": {
+    why: "Qwen appends each PostToolUse context to its own result, Keel sends one hook message after both results; and Qwen 0.24.4 lost the second parallel command's output (`echo two` → `Output: (empty)`), which Keel reports",
+    allows: ["model saw (request 2)", 'post#2 payload tool_response.returnDisplay: "" ≠ "two"'],
+  },
   "PreToolUse continue:false": {
-    why: "continue:false stops Keel's run; Qwen 0.15 reads it as a block and carries on",
+    why: "continue:false stops Keel's run; Qwen reads it as a block and carries on",
     allows: ['result "done" ≠ ""', "model requests 2 ≠ 1", "model saw (request 2)"],
   },
   "PreToolUse timeout": {
@@ -73,7 +82,7 @@ const QWEN_DELIBERATE: Readonly<Record<string, CompatCase["deliberate"]>> = {
     allows: ["model saw (request 2)", "file out.txt missing"],
   },
   "PostToolUse continue:false": {
-    why: "continue:false stops Keel's run; Qwen 0.15 gives the model stopReason as the tool result and carries on",
+    why: "continue:false stops Keel's run; Qwen gives the model stopReason as the tool result and carries on",
     allows: [
       'result "after" ≠ ""',
       "hooks fired [obs-Stop,post] ≠ [post]",
@@ -81,20 +90,12 @@ const QWEN_DELIBERATE: Readonly<Record<string, CompatCase["deliberate"]>> = {
       "model saw (request 2)",
     ],
   },
-  "matchers ignored on UserPromptSubmit and Stop": {
-    why: "Qwen says stop_hook_active: true on every Stop, also the first",
-    allows: ["stop payload stop_hook_active: true ≠ false"],
-  },
 };
 
-/** Qwen's Stop rows: stop_hook_active, the words around the reason, and -p's joined result. */
+/** Qwen's Stop rows: the words around the reason, and -p's joined result. */
 const STOP_DELIBERATE: CompatCase["deliberate"] = {
-  why: "Qwen says stop_hook_active: true on every Stop, sends the bare reason and its -p result joins every answer; Keel says false first, words the reason and answers with the last text",
-  allows: [
-    'result "firstsecond" ≠ "second"',
-    "stop payload stop_hook_active: true ≠ false",
-    "model saw (request 2)",
-  ],
+  why: "Qwen sends the bare reason and its -p result joins every answer; Keel words the reason as a Stop hook's and answers with the last text",
+  allows: ['result "firstsecond" ≠ "second"', "model saw (request 2)"],
 };
 
 function forQwen(c: CompatCase): CompatCase {
@@ -108,7 +109,7 @@ function forQwen(c: CompatCase): CompatCase {
   return { ...rest, hooks, ...(deliberate ? { deliberate } : {}) };
 }
 
-/** Blocks the first Stop only: Qwen sends `stop_hook_active: true` on every Stop. */
+/** Blocks the first Stop only (Qwen 0.15 sent `stop_hook_active: true` on every Stop). */
 const blockFirstStop = (answer: string) =>
   `[ -f "$base/stopped" ] && exit 0; : > "$base/stopped"; ${answer}`;
 
@@ -142,7 +143,7 @@ const QWEN_ONLY: CompatCase[] = [
     deliberate: STOP_DELIBERATE,
   },
   {
-    name: "timeout is milliseconds (500 = half a second)",
+    name: "timeout in seconds (0.5 = half a second)",
     prompt: "run it",
     hooks: [
       {

@@ -7,6 +7,9 @@
  * prompts are (Qwen's system message is never read; Keel's `system:` items are dropped): Qwen
  * 0.24's `<system-reminder>` blocks in the first user message (the skills list, its
  * environment context, the deferred-tools list, the current date; see QWEN_OWN_REMINDER).
+ * Hook context Qwen 0.24 wraps in tags of its own (UserPromptSubmit's in the prompt's message,
+ * SessionStart's in the system prompt) is compared by its words, placed as Keel sends it: after
+ * the prompt, SessionStart's first (the channel is a documented difference, docs/hooks.md).
  */
 import { canonicalToolOutput } from "./model-view.js";
 import type { Observation } from "./types.js";
@@ -64,14 +67,45 @@ export function modelItemsFromQwen(messages: readonly ChatMessage[]): string[] {
     if (call.id !== undefined && call.function?.name) names.set(call.id, call.function.name);
   }
   const items: string[] = [];
+  const promptContext: string[] = [];
   for (const m of messages.slice(last + 1)) {
     const text = typeof m.content === "string" ? m.content : "";
     if (m.role === "tool") items.push(...qwenToolItems(names.get(m.tool_call_id ?? ""), text));
     else if (m.role === "user") {
-      items.push(...paragraphs(withoutQwenReminders(text)).map((p) => `text: ${p}`));
+      const { rest, context } = splitPromptContext(withoutQwenReminders(text));
+      items.push(...paragraphs(rest).map((p) => `text: ${p}`));
+      promptContext.push(...context.flatMap(paragraphs).map((p) => `text: ${p}`));
     }
   }
-  return items;
+  // Before the first answer: SessionStart's context (in Qwen's system prompt), then
+  // UserPromptSubmit's, in the order Keel sends them after the prompt.
+  const system = messages.find((m) => m.role === "system");
+  const start =
+    last === -1 && typeof system?.content === "string" ? sessionStartContext(system.content) : [];
+  return [...items, ...start.flatMap(paragraphs).map((p) => `text: ${p}`), ...promptContext];
+}
+
+/** Qwen 0.24 wraps UserPromptSubmit context in its own tags, a part of the prompt's message. */
+const PROMPT_CONTEXT =
+  /<qwen:user-prompt-submit-context>\n([\s\S]*?)\n<\/qwen:user-prompt-submit-context>/g;
+
+/** A user message's text without Qwen's UserPromptSubmit context blocks, and their texts. */
+function splitPromptContext(text: string): { rest: string; context: string[] } {
+  const context: string[] = [];
+  const rest = text.replace(PROMPT_CONTEXT, (_all, inner: string) => {
+    context.push(inner);
+    return "";
+  });
+  return { rest, context };
+}
+
+/** Qwen 0.24 appends SessionStart context to its system prompt, in its own sentinel block. */
+const START_CONTEXT =
+  /<qwen:session-start-context hidden="true">\nSessionStart additional context:\n([\s\S]*?)\n<\/qwen:session-start-context>/;
+
+function sessionStartContext(system: string): string[] {
+  const m = START_CONTEXT.exec(system);
+  return m?.[1] ? [m[1]] : [];
 }
 
 const KEEL_BLOCK =

@@ -51,7 +51,7 @@ export const PEERS = {
   },
   qwen: {
     pkg: "@qwen-code/qwen-code",
-    version: "0.15.10",
+    version: "0.24.4",
     entry: () => ({ file: "node_modules/@qwen-code/qwen-code/cli.js", node: true }),
   },
 };

@@ -7,7 +7,7 @@ import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/index.js";
 import { modelTakesImages } from "../llm/index.js";
 import { SESSION_TITLE_EVENT } from "../session/records.js";
-import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
+import { CONTINUE_AFTER_COMPACTION, contextWindow, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
 import type { AgentEvent } from "./events.js";
@@ -316,6 +316,14 @@ async function* compactInTurn(
   return done;
 }
 
+/** How full the context was at the last request (none before a request reported its tokens). */
+function contextUsage(core: AgentCore) {
+  const tokens = core.lastPromptTokens;
+  const limit = contextWindow(core.model);
+  if (!(tokens > 0) || !(limit > 0)) return {};
+  return { context_usage: tokens / limit, context_limit: limit, input_tokens: tokens };
+}
+
 /** Stop for the session's turn; SubagentStop (with its id and type) for a sub-agent's. */
 async function* fireStop(
   core: AgentCore,
@@ -327,7 +335,15 @@ async function* fireStop(
     last_assistant_message: lastText,
   };
   const agent = core.info.agent;
-  if (agent === undefined) return yield* fireHook(core.hooks, core.info, "Stop", fields, signal);
+  if (agent === undefined) {
+    return yield* fireHook(
+      core.hooks,
+      core.info,
+      "Stop",
+      { ...fields, ...contextUsage(core) },
+      signal,
+    );
+  }
   return yield* fireHook(
     core.hooks,
     core.info,

@@ -279,7 +279,15 @@ export const EVENT_TABLE = {
     blockContinues: true,
     description:
       "The agent finished its turn (final text, no tool calls). A block makes it continue.",
-    payload: () => z.strictObject(stopFields()),
+    // How full the context was at the last model request (Qwen Code 0.24 sends these three;
+    // only once a request reported its prompt tokens).
+    payload: () =>
+      z.strictObject({
+        ...stopFields(),
+        context_usage: z.number().describe("input_tokens / context_limit").optional(),
+        context_limit: z.number().describe("the model's context window").optional(),
+        input_tokens: z.number().describe("the last request's prompt tokens").optional(),
+      }),
     sample: () => stopSample,
   }),
   StopFailure: defineEvent({

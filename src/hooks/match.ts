@@ -13,7 +13,14 @@ import { type HookToolCatalog, isPathField, primaryArgOf } from "./tool-descript
 
 /** A compiled matcher: a predicate, or the reason it could not be compiled. */
 export type CompiledMatcher =
-  | { ok: true; matchesAll: boolean; test: (value: string) => boolean }
+  | {
+      ok: true;
+      matchesAll: boolean;
+      test: (value: string) => boolean;
+      /** Whether the matcher names `value` whole (alone or as one `|` entry), for names it must
+       *  not search as regex text (a tool's aliases, Keel's own tool name). */
+      exact?: (value: string) => boolean;
+    }
   | { ok: false; message: string };
 
 const ALL: CompiledMatcher = { ok: true, matchesAll: true, test: () => true };
@@ -37,6 +44,7 @@ export function compileMatcher(
 ): CompiledMatcher {
   if (matcher === undefined || matcher === "" || matcher === "*") return ALL;
   if (style === "search") return searchMatcher(matcher.trim());
+  if (style === "qwen") return qwenMatcher(matcher);
   if (style === "exact" && mode === "name") {
     return { ok: true, matchesAll: false, test: (v) => v === matcher };
   }
@@ -64,6 +72,70 @@ function searchMatcher(matcher: string): CompiledMatcher {
   const re = regex(matcher);
   if (typeof re === "string") return { ok: true, matchesAll: false, test: (v) => v === matcher };
   return { ok: true, matchesAll: false, test: (v) => re.test(v) };
+}
+
+/** Trailing whitespace goes unless a backslash escapes it; leading whitespace always goes
+ *  (Qwen Code 0.24's hook-matcher.ts trimMatcherEdges / trimEntryEdges). */
+function trimQwenEdges(text: string): string {
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1] ?? "")) {
+    let backslashes = 0;
+    for (let i = end - 2; i >= 0 && text[i] === "\\"; i--) backslashes++;
+    if (backslashes % 2 === 1) break;
+    end--;
+  }
+  return text.slice(0, end).trimStart();
+}
+
+/** Splits at `|` outside groups, character classes and escapes (Qwen's splitListEntries). */
+function splitQwenList(pattern: string): string[] {
+  const entries: string[] = [];
+  let current = "";
+  let escaped = false;
+  let inClass = false;
+  let depth = 0;
+  for (const c of pattern) {
+    if (escaped) escaped = false;
+    else if (c === "\\") escaped = true;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (c === "|" && depth === 0) {
+      entries.push(current);
+      current = "";
+      continue;
+    }
+    current += c;
+  }
+  entries.push(current);
+  return entries;
+}
+
+/**
+ * Qwen Code 0.24's matcher (its hook-matcher.ts matchesHookPattern): empty, `*` or `.*` match
+ * everything; a pattern equal to the name or one of its aliases matches; a `|` list not
+ * starting with `^` or `(` matches when one trimmed entry is such a name, else its entries are
+ * one regex; the regex is searched anywhere in the tool's own name. Text that is no valid
+ * regex matches only by the exact checks.
+ */
+function qwenMatcher(written: string): CompiledMatcher {
+  const pattern = trimQwenEdges(written);
+  if (pattern === "" || pattern === "*" || pattern === ".*") return ALL;
+  let entries: string[] = [pattern];
+  let source = pattern;
+  if (pattern.includes("|") && !pattern.startsWith("^") && !pattern.startsWith("(")) {
+    entries = splitQwenList(pattern)
+      .map(trimQwenEdges)
+      .filter((e) => e !== "");
+    if (entries.some((e) => e === "*" || e === ".*")) return ALL;
+    source = entries.join("|");
+  }
+  const names = new Set([pattern, ...entries]);
+  const exact = (v: string) => names.has(v);
+  const re = entries.length === 0 ? null : regex(source);
+  const search = (v: string) => typeof re !== "string" && re !== null && re.test(v);
+  return { ok: true, matchesAll: false, test: (v) => exact(v) || search(v), exact };
 }
 
 /** A parsed `if` condition. */

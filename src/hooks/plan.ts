@@ -85,6 +85,7 @@ function toolNames(dialect: Dialect, keelTool: string): string[] {
     if (dialect.name === "keel")
       names = [...new Set(ALL_DIALECTS.map((d) => d.toolName(keelTool)))];
     else names = dialect.name === "claude" || own === keelTool ? [own] : [own, keelTool];
+    if (dialect.toolAliases) names = [...new Set([...names, ...dialect.toolAliases(own)])];
     if (NAME_CACHE.size > 10_000) NAME_CACHE.clear();
     NAME_CACHE.set(key, names);
   }
@@ -137,12 +138,14 @@ function matcherMatches(h: PreparedHook, v: MatchView): boolean {
   if (field === "tool_name") {
     const own = h.dialect.toolName(v.keelTool);
     // A matcher found anywhere in the name (Gemini CLI, Qwen Code) is tested on the dialect's
-    // own name only; Keel's name must be written whole ("shell", "edit_file"), or "file" would
-    // fire for Gemini's `replace` through Keel's `edit_file`, which Gemini CLI never does.
-    const search = h.dialect.matcherStyle === "search";
-    return toolNames(h.dialect, v.keelTool).some((name) =>
-      !search || name === own ? m.test(name) : h.def.matcher?.trim() === name,
-    );
+    // own name only; Keel's name and the tool's aliases (Qwen's `Bash`) must be written whole
+    // ("shell", "edit_file"), or "file" would fire for Gemini's `replace` through Keel's
+    // `edit_file`, which Gemini CLI never does.
+    const search = h.dialect.matcherStyle === "search" || h.dialect.matcherStyle === "qwen";
+    return toolNames(h.dialect, v.keelTool).some((name) => {
+      if (!search || name === own) return m.test(name);
+      return m.exact ? m.exact(name) : h.def.matcher?.trim() === name;
+    });
   }
   if (field === null) return true;
   return m.test(matcherValue(v, field, h.dialect));

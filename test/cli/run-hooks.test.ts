@@ -253,22 +253,31 @@ describe("keel run: hook events", () => {
     expect(lastSent(world, 1)?.content).toContain("hint: files live in src/");
   });
 
-  it("a shell command exiting non-zero fires a Qwen Code PostToolUse hook, as Qwen does", async () => {
+  it("a shell command exiting non-zero fires a Qwen Code PostToolUseFailure hook, as Qwen 0.24 does", async () => {
     const world = await newWorld(
       script(reply().tool("shell", { command: "echo oops; exit 3" }), reply().text("ok")),
     );
-    const log = join(world.root, "qwen-post.log");
-    const hook = hookScript(world, "qpost.sh", `cat > "${log}"`);
+    const log = join(world.root, "qwen-fail.log");
+    const postLog = join(world.root, "qwen-post.log");
+    const hook = hookScript(world, "qfail.sh", `cat > "${log}"`);
+    const post = hookScript(world, "qpost.sh", `cat > "${postLog}"`);
     mkdirSync(join(world.root, ".qwen"), { recursive: true });
     writeFileSync(
       join(world.root, ".qwen/settings.json"),
-      JSON.stringify({ hooks: { PostToolUse: [commandHook(hook, "run_shell_command")] } }),
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [commandHook(post, "run_shell_command")],
+          PostToolUseFailure: [commandHook(hook, "run_shell_command")],
+        },
+      }),
     );
     const r = await keel(world, ["run", "run it", "--yes", "--output-format", "json"]);
     expect(json(r.stdout).toolCalls[0]?.status).toBe("error");
     const payload = JSON.parse(readFileSync(log, "utf8"));
-    expect(payload.hook_event_name).toBe("PostToolUse");
+    expect(payload.hook_event_name).toBe("PostToolUseFailure");
     expect(payload.tool_name).toBe("run_shell_command");
+    // Qwen Code 0.15 fired PostToolUse for it; 0.24 does not.
+    expect(existsSync(postLog)).toBe(false);
   });
 
   it("Stop block continues with the reason; stop_hook_active is true on the next Stop", async () => {

@@ -74,14 +74,24 @@ describe("keel run: Qwen Code 0.24 payload and environment", () => {
       expect(r.payload).not.toHaveProperty("effort");
     }
 
-    // One prompt id for the prompt, on every event after it, and in QWEN_CODE_PROMPT_ID.
+    // One prompt id for the prompt, in Qwen's form (<session_id>########<n>, n from 0), on
+    // every event after it and in QWEN_CODE_PROMPT_ID; "" on SessionStart, as Qwen 0.24.4.
     expect(start.payload).not.toHaveProperty("prompt_id");
+    expect(start.env.QWEN_CODE_PROMPT_ID).toBe("");
     const promptId = ups.payload.prompt_id;
-    expect(typeof promptId).toBe("string");
+    expect(promptId).toBe(`${start.payload.session_id}########0`);
     for (const r of [ups, pre, post, stop]) {
       expect(r.payload.prompt_id).toBe(promptId);
       expect(r.env.QWEN_CODE_PROMPT_ID).toBe(promptId);
     }
+
+    // The prompt as submitted; Stop's lists and how full the context was (Qwen 0.24.4).
+    expect(ups.payload.submitted_prompt).toBe("run it");
+    expect(stop.payload.background_tasks).toEqual([]);
+    expect(stop.payload.crons).toEqual([]);
+    expect(stop.payload.context_limit).toBe(1_000_000);
+    expect(stop.payload.input_tokens).toBeGreaterThan(0);
+    expect(stop.payload.context_usage).toBeCloseTo(Number(stop.payload.input_tokens) / 1_000_000);
 
     // The model's call id as tool_call_id on tool events; duration after the tool.
     expect(pre.payload.tool_call_id).toBe(pre.payload.tool_use_id);
@@ -93,5 +103,43 @@ describe("keel run: Qwen Code 0.24 payload and environment", () => {
     // Qwen's approval-mode words, now on UserPromptSubmit and Stop too.
     expect(ups.payload.permission_mode).toBeTypeOf("string");
     expect(stop.payload.permission_mode).toBe(ups.payload.permission_mode);
+  });
+
+  it("a failed command fires PostToolUseFailure, grep finding nothing PostToolUse; Claude's Bash matches", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "echo oops; exit 3" }),
+        reply().tool("shell", { command: "grep nothing /dev/null" }),
+        reply().text("done"),
+      ),
+    );
+    const rec = join(world.root, "rec");
+    mkdirSync(rec);
+    const hook = hookScript(
+      world,
+      "record.sh",
+      `f="${rec}/$(date +%s%N)"\ncat > "$f.json"\nenv > "$f.env"`,
+    );
+    mkdirSync(join(world.root, ".qwen"), { recursive: true });
+    const group = commandHook(hook, "Bash");
+    writeFileSync(
+      join(world.root, ".qwen/settings.json"),
+      JSON.stringify({ hooks: { PostToolUse: [group], PostToolUseFailure: [group] } }),
+    );
+    const r = await keel(world, ["run", "run it", "--yes", "--model", "deepseek-v4-flash"]);
+    expect(r.code).toBe(0);
+    const failures = recorded(rec, "PostToolUseFailure");
+    const posts = recorded(rec, "PostToolUse");
+    expect(failures.map((f) => (f.payload.tool_input as { command: string }).command)).toEqual([
+      "echo oops; exit 3",
+    ]);
+    expect(failures[0]?.payload.tool_name).toBe("run_shell_command");
+    // The error in Qwen's words, as Qwen Code 0.24.4 gave the same hook (compat:qwen).
+    expect(failures[0]?.payload.error).toBe(
+      "Command: echo oops; exit 3\nDirectory: (root)\nOutput: oops\nError: (none)\nExit Code: 3\nSignal: (none)\nProcess Group PGID: (none)",
+    );
+    expect(posts.map((f) => (f.payload.tool_input as { command: string }).command)).toEqual([
+      "grep nothing /dev/null",
+    ]);
   });
 });

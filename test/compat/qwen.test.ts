@@ -77,6 +77,27 @@ describe("Qwen Code harness", () => {
     ]);
   });
 
+  it("compares Qwen 0.24's wrapped SessionStart and UserPromptSubmit context by its words", () => {
+    // As Qwen Code 0.24.4 sent them (compat:qwen --dump): SessionStart's in the system prompt.
+    const system =
+      'Qwen\'s prompt\n\n<qwen:session-start-context hidden="true">\nSessionStart additional context:\nstart ctx\n</qwen:session-start-context>';
+    const user =
+      "hello\n\n<qwen:user-prompt-submit-context>\nups ctx\n</qwen:user-prompt-submit-context>";
+    const first = [
+      { role: "system", content: system },
+      { role: "user", content: user },
+    ];
+    expect(modelItemsFromQwen(first)).toEqual(["text: hello", "text: start ctx", "text: ups ctx"]);
+    // After the first answer, the system prompt's block is not new to the model.
+    expect(
+      modelItemsFromQwen([
+        ...first,
+        { role: "assistant", content: "ok" },
+        { role: "user", content: "next" },
+      ]),
+    ).toEqual(["text: next"]);
+  });
+
   it("reduces Keel's block message to its reason", () => {
     const keel =
       "tool_result: Blocked by PreToolUse hook `/r/hook.sh pre` (/r/project/.qwen/settings.json): not this one. The tool did not run.";
@@ -97,7 +118,7 @@ describe("Qwen Code harness", () => {
     expect(QWEN_CASES.some((c) => c.name.startsWith("CLAUDE_ENV_FILE"))).toBe(false);
   });
 
-  it("shows a new file's diff as Qwen Code 0.15 does", () => {
+  it("shows a new file's diff as Qwen Code 0.24 does (0.15's, plus filePath)", () => {
     const r = qwenWriteResponse(
       { content: "Created a.txt", absolutePath: "/p/a.txt", originalFile: null },
       { path: "a.txt", content: "one\ntwo\n" },
@@ -106,5 +127,7 @@ describe("Qwen Code harness", () => {
       "Index: a.txt\n===================================================================\n--- a.txt\tOriginal\n+++ a.txt\tWritten\n@@ -0,0 +1,2 @@\n+one\n+two\n",
     );
     expect(r.returnDisplay.diffStat).toMatchObject({ model_added_lines: 2, model_added_chars: 6 });
+    expect(Object.keys(r.returnDisplay).slice(0, 3)).toEqual(["fileDiff", "fileName", "filePath"]);
+    expect(r.returnDisplay.filePath).toBe("/p/a.txt");
   });
 });

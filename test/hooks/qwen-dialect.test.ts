@@ -1,8 +1,10 @@
 /**
- * The Qwen Code dialect as Qwen Code 0.15 measured (npm run compat:qwen), with 0.24's command
- * timeouts (seconds; 1000 or more still milliseconds), unanchored regex matchers, no matchers
- * on UserPromptSubmit, Qwen's payload (timestamp, approval-mode names, {llmContent,
- * returnDisplay}), plain stdout never context and exit 2 deciding by stderr alone. Real hook processes through the engine.
+ * The Qwen Code dialect as Qwen Code 0.24.4 measured (npm run compat:qwen): command timeouts in
+ * seconds (1000 or more still milliseconds), matchers exact on Qwen's tool aliases else
+ * unanchored regexes, no matchers on UserPromptSubmit, Qwen's payload (timestamp, approval-mode
+ * names, {llmContent, returnDisplay}, prompt ids), plain stdout context only on prompt events,
+ * PostToolUseFailure for a failed command and exit 2 deciding by stderr alone. Real hook
+ * processes through the engine.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,11 +35,11 @@ function userHook(name: string, event: string, then: string, group: Record<strin
 }
 
 describe("Qwen Code dialect", () => {
-  it("a command that ran and exited non-zero fires PostToolUse, not PostToolUseFailure", async () => {
+  it("a failed command fires PostToolUseFailure (0.24), grep's exit 1 PostToolUse", async () => {
     const log = (name: string) => join(w.root, `${name}.json`);
     const hook = (name: string) => ({
       type: "command",
-      command: w.write(`hooks/${name}.sh`, `#!/bin/sh\ncat > "${log(name)}"\n`, {
+      command: w.write(`hooks/${name}.sh`, `#!/bin/sh\ncat >> "${log(name)}"\n`, {
         executable: true,
       }),
     });
@@ -47,36 +49,46 @@ describe("Qwen Code dialect", () => {
         PostToolUseFailure: [{ hooks: [hook("qfail")] }],
       },
     });
-    w.json("home/.claude/settings.json", {
-      hooks: { PostToolUseFailure: [{ hooks: [hook("cfail")] }] },
+    const read = (name: string) =>
+      readFileSync(log(name), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const fireFailed = async (command: string, exitCode: number) => {
+      const input = { command };
+      const failure = buildPayload("PostToolUseFailure", {
+        projectDir: w.project,
+        input,
+        error: `[exit code: ${exitCode}]`,
+      });
+      const ranAs = buildPayload("PostToolUse", {
+        projectDir: w.project,
+        input,
+        toolResponse: { content: `[exit code: ${exitCode}]`, exitCode },
+      });
+      const e = await engine();
+      return e.fire({ event: "PostToolUseFailure", payload: failure, ranAs });
+    };
+    const failed = await fireFailed("false", 1);
+    expect(failed.runs.map((r) => r.event)).toEqual(["PostToolUseFailure"]);
+    expect(read("qfail")[0]).toMatchObject({
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "run_shell_command",
     });
-    const input = { command: "false" };
-    const failure = buildPayload("PostToolUseFailure", {
-      projectDir: w.project,
-      input,
-      error: "[exit code: 1]",
-    });
-    const ranAs = buildPayload("PostToolUse", {
-      projectDir: w.project,
-      input,
-      toolResponse: { content: "[exit code: 1]", exitCode: 1 },
-    });
-    const e = await engine();
-    const ran = await e.fire({ event: "PostToolUseFailure", payload: failure, ranAs });
-    expect(ran.runs.map((r) => r.event).sort()).toEqual(["PostToolUse", "PostToolUseFailure"]);
-    const seen = JSON.parse(readFileSync(log("qpost"), "utf8")) as Record<string, unknown>;
-    expect(seen).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "run_shell_command" });
-    expect(() => readFileSync(log("qfail"))).toThrow();
-    expect(JSON.parse(readFileSync(log("cfail"), "utf8")).hook_event_name).toBe(
-      "PostToolUseFailure",
-    );
+    expect(() => readFileSync(log("qpost"))).toThrow();
 
-    // A failure where nothing ran (no ranAs): Qwen's PostToolUseFailure hooks, as before.
-    const hard = await e.fire({ event: "PostToolUseFailure", payload: failure });
-    expect(hard.runs.map((r) => r.source).some((s) => s.includes(".qwen"))).toBe(true);
-    expect(JSON.parse(readFileSync(log("qfail"), "utf8")).hook_event_name).toBe(
-      "PostToolUseFailure",
-    );
+    // Exit 1 from grep (also as a pipeline's last stage) is "no match" to Qwen: PostToolUse.
+    for (const command of ["grep nothing a.txt", "cat a.txt | grep -q nothing"]) {
+      const ran = await fireFailed(command, 1);
+      expect(ran.runs.map((r) => r.event)).toEqual(["PostToolUse"]);
+    }
+    expect(read("qpost").map((p) => p.hook_event_name)).toEqual(["PostToolUse", "PostToolUse"]);
+    // grep's exit 2 (an error), and exit 1 after `&&`, are failures again.
+    for (const command of ["grep nothing a.txt", "cd x && grep nothing a.txt"]) {
+      const code = command.startsWith("cd") ? 1 : 2;
+      const ran = await fireFailed(command, code);
+      expect(ran.runs.map((r) => r.event)).toEqual(["PostToolUseFailure"]);
+    }
   });
 
   it("reads a command hook's timeout of 1000 or more as milliseconds (written for 0.15)", async () => {
@@ -130,6 +142,47 @@ describe("Qwen Code dialect", () => {
     expect(ups.runs).toHaveLength(1);
   });
 
+  it("matches Qwen 0.24's aliases (Claude's Bash, its display name Shell) only when written whole", async () => {
+    const matchers = [
+      "Bash",
+      "Shell",
+      " ShellTool ",
+      "Bash|Write",
+      "Edit|Bash",
+      "Bas",
+      "bash",
+      "^Bash$",
+      "Write",
+      "Bash,Write",
+      "run_shell",
+      "^run_shell_command$",
+      ".*",
+      "shell",
+    ];
+    const log = join(w.root, "fired");
+    w.json("home/.qwen/settings.json", {
+      hooks: {
+        PreToolUse: matchers.map((matcher, i) => ({
+          matcher,
+          hooks: [{ type: "command", command: `echo ${i} >> "${log}"` }],
+        })),
+      },
+    });
+    await (await engine()).fire({
+      event: "PreToolUse",
+      payload: buildPayload("PreToolUse", { projectDir: w.project, input: { command: "ls" } }),
+    });
+    const fired = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((i) => matchers[Number(i)])
+      .sort();
+    // "shell" is Keel's own name for the tool, written whole (a Keel extension).
+    const expected = ["Bash", "Shell", " ShellTool ", "Bash|Write", "Edit|Bash", "run_shell"];
+    expected.push("^run_shell_command$", ".*", "shell");
+    expect(fired).toEqual(expected.sort());
+  });
+
   it("sends Qwen 0.24's payload: file_path, timestamp, yolo, prompt_id, tool_call_id; mode on prompts", async () => {
     const r = userHook("p", "PreToolUse", "exit 0");
     const payload = buildPayload("PreToolUse", {
@@ -148,7 +201,8 @@ describe("Qwen Code dialect", () => {
       permission_mode: "yolo",
     });
     expect(typeof seen.timestamp).toBe("string");
-    expect(seen.prompt_id).toBe("p-1");
+    // Qwen's form: <session_id>########<n>, n from 0 for the session's first prompt.
+    expect(seen.prompt_id).toBe(`${payload.session_id}########0`);
     expect(seen.tool_call_id).toBe(seen.tool_use_id);
 
     const u = userHook("q", "UserPromptSubmit", "exit 0");
@@ -175,13 +229,43 @@ describe("Qwen Code dialect", () => {
     });
   });
 
-  it("never takes plain stdout as context", async () => {
-    userHook("ctx", "UserPromptSubmit", "echo 'plain words'");
+  it("takes plain stdout as context on UserPromptSubmit (0.24), escaped, never on PreToolUse", async () => {
+    userHook("ctx", "UserPromptSubmit", "printf '\\033[31mplain <b>words</b>\\033[0m\\n'");
     const d = await (await engine()).fire({
       event: "UserPromptSubmit",
       payload: buildPayload("UserPromptSubmit", { projectDir: w.project, prompt: "hi" }),
     });
-    expect(d.additionalContext).toBeNull();
+    expect(d.additionalContext).toBe("plain &lt;b&gt;words&lt;/b&gt;");
+
+    userHook("pre", "PreToolUse", "echo 'plain words'");
+    const pre = await (await engine()).fire({
+      event: "PreToolUse",
+      payload: buildPayload("PreToolUse", { projectDir: w.project, input: { command: "ls" } }),
+    });
+    expect(pre.additionalContext).toBeNull();
+  });
+
+  it("numbers prompt ids as Qwen does, in the payload and QWEN_CODE_PROMPT_ID", async () => {
+    const log = join(w.root, "ids");
+    userHook("ids", "PreToolUse", `echo "$QWEN_CODE_PROMPT_ID" >> "${log}"`);
+    const e = await engine();
+    const fire = async (promptId: string) => {
+      const payload = buildPayload("PreToolUse", {
+        projectDir: w.project,
+        input: { command: "ls" },
+      });
+      Object.assign(payload, { prompt_id: promptId });
+      await e.fire({ event: "PreToolUse", payload });
+      return payload.session_id;
+    };
+    await fire("a");
+    await fire("a");
+    const session = await fire("b");
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([
+      `${session}########0`,
+      `${session}########0`,
+      `${session}########1`,
+    ]);
   });
 
   it("on exit 2 blocks with stderr and does not read stdout JSON", async () => {

@@ -105,6 +105,7 @@ export function shapePayload(
       dialect.env(payload, {
         projectDir: opts.projectDir,
         ...(opts.session ? { session: opts.session } : {}),
+        ...(opts.turn !== undefined ? { turn: opts.turn } : {}),
       }),
     )) {
       env[key] = envValue(value);

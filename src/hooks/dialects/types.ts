@@ -8,7 +8,7 @@
 
 import type { RawHook, ReadContext } from "../config/handler.js";
 import type { HookPaths } from "../config/paths.js";
-import type { AnyEventPayload, HookEventName, ToolInput } from "../events.js";
+import type { AnyEventPayload, EventPayload, HookEventName, ToolInput } from "../events.js";
 import type {
   DialectSessionFacts,
   HandlerConfig,
@@ -28,10 +28,14 @@ export interface DialectContext {
   projectDir: string;
   /** Facts about the session the agent hands the engine (Claude's env file, transcript). */
   session?: DialectSessionFacts;
+  /** The user prompt's number in the session, from the dialect's session state (1 for the
+   *  first; Qwen Code numbers its prompt ids). */
+  turn?: number;
 }
 
-/** How a dialect's matchers are read ("search": a regex found anywhere in the name, Qwen Code). */
-export type MatcherStyle = "anchored" | "claude" | "exact" | "search";
+/** How a dialect's matchers are read ("search": a regex found anywhere in the name, Gemini CLI;
+ *  "qwen": the same after Qwen Code 0.24's exact checks on the name and its aliases, match.ts). */
+export type MatcherStyle = "anchored" | "claude" | "exact" | "search" | "qwen";
 
 /** A file a dialect's agent reads hooks from. */
 export interface DialectFile {
@@ -160,6 +164,9 @@ export interface Dialect<N extends string = string> {
   /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */
   defaultShell?(env: Readonly<Record<string, string>>): string | undefined;
   readonly matcherStyle: MatcherStyle;
+  /** Other names a tool matcher may write whole for the dialect's tool `own` (Qwen Code 0.24:
+   *  `Bash`, `Shell`, `ShellTool` for `run_shell_command`); never searched as regex text. */
+  toolAliases?(own: string): readonly string[];
   /** How matchers on events that are not about tools (SessionStart's source, SessionEnd's
    *  reason, …) read, when not as `matcherStyle` (Gemini CLI: exact strings). */
   readonly triggerMatcherStyle?: MatcherStyle;
@@ -188,8 +195,11 @@ export interface Dialect<N extends string = string> {
    *  hook's HOOK_TOOL_INPUT from it). */
   readonly inOrderPassesInput?: boolean;
   /** A tool that ran and reported failure (a shell command's non-zero exit) fires this
-   *  dialect's PostToolUse hooks, not its PostToolUseFailure ones (Qwen Code 0.15, measured). */
-  readonly ranToolFailureIsPostToolUse?: boolean;
+   *  dialect's PostToolUse hooks, not its PostToolUseFailure ones (Codex); a function decides
+   *  per call from the call as PostToolUse payload (Qwen Code 0.24: `grep`'s exit 1). */
+  readonly ranToolFailureIsPostToolUse?:
+    | boolean
+    | ((ranAs: EventPayload<"PostToolUse">) => boolean);
   /** Whether matchers on events that are not about tools are honoured (Reasonix ignores them). */
   readonly matchesNonToolEvents: boolean;
   /** Observing events whose exit-2 (or block) message this dialect's agent gives the model;

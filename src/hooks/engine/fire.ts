@@ -6,7 +6,12 @@ import { isRecord } from "../../base/index.js";
 import { type AggregateItem, type AggregateToolContext, aggregate } from "../aggregate.js";
 import { chainedPayload } from "../chain.js";
 import { showPath } from "../config/paths.js";
-import { type AnyEventPayload, type HookEventName, SESSION_END_BUDGET_MS } from "../events.js";
+import {
+  type AnyEventPayload,
+  type EventPayload,
+  type HookEventName,
+  SESSION_END_BUDGET_MS,
+} from "../events.js";
 import { FiringMemo } from "../firing-memo.js";
 import { type PreparedHook, planFiring } from "../plan.js";
 import { changedExecutedFiles, takeSnapshot } from "../snapshot.js";
@@ -65,8 +70,11 @@ function planHooks(
   const { projectDir } = ctx.paths;
   // A failed tool that ran (a shell command's non-zero exit) is PostToolUse to some dialects.
   const ranAs = event === "PostToolUseFailure" ? ranAsGiven : undefined;
-  const seesPost = (h: PreparedHook) =>
-    ranAs !== undefined && h.dialect.ranToolFailureIsPostToolUse === true;
+  const seesPost = (h: PreparedHook) => {
+    const rule = h.dialect.ranToolFailureIsPostToolUse;
+    if (ranAs === undefined || rule === undefined) return false;
+    return typeof rule === "function" ? rule(ranAs as EventPayload<"PostToolUse">) : rule;
+  };
   const candidates = (snapshot.byEvent.get(event) ?? []).filter((h) => !seesPost(h));
   const asPost = ranAs
     ? planFiring(

@@ -37,6 +37,9 @@ const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set([
   "FileChanged",
 ]);
 
+/** Stop fields Keel sends as Qwen Code 0.24 does, which Claude Code's Stop does not carry. */
+const QWEN_STOP_FIELDS = ["context_usage", "context_limit", "input_tokens"] as const;
+
 /** The stdin object of a Claude Code hook. */
 export function claudeStdinObject(
   payload: AnyEventPayload,
@@ -47,6 +50,8 @@ export function claudeStdinObject(
   if (NO_PERMISSION_MODE.has(event)) delete out.permission_mode;
   // `claude -p` sends no `model` in any payload (measured, 2.1.332).
   delete out.model;
+  // Qwen Code's Stop fields (context_usage, context_limit, input_tokens): not Claude Code's.
+  for (const key of QWEN_STOP_FIELDS) delete out[key];
   if (!EFFORT_EVENTS.has(event)) delete out.effort;
   if (event === "Stop") {
     // Keel has no background tasks or cron jobs a Stop hook could wait for.

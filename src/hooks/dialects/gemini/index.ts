@@ -69,6 +69,9 @@ const NOT_IN_GEMINI = [
   "model",
   "permission_mode",
   "tool_use_id",
+  "context_usage",
+  "context_limit",
+  "input_tokens",
 ] as const;
 
 /** Events Gemini CLI fires without a matcher context, so every hook runs (BeforeAgent,

@@ -1,6 +1,7 @@
 /**
  * The environment Qwen Code gives its hooks: 0.15's project-directory names, and 0.24's
- * `QWEN_CODE_*` session variables (measured with `npm run compat:qwen --latest`).
+ * `QWEN_CODE_*` session variables (measured with `npm run compat:qwen`). `QWEN_CODE_PROMPT_ID`
+ * is Qwen's `<session_id>########<n>` (./session.ts), `""` before the first prompt.
  * `QWEN_CODE_PROJECT_DIR` is not the project tree: Qwen sets it to its per-project runtime folder
  * (`~/.qwen/projects/<project>`, where its transcripts live), so Keel gives the folder holding the
  * session's transcript (`$KEEL_HOME/sessions/<project>`, src/session/paths.ts), or nothing when
@@ -10,6 +11,7 @@
 import { dirname } from "node:path";
 import type { AnyEventPayload } from "../../events.js";
 import type { DialectContext } from "../types.js";
+import { qwenPromptId } from "./session.js";
 
 export function qwenEnv(payload: AnyEventPayload, ctx: DialectContext): Record<string, string> {
   const p = payload as {
@@ -27,7 +29,12 @@ export function qwenEnv(payload: AnyEventPayload, ctx: DialectContext): Record<s
   if (typeof p.transcript_path === "string" && p.transcript_path !== "") {
     env.QWEN_CODE_PROJECT_DIR = dirname(p.transcript_path);
   }
-  if (typeof p.prompt_id === "string") env.QWEN_CODE_PROMPT_ID = p.prompt_id;
+  // Qwen's form of the id (./session.ts); empty before the first prompt (SessionStart), as Qwen.
+  const promptId = typeof p.prompt_id === "string" ? p.prompt_id : "";
+  env.QWEN_CODE_PROMPT_ID =
+    promptId !== "" && ctx.turn !== undefined
+      ? qwenPromptId(payload.session_id, ctx.turn)
+      : promptId;
   if (typeof p.model === "string") env.QWEN_CODE_MODEL = p.model;
   return env;
 }

@@ -1,9 +1,12 @@
 /**
  * The Qwen Code dialect (`.qwen/settings.json`, `~/.qwen/settings.json`): Claude Code's
- * settings shape and events with Qwen's tool names, payload and rules, as Qwen Code 0.15
- * behaves (measured with `npm run compat:qwen`, see compat/README.md), with Qwen Code 0.24's
- * command timeouts (seconds, 1000 or more read as milliseconds: ./timeout.ts), tool-name matchers as unanchored regexes, no matchers on UserPromptSubmit and
- * Stop, plain stdout never context, exit-2 messages after a tool shown to the user only.
+ * settings shape and events with Qwen's tool names, payload and rules, as Qwen Code 0.24.4
+ * behaves (measured with `npm run compat:qwen`, see compat/README.md): command timeouts in
+ * seconds, 1000 or more still milliseconds as 0.15 wrote them (./timeout.ts); tool matchers
+ * exact on the name and its aliases, else unanchored regexes (./aliases.ts); no matchers on
+ * UserPromptSubmit and Stop; plain stdout context only on SessionStart, UserPromptSubmit and
+ * UserPromptExpansion (./exit.ts); exit-2 messages after a tool shown to the user only; a
+ * failed shell command fires PostToolUseFailure (./exit-status.ts).
  */
 import { childPath } from "../../../base/index.js";
 import type { HookEventName } from "../../events.js";
@@ -11,8 +14,10 @@ import { expandNamedVars, markSequential, readNameAndEnv } from "../shared/gemin
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
+import { qwenToolAliases } from "./aliases.js";
 import { qwenEnv } from "./env.js";
 import { qwenExitTable } from "./exit.js";
+import { qwenShellExitIsError } from "./exit-status.js";
 import { qwenStdinObject } from "./payload.js";
 import {
   qwenEditResponse,
@@ -20,9 +25,10 @@ import {
   qwenShellResponse,
   qwenWriteResponse,
 } from "./responses.js";
+import { qwenSessionState } from "./session.js";
 import { QWEN_COMMAND_DEFAULT_SEC, qwenCommandTimeoutSec } from "./timeout.js";
 
-/** Keel tool → Qwen Code tool (Qwen Code 0.15, a Gemini CLI fork). */
+/** Keel tool → Qwen Code tool (Qwen Code, a Gemini CLI fork; the same names in 0.15 and 0.24). */
 export const QWEN_TOOLS: ToolTable = {
   shell: { name: "run_shell_command", fields: { timeout_ms: "timeout" } },
   read_file: { name: "read_file", fields: { path: "file_path" } },
@@ -72,12 +78,24 @@ export const qwenDialect = defineDialect({
   },
   ...nativeEvents,
   stdinObject: qwenStdinObject,
+  sessionState: qwenSessionState,
   env: qwenEnv,
   // Its hookRunner writes the project directory into the command text for these two.
   expandCommand: (command, env) =>
     expandNamedVars(command, ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"], env),
-  matcherStyle: "search",
-  ranToolFailureIsPostToolUse: true,
+  // Qwen Code 0.24: a regex found anywhere in the name, after exact checks on the name and its
+  // aliases (Claude's `Bash`, its display name `Shell`): ./aliases.ts, match.ts qwenMatcher.
+  matcherStyle: "qwen",
+  toolAliases: qwenToolAliases,
+  // Qwen Code 0.24 fires PostToolUseFailure for a failed shell command (0.15 fired PostToolUse),
+  // except an exit 1 that means "no match" (`grep`, `diff`, `test`): ./exit-status.ts.
+  ranToolFailureIsPostToolUse: (ranAs) => {
+    if (ranAs.tool_name !== "shell") return false;
+    const command = ranAs.tool_input.command;
+    const response = ranAs.tool_response as { exitCode?: unknown } | undefined;
+    const code = typeof response?.exitCode === "number" ? response.exitCode : null;
+    return typeof command === "string" && !qwenShellExitIsError(command, code);
+  },
   matchesNonToolEvents: true,
   ignoresMatcherOn: NO_MATCHER_EVENTS,
   updatedInputIsWhole: true,

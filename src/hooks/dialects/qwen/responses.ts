@@ -86,7 +86,8 @@ export function geminiEditResponse(response: unknown, input: Input): Response {
   return { ...out, returnDisplay: withGeminiFields(out.returnDisplay as Response, path, false) };
 }
 
-/** Qwen's FileDiff display: a unified diff, the file name, both contents and line/char counts. */
+/** Qwen's FileDiff display: a unified diff, the file's name and absolute path, both contents
+ *  and line/char counts. */
 function fileDiffDisplay(
   r: Response,
   input: Input,
@@ -94,11 +95,14 @@ function fileDiffDisplay(
   after: string,
   labels: [string, string],
 ): Response {
-  const name = basename(absolutePath(r, input));
+  const path = absolutePath(r, input);
+  const name = basename(path);
   const hunks = structuredPatch(before, after);
   return {
     fileDiff: unifiedDiff(name, hunks, labels),
     fileName: name,
+    // Qwen Code 0.24 names the absolute path too (0.15 did not; Gemini CLI always has).
+    filePath: path,
     originalContent: before,
     newContent: after,
     diffStat: diffStat(hunks),

@@ -2,7 +2,9 @@
  * The test files vitest runs without isolation (vitest.config.ts, project "unit"): one worker runs
  * several of them in turn, sharing loaded modules. A file belongs here only when it touches no
  * process-wide state (no process.env, process.exitCode, cwd or process listeners, no spies, mocks
- * or fake timers, no child processes), so what one file does cannot change another's verdict:
+ * or fake timers, no child processes) and asserts nothing about a module's first use (a lazy
+ * loader not loaded yet: test/cli/tui/markdown-loader.test.ts failed here once another file had
+ * loaded the renderer), so what one file does cannot change another's verdict:
  * test/unit-files.test.ts checks the list, and `vitest run --project unit --maxWorkers=1
  * --sequence.shuffle --sequence.seed=N` ran it green in random orders. Any other file is isolated;
  * a new file is isolated until it is listed here.
@@ -47,7 +49,6 @@ export const UNIT_FILES: string[] = [
   "test/cli/tui/fast-segmenter.test.ts",
   "test/cli/tui/format.test.ts",
   "test/cli/tui/history.test.ts",
-  "test/cli/tui/markdown-loader.test.ts",
   "test/cli/tui/markdown.test.ts",
   "test/cli/tui/permission-preview.test.tsx",
   "test/cli/tui/prompts.test.tsx",

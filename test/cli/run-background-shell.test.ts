@@ -47,12 +47,14 @@ describe("keel run: background shell", () => {
   it("starts a job, reads its output in parts, kills its process group", async () => {
     const world = await newWorld(
       script(
+        // The foreground call waits for the job's marker, written once both lines are out,
+        // instead of sleeping past them: under load a fixed sleep could end first.
         reply().tool("shell", {
           command:
-            "echo first; echo $$ > pid; sleep 0.5; echo second; sleep 30 & echo $! > child; wait",
+            "echo first; echo $$ > pid; echo second; sleep 30 & echo $! > child; touch printed; wait",
           run_in_background: true,
         }),
-        reply().tool("shell", { command: "sleep 1.2" }),
+        reply().tool("shell", { command: "until [ -e printed ]; do sleep 0.02; done" }),
         reply().tool("shell_output", { id: "bg1" }),
         reply().tool("shell_output", { id: "bg1" }),
         reply().tool("kill_shell", { id: "bg1" }),
@@ -86,7 +88,7 @@ describe("keel run: background shell", () => {
           command: "echo $$ > pid; sleep 60 & echo $! > child; wait",
           run_in_background: true,
         }),
-        reply().tool("shell", { command: "sleep 0.5" }),
+        reply().tool("shell", { command: "until [ -s child ]; do sleep 0.02; done" }),
         reply().text("done"),
       ),
     );

@@ -28,7 +28,11 @@ interface Outcome {
   stderr: string;
 }
 
-/** Runs `keel <args>` as a child process; kills it (code null) if it has not exited in `withinMs`. */
+/**
+ * Runs `keel <args>` as a child process; kills it (code null) if it has not exited in `withinMs`.
+ * A hang is told from a slow start by that deadline only, so it is far above a loaded machine's
+ * start (the .mcp.json FIFO run once took over 20 s at a load of 20 on two cores).
+ */
 function spawnKeel(
   world: World,
   args: string[],
@@ -68,7 +72,7 @@ describe("attack 6: a settings file that is not a regular file", () => {
     const world = await newWorld(script(reply().text("unused")));
     mkdirSync(join(world.project, ".keel"));
     execFileSync("mkfifo", [join(world.project, ".keel/settings.json")]);
-    const list = await spawnKeel(world, ["hooks", "list", "--cwd", world.project], 30_000);
+    const list = await spawnKeel(world, ["hooks", "list", "--cwd", world.project], 60_000);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain("not a regular file");
   }, 90_000);
@@ -80,7 +84,7 @@ describe("attack 6: a settings file that is not a regular file", () => {
       const world = await newWorld(script(reply().text("fine")));
       mkdirSync(join(world.project, ".keel"));
       execFileSync("mkfifo", [join(world.project, file)]);
-      const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 20_000);
+      const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 60_000);
       // No hang. A settings file Keel cannot read stops `keel run` before the first request,
       // naming it (its rules or hooks would be lost: fail closed, docs/security.md); the MCP
       // config alone is a warning and the run goes on.
@@ -99,7 +103,7 @@ describe("attack 6: a settings file that is not a regular file", () => {
     const world = await newWorld(script(reply().text("fine")));
     mkdirSync(join(world.project, ".claude"));
     symlinkSync("/dev/zero", join(world.project, ".claude/settings.json"));
-    const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 30_000);
+    const run = await spawnKeel(world, ["run", "hi", "--cwd", world.project], 60_000);
     // Fails closed (its hooks and rules cannot be read), quickly and naming the file.
     expect(run.code).toBe(1);
     expect(run.stdout).not.toContain("fine");

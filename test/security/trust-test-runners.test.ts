@@ -5,7 +5,7 @@
  * them: the write needs a person, so headless it is blocked. Through `keel hooks trust` and
  * `keel run` against the simulator.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -145,6 +145,11 @@ describe("test runners' files are pinned by trust", () => {
       "export default { test: { setupFiles: ['./test/setup.ts'] } };\n",
     );
     postHook(world, "npx vitest run >/dev/null 2>&1; exit 0");
+    // The write goes through, so the hook really runs `npx vitest run`: with no vitest in the
+    // project, npx fetched it from the registry (~7 s, and network). A project that runs vitest
+    // has it installed; a stub bin stands in for it.
+    put(world, "node_modules/.bin/vitest", "#!/bin/sh\nexit 0\n");
+    chmodSync(join(world.project, "node_modules/.bin/vitest"), 0o755);
     const got = await writeAfterTrust(world, "notes.txt");
     expect(got.status).toBe("ok");
   });

@@ -86,5 +86,5 @@ describe.skipIf(!TMUX)("an MCP server asks the user (elicitation)", () => {
     expect(text).toContain("User provided the requested information");
     expect(text).toContain("- Name: Ada Lovelace");
     expect(text).toContain("- Favorite Integer: 42");
-  }, 90_000);
+  }, 180_000);
 });

@@ -74,7 +74,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     // Bold text, and `const` coloured as a keyword.
     expect(styled).toMatch(/\x1b\[[0-9;]*1[0-9;]*mtoday/);
     expect(styled).toMatch(/\x1b\[[0-9;]*35[0-9;]*mconst/);
-  }, 60_000);
+  }, 180_000);
 
   it("a resumed session's answers render as Markdown too, not as raw text", async () => {
     const answer =
@@ -100,7 +100,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     expect(screen).toContain("Ship it today with npm publish:");
     expect(screen).toMatch(/^ {2}• build the bundle$/m);
     expect(screen).not.toMatch(/\*\*|^. #/m);
-  }, 60_000);
+  }, 180_000);
 
   it("names a slow PreToolUse hook while it runs, then streams the command's output into its card", async () => {
     const sim = await startSimulator({
@@ -158,7 +158,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     });
     expect(screen).toMatch(/shell echo stream-one.* ✓ ok/);
     expect(screen).toContain("stream-two");
-  }, 60_000);
+  }, 180_000);
 
   it("keeps a long indented paste inside a 60-column screen, and Ctrl+C leaves no copies", async () => {
     const sim = await startSimulator({ script: script().text("ok") });
@@ -182,7 +182,7 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     const history = term.all();
     expect(history).not.toContain("indented-marker");
     expect(history).not.toContain("pasted-end");
-  }, 60_000);
+  }, 180_000);
 
   it("shows the user's statusLine command above Keel's status, updates it after a reply, never a project's", async () => {
     const sim = await startSimulator({ script: script().text("first answer") });
@@ -213,5 +213,5 @@ describe.skipIf(!TMUX)("the first hour (tmux)", () => {
     const custom = rows.findIndex((l) => l.includes("SL "));
     expect(rows.slice(custom + 1).join("\n")).toMatch(/cache/);
     expect(term.all()).not.toContain("PROJECT-RAN");
-  }, 60_000);
+  }, 180_000);
 });

@@ -9,6 +9,8 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
 } from "node:fs";
@@ -111,7 +113,7 @@ export function e2eLifecycle(opts: { skip?: boolean } = {}): E2eState {
     cleanup = build.cleanup;
   }, 240_000);
   afterEach(async () => {
-    for (const t of state.terminals.splice(0)) t.close();
+    for (const t of state.terminals.splice(0)) await t.closeAndWait();
     for (const s of state.sims.splice(0)) await s.close();
     // A Keel whose terminal just closed may still be writing its compile cache into a KEEL_HOME
     // here (at exit): retry instead of failing on a folder that filled up meanwhile.
@@ -242,7 +244,7 @@ export class TmuxTerminal {
     check: (text: string) => boolean,
     opts: { timeoutMs?: number; what?: string; history?: boolean } = {},
   ): Promise<string> {
-    const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+    const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
     let text = "";
     while (Date.now() < deadline) {
       text = opts.history ? this.all() : this.screen();
@@ -250,6 +252,57 @@ export class TmuxTerminal {
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`timed out waiting for ${opts.what ?? "the screen"}; last screen:\n${text}`);
+  }
+
+  /** The pane's process and every process under it (Keel, its hooks), read from /proc. */
+  private processTree(): number[] {
+    let root: number;
+    try {
+      root = Number(this.tmux(["display-message", "-p", "-t", this.target, "#{pane_pid}"]).trim());
+    } catch {
+      return [];
+    }
+    const children = new Map<number, number[]>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // The parent pid is the 4th field after the command's closing parenthesis.
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const out: number[] = [];
+    const walk = (pid: number) => {
+      out.push(pid);
+      for (const c of children.get(pid) ?? []) walk(c);
+    };
+    if (Number.isInteger(root) && root > 0) walk(root);
+    return out;
+  }
+
+  /**
+   * Kills the tmux server and waits (up to 15 s) until the program and its children have
+   * exited: a Keel still writing its compile cache at exit must not race the test's cleanup of
+   * its KEEL_HOME (ENOTEMPTY under load).
+   */
+  async closeAndWait(): Promise<void> {
+    const pids = this.processTree();
+    this.close();
+    const deadline = Date.now() + 15_000;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (pids.some(alive) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Kills the tmux server (and with it the program). */

@@ -121,7 +121,7 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     // Once: in the transcript, not also echoed by the terminal above the first frame.
     const all = await term.waitFor((t) => t.includes("ask Keel, or /help"), { history: true });
     expect(all.split(typed).length - 1, all).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it("the first frame comes before zod and the session's modules load, and before any V8 flag is set", async () => {
     // The probe logs modules loaded, V8 flags set and the first frame, in order.
@@ -147,7 +147,7 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     // A flag set at run time makes V8 refuse the code cache of every module loaded after it.
     expect(flags, seen.join("\n")).toBeGreaterThan(frame);
     expect(seen[flags]).toBe("FLAGS --semi-space-growth-factor=1");
-  }, 60_000);
+  }, 180_000);
 
   it("with untrusted project hooks, a prompt sent at start waits for the trust answer", async () => {
     const { term, sim, project } = await start({ hooks: true });
@@ -162,7 +162,7 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     await term.waitFor((t) => t.includes("the answer"), { what: "the answer" });
     expect(lastUserText(sim)).toBe("hello there");
     expect(existsSync(join(project, "hook.log"))).toBe(false);
-  }, 60_000);
+  }, 180_000);
 
   it("quitting while an MCP server is still starting exits at once and stops the server", async () => {
     // A user server that never answers the handshake: the session would wait 15 s for it.
@@ -182,7 +182,7 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
     expect(Date.now() - launched).toBeLessThan(DEFAULT_MCP_STARTUP_MS);
     // The server is stopped, not left behind (it never exits by itself).
     await until(() => !running(), "the MCP server to be stopped");
-  }, 60_000);
+  }, 180_000);
 
   it("a prompt typed as a permission question appears is queued, not dropped", async () => {
     const sim = script()
@@ -219,5 +219,5 @@ describe.skipIf(!TMUX)("typing as keel starts", () => {
       what: "the queued prompt's answer",
     });
     expect(lastUserText(server)).toBe(typed);
-  }, 60_000);
+  }, 180_000);
 });

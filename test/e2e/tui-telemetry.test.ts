@@ -89,10 +89,10 @@ describe.skipIf(!TMUX)("the TUI with telemetry", () => {
       0, 1,
     ]);
     expect(spans.filter((s) => s.name.startsWith("chat "))).toHaveLength(2);
-  }, 90_000);
+  }, 180_000);
 
   it("control: telemetry off sends nothing", async () => {
     await session({});
     expect(receiver.received).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 });

@@ -267,7 +267,7 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     await term.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit", history: true });
     const end = JSON.parse(await readFile(join(s.project, "session-end.json"), "utf8"));
     expect(end).toMatchObject({ hook_event_name: "SessionEnd", reason: "exit" });
-  }, 120_000);
+  }, 180_000);
 
   // Narrowing reflows the frame Ink is about to erase; without a full redraw, half-erased
   // copies of the streaming line stay in the scrollback.
@@ -309,7 +309,7 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     const seen = [...history.matchAll(/Line (\d{3}):/g)].map((m) => Number(m[1]));
     expect(seen).toEqual(lines.map((_, i) => i + 1));
     expect(history.match(/❯ tell me a long story/g)).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   // Ink redraws a frame taller than the screen from the top each time, pushing its first rows into
   // the scrollback again on every redraw: the live part must stay small.
@@ -341,7 +341,7 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     });
     const seen = [...term.all().matchAll(/word(\d{4})/g)].map((m) => m[0]);
     expect(seen).toEqual(words);
-  }, 60_000);
+  }, 180_000);
 
   it("--continue without an earlier conversation says it starts a new one", async () => {
     const s = await setup({ config: true });
@@ -363,7 +363,7 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
       { what: "the prompt and the notice" },
     );
     expect(screen).toContain("this is a new session");
-  }, 30_000);
+  }, 180_000);
 
   it("first run without a key: setup saves config.json with mode 0600", async () => {
     const s = await setup({ config: false });
@@ -399,7 +399,7 @@ describe.skipIf(!TMUX)("keel in a terminal (tmux)", () => {
     term.type("/exit");
     term.press("Enter");
     await term.waitFor((t) => t.includes("KEEL_EXITED 0"), { what: "keel to exit", history: true });
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("keel --help and --version", () => {

@@ -90,7 +90,6 @@ const DEEP_IMPORTS_ALLOWED: Record<string, readonly string[]> = {
     "mcp/config.ts",
   ],
   "hooks/config/paths.js": ["agent/agent.ts", "agent/permissions/protected-paths.ts"],
-  "hooks/dialects/claude/index.js": ["agent/hook-adapter/claude-transcript.ts"],
   "hooks/engine.js": ["cli/commands/hooks/shared.ts"],
   "hooks/events.js": [
     "agent/agent.ts",
@@ -150,7 +149,6 @@ const DEEP_IMPORTS_ALLOWED: Record<string, readonly string[]> = {
     "agent/core.ts",
     "agent/events.ts",
     "agent/harvest.ts",
-    "agent/hook-adapter/claude-transcript.ts",
     "agent/log.ts",
     "agent/prefix.ts",
     "agent/prompt-runner.ts",

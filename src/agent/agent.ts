@@ -24,11 +24,6 @@ import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { startFileChanged } from "./file-changed.js";
 import {
-  ClaudeTranscript,
-  claudeTranscriptPath,
-  withClaudeTranscript,
-} from "./hook-adapter/claude-transcript.js";
-import {
   effortLevelOf,
   fireHook,
   type HookSessionInfo,
@@ -36,6 +31,7 @@ import {
 } from "./hook-adapter/fire.js";
 import { createNullHookEngine } from "./hook-adapter/null-engine.js";
 import { contextForModel } from "./hook-adapter/text.js";
+import { openTranscripts, transcriptPaths, withTranscripts } from "./hook-adapter/transcripts.js";
 import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
@@ -108,27 +104,22 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const clock = opts.clock ?? Date.now;
   let mode: PermissionMode = opts.permissionMode ?? "default";
   const headless = opts.askPermission === undefined;
-  // Claude Code hooks get a Claude-format transcript and a CLAUDE_ENV_FILE; both live under
-  // KEEL_HOME, so a session kept only in memory has neither.
-  const claudeFiles =
-    session.transcriptPath && opts.keelHome !== undefined
-      ? {
-          transcript: new ClaudeTranscript(
-            claudeTranscriptPath(opts.keelHome, opts.projectDir, session.id),
-            {
-              sessionId: session.id,
-              projectDir: opts.projectDir,
-              model: opts.model,
-              entrypoint: headless ? "sdk-cli" : "cli",
-            },
-          ),
-          envFile: sessionEnvFilePath(opts.keelHome, session.id),
-        }
-      : null;
-  if (claudeFiles) {
-    session = withClaudeTranscript(session, claudeFiles.transcript, () => info.promptId);
-    if (!prepareEnvFile(claudeFiles.envFile)) claudeFiles.envFile = "";
-  }
+  // Hooks of other agents get a transcript in their own format (Claude Code's) and a
+  // CLAUDE_ENV_FILE; both live under KEEL_HOME, so a session kept only in memory has neither.
+  const filesHome = session.transcriptPath ? opts.keelHome : undefined;
+  const transcripts =
+    filesHome !== undefined
+      ? openTranscripts({
+          keelHome: filesHome,
+          projectDir: opts.projectDir,
+          sessionId: session.id,
+          model: opts.model,
+          headless,
+        })
+      : [];
+  session = withTranscripts(session, transcripts, () => info.promptId);
+  let envFile = filesHome !== undefined ? sessionEnvFilePath(filesHome, session.id) : "";
+  if (envFile && !prepareEnvFile(envFile)) envFile = "";
   // Which user turn each live message belongs to (rewind), and the session's file checkpoints.
   const tracker = trackTurns(session);
   session = tracker.port;
@@ -200,8 +191,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       onRun: (run) => session.appendHookRun(run),
       session: {
         headless,
-        ...(claudeFiles?.envFile ? { envFile: claudeFiles.envFile } : {}),
-        ...(claudeFiles ? { transcriptPaths: { claude: claudeFiles.transcript.path } } : {}),
+        ...(envFile ? { envFile } : {}),
+        ...(transcripts.length > 0 ? { transcriptPaths: transcriptPaths(transcripts) } : {}),
       },
     });
   }
@@ -362,9 +353,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
 
   /** Variables SessionStart / FileChanged hooks wrote to CLAUDE_ENV_FILE, for later tools. */
   async function readEnvFile(): Promise<void> {
-    if (!claudeFiles?.envFile) return;
+    if (!envFile) return;
     // Sourced without Keel's secrets, which never reach the commands it feeds (env-file.ts).
-    const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env, {
+    const env = await envFromFile(envFile, opts.env ?? process.env, {
       passSecrets: providerKeyPassed(rulePaths.keelHome),
     });
     if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;

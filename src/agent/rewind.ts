@@ -28,7 +28,7 @@ export function trackTurns(session: SessionPort): TurnTracker {
     turns.splice(0, turns.length, ...after.map(() => meta.turn));
     session.recordCompaction(after, meta);
   };
-  // A Proxy, as withClaudeTranscript (hook-adapter/claude-transcript.ts) wraps the same port:
+  // A Proxy, as withTranscripts (hook-adapter/transcripts.ts) wraps the same port:
   // everything else reaches the wrapped port unchanged.
   const port = new Proxy(session, {
     get(target, prop, receiver) {

@@ -13,7 +13,7 @@ export { parseSettingsJson, settingsJsonText } from "./config/parse.js";
 export { isInside } from "./config/paths.js";
 export type { DecideContext, RunDecisionKind, RunVerdict } from "./decide.js";
 export { decideRun, isGating } from "./decide.js";
-export type { Dialect } from "./dialects/index.js";
+export type { Dialect, DialectTranscript, TranscriptFacts } from "./dialects/index.js";
 export {
   DIALECT_LIST,
   DIALECTS,

@@ -32,9 +32,9 @@ describe("buildPayload", () => {
 
   it("puts an option only where the field takes its value", () => {
     expect(buildPayload("SessionStart", { projectDir, source: "resume" }).source).toBe("resume");
-    expect(
-      buildPayload("ConfigChange", { projectDir, configSource: "user_settings" }).source,
-    ).toBe("user_settings");
+    expect(buildPayload("ConfigChange", { projectDir, configSource: "user_settings" }).source).toBe(
+      "user_settings",
+    );
     // A compaction trigger is no Setup trigger: Setup keeps its sample's.
     expect(buildPayload("Setup", { projectDir, trigger: "manual" }).trigger).toBe("init");
     expect(buildPayload("PreCompact", { projectDir, trigger: "auto" }).trigger).toBe("auto");

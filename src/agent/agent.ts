@@ -3,16 +3,12 @@
  * prompt and agent runners wired), permissions — and exposes it as turn-by-turn event streams.
  */
 import { randomUUID } from "node:crypto";
-import { resolveHookPaths } from "../hooks/config/paths.js";
-import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
 import type { HookEngine, HookRunRecord } from "../hooks/index.js";
-import { createHookEngine } from "../hooks/index.js";
+import { createHookEngine, resolveHookPaths, SESSION_END_BUDGET_MS } from "../hooks/index.js";
+import type { Usage } from "../llm/index.js";
 import { resolveEffort } from "../llm/index.js";
-import type { Usage } from "../llm/types.js";
 import type { McpManager } from "../mcp/index.js";
-import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
-import { skillTool } from "../tools/index.js";
-import { type AnyTool, toolSpecs } from "../tools/registry.js";
+import { type AnyTool, BUILTIN_TOOL_HOOK_FACTS, skillTool, toolSpecs } from "../tools/index.js";
 import { loadAgentFiles } from "./agent-files.js";
 import { autoCompactThreshold } from "./auto-compact.js";
 import { allowanceFrom } from "./commands/allowed-tools.js";

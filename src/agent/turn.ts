@@ -3,10 +3,10 @@
  * and tool calls until the model answers without tools and the Stop hooks let it stop.
  */
 import { randomUUID } from "node:crypto";
-import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/index.js";
+import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/index.js";
 import { modelTakesImages } from "../llm/index.js";
-import { SESSION_TITLE_EVENT } from "../session/records.js";
+import { SESSION_TITLE_EVENT } from "../session/index.js";
 import { CONTINUE_AFTER_COMPACTION, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";

@@ -32,6 +32,8 @@ export {
   commandWords,
   executedProjectFiles,
   executedProjectFilesSync,
+  matchesGlob,
+  runnerFilePaths,
 } from "./executed-files.js";
 export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
@@ -42,7 +44,7 @@ export type { FiringExplanation, FiringSkip } from "./plan.js";
 export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
-export { effectiveArgv, shellScripts } from "./shell/normalize.js";
+export { commandsForConditions, effectiveArgv, shellScripts } from "./shell/normalize.js";
 export type { ShellCommand } from "./shell/parse.js";
 export { analyzeShell } from "./shell/parse.js";
 export type { HookSnapshot } from "./snapshot.js";
@@ -74,4 +76,9 @@ export {
   writeTrustSummary,
 } from "./trust-summary.js";
 export type * from "./types.js";
-export { findMissingExecutables, neverFiringEvents, validateHooks } from "./validate.js";
+export {
+  findMissingExecutables,
+  missingExecutable,
+  neverFiringEvents,
+  validateHooks,
+} from "./validate.js";

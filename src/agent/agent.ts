@@ -3,10 +3,11 @@
  * prompt and agent runners wired), permissions — and exposes it as turn-by-turn event streams.
  */
 import { randomUUID } from "node:crypto";
+import type { HookEngine } from "../hooks/index.js";
 import { resolveHookPaths, SESSION_END_BUDGET_MS } from "../hooks/index.js";
 import type { Usage } from "../llm/index.js";
 import type { McpManager } from "../mcp/index.js";
-import { toolSpecs } from "../tools/index.js";
+import { type AnyTool, toolSpecs } from "../tools/index.js";
 import { loadAgentFiles } from "./agent-files.js";
 import {
   coreControls,
@@ -47,6 +48,37 @@ import { TASK_TOOL } from "./task-tool.js";
 import type { Agent, AgentOptions, SessionPort, TurnOptions } from "./types.js";
 
 export { DEFAULT_MAX_TURNS } from "./agent-setup.js";
+
+/** SessionEnd within its budget, then the engine, the MCP servers and the tools' background
+ *  jobs are shut down. */
+async function* endSession(
+  s: {
+    engine: HookEngine;
+    info: HookSessionInfo;
+    clock: () => number;
+    mcp: McpManager | undefined;
+    tools: readonly AnyTool[];
+  },
+  reason: NonNullable<Parameters<Agent["end"]>[0]>,
+): AsyncGenerator<AgentEvent> {
+  const began = s.clock();
+  yield* fireHook(
+    s.engine,
+    s.info,
+    "SessionEnd",
+    { reason },
+    AbortSignal.timeout(SESSION_END_BUDGET_MS),
+  );
+  const left = Math.max(0, SESSION_END_BUDGET_MS - (s.clock() - began));
+  try {
+    await s.engine.shutdown({ budgetMs: left });
+  } catch {
+    // shutdown must not throw; nothing else to do at exit.
+  }
+  await s.mcp?.close();
+  // Background shell jobs end with the session (src/tools/shell-jobs.ts).
+  await Promise.all(s.tools.map((t) => t.dispose?.().catch(() => undefined)));
+}
 
 /** A session that keeps nothing on disk (library use without a store). */
 export function memorySession(id: string = randomUUID()): SessionPort {
@@ -371,23 +403,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         if (ended) return;
         ended = true;
         fileChanged?.close();
-        const began = clock();
-        yield* fireHook(
-          engine,
-          info,
-          "SessionEnd",
-          { reason },
-          AbortSignal.timeout(SESSION_END_BUDGET_MS),
-        );
-        const left = Math.max(0, SESSION_END_BUDGET_MS - (clock() - began));
-        try {
-          await engine.shutdown({ budgetMs: left });
-        } catch {
-          // shutdown must not throw; nothing else to do at exit.
-        }
-        await mcp?.close();
-        // Background shell jobs end with the session (src/tools/shell-jobs.ts).
-        await Promise.all(tools.map((t) => t.dispose?.().catch(() => undefined)));
+        yield* endSession({ engine, info, clock, mcp, tools }, reason);
       })(),
     memory: () => memory,
     commands: () => commands,

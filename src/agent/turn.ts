@@ -90,27 +90,17 @@ export async function* runTurn(
     requests += 1;
     const reply = yield* core.request({ turn, signal });
     if (reply.kind === "error") {
-      if (!signal.aborted && !overflowRetried && isContextLengthError(reply.message)) {
-        // Too long for the model: compact (a shrunk summary request) and retry once.
-        overflowRetried = true;
-        yield {
-          type: "notice",
-          level: "warn",
-          text: "The conversation no longer fits the model's context window; compacting and retrying.",
-        };
-        if (yield* compactInTurn(core, signal, true)) {
-          requests -= 1;
-          continue;
-        }
+      const retry: boolean | null = overflowRetried
+        ? null
+        : yield* retryOnOverflow(core, reply.message, signal);
+      overflowRetried ||= retry !== null;
+      if (retry === true) {
+        requests -= 1;
+        continue;
       }
-      if (signal.aborted) {
-        keepInterruptedAnswer(core, reply.shownText ?? "");
-        yield end("aborted", lastText);
-      } else {
-        yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
-        yield { type: "error", message: reply.message };
-        yield end("error", lastText);
-      }
+      const aborted = signal.aborted;
+      yield* requestFailed(core, reply, lastText, aborted);
+      yield end(aborted ? "aborted" : "error", lastText);
       return;
     }
     const answer = yield* takeAnswer(core, reply);
@@ -148,6 +138,41 @@ export async function* runTurn(
     yield end(stop, lastText);
     return;
   }
+}
+
+/**
+ * A request the model refused as too long for its context window: compact (a shrunk summary
+ * request) so the request can be retried once. True: compacted, retry; false: tried and could
+ * not; null: not that failure (or the user interrupted).
+ */
+async function* retryOnOverflow(
+  core: AgentCore,
+  message: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, boolean | null> {
+  if (signal.aborted || !isContextLengthError(message)) return null;
+  yield {
+    type: "notice",
+    level: "warn",
+    text: "The conversation no longer fits the model's context window; compacting and retrying.",
+  };
+  return yield* compactInTurn(core, signal, true);
+}
+
+/** A request that failed: an interrupted answer is kept in the log; any other failure fires
+ *  StopFailure and is said as an error. */
+async function* requestFailed(
+  core: AgentCore,
+  reply: Extract<RequestReply, { kind: "error" }>,
+  lastText: string,
+  aborted: boolean,
+): AsyncGenerator<AgentEvent> {
+  if (aborted) {
+    keepInterruptedAnswer(core, reply.shownText ?? "");
+    return;
+  }
+  yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
+  yield { type: "error", message: reply.message };
 }
 
 /**

@@ -3,88 +3,82 @@
  * prompt and agent runners wired), permissions — and exposes it as turn-by-turn event streams.
  */
 import { randomUUID } from "node:crypto";
-import { resolveHookPaths } from "../hooks/config/paths.js";
-import { SESSION_END_BUDGET_MS } from "../hooks/events.js";
-import type { HookEngine, HookRunRecord } from "../hooks/index.js";
-import { createHookEngine } from "../hooks/index.js";
-import { resolveEffort } from "../llm/index.js";
-import type { Usage } from "../llm/types.js";
+import type { HookEngine } from "../hooks/index.js";
+import { resolveHookPaths, SESSION_END_BUDGET_MS } from "../hooks/index.js";
+import type { Usage } from "../llm/index.js";
 import type { McpManager } from "../mcp/index.js";
-import { BUILTIN_TOOL_HOOK_FACTS } from "../tools/hook-facts.js";
-import { skillTool } from "../tools/index.js";
-import { type AnyTool, toolSpecs } from "../tools/registry.js";
+import { type AnyTool, toolSpecs } from "../tools/index.js";
 import { loadAgentFiles } from "./agent-files.js";
-import { autoCompactThreshold } from "./auto-compact.js";
+import {
+  coreControls,
+  effortNotice,
+  otherAgentsFiles,
+  ruleNotices,
+  sessionCore,
+  sessionHookEngine,
+  sessionTools,
+  taskStreamingRun,
+} from "./agent-setup.js";
 import { allowanceFrom } from "./commands/allowed-tools.js";
 import { loadCommands } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
-import { AgentCore } from "./core.js";
-import { envFromFile, prepareEnvFile, sessionEnvFilePath } from "./env-file.js";
+import type { AgentCore } from "./core.js";
+import { envFromFile } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
 import { startFileChanged } from "./file-changed.js";
-import {
-  ClaudeTranscript,
-  claudeTranscriptPath,
-  withClaudeTranscript,
-} from "./hook-adapter/claude-transcript.js";
-import {
-  effortLevelOf,
-  fireHook,
-  type HookSessionInfo,
-  sessionModelFields,
-} from "./hook-adapter/fire.js";
-import { createNullHookEngine } from "./hook-adapter/null-engine.js";
+import { effortLevelOf, fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
 import { contextForModel } from "./hook-adapter/text.js";
-import { agentMcp, mcpHookRunner, openMcp } from "./mcp.js";
+import { agentMcp, openMcp } from "./mcp.js";
 import { elicitWithHooks } from "./mcp-elicit.js";
 import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
-import { oneQuestionAtATime } from "./parallel-tasks.js";
 import type { PermissionMode } from "./permissions/modes.js";
 import { loadPermissionRules } from "./permissions/rules.js";
 import { type DispatchContext, readBarTestOf, type StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
-import { createPromptRunner } from "./prompt-runner.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
-import { REQUEST_STRATEGIES } from "./reasoning.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { healDanglingCalls } from "./resume.js";
 import { checkpointStep, checkpointStoreFor, rewindTo, trackTurns, userTurnsOf } from "./rewind.js";
 import { loadSessionSettings } from "./settings.js";
 import { loadSkills } from "./skills/load.js";
-import { createAgentRunner } from "./subagent.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
-import { createTaskTool, TASK_HOOK_FACTS, TASK_TOOL, taskStreaming } from "./task-tool.js";
-import type { Agent, AgentOptions, AgentStats, SessionPort, TurnOptions } from "./types.js";
+import { TASK_TOOL } from "./task-tool.js";
+import type { Agent, AgentOptions, SessionPort, TurnOptions } from "./types.js";
 
-/**
- * A supplied engine, with every run it reports to the agent (firings and async results)
- * recorded in the session's hook audit log, as the agent's own engine does through `onRun`.
- */
-function recordingRuns(engine: HookEngine, record: (run: HookRunRecord) => void): HookEngine {
-  const fire: HookEngine["fire"] = async (o) => {
-    const decision = await engine.fire(o);
-    for (const run of decision.runs) record(run);
-    return decision;
-  };
-  const takeAsyncResults: HookEngine["takeAsyncResults"] = () => {
-    const results = engine.takeAsyncResults();
-    for (const r of results) record(r.run);
-    return results;
-  };
-  return new Proxy(engine, {
-    get(target, prop) {
-      if (prop === "fire") return fire;
-      if (prop === "takeAsyncResults") return takeAsyncResults;
-      const value: unknown = Reflect.get(target, prop);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+export { DEFAULT_MAX_TURNS } from "./agent-setup.js";
+
+/** SessionEnd within its budget, then the engine, the MCP servers and the tools' background
+ *  jobs are shut down. */
+async function* endSession(
+  s: {
+    engine: HookEngine;
+    info: HookSessionInfo;
+    clock: () => number;
+    mcp: McpManager | undefined;
+    tools: readonly AnyTool[];
+  },
+  reason: NonNullable<Parameters<Agent["end"]>[0]>,
+): AsyncGenerator<AgentEvent> {
+  const began = s.clock();
+  yield* fireHook(
+    s.engine,
+    s.info,
+    "SessionEnd",
+    { reason },
+    AbortSignal.timeout(SESSION_END_BUDGET_MS),
+  );
+  const left = Math.max(0, SESSION_END_BUDGET_MS - (s.clock() - began));
+  try {
+    await s.engine.shutdown({ budgetMs: left });
+  } catch {
+    // shutdown must not throw; nothing else to do at exit.
+  }
+  await s.mcp?.close();
+  // Background shell jobs end with the session (src/tools/shell-jobs.ts).
+  await Promise.all(s.tools.map((t) => t.dispose?.().catch(() => undefined)));
 }
-
-/** Default model requests per user turn. */
-export const DEFAULT_MAX_TURNS = 50;
 
 /** A session that keeps nothing on disk (library use without a store). */
 export function memorySession(id: string = randomUUID()): SessionPort {
@@ -104,34 +98,18 @@ export function memorySession(id: string = randomUUID()): SessionPort {
  * its bytes are replayed exactly, and SessionStart fires with `source: "resume"`.
  */
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
-  let session = opts.session ?? memorySession();
   const clock = opts.clock ?? Date.now;
   let mode: PermissionMode = opts.permissionMode ?? "default";
   const headless = opts.askPermission === undefined;
-  // Claude Code hooks get a Claude-format transcript and a CLAUDE_ENV_FILE; both live under
-  // KEEL_HOME, so a session kept only in memory has neither.
-  const claudeFiles =
-    session.transcriptPath && opts.keelHome !== undefined
-      ? {
-          transcript: new ClaudeTranscript(
-            claudeTranscriptPath(opts.keelHome, opts.projectDir, session.id),
-            {
-              sessionId: session.id,
-              projectDir: opts.projectDir,
-              model: opts.model,
-              entrypoint: headless ? "sdk-cli" : "cli",
-            },
-          ),
-          envFile: sessionEnvFilePath(opts.keelHome, session.id),
-        }
-      : null;
-  if (claudeFiles) {
-    session = withClaudeTranscript(session, claudeFiles.transcript, () => info.promptId);
-    if (!prepareEnvFile(claudeFiles.envFile)) claudeFiles.envFile = "";
-  }
+  const files = otherAgentsFiles(
+    opts.session ?? memorySession(),
+    opts,
+    headless,
+    () => info.promptId,
+  );
   // Which user turn each live message belongs to (rewind), and the session's file checkpoints.
-  const tracker = trackTurns(session);
-  session = tracker.port;
+  const tracker = trackTurns(files.session);
+  const session = tracker.port;
   const checkpoints = checkpointStoreFor(session, opts.projectDir);
   // Permission rules (allow / deny / ask) of the settings files, Keel's and Claude Code's.
   const rulePaths = resolveHookPaths({
@@ -164,47 +142,19 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const rules = permissionRules
     ? { rules: permissionRules.rules, homeDir: rulePaths.homeDir }
     : undefined;
-  let engine: HookEngine;
   // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
   let mcp: McpManager | undefined;
-  if (opts.hooks) engine = recordingRuns(opts.hooks, (run) => session.appendHookRun(run));
-  else if (opts.noHooks) engine = createNullHookEngine();
-  else {
-    engine = await createHookEngine({
-      projectDir: opts.projectDir,
-      ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-      env: childEnv,
-      ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
-      tools: [...BUILTIN_TOOL_HOOK_FACTS, TASK_HOOK_FACTS],
-      sessionPayload: () => ({
-        session_id: info.sessionId,
-        transcript_path: info.transcriptPath,
-        cwd: info.projectDir,
-        permission_mode: info.permissionMode(),
-        ...sessionModelFields(info),
-      }),
-      promptRunner: createPromptRunner({
-        client: opts.client,
-        model: opts.cheapModel ?? opts.model,
-        onUsage,
-      }),
-      agentRunner: createAgentRunner({
-        client: opts.client,
-        model: opts.model,
-        hooks: () => engine,
-        info,
-        onUsage,
-        ...(rules ? { rules } : {}),
-      }),
-      mcpToolRunner: mcpHookRunner(() => mcp),
-      onRun: (run) => session.appendHookRun(run),
-      session: {
-        headless,
-        ...(claudeFiles?.envFile ? { envFile: claudeFiles.envFile } : {}),
-        ...(claudeFiles ? { transcriptPaths: { claude: claudeFiles.transcript.path } } : {}),
-      },
-    });
-  }
+  const engine = await sessionHookEngine(opts, {
+    session,
+    info,
+    childEnv,
+    rules,
+    headless,
+    envFile: files.envFile,
+    transcripts: files.transcripts,
+    onUsage,
+    mcp: () => mcp,
+  });
 
   const notices: AgentEvent[] = [];
   mcp =
@@ -237,55 +187,39 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   // descriptions, pinned with the prefix for the session (src/tools/skill.ts says why there).
   const skills = await loadSkills(rulePaths);
   const agentFiles = withTask ? loadAgentFiles(rulePaths) : { agents: [], problems: [] };
-  const withSkill = skills.skills.length > 0 && !opts.tools.some((t) => t.name === skillTool.name);
-  // MCP tools join the built-ins (and task, skill) before the prefix is rendered.
-  const tools: AnyTool[] = [
-    ...opts.tools,
-    ...(withTask ? [createTaskTool(agentFiles.agents)] : []),
-    ...(withSkill
-      ? [
-          skillTool.create(
-            { cwd: opts.projectDir },
-            // A loaded skill of the user's own (or an enabled plugin's) lets its allowed-tools
-            // run without asking for the rest of the turn; a project's skill grants nothing.
-            { skills: { skills: skills.skills, onLoad: (s) => grantForTurn(s) } },
-          ),
-        ]
-      : []),
-    ...(mcp?.tools() ?? []),
-  ];
-  function grantForTurn(skill: (typeof skills.skills)[number]): void {
-    if (skill.source === "project" || skill.allowedTools.length === 0) return;
-    const before = dispatchCtx.turnAllowed;
-    const granted = allowanceFrom(skill.allowedTools);
-    dispatchCtx.turnAllowed = (name, primary) =>
-      before?.(name, primary) === true || granted(name, primary);
-  }
+  const tools = sessionTools(opts, {
+    agents: withTask ? agentFiles.agents : null,
+    skills: skills.skills,
+    // A loaded skill of the user's own (or an enabled plugin's) lets its allowed-tools run
+    // without asking for the rest of the turn; a project's skill grants nothing.
+    onSkillLoad: (skill) => {
+      if (skill.source === "project" || skill.allowedTools.length === 0) return;
+      const before = dispatchCtx.turnAllowed;
+      const granted = allowanceFrom(skill.allowedTools);
+      dispatchCtx.turnAllowed = (name, primary) =>
+        before?.(name, primary) === true || granted(name, primary);
+    },
+    mcp,
+  });
   const streaming = new Map<string, StreamingRun>();
   // One checkpoint step for the session and its task sub-agents: their writes are snapshotted
   // under the session's current user turn (core.turns), which a rewind of that turn restores.
   const checkpoint = checkpoints ? checkpointStep(checkpoints, () => core.turns) : undefined;
   if (withTask) {
-    const parent = {
-      client: opts.client,
-      hooks: engine,
-      info,
-      clock,
-      // Sub-agents of one reply run at once (parallel-tasks.ts): their questions take turns.
-      askPermission: opts.askPermission && oneQuestionAtATime(opts.askPermission),
-      autoApprove: opts.autoApprove ?? false,
-      ...(opts.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
-      onUsage,
-      ...(rules ? { rules } : {}),
-      tools,
-      model: opts.model,
-      ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
-      effort: () => core.requestedEffort,
-      ...(checkpoint ? { checkpoint } : {}),
-    };
     streaming.set(
       TASK_TOOL,
-      taskStreaming(parent, { ...settings.subagents, agents: agentFiles.agents }),
+      taskStreamingRun(opts, {
+        engine,
+        info,
+        clock,
+        onUsage,
+        rules,
+        tools,
+        effort: () => core.requestedEffort,
+        settings,
+        agents: agentFiles.agents,
+        ...(checkpoint ? { checkpoint } : {}),
+      }),
     );
   }
   const dispatchCtx: DispatchContext = {
@@ -308,44 +242,18 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     homeDir: rulePaths.homeDir,
   });
   const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
-  const core: AgentCore = new AgentCore({
-    client: opts.client,
-    model: opts.model,
+  const core: AgentCore = sessionCore(opts, {
     prefix,
-    repairTools: prepared.tools,
-    hooks: engine,
+    prepared,
+    engine,
     session,
     info,
     dispatch: dispatchCtx,
-    maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS,
     clock,
-    ...(opts.thinking !== undefined ? { thinking: opts.thinking } : {}),
-    ...(opts.effort !== undefined ? { effort: opts.effort } : {}),
-    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    strategies: REQUEST_STRATEGIES,
-    autoCompactAt: autoCompactThreshold(opts.model, settings.compaction),
-    reasoning: {
-      harvest: opts.harvest ?? false,
-      branch: opts.branch ?? 1,
-      cheapModel: opts.cheapModel ?? opts.model,
-      ...(opts.branchSelector ? { selector: opts.branchSelector } : {}),
-    },
-    ...(settings.compaction.toolResultMaxChars !== undefined
-      ? { toolResultMaxChars: settings.compaction.toolResultMaxChars }
-      : {}),
+    settings,
   });
-  // An effort the model takes differently, or not at all, is said once, not dropped silently.
-  const effortAtStart = core.effort();
-  if (effortAtStart && !effortAtStart.ok) {
-    notices.push({
-      type: "notice",
-      level: "warn",
-      text: `${effortAtStart.error}; running without`,
-    });
-  } else if (effortAtStart?.note) {
-    notices.push({ type: "notice", level: "info", text: effortAtStart.note });
-  }
+  const effortAtStart = effortNotice(core);
+  if (effortAtStart) notices.push(effortAtStart);
   const resumed = session.messages.length > 0;
   if (resumed) {
     const restored = core.log.restore(session.messages);
@@ -366,9 +274,9 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
 
   /** Variables SessionStart / FileChanged hooks wrote to CLAUDE_ENV_FILE, for later tools. */
   async function readEnvFile(): Promise<void> {
-    if (!claudeFiles?.envFile) return;
+    if (!files.envFile) return;
     // Sourced without Keel's secrets, which never reach the commands it feeds (env-file.ts).
-    const env = await envFromFile(claudeFiles.envFile, opts.env ?? process.env, {
+    const env = await envFromFile(files.envFile, opts.env ?? process.env, {
       passSecrets: providerKeyPassed(rulePaths.keelHome),
     });
     if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
@@ -379,22 +287,6 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
     readBarred: readBarTestOf(dispatchCtx),
   };
-
-  /** What the user should hear about the permission rules: bad rules, untrusted allow rules. */
-  function ruleNotices(): string[] {
-    if (!permissionRules) return [];
-    const out = permissionRules.problems.map((p) => `permissions: ${p}`);
-    const untrusted = permissionRules.skipped.filter(
-      (r) =>
-        r.kind === "allow" && !permissionRules.trusted && r.file.startsWith(rulePaths.projectDir),
-    );
-    if (untrusted.length > 0) {
-      out.push(
-        `permissions: ${untrusted.length} project allow rule${untrusted.length === 1 ? "" : "s"} not applied until the project is trusted (keel hooks trust): ${untrusted.map((r) => r.text).join(", ")}`,
-      );
-    }
-    return out;
-  }
 
   /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
   function* drainNotices(): Generator<AgentEvent> {
@@ -435,7 +327,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ...loaded.warnings,
       ...commands.problems,
       ...loadProblems,
-      ...ruleNotices(),
+      ...ruleNotices(permissionRules, rulePaths),
     ]) {
       yield { type: "notice", level: "warn", text };
     }
@@ -515,67 +407,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         if (ended) return;
         ended = true;
         fileChanged?.close();
-        const began = clock();
-        yield* fireHook(
-          engine,
-          info,
-          "SessionEnd",
-          { reason },
-          AbortSignal.timeout(SESSION_END_BUDGET_MS),
-        );
-        const left = Math.max(0, SESSION_END_BUDGET_MS - (clock() - began));
-        try {
-          await engine.shutdown({ budgetMs: left });
-        } catch {
-          // shutdown must not throw; nothing else to do at exit.
-        }
-        await mcp?.close();
-        // Background shell jobs end with the session (src/tools/shell-jobs.ts).
-        await Promise.all(tools.map((t) => t.dispose?.().catch(() => undefined)));
+        yield* endSession({ engine, info, clock, mcp, tools }, reason);
       })(),
     memory: () => memory,
-    getReasoning: () => ({ harvest: core.reasoning.harvest, branch: core.reasoning.branch }),
-    setReasoning: (r) => {
-      if (r.harvest !== undefined) core.reasoning.harvest = r.harvest;
-      if (r.branch !== undefined) core.reasoning.branch = Math.max(1, Math.min(8, r.branch));
-    },
     commands: () => commands,
     getPermissionMode: () => mode,
     setPermissionMode: (m) => {
       mode = m;
     },
-    getEffort: () => {
-      const asked = core.requestedEffort;
-      return asked === null
-        ? null
-        : { asked, resolved: core.effort() ?? resolveEffort(opts.model, asked) };
-    },
-    setEffort: (level) => {
-      if (level === null) {
-        core.setEffort(null);
-        return null;
-      }
-      // Checked against the session's model first: a level it cannot take is not kept.
-      const resolved = resolveEffort(opts.model, level);
-      if (resolved.ok) core.setEffort(level);
-      return resolved;
-    },
-    stats: (): AgentStats => {
-      const { cacheHitTokens: hit, cacheMissTokens: miss } = core.usage;
-      return {
-        sessionId: session.id,
-        requests: core.requests,
-        usage: { ...core.usage },
-        costUsd: core.costUsd,
-        costWithoutCacheUsd: core.costWithoutCacheUsd,
-        cacheHitRatio: hit + miss === 0 ? 0 : hit / (hit + miss),
-        compactions: core.log.compactions,
-        compactionLog: core.compactionLog.map((c) => ({ ...c })),
-        prefixFingerprint: prefix.fingerprint,
-        prefixRevisions: prefix.revisions,
-        messages: core.log.length,
-      };
-    },
+    ...coreControls(core, opts, session.id, prefix),
     rewind: (toTurn, what) => {
       if (busy) throw new Error("rewind: a turn is running; wait for it to end");
       return rewindTo(core, tracker, checkpoints, toTurn, what);

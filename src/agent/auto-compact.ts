@@ -5,8 +5,9 @@
  * A provider error saying the context is too long triggers the same, then the request is
  * retried once. Compaction stays the one sanctioned rewrite: a new turn holding a summary.
  */
-import { loadModelTable } from "../llm/pricing.js";
-import type { ChatMessage } from "../llm/types.js";
+
+import type { ChatMessage } from "../llm/index.js";
+import { loadModelTable } from "../llm/index.js";
 import { AppendOnlyLog } from "./log.js";
 import { parseRendered } from "./render.js";
 

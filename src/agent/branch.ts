@@ -4,8 +4,9 @@
  * first reads the cached prefix. A selector picks one — by default the one with the fewest
  * harvested uncertainties, then the shorter answer — and only the pick enters the log.
  */
-import { costUsd } from "../llm/pricing.js";
-import type { ChatMessage, ChatRequest, FinishReason, Usage } from "../llm/types.js";
+
+import type { ChatMessage, ChatRequest, FinishReason, Usage } from "../llm/index.js";
+import { costUsd } from "../llm/index.js";
 import type { AgentEvent } from "./events.js";
 import type { PlanState } from "./harvest.js";
 
@@ -57,7 +58,7 @@ type Collected =
 
 /** Runs one request to its end without showing it (samples are shown only once picked). */
 export async function collectSample(
-  stream: (req: ChatRequest) => AsyncIterable<import("../llm/types.js").StreamEvent>,
+  stream: (req: ChatRequest) => AsyncIterable<import("../llm/index.js").StreamEvent>,
   req: ChatRequest,
 ): Promise<Collected> {
   try {

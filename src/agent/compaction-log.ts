@@ -6,7 +6,7 @@
 import { appendFileSync, chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { priceFor } from "../llm/pricing.js";
+import { priceFor } from "../llm/index.js";
 
 const recordSchema = z.object({
   ts: z.string(),

@@ -4,7 +4,7 @@
  * `core.ts` sit below `turn.ts`, `compact.ts` and `reasoning.ts` with no import circle
  * (test/agent/no-circles.test.ts).
  */
-import type { ChatMessage, FinishReason, Usage } from "../llm/types.js";
+import type { ChatMessage, FinishReason, Usage } from "../llm/index.js";
 import type { BranchSelector } from "./branch.js";
 
 /** What one request returned: the assembled message, or why there is none. */

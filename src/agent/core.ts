@@ -3,11 +3,15 @@
  * the hooks and tools, and the one place requests are built and streamed. `turn.ts`,
  * `compact.ts` and `agent.ts` drive it.
  */
-import type { HookEventName } from "../hooks/events.js";
-import type { HookEngine } from "../hooks/index.js";
-import { type EffortLevel, type EffortResolution, resolveEffort } from "../llm/index.js";
-import { costUsd, costWithoutCacheUsd } from "../llm/pricing.js";
-import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/types.js";
+import type { HookEngine, HookEventName } from "../hooks/index.js";
+import type { ChatClient, ChatMessage, ChatRequest, Usage } from "../llm/index.js";
+import {
+  costUsd,
+  costWithoutCacheUsd,
+  type EffortLevel,
+  type EffortResolution,
+  resolveEffort,
+} from "../llm/index.js";
 import { DEFAULT_TOOL_RESULT_MAX_CHARS, trimToolResult } from "./auto-compact.js";
 import type { CompactionRecord, ReasoningOptions, RequestReply } from "./core-types.js";
 import type { AgentEvent } from "./events.js";

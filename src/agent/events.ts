@@ -3,7 +3,7 @@
  * logic lives in a front end.
  */
 import type { HookRunRecord, HookStart } from "../hooks/index.js";
-import type { Usage } from "../llm/types.js";
+import type { Usage } from "../llm/index.js";
 import type { TodoItem } from "../tools/index.js";
 
 /** How a tool call ended, as the model saw it. */

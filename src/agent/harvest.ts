@@ -5,8 +5,8 @@
  * the prefix and the log are untouched.
  */
 import { z } from "zod";
-import { completeJson } from "../llm/complete-json.js";
-import type { ChatClient, Usage } from "../llm/types.js";
+import type { ChatClient, Usage } from "../llm/index.js";
+import { completeJson } from "../llm/index.js";
 import { renderMessage } from "./render.js";
 
 /** What harvest extracts from one reasoning trace. */

@@ -22,6 +22,7 @@ export {
 export { ImmutablePrefix, type PrefixOptions } from "./prefix.js";
 export { createPromptRunner, type PromptRunnerOptions } from "./prompt-runner.js";
 export { childProcessEnv } from "./provider-env.js";
+export { branchLine, planLines } from "./reasoning-lines.js";
 export { parseRendered, renderMessage } from "./render.js";
 export { VolatileScratch } from "./scratch.js";
 export { type OpenedSession, type OpenSessionOptions, openAgentSession } from "./session.js";

@@ -10,7 +10,7 @@
  * same bytes, and every answered request stays a byte prefix of the next one: only a user
  * message that got no answer is ever extended.
  */
-import type { ChatMessage } from "../llm/types.js";
+import type { ChatMessage } from "../llm/index.js";
 import { parseRendered, renderMessage } from "./render.js";
 
 /** Called with the stored bytes of every message appended (persistence). Must not throw. */

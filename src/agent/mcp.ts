@@ -16,7 +16,7 @@ import {
   retiredMcpTool,
 } from "../mcp/index.js";
 import type { AnyTool } from "../tools/index.js";
-import { toolSpecs } from "../tools/registry.js";
+import { toolSpecs } from "../tools/index.js";
 import type { AgentEvent } from "./events.js";
 import type { ImmutablePrefix } from "./prefix.js";
 import type { RepairTool } from "./repair/index.js";

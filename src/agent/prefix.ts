@@ -4,8 +4,8 @@
  * the same project share them, so even a first turn hits the provider's prefix cache.
  */
 import { createHash } from "node:crypto";
-import { stableStringify } from "../llm/stable-json.js";
-import type { ChatMessage, ToolSpec } from "../llm/types.js";
+import type { ChatMessage, ToolSpec } from "../llm/index.js";
+import { stableStringify } from "../llm/index.js";
 import { renderMessage } from "./render.js";
 
 /** What a prefix is built from. Nothing variable (time, session id, cwd) belongs here. */

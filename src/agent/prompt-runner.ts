@@ -1,7 +1,7 @@
 /** The PromptRunner for prompt hooks: one JSON-mode call to the cheap model. */
 import type { PromptRunner } from "../hooks/index.js";
-import { completeJson } from "../llm/complete-json.js";
-import type { ChatClient, Usage } from "../llm/types.js";
+import type { ChatClient, Usage } from "../llm/index.js";
+import { completeJson } from "../llm/index.js";
 import { renderMessage } from "./render.js";
 
 /** Options of `createPromptRunner`. */

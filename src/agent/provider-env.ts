@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildChildEnv, resolveKeelHome, SECRET_VARIABLES } from "../base/index.js";
-import { parseSettingsJson } from "../hooks/config/parse.js";
+import { parseSettingsJson } from "../hooks/index.js";
 
 /** Variables that carry Keel's provider key. */
 export const PROVIDER_KEY_VARIABLES: readonly string[] = SECRET_VARIABLES;

@@ -3,7 +3,7 @@
  * branched requests (N samples, one picked). Their costs are the session's and are reported per
  * turn through the `harvest` and `branch` events.
  */
-import type { ChatRequest } from "../llm/types.js";
+import type { ChatRequest } from "../llm/index.js";
 import {
   type BranchSample,
   branchEvent,

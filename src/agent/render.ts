@@ -3,7 +3,7 @@
  * replays them verbatim, so a message's bytes can never drift between requests.
  */
 import { z } from "zod";
-import type { ChatMessage, ToolCall } from "../llm/types.js";
+import type { ChatMessage, ToolCall } from "../llm/index.js";
 
 /** Builds the message object with a fixed key order; optional fields only when present. */
 function canonical(msg: ChatMessage): Record<string, unknown> {

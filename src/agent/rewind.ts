@@ -36,7 +36,7 @@ export function trackTurns(session: SessionPort): TurnTracker {
     tracker.compactedAt = meta.turn;
     session.recordCompaction(after, meta);
   };
-  // A Proxy, as withClaudeTranscript (hook-adapter/claude-transcript.ts) wraps the same port:
+  // A Proxy, as withTranscripts (hook-adapter/transcripts.ts) wraps the same port:
   // everything else reaches the wrapped port unchanged.
   tracker.port = new Proxy(session, {
     get(target, prop, receiver) {

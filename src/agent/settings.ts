@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { readConfigTextSync } from "../base/index.js";
-import { parseSettingsJson } from "../hooks/config/parse.js";
+import { parseSettingsJson } from "../hooks/index.js";
 
 const compaction = z
   .object({

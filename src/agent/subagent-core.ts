@@ -6,10 +6,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HookEngine } from "../hooks/index.js";
-import type { EffortLevel } from "../llm/index.js";
-import type { ChatClient, Usage } from "../llm/types.js";
+import type { ChatClient, EffortLevel, Usage } from "../llm/index.js";
 import type { AnyTool } from "../tools/index.js";
-import { toolSpecs } from "../tools/registry.js";
+import { toolSpecs } from "../tools/index.js";
 import { AgentCore, type FinishSignal } from "./core.js";
 import type { AgentEvent } from "./events.js";
 import { effortLevelOf, fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";

@@ -8,10 +8,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 import type { AgentRunner, HookEngine } from "../hooks/index.js";
-import type { ChatClient, Usage } from "../llm/types.js";
+import type { ChatClient, Usage } from "../llm/index.js";
 import type { Tool } from "../tools/index.js";
-import { toParameters } from "../tools/json-schema.js";
-import { type AnyTool, createBuiltinTools, READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
+import {
+  type AnyTool,
+  createBuiltinTools,
+  READ_ONLY_TOOL_NAMES,
+  toParameters,
+} from "../tools/index.js";
 import type { HookSessionInfo } from "./hook-adapter/fire.js";
 import { createNullHookEngine } from "./hook-adapter/null-engine.js";
 import type { DispatchContext } from "./pipeline/index.js";

@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { AnyTool, Tool, ToolResult } from "../tools/index.js";
-import { toParameters } from "../tools/json-schema.js";
-import { READ_ONLY_TOOL_NAMES } from "../tools/registry.js";
+import { READ_ONLY_TOOL_NAMES, toParameters } from "../tools/index.js";
 import type { AgentFile } from "./agent-files.js";
 import type { AgentEvent } from "./events.js";
 import type { StreamingRun } from "./pipeline/index.js";

@@ -3,13 +3,14 @@
  * and tool calls until the model answers without tools and the Stop hooks let it stop.
  */
 import { randomUUID } from "node:crypto";
-import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/events.js";
 import type { HookDecision } from "../hooks/index.js";
+import { MAX_STOP_BLOCKS_IN_A_ROW } from "../hooks/index.js";
 import { modelTakesImages } from "../llm/index.js";
-import { SESSION_TITLE_EVENT } from "../session/records.js";
+import { SESSION_TITLE_EVENT } from "../session/index.js";
 import { CONTINUE_AFTER_COMPACTION, contextWindow, isContextLengthError } from "./auto-compact.js";
 import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
+import type { RequestReply } from "./core-types.js";
 import type { AgentEvent } from "./events.js";
 import {
   fireHook,
@@ -58,31 +59,11 @@ export async function* runTurn(
 
   yield* core.collectAsyncResults();
   core.info.promptId = randomUUID();
-  // A sub-agent's prompt comes from the model, not the user: UserPromptSubmit is not for it.
-  const submit = core.isSubagent
-    ? passDecision("UserPromptSubmit")
-    : yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
-  if (isVeto(submit)) {
-    yield {
-      type: "notice",
-      level: "error",
-      text: `Prompt blocked by ${vetoingHooks(submit)}: ${vetoReason(submit)}`,
-    };
-    yield end("blocked", promptBlockedText(submit, prompt));
+  const refused = yield* submitPrompt(core, prompt, signal, images);
+  if (refused !== null) {
+    yield end(refused.stopReason, refused.text);
     return;
   }
-  if (!submit.continue) {
-    yield { type: "notice", level: "warn", text: submit.stopReason ?? "Stopped by a hook." };
-    // Claude Code's result words (2.1.332, measured by compat:claude): the run says why it stopped.
-    yield end("hook_stop", `Operation stopped by hook: ${submit.stopReason ?? ""}`.trimEnd());
-    return;
-  }
-  // Claude Code's `sessionTitle`: the session is listed under it (`keel sessions`, /resume).
-  const title = submit.extras?.sessionTitle?.trim();
-  if (title) core.session.recordEvent?.(SESSION_TITLE_EVENT, { title: title.slice(0, 200) });
-  // Over the threshold after the last turn: compact first, so the prompt opens the new log.
-  if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
-  core.appendUserTurn(prompt, contextForModel(submit), images);
 
   let requests = 0;
   let lastText = "";
@@ -109,150 +90,37 @@ export async function* runTurn(
     requests += 1;
     const reply = yield* core.request({ turn, signal });
     if (reply.kind === "error") {
-      if (!signal.aborted && !overflowRetried && isContextLengthError(reply.message)) {
-        // Too long for the model: compact (a shrunk summary request) and retry once.
-        overflowRetried = true;
-        yield {
-          type: "notice",
-          level: "warn",
-          text: "The conversation no longer fits the model's context window; compacting and retrying.",
-        };
-        if (yield* compactInTurn(core, signal, true)) {
-          requests -= 1;
-          continue;
-        }
+      const retry: boolean | null = overflowRetried
+        ? null
+        : yield* retryOnOverflow(core, reply.message, signal);
+      overflowRetried ||= retry !== null;
+      if (retry === true) {
+        requests -= 1;
+        continue;
       }
-      if (signal.aborted) {
-        keepInterruptedAnswer(core, reply.shownText ?? "");
-        yield end("aborted", lastText);
-      } else {
-        yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
-        yield { type: "error", message: reply.message };
-        yield end("error", lastText);
-      }
+      const aborted = signal.aborted;
+      yield* requestFailed(core, reply, lastText, aborted);
+      yield end(aborted ? "aborted" : "error", lastText);
       return;
     }
-    const repaired = repairAssistantMessage({
-      message: reply.message,
-      allowedTools: core.repairTools,
-      finishReason: reply.finishReason,
-    });
-    const calls = repaired.toolCalls;
-    // A reply the provider stopped before any answer (budget spent on reasoning, filtered,
-    // overloaded) is a failed turn, not an empty success.
-    const noAnswer =
-      calls.length === 0 && repaired.text.trim() === ""
-        ? finishNote(reply.finishReason, true)
-        : null;
-    for (const note of repaired.notes) {
-      if (note !== noAnswer) yield { type: "notice", level: "warn", text: note };
-    }
-    lastText = repaired.text;
-    core.log.append(repaired.message);
-    if (noAnswer !== null) {
-      yield* fireStopFailure(core.hooks, core.info, noAnswer, lastText);
-      yield { type: "error", message: noAnswer };
+    const answer = yield* takeAnswer(core, reply);
+    lastText = answer.text;
+    if (answer.noAnswer !== null) {
+      yield* fireStopFailure(core.hooks, core.info, answer.noAnswer, lastText);
+      yield { type: "error", message: answer.noAnswer };
       yield end("error", lastText);
       return;
     }
 
-    if (calls.length > 0) {
-      let stopReason: string | null = null;
-      let storm: string | null = null;
-      const batch: BatchCall[] = [];
-      // The hooks' context of every call: one message after all the batch's tool results (the
-      // API wants the results right after the calls), as Claude Code sends one after its results.
-      const contexts: string[] = [];
-      // Images the tools read: one user message after all the results (a tool message takes
-      // text only, and nothing may come between an assistant's tool calls and their results).
-      const images: string[] = [];
-      for (let next = 0; next < calls.length; ) {
-        const first = calls[next];
-        if (first === undefined) break;
-        if (stopReason !== null || storm !== null || signal.aborted) {
-          // Every call gets a result so the log stays a valid conversation.
-          const content = signal.aborted
-            ? "Not run: the user interrupted the turn."
-            : `Not run: ${stopReason ?? storm}`;
-          core.log.append({ role: "tool", content, tool_call_id: first.id });
-          next += 1;
-          continue;
-        }
-        // Consecutive `task` calls run at once (parallel-tasks.ts); every other call alone.
-        const group: PreparedCall[] = [];
-        for (const call of calls.slice(
-          next,
-          next + concurrentTaskRun(core.dispatch, calls, next),
-        )) {
-          const prepared: PreparedCall = { id: call.id, name: call.name, input: call.input };
-          if (call.error !== undefined) prepared.error = call.error;
-          else {
-            const verdict = core.storm.check(
-              { name: call.name, arguments: call.input },
-              { mutating: core.isMutating(call.name) },
-            );
-            if (verdict === "stub") prepared.error = stormStubResult(call.name);
-            if (verdict === "abort") {
-              storm = stormAbortMessage(call.name);
-              prepared.error = storm;
-            }
-          }
-          group.push(prepared);
-          // The storm breaker stops the batch here: the calls after this one do not run.
-          if (storm !== null) break;
-        }
-        const outcomes =
-          group.length === 1 && group[0] !== undefined
-            ? [yield* dispatchToolCall(core.dispatch, group[0], signal)]
-            : yield* runConcurrently(core.dispatch, group, signal);
-        // Results go to the log in call order, whatever order the calls finished in: the log
-        // is byte-for-byte what running them one after the other would have written.
-        group.forEach((call, i) => {
-          const outcome = outcomes[i];
-          if (outcome === undefined) return;
-          let content = outcome.content;
-          if (outcome.image !== undefined) {
-            if (modelTakesImages(core.model)) images.push(outcome.image);
-            else content = `${call.name}: the file is an image, and ${noVisionMessage(core.model)}`;
-          }
-          core.appendToolResult(call.id, content);
-          if (outcome.context !== null) contexts.push(outcome.context);
-          // The first call (in call order) that stopped the turn names why.
-          stopReason ??= outcome.stopReason;
-          batch.push({
-            tool_name: call.name,
-            tool_input: outcome.input,
-            tool_use_id: call.id,
-            tool_response: outcome.content,
-          });
-        });
-        next += group.length;
-      }
-      if (images.length > 0) {
-        core.log.append({
-          role: "user",
-          content: `[${images.length === 1 ? "The image" : `The ${images.length} images`} read by the tool calls above.]`,
-          images,
-        });
-      }
-      core.appendHookMessage(contexts);
-      if (stopReason === null && storm === null && !signal.aborted) {
-        const after = yield* firePostToolBatch(core.hooks, core.info, batch, signal);
-        if (after.additionalContext !== null) {
-          core.log.append({
-            role: "user",
-            content: hookContextBlock("PostToolBatch", after.additionalContext),
-          });
-        }
-        stopReason = after.stopReason;
-      }
-      if (storm !== null) {
-        yield { type: "error", message: storm };
+    if (answer.calls.length > 0) {
+      const ran = yield* runToolBatch(core, answer.calls, signal);
+      if (ran.storm !== null) {
+        yield { type: "error", message: ran.storm };
         yield end("error", lastText);
         return;
       }
-      if (stopReason !== null) {
-        yield { type: "notice", level: "warn", text: stopReason };
+      if (ran.stopReason !== null) {
+        yield { type: "notice", level: "warn", text: ran.stopReason };
         yield end("hook_stop", lastText);
         return;
       }
@@ -265,42 +133,269 @@ export async function* runTurn(
       lastText = finished;
     }
 
-    const stop = yield* fireStop(core, lastText, signal);
-    if (!stop.continue) {
-      yield { type: "notice", level: "warn", text: stop.stopReason ?? "Stopped by a Stop hook." };
-      yield end("hook_stop", lastText);
-      return;
-    }
-    if (isVeto(stop) && !signal.aborted) {
-      if (core.scratch.stopBlocks >= MAX_STOP_BLOCKS_IN_A_ROW) {
-        yield {
-          type: "notice",
-          level: "warn",
-          text: `Stop hooks blocked ${MAX_STOP_BLOCKS_IN_A_ROW} times in a row; stopping anyway.`,
-        };
-      } else {
-        core.finish?.reset();
-        core.scratch.stopBlocks += 1;
-        const reason = vetoReason(stop);
-        yield {
-          type: "notice",
-          level: "info",
-          text: `${vetoingHooks(stop)} asked to continue: ${reason}`,
-        };
-        const event = core.isSubagent ? "SubagentStop" : "Stop";
-        // The feedback, then (Claude Code hooks' JSON blocks) Claude's blocking-error line.
-        core.log.append({
-          role: "user",
-          content: [stopFeedbackText(stop), ...stopBlockingErrors(stop, event)]
-            .map((text) => hookContextBlock(event, text))
-            .join("\n\n"),
-        });
-        continue;
-      }
-    }
-    yield end("end", lastText);
+    const stop = yield* stopHooks(core, lastText, signal);
+    if (stop === "continue") continue;
+    yield end(stop, lastText);
     return;
   }
+}
+
+/**
+ * A request the model refused as too long for its context window: compact (a shrunk summary
+ * request) so the request can be retried once. True: compacted, retry; false: tried and could
+ * not; null: not that failure (or the user interrupted).
+ */
+async function* retryOnOverflow(
+  core: AgentCore,
+  message: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, boolean | null> {
+  if (signal.aborted || !isContextLengthError(message)) return null;
+  yield {
+    type: "notice",
+    level: "warn",
+    text: "The conversation no longer fits the model's context window; compacting and retrying.",
+  };
+  return yield* compactInTurn(core, signal, true);
+}
+
+/** A request that failed: an interrupted answer is kept in the log; any other failure fires
+ *  StopFailure and is said as an error. */
+async function* requestFailed(
+  core: AgentCore,
+  reply: Extract<RequestReply, { kind: "error" }>,
+  lastText: string,
+  aborted: boolean,
+): AsyncGenerator<AgentEvent> {
+  if (aborted) {
+    keepInterruptedAnswer(core, reply.shownText ?? "");
+    return;
+  }
+  yield* fireStopFailure(core.hooks, core.info, reply.message, lastText);
+  yield { type: "error", message: reply.message };
+}
+
+/**
+ * UserPromptSubmit, then the user message: the prompt opens the turn unless a hook refused
+ * it, in which case what the turn ends with (its stop reason and text) comes back.
+ */
+async function* submitPrompt(
+  core: AgentCore,
+  prompt: string,
+  signal: AbortSignal,
+  images: readonly string[],
+): AsyncGenerator<AgentEvent, { stopReason: StopReason; text: string } | null> {
+  // A sub-agent's prompt comes from the model, not the user: UserPromptSubmit is not for it.
+  const submit = core.isSubagent
+    ? passDecision("UserPromptSubmit")
+    : yield* fireHook(core.hooks, core.info, "UserPromptSubmit", { prompt }, signal);
+  if (isVeto(submit)) {
+    yield {
+      type: "notice",
+      level: "error",
+      text: `Prompt blocked by ${vetoingHooks(submit)}: ${vetoReason(submit)}`,
+    };
+    return { stopReason: "blocked", text: promptBlockedText(submit, prompt) };
+  }
+  if (!submit.continue) {
+    yield { type: "notice", level: "warn", text: submit.stopReason ?? "Stopped by a hook." };
+    // Claude Code's result words (2.1.332, measured by compat:claude): the run says why it stopped.
+    const text = `Operation stopped by hook: ${submit.stopReason ?? ""}`.trimEnd();
+    return { stopReason: "hook_stop", text };
+  }
+  // Claude Code's `sessionTitle`: the session is listed under it (`keel sessions`, /resume).
+  const title = submit.extras?.sessionTitle?.trim();
+  if (title) core.session.recordEvent?.(SESSION_TITLE_EVENT, { title: title.slice(0, 200) });
+  // Over the threshold after the last turn: compact first, so the prompt opens the new log.
+  if (core.needsCompaction()) yield* compactLog(core, { signal, trigger: "auto" });
+  core.appendUserTurn(prompt, contextForModel(submit), images);
+  return null;
+}
+
+/** A model reply that came back. */
+type Reply = Extract<RequestReply, { kind: "message" }>;
+/** The tool calls of a repaired reply. */
+type RepairedCalls = ReturnType<typeof repairAssistantMessage>["toolCalls"];
+
+/**
+ * The reply, repaired (leaked calls, truncated JSON), into the log; its repair notes are said.
+ * `noAnswer` says why a reply the provider stopped before any answer (budget spent on
+ * reasoning, filtered, overloaded) is a failed turn rather than an empty success.
+ */
+async function* takeAnswer(
+  core: AgentCore,
+  reply: Reply,
+): AsyncGenerator<AgentEvent, { calls: RepairedCalls; text: string; noAnswer: string | null }> {
+  const repaired = repairAssistantMessage({
+    message: reply.message,
+    allowedTools: core.repairTools,
+    finishReason: reply.finishReason,
+  });
+  const calls = repaired.toolCalls;
+  const noAnswer =
+    calls.length === 0 && repaired.text.trim() === "" ? finishNote(reply.finishReason, true) : null;
+  for (const note of repaired.notes) {
+    if (note !== noAnswer) yield { type: "notice", level: "warn", text: note };
+  }
+  core.log.append(repaired.message);
+  return { calls, text: repaired.text, noAnswer };
+}
+
+/**
+ * Runs the tool calls of one reply, their results into the log in call order, then
+ * PostToolBatch. What stopped the batch comes back: a hook's stop reason, or the storm
+ * breaker's message (the calls after it get a "Not run" result).
+ */
+async function* runToolBatch(
+  core: AgentCore,
+  calls: RepairedCalls,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, { stopReason: string | null; storm: string | null }> {
+  let stopReason: string | null = null;
+  let storm: string | null = null;
+  const batch: BatchCall[] = [];
+  // The hooks' context of every call: one message after all the batch's tool results (the
+  // API wants the results right after the calls), as Claude Code sends one after its results.
+  const contexts: string[] = [];
+  // Images the tools read: one user message after all the results (a tool message takes
+  // text only, and nothing may come between an assistant's tool calls and their results).
+  const images: string[] = [];
+  for (let next = 0; next < calls.length; ) {
+    const first = calls[next];
+    if (first === undefined) break;
+    if (stopReason !== null || storm !== null || signal.aborted) {
+      // Every call gets a result so the log stays a valid conversation.
+      const content = signal.aborted
+        ? "Not run: the user interrupted the turn."
+        : `Not run: ${stopReason ?? storm}`;
+      core.log.append({ role: "tool", content, tool_call_id: first.id });
+      next += 1;
+      continue;
+    }
+    const prepared = prepareGroup(core, calls, next);
+    storm = prepared.storm;
+    const group = prepared.group;
+    const outcomes =
+      group.length === 1 && group[0] !== undefined
+        ? [yield* dispatchToolCall(core.dispatch, group[0], signal)]
+        : yield* runConcurrently(core.dispatch, group, signal);
+    // Results go to the log in call order, whatever order the calls finished in: the log
+    // is byte-for-byte what running them one after the other would have written.
+    group.forEach((call, i) => {
+      const outcome = outcomes[i];
+      if (outcome === undefined) return;
+      let content = outcome.content;
+      if (outcome.image !== undefined) {
+        if (modelTakesImages(core.model)) images.push(outcome.image);
+        else content = `${call.name}: the file is an image, and ${noVisionMessage(core.model)}`;
+      }
+      core.appendToolResult(call.id, content);
+      if (outcome.context !== null) contexts.push(outcome.context);
+      // The first call (in call order) that stopped the turn names why.
+      stopReason ??= outcome.stopReason;
+      batch.push({
+        tool_name: call.name,
+        tool_input: outcome.input,
+        tool_use_id: call.id,
+        tool_response: outcome.content,
+      });
+    });
+    next += group.length;
+  }
+  if (images.length > 0) {
+    core.log.append({
+      role: "user",
+      content: `[${images.length === 1 ? "The image" : `The ${images.length} images`} read by the tool calls above.]`,
+      images,
+    });
+  }
+  core.appendHookMessage(contexts);
+  if (stopReason === null && storm === null && !signal.aborted) {
+    const after = yield* firePostToolBatch(core.hooks, core.info, batch, signal);
+    if (after.additionalContext !== null) {
+      core.log.append({
+        role: "user",
+        content: hookContextBlock("PostToolBatch", after.additionalContext),
+      });
+    }
+    stopReason = after.stopReason;
+  }
+  return { stopReason, storm };
+}
+
+/**
+ * The calls that run next, from `calls[next]`: consecutive `task` calls run at once
+ * (parallel-tasks.ts), every other call alone. Each passes the storm breaker first; one it
+ * aborts on ends the group, and its message comes back as `storm`.
+ */
+function prepareGroup(
+  core: AgentCore,
+  calls: RepairedCalls,
+  next: number,
+): { group: PreparedCall[]; storm: string | null } {
+  const group: PreparedCall[] = [];
+  let storm: string | null = null;
+  for (const call of calls.slice(next, next + concurrentTaskRun(core.dispatch, calls, next))) {
+    const prepared: PreparedCall = { id: call.id, name: call.name, input: call.input };
+    if (call.error !== undefined) prepared.error = call.error;
+    else {
+      const verdict = core.storm.check(
+        { name: call.name, arguments: call.input },
+        { mutating: core.isMutating(call.name) },
+      );
+      if (verdict === "stub") prepared.error = stormStubResult(call.name);
+      if (verdict === "abort") {
+        storm = stormAbortMessage(call.name);
+        prepared.error = storm;
+      }
+    }
+    group.push(prepared);
+    // The storm breaker stops the batch here: the calls after this one do not run.
+    if (storm !== null) break;
+  }
+  return { group, storm };
+}
+
+/**
+ * Stop (SubagentStop) hooks on an answer: "continue" when one blocked and the model goes on
+ * (its feedback in the log), else how the turn ends.
+ */
+async function* stopHooks(
+  core: AgentCore,
+  lastText: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, "continue" | "hook_stop" | "end"> {
+  const stop = yield* fireStop(core, lastText, signal);
+  if (!stop.continue) {
+    yield { type: "notice", level: "warn", text: stop.stopReason ?? "Stopped by a Stop hook." };
+    return "hook_stop";
+  }
+  if (!isVeto(stop) || signal.aborted) return "end";
+  if (core.scratch.stopBlocks >= MAX_STOP_BLOCKS_IN_A_ROW) {
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Stop hooks blocked ${MAX_STOP_BLOCKS_IN_A_ROW} times in a row; stopping anyway.`,
+    };
+    return "end";
+  }
+  core.finish?.reset();
+  core.scratch.stopBlocks += 1;
+  const reason = vetoReason(stop);
+  yield {
+    type: "notice",
+    level: "info",
+    text: `${vetoingHooks(stop)} asked to continue: ${reason}`,
+  };
+  const event = core.isSubagent ? "SubagentStop" : "Stop";
+  // The feedback, then (Claude Code hooks' JSON blocks) Claude's blocking-error line.
+  core.log.append({
+    role: "user",
+    content: [stopFeedbackText(stop), ...stopBlockingErrors(stop, event)]
+      .map((text) => hookContextBlock(event, text))
+      .join("\n\n"),
+  });
+  return "continue";
 }
 
 /** Compacts in the middle of a turn, then asks the model to carry on from the summary. */
@@ -353,7 +448,6 @@ async function* fireStop(
   );
 }
 
-/** What one model request produced. */
 /** What the log keeps of an answer the user interrupted: the text shown so far and a marker,
  *  as an assistant message, so the next prompt ("continue", "no, do X") reads against what
  *  the model had said. Nothing shown: nothing kept (the next prompt joins the unanswered one). */

@@ -3,8 +3,7 @@
  * and the small session port the agent persists through.
  */
 import type { HookEngine, HookRunRecord } from "../hooks/index.js";
-import type { EffortLevel, EffortResolution } from "../llm/index.js";
-import type { ChatClient, Usage } from "../llm/types.js";
+import type { ChatClient, EffortLevel, EffortResolution, Usage } from "../llm/index.js";
 import type { ElicitationHandler } from "../mcp/index.js";
 import type { Tool } from "../tools/index.js";
 import type { BranchSelector } from "./branch.js";

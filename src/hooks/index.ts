@@ -13,7 +13,7 @@ export { parseSettingsJson, settingsJsonText } from "./config/parse.js";
 export { isInside } from "./config/paths.js";
 export type { DecideContext, RunDecisionKind, RunVerdict } from "./decide.js";
 export { decideRun, isGating } from "./decide.js";
-export type { Dialect } from "./dialects/index.js";
+export type { Dialect, DialectTranscript, TranscriptFacts } from "./dialects/index.js";
 export {
   DIALECT_LIST,
   DIALECTS,
@@ -34,6 +34,8 @@ export {
   commandWords,
   executedProjectFiles,
   executedProjectFilesSync,
+  matchesGlob,
+  runnerFilePaths,
 } from "./executed-files.js";
 export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
@@ -44,7 +46,7 @@ export type { FiringExplanation, FiringSkip } from "./plan.js";
 export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
-export { effectiveArgv, shellScripts } from "./shell/normalize.js";
+export { commandsForConditions, effectiveArgv, shellScripts } from "./shell/normalize.js";
 export type { ShellCommand } from "./shell/parse.js";
 export { analyzeShell } from "./shell/parse.js";
 export type { HookSnapshot } from "./snapshot.js";
@@ -79,4 +81,9 @@ export {
   writeTrustSummary,
 } from "./trust-summary.js";
 export type * from "./types.js";
-export { findMissingExecutables, neverFiringEvents, validateHooks } from "./validate.js";
+export {
+  findMissingExecutables,
+  missingExecutable,
+  neverFiringEvents,
+  validateHooks,
+} from "./validate.js";

@@ -1,8 +1,9 @@
 /** Building Keel-native payloads (for `keel hooks test` and the agent). */
+import { z } from "zod";
 import { EVENT_TABLE } from "./event-table.js";
 import type { EventPayload, HookEventName, ToolInput } from "./events.js";
 
-/** What a synthetic payload is built from; unset fields get neutral defaults. */
+/** What a synthetic payload is built from; unset fields keep the event table's sample. */
 export interface PayloadOptions {
   projectDir: string;
   sessionId?: string;
@@ -35,7 +36,30 @@ export interface PayloadOptions {
   agentType?: string;
 }
 
-/** A complete Keel-native payload for `event` (Keel tool names and input fields). */
+/**
+ * Which option can fill which payload field, in order of preference. An option fills a field
+ * of the event's payload that accepts its value (SessionStart's `source` takes `source`,
+ * ConfigChange's takes `configSource`); a field no option fills keeps the event's sample.
+ */
+const FIELD_OPTIONS: Readonly<Record<string, readonly (keyof PayloadOptions)[]>> = {
+  tool_use_id: ["toolUseId"],
+  error: ["error"],
+  source: ["source", "configSource"],
+  reason: ["reason"],
+  file_path: ["filePath"],
+  command_name: ["commandName"],
+  mcp_server_name: ["serverName"],
+  trigger: ["trigger"],
+  message: ["message"],
+  notification_type: ["notificationType"],
+  last_assistant_message: ["lastAssistantMessage"],
+  stop_hook_active: ["stopHookActive"],
+  agent_id: ["agentId"],
+  agent_type: ["agentType"],
+};
+
+/** A complete Keel-native payload for `event` (Keel tool names and input fields): the event
+ *  table's sample (event-table.ts) with the fields the options give. */
 export function buildPayload<E extends HookEventName>(event: E, o: PayloadOptions): EventPayload<E>;
 export function buildPayload(event: HookEventName, o: PayloadOptions): object {
   const common = {
@@ -45,77 +69,43 @@ export function buildPayload(event: HookEventName, o: PayloadOptions): object {
     permission_mode: o.permissionMode ?? "default",
     hook_event_name: event,
   };
-  const tool = {
-    tool_name: o.tool ?? "shell",
-    tool_input: o.input ?? {},
-    tool_use_id: o.toolUseId ?? "toolu_test",
-  };
-  // Neutral defaults for the events the engine's tests build; any other event gets its sample
-  // from the event table (event-table.ts).
-  const fields: Partial<Record<HookEventName, Record<string, unknown>>> = {
-    SessionStart: { source: o.source ?? "startup" },
-    InstructionsLoaded: {
-      file_path: `${o.projectDir}/AGENTS.md`,
-      memory_type: "Project",
-      load_reason: "session_start",
-    },
-    UserPromptExpansion: {
-      command_name: "command",
-      command_args: "",
-      command_source: "project",
-      prompt: o.prompt ?? "",
-    },
-    UserPromptSubmit: { prompt: o.prompt ?? "" },
-    PreToolUse: tool,
-    PermissionRequest: tool,
-    PostToolUse: { ...tool, tool_response: o.toolResponse ?? "" },
-    PostToolUseFailure: { ...tool, error: o.error ?? "" },
-    Stop: {
-      stop_hook_active: o.stopHookActive ?? false,
-      last_assistant_message: o.lastAssistantMessage ?? "",
-    },
-    SubagentStart: { agent_id: o.agentId ?? "agent_test", agent_type: o.agentType ?? "general" },
-    SubagentStop: {
-      agent_id: o.agentId ?? "agent_test",
-      agent_type: o.agentType ?? "general",
-      stop_hook_active: o.stopHookActive ?? false,
-      last_assistant_message: o.lastAssistantMessage ?? "",
-    },
-    PreCompact: { trigger: o.trigger ?? "manual", custom_instructions: "" },
-    PostCompact: { trigger: o.trigger ?? "manual" },
-    Notification: {
-      message: o.message ?? "",
-      notification_type: o.notificationType ?? "idle_prompt",
-    },
-    Elicitation: { mcp_server_name: o.tool ?? "server", message: o.message ?? "", mode: "form" },
-    ElicitationResult: { mcp_server_name: o.tool ?? "server", action: "accept" },
-    SessionEnd: { reason: o.reason ?? "exit" },
-    Setup: { trigger: "init" },
-    PermissionDenied: { ...tool, reason: o.reason ?? "" },
-    PostToolBatch: { tool_calls: [{ ...tool, tool_response: o.toolResponse ?? "" }] },
-    StopFailure: {
-      error: o.error ?? "unknown",
-      last_assistant_message: o.lastAssistantMessage ?? "",
-    },
-    ConfigChange: { source: o.configSource ?? "project_settings", file_path: o.filePath ?? "" },
-    CwdChanged: { old_cwd: o.projectDir, new_cwd: o.projectDir },
-    FileChanged: { file_path: o.filePath ?? "", event: "change" },
-    WorktreeCreate: { name: "" },
-    WorktreeRemove: { worktree_path: "" },
-    TaskCreated: { task_id: "", task_subject: "", task_description: "" },
-    TaskCompleted: { task_id: "", task_subject: "", task_description: "" },
-    TeammateIdle: { teammate_name: "", team_name: "" },
-    MessageDisplay: { turn_id: "", message_id: "", index: 0, final: true, delta: "" },
-  };
-  // The table is keyed by event, so the fields always belong to the event asked for.
-  const own =
-    fields[event] ??
-    EVENT_TABLE[event].sample({
-      projectDir: o.projectDir,
-      tool: o.tool ?? "shell",
-      toolInput: o.input ?? {},
-      toolResponse: o.toolResponse ?? "",
-      prompt: o.prompt ?? "",
-    });
-  return { ...common, ...own };
+  const entry = EVENT_TABLE[event];
+  const sample: Record<string, unknown> = entry.sample({
+    projectDir: o.projectDir,
+    tool: o.tool ?? "shell",
+    toolInput: o.input ?? {},
+    toolResponse: o.toolResponse ?? "",
+    prompt: o.prompt ?? "",
+  });
+  return { ...common, ...withOptions(sample, entry.payload().shape, o) };
+}
+
+/** The fields of `fields` (a payload's zod shape) the options fill, over `base`. */
+function withOptions(
+  base: Record<string, unknown>,
+  fields: Readonly<Record<string, z.ZodType>>,
+  o: PayloadOptions,
+): Record<string, unknown> {
+  const out = { ...base };
+  for (const [field, schema] of Object.entries(fields)) {
+    // A list of objects (PostToolBatch's tool calls): each element takes the options too.
+    const items = out[field];
+    if (
+      Array.isArray(items) &&
+      schema instanceof z.ZodArray &&
+      schema.element instanceof z.ZodObject
+    ) {
+      const shape = schema.element.shape;
+      out[field] = items.map((item: Record<string, unknown>) => withOptions(item, shape, o));
+      continue;
+    }
+    for (const option of FIELD_OPTIONS[field] ?? []) {
+      const value = o[option];
+      if (value !== undefined && schema.safeParse(value).success) {
+        out[field] = value;
+        break;
+      }
+    }
+  }
+  return out;
 }

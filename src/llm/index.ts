@@ -40,3 +40,4 @@ export {
 export { buildRequestBody } from "./request-body.js";
 export { stableStringify } from "./stable-json.js";
 export type * from "./types.js";
+export { SIMULATOR_FINGERPRINT } from "./types.js";

@@ -48,6 +48,7 @@ export {
   COMPACTION_EVENT,
   type MessageMeta,
   REWIND_EVENT,
+  SESSION_TITLE_EVENT,
   type SessionEventInput,
   type SessionMeta,
   type UsageInput,

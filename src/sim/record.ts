@@ -2,7 +2,7 @@
  * What the simulator records about each request: the exact bytes received, the parsed messages,
  * the cache accounting and which scripted reply answered it.
  */
-import type { ChatMessage } from "../llm/types.js";
+import type { ChatMessage } from "../llm/index.js";
 
 /** One request as the simulator saw it. */
 export interface SimRequestRecord {

@@ -3,7 +3,7 @@
  * completion (role delta, reasoning deltas, content deltas, tool-call deltas with argument
  * fragments, usage on the finishing chunk) or one non-streamed completion object.
  */
-import { SIMULATOR_FINGERPRINT } from "../llm/types.js";
+import { SIMULATOR_FINGERPRINT } from "../llm/index.js";
 import type { ResolvedReply } from "./resolve-reply.js";
 
 /** DeepSeek's usage object. */

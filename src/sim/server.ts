@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadModelTable } from "../llm/pricing.js";
+import { loadModelTable } from "../llm/index.js";
 import { type ReplyInput, ScriptBuilder, toReply } from "./builder.js";
 import { arrayElements, topLevelMembers } from "./json-spans.js";
 import { PrefixCache } from "./prefix-cache.js";

@@ -5,7 +5,7 @@
  * matches tokenizing the whole prompt closely, and lets the simulator tokenize each distinct
  * message once for a whole session.
  */
-import type { ChatMessage } from "../llm/types.js";
+import type { ChatMessage } from "../llm/index.js";
 
 const BOS = "<｜begin▁of▁sentence｜>";
 const USER = "<｜User｜>";

@@ -3,8 +3,8 @@
  * 128 tools, JSON mode needs the word "json"), producing the parsed request or a 400 message.
  */
 import { z } from "zod";
+import type { ChatMessage } from "../llm/index.js";
 import { modelTakesImages } from "../llm/index.js";
-import type { ChatMessage } from "../llm/types.js";
 
 /** A validated request, reduced to what the simulator uses. */
 export interface SimChatRequest {

@@ -41,7 +41,7 @@ export interface BuiltinToolOptions {
 export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   name: string;
   /** The tool's name in Claude Code (`Skill`, `TodoWrite`): its hooks' matchers and permission
-   *  rules name it so. The Claude dialect's table (src/hooks/dialects/claude/index.ts) holds the
+   *  rules name it so. The Claude dialect's table (src/hooks/dialects/claude/tools.ts) holds the
    *  same name, since hooks/ may not import tools/; test/tools/claude-names.test.ts keeps the two
    *  equal. */
   claudeName?: string;

@@ -23,7 +23,7 @@ export { createGrepTool, type GrepInput, grepSchema, grepTool } from "./grep.js"
 export { BUILTIN_TOOL_HOOK_FACTS, hookFactsOf, type ToolHookFacts } from "./hook-facts.js";
 export { toParameters } from "./json-schema.js";
 export { createListDirTool, type ListDirInput, listDirSchema, listDirTool } from "./list-dir.js";
-export { displayPath, resolveInProject } from "./paths.js";
+export { displayPath, finalPath, resolveInProject } from "./paths.js";
 export {
   createReadFileTool,
   type ReadFileInput,
@@ -43,6 +43,7 @@ export {
   type ValidationResult,
   validateToolInput,
 } from "./registry.js";
+export { type SandboxStatus, sandboxStatus } from "./sandbox.js";
 export {
   createShellTool,
   defaultShellOperations,

@@ -2,8 +2,13 @@
  * Firing hooks from the agent: fills the common payload fields, turns every run into a
  * `hook_run` event and every systemMessage into a notice (shown to the user, never the model).
  */
-import type { EventPayloadFields, HookEventName } from "../../hooks/events.js";
-import type { HookDecision, HookEngine, HookRunRecord } from "../../hooks/index.js";
+import type {
+  EventPayloadFields,
+  HookDecision,
+  HookEngine,
+  HookEventName,
+  HookRunRecord,
+} from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
 import type { PermissionMode } from "../permissions/modes.js";
 import { withProgress } from "../progress.js";

@@ -4,8 +4,12 @@
  * it), Reasonix 1.x hooks Reasonix 1.38's; Keel's other dialects keep Keel's wording, which
  * names the hook and its source file.
  */
-import type { HookEventName } from "../../hooks/events.js";
-import type { HookContextPiece, HookDecision, HookRunRecord } from "../../hooks/index.js";
+import type {
+  HookContextPiece,
+  HookDecision,
+  HookEventName,
+  HookRunRecord,
+} from "../../hooks/index.js";
 import { vetoingHooks, vetoReason } from "./fire.js";
 
 /** The runs that decided a veto or an ask (timeouts included). */

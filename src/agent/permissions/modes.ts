@@ -3,8 +3,7 @@
  * to allow / ask / refuse. The agent turns `ask` into a PermissionRequest hook, then the user.
  */
 
-import type { ToolKind } from "../../tools/index.js";
-import type { SandboxStatus } from "../../tools/sandbox.js";
+import type { SandboxStatus, ToolKind } from "../../tools/index.js";
 import { autoApprove } from "./auto-approve/index.js";
 
 /** Every permission mode (the same strings hooks see as `permission_mode`), in cycling order. */

@@ -9,13 +9,16 @@
  */
 import { lstat, readFile, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { isInside, resolveHookPaths } from "../../hooks/config/paths.js";
-import { executedProjectFiles, matchesGlob, runnerFilePaths } from "../../hooks/executed-files.js";
 import {
   DIALECT_LIST,
   discoveryMatcher,
+  executedProjectFiles,
   type HookEngine,
   type HookSettings,
+  isInside,
+  matchesGlob,
+  resolveHookPaths,
+  runnerFilePaths,
 } from "../../hooks/index.js";
 
 /** What a protected-path check needs to know about the session. */

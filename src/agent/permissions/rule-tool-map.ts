@@ -1,7 +1,7 @@
 /**
  * The tool names a permission rule may name (`Bash(git *)`, `Read(./.env)`, `read_file`), and
  * the Keel tools each covers, derived from the tool definitions (src/tools/registry.ts) and the
- * Claude dialect's tool names (src/hooks/dialects/claude/index.ts): a new tool gets its rule
+ * Claude dialect's tool names (src/hooks/dialects/claude/tools.ts): a new tool gets its rule
  * names with no entry here.
  */
 import { DIALECTS } from "../../hooks/index.js";

@@ -26,13 +26,17 @@ import {
   resolveManagedSettingsPath,
   sha256Hex,
 } from "../../base/index.js";
-import { parseSettingsJson } from "../../hooks/config/parse.js";
-import { splitShellCommand } from "../../hooks/match.js";
-import { commandsForConditions, effectiveArgv } from "../../hooks/shell/normalize.js";
-import { analyzeShell } from "../../hooks/shell/parse.js";
-import { readTrustRecords, writeTrustRecord } from "../../hooks/trust-records.js";
-import { allowRuleMatches } from "../../mcp/tools.js";
-import { finalPath } from "../../tools/paths.js";
+import {
+  analyzeShell,
+  commandsForConditions,
+  effectiveArgv,
+  parseSettingsJson,
+  readTrustRecords,
+  splitShellCommand,
+  writeTrustRecord,
+} from "../../hooks/index.js";
+import { allowRuleMatches } from "../../mcp/index.js";
+import { finalPath } from "../../tools/index.js";
 import { RULE_TOOL_MAP } from "./rule-tool-map.js";
 import { whyRuleUnsure } from "./unsure.js";
 

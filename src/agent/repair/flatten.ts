@@ -3,7 +3,7 @@
  * properties or deep nesting, so such schemas are shown to the model as one level of dot-path
  * properties (`{"user.profile.name": …}`) and the arguments are re-nested before dispatch.
  */
-import type { JsonSchema } from "../../llm/types.js";
+import type { JsonSchema } from "../../llm/index.js";
 import { isPlainObject, setOwn } from "./truncation.js";
 
 /** Schemas with more leaf properties than this are flattened. */

@@ -12,7 +12,7 @@
  * running it.
  */
 import { randomUUID } from "node:crypto";
-import type { ChatMessage, FinishReason, JsonSchema, ToolSpec } from "../../llm/types.js";
+import type { ChatMessage, FinishReason, JsonSchema, ToolSpec } from "../../llm/index.js";
 import { flattenToolSchema, renestArgs } from "./flatten.js";
 import { resolveToolName, scavengeToolCalls } from "./scavenge.js";
 import { MAX_ARGUMENT_DEPTH, repairJsonArguments } from "./truncation.js";

@@ -6,16 +6,16 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { loadPermissionRules, permissionTrustPath } from "../../agent/permissions/rules.js";
+import type { HookListing } from "../../hooks/index.js";
 import {
   createHookEngine,
+  missingExecutable,
   nativeSpawnAvailable,
   nativeSpawnNotBuilt,
   readTrustRecords,
   trustStorePath,
   validateHooks,
 } from "../../hooks/index.js";
-import type { HookListing } from "../../hooks/types.js";
-import { missingExecutable } from "../../hooks/validate.js";
 import { chatCompletionsUrl } from "../../llm/client.js";
 import type { LlmConfig } from "../../llm/config.js";
 import {

@@ -1,8 +1,8 @@
 /** How `keel run` prints: streamed text, one JSON object at the end, or one JSON line per event. */
-import { branchLine } from "../../agent/branch.js";
+
 import type { AgentEvent, AgentStats, ToolCallStatus } from "../../agent/index.js";
-import { planLines } from "../../agent/reasoning-lines.js";
-import type { HookRunRecord } from "../../hooks/types.js";
+import { branchLine, planLines } from "../../agent/index.js";
+import type { HookRunRecord } from "../../hooks/index.js";
 import { createTextStripper, stripControls, terminalSafeJson } from "../terminal-text.js";
 
 /** Why a turn ended, as its `turn_end` event says. */

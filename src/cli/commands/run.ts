@@ -8,17 +8,18 @@ import { constants as osConstants } from "node:os";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { createAgent } from "../../agent/agent.js";
 import type { AgentEvent, AgentStats, RewindReport } from "../../agent/index.js";
-import { sessionToolOptions } from "../../agent/index.js";
-import { PERMISSION_MODES } from "../../agent/permissions/modes.js";
-import { childProcessEnv } from "../../agent/provider-env.js";
-import { openAgentSession } from "../../agent/session.js";
-import type { HookListing } from "../../hooks/types.js";
-import { createChatClient } from "../../llm/client.js";
-import { EFFORT_LEVELS, resolveEffort } from "../../llm/index.js";
+import {
+  childProcessEnv,
+  createAgent,
+  openAgentSession,
+  PERMISSION_MODES,
+  sessionToolOptions,
+} from "../../agent/index.js";
+import type { HookListing } from "../../hooks/index.js";
+import { createChatClient, EFFORT_LEVELS, resolveEffort } from "../../llm/index.js";
 import { keelHomeFrom, SessionError, UsageLogError } from "../../session/index.js";
-import { createBuiltinTools } from "../../tools/registry.js";
+import { createBuiltinTools } from "../../tools/index.js";
 import { VERSION } from "../../version.js";
 import { baseUrlOrigin, loadConfig } from "../llm-config.js";
 import { startSessionServers } from "../mcp/session-servers.js";

@@ -4,9 +4,8 @@
  * SIGINT/SIGTERM.
  */
 import type { Command } from "commander";
-import type { SimRequestRecord } from "../../sim/record.js";
-import { loadScriptFile } from "../../sim/script.js";
-import { EXHAUSTED_TEXT, type Simulator, startSimulator } from "../../sim/server.js";
+import type { SimRequestRecord } from "../../sim/index.js";
+import { EXHAUSTED_TEXT, loadScriptFile, type Simulator, startSimulator } from "../../sim/index.js";
 import { jsonProblem } from "../json-problem.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";

@@ -2,7 +2,7 @@
  * One hook problem as one line, the same words wherever it is shown: `keel hooks validate`,
  * `keel hooks trust`, the TUI at start and after /hooks reload.
  */
-import type { HookProblem } from "../../hooks/types.js";
+import type { HookProblem } from "../../hooks/index.js";
 import { displayPath, field } from "./text.js";
 
 /** `path:line:col: severity: message [field]`, the compiler-style line `validate` prints. */

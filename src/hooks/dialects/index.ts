@@ -24,8 +24,10 @@ export type {
   DialectContext,
   DialectFile,
   DialectSessionFacts,
+  DialectTranscript,
   ExitTable,
   MatcherStyle,
+  TranscriptFacts,
 } from "./types.js";
 
 /** Every dialect by name: exactly one for each name in names.ts, whose `name` is its key

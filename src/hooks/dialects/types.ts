@@ -103,6 +103,27 @@ export interface DialectSessionState {
   shaped(payload: AnyEventPayload): SessionShaped;
 }
 
+/** What a dialect's transcript writer is made from: the agent's facts about the session. */
+export interface TranscriptFacts {
+  /** Keel's home: transcripts live under it (a session kept only in memory has none). */
+  keelHome: string;
+  projectDir: string;
+  sessionId: string;
+  model: string;
+  /** No one can answer a prompt (`keel run`). */
+  headless: boolean;
+  /** Keel's version, which some formats write into each entry. */
+  version: string;
+}
+
+/** A transcript of the session in a dialect's own format, kept up to date message by message;
+ *  its hooks' payload `transcript_path` names it (DialectSessionFacts.transcriptPaths). */
+export interface DialectTranscript {
+  readonly path: string;
+  /** Appends the entry of one message as Keel stores it (its JSON bytes). Never throws. */
+  append(bytes: string, promptId: string | undefined): void;
+}
+
 /** One dialect. Every function is pure except `files`, which only computes paths, and
  *  `sessionState`'s object, which is the one place a dialect keeps state. */
 export interface Dialect<N extends string = string> {
@@ -159,6 +180,9 @@ export interface Dialect<N extends string = string> {
   /** A fresh state for one session, when its agent carries fields across events (undefined:
    *  each firing stands alone). */
   sessionState?(): DialectSessionState;
+  /** A writer for the session's transcript in this dialect's agent's format, for hooks that
+   *  read the transcript (undefined: its hooks get Keel's own transcript path). */
+  transcript?(facts: TranscriptFacts): DialectTranscript;
   /** Environment variables this dialect's agent sets for its hooks, beyond the common ones. */
   env?(payload: AnyEventPayload, ctx: DialectContext): Record<string, string>;
   /** The shell its agent runs `command` with, from the hooks' environment (undefined: /bin/sh). */

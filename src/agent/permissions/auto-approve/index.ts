@@ -4,7 +4,7 @@
  * — simple commands joined by `;`, `&&`, `||`, `|`, groups and subshells, literal words — and
  * every command passes its rule in rules.ts. Anything else needs a person.
  */
-import { analyzeShell } from "../../../hooks/shell/parse.js";
+import { analyzeShell } from "../../../hooks/index.js";
 import { RULES, type RuleContext } from "./rules.js";
 
 /** The decision, with the reason a person is needed. */

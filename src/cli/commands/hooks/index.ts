@@ -6,10 +6,14 @@
 import { sep } from "node:path";
 import type { Command } from "commander";
 import { sanitizeJson } from "../../../base/index.js";
-import { EVENT_SPECS, HOOK_EVENTS } from "../../../hooks/events.js";
 import type { HookListing, HookProblem } from "../../../hooks/index.js";
-import { readTrustStore, writeTrustSummary } from "../../../hooks/index.js";
-import { neverFiringEvents } from "../../../hooks/validate.js";
+import {
+  EVENT_SPECS,
+  HOOK_EVENTS,
+  neverFiringEvents,
+  readTrustStore,
+  writeTrustSummary,
+} from "../../../hooks/index.js";
 import { plural } from "../../format/text.js";
 import { visibleCommand } from "../../terminal-text.js";
 import {

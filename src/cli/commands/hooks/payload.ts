@@ -16,7 +16,7 @@ import {
   type HookEventName,
   isHookEventName,
   type ToolInput,
-} from "../../../hooks/events.js";
+} from "../../../hooks/index.js";
 import { BUILTIN_TOOL_SAMPLES } from "../../../tools/index.js";
 import { UserError } from "../../user-error.js";
 

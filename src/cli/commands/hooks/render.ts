@@ -3,14 +3,18 @@
  * Pure functions: listing in, lines out.
  */
 
-import { handlerLabel } from "../../../hooks/config/definition.js";
-import { EVENT_SPECS, HOOK_EVENTS, type HookEventName } from "../../../hooks/events.js";
 import type {
   HandlerConfig,
   HookDefinition,
   HookListing,
   HookProblem,
   HookSource,
+} from "../../../hooks/index.js";
+import {
+  EVENT_SPECS,
+  HOOK_EVENTS,
+  type HookEventName,
+  handlerLabel,
 } from "../../../hooks/index.js";
 import { problemLine } from "../../format/hook-problem.js";
 import {

@@ -6,8 +6,7 @@
 
 import { createPromptRunner } from "../../../agent/prompt-runner.js";
 import { createAgentRunner } from "../../../agent/subagent.js";
-import type { EventPayload } from "../../../hooks/events.js";
-import type { AgentRunner, HookEngine, PromptRunner } from "../../../hooks/index.js";
+import type { AgentRunner, EventPayload, HookEngine, PromptRunner } from "../../../hooks/index.js";
 import { createChatClient } from "../../../llm/client.js";
 import type { ChatClient } from "../../../llm/types.js";
 import { baseUrlOrigin, loadConfig } from "../../llm-config.js";

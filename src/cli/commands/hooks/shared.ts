@@ -4,9 +4,8 @@
  */
 import { fstatSync } from "node:fs";
 import { childProcessEnv } from "../../../agent/provider-env.js";
-import { resolveHookPaths } from "../../../hooks/config/load.js";
 import type { HookEngine, HookEngineOptions, HookListing } from "../../../hooks/index.js";
-import { takeListing } from "../../../hooks/snapshot.js";
+import { resolveHookPaths, takeListing } from "../../../hooks/index.js";
 import { TEXT_WIDTH } from "../../format/text.js";
 import { keelHomeDir } from "../../paths.js";
 import { writeStderr, writeStdout } from "../../stdout.js";
@@ -45,7 +44,7 @@ export async function openEngine(
   runners: Pick<HookEngineOptions, "promptRunner" | "agentRunner" | "session"> = {},
 ): Promise<HookEngine> {
   const [{ createHookEngine }, { BUILTIN_TOOL_HOOK_FACTS }] = await Promise.all([
-    import("../../../hooks/engine.js"),
+    import("../../../hooks/index.js"),
     import("../../../tools/hook-facts.js"),
   ]);
   return createHookEngine({

@@ -3,7 +3,7 @@
  * (`$KEEL_HOME/hooks-audit.jsonl`), for the current project unless `--all`.
  */
 import { sanitizeJson } from "../../../base/index.js";
-import { HOOK_EVENTS } from "../../../hooks/events.js";
+import { HOOK_EVENTS } from "../../../hooks/index.js";
 import {
   type HookStats,
   hookAuditPath,

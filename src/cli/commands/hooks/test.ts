@@ -7,17 +7,21 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { untrustedMatching } from "../../../agent/index.js";
-import type { EventPayload } from "../../../hooks/events.js";
-import { EVENT_SPECS } from "../../../hooks/events.js";
 import type {
   AsyncHookResult,
+  EventPayload,
   HookDecision,
   HookDefinition,
   HookEngine,
   HookListing,
   HookRunRecord,
 } from "../../../hooks/index.js";
-import { explainFiring, type FiringExplanation, toolCatalog } from "../../../hooks/index.js";
+import {
+  EVENT_SPECS,
+  explainFiring,
+  type FiringExplanation,
+  toolCatalog,
+} from "../../../hooks/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../../tools/hook-facts.js";
 import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../../format/text.js";
 import { stripControls, terminalSafeJson } from "../../terminal-text.js";

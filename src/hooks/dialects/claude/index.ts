@@ -1,7 +1,6 @@
 /** The Claude Code dialect: PascalCase tools, `file_path` fields with absolute paths. */
 import { childPath } from "../../../base/index.js";
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
-import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { claudeEnv, claudeExitTable, claudeStdinObject } from "./payload.js";
 import {
@@ -10,25 +9,10 @@ import {
   claudeReadResponse,
   claudeWriteResponse,
 } from "./responses.js";
+import { claudeTools } from "./tools.js";
+import { claudeTranscript } from "./transcript.js";
 
-/** Keel tool → Claude Code tool (design §2.4). */
-export const CLAUDE_TOOLS: ToolTable = {
-  shell: { name: "Bash", fields: { timeout_ms: "timeout" } },
-  read_file: { name: "Read", fields: { path: "file_path" } },
-  write_file: { name: "Write", fields: { path: "file_path" } },
-  edit_file: { name: "Edit", fields: { path: "file_path" } },
-  glob: { name: "Glob" },
-  grep: { name: "Grep", fields: { ignore_case: "-i" } },
-  list_dir: { name: "LS" },
-  task: { name: "Task" },
-  // The same names as the tools' definitions (claudeName in src/tools/*.ts).
-  todo_write: { name: "TodoWrite" },
-  skill: { name: "Skill" },
-  shell_output: { name: "BashOutput", fields: { id: "bash_id" } },
-  kill_shell: { name: "KillShell", fields: { id: "shell_id" } },
-  web_fetch: { name: "WebFetch" },
-  web_search: { name: "WebSearch" },
-};
+export { CLAUDE_TOOLS } from "./tools.js";
 
 /** Hooks from `~/.claude/settings.json` and `.claude/settings*.json`. */
 export const claudeDialect = defineDialect({
@@ -42,7 +26,7 @@ export const claudeDialect = defineDialect({
   compatSwitch: true,
   honoursDisableAll: true,
   read: readClaudeStyleFile,
-  ...createToolMapper(CLAUDE_TOOLS, { absolutePaths: true }),
+  ...claudeTools,
   toolResponses: {
     shell: claudeBashResponse,
     read_file: claudeReadResponse,
@@ -51,6 +35,7 @@ export const claudeDialect = defineDialect({
   },
   ...nativeEvents,
   stdinObject: claudeStdinObject,
+  transcript: claudeTranscript,
   env: claudeEnv,
   matcherStyle: "claude",
   matchesNonToolEvents: true,

@@ -196,7 +196,7 @@ describe("attack 3b: session folder files", () => {
     const r = await spawnKeel(w, ["run", "again", "--resume", id, "--rewind", "1"]);
     expect(r.signal).toBeNull();
     expect(r.stderr).toMatch(/index\.jsonl is not a regular file/);
-  });
+  }, 60_000);
 
   it("28: a FIFO session lock makes --resume fail with a message, not hang", async () => {
     const w = await newWorld(script(reply().text("a"), reply().text("b")));
@@ -210,7 +210,7 @@ describe("attack 3b: session folder files", () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/lock .*\.jsonl\.lock is not a regular file/);
-  });
+  }, 60_000);
 });
 
 function findFile(dir: string, want: (name: string) => boolean): string | undefined {

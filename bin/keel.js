@@ -4,7 +4,16 @@
 // and `keel --version`, `keel --help` and `keel hooks list` import none. Kept tiny and dependency-free so a too-old Node gets a clear
 // sentence instead of a syntax error.
 "use strict";
-const { existsSync, fstatSync, lstatSync, mkdirSync, readFileSync, writeSync } = require("node:fs");
+const {
+  chmodSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeSync,
+} = require("node:fs");
 const { dirname, join } = require("node:path");
 
 /** The argument lists src/cli/direct.ts runs, word for word (dist/bundle/direct.cjs). */
@@ -123,7 +132,14 @@ function start(args) {
   // NODE_DISABLE_COMPILE_CACHE=1 turns this (and direct.cjs's cache) off.
   if (cacheDir !== null) {
     try {
-      require("node:module").enableCompileCache?.(join(cacheDir, "node"));
+      // Node makes its folders with the process's umask (0777 under umask 000, attacks3/37):
+      // its base folder is made owner-only here, and the versioned folders in it closed.
+      const nodeDir = join(cacheDir, "node");
+      mkdirSync(nodeDir, { recursive: true, mode: 0o700 });
+      chmodSync(nodeDir, 0o700);
+      require("node:module").enableCompileCache?.(nodeDir);
+      // The versioned folder Node has just made in it (v22.x-arch-hash), closed likewise.
+      for (const sub of readdirSync(nodeDir)) chmodSync(join(nodeDir, sub), 0o700);
     } catch {
       // Only start-up time is lost.
     }

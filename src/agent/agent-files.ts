@@ -12,6 +12,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { findPluginsSync, keelToolNameFromAny } from "../hooks/index.js";
+import { folderIsWhereItAppears, linksStayInside } from "./links-inside.js";
 import { byName, listField, oneLine, readFrontmatterFile } from "./skills/frontmatter.js";
 
 /** One agent file. */
@@ -83,6 +84,16 @@ export function loadAgentFiles(opts: {
     }
     for (const file of names) {
       const path = join(dir, file);
+      // A project's agent file must really be inside its agents folder: its body becomes a
+      // prompt sent to the model, so a link to a file in KEEL_HOME or the home would send that
+      // file's text (attacks3/32). The user's own and plugins' files may link anywhere.
+      if (
+        source === "project" &&
+        !(folderIsWhereItAppears(opts.projectDir, dir) && linksStayInside(dir, path))
+      ) {
+        catalog.problems.push(`agents: ${path}: a link out of ${dir}; not loaded`);
+        continue;
+      }
       const read = readFrontmatterFile(
         path,
         source === "plugin" ? pluginFrontmatterSchema : frontmatterSchema,

@@ -9,6 +9,7 @@ export * from "./json.js";
 export * from "./json-scan.js";
 export * from "./lazy.js";
 export * from "./redact.js";
+export * from "./regular-file.js";
 export * from "./resolve-paths.js";
 export * from "./sanitize.js";
 export * from "./sha256.js";

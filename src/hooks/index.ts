@@ -51,7 +51,7 @@ export type { ShellCommand } from "./shell/parse.js";
 export { analyzeShell } from "./shell/parse.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeListing, takeSnapshot } from "./snapshot.js";
-export { classifyAddress } from "./ssrf.js";
+export { canonicalIpKey, classifyAddress } from "./ssrf.js";
 export { nodeConnector } from "./ssrf-connect.js";
 export type { GuardedGetOptions, GuardedGetResult } from "./ssrf-get.js";
 export { guardedGet } from "./ssrf-get.js";

@@ -209,3 +209,26 @@ export function ipLiteralOf(hostname: string): { address: string; family: 4 | 6 
   if (isIPv6(bare)) return { address: bare, family: 6 };
   return null;
 }
+
+/**
+ * One spelling per IP address, for comparing a rule's host with a URL's: IPv4 dotted, every IPv6
+ * form that ends at an embedded IPv4 address (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`,
+ * translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d` — the forms classifyV6 looks through)
+ * as that IPv4 address, any other IPv6 as eight hex groups. Null for a DNS name. Takes a URL
+ * hostname (the WHATWG parser has already made `0x7f.1`, `2130706433` and the like dotted).
+ */
+export function canonicalIpKey(hostname: string): string | null {
+  const literal = ipLiteralOf(hostname);
+  if (!literal) return null;
+  if (literal.family === 4) return literal.address;
+  const g = parseIPv6(literal.address);
+  if (!g) return null;
+  const embedsV4 =
+    startsWith(g, [0, 0, 0, 0, 0, 0xffff]) ||
+    startsWith(g, [0, 0, 0, 0, 0xffff, 0]) ||
+    startsWith(g, [0x64, 0xff9b, 0, 0, 0, 0]) ||
+    // Compatible form, but not :: and ::1 themselves (their own addresses, not 0.0.0.0/0.0.0.1).
+    (startsWith(g, [0, 0, 0, 0, 0, 0]) && embeddedV4(g) > 1);
+  if (embedsV4) return v4Text(embeddedV4(g));
+  return g.map((x) => x.toString(16)).join(":");
+}

@@ -10,14 +10,13 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  readFileSync,
   realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { sha256Hex } from "../base/index.js";
+import { readRegularFileSync, sha256Hex } from "../base/index.js";
 import { PRIVATE_DIR_MODE } from "./jsonl.js";
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -83,7 +82,7 @@ export class CheckpointStore {
         this.#add({ userTurn, callId, kind: "unrestorable", path: rel, reason });
         return;
       }
-      const content = readFileSync(abs);
+      const content = readRegularFileSync(abs);
       const hash = sha256Hex(content);
       const blob = join(this.#dir, hash);
       this.#ensureDir();
@@ -108,7 +107,8 @@ export class CheckpointStore {
     const index = join(this.#dir, "index.jsonl");
     if (!existsSync(index)) return [];
     const out: CheckpointEntry[] = [];
-    for (const line of readFileSync(index, "utf8").split("\n")) {
+    // Non-blocking and regular files only: a FIFO here hung --rewind (attacks3/27).
+    for (const line of readRegularFileSync(index).toString("utf8").split("\n")) {
       if (line.trim() === "") continue;
       try {
         const entry = JSON.parse(line) as CheckpointEntry;
@@ -151,7 +151,7 @@ export class CheckpointStore {
           rmSync(abs, { force: true });
           report.deleted.push(path);
         } else {
-          const content = readFileSync(join(this.#dir, e.before));
+          const content = readRegularFileSync(join(this.#dir, e.before));
           // The blob must be what was stored under that name: a swapped or edited blob is
           // refused, never copied into the project.
           if (sha256Hex(content) !== e.before) {

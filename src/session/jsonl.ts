@@ -6,12 +6,12 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   statSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { readRegularFileSync } from "../base/index.js";
 
 /** Writes all of `text`, looping over short writes. */
 export function writeAll(fd: number, text: string): void {
@@ -164,7 +164,8 @@ export interface RawLine {
 /** The lines of a JSONL file; a last line without its newline is returned as `tail`. */
 export function readLines(path: string): { lines: RawLine[]; tail: RawLine | null } {
   if (!existsSync(path)) return { lines: [], tail: null };
-  const text = readFileSync(path, "utf8");
+  // Non-blocking and regular files only: a FIFO in the session folder must not hang a start.
+  const text = readRegularFileSync(path).toString("utf8");
   const parts = text.split("\n");
   const last = parts.pop() ?? "";
   const lines: RawLine[] = [];

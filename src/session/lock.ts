@@ -15,8 +15,9 @@
  * the process's command line: one that is not node or keel is not the writer.
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { readRegularFileSync } from "../base/index.js";
 import { SessionError } from "./load.js";
 
 /** Thrown when another live process writes the session. The message is fit for the user. */
@@ -52,7 +53,8 @@ export function lockPathFor(sessionPath: string): string {
 
 function readBody(path: string): LockBody | null {
   try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as Partial<LockBody>;
+    // Non-blocking, regular files only: a FIFO lock hung `--resume` (attacks3/28).
+    const v = JSON.parse(readRegularFileSync(path).toString("utf8")) as Partial<LockBody>;
     if (typeof v.pid === "number" && typeof v.host === "string") return v as LockBody;
   } catch {
     // Unreadable or half-written: treated as a lock whose owner cannot be known.
@@ -158,6 +160,7 @@ export function lockSessionFile(sessionPath: string, sessionId: string): Session
       heldHere.set(path, { count: 1, nonce: body.nonce });
       return held(path, body.nonce);
     }
+    refuseOddLock(path);
     const holder = readBody(path);
     if (!isStale(holder)) {
       const who = holder
@@ -188,6 +191,22 @@ export function lockSessionFile(sessionPath: string, sessionId: string): Session
   throw new SessionLockedError(
     `session ${sessionId.slice(0, 8)} is being opened by another Keel process at the same time; try again`,
   );
+}
+
+/** A lock path that is not a plain file (a FIFO, a link, a folder) was not made by Keel: say so
+ *  rather than treat it as a lock (or follow it). */
+function refuseOddLock(path: string): void {
+  let odd: boolean;
+  try {
+    odd = !lstatSync(path).isFile();
+  } catch {
+    return; // Gone since: the next attempt creates it.
+  }
+  if (odd) {
+    throw new SessionError(
+      `the session's lock ${path} is not a regular file (a FIFO, link or directory), so Keel did not make it; delete it and try again`,
+    );
+  }
 }
 
 function held(path: string, nonce: string): SessionLock {

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { defineTool, toolFrame } from "./define.js";
+import { HTML_MAX_DEPTH, HTML_MAX_TAGS, htmlShape } from "./html-shape.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** What a guarded GET returns; structurally the hooks layer's GuardedGetResult. */
@@ -144,8 +145,18 @@ async function render(got: Extract<WebGetResult, { ok: true }>): Promise<ToolRes
   };
 }
 
-/** HTML → Markdown; scripts, styles and other non-text elements dropped. Loaded on first use. */
+/** HTML → Markdown; scripts, styles and other non-text elements dropped. Loaded on first use.
+ *  A page nested too deeply or with too many tags for turndown to convert in bounded time
+ *  (html-shape.ts) is shown as text with the tags stripped, with a note saying so. */
 async function toMarkdown(html: string): Promise<string> {
+  const shape = htmlShape(html);
+  if (shape.depth > HTML_MAX_DEPTH || shape.tags > HTML_MAX_TAGS) {
+    const why =
+      shape.depth > HTML_MAX_DEPTH
+        ? `nested deeper than ${HTML_MAX_DEPTH} levels`
+        : `more than ${HTML_MAX_TAGS} tags`;
+    return `[the page is ${why}: shown as text with the tags stripped, not converted to Markdown]\n${stripTags(html)}`;
+  }
   const { default: TurndownService } = await import("turndown");
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
   service.remove(["script", "style", "noscript", "iframe", "template", "head"]);
@@ -153,8 +164,13 @@ async function toMarkdown(html: string): Promise<string> {
     return service.turndown(html);
   } catch {
     // A page turndown cannot parse is shown as text with the tags stripped.
-    return html.replace(/<[^>]*>/g, " ");
+    return stripTags(html);
   }
+}
+
+/** The page's text with its tags taken out (one linear pass; runs of blanks squeezed). */
+function stripTags(html: string): string {
+  return html.replace(/<[^<>]*>/g, " ").replace(/[ \t]{2,}/g, " ");
 }
 
 /** A fresh 12-hex-digit tag for the fence around web text (Web Crypto: no node:crypto load). */

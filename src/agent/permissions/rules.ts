@@ -28,6 +28,7 @@ import {
 } from "../../base/index.js";
 import {
   analyzeShell,
+  canonicalIpKey,
   commandsForConditions,
   effectiveArgv,
   parseSettingsJson,
@@ -235,19 +236,33 @@ function domainMatcher(
   }
   const subdomains = m[1] !== undefined || kind !== "allow";
   const exact = m[1] === undefined;
+  // A rule naming an IP address holds for every spelling of that address (attacks3/17:
+  // `[::ffff:127.0.0.1]` reaches 127.0.0.1), and an address has no subdomains.
+  const ip = canonicalIpKey(host);
+  if (ip !== null) {
+    return {
+      ok: true,
+      test: (c) => exact && canonicalIpKey(hostOfCall(c) ?? "") === ip,
+    };
+  }
   return {
     ok: true,
     test: (c) => {
-      const url = typeof c.input.url === "string" ? c.input.url : "";
-      let got: string;
-      try {
-        got = withoutRootDot(new URL(url).hostname);
-      } catch {
-        return false;
-      }
+      const got = hostOfCall(c);
+      if (got === null) return false;
       return (exact && got === host) || (subdomains && got.endsWith(`.${host}`));
     },
   };
+}
+
+/** The call's URL host as the URL parser spells it, root dot dropped; null for no valid URL. */
+function hostOfCall(c: RuleCall): string | null {
+  const url = typeof c.input.url === "string" ? c.input.url : "";
+  try {
+    return withoutRootDot(new URL(url).hostname);
+  } catch {
+    return null;
+  }
 }
 
 /**

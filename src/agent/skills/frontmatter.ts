@@ -29,6 +29,8 @@ export function readFrontmatterFile<T>(path: string, schema: z.ZodType<T>): Fron
   const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (fm) {
     body = text.slice(fm[0].length);
+    const tooMuch = frontmatterTooComplex(fm[1] ?? "");
+    if (tooMuch !== null) return { problem: `${path}: frontmatter ${tooMuch}; not loaded` };
     try {
       raw = parse(fm[1] ?? "", { maxAliasCount: 10 }) ?? {};
     } catch (err) {
@@ -43,6 +45,50 @@ export function readFrontmatterFile<T>(path: string, schema: z.ZodType<T>): Fron
     };
   }
   return { meta: parsed.data, body };
+}
+
+/** Deepest flow nesting (`[`, `{`) and indentation a frontmatter may have, and most entries
+ *  (lines plus commas). The YAML parser recurses per level (60,000 overflowed the stack after a
+ *  second) and checks a map's keys against each other (9,000 keys: four seconds), so a clone's
+ *  SKILL.md or agent file slowed every start (attacks3/29). Real frontmatter has a handful of
+ *  keys, nested a level or two. */
+const FRONTMATTER_MAX_DEPTH = 64;
+const FRONTMATTER_MAX_INDENT = 256; // spaces, `- ` and `? ` before a line's first word
+const FRONTMATTER_MAX_ENTRIES = 2000;
+
+/** Why a frontmatter is too much to parse, or null: one linear pass before the YAML parser.
+ *  Brackets and commas count wherever they are (in quotes too: skipping quotes would let a
+ *  plain scalar's apostrophe hide the rest of the line), so it errs on the side of counting. */
+export function frontmatterTooComplex(yaml: string): string | null {
+  let depth = 0;
+  let entries = 0;
+  let indent = 0;
+  let lineStart = true;
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml[i];
+    if (c === "\n") {
+      entries++;
+      lineStart = true;
+      indent = 0;
+    } else if (lineStart && (c === " " || ((c === "-" || c === "?") && yaml[i + 1] === " "))) {
+      // Indentation, and `- - - x` / `? ? x`: each a level of nesting on one line.
+      if (++indent > FRONTMATTER_MAX_INDENT) {
+        return `is indented more than ${FRONTMATTER_MAX_INDENT} spaces`;
+      }
+    } else {
+      lineStart = false;
+      if (c === ",") entries++;
+      else if (c === "[" || c === "{") {
+        if (++depth > FRONTMATTER_MAX_DEPTH) {
+          return `is nested deeper than ${FRONTMATTER_MAX_DEPTH} levels`;
+        }
+      } else if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
+    }
+    if (entries > FRONTMATTER_MAX_ENTRIES) {
+      return `has more than ${FRONTMATTER_MAX_ENTRIES} entries (lines and commas)`;
+    }
+  }
+  return null;
 }
 
 /** A YAML list or a comma-separated string (`tools: Read, Grep`) as a list. */

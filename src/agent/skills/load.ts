@@ -6,11 +6,12 @@
  * name clash (a cloned repository must not replace a skill the user wrote), with a notice. Never
  * throws: a bad SKILL.md is a problem naming the file and field.
  */
-import { readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, relative } from "node:path";
+import { readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { z } from "zod";
 import { findPlugins } from "../../hooks/index.js";
 import type { SkillEntry } from "../../tools/index.js";
+import { folderIsWhereItAppears, linksStayInside } from "../links-inside.js";
 import { byName, listField, oneLine, readFrontmatterFile } from "./frontmatter.js";
 
 /** Skills found, and what could not be used. */
@@ -74,7 +75,10 @@ export async function loadSkills(opts: {
       // files outside its skills folder the skill's (attacks3/01, 02, 11): a project skill's
       // folder and SKILL.md must really be inside the folder it was found in. The user's own
       // skills may link anywhere; what the skill tool reads still passes the read bar.
-      if (source === "project" && !linksStayInside(dir, folder, path)) {
+      if (
+        source === "project" &&
+        !(folderIsWhereItAppears(opts.projectDir, dir) && linksStayInside(dir, folder, path))
+      ) {
         catalog.problems.push(`skills: ${folder}: a link out of ${dir}; not loaded`);
         continue;
       }
@@ -113,19 +117,6 @@ export async function loadSkills(opts: {
   // The list goes into the prefix: the same order on every machine, whatever readdir returns.
   catalog.skills.sort(byName);
   return catalog;
-}
-
-/** Whether `folder` and `file` (links resolved) are inside `root` (links resolved). */
-function linksStayInside(root: string, folder: string, file: string): boolean {
-  try {
-    const realRoot = realpathSync(root);
-    return [folder, file].every((p) => {
-      const rel = relative(realRoot, realpathSync(p));
-      return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-    });
-  } catch {
-    return false;
-  }
 }
 
 function subfolders(dir: string): string[] {

@@ -15,7 +15,15 @@
  * the process's command line: one that is not node or keel is not the writer.
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { readRegularFileSync } from "../base/index.js";
 import { SessionError } from "./load.js";

@@ -418,15 +418,17 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for await (const ev of agent.runTurn(asked, {
       signal: controller.signal,
       ...(images.length > 0 ? { images } : {}),
-      // Piped input is passed along, not typed: its @image mentions stay inside the project.
-      ...(prompt !== given ? { typed: given } : {}),
+      // Piped input (and the --json-schema instruction) is passed along, not typed: mentions
+      // in it stay text (commands/turn-entry.ts).
+      ...(asked !== given ? { typed: given } : {}),
     }))
       track(ev);
     if (outputSchema) {
       structured = await settleStructured({
         schema: outputSchema,
         answer: () => tally.outcome(),
-        runTurn: (p) => agent.runTurn(p, { signal: controller.signal }),
+        // Keel's repair request quotes the answer's problems: nothing in it is typed.
+        runTurn: (p) => agent.runTurn(p, { signal: controller.signal, typed: "" }),
         track,
       });
     }

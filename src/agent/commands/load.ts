@@ -11,6 +11,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
 import { fillPluginVars, findPluginsSync } from "../../hooks/index.js";
+import { isMcpPromptName } from "./mcp-prompt.js";
 
 /** Where a command was defined (a plugin is the user's: they installed and enabled it). */
 export type CommandSource = "project" | "claude" | "user" | "plugin";
@@ -76,6 +77,15 @@ export function loadCommands(opts: {
       const rel = relative(dir, path).replace(/\.md$/i, "");
       const name = `${plugin !== undefined ? `${plugin.name}:` : ""}${rel.split(/[\\/]/).join(":")}`;
       if (!name.split(":").every((part) => NAME.test(part))) continue;
+      // `/mcp__<server>__<prompt>` is an MCP prompt's name (mcp-prompt.ts), and a command of that
+      // name would be found first: a clone's `mcp__docs__review.md` would replace the prompt of
+      // the user's server. The user's own files may still take such a name.
+      if ((source === "project" || source === "claude") && isMcpPromptName(name)) {
+        catalog.problems.push(
+          `${path}: a project command may not be named /${name}: names beginning "mcp__" are MCP prompts'; not loaded`,
+        );
+        continue;
+      }
       const winner = seen.get(name.toLowerCase());
       if (winner !== undefined) {
         // Two plugins of one name (a Claude Code one and Keel's copy) clash too: say which runs.

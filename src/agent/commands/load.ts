@@ -11,7 +11,6 @@ import { isAbsolute, join, relative } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
 import { fillPluginVars, findPluginsSync } from "../../hooks/index.js";
-import { isMcpPromptName } from "./mcp-prompt.js";
 
 /** Where a command was defined (a plugin is the user's: they installed and enabled it). */
 export type CommandSource = "project" | "claude" | "user" | "plugin";
@@ -126,6 +125,12 @@ function pluginCommandDirs(opts: { keelHome?: string; homeDir?: string }): Comma
   return findPluginsSync(paths)
     .filter((p) => p.enabled)
     .map((p) => ({ dir: join(p.root, "commands"), source: "plugin" as const, plugin: p }));
+}
+
+/** Whether a slash command's name is an MCP prompt's (`/mcp__<server>__<prompt>`). */
+export function isMcpPromptName(name: string): boolean {
+  // Any case: commands are found case-insensitively (findCommand).
+  return name.toLowerCase().startsWith("mcp__");
 }
 
 /** Finds a command by name (case-insensitive). */

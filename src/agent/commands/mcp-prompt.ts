@@ -23,11 +23,8 @@ export interface McpPromptSource {
   ): Promise<GetPromptResult>;
 }
 
-/** Whether a slash command's name is an MCP prompt's. */
-export function isMcpPromptName(name: string): boolean {
-  // Any case: commands are found case-insensitively (load.ts findCommand).
-  return name.toLowerCase().startsWith("mcp__");
-}
+// Defined with the command loader, which refuses project commands of such names.
+export { isMcpPromptName } from "./load.js";
 
 /** Expands `/name args` through the server's prompt. Never throws. */
 export async function expandMcpPrompt(

@@ -4,8 +4,9 @@
  * and custom-command settings file of any dialect, every project file a hook executes and the
  * files its runners read (a Makefile for `make`), and everything inside Keel's home (KEEL_HOME:
  * config.json, trust records, user settings, code caches), reachable as project files when the
- * project contains it — need a person's approval in every mode but bypass.
- * acceptEdits, "allow always" and a hook's "allow" do not cover them.
+ * project contains it — need a person's
+ * approval in every mode but bypass. acceptEdits, "allow always" and a hook's "allow" do not
+ * cover them. A file with more than one hard link needs a person at the prompt: not --yes either.
  */
 import { lstat, readFile, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -35,6 +36,22 @@ async function insideKeelHome(named: string, landing: string, ctx: ProtectedPath
   const home = resolve(ctx.keelHome ?? resolveHookPaths({ projectDir: ctx.projectDir }).keelHome);
   const homes = [home, await finalPath(home)];
   return homes.some((h) => isInside(h, named) || isInside(h, landing));
+}
+
+/**
+ * A file with more than one hard link: a write through this name changes the same bytes under
+ * every other name (a clone unpacked from an archive may have `docs/cfg.txt` as `.git/config`:
+ * attacks3/35), and links cannot be followed back to those names. So any such file needs a
+ * person — stricter than comparing against each protected file, and they are rare in a project.
+ */
+async function hardLinkReason(landing: string): Promise<string | null> {
+  try {
+    const st = await lstat(landing);
+    if (!st.isFile() || st.nlink <= 1) return null;
+    return `it is a hard link (one file with ${st.nlink} names): writing it also changes the file under its other names, which may be protected (.git/config, a hook)`;
+  } catch {
+    return null;
+  }
 }
 
 /** Relative-path rules (lowercased, `/`-separated); each names why the path is protected. */
@@ -280,6 +297,25 @@ export async function protectedPathReason(
   path: string,
   ctx: ProtectedPathContext,
 ): Promise<string | null> {
+  return (await protectedPathFinding(path, ctx))?.why ?? null;
+}
+
+/**
+ * protectedPathReason, and whether only a person at the prompt may approve the write: true for
+ * a hard link, whose other names neither the model's path nor `--yes` shows the user.
+ */
+async function protectedPathFinding(
+  path: string,
+  ctx: ProtectedPathContext,
+): Promise<{ why: string; personOnly: boolean } | null> {
+  // First: whatever else the file is, its other names are what the user cannot see.
+  const hardLink = await hardLinkReason(await finalPath(resolve(resolve(ctx.projectDir), path)));
+  if (hardLink !== null) return { why: hardLink, personOnly: true };
+  const why = await protectedPathWhy(path, ctx);
+  return why === null ? null : { why, personOnly: false };
+}
+
+async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promise<string | null> {
   const projectDir = resolve(ctx.projectDir);
   const named = resolve(projectDir, path);
   const realProject = await finalPath(projectDir);
@@ -351,20 +387,21 @@ export async function protectedPathReason(
 
 /**
  * The protected-path reason for one tool call, or null: only write tools, never in bypass mode.
- * Phrased to complete "needs the user's approval (…)".
+ * `text` is phrased to complete "needs the user's approval (…)"; `personOnly`: not --yes either.
  */
 export async function protectedWriteReason(
   info: { projectDir: string; permissionMode(): string; keelHome?: string },
   tool: { name: string; kind: string },
   input: Record<string, unknown>,
   hooks: Pick<HookEngine, "listing">,
-): Promise<string | null> {
+): Promise<{ text: string; personOnly: boolean } | null> {
   if (tool.kind !== "write" || info.permissionMode() === "bypassPermissions") return null;
   if (typeof input.path !== "string") return null;
-  const why = await protectedPathReason(input.path, {
+  const found = await protectedPathFinding(input.path, {
     projectDir: info.projectDir,
     hooks,
     ...(info.keelHome !== undefined ? { keelHome: info.keelHome } : {}),
   });
-  return why === null ? null : `${input.path} is a protected path: ${why}`;
+  if (found === null) return null;
+  return { text: `${input.path} is a protected path: ${found.why}`, personOnly: found.personOnly };
 }

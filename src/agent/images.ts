@@ -2,9 +2,10 @@
  * Images the user attaches to a prompt: `@path` mentions of image files (typed or pasted in the
  * TUI), `keel run --image FILE` and an ACP editor's image blocks. The user named the file, so —
  * unlike the model's read_file, which stays confined to the project (tools/paths.ts) — it may
- * be anywhere (a screenshot on ~/Desktop, `~/` expanded), unless the mention only came with text
- * the user passed along (piped input, an editor's embedded file: TurnOptions.typed), which must
- * name a project file. Either way it must not be barred from reading for the model: KEEL_HOME
+ * be anywhere (a screenshot on ~/Desktop, `~/` expanded). Only text the user typed is scanned
+ * for mentions (commands/turn-entry.ts picks it): piped input, an editor's embedded file, a
+ * command's body or an MCP prompt's text is a file's or a server's, and its `@shot.png` stays
+ * text. A named file must still not be barred from reading for the model: KEEL_HOME
  * (the provider config and key) and every file a Read deny/ask rule covers (read-barred.ts).
  * Then the format (by the file's first bytes: only an image's bytes are ever sent) and size
  * checks of base/image.ts. A model without `vision` in data/models.json gets nothing: the turn
@@ -39,11 +40,12 @@ export function imageMentions(text: string): string[] {
 }
 
 /**
- * Reads the images named by `@path` mentions in `prompt` and by `explicit` (--image), for
- * `model`. Any one that cannot be sent refuses them all: a prompt never goes half-attached.
+ * Reads the images named by `@path` mentions in `typed` (only what the user typed: the caller
+ * leaves out piped and expanded text) and by `explicit` (--image), for `model`. Any one that
+ * cannot be sent refuses them all: a prompt never goes half-attached.
  */
 export function promptImages(opts: {
-  prompt: string;
+  typed: string;
   explicit?: readonly string[];
   model: string;
   projectDir: string;
@@ -52,15 +54,8 @@ export function promptImages(opts: {
   env?: NodeJS.ProcessEnv;
   /** Images given as bytes (an ACP editor's image blocks): no path, the same format checks. */
   inline?: readonly InlineImage[];
-  /** The part of `prompt` the user wrote (default: all): mentions only outside it (piped
-   *  input, embedded files) must stay inside the project. */
-  typed?: string;
 }): PromptImages {
-  const paths = [...imageMentions(opts.prompt)];
-  const named = new Set([
-    ...(opts.typed === undefined ? paths : imageMentions(opts.typed)),
-    ...(opts.explicit ?? []),
-  ]);
+  const paths = [...imageMentions(opts.typed)];
   for (const p of opts.explicit ?? []) if (!paths.includes(p)) paths.push(p);
   const inline = opts.inline ?? [];
   if (paths.length === 0 && inline.length === 0) return { ok: true, images: [] };
@@ -85,12 +80,6 @@ export function promptImages(opts: {
   for (const input of paths) {
     const where = userPath(opts.projectDir, input, opts.env ?? process.env);
     if (!where.ok) return { ok: false, error: where.error };
-    if (!named.has(input) && isOutside(where.rel)) {
-      return {
-        ok: false,
-        error: `image: ${input} is outside the project directory ${opts.projectDir}, and only an image you name yourself (typed, pasted or --image) may be; this mention came with piped input or an embedded file.`,
-      };
-    }
     const bar = opts.readBarred(where.abs);
     if (bar !== null) {
       return { ok: false, error: `image: ${where.rel} may not be read: ${bar.reason}.` };
@@ -120,11 +109,6 @@ export function promptImages(opts: {
 /** How an inline image is named in messages: its source, else what it claims to be. */
 function inlineName(image: InlineImage): string {
   return image.name ?? `(${image.mimeType ?? "an image"} attached to the prompt)`;
-}
-
-/** Whether a displayPath result lies outside the project (it is then absolute). */
-function isOutside(rel: string): boolean {
-  return isAbsolute(rel) || rel === ".." || rel.startsWith("../");
 }
 
 /** A path the user typed: `~/` is their home, a relative one is the project's; anywhere. */

@@ -181,9 +181,9 @@ export interface TurnOptions {
   /** Images given as bytes with the prompt (an ACP editor's image blocks): the same checks. */
   imageData?: readonly InlineImage[];
   /**
-   * The part of the prompt the user wrote (default: all of it). An `@image` mention there may
-   * name a file outside the project; one only elsewhere in the prompt — piped input, an
-   * editor's embedded file — must be inside it: a file's text must not attach `~/private.png`.
+   * The part of the prompt the user wrote (default: all of it). Only there are `@image` and
+   * `@server:uri` mentions read; elsewhere in the prompt — piped input, an editor's embedded
+   * file — they stay text: a file's text must not attach `~/private.png` or read a resource.
    */
   typed?: string;
 }

@@ -12,6 +12,7 @@ import { promptWithInput, readPipedInput, stdinIsPiped } from "../../src/cli/com
 import { UserError } from "../../src/cli/user-error.js";
 import { reply, script, startSimulator } from "../../src/sim/index.js";
 import { buildPrivate } from "../e2e/tui-harness.js";
+import { FAULT_SERVER } from "../mcp/servers.js";
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -116,14 +117,25 @@ describe("piped input", () => {
     }
   });
 
-  it("an @image mention in piped text must stay in the project; typed, it may be anywhere", async () => {
-    const sim = await startSimulator({ script: script(reply().text("A dot.")) });
+  it("mentions in piped text stay text (attacks3/31, 47); typed, an image may be anywhere", async () => {
+    const sim = await startSimulator({
+      script: script(reply().text("Read it."), reply().text("A dot.")),
+    });
     try {
       const project = join(work, "project-img");
       const home = join(work, "home-img");
       mkdirSync(join(home, "Desktop"), { recursive: true });
+      mkdirSync(join(home, ".keel"), { recursive: true });
       mkdirSync(project, { recursive: true });
       writeFileSync(join(home, "Desktop", "shot.png"), PNG);
+      writeFileSync(join(project, "local.png"), PNG);
+      // The user's own MCP server, whose resource a repository's text names.
+      writeFileSync(
+        join(home, ".keel", "settings.json"),
+        JSON.stringify({
+          mcpServers: { docs: { command: process.execPath, args: [FAULT_SERVER, "prompts"] } },
+        }),
+      );
       const env = {
         PATH: process.env.PATH,
         HOME: home,
@@ -131,16 +143,17 @@ describe("piped input", () => {
         DEEPSEEK_API_KEY: "sk-test",
         KEEL_BASE_URL: sim.url,
       };
-      const run = (prompt: string) =>
+      const run = (prompt: string, model: string) =>
         new Promise<{ code: number | null; stderr: string }>((done) => {
           const child = spawn(
             "sh",
             [
               "-c",
-              'printf "%s\\n" "see @~/Desktop/shot.png" | "$0" "$1" run "$2" --model keel-sim-vision',
+              'printf "%s\\n" "see @~/Desktop/shot.png @local.png @docs:notes://today" | "$0" "$1" run "$2" --model "$3"',
               process.execPath,
               build.bin,
               prompt,
+              model,
             ],
             { cwd: project, env },
           );
@@ -150,17 +163,22 @@ describe("piped input", () => {
           });
           child.on("close", (code) => done({ code, stderr }));
         });
-      // A file piped in (a web page, a log) does not pick images from outside the project.
-      const piped = await run("summarize this");
-      expect(piped.code).toBe(1);
-      expect(piped.stderr).toContain("~/Desktop/shot.png is outside the project directory");
-      expect(piped.stderr).toContain("came with piped input or an embedded file");
-      expect(sim.requests).toHaveLength(0);
-      // The same mention typed in the prompt is the user's own: sent.
-      const typed = await run("what is @~/Desktop/shot.png");
+      // A file piped in (a diff, a log) attaches nothing, reads no resource and, for a model
+      // without vision, does not refuse the turn: its mentions are the file's text.
+      const piped = await run("summarize this", "deepseek-v4-flash");
+      expect(piped.stderr).toBe("");
+      expect(piped.code).toBe(0);
+      const first = sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
+      expect(String(first?.content)).toContain(
+        "see @~/Desktop/shot.png @local.png @docs:notes://today",
+      );
+      expect(String(first?.content)).not.toContain("<resource");
+      expect(first?.images ?? []).toEqual([]);
+      // The same image mention typed in the prompt is the user's own: sent, from anywhere.
+      const typed = await run("what is @~/Desktop/shot.png", "keel-sim-vision");
       expect(typed.stderr).toBe("");
       expect(typed.code).toBe(0);
-      const user = sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
+      const user = sim.requests[1]?.messages.filter((m) => m.role === "user").at(-1);
       expect(user?.images).toEqual([`data:image/png;base64,${PNG.toString("base64")}`]);
     } finally {
       await sim.close();

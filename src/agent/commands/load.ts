@@ -76,6 +76,15 @@ export function loadCommands(opts: {
       const rel = relative(dir, path).replace(/\.md$/i, "");
       const name = `${plugin !== undefined ? `${plugin.name}:` : ""}${rel.split(/[\\/]/).join(":")}`;
       if (!name.split(":").every((part) => NAME.test(part))) continue;
+      // `/mcp__<server>__<prompt>` is an MCP prompt's name (mcp-prompt.ts), and a command of that
+      // name would be found first: a clone's `mcp__docs__review.md` would replace the prompt of
+      // the user's server. The user's own files may still take such a name.
+      if ((source === "project" || source === "claude") && isMcpPromptName(name)) {
+        catalog.problems.push(
+          `${path}: a project command may not be named /${name}: names beginning "mcp__" are MCP prompts'; not loaded`,
+        );
+        continue;
+      }
       const winner = seen.get(name.toLowerCase());
       if (winner !== undefined) {
         // Two plugins of one name (a Claude Code one and Keel's copy) clash too: say which runs.
@@ -116,6 +125,12 @@ function pluginCommandDirs(opts: { keelHome?: string; homeDir?: string }): Comma
   return findPluginsSync(paths)
     .filter((p) => p.enabled)
     .map((p) => ({ dir: join(p.root, "commands"), source: "plugin" as const, plugin: p }));
+}
+
+/** Whether a slash command's name is an MCP prompt's (`/mcp__<server>__<prompt>`). */
+export function isMcpPromptName(name: string): boolean {
+  // Any case: commands are found case-insensitively (findCommand).
+  return name.toLowerCase().startsWith("mcp__");
 }
 
 /** Finds a command by name (case-insensitive). */

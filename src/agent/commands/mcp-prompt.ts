@@ -23,10 +23,8 @@ export interface McpPromptSource {
   ): Promise<GetPromptResult>;
 }
 
-/** Whether a slash command's name is an MCP prompt's. */
-export function isMcpPromptName(name: string): boolean {
-  return name.startsWith("mcp__");
-}
+// Defined with the command loader, which refuses project commands of such names.
+export { isMcpPromptName } from "./load.js";
 
 /** Expands `/name args` through the server's prompt. Never throws. */
 export async function expandMcpPrompt(
@@ -101,16 +99,20 @@ const MENTION = /(^|\s)@([A-Za-z0-9_-]+):([a-z][a-z0-9+.-]*:\/\/[^\s]+)/g;
 const MAX_RESOURCE_CHARS = 256 * 1024;
 
 /**
- * The prompt with each `@server:uri` a user typed read from that server and attached after it,
- * as Claude Code attaches mentioned resources. Mentions of servers that are not in the session
- * are left as typed (an e-mail address is not a mention); one that fails is named in `notes`.
+ * `prompt` with each `@server:uri` mentioned in `typed` read from that server and attached
+ * after it, as Claude Code attaches mentioned resources. `typed` is what the user typed (the
+ * caller, turn-entry.ts, leaves out piped input, a command's body and an MCP prompt's text): a
+ * repository's or a server's text must not make Keel read another server's resource. Mentions
+ * of servers that are not in the session are left as typed (an e-mail address is not a
+ * mention); one that fails is named in `notes`.
  */
 export async function attachMcpResources(
   source: McpPromptSource,
   prompt: string,
+  typed: string,
   signal: AbortSignal,
 ): Promise<{ prompt: string; notes: string[] }> {
-  if (!prompt.includes("@")) return { prompt, notes: [] };
+  if (!typed.includes("@")) return { prompt, notes: [] };
   const servers = source
     .statuses()
     .filter((s) => s.state === "connected")
@@ -118,7 +120,7 @@ export async function attachMcpResources(
   const notes: string[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
-  for (const m of prompt.matchAll(MENTION)) {
+  for (const m of typed.matchAll(MENTION)) {
     const server = m[2] ?? "";
     const uri = m[3] ?? "";
     if (!servers.includes(server) || seen.has(`${server} ${uri}`)) continue;

@@ -4,8 +4,10 @@
  * and custom-command settings file of any dialect, every project file a hook executes and the
  * files its runners read (a Makefile for `make`), and everything inside Keel's home (KEEL_HOME:
  * config.json, trust records, user settings, code caches), reachable as project files when the
- * project contains it — need a person's approval in every mode but bypass.
- * acceptEdits, "allow always" and a hook's "allow" do not cover them.
+ * project contains it, and the few files in the user's home that make their next command run
+ * code (git's user config, shell start-up files, ~/.ssh: HOME_CODE_FILES) — need a person's
+ * approval in every mode but bypass. acceptEdits, "allow always" and a hook's "allow" do not
+ * cover them. A file with more than one hard link needs a person at the prompt: not --yes either.
  */
 import { lstat, readFile, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -38,6 +40,77 @@ async function insideKeelHome(named: string, landing: string, ctx: ProtectedPath
   const home = resolve(ctx.keelHome ?? resolveHookPaths({ projectDir: ctx.projectDir }).keelHome);
   const homes = [home, await finalPath(home)];
   return homes.some((h) => isInside(h, named) || isInside(h, landing));
+}
+
+/**
+ * Files in the user's home that make their next everyday command run code, protected when a
+ * write reaches them (the project is the home folder, or contains it: attacks3/41). Kept short,
+ * each for what runs:
+ * - git's user config (`~/.gitconfig`, `~/.config/git/config` or `$XDG_CONFIG_HOME/git/config`):
+ *   core.fsmonitor, core.pager, `!` aliases run in every repository — why `.git/config` is
+ *   protected. `git/attributes` and `git/ignore` are not: an attribute only names a driver that
+ *   config must define, and ignore rules run nothing.
+ * - shell start-up files: the user's next terminal (or login) runs them.
+ * - `~/.ssh/`: `config` runs ProxyCommand/LocalCommand/Match exec, `rc` runs at each login,
+ *   `authorized_keys` lets whoever holds a key log in.
+ * Not every program's configuration (an editor's, npm's): docs/security.md says so.
+ */
+const HOME_CODE_FILES: ReadonlyArray<[rel: string, why: string]> = [
+  [
+    ".gitconfig",
+    "it is your git config: git runs the programs it names (core.fsmonitor, core.pager) in every repository",
+  ],
+  [
+    ".config/git/config",
+    "it is your git config: git runs the programs it names (core.fsmonitor, core.pager) in every repository",
+  ],
+  ...[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshenv",
+    ".zprofile",
+    ".zshrc",
+    ".zlogin",
+  ].map((f): [string, string] => [f, "it is a shell start-up file: your next shell runs it"]),
+  [
+    ".ssh",
+    "it is in ~/.ssh: ssh runs commands its config names, and authorized_keys grants logins",
+  ],
+];
+
+/** Why `candidates` (a write's named and landing paths) is one of HOME_CODE_FILES, or null. */
+async function homeCodeFileReason(candidates: readonly string[], projectDir: string) {
+  const env = process.env;
+  const home = resolveHookPaths({ projectDir, env }).homeDir;
+  const entries: [string, string][] = HOME_CODE_FILES.map(([rel, why]) => [join(home, rel), why]);
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) {
+    entries.push([join(xdg, "git", "config"), HOME_CODE_FILES[1]?.[1] ?? "it is your git config"]);
+  }
+  for (const [path, why] of entries) {
+    for (const at of new Set([path, await finalPath(path)])) {
+      if (candidates.some((c) => c === at || isInside(at, c))) return why;
+    }
+  }
+  return null;
+}
+
+/**
+ * A file with more than one hard link: a write through this name changes the same bytes under
+ * every other name (a clone unpacked from an archive may have `docs/cfg.txt` as `.git/config`:
+ * attacks3/35), and links cannot be followed back to those names. So any such file needs a
+ * person — stricter than comparing against each protected file, and they are rare in a project.
+ */
+async function hardLinkReason(landing: string): Promise<string | null> {
+  try {
+    const st = await lstat(landing);
+    if (!st.isFile() || st.nlink <= 1) return null;
+    return `it is a hard link (one file with ${st.nlink} names): writing it also changes the file under its other names, which may be protected (.git/config, a hook)`;
+  } catch {
+    return null;
+  }
 }
 
 /** Relative-path rules (lowercased, `/`-separated); each names why the path is protected. */
@@ -283,6 +356,25 @@ export async function protectedPathReason(
   path: string,
   ctx: ProtectedPathContext,
 ): Promise<string | null> {
+  return (await protectedPathFinding(path, ctx))?.why ?? null;
+}
+
+/**
+ * protectedPathReason, and whether only a person at the prompt may approve the write: true for
+ * a hard link, whose other names neither the model's path nor `--yes` shows the user.
+ */
+async function protectedPathFinding(
+  path: string,
+  ctx: ProtectedPathContext,
+): Promise<{ why: string; personOnly: boolean } | null> {
+  // First: whatever else the file is, its other names are what the user cannot see.
+  const hardLink = await hardLinkReason(await finalPath(resolve(resolve(ctx.projectDir), path)));
+  if (hardLink !== null) return { why: hardLink, personOnly: true };
+  const why = await protectedPathWhy(path, ctx);
+  return why === null ? null : { why, personOnly: false };
+}
+
+async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promise<string | null> {
   const projectDir = resolve(ctx.projectDir);
   const named = resolve(projectDir, path);
   const realProject = await finalPath(projectDir);
@@ -297,6 +389,8 @@ export async function protectedPathReason(
     const why = rel === null ? null : await ruleReason(rel);
     if (why !== null) return why;
   }
+  const homeFile = await homeCodeFileReason([named, landing], projectDir);
+  if (homeFile !== null) return homeFile;
   for (const gitDir of await gitDirsNamedByDotGitFile(projectDir)) {
     if (isInside(gitDir, named) || isInside(gitDir, landing)) {
       return "it is inside the git directory the project's .git file names (git runs what its config and hooks name)";
@@ -354,20 +448,21 @@ export async function protectedPathReason(
 
 /**
  * The protected-path reason for one tool call, or null: only write tools, never in bypass mode.
- * Phrased to complete "needs the user's approval (…)".
+ * `text` is phrased to complete "needs the user's approval (…)"; `personOnly`: not --yes either.
  */
 export async function protectedWriteReason(
   info: { projectDir: string; permissionMode(): string; keelHome?: string },
   tool: { name: string; kind: string },
   input: Record<string, unknown>,
   hooks: Pick<HookEngine, "listing">,
-): Promise<string | null> {
+): Promise<{ text: string; personOnly: boolean } | null> {
   if (tool.kind !== "write" || info.permissionMode() === "bypassPermissions") return null;
   if (typeof input.path !== "string") return null;
-  const why = await protectedPathReason(input.path, {
+  const found = await protectedPathFinding(input.path, {
     projectDir: info.projectDir,
     hooks,
     ...(info.keelHome !== undefined ? { keelHome: info.keelHome } : {}),
   });
-  return why === null ? null : `${input.path} is a protected path: ${why}`;
+  if (found === null) return null;
+  return { text: `${input.path} is a protected path: ${found.why}`, personOnly: found.personOnly };
 }

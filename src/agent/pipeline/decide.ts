@@ -23,7 +23,8 @@ export async function* decideCall(
   const { verdict, ruleAsks, personOnly } = yield* policyVerdict(ctx, tool, input, primary);
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
-  const guarded = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
+  const protectedWrite = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
+  const guarded = protectedWrite?.text ?? null;
   const gated = untrustedGateReason(ctx, tool.name, input);
   const hookAsks =
     req.hookSays === "ask" || guarded !== null || ruleAsks !== null || gated !== null;
@@ -46,13 +47,19 @@ export async function* decideCall(
     // Only a person may approve what an untrusted hook would have judged, or what a deny rule
     // cannot tell it forbids: not PermissionRequest hooks, not --yes. Protected paths and ask
     // rules are never remembered.
-    personOnly: gated !== null || personOnly === true,
+    // A hard link's other names are hidden from whoever answers --yes: a person decides it.
+    personOnly: gated !== null || personOnly === true || protectedWrite?.personOnly === true,
     ...(gated === null && personOnly === true
       ? {
           personHow:
             "(The user can run it at the prompt, or write the command so Keel can read what it runs.)",
         }
-      : {}),
+      : gated === null && protectedWrite?.personOnly === true
+        ? {
+            personHow:
+              "(Only a person at the prompt can approve it; --yes does not cover a file with other names.)",
+          }
+        : {}),
     guarded: guarded !== null,
     remember: guarded === null && ruleAsks === null && gated === null,
     hookAsked: hookAsks && ruleAsks === null && gated === null,

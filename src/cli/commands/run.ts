@@ -106,7 +106,8 @@ Ctrl+C (or SIGTERM) stops the run: the running tool is killed, SessionEnd hooks 
 session is kept; the exit status is 128 + the signal (130 Ctrl+C, 143 SIGTERM, 129 SIGHUP), within
 about 5 s even when a tool does not stop.
 Text piped in (\`git diff | keel run "review this"\`, \`< file\`) is added after the prompt in a
-<stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note).
+<stdin> block (at most 4 MiB; a pipe silent for 3 s is given up on, with a note); @mentions in it
+stay text: only what you type attaches an image or an MCP resource.
 --continue with no session in the project starts a new one and says so on stderr.
 --init / --maintenance fire Setup hooks (trigger init / maintenance) before SessionStart.
 Project hooks that are not trusted (never, or changed since \`keel hooks trust\`) stop the run
@@ -419,15 +420,17 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     for await (const ev of agent.runTurn(asked, {
       signal: controller.signal,
       ...(images.length > 0 ? { images } : {}),
-      // Piped input is passed along, not typed: its @image mentions stay inside the project.
-      ...(prompt !== given ? { typed: given } : {}),
+      // Piped input (and the --json-schema instruction) is passed along, not typed: mentions
+      // in it stay text (commands/turn-entry.ts).
+      ...(asked !== given ? { typed: given } : {}),
     }))
       track(ev);
     if (outputSchema) {
       structured = await settleStructured({
         schema: outputSchema,
         answer: () => tally.outcome(),
-        runTurn: (p) => agent.runTurn(p, { signal: controller.signal }),
+        // Keel's repair request quotes the answer's problems: nothing in it is typed.
+        runTurn: (p) => agent.runTurn(p, { signal: controller.signal, typed: "" }),
         track,
       });
     }

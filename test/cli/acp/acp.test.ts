@@ -85,7 +85,7 @@ describe("keel acp", () => {
   });
 
   it("an image block reaches a vision model as an image_url part; image capability says so", async () => {
-    const w = await world(script(reply().text("A red dot.")));
+    const w = await world(script(reply().text("A red dot."), reply().text("A note.")));
     w.env.KEEL_MODEL = "keel-sim-vision";
     await keelAcp(w, async (ctx, editor) => {
       const init = await ctx.request(acp.methods.agent.initialize, {
@@ -121,7 +121,7 @@ describe("keel acp", () => {
       expect(JSON.stringify(editor.updates)).toContain(
         "image: /tmp/fake.png is not a PNG, JPEG, GIF or WebP image",
       );
-      // An embedded file's text does not pick images from outside the project.
+      // An embedded file's text is the file's, not typed: its @mention attaches nothing.
       mkdirSync(join(w.root, "Desktop"));
       writeFileSync(join(w.root, "Desktop", "shot.png"), Buffer.from(PNG_BASE64, "base64"));
       const embedded = await ctx.request(acp.methods.agent.session.prompt, {
@@ -134,13 +134,15 @@ describe("keel acp", () => {
           },
         ],
       });
-      expect(embedded.stopReason).toBe("refusal");
-      expect(JSON.stringify(editor.updates)).toContain("came with piped input or an embedded file");
+      expect(embedded.stopReason).toBe("end_turn");
     });
-    expect(w.sim.requests).toHaveLength(1);
+    expect(w.sim.requests).toHaveLength(2);
     const user = w.sim.requests[0]?.messages.filter((m) => m.role === "user").at(-1);
     expect(user?.content).toContain("what is this?");
     expect(user?.images).toEqual([`data:image/png;base64,${PNG_BASE64}`]);
+    const note = w.sim.requests[1]?.messages.filter((m) => m.role === "user").at(-1);
+    expect(note?.content).toContain("see @~/Desktop/shot.png");
+    expect(note?.images ?? []).toEqual([]);
   });
 
   it("an image block for a model without vision: refused, the reason shown, nothing sent", async () => {

@@ -1,0 +1,44 @@
+/**
+ * Keel started in the home folder (attacks3/41): git's user config, shell start-up files and
+ * ~/.ssh make the user's next everyday command run code, like `.git/config`. In acceptEdits
+ * the model's writes to them need a person (headless: refused); the same names inside an
+ * ordinary project are ordinary files.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reply, script } from "../../../src/sim/index.js";
+import { keel, worldPerTest } from "../harness.js";
+
+const newWorld = worldPerTest();
+const FILES = [".gitconfig", ".config/git/config", ".bashrc", ".profile", ".ssh/authorized_keys"];
+
+function writesAll() {
+  let r = reply();
+  for (const path of FILES)
+    r = r.tool("write_file", { path, content: "[core]\n\tfsmonitor = evil #\n" });
+  return script(r, reply().text("done"));
+}
+
+describe("protected paths: the user's code-running files when the project is home", () => {
+  it("acceptEdits does not write git's user config, shell start-up files or ~/.ssh", async () => {
+    const w = await newWorld(writesAll());
+    w.env.HOME = w.project;
+    const r = await keel(w, ["run", "tidy", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls as { status: string }[];
+    expect(calls.map((c) => c.status)).toEqual(FILES.map(() => "blocked"));
+    for (const f of FILES) expect(existsSync(join(w.project, f)), f).toBe(false);
+    const toolMsgs = w.sim.requests[1]?.messages.map((m) => String(m.content)).join("\n") ?? "";
+    expect(toolMsgs).toContain(".gitconfig is a protected path: it is your git config");
+    expect(toolMsgs).toContain(".bashrc is a protected path: it is a shell start-up file");
+    expect(toolMsgs).toContain(".ssh/authorized_keys is a protected path: it is in ~/.ssh");
+  });
+
+  it("in a project that is not home, the same names are ordinary files", async () => {
+    const w = await newWorld(writesAll());
+    const r = await keel(w, ["run", "tidy", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(r.stdout).toolCalls as { status: string }[];
+    expect(calls.map((c) => c.status)).not.toContain("blocked");
+    expect(readFileSync(join(w.project, ".gitconfig"), "utf8")).toContain("fsmonitor");
+  });
+});

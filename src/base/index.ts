@@ -8,6 +8,7 @@ export * from "./image.js";
 export * from "./json.js";
 export * from "./json-scan.js";
 export * from "./lazy.js";
+export * from "./path-kind.js";
 export * from "./redact.js";
 export * from "./regular-file.js";
 export * from "./resolve-paths.js";

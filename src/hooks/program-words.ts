@@ -1,16 +1,5 @@
-/**
- * Which words of a command line run, read by the real shell parser (shell/parse.ts, mvdan-sh)
- * instead of guessed from the flat word list (word-reach.ts): the program of every simple
- * command — after `NAME=value` prefixes, inside `if`/`for`/`while`, `( … )`, `{ …; }`, `time`,
- * `$( … )` — past the wrappers that run the next word (`command`, `exec`, `nice -n 5`,
- * `timeout 5`, `env -i`, `nohup`, `xargs -n1`, `sudo -u x`), and the script an interpreter is
- * given (`sh x`, `python3 x`, `node x`, `source x`).
- *
- * The parser (1.5 MB, loaded on first use) is asked only about lines the tokenizer cannot read
- * unambiguously: one plain simple command whose first word is the program needs no parser.
- */
-import { statSync } from "node:fs";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, resolve } from "node:path";
+import { isDirectory, isInsideOrAt } from "../base/index.js";
 import { analyzeShell } from "./shell/parse.js";
 
 export interface ProgramWord {
@@ -110,19 +99,6 @@ export function programWords(text: string): ProgramWord[] {
   return out;
 }
 
-function inOrAt(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
-
 export interface ProgramReach {
   /** Folders a program word with an expansion reaches (`tools/$f`), with why. */
   unpinned: [string, string][];
@@ -157,7 +133,7 @@ export function programReach(
       }
       for (const d of dirs) {
         const abs = resolve(d, prefix.slice(0, slash) || "/");
-        if (inOrAt(projectDir, abs) && isDirectory(abs)) {
+        if (isInsideOrAt(projectDir, abs) && isDirectory(abs)) {
           out.unpinned.push([abs, `the hook runs ${p.word}`]);
         }
       }
@@ -167,7 +143,7 @@ export function programReach(
     if (!p.literal || (!p.script && !p.word.includes("/"))) continue;
     const tries = dirs
       .map((d) => resolve(d, p.word))
-      .filter((abs) => abs !== projectDir && inOrAt(projectDir, abs));
+      .filter((abs) => abs !== projectDir && isInsideOrAt(projectDir, abs));
     if (tries.length > 0) out.paths.push([...new Set(tries)]);
   }
   return out;

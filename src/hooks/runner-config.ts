@@ -13,6 +13,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isInsideOrAt } from "../base/index.js";
 import { parseToml } from "./dialects/codex/toml.js";
 
 /** What a runner's configuration adds: patterns relative to `root`, and what to say. */
@@ -50,11 +51,6 @@ function readConfig(path: string): string | "too-large" | null {
   } finally {
     closeSync(fd);
   }
-}
-
-function inOrAt(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**
@@ -110,7 +106,7 @@ function pytestConfig(
   root: string,
   projectDir: string,
 ): { dir: string; file: string; keys: Record<string, unknown> } | { tooLarge: string } | null {
-  for (let dir = root; inOrAt(projectDir, dir); dir = dirname(dir)) {
+  for (let dir = root; isInsideOrAt(projectDir, dir); dir = dirname(dir)) {
     for (const [file, section] of PYTEST_FILES) {
       const text = readConfig(join(dir, file));
       if (text === null) continue;
@@ -146,7 +142,7 @@ function pytestPatterns(root: string, projectDir: string): ConfiguredPatterns | 
   const where = relative(projectDir, join(got.dir, got.file)).split(sep).join("/");
   const files = words(got.keys.python_files);
   const paths = words(got.keys.testpaths);
-  const outside = paths.filter((p) => isAbsolute(p) || !inOrAt(got.dir, resolve(got.dir, p)));
+  const outside = paths.filter((p) => isAbsolute(p) || !isInsideOrAt(got.dir, resolve(got.dir, p)));
   const inside = paths.filter((p) => !outside.includes(p)).map((p) => p.replace(/\/+$/, ""));
   const names = files.length > 0 ? files : ["test_*.py", "*_test.py"];
   const patterns = (inside.length > 0 ? inside : [""]).flatMap((tp) =>
@@ -208,7 +204,7 @@ function jestPatterns(root: string, projectDir: string): ConfiguredPatterns | nu
     typeof config.rootDir === "string" ? resolve(root, fromRootDir(config.rootDir)) : root;
   const roots = words(config.roots)
     .map((r) => fromRootDir(r).replace(/\/+$/, ""))
-    .filter((r) => inOrAt(rootDir, resolve(rootDir, r)));
+    .filter((r) => isInsideOrAt(rootDir, resolve(rootDir, r)));
   const match = words(config.testMatch).map(fromRootDir);
   // jest matches testRegex against the absolute path: kept as a regex (discoveryMatcher).
   const regex = words(config.testRegex).map((r) => `re:${r}`);
@@ -223,7 +219,7 @@ function jestPatterns(root: string, projectDir: string): ConfiguredPatterns | nu
   if (said.length === 0 && rootDir === root) return null;
   return {
     // A rootDir outside the folder jest runs in: the defaults there still apply, not its own.
-    root: inOrAt(root, rootDir) ? rootDir : root,
+    root: isInsideOrAt(root, rootDir) ? rootDir : root,
     patterns: [...narrowed, ...regex],
     note: said.length > 0 ? `${said.join(", ")} from ${where}` : undefined,
     file: read,

@@ -1,15 +1,5 @@
-/**
- * What a command's words reach beyond the files they name (executed-files.ts): folders it runs
- * files from that trust cannot pin (`find tools -exec sh {} \;`, `sh "tools/$f"`), program
- * words Keel cannot resolve (`"$RUNNER"`), the folders discovering test runners run files
- * from (discovery-runners.ts), and the files `node FILE` loads by Node's resolution
- * (`node scripts/lint` runs scripts/lint.js).
- *
- * Read from flat words (the tokenizer's), so "runs as a program" is a heuristic: the first
- * word, or a word after an interpreter or a shell keyword that starts a command.
- */
-import { statSync } from "node:fs";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, resolve } from "node:path";
+import { isDirectory, isInsideOrAt, isRegularFile } from "../base/index.js";
 import { DISCOVERY_RUNNERS, type DiscoveryRunner } from "./discovery-runners.js";
 
 /** Words after which the next word is run (as a program or a script given to it). */
@@ -73,27 +63,6 @@ export interface WordReach {
   nodeFiles: { path: string; script: boolean }[];
 }
 
-function inOrAt(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-  } catch {
-    return false;
-  }
-}
-
 const isSeparator = (w: string) => /^[;&|]+$/.test(w);
 
 export function wordReach(
@@ -106,7 +75,7 @@ export function wordReach(
   const folders = (word: string, why: string) => {
     for (const d of dirs) {
       const abs = resolve(d, word);
-      if (inOrAt(projectDir, abs) && isDirectory(abs)) out.unpinned.push([abs, why]);
+      if (isInsideOrAt(projectDir, abs) && isDirectory(abs)) out.unpinned.push([abs, why]);
     }
   };
   const piped = words.some((w) => basename(w) === "xargs");
@@ -148,11 +117,11 @@ export function wordReach(
     ) {
       for (const d of dirs) {
         const base = resolve(d, word);
-        if (!inOrAt(projectDir, base) || isFile(base)) continue;
+        if (!isInsideOrAt(projectDir, base) || isRegularFile(base)) continue;
         const tries = [".js", ".mjs", ".cjs", ".json", "/index.js", "/index.mjs", "/index.cjs"].map(
           (ext) => `${base}${ext}`,
         );
-        const none = !tries.some(isFile);
+        const none = !tries.some(isRegularFile);
         tries.forEach((path, k) => {
           out.nodeFiles.push({ path, script: none && k === 0 });
         });
@@ -167,7 +136,7 @@ export function wordReach(
       }
       for (const d of dirs) {
         const root = resolve(d, start ?? ".");
-        if (inOrAt(projectDir, root)) out.discovered.push({ root, runner });
+        if (isInsideOrAt(projectDir, root)) out.discovered.push({ root, runner });
       }
     }
   });

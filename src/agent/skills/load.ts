@@ -6,9 +6,10 @@
  * name clash (a cloned repository must not replace a skill the user wrote), with a notice. Never
  * throws: a bad SKILL.md is a problem naming the file and field.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "zod";
+import { isDirectory, isRegularFile } from "../../base/index.js";
 import { findPlugins } from "../../hooks/index.js";
 import type { SkillEntry } from "../../tools/index.js";
 import { folderIsWhereItAppears, linksStayInside } from "../links-inside.js";
@@ -70,7 +71,7 @@ export async function loadSkills(opts: {
   for (const { dir, source, prefix } of await skillDirs(opts)) {
     for (const folder of subfolders(dir)) {
       const path = join(folder, "SKILL.md");
-      if (!isFile(path)) continue;
+      if (!isRegularFile(path)) continue;
       // A clone's `.claude/skills/x -> ../..` or `SKILL.md -> ~/.keel/config.json` must not make
       // files outside its skills folder the skill's (attacks3/01, 02, 11): a project skill's
       // folder and SKILL.md must really be inside the folder it was found in. The user's own
@@ -126,21 +127,5 @@ function subfolders(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.map((n) => join(dir, n)).filter((p) => isDir(p));
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
+  return names.map((n) => join(dir, n)).filter((p) => isDirectory(p));
 }

@@ -5,9 +5,9 @@
  * means is decided where that part is loaded (src/agent/commands/load.ts, src/agent/agent-files.ts,
  * src/agent/skills/load.ts, src/mcp/config.ts, this dialect for hooks).
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
-import { isRecord, readConfigTextSync } from "../../../base/index.js";
+import { isDirectory, isRecord, isRegularFile, readConfigTextSync } from "../../../base/index.js";
 
 /** Where a plugin's manifest is, relative to its root. */
 export const MANIFEST_PATH = join(".claude-plugin", "plugin.json");
@@ -163,7 +163,7 @@ export function pluginParts(root: string, name: string): PluginParts {
     commands: markdownNames(join(root, "commands"), true).map((n) => `${name}:${n}`),
     agents: markdownNames(join(root, "agents"), false).map((n) => `${name}:${agentName(root, n)}`),
     skills: subdirs(join(root, "skills"))
-      .filter((d) => isFile(join(root, "skills", d, "SKILL.md")))
+      .filter((d) => isRegularFile(join(root, "skills", d, "SKILL.md")))
       .map((d) => `${name}:${d}`),
     mcpServers: mcp.servers.map((s) => s.name),
     hooks: hooks.ok ? countHandlers(hooks.value) : 0,
@@ -200,9 +200,9 @@ function markdownNames(dir: string, recurse: boolean, depth = 0, prefix = ""): s
   }
   for (const n of names) {
     const p = join(dir, n);
-    if (recurse && depth < 3 && isDir(p)) {
+    if (recurse && depth < 3 && isDirectory(p)) {
       out.push(...markdownNames(p, recurse, depth + 1, `${prefix}${n}:`));
-    } else if (n.toLowerCase().endsWith(".md") && isFile(p)) {
+    } else if (n.toLowerCase().endsWith(".md") && isRegularFile(p)) {
       out.push(`${prefix}${n.slice(0, -3)}`);
     }
   }
@@ -213,24 +213,8 @@ function subdirs(dir: string): string[] {
   try {
     return readdirSync(dir)
       .sort()
-      .filter((n) => isDir(join(dir, n)));
+      .filter((n) => isDirectory(join(dir, n)));
   } catch {
     return [];
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
   }
 }

@@ -26,7 +26,9 @@ export interface DiscoveryRunner {
   startFlag?: string;
 }
 
-const JS = "{js,mjs,cjs}";
+/** What `node --test` runs by default: Node 22.18 and later strip TypeScript types by default,
+ *  so its patterns take .ts, .mts and .cts too (attacks4/12). */
+const JS = "{js,mjs,cjs,ts,mts,cts}";
 const JS_TS = "{js,jsx,mjs,cjs,ts,tsx,mts,cts}";
 const PYTEST = ["**/test_*.py", "**/*_test.py", "**/conftest.py"];
 
@@ -65,7 +67,7 @@ export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
       `**/test.${JS}`,
       `**/test/**/*.${JS}`,
     ],
-    what: "node --test runs *.test.js, *-test.js, *_test.js, test-*.js, test.js and test/**",
+    what: "node --test runs *.test.js, *-test.js, *_test.js, test-*.js, test.js and test/** (and .ts, .mts, .cts)",
   },
   {
     id: "jest",

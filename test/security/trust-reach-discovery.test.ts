@@ -131,6 +131,13 @@ const CASES: {
     listing: /cannot be pinned: node --test runs/,
   },
   {
+    name: "attacks4/12: node --test, a new checks.test.ts (Node 22.18+ runs TypeScript)",
+    hook: (world) => keelHook(world, "node --test"),
+    before: [["test/a.test.js", "require('node:test')('a', () => {});\n"]],
+    write: "checks.test.ts",
+    listing: /cannot be pinned: node --test runs/,
+  },
+  {
     name: "43: python3 -m unittest discover, a new tests/test_new.py",
     hook: (world) => keelHook(world, "python3 -m unittest discover -q"),
     before: [["tests/__init__.py", ""]],

@@ -89,12 +89,33 @@ async function homeCodeFileReason(candidates: readonly string[], projectDir: str
   if (xdg !== undefined && isAbsolute(xdg)) {
     entries.push([join(xdg, "git", "config"), HOME_CODE_FILES[1]?.[1] ?? "it is your git config"]);
   }
+  // Every dialect's user-level hooks file (~/.claude/settings.json, ~/.gemini/config/hooks.json,
+  // …), taken from the dialects themselves: its hooks run as the user's own, with no trust, so
+  // a project in the home folder must not let the model write one (attacks4/01, 16).
+  entries.push(...(await userDialectFiles(projectDir)));
   for (const [path, why] of entries) {
     for (const at of new Set([path, await finalPath(path)])) {
       if (candidates.some((c) => c === at || isInside(at, c))) return why;
     }
   }
   return null;
+}
+
+/** The user-scope files of every dialect, each with why it is protected. */
+async function userDialectFiles(projectDir: string): Promise<[string, string][]> {
+  const paths = resolveHookPaths({ projectDir, env: process.env });
+  const settings = { cagent: { user: [], project: [] } } as unknown as HookSettings;
+  const out: [string, string][] = [];
+  for (const dialect of DIALECT_LIST) {
+    for (const f of await dialect.files(paths, settings)) {
+      if (f.scope !== "user") continue;
+      out.push([
+        resolve(f.path),
+        `it is your ${dialect.label} hooks file: its hooks run as yours, without trust`,
+      ]);
+    }
+  }
+  return out;
 }
 
 /**

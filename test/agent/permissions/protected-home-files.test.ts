@@ -42,3 +42,22 @@ describe("protected paths: the user's code-running files when the project is hom
     expect(readFileSync(join(w.project, ".gitconfig"), "utf8")).toContain("fsmonitor");
   });
 });
+
+describe("protected paths: every dialect's user-level hooks file when the project is home", () => {
+  // attacks4/01, 16: ~/.gemini/config/hooks.json (Antigravity) was writable; every dialect's
+  // user file is now taken from the dialects themselves.
+  const HOOK_FILES = [".gemini/config/hooks.json", ".codex/hooks.json", ".qwen/settings.json"];
+
+  it("acceptEdits does not write them", async () => {
+    let r = reply();
+    for (const path of HOOK_FILES) r = r.tool("write_file", { path, content: "{}\n" });
+    const w = await newWorld(script(r, reply().text("done")));
+    w.env.HOME = w.project;
+    const out = await keel(w, ["run", "tidy", "--mode", "acceptEdits", "--output-format", "json"]);
+    const calls = JSON.parse(out.stdout).toolCalls as { status: string }[];
+    expect(calls.map((c) => c.status)).toEqual(HOOK_FILES.map(() => "blocked"));
+    for (const f of HOOK_FILES) expect(existsSync(join(w.project, f)), f).toBe(false);
+    const toolMsgs = w.sim.requests[1]?.messages.map((m) => String(m.content)).join("\n") ?? "";
+    expect(toolMsgs).toContain("it is your Antigravity hooks file");
+  });
+});

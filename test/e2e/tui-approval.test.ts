@@ -123,13 +123,21 @@ describe.skipIf(!TMUX)("the approval prompt (tmux)", () => {
     term.press("Enter");
     await term.waitFor((t) => t.includes("enter confirm"), { what: "the question" });
     term.type("y");
-    const screen = await term.waitFor((t) => t.includes("wrote tall.") && t.includes("ask Keel"), {
-      what: "the answer after the question",
-    });
     // The status line is on the screen's last rows (Ink leaves the cursor on the row below it),
-    // the transcript right above it: before, the rows the box had taken stayed blank.
+    // the transcript right above it: before, the rows the box had taken stayed blank. Waited
+    // for, not sampled: on a loaded machine the redraw after the box closes lands a frame
+    // later than the answer's first paint (a screen that never gets there fails at the deadline).
+    const lastRow = (t: string) =>
+      t
+        .split("\n")
+        .slice(0, 24)
+        .findLastIndex((r) => r.trim() !== "");
+    const screen = await term.waitFor(
+      (t) => t.includes("wrote tall.") && t.includes("ask Keel") && lastRow(t) >= 22,
+      { what: "the answer after the question, the status on the last rows" },
+    );
     const rows = screen.split("\n").slice(0, 24);
-    const last = rows.findLastIndex((r) => r.trim() !== "");
+    const last = lastRow(screen);
     expect(rows[last], screen).toContain("deepseek-v4-flash · default");
     expect(last, screen).toBeGreaterThanOrEqual(22);
     expect(screen).toContain("fill 29");

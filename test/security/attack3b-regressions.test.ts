@@ -121,14 +121,7 @@ describe("attack 3b: web_fetch", () => {
     const n = 110_000;
     const page = `<html><body>${"<div><b>".repeat(n)}deep-text${"</b></div>".repeat(n)}</body></html>`;
     const seen: string[] = [];
-    let requested: () => void = () => {};
-    const gotRequest = new Promise<void>((r) => {
-      requested = r;
-    });
-    const port = await serve(() => {
-      requested();
-      return { type: "text/html", text: page };
-    }, seen);
+    const port = await serve(() => ({ type: "text/html", text: page }), seen);
     const w = await newWorld(
       script(
         reply().tool("web_fetch", { url: `http://127.0.0.1:${port}/deep` }),
@@ -151,13 +144,18 @@ describe("attack 3b: web_fetch", () => {
     // SIGTERM once the page is being fetched: the run ends promptly (143), or had already
     // ended by itself (0); before the fix it sat in turndown for a minute, the signal unheard.
     let term = 0;
+    // The signal is sent once THIS run asked for its page (/deep2): Keel is then past start-up
+    // and has its SIGTERM handler (a signal during start-up under load would just kill it).
     const second = spawnKeel(w, ["run", "again", "--yes"], 40_000, (child) => {
-      void gotRequest.then(() => {
+      const poll = setInterval(() => {
+        if (!seen.some((path) => path.includes("deep2"))) return;
+        clearInterval(poll);
         setTimeout(() => {
           term = Date.now();
           child.kill("SIGTERM");
         }, 300);
-      });
+      }, 50);
+      child.on("exit", () => clearInterval(poll));
     });
     const r2 = await second;
     expect(r2.signal).toBeNull();

@@ -9,7 +9,7 @@
  * while missing a script would let an edit run unreviewed. The same scan runs over the text of
  * each file found, so what a script sources or runs by path is covered too (a few levels deep);
  * so are the files common runners read their commands from (RUNNER_FILES: a Makefile for
- * `make`). What an interpreter finds by module name (`import helper`) is not.
+ * `make`), and what a Python or JavaScript file imports by a literal name (source-imports.ts).
  */
 import {
   closeSync,

@@ -15,7 +15,7 @@ import { configuredPatterns } from "./runner-config.js";
 
 export interface DiscoveryRunner {
   /** Which configuration applies (runner-config.ts). */
-  id: "pytest" | "unittest" | "node" | "jest" | "vitest";
+  id: "pytest" | "unittest" | "node" | "jest" | "vitest" | "python-m";
   /** Whether the words from `at` start this runner (`pytest`, `node --test`, `-m unittest`). */
   starts(words: readonly string[], at: number): boolean;
   /** Patterns (relative to the folder it runs in, picomatch syntax) of the files it runs. */
@@ -35,6 +35,14 @@ const PYTEST = ["**/test_*.py", "**/*_test.py", "**/conftest.py"];
 const isPython = (w: string) => /^python(\d(\.\d+)?)?$/.test(basename(w));
 
 export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
+  {
+    // `python3 -m pytest` (any `-m`): the folder it runs in is first on sys.path, so a module
+    // or package created there shadows what the runner itself imports (pytest.py, pluggy.py).
+    id: "python-m",
+    starts: (w, i) => isPython(w[i] ?? "") && w[i + 1] === "-m" && /^[\w.]+$/.test(w[i + 2] ?? ""),
+    patterns: ["*.py", "*/__init__.py"],
+    what: "python -m puts the folder first on sys.path: its *.py and */__init__.py shadow any import",
+  },
   {
     id: "pytest",
     starts: (w, i) =>

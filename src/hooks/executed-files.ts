@@ -9,7 +9,7 @@
  * while missing a script would let an edit run unreviewed. The same scan runs over the text of
  * each file found, so what a script sources or runs by path is covered too (a few levels deep);
  * so are the files common runners read their commands from (RUNNER_FILES: a Makefile for
- * `make`). What an interpreter finds by module name (`import helper`) is not.
+ * `make`), and what a Python or JavaScript file imports by a literal name (source-imports.ts).
  */
 import {
   closeSync,
@@ -176,6 +176,8 @@ const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
 const MAX_FILES = 200;
+/** Absent places recorded (import search paths mostly): bounded apart from MAX_FILES. */
+const MAX_ABSENT = 2000;
 
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "<", ">", "`", "\n", "\r", " ", "\t"]);
 
@@ -524,7 +526,9 @@ export function executedProjectFilesSync(
     candidates.set(path, script);
     queue.push({ path, depth, imports });
   };
-  for (let i = 0; i < queue.length && found.length < MAX_FILES; i++) {
+  // Places recorded absent (an import's search path) do not count against MAX_FILES.
+  let absent = 0;
+  for (let i = 0; i < queue.length && found.length - absent < MAX_FILES; i++) {
     const { path, depth, imports } = queue[i] as (typeof queue)[number];
     if (hasGlob(path.slice(projectDir.length))) {
       const got = expandGlob(path);
@@ -555,8 +559,9 @@ export function executedProjectFilesSync(
     if (fingerprint === null) {
       // Not there (or not a regular file): a named script is recorded as absent, so that
       // creating it is a change (protected, and untrusting) like editing it.
-      if (candidates.get(path) === true && !isThere(path)) {
+      if (candidates.get(path) === true && !isThere(path) && absent < MAX_ABSENT) {
         found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
+        absent++;
       }
       continue;
     }
@@ -583,8 +588,13 @@ export function executedProjectFilesSync(
     if (content !== null && imports < MAX_IMPORT_DEPTH && readsImports(path)) {
       if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
         const got = importedFiles(content.toString("utf8"), path, projectDir);
-        for (const f of got.files) enqueue(f, false, depth, imports + 1);
+        // Recorded even when absent: a module created there would load in its place.
+        for (const f of got.files) enqueue(f, true, depth, imports + 1);
         for (const why of got.dynamic) dynamicImports.push([path, why]);
+        for (const dir of got.packages) {
+          const said = `${rel(path)} imports the package ${rel(dir).split("node_modules/").pop()} by name: what is written there runs`;
+          if (!collected.has(dir)) collected.set(dir, said);
+        }
       }
     }
     if (content === null || depth >= MAX_SOURCE_DEPTH) continue;

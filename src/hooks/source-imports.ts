@@ -8,15 +8,21 @@
  *
  * Read from the text with line patterns, not a parser: over-inclusive where it errs (an import
  * inside a string or a comment still counts), and bounded by the caller (depth and file count).
- * Only modules that resolve to a file in the project count: a package installed elsewhere is not
- * project code, and a module that is not there yet is not recorded (see docs/security.md).
+ * Every place searched up to the file found counts, present or not: a module created in front
+ * of the one loaded now (or where none is yet) replaces it (see docs/security.md).
  */
 import { statSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export interface Imports {
-  /** Project files imported by a literal name (absolute, existing). */
+  /**
+   * Project files imported by a literal name (absolute): the one found and every place searched
+   * before it, present or not (a file created there would load instead).
+   */
   files: string[];
+  /** `node_modules/<pkg>` folders a bare `import("pkg")` searches inside the project. */
+  packages: string[];
   /** Why something is imported by a name Keel cannot read, or empty. */
   dynamic: string[];
 }
@@ -52,10 +58,11 @@ export function importedFiles(text: string, file: string, projectDir: string): I
   const found = PYTHON.has(ext)
     ? pythonImports(text, file, projectDir)
     : JS.has(ext)
-      ? jsImports(text, file)
-      : { files: [], dynamic: [] };
+      ? jsImports(text, file, projectDir)
+      : { files: [], dynamic: [], packages: [] };
   const files = [...new Set(found.files)].filter((f) => inside(projectDir, f) && f !== file);
-  return { files: files.sort(), dynamic: [...new Set(found.dynamic)] };
+  const packages = [...new Set(found.packages)].filter((f) => inside(projectDir, f));
+  return { files: files.sort(), dynamic: [...new Set(found.dynamic)], packages: packages.sort() };
 }
 
 /**
@@ -69,19 +76,41 @@ function pythonBases(file: string, projectDir: string): string[] {
   return [...new Set([dirname(file), base, projectDir, join(projectDir, "src")])];
 }
 
-/** The files `a.b.c` (and, after `from a.b import n`, the submodule `n`) may load from `base`. */
-function pythonModuleFiles(base: string, parts: string[], names: string[]): string[] {
+/** Where one path entry holds module `name`, in Python's order: a package folder before a file. */
+function pythonCandidates(dir: string, name: string): string[] {
+  return [join(dir, name, "__init__.py"), join(dir, `${name}.py`)];
+}
+
+/**
+ * The files `a.b.c` (and, after `from a.b import n`, the submodule `n`) may load, with `bases` in
+ * `sys.path` order: every candidate up to and including the one there now, present or not. A file
+ * written in front of the one Python finds replaces it (`tools/json.py` beside a script shadows the
+ * stdlib's json; `tools/util/__init__.py` beats the pinned `tools/util.py`), so those places are
+ * pinned as absent and protected too.
+ */
+function pythonModuleFiles(bases: string[], parts: string[], names: string[]): string[] {
   const out: string[] = [];
-  for (let i = 1; i <= parts.length; i++) {
-    const at = join(base, ...parts.slice(0, i));
-    out.push(join(at, "__init__.py"));
-    if (i === parts.length) out.push(`${at}.py`);
+  let dirs = bases;
+  for (const part of parts) {
+    let found: string | undefined;
+    for (const dir of dirs) {
+      for (const c of pythonCandidates(dir, part)) {
+        out.push(c);
+        if (isFile(c)) {
+          found = c;
+          break;
+        }
+      }
+      if (found !== undefined) break;
+    }
+    // Not in the project (found later on sys.path), or a module file: nothing below it here.
+    if (found === undefined || !found.endsWith("__init__.py")) return out;
+    dirs = [dirname(found)];
   }
   for (const n of names) {
-    if (!/^\w+$/.test(n)) continue;
-    out.push(join(base, ...parts, `${n}.py`), join(base, ...parts, n, "__init__.py"));
+    if (/^\w+$/.test(n)) out.push(...pythonCandidates(dirs[0] as string, n));
   }
-  return out.filter(isFile);
+  return out;
 }
 
 function pythonImports(text: string, file: string, projectDir: string): Imports {
@@ -103,16 +132,16 @@ function pythonImports(text: string, file: string, projectDir: string): Imports 
         // `from ..pkg import x`: counted from the file's package, one level up per extra dot.
         let base = dirname(file);
         for (let i = 1; i < dots; i++) base = dirname(base);
-        files.push(...pythonModuleFiles(base, parts, names));
+        files.push(...pythonModuleFiles([base], parts, names));
       } else {
-        for (const base of bases) files.push(...pythonModuleFiles(base, parts, names));
+        files.push(...pythonModuleFiles(bases, parts, names));
       }
     } else if (plain) {
       count++;
       for (const item of (plain[1] as string).split(",")) {
         const name = item.trim().split(/\s+/)[0] ?? "";
         if (!/^[\w.]+$/.test(name)) continue;
-        for (const base of bases) files.push(...pythonModuleFiles(base, name.split("."), []));
+        files.push(...pythonModuleFiles(bases, name.split("."), []));
       }
     }
     // A module named at run time: `importlib.import_module("x")` with a literal still resolves.
@@ -120,16 +149,14 @@ function pythonImports(text: string, file: string, projectDir: string): Imports 
       count++;
       const lit = /^(['"])([\w.]+)\1/.exec((m[1] as string).trim());
       if (lit) {
-        for (const base of bases) {
-          files.push(...pythonModuleFiles(base, (lit[2] as string).split("."), []));
-        }
+        files.push(...pythonModuleFiles(bases, (lit[2] as string).split("."), []));
       } else dynamic.push("imports a module by a computed name");
     }
     if (/\b(?:runpy\.run_path|exec\s*\(\s*open|spec_from_file_location)\b/.test(line)) {
       dynamic.push("runs a file by a computed path");
     }
   }
-  return { files, dynamic };
+  return { files, dynamic, packages: [] };
 }
 
 /** A relative specifier as Node (or a TypeScript loader) resolves it: as named, with an
@@ -139,6 +166,8 @@ function jsResolve(dir: string, spec: string): string[] {
   const tries = [
     at,
     ...JS_TRIES.map((e) => `${at}${e}`),
+    // A folder's package.json names its main file before the index is tried.
+    join(at, "package.json"),
     ...JS_TRIES.map((e) => join(at, `index${e}`)),
   ];
   const swapped = /\.(m|c)?js$/.exec(at);
@@ -146,11 +175,33 @@ function jsResolve(dir: string, spec: string): string[] {
     const stem = at.slice(0, -swapped[0].length);
     tries.push(`${stem}.${swapped[1] ?? ""}ts`, `${stem}.tsx`);
   }
-  return tries.filter(isFile).slice(0, 1);
+  // Every place up to the one that resolves now, or all of them: one written earlier in the
+  // order (or where nothing is yet) is what Node loads.
+  const at0 = tries.findIndex(isFile);
+  return at0 < 0 ? tries : tries.slice(0, at0 + 1);
 }
 
-function jsImports(text: string, file: string): Imports {
+/** The package folder a bare specifier loads (`@a/b/x` → `@a/b`), or null for a built-in. */
+function packageName(spec: string): string | null {
+  if (spec.startsWith("/") || spec.includes(":") || isBuiltin(spec)) return null;
+  const parts = spec.split("/");
+  const name = spec.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] as string);
+  return /^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !name.startsWith(".") ? name : null;
+}
+
+/** `node_modules/<name>` in `dir` and each folder above it up to the project (Node's search). */
+function packageFolders(dir: string, name: string, projectDir: string): string[] {
+  const out: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    out.push(join(at, "node_modules", ...name.split("/")));
+    if (at === projectDir || !inside(projectDir, at)) break;
+  }
+  return out;
+}
+
+function jsImports(text: string, file: string, projectDir: string): Imports {
   const files: string[] = [];
+  const packages: string[] = [];
   const dynamic: string[] = [];
   const dir = dirname(file);
   const literal =
@@ -160,10 +211,15 @@ function jsImports(text: string, file: string): Imports {
     if (++count > MAX_IMPORTS) break;
     const spec = (m[2] ?? m[4] ?? m[6] ?? "") as string;
     if (spec.startsWith("./") || spec.startsWith("../")) files.push(...jsResolve(dir, spec));
+    else {
+      // A package by name: a folder the model writes in node_modules is what loads.
+      const name = packageName(spec);
+      if (name !== null) packages.push(...packageFolders(dir, name, projectDir));
+    }
   }
   // `require(name)`, `import(\`./${x}\`)`: which file loads is decided when it runs.
   if (/\b(?:require|import)\s*\(\s*(?:[^'"`\s)]|`[^`]*\$\{)/.test(text)) {
     dynamic.push("loads a module by a computed name");
   }
-  return { files, dynamic };
+  return { files, dynamic, packages };
 }

@@ -6,7 +6,7 @@
  * headless, the write is blocked). An import by a computed name cannot be pinned: the listing
  * says so and the file's folder is protected. Through `keel hooks trust` and `keel run`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
@@ -138,11 +138,113 @@ describe("what a pinned test imports is pinned and protected", () => {
     });
   }
 
-  it("a module installed elsewhere (import os) pins nothing in the project", async () => {
+  it("a module installed elsewhere (import os) is not called a computed import", async () => {
     const world = await newWorld(script(reply().text("ok")));
     put(world, "tests/test_os.py", "import os, sys\nfrom json import loads\n");
     keelHook(world, "pytest -q");
     const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
     expect(t.stdout).not.toMatch(/computed name/);
+  });
+});
+
+/**
+ * A module created in FRONT of the one an import finds now (or where none is yet) is what runs
+ * (attacks4 05, 06, 15, 18, 19): every place searched up to the file found is protected though
+ * absent — Python's script folder before the stdlib, a package folder before `util.py`, the folder
+ * `python -m` runs in, Node's extension and index tries, and node_modules/<pkg> up to the project.
+ */
+const SHADOWS: { name: string; hook: string; before: [string, string][]; write: string }[] = [
+  {
+    name: "python3 tools/check.py → import json: tools/json.py shadows the stdlib",
+    hook: "python3 tools/check.py",
+    before: [["tools/check.py", "import json, re\nprint(json.dumps({}))\n"]],
+    write: "tools/json.py",
+  },
+  {
+    name: "python3 tools/check.py → import util: tools/util/__init__.py beats tools/util.py",
+    hook: "python3 tools/check.py",
+    before: [
+      ["tools/check.py", "import util\n"],
+      ["tools/util.py", "X = 1\n"],
+    ],
+    write: "tools/util/__init__.py",
+  },
+  {
+    name: "python3 -m pytest: pytest.py in the folder it runs in",
+    hook: "python3 -m pytest -q tests",
+    before: [["tests/test_a.py", "def test_a(): pass\n"]],
+    write: "pytest.py",
+  },
+  {
+    name: "python3 -m pytest: pluggy.py shadows what pytest itself imports",
+    hook: "python3 -m pytest -q tests",
+    before: [["tests/test_a.py", "def test_a(): pass\n"]],
+    write: "pluggy.py",
+  },
+  {
+    name: "python3 -m pytest: a package iniconfig/__init__.py",
+    hook: "python3 -m pytest -q tests",
+    before: [["tests/test_a.py", "def test_a(): pass\n"]],
+    write: "iniconfig/__init__.py",
+  },
+  {
+    name: "node tools/check.mjs → import('./lib.mjs') not there yet",
+    hook: "node tools/check.mjs",
+    before: [["tools/check.mjs", 'try { await import("./lib.mjs"); } catch {}\n']],
+    write: "tools/lib.mjs",
+  },
+  {
+    name: "node tools/check.mjs → import('fancy-log'): node_modules/fancy-log/ at the project",
+    hook: "node tools/check.mjs",
+    before: [["tools/check.mjs", 'try { await import("fancy-log"); } catch {}\n']],
+    write: "node_modules/fancy-log/index.js",
+  },
+  {
+    name: "node tools/check.mjs → import('@s/pkg/sub'): tools/node_modules/@s/pkg/",
+    hook: "node tools/check.mjs",
+    before: [["tools/check.mjs", 'try { await import("@s/pkg/sub"); } catch {}\n']],
+    write: "tools/node_modules/@s/pkg/package.json",
+  },
+];
+
+describe("a module written in front of what an import finds is protected", () => {
+  for (const c of SHADOWS) {
+    it(c.name, async () => {
+      const world = await newWorld(
+        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
+      );
+      for (const [rel, text] of c.before) put(world, rel, text);
+      keelHook(world, c.hook);
+      const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+      expect(t.code, t.stderr).toBe(0);
+      const r = await keel(world, [
+        "run",
+        "go",
+        "--mode",
+        "acceptEdits",
+        "--output-format",
+        "json",
+      ]);
+      if (r.stdout === "") throw new Error(r.stderr);
+      expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+      expect(existsSync(join(world.project, c.write))).toBe(false);
+    });
+  }
+
+  it("a write the imports do not reach is still accepted (python -m pytest)", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "docs/notes.md", content: "x\n" }),
+        reply().text("ok"),
+      ),
+    );
+    put(world, "tests/test_a.py", "import json\ndef test_a(): pass\n");
+    keelHook(world, "python3 -m pytest -q tests");
+    const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(t.code, t.stderr).toBe(0);
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    if (r.stdout === "") throw new Error(r.stderr);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).not.toBe("blocked");
+    expect(existsSync(join(world.project, "docs/notes.md"))).toBe(true);
   });
 });

@@ -92,7 +92,7 @@ export function createSkillTool(ctx: ToolContext, catalog: SkillCatalogPort): To
         }
         if (input.file !== undefined) return readBeside(entry, input.file, readBarred);
         const skillMd = join(entry.dir, "SKILL.md");
-        const barred = await barredReason(skillMd, readBarred);
+        const barred = barredReason(skillMd, readBarred);
         if (barred !== null) return toolError(`skill: SKILL.md of "${entry.name}" ${barred}.`);
         const text = await readCapped(skillMd);
         const files = await listFiles(entry.dir);
@@ -111,22 +111,15 @@ export function createSkillTool(ctx: ToolContext, catalog: SkillCatalogPort): To
 }
 
 /**
- * Why a file may not be read for the model (the session's read bar: KEEL_HOME, Read deny and ask
- * rules, links followed), or null. The skill tool reads through it as read_file does, so a
- * skill's folder (or a link in it) cannot hand the model a file a rule keeps from it.
+ * Why a file may not be read for the model, or null: the session's read bar (KEEL_HOME, Read
+ * deny and ask rules; it follows links itself), the test read_file passes too, so a skill's
+ * folder (or a link in it) cannot hand the model a file a rule keeps from it.
  */
-async function barredReason(
+function barredReason(
   path: string,
   readBarred: ((abs: string) => boolean) | undefined,
-): Promise<string | null> {
-  if (readBarred === undefined) return null;
-  let real = path;
-  try {
-    real = await realpath(path);
-  } catch {
-    // Not there: the read that follows says so.
-  }
-  return readBarred(path) || readBarred(real)
+): string | null {
+  return readBarred?.(path)
     ? "is barred from reading (Keel's home or a Read rule covers it)"
     : null;
 }
@@ -153,7 +146,7 @@ async function readBeside(
     return toolError(`skill: ${file} is outside the folder of skill "${entry.name}".`);
   }
   if (!(await lstat(real)).isFile()) return toolError(`skill: ${file} is not a file.`);
-  const barred = await barredReason(real, readBarred);
+  const barred = barredReason(real, readBarred);
   if (barred !== null) return toolError(`skill: ${file} ${barred}.`);
   return { content: await readCapped(real), isError: false, details: { skill: entry.name, file } };
 }

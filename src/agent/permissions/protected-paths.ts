@@ -101,9 +101,23 @@ async function homeCodeFileReason(candidates: readonly string[], projectDir: str
   return null;
 }
 
-/** The user-scope files of every dialect, each with why it is protected. */
-async function userDialectFiles(projectDir: string): Promise<[string, string][]> {
+/** The user-scope files of every dialect, each with why it is protected: computed once per
+ *  home (dialects' `files` only compute paths, but every write is checked). */
+const userDialectFilesMemo = new Map<string, Promise<[string, string][]>>();
+function userDialectFiles(projectDir: string): Promise<[string, string][]> {
   const paths = resolveHookPaths({ projectDir, env: process.env });
+  const key = `${paths.homeDir}\0${paths.keelHome}`;
+  let found = userDialectFilesMemo.get(key);
+  if (found === undefined) {
+    found = listUserDialectFiles(paths);
+    userDialectFilesMemo.set(key, found);
+  }
+  return found;
+}
+
+async function listUserDialectFiles(
+  paths: ReturnType<typeof resolveHookPaths>,
+): Promise<[string, string][]> {
   const settings = { cagent: { user: [], project: [] } } as unknown as HookSettings;
   const out: [string, string][] = [];
   for (const dialect of DIALECT_LIST) {

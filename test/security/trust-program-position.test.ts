@@ -7,29 +7,14 @@
  * trust's diff), and a program word with an expansion reaches its folder or cannot be resolved.
  * Through `keel hooks trust` and `keel run` against the simulator.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
-import { keel, type World, worldPerTest } from "../agent/harness.js";
+import { keel, worldPerTest } from "../agent/harness.js";
+import { keelHook, put, writeAfterTrust } from "./trust-world.js";
 
 const newWorld = worldPerTest();
-
-function put(world: World, rel: string, text: string): void {
-  const at = join(world.project, rel);
-  mkdirSync(join(at, ".."), { recursive: true });
-  writeFileSync(at, text);
-}
-
-function keelHook(world: World, command: string): void {
-  put(
-    world,
-    ".keel/settings.json",
-    JSON.stringify({
-      hooks: { PostToolUse: [{ matcher: "write_file", hooks: [{ type: "command", command }] }] },
-    }),
-  );
-}
 
 const EVIL = "touch /tmp/keel-owned\n";
 
@@ -47,14 +32,6 @@ const FORMS: { form: string; toCome: string; there: string }[] = [
   .map((form) => ({ form, toCome: "tools/run", there: "x.sh" }))
   .concat([{ form: "(cd tools && sh {})", toCome: "run", there: "../x.sh" }]);
 
-async function trustThenWrite(world: World) {
-  const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
-  expect(t.code, t.stderr).toBe(0);
-  const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
-  if (r.stdout === "") throw new Error(r.stderr);
-  return { listing: t.stdout, status: JSON.parse(r.stdout).toolCalls[0].status as string };
-}
-
 describe("program position from the parser", () => {
   for (const { form, toCome, there } of FORMS) {
     it(`${form.replace("{}", toCome)}: the script to come is pinned`, async () => {
@@ -66,7 +43,7 @@ describe("program position from the parser", () => {
       );
       put(world, "tools/readme.txt", "x\n");
       keelHook(world, form.replace("{}", toCome));
-      const got = await trustThenWrite(world);
+      const got = await writeAfterTrust(world);
       expect(got.status).toBe("blocked");
       expect(existsSync(join(world.project, "tools/run"))).toBe(false);
     });
@@ -93,7 +70,7 @@ describe("program position from the parser", () => {
       );
       put(world, "tools/readme.txt", "x\n");
       keelHook(world, hook);
-      const got = await trustThenWrite(world);
+      const got = await writeAfterTrust(world);
       expect(got.listing).toMatch(/cannot be pinned: reaches tools \(the hook runs tools\/\$f\)/);
       expect(got.status).toBe("blocked");
     });

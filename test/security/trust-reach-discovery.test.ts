@@ -6,38 +6,14 @@
  * discover`). The model in acceptEdits writes the reached file: the write needs a person, so
  * headless it is blocked. Through `keel hooks trust` and `keel run` against the simulator.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import { keel, type World, worldPerTest } from "../agent/harness.js";
+import { keelHook, put, writeAfterTrust } from "./trust-world.js";
 
 const newWorld = worldPerTest();
-
-function put(world: World, rel: string, text: string): void {
-  const at = join(world.project, rel);
-  mkdirSync(join(at, ".."), { recursive: true });
-  writeFileSync(at, text);
-}
-
-function keelHook(world: World, command: string): void {
-  put(
-    world,
-    ".keel/settings.json",
-    JSON.stringify({
-      hooks: { PostToolUse: [{ matcher: "write_file", hooks: [{ type: "command", command }] }] },
-    }),
-  );
-}
-
-/** Trusts the hooks, has the model write `path` in acceptEdits; the listing and the status. */
-async function writeAfterTrust(world: World) {
-  const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
-  expect(t.code, t.stderr).toBe(0);
-  const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
-  if (r.stdout === "") throw new Error(r.stderr);
-  return { listing: t.stdout, status: JSON.parse(r.stdout).toolCalls[0].status as string };
-}
 
 const EVIL = "touch /tmp/keel-owned\n";
 

@@ -7,29 +7,14 @@
  * are protected and the listing says what it computes cannot be pinned; in a subfolder the
  * whole folder is protected. Through `keel hooks trust` and `keel run` against the simulator.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
-import { keel, type World, worldPerTest } from "../agent/harness.js";
+import { keel, worldPerTest } from "../agent/harness.js";
+import { keelHook, put } from "./trust-world.js";
 
 const newWorld = worldPerTest();
-
-function put(world: World, rel: string, text: string): void {
-  const at = join(world.project, rel);
-  mkdirSync(join(at, ".."), { recursive: true });
-  writeFileSync(at, text);
-}
-
-function keelHook(world: World, command: string): void {
-  put(
-    world,
-    ".keel/settings.json",
-    JSON.stringify({
-      hooks: { PostToolUse: [{ matcher: "write_file", hooks: [{ type: "command", command }] }] },
-    }),
-  );
-}
 
 const EVIL = "import os; os.system('touch /tmp/keel-owned')\n";
 

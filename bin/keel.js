@@ -18,6 +18,8 @@ const { dirname, join } = require("node:path");
 
 /** The argument lists src/cli/direct.ts runs, word for word (dist/bundle/direct.cjs). */
 const DIRECT = new Set(["hooks list", "hooks list --json"]);
+/** How dist/bundle/direct.cjs begins (scripts/build-cli.mjs writes the same). */
+const DIRECT_WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 // `keel --version` needs no program, so no Node 22 either: an older Node answers it itself
@@ -244,11 +246,16 @@ function runDirect(args, cacheDir) {
   }
   let script;
   let run;
+  let hadCache = false;
   try {
+    // The build writes the file inside Node's own CommonJS wrapper (scripts/build-cli.mjs
+    // buildDirect): compiled as it is, with no second copy of its text.
+    if (!source.startsWith(DIRECT_WRAPPER)) return null;
     const { Script } = require("node:vm");
-    // Node's own CommonJS wrapper, on the first line so positions in stack traces stay right.
-    const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-    script = new Script(wrapped, { filename: file, cachedData });
+    script = new Script(source, { filename: file, cachedData });
+    // Compiled: the cache's bytes are garbage from here on (~300 kB until a collection).
+    hadCache = cachedData !== undefined;
+    cachedData = undefined;
     const module = { exports: {} };
     // Its requires are the vendored packages next to it (node:module's createRequire would load
     // parts of the ES module loader).
@@ -262,7 +269,7 @@ function runDirect(args, cacheDir) {
     return null;
   }
   return run(args).then((code) => {
-    if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected)) {
+    if (cacheFile !== null && (!hadCache || script.cachedDataRejected)) {
       saveCache(cacheFile, prefix, script.createCachedData());
     }
     return code;

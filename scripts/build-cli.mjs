@@ -116,8 +116,15 @@ function noteImport(key, importer, spec) {
   const names = importsOf(importer, spec);
   const seen = collected.get(key);
   if (seen === null) return;
-  if (names === null) collected.set(key, null);
-  else collected.set(key, new Set([...(seen ?? []), ...names]));
+  if (names === null) {
+    collected.set(key, null);
+    // Every importer of `key` then copies all its getters at load (`node:fs`: ~100 each,
+    // about 1 MB of allocation in `keel hooks list`, enough to grow V8's young generation).
+    // Keel's own files can say it differently (`import type`, no quoted name in a comment).
+    if (key.startsWith("node:") && importer.startsWith(join(ROOT, "src"))) {
+      console.warn(`build-cli: ${importer}: every export of ${spec} is kept (a mention not read)`);
+    }
+  } else collected.set(key, new Set([...(seen ?? []), ...names]));
 }
 
 /**
@@ -158,32 +165,37 @@ function lazyShim(key, target, load) {
  */
 const PLAIN_BUILTINS = new Set(["path", "url", "os", "events", "string_decoder", "querystring"]);
 
-const lazyBuiltins = {
-  name: "lazy-builtins",
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
-      if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
-      const name = args.path.replace(/^node:/, "");
-      if (!BUILTINS.has(name)) return undefined;
-      if (PLAIN_BUILTINS.has(name)) return { path: `node:${name}`, external: true };
-      noteImport(`node:${name}`, args.importer, args.path);
-      return { path: `node:${name}`, namespace: "builtin" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
-      const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
-      // Only plain-object modules get getters: `process` (an EventEmitter: `on`, `off` are
-      // inherited, not own keys) and function modules (`events`, `assert`, `stream`) are used
-      // as values by a default import, so they are taken as they are.
-      const contents =
-        args.path === "node:process"
-          ? "module.exports = process;"
-          : isPlainModule(args.path)
-            ? lazyShim(args.path, args.path, get)
-            : `module.exports = ${get};`;
-      return { contents, loader: "js" };
-    });
-  },
-};
+const lazyBuiltins = lazyBuiltinsBut(PLAIN_BUILTINS);
+
+/** lazy-builtins with `plain` kept as plain imports (direct.cjs: those bin/keel.js has loaded). */
+function lazyBuiltinsBut(plain) {
+  return {
+    name: "lazy-builtins",
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
+        if (args.kind !== "import-statement" || args.namespace === "builtin") return undefined;
+        const name = args.path.replace(/^node:/, "");
+        if (!BUILTINS.has(name)) return undefined;
+        if (plain.has(name)) return { path: `node:${name}`, external: true };
+        noteImport(`node:${name}`, args.importer, args.path);
+        return { path: `node:${name}`, namespace: "builtin" };
+      });
+      b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
+        const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
+        // Only plain-object modules get getters: `process` (an EventEmitter: `on`, `off` are
+        // inherited, not own keys) and function modules (`events`, `assert`, `stream`) are used
+        // as values by a default import, so they are taken as they are.
+        const contents =
+          args.path === "node:process"
+            ? "module.exports = process;"
+            : isPlainModule(args.path)
+              ? lazyShim(args.path, args.path, get)
+              : `module.exports = ${get};`;
+        return { contents, loader: "js" };
+      });
+    },
+  };
+}
 
 /**
  * Packages only some commands use live in files of their own next to the bundle
@@ -516,8 +528,14 @@ async function buildDirect() {
     platform: "node",
     format: "cjs",
     target: "node22",
+    // V8 keeps the source of a script it runs (and reads it once more to compile it): the
+    // minified file is ~190 kB instead of ~350 kB, which `keel hooks list`'s peak RSS shows
+    // (bench/peers). Stack traces map back through direct.cjs.map (node --enable-source-maps).
+    minify: true,
     plugins: [
-      lazyBuiltins,
+      // node:fs and node:module are loaded before it runs (bin/keel.js): a getter shim would
+      // only cost each importer a copy of its getters.
+      lazyBuiltinsBut(new Set([...PLAIN_BUILTINS, "fs", "module"])),
       lazyPackages,
       {
         // Kept as written, so an import() the listing reaches shows in the output (checked below).
@@ -538,10 +556,17 @@ async function buildDirect() {
     legalComments: "none",
     logLevel: "warning",
   });
-  if (/\bimport\(/.test(await readFile(file, "utf8"))) {
+  const text = await readFile(file, "utf8");
+  if (/\bimport\(/.test(text)) {
     throw new Error("build-cli: direct.cjs must not import modules dynamically");
   }
+  // Written inside Node's CommonJS wrapper, which bin/keel.js compiles as it is: wrapping it
+  // there made a second copy of the whole text in V8's heap at every start.
+  await writeFile(file, `${DIRECT_WRAPPER}${text}\n})`);
 }
+
+/** The function bin/keel.js calls direct.cjs as (its DIRECT_WRAPPER says the same). */
+const DIRECT_WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 
 await rm(outdir, { recursive: true, force: true });
 const options = {

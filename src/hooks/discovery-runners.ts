@@ -8,7 +8,7 @@
  * One table (DISCOVERY_RUNNERS), read by executed-files.ts for hook commands and for the
  * scripts they run (a package.json `"test": "node --test"`).
  */
-import { readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { configuredPatterns } from "./runner-config.js";
@@ -171,7 +171,7 @@ export function discoveredFiles(root: string, patterns: readonly string[]): stri
   const queue = [""];
   for (let listed = 0; queue.length > 0 && listed < MAX_DIRS; listed++) {
     const rel = queue.shift() as string;
-    let entries: import("node:fs").Dirent[];
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(root, rel), { withFileTypes: true });
     } catch {

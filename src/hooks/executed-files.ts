@@ -21,7 +21,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { sha256Hex } from "../base/index.js";
+import { childPath, relativeInside, sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
 import {
   DISCOVERY_RUNNERS,
@@ -181,9 +181,21 @@ const MAX_ABSENT = 2000;
 
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "<", ">", "`", "\n", "\r", " ", "\t"]);
 
+/** Strictly inside `dir`. By comparing strings where it can (base/resolve-paths.ts
+ *  relativeInside): path.relative walks every character, and a listing with a few dozen trusted
+ *  hooks called it often enough for V8 to compile Node's path helper with TurboFan (~6 MB more
+ *  of Node's binary mapped into `keel hooks list`). */
 function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  const rel = relativeInside(dir, path);
+  return rel !== null && rel !== "";
+}
+
+/** resolve(dir, word), by concatenation for a plain name (`echo`, `x.sh`): the same string. */
+function childPathOrResolve(dir: string, word: string): string {
+  if (word.includes("/") || word === "." || word === "..") return resolve(dir, word);
+  // childPath joins a folder it cannot compare as a string (relative, `..` in it) with path.join.
+  const at = childPath(dir, word);
+  return isAbsolute(at) ? at : resolve(dir, word);
 }
 
 function expandVariable(text: string, i: number, vars: Record<string, string>): [string, number] {
@@ -490,7 +502,7 @@ export function executedProjectFilesSync(
       else if (word === "esac" && inCase > 0) inCase--;
       if (inCase > 0 && hasGlob(word)) continue;
       if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
-      const tries = read.dirs.map((dir) => resolve(dir, word));
+      const tries = read.dirs.map((dir) => childPathOrResolve(dir, word));
       // Recorded as a script to come only when it names nothing yet: from the hook's directory
       // and from where each `cd` goes (which one the shell uses depends on the run).
       const absent = namesScript(word) && !tries.some(isThere);
@@ -519,7 +531,8 @@ export function executedProjectFilesSync(
   const seen = new Set(candidates.keys());
   const found: ExecutedFile[] = [];
   const budget = { left: MAX_TOTAL_BYTES };
-  const rel = (path: string) => relative(projectDir, path).split(sep).join("/");
+  const rel = (path: string) =>
+    (relativeInside(projectDir, path) ?? relative(projectDir, path)).split(sep).join("/");
   const enqueue = (path: string, script: boolean, depth: number, imports = 0) => {
     if (seen.has(path) || !isInside(projectDir, path)) return;
     seen.add(path);

@@ -5,7 +5,7 @@
  * them (a `git pull`, a hand edit of `.keel/hooks/guard.sh`) makes them untrusted again.
  */
 import { join, relative } from "node:path";
-import { canonicalJson, sha256Hex } from "../base/index.js";
+import { canonicalJson, relativeInside, sha256Hex } from "../base/index.js";
 import type { ExecutedFile } from "./executed-files.js";
 import { readTrustRecords, writeTrustRecord } from "./trust-records.js";
 import type { HookDefinition } from "./types.js";
@@ -41,7 +41,7 @@ export function hookDefinitionSet(
   return {
     name: "hooks",
     definitions: projectScopedHooks(hooks).map((h) => ({
-      file: relative(projectDir, h.source.path),
+      file: relativeInside(projectDir, h.source.path) ?? relative(projectDir, h.source.path),
       dialect: h.source.dialect,
       event: h.event,
       matcher: h.matcher ?? null,

@@ -41,7 +41,7 @@ export type Post = (
 /**
  * The default transport: node:http or node:https. Static imports on purpose: the CLI bundle
  * turns them into getters loading each built-in on first use (scripts/build-cli.mjs), while
- * `await import("node:http")` would build its ESM facade, which loads undici.
+ * a dynamic `import()` of node:http would build its ESM facade, which loads undici.
  */
 export const httpPost: Post = async (url, headers, body, signal) => {
   const target = new URL(url);

@@ -179,6 +179,44 @@ describe("lazy command loading", () => {
     expect(r.stdout.split("\n").filter((l) => l.startsWith("[marking"))).toEqual([]);
   });
 
+  it("keel hooks list with 32 trusted project hooks that log (`>>`) loads no shell parser and has V8 optimize nothing", () => {
+    // bench/peers' 32-hook session reads these at start: the parser (mvdan-sh) for each `>>`
+    // line, JavaScript SHA-256 over every trusted file and path.relative per word made it a
+    // 2-second start with TurboFan compiling (122 MB peak RSS against 79 with 8 user hooks).
+    const project = mkdtempSync(join(work, "logging-"));
+    mkdirSync(join(project, ".reasonix"));
+    const counter = join(project, "hook-count");
+    writeFileSync(
+      join(project, ".reasonix/settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: Array.from({ length: 32 }, (_, k) => ({
+            match: "read_file",
+            command: `echo ${k} >> '${counter}'`,
+          })),
+        },
+      }),
+    );
+    const env = { ...process.env, HOME: work, KEEL_HOME: join(work, "keel"), COLUMNS: "80" };
+    const trust = spawnSync(process.execPath, [build.bin, "hooks", "trust"], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+    });
+    expect(trust.status).toBe(0);
+    const listed = keel(["hooks", "list"], project);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain("Project hooks: trusted");
+    expect(listed.loaded.filter((u) => u.includes("mvdan-sh"))).toEqual([]);
+    const r = spawnSync(process.execPath, ["--trace-opt", build.bin, "hooks", "list"], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("[marking"))).toEqual([]);
+  });
+
   it("`hooks list [--json]` without commander prints what commander's path prints", () => {
     const project = mkdtempSync(join(work, "same-"));
     mkdirSync(join(project, ".claude"));

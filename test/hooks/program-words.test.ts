@@ -11,6 +11,22 @@ describe("programWords", () => {
     expect(programWords("sh tools/x.sh")).toEqual([]);
   });
 
+  it("leaves output redirections after the program to the tokenizer, and nothing else", () => {
+    // The bench's hooks (`echo k >> counter`) and every hook that logs.
+    expect(tokenizerReadsIt("echo 0 >> '/tmp/hook-count'")).toBe(true);
+    expect(tokenizerReadsIt("sh tools/x.sh 2>/dev/null >log")).toBe(true);
+    // Ahead of the program, the first word is not what runs: the parser reads it.
+    expect(tokenizerReadsIt("> log sh tools/x.sh")).toBe(false);
+    expect(run("> log sh tools/x.sh")).toEqual(["sh", "script tools/x.sh"]);
+    expect(tokenizerReadsIt("2>/dev/null sh tools/x.sh")).toBe(false);
+    expect(run("2>/dev/null sh tools/x.sh")).toEqual(["sh", "script tools/x.sh"]);
+    // A process substitution, an input redirection, a descriptor copy: still the parser.
+    expect(tokenizerReadsIt("echo x >(sh tools/y.sh)")).toBe(false);
+    expect(tokenizerReadsIt("sh < tools/x.sh")).toBe(false);
+    expect(tokenizerReadsIt("echo x >&2")).toBe(false);
+    expect(tokenizerReadsIt("echo x >log; sh tools/x.sh")).toBe(false);
+  });
+
   it.each([
     ["FOO=1 sh x.sh", ["sh", "script x.sh"]],
     ["env -i -u HOME FOO=1 node x.js", ["node", "script x.js"]],

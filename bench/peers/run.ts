@@ -47,6 +47,9 @@ const N = Number(process.env.BENCH_N ?? 5);
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Experiments: another build of Keel (BENCH_KEEL=/path/to/keel/bin/keel.js). */
 const KEEL = process.env.BENCH_KEEL ?? join(ROOT, "bin/keel.js");
+/** Before/after: another build's start-up commands measured in the same rounds as this one's
+ *  (BENCH_KEEL_BASE=/path/to/old/bin/keel.js), printed as "keel … vs the base build". */
+const KEEL_BASE = process.env.BENCH_KEEL_BASE;
 /** Experiments: node flags for Keel's sessions (BENCH_NODE_FLAGS), Keel alone (BENCH_AGENTS=keel). */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const KEEL_ONLY = process.env.BENCH_AGENTS === "keel";
@@ -259,6 +262,7 @@ async function startup(root: string, reasonix: string): Promise<Row[]> {
     ["--help", keel("--help"), []],
     ["hooks list", keel("hooks", "list"), []],
   ];
+  const base: Sample[][] = pairs.map(() => []);
   for (let i = 0; i < N * 2; i++) {
     node.push(await measure([process.execPath, "-e", "0"], w.env, w.project));
     for (const [k, [, keelCmd, peerCmd, at]] of pairs.entries()) {
@@ -266,6 +270,8 @@ async function startup(root: string, reasonix: string): Promise<Row[]> {
       if (!row) continue;
       row.keel.push(await measure(keelCmd, at.env, at.project));
       row.peer.push(await measure(peerCmd, at.env, at.project));
+      if (KEEL_BASE)
+        base[k]?.push(await measure([KEEL_BASE, ...keelCmd.slice(1)], at.env, at.project));
     }
     for (const [, cmd, samples] of telemetry) {
       samples.push(await measure(cmd, telemetryOn, w.project));
@@ -289,6 +295,14 @@ async function startup(root: string, reasonix: string): Promise<Row[]> {
         peer: node,
         peerLabel: "node -e 0",
       })),
+    ...(KEEL_BASE
+      ? rows.map((r, k) => ({
+          name: `keel ${r.name} (this build)`,
+          keel: r.keel,
+          peer: base[k] ?? [],
+          peerLabel: "the base build",
+        }))
+      : []),
     ...telemetry.map(([name, , samples]) => ({
       name: `keel ${name}, telemetry off`,
       keel: rows.find((r) => r.name === name)?.keel ?? [],

@@ -14,7 +14,8 @@ const handlerInputZod = lazy(() =>
     type: z.string().optional(),
     mode: z.string().optional(),
     command: z.string().optional(),
-    args: z.array(z.string()).min(1).optional(),
+    /** Exec form: Keel's `[program, ...args]`, or Claude Code's arguments of `command` (may be empty). */
+    args: z.array(z.string()).optional(),
     cwd: z.string().optional(),
     timeout: z.number().positive().optional(),
     if: z.string().optional(),
@@ -117,7 +118,7 @@ const handlerShape = {
   type: opt(k.string),
   mode: opt(k.string),
   command: opt(k.string),
-  args: opt(k.nonEmptyStrings),
+  args: opt(k.strings),
   cwd: opt(k.string),
   timeout: opt(k.positive),
   if: opt(k.string),

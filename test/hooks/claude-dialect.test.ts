@@ -2,7 +2,7 @@
  * The Claude Code dialect where Claude Code 2.1.332's own hook schemas (read from its binary,
  * docs/hooks.md "Claude Code 2.1.332 schema check") say more than compat:claude's headless cases
  * reach: SessionEnd's `prompt_input_exit`, and the exec form (`command` the program, `args` its
- * arguments, Claude Code 2.1.139 on). Real hook processes through the engine.
+ * arguments, Claude Code 2.1.139 on), `onFailure: "block"`. Real hook processes through the engine.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -92,5 +92,51 @@ describe("Claude Code dialect (2.1.332 schema)", () => {
     expect(loaded.problems.map((p) => p.message).join("\n")).toMatch(
       /args: empty; name the program to run first/,
     );
+  });
+
+  describe('onFailure: "block"', () => {
+    /** A PreToolUse (or `event`) Claude hook running `body`, with `extra` handler fields. */
+    async function fireWith(body: string, extra: Record<string, unknown>, event = "PreToolUse") {
+      const command = w.write("hooks/guard.sh", `#!/bin/sh\n${body}\n`, { executable: true });
+      w.json("home/.claude/settings.json", {
+        hooks: { [event]: [{ hooks: [{ type: "command", command, timeout: 1, ...extra }] }] },
+      });
+      const payload =
+        event === "Stop"
+          ? buildPayload("Stop", { projectDir: w.project, lastAssistantMessage: "done" })
+          : buildPayload("PreToolUse", { projectDir: w.project, input: { command: "ls" } });
+      return (await engine()).fire({ event: event as "PreToolUse", payload });
+    }
+
+    it.each([
+      ["exit 1", "exit 1"],
+      ["a missing interpreter", "exec /nonexistent/python3"],
+      ["invalid JSON", "echo '{not: json}'"],
+      ["a crash", "kill -9 $$"],
+    ])("denies the tool call after %s", async (_, body) => {
+      const d = await fireWith(body, { onFailure: "block" });
+      expect(d.decision).toBe("deny");
+      expect(d.reason).toMatch(/^failed; blocking because onFailure is "block"/);
+    });
+
+    it("fails open without it, or with continue (Claude Code's default)", async () => {
+      for (const extra of [{}, { onFailure: "continue" }]) {
+        const d = await fireWith("exit 1", extra);
+        expect(d.decision).not.toBe("deny");
+      }
+    });
+
+    it("keeps what the hook decided: exit 0 passes, exit 1 with a JSON deny keeps its reason", async () => {
+      expect((await fireWith("exit 0", { onFailure: "block" })).decision).not.toBe("deny");
+      const deny = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"mine"}}'; exit 1`;
+      const d = await fireWith(deny, { onFailure: "block" });
+      expect(d.decision).toBe("deny");
+      expect(d.reason).toBe("mine");
+    });
+
+    it("does nothing on Stop, where a block makes the agent go on", async () => {
+      const d = await fireWith("exit 1", { onFailure: "block" }, "Stop");
+      expect(d.decision).not.toBe("block");
+    });
   });
 });

@@ -45,6 +45,7 @@ function common(input: HandlerInput): HandlerCommon {
   if (isAsync !== undefined) out.async = isAsync;
   if (input.onTimeout !== undefined) out.onTimeout = input.onTimeout;
   if (input.onError !== undefined) out.onError = input.onError;
+  if (input.onFailure !== undefined) out.onFailure = input.onFailure;
   if (input.description !== undefined) out.description = input.description;
   if (input.statusMessage !== undefined) out.statusMessage = input.statusMessage;
   if (input.once !== undefined) out.once = input.once;

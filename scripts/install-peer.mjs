@@ -24,7 +24,7 @@ const platform = `${process.platform}-${process.arch}`;
 export const PEERS = {
   claude: {
     pkg: "@anthropic-ai/claude-code",
-    version: "2.1.197",
+    version: "2.1.332",
     entry: () => ({
       file: `node_modules/@anthropic-ai/claude-code-${platform}/claude`,
       node: false,

@@ -103,7 +103,13 @@ export async function* compactLog(
     promptTokensBefore,
     costUsd: core.costUsd - costBefore,
   };
-  yield* fireHook(core.hooks, core.info, "PostCompact", { trigger }, opts.signal);
+  yield* fireHook(
+    core.hooks,
+    core.info,
+    "PostCompact",
+    { trigger, compact_summary: summary },
+    opts.signal,
+  );
   const start = yield* fireHook(
     core.hooks,
     core.info,

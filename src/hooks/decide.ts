@@ -63,6 +63,38 @@ function failedToStart(result: Extract<HandlerResult, { kind: "raw" }>): string 
  * The meaning of one run. Pure: (dialect rules, event, what the handler reported) → verdict.
  */
 export function decideRun(ctx: DecideContext, result: HandlerResult): RunVerdict {
+  const v = decideOnce(ctx, result);
+  return ctx.onFailure === "block" ? failureBlocks(ctx, result, v) : v;
+}
+
+/**
+ * Claude Code 2.1.332's `"onFailure": "block"`: a hook that could not start, timed out, exited
+ * with a code other than 0 or 2, or printed JSON that is invalid counts as exit 2 — in its words
+ * `failed; blocking because onFailure is "block"` — where a block stops an action. A run that
+ * decided (a JSON deny on exit 1 included) keeps its decision; on Stop and the other events
+ * where a block makes the agent go on, the option does nothing (as in Claude Code).
+ */
+function failureBlocks(ctx: DecideContext, result: HandlerResult, v: RunVerdict): RunVerdict {
+  if (!ctx.exitTable.gating(ctx.event) || EVENT_SPECS[ctx.event].blockContinues) return v;
+  if (v.decision === "block" || v.decision === "deny" || v.decision === "ask") return v;
+  const timedOut = result.kind === "decided" ? result.outcome === "timeout" : result.timedOut;
+  const failed =
+    timedOut ||
+    (result.kind === "raw" &&
+      !result.cancelled &&
+      (result.startError !== null ||
+        result.signal !== null ||
+        (result.exitCode !== 0 && result.exitCode !== 2) ||
+        (ctx.parsesJson && parseHookOutput(result.stdout).kind === "invalid")));
+  if (!failed) return v;
+  return verdict({
+    outcome: timedOut ? "timeout" : "error",
+    decision: PERMISSION_EVENTS.has(ctx.event) ? "deny" : "block",
+    message: `${timedOut ? "timed out" : "failed"}; blocking because onFailure is "block": ${ctx.label}`,
+  });
+}
+
+function decideOnce(ctx: DecideContext, result: HandlerResult): RunVerdict {
   if (result.kind === "decided") {
     switch (result.outcome) {
       case "timeout":

@@ -332,8 +332,16 @@ export const EVENT_TABLE = {
     gating: false,
     matcher: "trigger",
     description: "After the conversation was compacted.",
-    payload: () => z.strictObject({ trigger: trigger() }),
-    sample: () => ({ trigger: "manual" as const }),
+    // compact_summary: Claude Code 2.1.332 sends the summary that replaced the conversation.
+    payload: () =>
+      z.strictObject({
+        trigger: trigger(),
+        compact_summary: z.string().describe("the summary the conversation was replaced with"),
+      }),
+    sample: () => ({
+      trigger: "manual" as const,
+      compact_summary: "The user asked for a greeting; the agent wrote hello.txt.",
+    }),
   }),
   PreModelSwitch: defineEvent({
     gating: true,

@@ -62,6 +62,10 @@ export interface HandlerCommon {
    *  killed by a signal): "allow" (default: it passes, as in every agent) or "block". Keel only;
    *  the default for every hook comes from Keel settings' `hooksOnError`. */
   onError?: "block" | "allow";
+  /** Claude Code's `onFailure` (2.1.332): "block" makes a hook that could not start, timed out,
+   *  exited other than 0 or 2 or printed invalid JSON count as a block where a block stops an
+   *  action; "continue" (its default) changes nothing in Keel. */
+  onFailure?: "block" | "continue";
   description?: string;
   /** Shown while the hook runs (Claude Code's spinner text). */
   statusMessage?: string;

@@ -60,6 +60,8 @@ export interface DecideContext {
   onTimeout?: "block" | "allow";
   /** "block": a gating hook whose process could not start (or was killed by a signal) blocks. */
   onError?: "block" | "allow";
+  /** "block": any failure of the hook blocks (Claude Code's onFailure; decide.ts). */
+  onFailure?: "block" | "continue";
   /** What ran, for default messages. */
   label: string;
   /** The event is about an MCP tool (`mcp__…`): only then does `updatedMCPToolOutput` apply. */

@@ -182,6 +182,8 @@ describe("compaction", () => {
       .map((l) => JSON.parse(l));
     expect(fired.map((p) => p.hook_event_name)).toEqual(["PostCompact", "SessionStart"]);
     expect(fired[1].source).toBe("compact");
+    // Claude Code 2.1.332's PostCompact carries the summary the conversation was replaced with.
+    expect(fired[0].compact_summary).toBe("SUMMARY: the user said hi.");
 
     await collect(agent.runTurn("next"));
     const next = w.sim.requests[2]?.messages ?? [];

@@ -266,4 +266,27 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"b
     expect(() => readFileSync(join(world.project, "out.txt"))).toThrow();
     expect(() => recorded(world, "perm")).toThrow();
   });
+
+  it('an exec-form guard ({command, args}) that fails with onFailure "block" stops the call', async () => {
+    const world = await newWorld(
+      script(reply().tool("shell", { command: "echo x > out.txt" }), reply().text("ok")),
+    );
+    const log = join(world.root, "argv.txt");
+    // The program is `command`; `args` are its arguments, given as they are (no shell).
+    const hook = hookScript(world, "guard.sh", `printf '%s|' "$@" > "${log}"\nexit 1`);
+    writeClaudeSettings(world, {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [{ type: "command", command: hook, args: ["a b", "$HOME"], onFailure: "block" }],
+        },
+      ],
+    });
+    await keel(world, ["run", "go", "--yes"]);
+    expect(readFileSync(log, "utf8")).toBe("a b|$HOME|");
+    expect(() => readFileSync(join(world.project, "out.txt"))).toThrow();
+    expect(world.sim.requests[1]?.messages.at(-1)?.content).toContain(
+      'failed; blocking because onFailure is "block"',
+    );
+  });
 });

@@ -45,11 +45,45 @@ function common(input: HandlerInput): HandlerCommon {
   if (isAsync !== undefined) out.async = isAsync;
   if (input.onTimeout !== undefined) out.onTimeout = input.onTimeout;
   if (input.onError !== undefined) out.onError = input.onError;
+  if (input.onFailure !== undefined) out.onFailure = input.onFailure;
   if (input.description !== undefined) out.description = input.description;
   if (input.statusMessage !== undefined) out.statusMessage = input.statusMessage;
   if (input.once !== undefined) out.once = input.once;
   if (input.asyncRewake !== undefined) out.asyncRewake = input.asyncRewake;
   return out;
+}
+
+/**
+ * The program and arguments of an exec-form hook. Claude Code's (2.1.139 on): `command` names
+ * the program and `args` holds its arguments (`{"command": "node", "args": ["check.js"]}`, `args`
+ * may be empty); Keel's own: `args` alone, the program first (`["node", "check.js"]`).
+ */
+function execForm(
+  command: string | undefined,
+  args: string[],
+  ctx: ReadContext,
+  at: FieldPath,
+): { argv: string[]; warnings: HookProblem[] } | { problems: HookProblem[] } {
+  if (command === undefined) {
+    if (args.length > 0) return { argv: args, warnings: [] };
+    const path = [...at, "args"];
+    return {
+      problems: [
+        ctx.problem("error", path, `${formatField(path)}: empty; name the program to run first`),
+      ],
+    };
+  }
+  // As Claude Code warns: exec form runs `command` as one program name, never through a shell.
+  const warnings = /\s/.test(command.trim())
+    ? [
+        ctx.problem(
+          "warning",
+          [...at, "command"],
+          `${formatField([...at, "command"])}: has both "args" and spaces in "command"; exec form runs "command" as one program name — move the rest into "args" ({"command": "node", "args": ["script.js"]})`,
+        ),
+      ]
+    : [];
+  return { argv: [command, ...args], warnings };
 }
 
 /**
@@ -74,8 +108,12 @@ export function toHandlerConfig(
         return need("command", "a command hook needs `command` or `args`");
       }
       handler = { type: "command", ...base };
-      if (input.args !== undefined) handler.args = input.args;
-      else if (input.command !== undefined) handler.command = input.command;
+      if (input.args !== undefined) {
+        const exec = execForm(input.command, input.args, ctx, at);
+        if ("problems" in exec) return exec;
+        handler.args = exec.argv;
+        problems.push(...exec.warnings);
+      } else if (input.command !== undefined) handler.command = input.command;
       if (input.cwd !== undefined) handler.cwd = input.cwd;
       if (input.shell !== undefined) handler.shell = input.shell;
       break;

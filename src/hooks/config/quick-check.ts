@@ -23,7 +23,6 @@ export const kinds = {
   positiveInt: (v: unknown) => (Number.isSafeInteger(v) && (v as number) > 0 ? v : UNSURE),
   unknown: (v: unknown) => v,
   strings: (v: unknown) => arrayOf(v, kinds.string, 0),
-  nonEmptyStrings: (v: unknown) => arrayOf(v, kinds.string, 1),
   unknowns: (v: unknown) => arrayOf(v, kinds.unknown, 0),
   stringRecord: (v: unknown) => recordOf(v, kinds.string),
   unknownRecord: (v: unknown) => recordOf(v, kinds.unknown),

@@ -25,6 +25,7 @@ export const HANDLER_FIELDS = [
   "once",
   "onTimeout",
   "onError",
+  "onFailure",
   "description",
   "statusMessage",
   "url",

@@ -51,6 +51,10 @@ export async function runHook(
         : {}),
       ...(h.def.handler.onTimeout ? { onTimeout: h.def.handler.onTimeout } : {}),
       onError: h.def.handler.onError ?? ctx.snapshot.loaded.settings.hooksOnError,
+      // Claude Code ignores onFailure on async hooks: their result never gates anything.
+      ...(h.def.handler.onFailure && !h.def.handler.async && !h.def.handler.asyncRewake
+        ? { onFailure: h.def.handler.onFailure }
+        : {}),
       ...(h.dialect.feedbackToModelOn && !h.dialect.feedbackToModelOn.has(payload.hook_event_name)
         ? { feedbackTo: "user" as const }
         : {}),

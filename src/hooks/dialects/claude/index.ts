@@ -2,7 +2,12 @@
 import { childPath } from "../../../base/index.js";
 import { nativeDefaultTimeoutSec, nativeEvents, readClaudeStyleFile } from "../shared/native.js";
 import { defineDialect } from "../types.js";
-import { claudeEnv, claudeExitTable, claudeStdinObject } from "./payload.js";
+import {
+  claudeEnv,
+  claudeExitTable,
+  claudeSessionEndReason,
+  claudeStdinObject,
+} from "./payload.js";
 import {
   claudeBashResponse,
   claudeEditResponse,
@@ -39,6 +44,8 @@ export const claudeDialect = defineDialect({
   env: claudeEnv,
   matcherStyle: "claude",
   matchesNonToolEvents: true,
+  // A `prompt_input_exit` matcher on SessionEnd fires when the user leaves Keel's prompt.
+  triggerValue: (event, value) => (event === "SessionEnd" ? claudeSessionEndReason(value) : value),
   // Claude Code documents UserPromptSubmit as an event without matchers: one written there is
   // silently ignored, so the hook runs for every prompt.
   ignoresMatcherOn: new Set(["UserPromptSubmit"]),

@@ -37,6 +37,15 @@ const ENV_FILE_EVENTS: ReadonlySet<HookEventName> = new Set([
   "FileChanged",
 ]);
 
+/**
+ * Claude Code 2.1.332's SessionEnd reasons are clear, resume, logout, prompt_input_exit and
+ * other (its hook input schema): a person leaving the prompt (`/exit`, Ctrl+D) is
+ * `prompt_input_exit`, which Keel calls `exit`.
+ */
+export function claudeSessionEndReason(reason: string): string {
+  return reason === "exit" ? "prompt_input_exit" : reason;
+}
+
 /** Stop fields Keel sends as Qwen Code 0.24 does, which Claude Code's Stop does not carry. */
 const QWEN_STOP_FIELDS = ["context_usage", "context_limit", "input_tokens"] as const;
 
@@ -53,6 +62,9 @@ export function claudeStdinObject(
   // Qwen Code's Stop fields (context_usage, context_limit, input_tokens): not Claude Code's.
   for (const key of QWEN_STOP_FIELDS) delete out[key];
   if (!EFFORT_EVENTS.has(event)) delete out.effort;
+  if (event === "SessionEnd" && typeof out.reason === "string") {
+    out.reason = claudeSessionEndReason(out.reason);
+  }
   if (event === "Stop") {
     // Keel has no background tasks or cron jobs a Stop hook could wait for.
     out.background_tasks ??= [];

@@ -1,4 +1,6 @@
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test/sequencer.js";
+import { SHARED_FILES } from "./test/shared-files.js";
 import { UNIT_FILES } from "./test/unit-files.js";
 
 export default defineConfig({
@@ -19,6 +21,8 @@ export default defineConfig({
     // expect.poll waits for something that must happen; its 1 s default made verdicts depend
     // on machine load (the TUI tests under a loaded CI). A deadline, not a delay.
     expect: { poll: { timeout: 10_000 } },
+    // The slowest files start first, so the run does not end on one long file (test/sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         // Files that start no processes and leave no process-wide state behind (test/unit-files.ts
@@ -28,11 +32,24 @@ export default defineConfig({
         test: { name: "unit", include: UNIT_FILES, isolate: false },
       },
       {
+        // Files that run Keel in-process (the CLI, the agent, the simulator) and put back what
+        // they change share a worker too: a fresh worker loaded src/'s module graph again for
+        // each, ~3 s of CPU per file (12 such files: 47 s isolated, 12 s shared). The leak
+        // guard fails a file that leaves process-wide state behind (test/shared-files.ts).
+        extends: true,
+        test: {
+          name: "shared",
+          include: SHARED_FILES,
+          isolate: false,
+          setupFiles: ["test/helpers/leak-guard.ts"],
+        },
+      },
+      {
         extends: true,
         test: {
           name: "isolated",
           include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-          exclude: UNIT_FILES,
+          exclude: [...UNIT_FILES, ...SHARED_FILES],
         },
       },
     ],

@@ -246,7 +246,9 @@ describe("keel run interrupted while an MCP server starts", () => {
 
 describe("keel run with a tool that floods its output (spawned keel)", () => {
   it("memory stays bounded, and stream-json writes only the first 64 KiB of it", async () => {
-    const total = 500_000_000;
+    // 300 MB, not 500: holding every chunk of 300 MB took 390 MB (below), past the 250 MB bar,
+    // so the test still fails on a leak, for 40% less of the CPU it spends on a loaded machine.
+    const total = 300_000_000;
     world = await createWorld(
       script(reply().tool("shell", { command: `yes | head -c ${total}` }), reply().text("done")),
     );
@@ -278,7 +280,9 @@ describe("keel run with a tool that floods its output (spawned keel)", () => {
     const peakMb = Number(readFileSync(rssFile, "utf8")) / 1024;
     expect(peakMb).toBeGreaterThan(0);
     expect(peakMb).toBeLessThan(250);
-  }, 60_000);
+    // No shorter deadline of its own: the run is CPU-bound and took over 60 s at a load of 25;
+    // vitest.config.ts's 120 s is the deadline for a hung run.
+  });
 });
 
 /** Runs `keel run` as a process to its end, capturing stderr. */

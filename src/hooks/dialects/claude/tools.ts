@@ -12,7 +12,6 @@ export const CLAUDE_TOOLS: ToolTable = {
   grep: { name: "Grep", fields: { ignore_case: "-i" } },
   list_dir: { name: "LS" },
   task: { name: "Task" },
-  // The same names as the tools' definitions (claudeName in src/tools/*.ts).
   todo_write: { name: "TodoWrite" },
   skill: { name: "Skill" },
   shell_output: { name: "BashOutput", fields: { id: "bash_id" } },

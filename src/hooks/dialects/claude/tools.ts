@@ -2,7 +2,7 @@
  *  and its transcript writer, ./transcript.ts, share it). */
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 
-/** Keel tool → Claude Code tool (design §2.4). */
+/** Keel tool → Claude Code tool (docs/hooks.md "Tool names and input fields"). */
 export const CLAUDE_TOOLS: ToolTable = {
   shell: { name: "Bash", fields: { timeout_ms: "timeout" } },
   read_file: { name: "Read", fields: { path: "file_path" } },

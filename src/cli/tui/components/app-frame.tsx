@@ -6,13 +6,15 @@
  */
 import { Box, Static, Text } from "ink";
 import type { ReactNode } from "react";
+import type { PendingPermission } from "../permission-bridge.js";
 import { hitRatio, type TranscriptState } from "../transcript.js";
 import { EntryView } from "./entry-view.js";
-import { LiveArea, type LiveAreaProps } from "./live-area.js";
+import { LiveArea } from "./live-area.js";
 import { PickList, type PickRequest } from "./pick-list.js";
 import { PromptInput, type PromptInputProps } from "./prompt-input.js";
 import { QueuedPrompts } from "./queued-prompts.js";
 import { StatusLine } from "./status-line.js";
+import type { UntrustedHook } from "./trust-prompt.js";
 
 /** Props of {@link StatusArea}. */
 export interface StatusAreaProps {
@@ -43,22 +45,36 @@ export function StatusArea({ t, width, customStatus, model, mode, hooksChanged }
   );
 }
 
+/** The questions that take the keys once armed (use-approvals.ts). */
+export interface FrameQuestions {
+  pending: PendingPermission | null;
+  pendingArmed: boolean;
+  trust: readonly UntrustedHook[] | null;
+  trustArmed: boolean;
+  onTrustAnswer: (yes: boolean) => void;
+}
+
 /** Props of {@link AppFrame}. */
 export interface AppFrameProps {
   t: TranscriptState;
   width: number;
+  /** Terminal rows, to keep the frame shorter than the screen. */
+  rows: number;
   staticKey: number;
-  home?: string;
-  status: StatusAreaProps;
+  home: string | undefined;
+  projectDir: string;
+  status: Omit<StatusAreaProps, "t" | "width">;
   /** The session has ended: the last frame, without prompt or spinner. */
   ended: boolean;
-  live: LiveAreaProps;
+  exiting: boolean;
+  questions: FrameQuestions;
+  /** When the running task started, or null when nothing runs. */
+  taskStartedAt: number | null;
+  /** What the opening session still waits for, or null. */
+  opening: { label: string; since: number } | null;
   queued: readonly string[];
   picker: PickRequest | null;
-  /** The prompt, or null while a question or the picker takes the keys. */
-  prompt: PromptInputProps | null;
-  /** A task runs: the prompt sits right under the live area. */
-  busy: boolean;
+  prompt: Pick<PromptInputProps, "editor" | "onChange" | "onSubmit" | "dynamicArgs">;
   hint: string | null;
 }
 
@@ -70,7 +86,7 @@ export function AppFrame(p: AppFrameProps) {
       {(entry) => <EntryView key={entry.key} entry={entry} width={p.width} {...home} />}
     </Static>
   );
-  const status = <StatusArea {...p.status} />;
+  const status = <StatusArea t={p.t} width={p.width} {...p.status} />;
   if (p.ended) {
     return (
       <>
@@ -79,19 +95,46 @@ export function AppFrame(p: AppFrameProps) {
       </>
     );
   }
+  const { pending, pendingArmed, trust, trustArmed } = p.questions;
+  const busy = p.taskStartedAt !== null;
+  // While a question or the picker takes the keys, the prompt is hidden.
+  const promptHidden = (trust && trustArmed) || (pending && pendingArmed) || p.picker || p.exiting;
   return (
     <>
       {transcript}
       <Box flexDirection="column" width={p.width}>
-        <LiveArea {...p.live} />
+        <LiveArea
+          t={p.t}
+          width={p.width}
+          rows={p.rows}
+          pending={pending}
+          armed={pending ? pendingArmed : trustArmed}
+          trust={
+            trust
+              ? { hooks: trust, projectDir: p.projectDir, onAnswer: p.questions.onTrustAnswer }
+              : null
+          }
+          taskStartedAt={p.picker ? null : p.taskStartedAt}
+          exiting={p.exiting}
+          projectDir={p.projectDir}
+          opening={p.opening}
+          {...home}
+        />
         <QueuedPrompts prompts={p.queued} width={p.width} />
         {p.picker ? <PickList request={p.picker} width={p.width} /> : null}
-        {p.prompt ? (
-          <Box marginTop={p.busy ? 0 : 1}>
-            <PromptInput {...p.prompt} />
+        {promptHidden ? null : (
+          <Box marginTop={busy ? 0 : 1}>
+            <PromptInput
+              {...p.prompt}
+              width={p.width}
+              isActive={!p.exiting}
+              busy={busy}
+              placeholder={busy ? "type ahead; Enter queues it" : "ask Keel, or /help"}
+              maxRows={Math.max(3, p.rows - 8)}
+            />
           </Box>
-        ) : null}
-        {p.hint && !p.live.exiting ? <Text dimColor>{p.hint}</Text> : null}
+        )}
+        {p.hint && !p.exiting ? <Text dimColor>{p.hint}</Text> : null}
         {status}
       </Box>
     </>

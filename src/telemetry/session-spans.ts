@@ -195,35 +195,21 @@ function turnEnd(s: SessionSpans, ev: Ev<"turn_end">): void {
   s.turn = null;
 }
 
+/** What each event does to the spans; other events add nothing. */
+const ON_EVENT: { [T in AgentEvent["type"]]?: (s: SessionSpans, ev: Ev<T>) => void } = {
+  turn_start: turnStart,
+  request_start: requestStart,
+  usage,
+  tool_call: toolCall,
+  tool_result: toolResult,
+  hook_run: hookRun,
+  turn_end: turnEnd,
+  error: (s) => s.session.setStatus({ code: SpanStatusCode.ERROR }),
+};
+
 function onEvent(s: SessionSpans, ev: AgentEvent): void {
-  switch (ev.type) {
-    case "turn_start":
-      turnStart(s, ev);
-      break;
-    case "request_start":
-      requestStart(s, ev);
-      break;
-    case "usage":
-      usage(s, ev);
-      break;
-    case "tool_call":
-      toolCall(s, ev);
-      break;
-    case "tool_result":
-      toolResult(s, ev);
-      break;
-    case "hook_run":
-      hookRun(s, ev);
-      break;
-    case "turn_end":
-      turnEnd(s, ev);
-      break;
-    case "error":
-      s.session.setStatus({ code: SpanStatusCode.ERROR });
-      break;
-    default:
-      break;
-  }
+  const handle = ON_EVENT[ev.type] as ((s: SessionSpans, ev: AgentEvent) => void) | undefined;
+  handle?.(s, ev);
 }
 
 /** Opens a session's span; the sink it returns turns the agent's events into spans under it. */

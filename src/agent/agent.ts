@@ -4,81 +4,62 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HookEngine } from "../hooks/index.js";
-import { resolveHookPaths, SESSION_END_BUDGET_MS } from "../hooks/index.js";
 import type { Usage } from "../llm/index.js";
 import type { McpManager } from "../mcp/index.js";
 import { type AnyTool, toolSpecs } from "../tools/index.js";
-import { loadAgentFiles } from "./agent-files.js";
+import type { AgentFile } from "./agent-files.js";
+import {
+  drainNotices,
+  endSession,
+  exclusive,
+  newLifecycle,
+  type StartParts,
+  startSession,
+} from "./agent-lifecycle.js";
 import {
   coreControls,
   effortNotice,
+  type HookEngineParts,
   otherAgentsFiles,
-  ruleNotices,
   sessionCore,
   sessionHookEngine,
   sessionTools,
   taskStreamingRun,
 } from "./agent-setup.js";
 import { allowanceFrom } from "./commands/allowed-tools.js";
-import { loadCommands } from "./commands/load.js";
+import type { CommandCatalog } from "./commands/load.js";
 import { runUserTurn } from "./commands/turn-entry.js";
 import { compactLog } from "./compact.js";
 import type { AgentCore } from "./core.js";
 import { envFromFile } from "./env-file.js";
 import type { AgentEvent } from "./events.js";
-import { startFileChanged } from "./file-changed.js";
-import { effortLevelOf, fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
-import { contextForModel } from "./hook-adapter/text.js";
-import { agentMcp, openMcp } from "./mcp.js";
-import { elicitWithHooks } from "./mcp-elicit.js";
-import type { MemoryReport } from "./memory.js";
-import { loadSessionMemory, rememberMemory } from "./memory-load.js";
+import { effortLevelOf, type HookSessionInfo } from "./hook-adapter/fire.js";
+import { agentMcp } from "./mcp.js";
 import type { PermissionMode } from "./permissions/modes.js";
-import { loadPermissionRules } from "./permissions/rules.js";
 import { type DispatchContext, readBarTestOf, type StreamingRun } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
-import { healDanglingCalls } from "./resume.js";
-import { checkpointStep, checkpointStoreFor, rewindTo, trackTurns, userTurnsOf } from "./rewind.js";
-import { loadSessionSettings } from "./settings.js";
-import { loadSkills } from "./skills/load.js";
+import {
+  checkpointStep,
+  checkpointStoreFor,
+  rewindTo,
+  type TurnTracker,
+  trackTurns,
+  userTurnsOf,
+} from "./rewind.js";
+import {
+  loadSessionFiles,
+  openSessionMcp,
+  restoreConversation,
+  sessionRules,
+} from "./session-open.js";
+import type { SkillCatalog } from "./skills/load.js";
 import { SYSTEM_PROMPT } from "./system-prompt.js";
 import { TASK_TOOL } from "./task-tool.js";
 import type { Agent, AgentOptions, SessionPort, TurnOptions } from "./types.js";
 
 export { DEFAULT_MAX_TURNS } from "./agent-setup.js";
-
-/** SessionEnd within its budget, then the engine, the MCP servers and the tools' background
- *  jobs are shut down. */
-async function* endSession(
-  s: {
-    engine: HookEngine;
-    info: HookSessionInfo;
-    clock: () => number;
-    mcp: McpManager | undefined;
-    tools: readonly AnyTool[];
-  },
-  reason: NonNullable<Parameters<Agent["end"]>[0]>,
-): AsyncGenerator<AgentEvent> {
-  const began = s.clock();
-  yield* fireHook(
-    s.engine,
-    s.info,
-    "SessionEnd",
-    { reason },
-    AbortSignal.timeout(SESSION_END_BUDGET_MS),
-  );
-  const left = Math.max(0, SESSION_END_BUDGET_MS - (s.clock() - began));
-  try {
-    await s.engine.shutdown({ budgetMs: left });
-  } catch {
-    // shutdown must not throw; nothing else to do at exit.
-  }
-  await s.mcp?.close();
-  // Background shell jobs end with the session (src/tools/shell-jobs.ts).
-  await Promise.all(s.tools.map((t) => t.dispose?.().catch(() => undefined)));
-}
 
 /** A session that keeps nothing on disk (library use without a store). */
 export function memorySession(id: string = randomUUID()): SessionPort {
@@ -99,152 +80,45 @@ export function memorySession(id: string = randomUUID()): SessionPort {
  */
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const clock = opts.clock ?? Date.now;
-  let mode: PermissionMode = opts.permissionMode ?? "default";
+  // Read by hooks when they fire; set by the user (Shift+Tab, /mode).
+  const mode: { current: PermissionMode } = { current: opts.permissionMode ?? "default" };
   const headless = opts.askPermission === undefined;
-  const files = otherAgentsFiles(
-    opts.session ?? memorySession(),
-    opts,
-    headless,
-    () => info.promptId,
-  );
+  const port = opts.session ?? memorySession();
+  const files = otherAgentsFiles(port, opts, headless, () => info.promptId);
   // Which user turn each live message belongs to (rewind), and the session's file checkpoints.
   const tracker = trackTurns(files.session);
   const session = tracker.port;
   const checkpoints = checkpointStoreFor(session, opts.projectDir);
-  // Permission rules (allow / deny / ask) of the settings files, Keel's and Claude Code's.
-  const rulePaths = resolveHookPaths({
-    projectDir: opts.projectDir,
-    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-    ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
-    env: opts.env ?? process.env,
-  });
-  const info: HookSessionInfo = {
-    sessionId: session.id,
-    transcriptPath: session.transcriptPath,
-    projectDir: opts.projectDir,
-    permissionMode: () => mode,
-    // The core is built below; hooks fire only after that.
-    model: () => core.model,
-    effort: () => effortLevelOf(core.effort()),
-    // Everything under it is a protected path (permissions/protected-paths.ts).
-    keelHome: rulePaths.keelHome,
-  };
+  const ruling = sessionRules(opts);
+  const { rules } = ruling;
+  // The core is built below; hooks fire only after that.
+  const info = sessionInfo(session, opts.projectDir, ruling.rulePaths.keelHome, mode, () => core);
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
-
-  // Hooks and MCP servers never see Keel's provider key (unless the user passes it).
-  const childEnv = childProcessEnv(opts.env ?? process.env, {
-    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-  });
-  const permissionRules =
-    opts.permissionRules === false
-      ? undefined
-      : (opts.permissionRules ?? loadPermissionRules(rulePaths));
-  const rules = permissionRules
-    ? { rules: permissionRules.rules, homeDir: rulePaths.homeDir }
-    : undefined;
-  // Set once the servers are up; the engine's mcp_tool runner reads it at call time.
-  let mcp: McpManager | undefined;
-  const engine = await sessionHookEngine(opts, {
+  const { engine, mcp, notices } = await hooksAndMcp(opts, {
     session,
     info,
-    childEnv,
     rules,
     headless,
     envFile: files.envFile,
     transcripts: files.transcripts,
     onUsage,
-    mcp: () => mcp,
   });
-
-  const notices: AgentEvent[] = [];
-  mcp =
-    opts.mcpServers === undefined
-      ? undefined
-      : await openMcp({
-          servers: opts.mcpServers,
-          projectDir: opts.projectDir,
-          env: childEnv,
-          notices,
-          onElicit: elicitWithHooks({
-            engine: () => engine,
-            info,
-            notices,
-            ...(opts.onElicit ? { user: opts.onElicit } : {}),
-          }),
-          ...(opts.mcpStartupTimeoutMs !== undefined
-            ? { startupTimeoutMs: opts.mcpStartupTimeoutMs }
-            : {}),
-        });
-  const loaded = opts.settings
-    ? { settings: opts.settings, warnings: [] as string[] }
-    : loadSessionSettings({
-        projectDir: opts.projectDir,
-        ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-      });
-  const settings = loaded.settings;
-  const withTask = opts.subagents !== false && !opts.tools.some((t) => t.name === TASK_TOOL);
-  // Skills and agent files are read once, here: their lists go into the skill and task tools'
-  // descriptions, pinned with the prefix for the session (src/tools/skill.ts says why there).
-  const skills = await loadSkills(rulePaths);
-  const agentFiles = withTask ? loadAgentFiles(rulePaths) : { agents: [], problems: [] };
-  const tools = sessionTools(opts, {
-    agents: withTask ? agentFiles.agents : null,
-    skills: skills.skills,
-    // A loaded skill of the user's own (or an enabled plugin's) lets its allowed-tools run
-    // without asking for the rest of the turn; a project's skill grants nothing.
-    onSkillLoad: (skill) => {
-      if (skill.source === "project" || skill.allowedTools.length === 0) return;
-      const before = dispatchCtx.turnAllowed;
-      const granted = allowanceFrom(skill.allowedTools);
-      dispatchCtx.turnAllowed = (name, primary) =>
-        before?.(name, primary) === true || granted(name, primary);
-    },
-    mcp,
-  });
-  const streaming = new Map<string, StreamingRun>();
-  // One checkpoint step for the session and its task sub-agents: their writes are snapshotted
-  // under the session's current user turn (core.turns), which a rewind of that turn restores.
-  const checkpoint = checkpoints ? checkpointStep(checkpoints, () => core.turns) : undefined;
-  if (withTask) {
-    streaming.set(
-      TASK_TOOL,
-      taskStreamingRun(opts, {
-        engine,
-        info,
-        clock,
-        onUsage,
-        rules,
-        tools,
-        effort: () => core.requestedEffort,
-        settings,
-        agents: agentFiles.agents,
-        ...(checkpoint ? { checkpoint } : {}),
-      }),
-    );
-  }
-  const dispatchCtx: DispatchContext = {
-    tools,
-    streaming,
-    hooks: engine,
+  const loaded = await loadSessionFiles(opts, ruling);
+  const { settings, agentFiles, commands } = loaded;
+  const { tools, dispatchCtx } = sessionPipeline(opts, {
+    engine,
     info,
-    askPermission: opts.askPermission,
-    autoApprove: opts.autoApprove ?? false,
-    ...(opts.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
-    allowed: opts.allowedAnswers ?? new Set(),
     clock,
-    ...(rules ? { rules } : {}),
-    ...(checkpoint ? { checkpoint } : {}),
-  };
-  const prepared = prepareToolSpecs(toolSpecs(tools));
-  const commands = loadCommands({
-    projectDir: opts.projectDir,
-    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-    homeDir: rulePaths.homeDir,
+    onUsage,
+    rules,
+    mcp,
+    settings,
+    agents: loaded.withTask ? agentFiles.agents : null,
+    skills: loaded.skills.skills,
+    checkpoint: checkpoints ? checkpointStep(checkpoints, () => core.turns) : undefined,
+    effort: () => core.requestedEffort,
   });
-  const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
-  const core: AgentCore = sessionCore(opts, {
-    prefix,
-    prepared,
+  const { prepared, prefix, core } = prefixAndCore(opts, tools, {
     engine,
     session,
     info,
@@ -255,122 +129,129 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const effortAtStart = effortNotice(core);
   if (effortAtStart) notices.push(effortAtStart);
   const resumed = session.messages.length > 0;
-  if (resumed) {
-    const restored = core.log.restore(session.messages);
-    if (!restored.ok) await mcp?.close();
-    if (!restored.ok) throw new Error(`cannot resume session ${session.id}: ${restored.error}`);
-    // Turns go on numbering from the stored ones, so `rewind N` names one turn of the file.
-    core.turns = Math.max(0, ...tracker.turns);
-    healDanglingCalls(core.log);
-    // The conversation is as big as when it was left: automatic compaction counts from there.
-    core.lastPromptTokens = session.promptTokens ?? 0;
-  }
+  if (resumed) await restoreConversation(core, session, tracker, mcp);
+  const startParts = sessionStartParts(opts, {
+    engine,
+    info,
+    core,
+    mcp,
+    notices,
+    resumed,
+    warnings: loaded.warnings,
+    envFile: files.envFile,
+    keelHome: ruling.rulePaths.keelHome,
+    dispatchCtx,
+  });
+  return sessionAgent(startParts, {
+    session,
+    tools,
+    prepared,
+    prefix,
+    commands,
+    dispatchCtx,
+    clock,
+    tracker,
+    checkpoints,
+    mode,
+  });
+}
 
-  let started = false;
-  let ended = false;
-  let busy = false;
-  let memory: MemoryReport | null = null;
-  let fileChanged: ReturnType<typeof startFileChanged> = null;
-
-  /** Variables SessionStart / FileChanged hooks wrote to CLAUDE_ENV_FILE, for later tools. */
-  async function readEnvFile(): Promise<void> {
-    if (!files.envFile) return;
-    // Sourced without Keel's secrets, which never reach the commands it feeds (env-file.ts).
-    const env = await envFromFile(files.envFile, opts.env ?? process.env, {
-      passSecrets: providerKeyPassed(rulePaths.keelHome),
-    });
-    if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
-  }
-  const memoryOptions = {
-    projectDir: opts.projectDir,
-    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
-    ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
-    readBarred: readBarTestOf(dispatchCtx),
-  };
-
-  /** MCP announcements (failed servers, late ones, changed tool lists) since the last event. */
-  function* drainNotices(): Generator<AgentEvent> {
-    while (notices.length > 0) {
-      const next = notices.shift();
-      if (next) yield next;
-    }
-  }
-
-  async function* start(o: TurnOptions = {}): AsyncGenerator<AgentEvent> {
-    if (!started) {
-      const untrusted = mcp?.untrustedNotice();
-      if (untrusted) notices.push({ type: "notice", ...untrusted });
-    }
-    yield* drainNotices();
-    if (started) return;
-    started = true;
-    const startSource = opts.startSource ?? (resumed ? "resume" : "startup");
-    if (opts.setupTrigger !== undefined) {
-      const setup = yield* fireHook(
-        engine,
-        info,
-        "Setup",
-        { trigger: opts.setupTrigger },
-        o.signal,
-      );
-      core.addPending("Setup", contextForModel(setup));
-    }
-    const decision = yield* fireHook(
-      engine,
-      info,
-      "SessionStart",
-      { source: startSource },
-      o.signal,
+/** The tools, the task tool's streaming run and the pipeline context every tool call passes
+ *  (src/agent/pipeline/). */
+function sessionPipeline(
+  opts: AgentOptions,
+  p: Omit<Parameters<typeof taskStreamingRun>[1], "tools" | "agents" | "checkpoint"> & {
+    mcp: McpManager | undefined;
+    /** The agent files the task tool offers; null: no task tool. */
+    agents: readonly AgentFile[] | null;
+    skills: SkillCatalog["skills"];
+    /** One checkpoint step for the session and its task sub-agents: their writes are
+     *  snapshotted under the session's current user turn (core.turns), which a rewind of that
+     *  turn restores. */
+    checkpoint: DispatchContext["checkpoint"];
+  },
+): { tools: AnyTool[]; dispatchCtx: DispatchContext } {
+  const tools = sessionTools(opts, {
+    agents: p.agents,
+    skills: p.skills,
+    // A loaded skill of the user's own (or an enabled plugin's) lets its allowed-tools run
+    // without asking for the rest of the turn; a project's skill grants nothing.
+    onSkillLoad: (skill) => {
+      if (skill.source === "project" || skill.allowedTools.length === 0) return;
+      const before = dispatchCtx.turnAllowed;
+      const granted = allowanceFrom(skill.allowedTools);
+      dispatchCtx.turnAllowed = (name, primary) =>
+        before?.(name, primary) === true || granted(name, primary);
+    },
+    mcp: p.mcp,
+  });
+  const { checkpoint, rules } = p;
+  const streaming = new Map<string, StreamingRun>();
+  if (p.agents !== null) {
+    streaming.set(
+      TASK_TOOL,
+      taskStreamingRun(opts, {
+        engine: p.engine,
+        info: p.info,
+        clock: p.clock,
+        onUsage: p.onUsage,
+        rules,
+        tools,
+        effort: p.effort,
+        settings: p.settings,
+        agents: p.agents,
+        ...(checkpoint ? { checkpoint } : {}),
+      }),
     );
-    const loadProblems = [...skills.problems, ...agentFiles.problems];
-    for (const text of [
-      ...loaded.warnings,
-      ...commands.problems,
-      ...loadProblems,
-      ...ruleNotices(permissionRules, rulePaths),
-    ]) {
-      yield { type: "notice", level: "warn", text };
-    }
-    core.addPending("SessionStart", contextForModel(decision, { source: startSource }));
-    await readEnvFile();
-    fileChanged = startFileChanged({ engine, info, notices, afterFiring: readEnvFile }, decision);
-    if (opts.memory !== false) {
-      if (!resumed)
-        memory = yield* loadSessionMemory(core, memoryOptions, "session_start", o.signal);
-      // A resumed session already holds its memory in its first user message; it is read now
-      // only so that a compaction (which replaces that message) can put it back.
-      else memory = rememberMemory(core, memoryOptions);
-    }
   }
+  const dispatchCtx: DispatchContext = {
+    tools,
+    streaming,
+    hooks: p.engine,
+    info: p.info,
+    askPermission: opts.askPermission,
+    autoApprove: opts.autoApprove ?? false,
+    ...(opts.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
+    allowed: opts.allowedAnswers ?? new Set(),
+    clock: p.clock,
+    ...(rules ? { rules } : {}),
+    ...(checkpoint ? { checkpoint } : {}),
+  };
+  return { tools, dispatchCtx };
+}
 
-  /** Serializes turns and compactions: one thing at a time per session. */
-  async function* exclusive(body: AsyncGenerator<AgentEvent>): AsyncGenerator<AgentEvent> {
-    if (ended) {
-      yield { type: "error", message: "the session has ended" };
-      return;
-    }
-    if (busy) {
-      yield { type: "error", message: "a turn is already running in this session" };
-      return;
-    }
-    busy = true;
-    try {
-      yield* body;
-    } finally {
-      busy = false;
-    }
-  }
+/** What {@link sessionAgent} needs besides what SessionStart does. */
+interface SessionParts {
+  session: SessionPort;
+  tools: AnyTool[];
+  prepared: ReturnType<typeof prepareToolSpecs>;
+  prefix: ImmutablePrefix;
+  commands: CommandCatalog;
+  dispatchCtx: DispatchContext;
+  clock: () => number;
+  tracker: TurnTracker;
+  checkpoints: ReturnType<typeof checkpointStoreFor>;
+  mode: { current: PermissionMode };
+}
 
+/** The agent's methods: each turn, compaction and the end run through the session's parts,
+ *  SessionStart first (agent-lifecycle.ts). */
+function sessionAgent(startParts: StartParts, p: SessionParts): Agent {
+  const { opts, engine, mcp, core, info, notices } = startParts;
+  const { session, tools, prepared, prefix, commands, dispatchCtx, clock, tracker } = p;
+  const { checkpoints, mode } = p;
+  const state = newLifecycle();
+  const start = (o: TurnOptions = {}) => startSession(startParts, state, o);
   const never = new AbortController().signal;
-
-  const agent: Agent = {
+  return {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
     hooks: engine,
     ...(mcp ? { mcp: agentMcp({ manager: mcp, tools, repairTools: prepared.tools, prefix }) } : {}),
-    start: (o) => exclusive(start(o)),
+    start: (o) => exclusive(state, start(o)),
     runTurn: (prompt, o = {}) =>
       exclusive(
+        state,
         (async function* () {
           yield* start(o);
           const signal = o.signal ?? never;
@@ -389,11 +270,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             { explicit: o.images, inline: o.imageData, typed: o.typed },
           );
           // What MCP servers said during the turn (elicitations, exits, list changes).
-          yield* drainNotices();
+          yield* drainNotices(notices);
         })(),
       ),
     compact: (o = {}) =>
       exclusive(
+        state,
         (async function* () {
           yield* start(o.signal ? { signal: o.signal } : {});
           yield* compactLog(core, {
@@ -404,24 +286,107 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       ),
     end: (reason = "exit") =>
       (async function* (): AsyncGenerator<AgentEvent> {
-        if (ended) return;
-        ended = true;
-        fileChanged?.close();
+        if (state.ended) return;
+        state.ended = true;
+        state.fileChanged?.close();
         yield* endSession({ engine, info, clock, mcp, tools }, reason);
       })(),
-    memory: () => memory,
+    memory: () => state.memory,
     commands: () => commands,
-    getPermissionMode: () => mode,
+    getPermissionMode: () => mode.current,
     setPermissionMode: (m) => {
-      mode = m;
+      mode.current = m;
     },
     ...coreControls(core, opts, session.id, prefix),
     rewind: (toTurn, what) => {
-      if (busy) throw new Error("rewind: a turn is running; wait for it to end");
+      if (state.busy) throw new Error("rewind: a turn is running; wait for it to end");
       return rewindTo(core, tracker, checkpoints, toTurn, what);
     },
     userTurns: () => userTurnsOf(core, tracker),
     transcript: () => core.log.messages(),
   };
-  return agent;
+}
+
+/** What hooks are told about the session; the mode and the core are read when a hook fires. */
+function sessionInfo(
+  session: SessionPort,
+  projectDir: string,
+  keelHome: string,
+  mode: { current: PermissionMode },
+  core: () => AgentCore,
+): HookSessionInfo {
+  return {
+    sessionId: session.id,
+    transcriptPath: session.transcriptPath,
+    projectDir,
+    permissionMode: () => mode.current,
+    model: () => core().model,
+    effort: () => effortLevelOf(core().effort()),
+    // Everything under it is a protected path (permissions/protected-paths.ts).
+    keelHome,
+  };
+}
+
+/** The prefix (system prompt and tool specs, the same bytes for the whole session) and the
+ *  core built on it. */
+function prefixAndCore(
+  opts: AgentOptions,
+  tools: AnyTool[],
+  parts: Omit<Parameters<typeof sessionCore>[1], "prefix" | "prepared">,
+) {
+  const prepared = prepareToolSpecs(toolSpecs(tools));
+  const prefix = new ImmutablePrefix({ systemPrompt: SYSTEM_PROMPT, tools: prepared.specs });
+  const core: AgentCore = sessionCore(opts, { prefix, prepared, ...parts });
+  return { prepared, prefix, core };
+}
+
+/** What SessionStart needs (agent-lifecycle.ts), with the reading of CLAUDE_ENV_FILE. */
+function sessionStartParts(
+  opts: AgentOptions,
+  p: Omit<StartParts, "opts" | "readEnvFile" | "memoryOptions"> & {
+    envFile: string | undefined;
+    keelHome: string;
+    dispatchCtx: DispatchContext;
+  },
+): StartParts {
+  const { envFile, keelHome, dispatchCtx, ...rest } = p;
+  /** Variables SessionStart / FileChanged hooks wrote to CLAUDE_ENV_FILE, for later tools. */
+  const readEnvFile = async (): Promise<void> => {
+    if (!envFile) return;
+    // Sourced without Keel's secrets, which never reach the commands it feeds (env-file.ts).
+    const env = await envFromFile(envFile, opts.env ?? process.env, {
+      passSecrets: providerKeyPassed(keelHome),
+    });
+    if (Object.keys(env).length > 0) dispatchCtx.toolEnv = env;
+  };
+  return {
+    ...rest,
+    opts,
+    readEnvFile,
+    memoryOptions: {
+      projectDir: opts.projectDir,
+      ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+      ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
+      readBarred: readBarTestOf(dispatchCtx),
+    },
+  };
+}
+
+/** The session's hook engine and its MCP servers, which start after it (their questions go
+ *  through hooks; the engine's mcp_tool runner reads the servers at call time). `notices`
+ *  gathers what the servers announce, to be yielded with the next event. */
+async function hooksAndMcp(
+  opts: AgentOptions,
+  parts: Omit<HookEngineParts, "childEnv" | "mcp">,
+): Promise<{ engine: HookEngine; mcp: McpManager | undefined; notices: AgentEvent[] }> {
+  // Hooks and MCP servers never see Keel's provider key (unless the user passes it).
+  const childEnv = childProcessEnv(opts.env ?? process.env, {
+    ...(opts.keelHome !== undefined ? { keelHome: opts.keelHome } : {}),
+  });
+  // Set once the servers are up.
+  let mcp: McpManager | undefined;
+  const engine = await sessionHookEngine(opts, { ...parts, childEnv, mcp: () => mcp });
+  const notices: AgentEvent[] = [];
+  mcp = await openSessionMcp(opts, { childEnv, engine, info: parts.info, notices });
+  return { engine, mcp, notices };
 }

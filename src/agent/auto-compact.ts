@@ -1,5 +1,5 @@
 /**
- * Automatic compaction (design §7): when a response's `usage.prompt_tokens` reaches the
+ * Automatic compaction (docs/architecture.md "The cache-first agent"): when a response's `usage.prompt_tokens` reaches the
  * threshold — by default a fraction of the model's context window (data/models.json), or
  * `compaction.thresholdTokens` from settings — the session compacts before its next request.
  * A provider error saying the context is too long triggers the same, then the request is

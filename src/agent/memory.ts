@@ -1,5 +1,5 @@
 /**
- * Project memory (design §7): the user's `$KEEL_HOME/KEEL.md`, `~/.claude/CLAUDE.md`,
+ * Project memory (docs/architecture.md "The cache-first agent"): the user's `$KEEL_HOME/KEEL.md`, `~/.claude/CLAUDE.md`,
  * `~/.gemini/GEMINI.md` and `~/.qwen/QWEN.md`, then the project's `AGENTS.md`, `KEEL.md`,
  * `CLAUDE.md`, `CLAUDE.local.md`, `.claude/CLAUDE.md`, `GEMINI.md` and `QWEN.md` (what users of
  * Claude Code, Gemini CLI and Qwen Code already wrote for their agent; a file with the same text

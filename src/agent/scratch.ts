@@ -9,7 +9,7 @@ export class VolatileScratch {
   reasoning = "";
   /** Free-form notes (plan state, repair counters) keyed by owner. */
   readonly notes = new Map<string, unknown>();
-  /** Stop-hook blocks in a row during this turn (design §2.2: at most 8). */
+  /** Stop-hook blocks in a row during this turn (at most MAX_STOP_BLOCKS_IN_A_ROW, hooks/events.ts). */
   stopBlocks = 0;
 
   /** Clears everything at the start of a user turn. */

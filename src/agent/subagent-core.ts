@@ -1,5 +1,5 @@
 /**
- * Sub-agents on the one turn loop (design §7): a sub-agent is an AgentCore of its own — its own
+ * Sub-agents on the one turn loop (docs/architecture.md "The cache-first agent"): a sub-agent is an AgentCore of its own — its own
  * prefix (system prompt + tools), its own in-memory log — driven by the same `runTurn` as the
  * session, with another tool policy. Hooks fire inside with `agent_id` and `agent_type`; its
  * model calls are accounted to the parent session.

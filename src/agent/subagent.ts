@@ -1,5 +1,5 @@
 /**
- * The AgentRunner for agent hooks (design §2.5): a read-only sub-agent with read_file, glob,
+ * The AgentRunner for agent hooks (docs/hooks.md "HTTP, prompt and agent hooks"): a read-only sub-agent with read_file, glob,
  * grep and list_dir plus `submit_verdict {ok, reason}`, run on the session's one turn loop
  * (subagent-core.ts). It can never write or run shell; its tool calls fire no PreToolUse (a hook
  * checking a hook's verifier would recurse); it fires SubagentStart / SubagentStop; nothing it

@@ -1,10 +1,9 @@
 /**
- * The one builder of the environment of every process Keel starts (design §6 "One child
- * environment"): the shell tool, hooks, MCP servers, the sourcing of CLAUDE_ENV_FILE, and the
+ * The one builder of the environment of every process Keel starts (docs/security.md §8): the shell tool, hooks, MCP servers, the sourcing of CLAUDE_ENV_FILE, and the
  * `${VAR}` expansion of project-defined MCP servers. Secrets never pass unless the user's own
  * settings say so; project files may not set variables that change what trusted programs run.
  *
- * Deliberately free of imports from src/ (a leaf, like design §1's base/), so every layer can
+ * Deliberately free of imports from src/ (a leaf, like all of base/: docs/architecture.md "Layers"), so every layer can
  * use it and it can move to src/base/ unchanged.
  */
 

@@ -34,125 +34,147 @@ export function jsonDepthExceeded(text: string, max: number): number | null {
 /** The first syntax error of a JSON text, in words, or null when it is valid. Recursive:
  *  call only on text whose depth jsonDepthExceeded has bounded. */
 export function jsonSyntaxError(text: string): { offset: number; reason: string } | null {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i] ?? "")) i++;
-  };
-  const fail = (why?: string): never => {
-    const c = text[i];
+  const scan = new JsonScanner(text);
+  try {
+    scan.value();
+    scan.ws();
+    if (scan.i < text.length) scan.fail("unexpected text after the end of the JSON value");
+    return null;
+  } catch (err) {
+    if (err instanceof ScanError) return { offset: err.offset, reason: err.reason };
+    throw err;
+  }
+}
+
+/** A recursive-descent walk over a JSON text that throws a ScanError at the first mistake. */
+class JsonScanner {
+  i = 0;
+  constructor(private readonly text: string) {}
+
+  ws(): void {
+    while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i] ?? "")) this.i++;
+  }
+
+  /** Throws at the current place: `why`, or what was found there instead. */
+  fail(why?: string): never {
+    const c = this.text[this.i];
     const reason =
       why ??
       (c === undefined
         ? "unexpected end of file"
         : `unexpected ${c === "'" ? "single quote (JSON strings use double quotes)" : JSON.stringify(c)}`);
-    throw new ScanError(i, reason);
-  };
-  const literal = (word: string) => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail();
-  };
-  const string = () => {
-    i++; // opening quote
-    while (i < text.length) {
-      const c = text[i];
+    throw new ScanError(this.i, reason);
+  }
+
+  value(): void {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === "{") this.object();
+    else if (c === "[") this.array();
+    else if (c === '"') this.string();
+    else if (c === "t") this.literal("true");
+    else if (c === "f") this.literal("false");
+    else if (c === "n") this.literal("null");
+    else this.number();
+  }
+
+  private object(): void {
+    const { text } = this;
+    this.i++;
+    this.ws();
+    if (text[this.i] === "}") {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      if (text[this.i] === "}") this.fail("trailing comma");
+      if (text[this.i] !== '"') {
+        this.fail(
+          text[this.i] === undefined || text[this.i] === "'"
+            ? undefined
+            : "expected a double-quoted property name",
+        );
+      }
+      this.string();
+      this.ws();
+      if (text[this.i] !== ":") this.fail("expected ':' after the property name");
+      this.i++;
+      this.value();
+      if (this.listEnds("}")) return;
+    }
+  }
+
+  private array(): void {
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === "]") {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      if (this.text[this.i] === "]") this.fail("trailing comma");
+      this.value();
+      if (this.listEnds("]")) return;
+    }
+  }
+
+  /** After a member: a comma (false: another follows) or the closing bracket (true). */
+  private listEnds(close: "}" | "]"): boolean {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === ",") {
+      this.i++;
+      return false;
+    }
+    if (c === close) {
+      this.i++;
+      return true;
+    }
+    return this.fail(c === undefined ? undefined : `expected ',' or '${close}' (a missing comma?)`);
+  }
+
+  private literal(word: string): void {
+    if (this.text.startsWith(word, this.i)) this.i += word.length;
+    else this.fail();
+  }
+
+  private string(): void {
+    const { text } = this;
+    this.i++; // opening quote
+    while (this.i < text.length) {
+      const c = text[this.i];
       if (c === '"') {
-        i++;
+        this.i++;
         return;
       }
-      if (c === "\\") {
-        const e = text[i + 1] ?? "";
-        if (e === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail("invalid \\u escape");
-          i += 6;
-        } else if ('"\\/bfnrt'.includes(e) && e !== "") i += 2;
-        else {
-          i++;
-          fail("invalid escape in a string");
-        }
-      } else if ((c?.charCodeAt(0) ?? 0) < 0x20)
-        fail("line break or control character inside a string");
-      else i++;
+      if (c === "\\") this.escape();
+      else if ((c?.charCodeAt(0) ?? 0) < 0x20) {
+        this.fail("line break or control character inside a string");
+      } else this.i++;
     }
-    fail("unterminated string");
-  };
-  const number = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m || m[0] === "" || m[0] === "-") fail();
-    i += m?.[0].length ?? 0;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
+    this.fail("unterminated string");
+  }
+
+  private escape(): void {
+    const e = this.text[this.i + 1] ?? "";
+    if (e === "u") {
+      if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.i + 2, this.i + 6))) {
+        this.fail("invalid \\u escape");
       }
-      for (;;) {
-        ws();
-        if (text[i] === "}") fail("trailing comma");
-        if (text[i] !== '"')
-          fail(
-            text[i] === undefined || text[i] === "'"
-              ? undefined
-              : "expected a double-quoted property name",
-          );
-        string();
-        ws();
-        if (text[i] !== ":") fail("expected ':' after the property name");
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return;
-        }
-        fail(text[i] === undefined ? undefined : "expected ',' or '}' (a missing comma?)");
-      }
+      this.i += 6;
+    } else if ('"\\/bfnrt'.includes(e) && e !== "") this.i += 2;
+    else {
+      this.i++;
+      this.fail("invalid escape in a string");
     }
-    if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] === "]") fail("trailing comma");
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return;
-        }
-        fail(text[i] === undefined ? undefined : "expected ',' or ']' (a missing comma?)");
-      }
-    }
-    if (c === '"') string();
-    else if (c === "t") literal("true");
-    else if (c === "f") literal("false");
-    else if (c === "n") literal("null");
-    else number();
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail("unexpected text after the end of the JSON value");
-    return null;
-  } catch (err) {
-    if (err instanceof ScanError) return { offset: err.offset, reason: err.reason };
-    throw err;
+  }
+
+  private number(): void {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.i));
+    if (!m || m[0] === "" || m[0] === "-") this.fail();
+    this.i += m?.[0].length ?? 0;
   }
 }
 

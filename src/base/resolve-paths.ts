@@ -1,6 +1,6 @@
 /**
  * The one view of the home directory and Keel's home (KEEL_HOME) that Keel and its sandbox
- * share (design §6, "one resolver"). Before it, the CLI asked os.homedir() (which falls back to
+ * share (docs/security.md §3). Before it, the CLI asked os.homedir() (which falls back to
  * the account's passwd entry) while the sandbox read `$HOME` and `$KEEL_HOME` from the child's
  * environment: with HOME unset (cron, systemd, `env -i`) or a relative KEEL_HOME, the sandbox
  * hid nothing, and an auto-approved command read the home and `$KEEL_HOME/config.json`.
@@ -102,7 +102,7 @@ export function privatePlaces(opts: {
 export const DEFAULT_MANAGED_SETTINGS = "/etc/keel/managed-settings.json";
 
 /**
- * The managed settings file (design §9). What it says beats user and project settings; it is
+ * The managed settings file (docs/security.md "Managed settings"). What it says beats user and project settings; it is
  * owned by the machine's administrator, not by the user or the project. When
  * /etc/keel/managed-settings.json exists it is the file, whatever the environment says: the
  * environment is the user's, and a policy an exported variable could point away from would be

@@ -1,5 +1,5 @@
 /**
- * The one sanitizer for text bound for a terminal or for JSON output (design.md §6, issue 26).
+ * The one sanitizer for text bound for a terminal or for JSON output (docs/security.md §8).
  * Text from a repository, a model, a hook or a server must not drive the terminal: no escape
  * sequence (colours, cursor moves, OSC 52 clipboard writes), no C1 control (0x9b is an 8-bit
  * CSI), no bidi override or isolate that reorders what a reviewer reads, no zero-width character

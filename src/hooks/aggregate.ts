@@ -1,5 +1,5 @@
 /**
- * Pure aggregation of the runs of one firing into a HookDecision (design §2.2): block/deny
+ * Pure aggregation of the runs of one firing into a HookDecision (docs/hooks.md "When several hooks answer"): block/deny
  * veto, deny > ask > allow, updatedInput applied in configuration order and mapped back to
  * Keel's input, contexts and system messages concatenated in configuration order.
  */

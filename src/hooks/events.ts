@@ -1,5 +1,5 @@
 /**
- * The hook event catalogue (design §2.1): names, which events can gate the agent, what a
+ * The hook event catalogue (docs/hooks.md "Events"): names, which events can gate the agent, what a
  * matcher filters on, default timeouts, and the typed Keel-native payload of each event.
  *
  * Every event is defined once, in event-table.ts; this file derives the names, the facts
@@ -69,7 +69,7 @@ export function isHookEventName(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
 }
 
-/** Default handler timeouts in seconds for the native dialect (design §2.2). */
+/** Default handler timeouts in seconds for the native dialect (docs/hooks.md "Timeouts, fail-closed gating and output caps"). */
 export const DEFAULT_TIMEOUT_SEC = {
   command: 60,
   http: 60,

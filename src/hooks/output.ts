@@ -1,5 +1,5 @@
 /**
- * The JSON a hook may print on stdout (design §2.2), parsed once with a schema. camelCase and
+ * The JSON a hook may print on stdout (docs/hooks.md "JSON output"), parsed once with a schema. camelCase and
  * the snake_case spellings of cagent are both accepted; a field of the wrong type is reported
  * by name.
  */

@@ -1,5 +1,5 @@
 /**
- * Address classification for the http-hook SSRF guard (design §2.5): which IP addresses an http
+ * Address classification for the http-hook SSRF guard (docs/security.md §6b): which IP addresses an http
  * hook may reach. Pure functions over address text; resolving and connecting live in
  * ssrf-resolve.ts and ssrf-connect.ts.
  *

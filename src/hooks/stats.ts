@@ -1,4 +1,4 @@
-/** Per-hook counters and duration percentiles (design §2.6). */
+/** Per-hook counters and duration percentiles (`keel hooks stats`, docs/hooks.md). */
 import type { HookDefinition, HookRunRecord, HookStats } from "./types.js";
 
 /** Durations kept per hook for percentiles (the most recent ones). */

@@ -9,7 +9,7 @@ import type { AnyEventPayload } from "./events.js";
 
 const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
 
-/** Flat variable names shared with command hooks' environment (design §2.2, seeds/004). */
+/** Flat variable names shared with command hooks' environment (docs/hooks.md "Environment variables"). */
 const FLAT_NAME = /^(?:hook_event_name|tool_name|session_id|timestamp|tool_input_.+)$/;
 
 /** Payload fields offered to templates besides the flat variables. */

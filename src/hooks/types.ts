@@ -136,7 +136,7 @@ export interface HookSource {
   path: string;
   dialect: DialectName;
   scope: SourceScope;
-  /** The administrator's managed settings file (design §9): read as user-level (trusted), and
+  /** The administrator's managed settings file (docs/security.md "Managed settings"): read as user-level (trusted), and
    *  beyond the reach of user and project `disableAllHooks`. */
   managed?: true;
   /** Variables for this file's hooks (a plugin's CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA). */
@@ -220,7 +220,7 @@ export interface HookContextPiece {
 /** The aggregate decision of all hooks that ran for one firing. */
 export type DecisionKind = "pass" | "allow" | "ask" | "deny" | "block";
 
-/** What the agent does with a firing: the aggregation of design §2.2. */
+/** What the agent does with a firing: the aggregation of docs/hooks.md "When several hooks answer". */
 export interface HookDecision {
   event: HookEventName;
   /** `pass` when no hook expressed a decision. deny/block veto; deny > ask > allow. */

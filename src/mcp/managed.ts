@@ -1,5 +1,5 @@
 /**
- * The MCP server lists of managed settings (design §9): `allowedMcpServers` and
+ * The MCP server lists of managed settings (docs/security.md "Managed settings"): `allowedMcpServers` and
  * `deniedMcpServers` in the administrator's file, each a list of server names (or Claude Code's
  * `{"serverName": "…"}` objects). A denied server never starts, whoever defines it; with an
  * allow list, only the servers it names start. A managed file that exists but cannot be read

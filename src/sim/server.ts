@@ -147,41 +147,42 @@ function modelList(): {
   };
 }
 
-/** Answers one HTTP request; returns the record of a chat request. */
-async function handle(
-  state: ServerState,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<SimRequestRecord | null> {
-  const path = new URL(req.url ?? "/", "http://sim").pathname;
-  if (req.method === "GET" && path === "/_sim/requests") {
+/** The simulator's own reads (the request records, the model list); false: not one of them. */
+function answerRead(state: ServerState, req: IncomingMessage, res: ServerResponse, path: string) {
+  if (req.method !== "GET") return false;
+  if (path === "/_sim/requests") {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(state.records));
-    return null;
+    return true;
   }
-  if (req.method === "GET" && (path === "/models" || path === "/v1/models")) {
+  if (path === "/models" || path === "/v1/models") {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(modelList()));
-    return null;
+    return true;
   }
-  if (req.method !== "POST" || (path !== "/chat/completions" && path !== "/v1/chat/completions")) {
-    sendError(res, 404, `no route for ${req.method} ${path}`, "invalid_request_error");
-    return null;
-  }
-  const raw = await readBody(req);
-  const record = newRecord(state.records.length, path, state.keepBodies ? raw : null);
-  state.records.push(record);
-  const fail = (
-    status: number,
-    message: string,
-    type: string,
-    headers: Record<string, string> = {},
-  ) => {
-    record.status = status;
-    record.error = message;
-    sendError(res, status, message, type, headers);
-    return record;
-  };
+  return false;
+}
+
+/** Sends an error answer and records it on the request's record. */
+type Fail = (
+  status: number,
+  message: string,
+  type: string,
+  headers?: Record<string, string>,
+) => SimRequestRecord;
+
+/**
+ * What DeepSeek refuses before it answers: no key, a body that is not JSON or not a valid
+ * request, reasoning not passed back, a prompt longer than the scripted context window. Returns
+ * the request, or the record of the refusal.
+ */
+async function admit(
+  state: ServerState,
+  req: IncomingMessage,
+  raw: string,
+  record: SimRequestRecord,
+  fail: Fail,
+): Promise<SimChatRequest | SimRequestRecord> {
   const key = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
   if (!key) return fail(401, "Authentication Fails, no API key given", "authentication_error");
   record.keyId = createHash("sha256").update(key).digest("hex").slice(0, 12);
@@ -197,13 +198,9 @@ async function handle(
   describeRequest(record, request, raw, state.keepBodies);
   const unreturned = reasoningNotPassedBack(request, state.thinkingCallIds);
   if (unreturned !== null) {
-    return fail(
-      400,
-      `${REASONING_NOT_PASSED_BACK} (messages[${unreturned}])`,
-      "invalid_request_error",
-    );
+    const message = `${REASONING_NOT_PASSED_BACK} (messages[${unreturned}])`;
+    return fail(400, message, "invalid_request_error");
   }
-
   const window = state.script.contextTokens;
   if (window !== undefined) {
     state.encoder ??= new SegmentEncoder(await loadTokenizer());
@@ -214,6 +211,43 @@ async function handle(
       return fail(400, contextLengthMessage(window, prompt, completion), "invalid_request_error");
     }
   }
+  return request;
+}
+
+/** Answers one HTTP request; returns the record of a chat request. */
+async function handle(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<SimRequestRecord | null> {
+  const path = new URL(req.url ?? "/", "http://sim").pathname;
+  if (answerRead(state, req, res, path)) return null;
+  if (req.method !== "POST" || (path !== "/chat/completions" && path !== "/v1/chat/completions")) {
+    sendError(res, 404, `no route for ${req.method} ${path}`, "invalid_request_error");
+    return null;
+  }
+  const raw = await readBody(req);
+  const record = newRecord(state.records.length, path, state.keepBodies ? raw : null);
+  state.records.push(record);
+  const fail: Fail = (status, message, type, headers = {}) => {
+    record.status = status;
+    record.error = message;
+    sendError(res, status, message, type, headers);
+    return record;
+  };
+  const request = await admit(state, req, raw, record, fail);
+  if (request === record) return record;
+  return reply(state, res, record, request as SimChatRequest, fail);
+}
+
+/** The script's next reply to an admitted request: an error, a completion or a stream. */
+async function reply(
+  state: ServerState,
+  res: ServerResponse,
+  record: SimRequestRecord,
+  request: SimChatRequest,
+  fail: Fail,
+): Promise<SimRequestRecord> {
   const taken = state.queue.take(request);
   record.replyIndex = taken?.index ?? null;
   record.scriptExhausted = taken === null;
@@ -257,10 +291,6 @@ async function handle(
       state.thinkingCallIds.add(call.id ?? meta.callId(i));
     }
   }
-  let closed = false;
-  res.on("close", () => {
-    closed = true;
-  });
   if (!request.stream) {
     await delay(latency.firstByteMs);
     record.status = 200;
@@ -268,6 +298,22 @@ async function handle(
     res.end(completionBody(resolved, meta, usage));
     return record;
   }
+  return sendStream(res, record, streamPayloads(resolved, meta, usage), reply, latency);
+}
+
+/** Streams the reply's chunks as server-sent events, as scripted: keep-alives first, a delay
+ *  between chunks, a dropped connection after some. */
+async function sendStream(
+  res: ServerResponse,
+  record: SimRequestRecord,
+  payloads: string[],
+  reply: ScriptReply | undefined,
+  latency: { firstByteMs?: number | undefined; chunkDelayMs?: number | undefined },
+): Promise<SimRequestRecord> {
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+  });
   record.status = 200;
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   res.flushHeaders();
@@ -275,7 +321,6 @@ async function handle(
   await delay(latency.firstByteMs);
   const cut = reply?.disconnectAfterChunks;
   if (cut === 0) return disconnect(res, record);
-  const payloads = streamPayloads(resolved, meta, usage);
   for (const [i, payload] of payloads.entries()) {
     if (closed) return record;
     if (i > 0) await delay(latency.chunkDelayMs);

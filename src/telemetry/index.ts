@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry for Keel (design §9): off by default; on with `KEEL_ENABLE_TELEMETRY=1` or
+ * OpenTelemetry for Keel (docs/security.md "Telemetry"): off by default; on with `KEEL_ENABLE_TELEMETRY=1` or
  * `"telemetry": true` in user settings ($KEEL_HOME/settings.json — a project cannot switch it
  * on: a cloned repository must not decide where your session's numbers go). The SDK is in
  * ./export.ts, imported only when telemetry is on, so start-up is unchanged when it is off.

@@ -40,11 +40,6 @@ export interface BuiltinToolOptions {
 /** What a tool file declares. `I` is its input, inferred from `schema`. */
 export interface ToolDefinitionInput<I extends Record<string, unknown>> {
   name: string;
-  /** The tool's name in Claude Code (`Skill`, `TodoWrite`): its hooks' matchers and permission
-   *  rules name it so. The Claude dialect's table (src/hooks/dialects/claude/tools.ts) holds the
-   *  same name, since hooks/ may not import tools/; test/tools/claude-names.test.ts keeps the two
-   *  equal. */
-  claudeName?: string;
   /** Shown to the model in the tool spec (part of the cached prefix: bytes matter). */
   description: string;
   /** A strict zod object: validates the model's arguments; its keys are the tool's fields. */

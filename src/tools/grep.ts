@@ -8,6 +8,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import {
+  type FileOperations,
   type FileToolOptions,
   looksBinary,
   nodeFileOperations,
@@ -16,7 +17,7 @@ import {
 import { skippedFor } from "./glob.js";
 import { displayPath, insideRoots, resolveInProject } from "./paths.js";
 import { errnoCode, guarded, toolError } from "./result.js";
-import type { Tool, ToolContext } from "./types.js";
+import type { Tool, ToolContext, ToolResult } from "./types.js";
 import { type WalkEntry, walkFiles } from "./walk.js";
 
 /** Matching lines returned at most. */
@@ -79,42 +80,12 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
     ...toolFrame(grepTool, ctx),
     run: (input, { signal, readBarred }) =>
       guarded("grep", async () => {
-        let regex: RE2JS;
-        try {
-          regex = RE2JS.compile(input.pattern, input.ignore_case ? RE2JS.CASE_INSENSITIVE : 0);
-        } catch (err) {
-          const why = err instanceof Error ? err.message : String(err);
-          return toolError(
-            `grep: pattern is not valid RE2 syntax (no backreferences or lookaround): ${why}`,
-          );
-        }
-        const deadline = Date.now() + GREP_TIME_BUDGET_MS;
-        let sinceYield = 0;
-        let outOfTime = false;
-        const where = resolveInProject({
-          tool: "grep",
-          cwd: ctx.cwd,
-          input: input.path ?? ".",
-          access: "read",
-          extraReadDirs: opts.extraReadDirs,
-        });
-        if (!where.ok) return toolError(where.error);
+        const regex = compilePattern(input);
+        if (!(regex instanceof RE2JS)) return regex;
+        const target = await searchTarget(ctx, opts, ops, input);
+        if ("isError" in target) return target;
+        const { where, isDir } = target;
         const roots = [ctx.cwd, ...(opts.extraReadDirs ?? [])];
-        const readable = (abs: string) => insideRoots(abs, roots);
-        let isDir: boolean;
-        try {
-          const st = await ops.stat(where.abs);
-          isDir = st.isDirectory();
-          // A FIFO, socket or device is never opened: reading one can block forever.
-          if (!isDir && !st.isFile()) {
-            return toolError(
-              `grep: ${where.rel} is ${specialKind(st)}, not a regular file; it was not opened.`,
-            );
-          }
-        } catch (err) {
-          if (errnoCode(err) === "ENOENT") return toolError(`grep: ${where.rel} does not exist.`);
-          throw err;
-        }
         const globMatch = input.glob
           ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") })
           : () => true;
@@ -123,75 +94,151 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
               ops,
               root: where.abs,
               signal,
-              linkAllowed: readable,
+              linkAllowed: (abs: string) => insideRoots(abs, roots),
               skip: skippedFor(input.glob ?? ""),
             })
           : [{ abs: where.abs, rel: where.rel }];
-        const hits: string[] = [];
-        let more = 0;
-        let skipped = 0;
+        const found = newSearch();
         for await (const file of files) {
-          if (outOfTime || signal.aborted) break;
+          if (found.outOfTime || signal.aborted) break;
           if (isDir && !globMatch(file.rel)) continue;
           // A file a deny or ask rule keeps from read_file is not read here either.
           if (isDir && readBarred?.(file.abs)) continue;
-          const st = await ops.stat(file.abs).catch(() => null);
-          if (st === null || !st.isFile()) continue;
-          if (st.size > GREP_MAX_FILE_BYTES) {
-            skipped += 1;
-            continue;
-          }
-          const bytes = await ops.readFile(file.abs).catch(() => null);
-          if (!bytes || looksBinary(bytes)) continue;
-          const shown = displayPath(ctx.cwd, file.abs);
-          const lines = bytes.toString("utf8").split(/\r?\n/);
-          for (let i = 0; i < lines.length; i++) {
-            const line = lines[i] ?? "";
-            sinceYield += line.length + 1;
-            if (sinceYield > YIELD_EVERY_CHARS) {
-              sinceYield = 0;
-              await new Promise<void>((resolve) => setImmediate(resolve));
-              if (signal.aborted) break;
-              if (Date.now() > deadline) {
-                outOfTime = true;
-                break;
-              }
-            }
-            if (!regex.test(line)) continue;
-            if (hits.length >= GREP_MAX_MATCHES) {
-              more += 1;
-              continue;
-            }
-            const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
-            hits.push(`${shown}:${i + 1}: ${text}`);
-          }
+          await searchFile(ops, file.abs, displayPath(ctx.cwd, file.abs), regex, found, signal);
         }
         if (signal.aborted) return toolError("grep: interrupted by the user.");
-        const notes: string[] = [];
-        if (outOfTime) {
-          notes.push(
-            `[stopped after ${GREP_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`,
-          );
-        }
-        if (more > 0)
-          notes.push(`[${more} more matches not shown; narrow the pattern, path or glob]`);
-        if (skipped > 0)
-          notes.push(`[${skipped} files over ${GREP_MAX_FILE_BYTES} bytes were skipped]`);
-        if (hits.length === 0) {
-          return {
-            content: [
-              `No matches for /${input.pattern}/ in ${where.rel === "." ? "the project" : where.rel}.`,
-              ...notes,
-            ].join("\n"),
-            isError: false,
-            details: { matches: 0 },
-          };
-        }
-        return {
-          content: [...hits, ...notes].join("\n"),
-          isError: false,
-          details: { matches: hits.length + more, truncated: more > 0 },
-        };
+        return searchResult(input, where.rel, found);
       }),
+  };
+}
+
+/** The pattern as RE2, or the tool's error for one RE2 cannot take. */
+function compilePattern(input: GrepInput): RE2JS | ToolResult {
+  try {
+    return RE2JS.compile(input.pattern, input.ignore_case ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return toolError(
+      `grep: pattern is not valid RE2 syntax (no backreferences or lookaround): ${why}`,
+    );
+  }
+}
+
+/** Where to search, inside the project (or an extra read directory), and whether it is a
+ *  directory; or the tool's error (outside, missing, or not a regular file). */
+async function searchTarget(
+  ctx: ToolContext,
+  opts: FileToolOptions,
+  ops: FileOperations,
+  input: GrepInput,
+) {
+  const where = resolveInProject({
+    tool: "grep",
+    cwd: ctx.cwd,
+    input: input.path ?? ".",
+    access: "read",
+    extraReadDirs: opts.extraReadDirs,
+  });
+  if (!where.ok) return toolError(where.error);
+  try {
+    const st = await ops.stat(where.abs);
+    const isDir = st.isDirectory();
+    // A FIFO, socket or device is never opened: reading one can block forever.
+    if (!isDir && !st.isFile()) {
+      return toolError(
+        `grep: ${where.rel} is ${specialKind(st)}, not a regular file; it was not opened.`,
+      );
+    }
+    return { where, isDir };
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return toolError(`grep: ${where.rel} does not exist.`);
+    throw err;
+  }
+}
+
+/** What one search found so far. */
+interface Search {
+  hits: string[];
+  /** Matches past GREP_MAX_MATCHES, counted, not shown. */
+  more: number;
+  /** Files over GREP_MAX_FILE_BYTES. */
+  skipped: number;
+  deadline: number;
+  sinceYield: number;
+  outOfTime: boolean;
+}
+
+function newSearch(): Search {
+  const deadline = Date.now() + GREP_TIME_BUDGET_MS;
+  return { hits: [], more: 0, skipped: 0, deadline, sinceYield: 0, outOfTime: false };
+}
+
+/** One file's matching lines into `s`; a large or binary file is skipped. Yields to the event
+ *  loop every YIELD_EVERY_CHARS and stops at the deadline. */
+async function searchFile(
+  ops: FileOperations,
+  abs: string,
+  shown: string,
+  regex: RE2JS,
+  s: Search,
+  signal: AbortSignal,
+): Promise<void> {
+  const st = await ops.stat(abs).catch(() => null);
+  if (st === null || !st.isFile()) return;
+  if (st.size > GREP_MAX_FILE_BYTES) {
+    s.skipped += 1;
+    return;
+  }
+  const bytes = await ops.readFile(abs).catch(() => null);
+  if (!bytes || looksBinary(bytes)) return;
+  const lines = bytes.toString("utf8").split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    s.sinceYield += line.length + 1;
+    if (s.sinceYield > YIELD_EVERY_CHARS) {
+      s.sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (signal.aborted) break;
+      if (Date.now() > s.deadline) {
+        s.outOfTime = true;
+        break;
+      }
+    }
+    if (!regex.test(line)) continue;
+    if (s.hits.length >= GREP_MAX_MATCHES) {
+      s.more += 1;
+      continue;
+    }
+    const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+    s.hits.push(`${shown}:${i + 1}: ${text}`);
+  }
+}
+
+/** The matches, then notes on what was left out. */
+function searchResult(input: GrepInput, rel: string, s: Search): ToolResult {
+  const notes: string[] = [];
+  if (s.outOfTime) {
+    notes.push(
+      `[stopped after ${GREP_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`,
+    );
+  }
+  if (s.more > 0)
+    notes.push(`[${s.more} more matches not shown; narrow the pattern, path or glob]`);
+  if (s.skipped > 0)
+    notes.push(`[${s.skipped} files over ${GREP_MAX_FILE_BYTES} bytes were skipped]`);
+  if (s.hits.length === 0) {
+    return {
+      content: [
+        `No matches for /${input.pattern}/ in ${rel === "." ? "the project" : rel}.`,
+        ...notes,
+      ].join("\n"),
+      isError: false,
+      details: { matches: 0 },
+    };
+  }
+  return {
+    content: [...s.hits, ...notes].join("\n"),
+    isError: false,
+    details: { matches: s.hits.length + s.more, truncated: s.more > 0 },
   };
 }

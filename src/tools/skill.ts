@@ -65,7 +65,6 @@ export function skillToolDescription(skills: readonly SkillEntry[]): string {
 /** The skill tool: its schema, description and facts. */
 export const skillTool = defineTool({
   name: "skill",
-  claudeName: "Skill",
   description: BASE_DESCRIPTION,
   schema: skillSchema,
   kind: "session",

@@ -36,7 +36,6 @@ const DESCRIPTION = `Keep a todo list for work with several steps; the user sees
 /** The todo_write tool: its schema, description and facts. */
 export const todoWriteTool = defineTool<TodoWriteInput>({
   name: "todo_write",
-  claudeName: "TodoWrite",
   description: DESCRIPTION,
   schema: todoWriteSchema,
   kind: "session",

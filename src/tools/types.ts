@@ -31,7 +31,7 @@ export interface ToolResult {
  * session (the todo list, a loaded skill's text): no project file, no program, so they never
  * ask, and they are not "read-only" tools (plan mode's and sub-agents' file readers).
  * "network": no local side effects, but it sends data out (web_fetch): it asks in every mode
- * but bypass, plan mode included (src/agent/permissions.ts).
+ * but bypass, plan mode included (src/agent/permissions/modes.ts).
  */
 export type ToolKind = "read" | "write" | "shell" | "session" | "network";
 

@@ -1,6 +1,6 @@
 /**
  * Each hook event's effect end to end through `keel run` against the simulator, with real hook
- * scripts and real files (design §2.2 "Where results go").
+ * scripts and real files (docs/hooks.md "Where results go").
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

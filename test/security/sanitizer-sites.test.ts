@@ -1,5 +1,5 @@
 /**
- * The sanitizer is a choke point (issue 26, design.md §6): code in src/cli/ writes to the
+ * The sanitizer is a choke point (docs/security.md §8): code in src/cli/ writes to the
  * process's streams only through src/cli/stdout.ts (writeStdout / writeStderr, which pass the
  * one sanitizer, src/base/sanitize.ts), and JSON output only through sanitizeJson. This walks
  * src/cli/ and fails on any other write, so a new printer cannot skip it.

@@ -29,45 +29,12 @@ export async function serveAcp(
   const { telemetry, problem } = await openTelemetry({ env, keelHome, frontEnd: "acp" });
   if (problem !== null) writeStderr(`keel: ${problem}\n`);
 
-  const open = async (
+  const base = { keelHome, env, harvest: opts.harvest === true, telemetry };
+  const open = (
     client: acp.AgentContext,
     params: { cwd: string; mcpServers?: acp.McpServer[] | null },
     resume?: string,
-  ): Promise<AcpSession> => {
-    if (!isAbsolute(params.cwd)) {
-      throw acp.RequestError.invalidParams(
-        undefined,
-        `cwd must be an absolute path (got "${params.cwd}")`,
-      );
-    }
-    if (!(await stat(params.cwd).catch(() => null))?.isDirectory()) {
-      throw acp.RequestError.invalidParams(undefined, `cwd: not a directory: ${params.cwd}`);
-    }
-    const config = await loadConfig({ keelHome, env });
-    if (!config.ok) throw new Error(config.error);
-    const { apiKey } = config.config;
-    if (!apiKey) {
-      throw new Error(
-        `no API key: set DEEPSEEK_API_KEY in the editor's agent environment, or add "apiKey" to ${config.config.path}`,
-      );
-    }
-    try {
-      return await AcpSession.open({
-        client,
-        keelHome,
-        llm: { ...config.config, apiKey },
-        projectDir: params.cwd,
-        ...(resume !== undefined ? { resume } : {}),
-        editorMcp: params.mcpServers ?? [],
-        env,
-        harvest: opts.harvest === true,
-        telemetry,
-      });
-    } catch (err) {
-      if (err instanceof SessionError) throw acp.RequestError.resourceNotFound(resume);
-      throw err;
-    }
-  };
+  ) => openSession(base, client, params, resume);
 
   const sessionOf = (id: string): AcpSession => {
     const s = sessions.get(id);
@@ -75,29 +42,9 @@ export async function serveAcp(
     return s;
   };
 
-  const configuredModelTakesImages = async (): Promise<boolean> => {
-    const config = await loadConfig({ keelHome, env });
-    return config.ok && modelTakesImages(config.config.model);
-  };
-
   const app = acp
     .agent({ name: "keel" })
-    .onRequest(acp.methods.agent.initialize, async () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentInfo: { name: "keel", title: "Keel", version: VERSION },
-      agentCapabilities: {
-        loadSession: true,
-        // Images are asked for when the configured model takes them (data/models.json); one
-        // sent anyway to another model refuses the prompt, naming the model (agent/images.ts).
-        promptCapabilities: {
-          image: await configuredModelTakesImages(),
-          audio: false,
-          embeddedContext: true,
-        },
-        mcpCapabilities: { http: true, sse: true },
-      },
-      authMethods: [],
-    }))
+    .onRequest(acp.methods.agent.initialize, () => initializeAnswer(keelHome, env))
     .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
       said(async () => {
         const s = await open(client, params);
@@ -142,6 +89,71 @@ export async function serveAcp(
   // The editor has gone: SessionEnd hooks run, MCP servers stop, session files close.
   for (const s of sessions.values()) await s.close().catch(() => {});
   await telemetry?.shutdown();
+}
+
+/** What Keel tells the editor it can do. */
+async function initializeAnswer(keelHome: string, env: NodeJS.ProcessEnv) {
+  // Images are asked for when the configured model takes them (data/models.json); one sent
+  // anyway to another model refuses the prompt, naming the model (agent/images.ts).
+  const config = await loadConfig({ keelHome, env });
+  const image = config.ok && modelTakesImages(config.config.model);
+  return {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentInfo: { name: "keel", title: "Keel", version: VERSION },
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: true },
+    },
+    authMethods: [],
+  };
+}
+
+/**
+ * Opens a session for the editor in `params.cwd` (an absolute directory), with Keel's model
+ * configuration and the editor's MCP servers; `resume` loads a stored one.
+ */
+async function openSession(
+  base: {
+    keelHome: string;
+    env: NodeJS.ProcessEnv;
+    harvest: boolean;
+    telemetry: Parameters<typeof AcpSession.open>[0]["telemetry"];
+  },
+  client: acp.AgentContext,
+  params: { cwd: string; mcpServers?: acp.McpServer[] | null },
+  resume?: string,
+): Promise<AcpSession> {
+  if (!isAbsolute(params.cwd)) {
+    throw acp.RequestError.invalidParams(
+      undefined,
+      `cwd must be an absolute path (got "${params.cwd}")`,
+    );
+  }
+  if (!(await stat(params.cwd).catch(() => null))?.isDirectory()) {
+    throw acp.RequestError.invalidParams(undefined, `cwd: not a directory: ${params.cwd}`);
+  }
+  const config = await loadConfig({ keelHome: base.keelHome, env: base.env });
+  if (!config.ok) throw new Error(config.error);
+  const { apiKey } = config.config;
+  if (!apiKey) {
+    throw new Error(
+      `no API key: set DEEPSEEK_API_KEY in the editor's agent environment, or add "apiKey" to ${config.config.path}`,
+    );
+  }
+  try {
+    return await AcpSession.open({
+      client,
+      llm: { ...config.config, apiKey },
+      projectDir: params.cwd,
+      ...(resume !== undefined ? { resume } : {}),
+      editorMcp: params.mcpServers ?? [],
+      ...base,
+    });
+  } catch (err) {
+    if (err instanceof SessionError) throw acp.RequestError.resourceNotFound(resume);
+    throw err;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `keel doctor`'s view of managed settings (design §9): which file is the policy, whether it
+ * `keel doctor`'s view of managed settings (docs/security.md "Managed settings"): which file is the policy, whether it
  * reads, and whether the user can edit it (a policy the user can rewrite binds nobody — worth
  * saying, though Keel still applies it).
  */

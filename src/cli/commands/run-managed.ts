@@ -1,5 +1,5 @@
 /**
- * `keel run` fails closed on managed settings (design §9): a managed file that exists but is
+ * `keel run` fails closed on managed settings (docs/security.md "Managed settings"): a managed file that exists but is
  * malformed is a policy Keel cannot apply, so a headless run stops before the first request,
  * naming the file, line and field, rather than run without the administrator's rules. Loaded
  * only when the file exists, so a machine without one pays a single stat.

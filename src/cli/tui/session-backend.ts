@@ -63,14 +63,93 @@ export interface SessionBackend {
   close(): void;
 }
 
-/** Opens the first session and returns the backend. Throws SessionError for a bad resume id. */
-export async function createSessionBackend(opts: SessionBackendOptions): Promise<SessionBackend> {
-  const opened: OpenedSession[] = [];
-  let model = opts.model;
-  // "Allow always" answers by session id: they last as long as the session, through /model and
-  // a /resume back to it, as the prompt's label says ("for this session"); /clear starts afresh.
+/** What one agent is opened with: a new session, a resumed one, or the same under a new model. */
+interface OpenAgent {
+  resume?: string;
+  continueLatest?: boolean;
+  model: string;
+  mode?: PermissionMode;
+  effort?: EffortLevel;
+  startSource?: "clear";
+  quitting?: AbortSignal;
+}
+
+/**
+ * Opens a session file, starts its MCP servers and builds its agent (observed when telemetry is
+ * on). The session is pushed to `opened` at once, so closing the backend closes it even if the
+ * agent cannot be built.
+ */
+async function openSessionAgent(
+  opts: SessionBackendOptions,
+  o: OpenAgent,
+  allowed: (sessionId: string) => Set<string>,
+  opened: OpenedSession[],
+) {
+  const session = openAgentSession({
+    keelHome: opts.keelHome,
+    projectDir: opts.projectDir,
+    model: o.model,
+    ...(o.resume !== undefined ? { resume: o.resume } : {}),
+    ...(o.continueLatest ? { continueLatest: true } : {}),
+    ...(opts.onWriteError ? { onError: opts.onWriteError } : {}),
+  });
+  opened.push(session);
+  const mcpServers = await startSessionServers({
+    projectDir: opts.projectDir,
+    keelHome: opts.keelHome,
+    ...(o.quitting ? { signal: o.quitting } : {}),
+    ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
+  });
+  try {
+    // Problems in the web settings are printed by `keel run`; the TUI does not show them yet.
+    const { options } = sessionToolOptions({
+      keelHome: opts.keelHome,
+      transcriptPath: session.transcriptPath,
+      model: o.model,
+    });
+    const tools = createBuiltinTools(
+      { cwd: opts.projectDir, env: childProcessEnv(process.env, { keelHome: opts.keelHome }) },
+      options,
+    );
+    const agent = await createAgent({
+      projectDir: opts.projectDir,
+      keelHome: opts.keelHome,
+      client: opts.client,
+      model: o.model,
+      ...(opts.cheapModel ? { cheapModel: opts.cheapModel } : {}),
+      tools,
+      session,
+      askPermission: (request, { signal }) => opts.permissions.ask(request, { signal }),
+      allowedAnswers: allowed(session.id),
+      ...(o.mode ? { permissionMode: o.mode } : {}),
+      ...(o.effort !== undefined ? { effort: o.effort } : {}),
+      ...(o.startSource ? { startSource: o.startSource } : {}),
+      ...(mcpServers ? { mcpServers } : {}),
+      ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
+    });
+    onAgentOpened(
+      agent,
+      SLASH_COMMANDS.map((c) => c.name),
+    );
+    // Off: the agent itself, no wrapper in the event path.
+    const observed = opts.telemetry
+      ? observeAgent(agent, opts.telemetry.session({ sessionId: session.id, model: o.model }))
+      : agent;
+    return { agent: observed, session, jobs: options.jobs };
+  } catch (err) {
+    await mcpServers?.close();
+    session.close();
+    throw err;
+  }
+}
+
+/**
+ * "Allow always" answers by session id: they last as long as the session, through /model and a
+ * /resume back to it, as the prompt's label says ("for this session"); /clear starts afresh.
+ */
+function answersBySession(): (sessionId: string) => Set<string> {
   const answers = new Map<string, Set<string>>();
-  const answersFor = (sessionId: string) => {
+  return (sessionId) => {
     let set = answers.get(sessionId);
     if (set === undefined) {
       set = new Set();
@@ -78,73 +157,42 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     }
     return set;
   };
+}
 
-  const open = async (o: {
-    resume?: string;
-    continueLatest?: boolean;
-    model: string;
-    mode?: PermissionMode;
-    effort?: EffortLevel;
-    startSource?: "clear";
-    quitting?: AbortSignal;
-  }) => {
-    const session = openAgentSession({
-      keelHome: opts.keelHome,
-      projectDir: opts.projectDir,
-      model: o.model,
-      ...(o.resume !== undefined ? { resume: o.resume } : {}),
-      ...(o.continueLatest ? { continueLatest: true } : {}),
-      ...(opts.onWriteError ? { onError: opts.onWriteError } : {}),
-    });
-    opened.push(session);
-    const mcpServers = await startSessionServers({
-      projectDir: opts.projectDir,
-      keelHome: opts.keelHome,
-      ...(o.quitting ? { signal: o.quitting } : {}),
-      ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
-    });
-    try {
-      // Problems in the web settings are printed by `keel run`; the TUI does not show them yet.
-      const { options } = sessionToolOptions({
-        keelHome: opts.keelHome,
-        transcriptPath: session.transcriptPath,
-        model: o.model,
-      });
-      const tools = createBuiltinTools(
-        { cwd: opts.projectDir, env: childProcessEnv(process.env, { keelHome: opts.keelHome }) },
-        options,
-      );
-      const agent = await createAgent({
-        projectDir: opts.projectDir,
-        keelHome: opts.keelHome,
-        client: opts.client,
-        model: o.model,
-        ...(opts.cheapModel ? { cheapModel: opts.cheapModel } : {}),
-        tools,
-        session,
-        askPermission: (request, { signal }) => opts.permissions.ask(request, { signal }),
-        allowedAnswers: answersFor(session.id),
-        ...(o.mode ? { permissionMode: o.mode } : {}),
-        ...(o.effort !== undefined ? { effort: o.effort } : {}),
-        ...(o.startSource ? { startSource: o.startSource } : {}),
-        ...(mcpServers ? { mcpServers } : {}),
-        ...(opts.onElicit ? { onElicit: opts.onElicit } : {}),
-      });
-      onAgentOpened(
-        agent,
-        SLASH_COMMANDS.map((c) => c.name),
-      );
-      // Off: the agent itself, no wrapper in the event path.
-      const observed = opts.telemetry
-        ? observeAgent(agent, opts.telemetry.session({ sessionId: session.id, model: o.model }))
-        : agent;
-      return { agent: observed, session, jobs: options.jobs };
-    } catch (err) {
-      await mcpServers?.close();
-      session.close();
-      throw err;
-    }
-  };
+/** The models /model offers: those of the model table not retired and not the simulator's. */
+function offeredModels(current: string): string[] {
+  const table = loadModelTable();
+  if (!table.ok) return [current];
+  const today = new Date().toISOString().slice(0, 10);
+  return Object.entries(table.table.models)
+    .filter(([, m]) => m.retiredAfter === undefined || m.retiredAfter >= today)
+    .filter(([, m]) => m.simulatorOnly !== true)
+    .map(([name]) => name);
+}
+
+/** The project's sessions /resume offers. */
+function resumableSessions(opts: SessionBackendOptions) {
+  return (
+    listSessions({ keelHome: opts.keelHome, projectDir: opts.projectDir })
+      // A prompt the model never answered (the run failed) is nothing to resume: as `keel sessions`.
+      .filter((s) => s.messages === 0 || s.answered)
+      .map((s) => ({
+        id: s.id,
+        updatedAt: s.updatedAt,
+        messages: s.messages,
+        firstPrompt: s.firstPrompt,
+        ...(s.title !== undefined ? { title: s.title } : {}),
+        model: s.model,
+      }))
+  );
+}
+
+/** Opens the first session and returns the backend. Throws SessionError for a bad resume id. */
+export async function createSessionBackend(opts: SessionBackendOptions): Promise<SessionBackend> {
+  const opened: OpenedSession[] = [];
+  let model = opts.model;
+  const allowed = answersBySession();
+  const open = (o: OpenAgent) => openSessionAgent(opts, o, allowed, opened);
 
   const first = await open({
     model,
@@ -161,27 +209,8 @@ export async function createSessionBackend(opts: SessionBackendOptions): Promise
     projectDir: opts.projectDir,
     agent: () => agent,
     model: () => model,
-    models: () => {
-      const table = loadModelTable();
-      if (!table.ok) return [model];
-      const today = new Date().toISOString().slice(0, 10);
-      return Object.entries(table.table.models)
-        .filter(([, m]) => m.retiredAfter === undefined || m.retiredAfter >= today)
-        .filter(([, m]) => m.simulatorOnly !== true)
-        .map(([name]) => name);
-    },
-    sessions: () =>
-      listSessions({ keelHome: opts.keelHome, projectDir: opts.projectDir })
-        // A prompt the model never answered (the run failed) is nothing to resume: as `keel sessions`.
-        .filter((s) => s.messages === 0 || s.answered)
-        .map((s) => ({
-          id: s.id,
-          updatedAt: s.updatedAt,
-          messages: s.messages,
-          firstPrompt: s.firstPrompt,
-          ...(s.title !== undefined ? { title: s.title } : {}),
-          model: s.model,
-        })),
+    models: () => offeredModels(model),
+    sessions: () => resumableSessions(opts),
     jobs: () => jobs.list(),
     killJob: (id) => jobs.kill(id),
     hookStats: () =>

@@ -373,62 +373,18 @@ export function applyEvent(
       );
     case "text_delta":
       return busy(appendText(state, ev.text, layout), "writing", now);
-    case "tool_call": {
-      const s = flushText(flushReasoning(state));
-      const card: ToolCardData = {
-        id: ev.id,
-        // A model's tool name is shown in the card and the status line: sanitized once, here.
-        name: sanitizeLine(ev.name),
-        input: ev.input,
-        status: "running",
-        startedAt: now,
-      };
-      return busy({ ...s, tools: [...s.tools, card] }, `running ${card.name}`, now);
-    }
-    case "tool_result": {
-      const running = state.tools.find((t) => t.id === ev.id);
-      // The agent's duration runs from the call to its result, the user's approval included.
-      const durationMs = Math.max(0, ev.durationMs - (running ? approvalMsOf(running, now) : 0));
-      const card: ToolCardData = {
-        id: ev.id,
-        name: sanitizeLine(ev.name),
-        input: ev.input,
-        status: ev.status,
-        startedAt: running?.startedAt ?? now - durationMs,
-        durationMs,
-        content: ev.content,
-        ...(running?.attached ? { attached: running.attached } : {}),
-      };
-      const tools = state.tools.filter((t) => t.id !== ev.id);
-      const s = pushEntries({ ...state, tools }, { kind: "tool", card });
-      const label = tools.length > 0 ? `running ${tools[tools.length - 1]?.name}` : "running hooks";
-      return busy(s, label, now);
-    }
+    case "tool_call":
+      return toolCalled(state, ev, now);
+    case "tool_result":
+      return toolFinished(state, ev, now);
     case "tool_output":
       return appendOutput(state, ev.id, ev.text);
     case "hook_start":
       return phaseAfterHooks({ ...state, runningHooks: [...state.runningHooks, ev.hook] }, now);
-    case "hook_end": {
-      // One hook of a firing ended: the spinner moves on to one still running.
-      const { hookId, event, startedAt } = ev.hook;
-      const runningHooks = state.runningHooks.filter(
-        (h) => !(h.hookId === hookId && h.event === event && h.startedAt === startedAt),
-      );
-      if (runningHooks.length === state.runningHooks.length) return state;
-      return phaseAfterHooks({ ...state, runningHooks }, now);
-    }
-    case "hook_run": {
-      const i = state.runningHooks.findIndex((h) => sameHook(h, ev.run));
-      const runningHooks =
-        i < 0 ? state.runningHooks : state.runningHooks.filter((_, j) => j !== i);
-      const s = i < 0 ? state : phaseAfterHooks({ ...state, runningHooks }, now);
-      if (!hookRunIsVisible(ev.run)) return s;
-      // A Stop hook runs after the last line of the answer, which may still be streaming text.
-      return (
-        attachToRunningCard(s, { kind: "hook", run: ev.run }) ??
-        pushEntries(flushText(flushReasoning(s)), { kind: "hook", run: ev.run })
-      );
-    }
+    case "hook_end":
+      return hookEnded(state, ev, now);
+    case "hook_run":
+      return hookRan(state, ev, now);
     case "notice":
       return (
         attachToRunningCard(state, { kind: "notice", level: ev.level, text: ev.text }) ??
@@ -453,34 +409,94 @@ export function applyEvent(
         level: "error",
         text: ev.message,
       });
-    case "turn_end": {
-      let s = flushText(flushReasoning(state));
-      // Cards still running when the turn ends were cut off (interrupt): show them as such.
-      for (const card of s.tools) {
-        s = pushEntries(s, {
-          kind: "tool",
-          card: {
-            ...card,
-            status: "error",
-            durationMs: Math.max(
-              0,
-              now -
-                card.startedAt -
-                (card.approvalSince === undefined ? 0 : now - card.approvalSince),
-            ),
-            content: "interrupted",
-          },
-        });
-      }
-      s = { ...s, tools: [], runningHooks: [], phase: { kind: "idle" } };
-      if (ev.stopReason === "aborted") {
-        s = pushEntries(s, { kind: "notice", level: "warn", text: "interrupted" });
-      } else if (ev.stopReason === "max_turns") {
-        s = pushEntries(s, { kind: "notice", level: "warn", text: "stopped: too many steps" });
-      }
-      return s;
-    }
+    case "turn_end":
+      return turnEnded(state, ev, now);
     default:
       return applyExtraEvent(state, ev);
   }
+}
+
+type Ev<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+
+/** A tool call starts: its card joins the running ones. */
+function toolCalled(state: TranscriptState, ev: Ev<"tool_call">, now: number): TranscriptState {
+  const s = flushText(flushReasoning(state));
+  const card: ToolCardData = {
+    id: ev.id,
+    // A model's tool name is shown in the card and the status line: sanitized once, here.
+    name: sanitizeLine(ev.name),
+    input: ev.input,
+    status: "running",
+    startedAt: now,
+  };
+  return busy({ ...s, tools: [...s.tools, card] }, `running ${card.name}`, now);
+}
+
+/** A tool call's result: its card is finished and printed. */
+function toolFinished(state: TranscriptState, ev: Ev<"tool_result">, now: number): TranscriptState {
+  const running = state.tools.find((t) => t.id === ev.id);
+  // The agent's duration runs from the call to its result, the user's approval included.
+  const durationMs = Math.max(0, ev.durationMs - (running ? approvalMsOf(running, now) : 0));
+  const card: ToolCardData = {
+    id: ev.id,
+    name: sanitizeLine(ev.name),
+    input: ev.input,
+    status: ev.status,
+    startedAt: running?.startedAt ?? now - durationMs,
+    durationMs,
+    content: ev.content,
+    ...(running?.attached ? { attached: running.attached } : {}),
+  };
+  const tools = state.tools.filter((t) => t.id !== ev.id);
+  const s = pushEntries({ ...state, tools }, { kind: "tool", card });
+  const label = tools.length > 0 ? `running ${tools[tools.length - 1]?.name}` : "running hooks";
+  return busy(s, label, now);
+}
+
+/** One hook of a firing ended: the spinner moves on to one still running. */
+function hookEnded(state: TranscriptState, ev: Ev<"hook_end">, now: number): TranscriptState {
+  const { hookId, event, startedAt } = ev.hook;
+  const runningHooks = state.runningHooks.filter(
+    (h) => !(h.hookId === hookId && h.event === event && h.startedAt === startedAt),
+  );
+  if (runningHooks.length === state.runningHooks.length) return state;
+  return phaseAfterHooks({ ...state, runningHooks }, now);
+}
+
+/** A hook's run: no longer running, and shown when it is worth a row. */
+function hookRan(state: TranscriptState, ev: Ev<"hook_run">, now: number): TranscriptState {
+  const i = state.runningHooks.findIndex((h) => sameHook(h, ev.run));
+  const runningHooks = i < 0 ? state.runningHooks : state.runningHooks.filter((_, j) => j !== i);
+  const s = i < 0 ? state : phaseAfterHooks({ ...state, runningHooks }, now);
+  if (!hookRunIsVisible(ev.run)) return s;
+  // A Stop hook runs after the last line of the answer, which may still be streaming text.
+  return (
+    attachToRunningCard(s, { kind: "hook", run: ev.run }) ??
+    pushEntries(flushText(flushReasoning(s)), { kind: "hook", run: ev.run })
+  );
+}
+
+/** The turn ended: what streamed is printed, cards still running were cut off. */
+function turnEnded(state: TranscriptState, ev: Ev<"turn_end">, now: number): TranscriptState {
+  let s = flushText(flushReasoning(state));
+  // Cards still running when the turn ends were cut off (interrupt): show them as such.
+  for (const card of s.tools) {
+    const approval = card.approvalSince === undefined ? 0 : now - card.approvalSince;
+    s = pushEntries(s, {
+      kind: "tool",
+      card: {
+        ...card,
+        status: "error",
+        durationMs: Math.max(0, now - card.startedAt - approval),
+        content: "interrupted",
+      },
+    });
+  }
+  s = { ...s, tools: [], runningHooks: [], phase: { kind: "idle" } };
+  if (ev.stopReason === "aborted") {
+    s = pushEntries(s, { kind: "notice", level: "warn", text: "interrupted" });
+  } else if (ev.stopReason === "max_turns") {
+    s = pushEntries(s, { kind: "notice", level: "warn", text: "stopped: too many steps" });
+  }
+  return s;
 }

@@ -5,8 +5,9 @@ import { handlerSummary } from "../commands/hooks/render.js";
 import { trustReview } from "../commands/hooks/trust-details.js";
 import { displayPath } from "../format/text.js";
 import { keelHomeDir } from "../paths.js";
-import type { TuiHooks } from "./backend.js";
+import type { TuiBackend, TuiHooks } from "./backend.js";
 import type { UntrustedHook } from "./components/trust-prompt.js";
+import type { McpSlashIO } from "./mcp-command.js";
 
 /**
  * The untrusted hooks of the current listing, and the project MCP servers not started for lack
@@ -64,4 +65,28 @@ function reviewOf(
   section("env", "set by these hooks, and where each value comes from", review.env.slice(1));
   section("reach", "beyond the files the hooks name", review.reach.slice(1));
   return rows;
+}
+
+/**
+ * The user trusted the project at the start-up question: its hooks are trusted and reloaded,
+ * and the MCP servers (trusted with the hooks) that waited for it start now.
+ */
+export async function acceptProjectTrust(
+  backend: TuiBackend,
+  subject: string,
+  notice: McpSlashIO["notice"],
+): Promise<void> {
+  const hooks = backend.agent().hooks;
+  await hooks.trust();
+  await hooks.reload();
+  notice("info", `project ${subject} trusted`);
+  const mcp = backend.agent().mcp;
+  if (!mcp?.statuses().some((s) => s.state === "untrusted")) return;
+  const { runMcpSlash } = await import("./mcp-command.js");
+  await runMcpSlash(["trust"], {
+    mcp,
+    projectDir: backend.projectDir,
+    keelHome: keelHomeDir(),
+    io: { print: () => {}, notice },
+  });
 }

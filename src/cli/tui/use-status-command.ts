@@ -4,7 +4,7 @@
  * time — a change during a run is picked up by one more run after it, never by a second process
  * beside it. Unmounting cancels a run still going.
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { VERSION } from "../../version.js";
 import type { TuiBackend } from "./backend.js";
 import { runStatusCommand, type StatusCommand, statusPayload } from "./status-command.js";
@@ -85,4 +85,23 @@ export function statusPayloadFor(
     inputTokens: t.session.hitTokens + t.session.missTokens,
     outputTokens: t.session.completionTokens,
   });
+}
+
+/**
+ * The user's status line for the App's session: what the command is told is rebuilt when a
+ * reply's usage lands or the agent changes (/model, /resume), not per key.
+ */
+export function useSessionStatusLine(
+  cmd: StatusCommand | null,
+  backend: TuiBackend | null,
+  t: TranscriptState,
+  cwd: string,
+): string | null {
+  const startedAt = useRef(Date.now());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: t.session and t.done.length are the triggers
+  const payload = useMemo(
+    () => (cmd ? statusPayloadFor(backend, t, startedAt.current) : null),
+    [cmd, backend, t.session, t.done.length],
+  );
+  return useStatusCommand(cmd, payload, cwd);
 }

@@ -1,5 +1,5 @@
 /**
- * Loads every hook source of design §2.3–2.4 into one snapshot: keel user/project/local,
+ * Loads every hook source of docs/hooks.md "Where hooks live" into one snapshot: keel user/project/local,
  * claude, reasonix, `.hooks.json`, and the cagent YAML files named in settings. A file that
  * cannot be read or parsed becomes a located problem; every other source still loads.
  */
@@ -143,7 +143,7 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
 
   // Keel's own files first: their settings say which other formats are read.
   const keel = DIALECTS.keel;
-  // The managed file first (design §9): its hooks run first, and it is read as a user-level
+  // The managed file first (docs/security.md "Managed settings"): its hooks run first, and it is read as a user-level
   // Keel settings file (trusted: the administrator owns it).
   const managed: Candidate[] =
     paths.managedSettings !== undefined

@@ -7,7 +7,7 @@ export interface HookPaths {
   projectDir: string;
   keelHome: string;
   homeDir: string;
-  /** The administrator's managed settings file (design §9); unset: none is read. */
+  /** The administrator's managed settings file (docs/security.md "Managed settings"); unset: none is read. */
   managedSettings?: string;
 }
 

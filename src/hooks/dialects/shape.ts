@@ -29,7 +29,7 @@ function envValue(value: string): string {
 
 /**
  * Shapes a Keel-native payload for a hook of `dialect`: its tool names and input fields, its
- * stdin envelope, and the environment variables of design §2.2. Payload text only ever goes
+ * stdin envelope, and the environment variables of docs/hooks.md. Payload text only ever goes
  * into stdin and environment values, never into a command line.
  */
 export function shapePayload(

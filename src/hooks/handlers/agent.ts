@@ -1,5 +1,5 @@
 /**
- * The agent handler (design §2.5): a read-only sub-agent verifies something ("do the tests
+ * The agent handler (docs/hooks.md "HTTP, prompt and agent hooks"): a read-only sub-agent verifies something ("do the tests
  * pass?") and answers `{ok, reason}`. `ok: false` is a decided "block", read per event as
  * prompt.ts describes (deny on a tool call; on Stop the agent keeps going with the reason); `ok: true` passes; no runner, a failing runner or a malformed answer
  * is a warning, never a block.

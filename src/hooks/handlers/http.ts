@@ -1,5 +1,5 @@
 /**
- * The http handler (design §2.5): POST the hook payload to a URL.
+ * The http handler (docs/hooks.md "HTTP, prompt and agent hooks"): POST the hook payload to a URL.
  *
  * - 2xx with a JSON object body: a raw result with exit code 0 and the body as stdout, so
  *   decide.ts reads it exactly like a command's JSON output.

@@ -1,5 +1,5 @@
 /**
- * The prompt handler (design §2.5): one JSON-mode call to the cheap model, which answers
+ * The prompt handler (docs/hooks.md "HTTP, prompt and agent hooks"): one JSON-mode call to the cheap model, which answers
  * `{"ok": boolean, "reason": string}`.
  *
  * `ok: false` is a decided "block" carrying the reason; decide.ts maps it per event (decision

@@ -1,5 +1,5 @@
 /**
- * Managed hooks (design §9): the administrator's file is read first and trusted; a user or
+ * Managed hooks (docs/security.md "Managed settings"): the administrator's file is read first and trusted; a user or
  * project `disableAllHooks` cannot switch its hooks off; `allowManagedHooksOnly` there drops
  * every other source with a warning, and means nothing anywhere else.
  */

@@ -1,6 +1,6 @@
 /**
  * `keel hooks`: list, validate, trust, untrust and try the hooks Keel would run in a project
- * (design §2.7). The engine does the loading and running; this file only presents it.
+ * (docs/hooks.md "Trying hooks: `keel hooks`"). The engine does the loading and running; this file only presents it.
  */
 
 import { sep } from "node:path";

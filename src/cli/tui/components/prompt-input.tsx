@@ -3,7 +3,7 @@
  * Enter submits; Alt+Enter, Ctrl+J, Shift+Enter (where the terminal reports it) or a trailing
  * backslash insert a newline. Ctrl+C and Escape are left to the app.
  */
-import { Box, Text, useInput, usePaste } from "ink";
+import { Box, type Key, Text, useInput, usePaste } from "ink";
 import { useMemo, useRef, useState } from "react";
 import { plural } from "../../format/text.js";
 import { bufferRows } from "../buffer-rows.js";
@@ -38,7 +38,9 @@ export function cleanInput(text: string): string {
     .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "");
 }
 
-const CTRL_KEYS: Record<string, (s: ed.EditorState) => ed.EditorState> = {
+type Edit = (s: ed.EditorState) => ed.EditorState;
+
+const CTRL_KEYS: Record<string, Edit> = {
   a: (s) => ed.moveLineEdge(s, "start"),
   e: (s) => ed.moveLineEdge(s, "end"),
   u: ed.killToLineStart,
@@ -46,6 +48,62 @@ const CTRL_KEYS: Record<string, (s: ed.EditorState) => ed.EditorState> = {
   w: ed.deleteWordBack,
   d: ed.deleteForward,
 };
+
+/** A key that changes nothing (a Ctrl or Alt key without an action): consumed all the same. */
+const NO_EDIT: Edit = (s) => s;
+
+/** The edit a cursor, deletion, Ctrl or Alt key makes; undefined: the key is not one of them. */
+function editFor(input: string, key: Key): Edit | undefined {
+  if (key.leftArrow || key.rightArrow) {
+    const dir = key.leftArrow ? -1 : 1;
+    const word = key.meta || key.ctrl;
+    return (s) => (word ? ed.moveWord(s, dir) : ed.moveHorizontal(s, dir));
+  }
+  if (key.home) return (s) => ed.moveLineEdge(s, "start");
+  if (key.end) return (s) => ed.moveLineEdge(s, "end");
+  if (key.backspace) return (s) => (key.meta ? ed.deleteWordBack(s) : ed.backspace(s));
+  if (key.delete) return (s) => ed.deleteForward(s);
+  if (key.ctrl) return CTRL_KEYS[input] ?? NO_EDIT;
+  if (key.meta) {
+    if (input === "b") return (s) => ed.moveWord(s, -1);
+    if (input === "f") return (s) => ed.moveWord(s, 1);
+    return NO_EDIT;
+  }
+  return undefined;
+}
+
+/**
+ * The slash menu's items for the text and its selection. Like the buffer, the selection is read
+ * by keys that arrive in the same chunk as the arrow that moved it (Down then Enter): the latest
+ * value is kept in a ref. `menuNow` is the menu for the text as it is at that key.
+ */
+function useSlashMenu(
+  text: string,
+  latestText: () => string,
+  isActive: boolean,
+  dynamicArgs: DynamicArgs | undefined,
+) {
+  const [selected, setSelectedState] = useState(0);
+  const selectedRef = useRef(0);
+  const setSelected = (update: number | ((i: number) => number)) => {
+    selectedRef.current = typeof update === "number" ? update : update(selectedRef.current);
+    setSelectedState(selectedRef.current);
+  };
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const complete = (t: string) => completeSlash(t, dynamicArgs ? { dynamic: dynamicArgs } : {});
+  // biome-ignore lint/correctness/useExhaustiveDependencies: complete reads only dynamicArgs
+  const items = useMemo(() => complete(text), [text, dynamicArgs]);
+  const open = isActive && items.length > 0 && dismissedFor !== text;
+  const menuNow = () => {
+    const now = latestText();
+    const list = complete(now);
+    const isOpen = isActive && list.length > 0 && dismissedFor !== now;
+    const pick = isOpen ? list[Math.min(selectedRef.current, list.length - 1)] : undefined;
+    return { open: isOpen, list, pick };
+  };
+  const dismiss = () => setDismissedFor(latestText());
+  return { items, open, selected, setSelected, menuNow, dismiss, complete };
+}
 
 /** The rows of a long buffer shown around the cursor's line: [start, end) of the lines. */
 export function visibleLines(
@@ -125,21 +183,6 @@ function BufferView({
 /** The prompt line(s) and, while typing "/…", the completion menu. */
 export function PromptInput(props: PromptInputProps) {
   const { editor, onChange, onSubmit, width, isActive = true, busy = false } = props;
-  const [selected, setSelectedState] = useState(0);
-  // Like the buffer, the menu selection is read by keys that arrive in the same chunk as the
-  // arrow that moved it (Down then Enter): keep the latest value in a ref.
-  const selectedRef = useRef(0);
-  const setSelected = (update: number | ((i: number) => number)) => {
-    selectedRef.current = typeof update === "number" ? update : update(selectedRef.current);
-    setSelectedState(selectedRef.current);
-  };
-  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
-  const items = useMemo(
-    () => completeSlash(editor.text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {}),
-    [editor.text, props.dynamicArgs],
-  );
-  const menuOpen = isActive && items.length > 0 && dismissedFor !== editor.text;
-
   // Keys can arrive faster than React re-renders (one stdin chunk holds several events), so
   // edits apply to the latest buffer we produced, not to the possibly stale prop.
   const latest = useRef(editor);
@@ -152,12 +195,13 @@ export function PromptInput(props: PromptInputProps) {
     const prev = latest.current;
     const next = update(prev);
     if (next === prev) return;
-    if (next.text !== prev.text) setSelected(0);
+    if (next.text !== prev.text) menu.setSelected(0);
     latest.current = next;
     onChange(next);
   };
+  const menu = useSlashMenu(editor.text, () => latest.current.text, isActive, props.dynamicArgs);
   const submit = (text: string) => {
-    setSelected(0);
+    menu.setSelected(0);
     change((s) => ed.commit(ed.replaceText(s, text)));
     onSubmit(text);
   };
@@ -175,24 +219,13 @@ export function PromptInput(props: PromptInputProps) {
     if (clean !== "") change((s) => ed.insert(s, clean));
   };
 
-  const argChoices = (text: string) =>
-    completeSlash(text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {});
-  const menuNow = () => {
-    const text = latest.current.text;
-    const list = completeSlash(text, props.dynamicArgs ? { dynamic: props.dynamicArgs } : {});
-    const open = isActive && list.length > 0 && dismissedFor !== text;
-    const pick = open ? list[Math.min(selectedRef.current, list.length - 1)] : undefined;
-    return { open, list, pick };
-  };
-
   const enter = () => {
     const s = latest.current;
-    const menu = menuNow();
-    const pick = menu.pick;
+    const pick = menu.menuNow().pick;
     // A command that needs an argument ("/resume") completes to "/resume ", which opens the
     // menu of its arguments (the session picker), instead of running without one. With no
     // argument to offer it runs, and says so itself.
-    if (pick && !pick.runnable && pick.value !== s.text && argChoices(pick.value).length > 0) {
+    if (pick && !pick.runnable && pick.value !== s.text && menu.complete(pick.value).length > 0) {
       return change((e) => ed.replaceText(e, pick.value));
     }
     if (pick && pick.value.trim() !== s.text.trim()) return submit(pick.value);
@@ -206,9 +239,9 @@ export function PromptInput(props: PromptInputProps) {
     (input, key) => {
       // The handler sees the latest props at once; Ink's unsubscribe runs a task later.
       if (!isActive || (key.ctrl && input === "c")) return;
-      const menu = menuNow();
+      const now = menu.menuNow();
       if (key.escape) {
-        if (menu.open) setDismissedFor(latest.current.text);
+        if (now.open) menu.dismiss();
         return;
       }
       if (key.return) return key.meta || key.shift ? newline() : enter();
@@ -216,36 +249,18 @@ export function PromptInput(props: PromptInputProps) {
       // Shift+Tab belongs to the app (it cycles the permission mode).
       if (key.tab && key.shift) return;
       if (key.tab) {
-        const value = menu.pick?.value;
+        const value = now.pick?.value;
         if (value !== undefined) change((s) => ed.replaceText(s, value));
         return;
       }
       if (key.upArrow || key.downArrow) {
         const dir = key.upArrow ? -1 : 1;
-        if (menu.open) return setSelected((i) => (i + dir + menu.list.length) % menu.list.length);
+        const n = now.list.length;
+        if (now.open) return menu.setSelected((i) => (i + dir + n) % n);
         return change((s) => ed.moveVertical(s, dir));
       }
-      if (key.leftArrow || key.rightArrow) {
-        const dir = key.leftArrow ? -1 : 1;
-        const word = key.meta || key.ctrl;
-        return change((s) => (word ? ed.moveWord(s, dir) : ed.moveHorizontal(s, dir)));
-      }
-      if (key.home) return change((s) => ed.moveLineEdge(s, "start"));
-      if (key.end) return change((s) => ed.moveLineEdge(s, "end"));
-      if (key.backspace) {
-        return change((s) => (key.meta ? ed.deleteWordBack(s) : ed.backspace(s)));
-      }
-      if (key.delete) return change((s) => ed.deleteForward(s));
-      if (key.ctrl) {
-        const action = CTRL_KEYS[input];
-        if (action) change(action);
-        return;
-      }
-      if (key.meta) {
-        if (input === "b") return change((s) => ed.moveWord(s, -1));
-        if (input === "f") return change((s) => ed.moveWord(s, 1));
-        return;
-      }
+      const edit = editFor(input, key);
+      if (edit) return change(edit);
       typed(input);
     },
     { isActive },
@@ -280,8 +295,12 @@ export function PromptInput(props: PromptInputProps) {
           width={width}
         />
       )}
-      {menuOpen ? (
-        <SlashMenu items={items} selected={Math.min(selected, items.length - 1)} width={width} />
+      {menu.open ? (
+        <SlashMenu
+          items={menu.items}
+          selected={Math.min(menu.selected, menu.items.length - 1)}
+          width={width}
+        />
       ) : null}
     </Box>
   );

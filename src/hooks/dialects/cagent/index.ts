@@ -15,7 +15,7 @@ import { readCagentHooks } from "./read.js";
 
 export { cagentEventName } from "./events.js";
 
-/** Keel tool → cagent tool (design §2.4). */
+/** Keel tool → cagent tool (docs/hooks.md "Tool names and input fields"). */
 export const CAGENT_TOOLS: ToolTable = {
   shell: { name: "shell", fields: { command: "cmd" } },
   read_file: { name: "read_file" },

@@ -2,7 +2,7 @@
  *  and its transcript writer, ./transcript.ts, share it). */
 import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 
-/** Keel tool → Claude Code tool (design §2.4). */
+/** Keel tool → Claude Code tool (docs/hooks.md "Tool names and input fields"). */
 export const CLAUDE_TOOLS: ToolTable = {
   shell: { name: "Bash", fields: { timeout_ms: "timeout" } },
   read_file: { name: "Read", fields: { path: "file_path" } },
@@ -12,7 +12,6 @@ export const CLAUDE_TOOLS: ToolTable = {
   grep: { name: "Grep", fields: { ignore_case: "-i" } },
   list_dir: { name: "LS" },
   task: { name: "Task" },
-  // The same names as the tools' definitions (claudeName in src/tools/*.ts).
   todo_write: { name: "TodoWrite" },
   skill: { name: "Skill" },
   shell_output: { name: "BashOutput", fields: { id: "bash_id" } },

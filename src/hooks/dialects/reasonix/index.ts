@@ -12,7 +12,7 @@ import { defineDialect } from "../types.js";
 import { REASONIX_GATING, reasonixExitTable } from "./exit.js";
 import { readReasonixHooks } from "./read.js";
 
-/** Keel tool → Reasonix tool (design §2.4). */
+/** Keel tool → Reasonix tool (docs/hooks.md "Tool names and input fields"). */
 export const REASONIX_TOOLS: ToolTable = {
   shell: { name: "run_command" },
   read_file: { name: "read_file" },

@@ -27,7 +27,7 @@ export function nativeStdinObject(
   return out;
 }
 
-/** Native default timeouts (design §2.2), by handler type. */
+/** Native default timeouts (docs/hooks.md "Timeouts, fail-closed gating and output caps"), by handler type. */
 export function nativeDefaultTimeoutSec(_event: HookEventName, type: HandlerType): number {
   return DEFAULT_TIMEOUT_SEC[type];
 }

@@ -10,7 +10,7 @@ import { createToolMapper, type ToolTable } from "../shared/tool-map.js";
 import { defineDialect } from "../types.js";
 import { tutorialExitTable } from "./exit.js";
 
-/** Keel tool → tutorial tool (design §2.4); tools it lacks keep Keel's names. */
+/** Keel tool → tutorial tool (docs/hooks.md "Tool names and input fields"); tools it lacks keep Keel's names. */
 export const TUTORIAL_TOOLS: ToolTable = {
   shell: { name: "bash" },
   read_file: { name: "read_file" },

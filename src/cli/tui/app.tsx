@@ -78,6 +78,7 @@ export function App(props: AppProps) {
     backend,
     t,
     opening.projectDir,
+    props.statusEnv,
   );
   const dynamicArgs = useMemo(
     () => ({ model: backend?.models() ?? [], resume: sessionIds.ids }),

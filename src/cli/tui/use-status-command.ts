@@ -96,6 +96,7 @@ export function useSessionStatusLine(
   backend: TuiBackend | null,
   t: TranscriptState,
   cwd: string,
+  env?: NodeJS.ProcessEnv,
 ): string | null {
   const startedAt = useRef(Date.now());
   // biome-ignore lint/correctness/useExhaustiveDependencies: t.session and t.done.length are the triggers
@@ -103,5 +104,5 @@ export function useSessionStatusLine(
     () => (cmd ? statusPayloadFor(backend, t, startedAt.current) : null),
     [cmd, backend, t.session, t.done.length],
   );
-  return useStatusCommand(cmd, payload, cwd);
+  return useStatusCommand(cmd, payload, cwd, env);
 }

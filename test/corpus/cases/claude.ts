@@ -320,7 +320,7 @@ export const CLAUDE: CorpusCase[] = [
     expect: {
       exit: 0,
       decision: "pass",
-      files: { ".claude/sessions.log": ['"session":"hooks-test"', '"reason":"exit"'] },
+      files: { ".claude/sessions.log": ['"session":"hooks-test"', '"reason":"prompt_input_exit"'] },
     },
   },
   {

@@ -7,6 +7,7 @@ import type { HookEngine } from "../hooks/index.js";
 import { resolveHookPaths, SESSION_END_BUDGET_MS } from "../hooks/index.js";
 import type { Usage } from "../llm/index.js";
 import type { McpManager } from "../mcp/index.js";
+import { SHELL_CWD_EVENT } from "../session/index.js";
 import { type AnyTool, toolSpecs } from "../tools/index.js";
 import { loadAgentFiles } from "./agent-files.js";
 import {
@@ -35,7 +36,12 @@ import type { MemoryReport } from "./memory.js";
 import { loadSessionMemory, rememberMemory } from "./memory-load.js";
 import type { PermissionMode } from "./permissions/modes.js";
 import { loadPermissionRules } from "./permissions/rules.js";
-import { type DispatchContext, readBarTestOf, type StreamingRun } from "./pipeline/index.js";
+import {
+  type DispatchContext,
+  readBarTestOf,
+  SessionCwd,
+  type StreamingRun,
+} from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
@@ -118,10 +124,18 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...(opts.homeDir !== undefined ? { homeDir: opts.homeDir } : {}),
     env: opts.env ?? process.env,
   });
+  // Where the shell is (Claude Code's Bash cwd): kept per session, recorded in its file so a
+  // resumed session starts there; a rewind of the conversation puts it back (pipeline/shell-cwd.ts).
+  const shellCwd = new SessionCwd(opts.projectDir, {
+    turn: () => core.turns,
+    record: (r) => session.recordEvent?.(SHELL_CWD_EVENT, r),
+    ...(session.shellCwds ? { history: session.shellCwds } : {}),
+  });
   const info: HookSessionInfo = {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
     projectDir: opts.projectDir,
+    cwd: () => shellCwd.get(),
     permissionMode: () => mode,
     // The core is built below; hooks fire only after that.
     model: () => core.model,
@@ -234,6 +248,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     clock,
     ...(rules ? { rules } : {}),
     ...(checkpoint ? { checkpoint } : {}),
+    shellCwd,
+    // CwdChanged hooks may write CLAUDE_ENV_FILE and name files to watch, as SessionStart's do.
+    afterCwdChanged: async (decision) => {
+      fileChanged?.add(decision.extras?.watchPaths ?? []);
+      await readEnvFile();
+    },
   };
   const prepared = prepareToolSpecs(toolSpecs(tools));
   const commands = loadCommands({
@@ -418,7 +438,10 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     ...coreControls(core, opts, session.id, prefix),
     rewind: (toTurn, what) => {
       if (busy) throw new Error("rewind: a turn is running; wait for it to end");
-      return rewindTo(core, tracker, checkpoints, toTurn, what);
+      const report = rewindTo(core, tracker, checkpoints, toTurn, what);
+      // The shell goes back with the conversation (a files-only rewind leaves it where it is).
+      if (what.conversation) shellCwd.rewindTo(toTurn);
+      return report;
     },
     userTurns: () => userTurnsOf(core, tracker),
     transcript: () => core.log.messages(),

@@ -20,7 +20,13 @@ export async function* decideCall(
 ): AsyncGenerator<AgentEvent, Permit> {
   const { tool, input } = req;
   const primary = safePrimary(tool, input);
-  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(ctx, tool, input, primary);
+  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(
+    ctx,
+    tool,
+    input,
+    primary,
+    req.cwd,
+  );
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
   const protectedWrite = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);

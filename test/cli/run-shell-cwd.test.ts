@@ -256,4 +256,12 @@ describe("keel run: CwdChanged and the hooks' cwd", () => {
     const pre = recorded(world, "pre").map((p) => p.cwd);
     expect(pre).toEqual([world.project, sub, sub]);
   });
+
+  it("hooks validate no longer says a CwdChanged hook never fires", async () => {
+    const world = await newWorld(script(reply().text("ok")));
+    writeSettings(world, { CwdChanged: [commandHook("true")] });
+    const r = await keel(world, ["hooks", "validate", "--cwd", world.project]);
+    expect(r.stdout).toContain("ok: 1 hook from 1 file; 0 errors, 0 warnings");
+    expect(r.stdout + r.stderr).not.toMatch(/never fires/);
+  });
 });

@@ -227,6 +227,34 @@ describe("keel run: after cd, the judges still judge from the project", () => {
 });
 
 describe("keel run: CwdChanged and the hooks' cwd", () => {
+  it("a guard hook's if condition Bash(rm ./x) still fires for rm ../x after cd sub", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "cd sub" }),
+        reply().tool("shell", { command: "rm ../x" }),
+        reply().text("done"),
+      ),
+    );
+    project(world);
+    writeFileSync(join(world.project, "x"), "keep me\n");
+    const guard = hookScript(world, "guard.sh", "echo 'x is guarded' >&2; exit 2");
+    mkdirSync(join(world.root, ".claude"), { recursive: true });
+    writeFileSync(
+      join(world.root, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: guard, if: "Bash(rm ./x)" }] },
+          ],
+        },
+      }),
+    );
+    const r = await keel(world, ["run", "go", "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(toolResults(world)[1]).toContain("x is guarded");
+    expect(existsSync(join(world.project, "x"))).toBe(true);
+  });
+
   it("CwdChanged fires once with old_cwd/new_cwd, and PreToolUse's cwd is the shell's", async () => {
     const world = await newWorld(
       script(

@@ -31,15 +31,16 @@ import {
   canonicalIpKey,
   commandsForConditions,
   effectiveArgv,
+  fromProject,
   parseSettingsJson,
   readTrustRecords,
+  shellFolder,
   splitShellCommand,
   writeTrustRecord,
 } from "../../hooks/index.js";
 import { allowRuleMatches } from "../../mcp/index.js";
 import { finalPath } from "../../tools/index.js";
 import { RULE_TOOL_MAP } from "./rule-tool-map.js";
-import { fromProject, shellFolder } from "./shell-cwd-words.js";
 import { whyRuleUnsure } from "./unsure.js";
 
 /** What a rule does. */
@@ -103,7 +104,7 @@ export interface RuleCall {
   projectDir: string;
   homeDir: string;
   /** A shell call's working directory (the session's shell cwd, agent/pipeline/shell-cwd.ts);
-   *  absent: the project. Its relative words are judged as from the project (shell-cwd-words.ts). */
+   *  absent: the project. Its relative words are judged as from the project (hooks/shell/cwd-words.ts). */
   cwd?: string;
 }
 
@@ -313,7 +314,7 @@ export function commandMatcher(spec: string): (command: string) => boolean {
 function lineTouches(line: string, matches: (command: string) => boolean, c?: RuleCall): boolean {
   for (const found of commandsForConditions(line, splitShellCommand)) {
     // In a folder of the project, also as the same command would read from the project:
-    // `rm ../x` in `sub` is `rm x` to a rule (shell-cwd-words.ts).
+    // `rm ../x` in `sub` is `rm x` to a rule (hooks/shell/cwd-words.ts).
     const where = c === undefined ? null : shellFolder(c);
     for (const cmd of where === null ? [found] : [found, ...fromProject(found, where, "all")]) {
       if (matches(cmd)) return true;

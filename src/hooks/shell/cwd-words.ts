@@ -1,12 +1,13 @@
 /**
  * A shell command run in a folder of the project, as the same command would read from the
- * project: what the Bash rules, written from the project (`Bash(rm ./x)`,
+ * project: what the Bash permission rules (agent/permissions/rules.ts) and hooks' `if`
+ * conditions (match.ts), written from the project (`Bash(rm ./x)`,
  * `Bash(./scripts/deploy.sh)`), must judge once the shell keeps its directory between calls
  * (agent/pipeline/shell-cwd.ts). Without it, `cd sub` and then `rm ../x` or `./deploy.sh` would
  * get past a rule naming `x` or `scripts/deploy.sh`, and an allow rule for `./scripts/test.sh`
  * would run `vendor/x/scripts/test.sh`.
  *
- * Words are the normalized command's (hooks/shell/normalize.ts joins them with spaces): a word
+ * Words are the normalized command's (normalize.ts joins them with spaces): a word
  * holding a space reads as two, which only adds spellings to test (deny) or makes an allow rule
  * miss (the call then asks).
  */

@@ -8,6 +8,7 @@ import picomatch from "picomatch";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
+import { fromProject, shellFolder } from "./shell/cwd-words.js";
 import { commandsForConditions } from "./shell/normalize.js";
 import { type HookToolCatalog, isPathField, primaryArgOf } from "./tool-descriptor.js";
 
@@ -145,8 +146,10 @@ export interface Condition {
   /** The Keel tool it names (any dialect's name is accepted). */
   tool: string;
   /** Tests the call's input; true when the glob matches its primary argument (which field that
-   *  is comes from the tool's descriptor in `tools`). */
-  test(input: ToolInput, projectDir: string, tools?: HookToolCatalog): boolean;
+   *  is comes from the tool's descriptor in `tools`). `cwd`: the shell's directory (the
+   *  payload's `cwd`); a command run in a folder of the project also matches as read from the
+   *  project (shell/cwd-words.ts: `rm ../x` in `sub` is `rm x` to `Bash(rm x)`). */
+  test(input: ToolInput, projectDir: string, tools?: HookToolCatalog, cwd?: string): boolean;
 }
 
 /** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form. */
@@ -214,7 +217,12 @@ export function parseCondition(
     basename: !glob.includes("/"),
   });
   const plain = simpleGlob(glob);
-  const test = (input: ToolInput, projectDir: string, tools?: HookToolCatalog): boolean => {
+  const test = (
+    input: ToolInput,
+    projectDir: string,
+    tools?: HookToolCatalog,
+    cwd?: string,
+  ): boolean => {
     const primary = primaryArgOf(tools, tool, input);
     if (primary === undefined) return false;
     const { field: key, value: arg } = primary;
@@ -223,7 +231,12 @@ export function parseCondition(
       return isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs));
     }
     if (key === "command") {
-      return commandsForConditions(arg, splitShellCommand).some((sub) => plain.test(sub));
+      const folder = cwd === undefined ? null : shellFolder({ projectDir, cwd });
+      return commandsForConditions(arg, splitShellCommand).some((sub) =>
+        (folder === null ? [sub] : [sub, ...fromProject(sub, folder, "all")]).some((c) =>
+          plain.test(c),
+        ),
+      );
     }
     return plain.test(arg);
   };

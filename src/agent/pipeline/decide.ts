@@ -20,12 +20,18 @@ export async function* decideCall(
 ): AsyncGenerator<AgentEvent, Permit> {
   const { tool, input } = req;
   const primary = safePrimary(tool, input);
-  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(ctx, tool, input, primary);
+  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(
+    ctx,
+    tool,
+    input,
+    primary,
+    req.cwd,
+  );
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
   const protectedWrite = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
   const guarded = protectedWrite?.text ?? null;
-  const gated = untrustedGateReason(ctx, tool.name, input);
+  const gated = untrustedGateReason(ctx, tool.name, input, req.cwd);
   const hookAsks =
     req.hookSays === "ask" || guarded !== null || ruleAsks !== null || gated !== null;
   if (!hookAsks && verdict.kind === "allow")
@@ -71,12 +77,14 @@ function untrustedGateReason(
   ctx: PipelineContext,
   toolName: string,
   input: Record<string, unknown>,
+  cwd: string,
 ): string | null {
   if (ctx.withoutProjectHooks === true) return null;
   const hooks = gatingUntrustedHooks(ctx.hooks.listing(), {
     toolName,
     input,
     projectDir: ctx.info.projectDir,
+    cwd,
   });
   if (hooks.length === 0) return null;
   const names = hooks.map((h) => handlerLabelOf(h, ctx.info.projectDir)).join("; ");

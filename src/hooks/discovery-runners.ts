@@ -11,6 +11,7 @@
 import { readdirSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
+import { pythonModule } from "./python-args.js";
 import { configuredPatterns } from "./runner-config.js";
 
 export interface DiscoveryRunner {
@@ -32,33 +33,34 @@ const JS = "{js,mjs,cjs,ts,mts,cts}";
 const JS_TS = "{js,jsx,mjs,cjs,ts,tsx,mts,cts}";
 const PYTEST = ["**/test_*.py", "**/*_test.py", "**/conftest.py"];
 
-const isPython = (w: string) => /^python(\d(\.\d+)?)?$/.test(basename(w));
-
 export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
   {
     // `python3 -m pytest` (any `-m`): the folder it runs in is first on sys.path, so a module
     // or package created there shadows what the runner itself imports (pytest.py, pluggy.py).
     id: "python-m",
-    starts: (w, i) => isPython(w[i] ?? "") && w[i + 1] === "-m" && /^[\w.]+$/.test(w[i + 2] ?? ""),
+    // Python's own options may come first (`python3 -q -m pytest`, `-X dev -m`: python-args.ts).
+    starts: (w, i) => pythonModule(w, i) !== null,
     patterns: ["*.py", "*/__init__.py"],
     what: "python -m puts the folder first on sys.path: its *.py and */__init__.py shadow any import",
   },
   {
     id: "pytest",
     starts: (w, i) =>
-      ["pytest", "py.test"].includes(basename(w[i] ?? "")) ||
-      (w[i] === "-m" && w[i + 1] === "pytest"),
+      ["pytest", "py.test"].includes(basename(w[i] ?? "")) || pythonModule(w, i)?.name === "pytest",
     patterns: PYTEST,
     what: "pytest collects test_*.py, *_test.py and conftest.py",
   },
   {
     id: "unittest",
     // `python -m unittest` without arguments discovers too.
-    starts: (w, i) =>
-      isPython(w[i] ?? "") &&
-      w[i + 1] === "-m" &&
-      w[i + 2] === "unittest" &&
-      (w[i + 3] === "discover" || w[i + 3] === undefined || /^[;&|]+$/.test(w[i + 3] ?? "")),
+    starts: (w, i) => {
+      const m = pythonModule(w, i);
+      const next = w[(m?.index ?? 0) + 1];
+      return (
+        m?.name === "unittest" &&
+        (next === "discover" || next === undefined || /^[;&|]+$/.test(next))
+      );
+    },
     patterns: ["**/test*.py", "**/__init__.py"],
     what: "unittest discover imports test*.py (and the packages' __init__.py)",
     startFlag: "-s",

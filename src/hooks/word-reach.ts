@@ -1,6 +1,7 @@
 import { basename, resolve } from "node:path";
 import { isDirectory, isInsideOrAt, isRegularFile } from "../base/index.js";
 import { DISCOVERY_RUNNERS, type DiscoveryRunner } from "./discovery-runners.js";
+import { pythonModule } from "./python-args.js";
 
 /** Words after which the next word is run (as a program or a script given to it). */
 const RUNS_NEXT = new Set([
@@ -131,7 +132,8 @@ export function wordReach(
       if (!runner.starts(words, i)) continue;
       let start: string | undefined;
       if (runner.startFlag !== undefined) {
-        const at = words.indexOf(runner.startFlag, i);
+        // After the module: `python3 -s -m unittest discover -s tests` (python's -s comes first).
+        const at = words.indexOf(runner.startFlag, pythonModule(words, i)?.index ?? i);
         if (at > 0) start = words[at + 1];
       }
       for (const d of dirs) {

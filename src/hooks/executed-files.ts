@@ -528,7 +528,14 @@ export function executedProjectFilesSync(
   };
   // Places recorded absent (an import's search path) do not count against MAX_FILES.
   let absent = 0;
-  for (let i = 0; i < queue.length && found.length - absent < MAX_FILES; i++) {
+  // Past a bound nothing is dropped in silence: the folder of what could not be pinned is named
+  // as such in the listing and protected whole (a path left out would be neither).
+  const notPinned = (path: string, why: string) => {
+    const dir = dirname(path);
+    if (!collected.has(dir)) collected.set(dir, why);
+  };
+  let i = 0;
+  for (; i < queue.length && found.length - absent < MAX_FILES; i++) {
     const { path, depth, imports } = queue[i] as (typeof queue)[number];
     if (hasGlob(path.slice(projectDir.length))) {
       const got = expandGlob(path);
@@ -559,9 +566,16 @@ export function executedProjectFilesSync(
     if (fingerprint === null) {
       // Not there (or not a regular file): a named script is recorded as absent, so that
       // creating it is a change (protected, and untrusting) like editing it.
-      if (candidates.get(path) === true && !isThere(path) && absent < MAX_ABSENT) {
-        found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
-        absent++;
+      if (candidates.get(path) === true && !isThere(path)) {
+        if (absent < MAX_ABSENT) {
+          found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
+          absent++;
+        } else {
+          notPinned(
+            path,
+            `more than ${MAX_ABSENT} places where a file would run (${relPath} among them): they cannot all be pinned`,
+          );
+        }
       }
       continue;
     }
@@ -620,6 +634,13 @@ export function executedProjectFilesSync(
       for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
       if (config !== undefined) enqueue(config, false, depth + 1);
     }
+  }
+  // Files left in the queue past MAX_FILES: their folders cannot be pinned (protected whole).
+  for (const { path } of queue.slice(i)) {
+    notPinned(
+      path,
+      `more than ${MAX_FILES} files a hook runs (${rel(path)} among them): they cannot all be pinned`,
+    );
   }
   // A computed import may load any file beside it: that folder is protected, except the project
   // itself (protecting every file would leave acceptEdits nothing), where it is only named.

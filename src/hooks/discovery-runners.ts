@@ -162,16 +162,27 @@ const SKIP_DIRS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv
 /** At most this many folders are listed, and this many matches pinned, per runner root. */
 const MAX_DIRS = 500;
 const MAX_MATCHES = 100;
+const MAX_OVERFLOW_DIRS = 50;
 
-/**
- * The files under `root` the patterns match now (absolute), or null when there are more than
- * can be pinned: the patterns are protected either way.
- */
-export function discoveredFiles(root: string, patterns: readonly string[]): string[] | null {
+/** What a discovering runner's patterns match now, within the bounds. */
+export interface Discovered {
+  /** The matches pinned (absolute), at most MAX_MATCHES. */
+  files: string[];
+  /**
+   * Folders (absolute) holding matches past MAX_MATCHES, or not listed past MAX_DIRS: what runs
+   * there (and what it imports) cannot be pinned, so the caller protects them whole and says so.
+   */
+  overflow: string[];
+}
+
+/** The files under `root` the patterns match now, and the folders past the bounds. */
+export function discoveredFiles(root: string, patterns: readonly string[]): Discovered {
   const matches = discoveryMatcher(patterns);
-  const out: string[] = [];
+  const files: string[] = [];
+  const overflow = new Set<string>();
   const queue = [""];
-  for (let listed = 0; queue.length > 0 && listed < MAX_DIRS; listed++) {
+  let listed = 0;
+  for (; queue.length > 0 && listed < MAX_DIRS; listed++) {
     const rel = queue.shift() as string;
     let entries: import("node:fs").Dirent[];
     try {
@@ -184,10 +195,13 @@ export function discoveredFiles(root: string, patterns: readonly string[]): stri
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) queue.push(at);
       } else if (e.isFile() && matches(at)) {
-        if (out.length >= MAX_MATCHES) return null;
-        out.push(join(root, at));
+        if (files.length >= MAX_MATCHES) overflow.add(join(root, rel));
+        else files.push(join(root, at));
       }
     }
   }
-  return out.sort();
+  for (const rel of queue) overflow.add(join(root, rel));
+  // Many folders left over: the root stands for them (one line in the listing, not hundreds).
+  const folders = overflow.size > MAX_OVERFLOW_DIRS ? [root] : [...overflow].sort();
+  return { files: files.sort(), overflow: folders };
 }

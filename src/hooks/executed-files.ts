@@ -468,6 +468,16 @@ export function executedProjectFilesSync(
     }
     for (const f of reach.nodeFiles) onFile(f.path, f.script);
   };
+  // A discovering runner's matches past the bound (discoveredFiles): not pinned, nor what they
+  // import, so their folder is protected whole and named.
+  const overflowed = (dir: string) => {
+    if (!collected.has(dir)) {
+      collected.set(
+        dir,
+        "more test files match here than trust pins: they, and what they import, cannot be pinned",
+      );
+    }
+  };
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
@@ -506,7 +516,9 @@ export function executedProjectFilesSync(
   }
   // A discovering runner's current matches are pinned like named files.
   for (const { root, patterns, config } of discovered.values()) {
-    for (const path of discoveredFiles(root, patterns) ?? []) add(path, false);
+    const got = discoveredFiles(root, patterns);
+    for (const path of got.files) add(path, false);
+    for (const dir of got.overflow) overflowed(dir);
     if (config !== undefined) add(config, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
@@ -631,7 +643,9 @@ export function executedProjectFilesSync(
       }
     }
     for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
-      for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
+      const got = discoveredFiles(root, patterns);
+      for (const p of got.files) enqueue(p, false, depth + 1);
+      for (const dir of got.overflow) overflowed(dir);
       if (config !== undefined) enqueue(config, false, depth + 1);
     }
   }

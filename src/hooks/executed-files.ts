@@ -67,6 +67,13 @@ export interface ExecutedFile {
    * listing says the hook runs files Keel does not know.
    */
   unresolved?: boolean;
+  /**
+   * Set when only a runner reached the file (a test its discovery finds, a module a test
+   * imports, the runner's config or its Makefile/package.json), not the hook's words or a script
+   * it runs: a write there
+   * changes what runs, but does not switch a guard off (protected-paths.ts lets --yes approve it).
+   */
+  collected?: boolean;
 }
 
 /** The fingerprint of a named script that is not there (yet). */
@@ -458,6 +465,8 @@ export function executedProjectFilesSync(
   // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
   const unresolved = new Set<string>();
   const discovered = new Map<string, DiscoveryReach>();
+  // Files only a runner's discovery or an import reached (ExecutedFile.collected).
+  const collectedFiles = new Set<string>();
   const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
     for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
     for (const w of reach.unresolved) unresolved.add(w);
@@ -508,8 +517,12 @@ export function executedProjectFilesSync(
     }
     // `run-parts DIR` runs every file in DIR: the folder's files, as `DIR/*` would.
     for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
-    // The files a runner it names reads, whether or not they exist yet.
-    for (const path of runnerFilesOf(read, projectDir)) add(path, true);
+    // The files a runner it names reads, whether or not they exist yet (a project's everyday
+    // files, package.json among them: collected, not the hook's own script).
+    for (const path of runnerFilesOf(read, projectDir)) {
+      if (!candidates.has(path)) collectedFiles.add(path);
+      add(path, true);
+    }
     for (const [dir, why] of collectedFolders(read, projectDir)) collected.set(dir, why);
     // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
@@ -517,9 +530,11 @@ export function executedProjectFilesSync(
   // A discovering runner's current matches are pinned like named files.
   for (const { root, patterns, config } of discovered.values()) {
     const got = discoveredFiles(root, patterns);
-    for (const path of got.files) add(path, false);
+    for (const path of [...got.files, ...(config !== undefined ? [config] : [])]) {
+      if (!candidates.has(path)) collectedFiles.add(path);
+      add(path, false);
+    }
     for (const dir of got.overflow) overflowed(dir);
-    if (config !== undefined) add(config, false);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -532,9 +547,10 @@ export function executedProjectFilesSync(
   const found: ExecutedFile[] = [];
   const budget = { left: MAX_TOTAL_BYTES };
   const rel = (path: string) => relative(projectDir, path).split(sep).join("/");
-  const enqueue = (path: string, script: boolean, depth: number, imports = 0) => {
+  const enqueue = (path: string, script: boolean, depth: number, imports = 0, collect = false) => {
     if (seen.has(path) || !isInside(projectDir, path)) return;
     seen.add(path);
+    if (collect) collectedFiles.add(path);
     candidates.set(path, script);
     queue.push({ path, depth, imports });
   };
@@ -580,7 +596,13 @@ export function executedProjectFilesSync(
       // creating it is a change (protected, and untrusting) like editing it.
       if (candidates.get(path) === true && !isThere(path)) {
         if (absent < MAX_ABSENT) {
-          found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
+          found.push({
+            path,
+            relPath,
+            sha256: null,
+            fingerprint: ABSENT,
+            ...(collectedFiles.has(path) ? { collected: true } : {}),
+          });
           absent++;
         } else {
           notPinned(
@@ -608,6 +630,7 @@ export function executedProjectFilesSync(
       relPath,
       sha256: content === null ? null : sha256Hex(content),
       fingerprint,
+      ...(collectedFiles.has(path) ? { collected: true } : {}),
     });
     // What a Python or JavaScript file imports by a literal name (`import helpers`,
     // `require('./helper')`) runs with it: pinned the same way, two import steps deep.
@@ -615,7 +638,7 @@ export function executedProjectFilesSync(
       if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
         const got = importedFiles(content.toString("utf8"), path, projectDir);
         // Recorded even when absent: a module created there would load in its place.
-        for (const f of got.files) enqueue(f, true, depth, imports + 1);
+        for (const f of got.files) enqueue(f, true, depth, imports + 1, true);
         for (const why of got.dynamic) dynamicImports.push([path, why]);
         for (const dir of got.packages) {
           const said = `${rel(path)} imports the package ${rel(dir).split("node_modules/").pop()} by name: what is written there runs`;
@@ -644,9 +667,9 @@ export function executedProjectFilesSync(
     }
     for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
       const got = discoveredFiles(root, patterns);
-      for (const p of got.files) enqueue(p, false, depth + 1);
+      for (const p of got.files) enqueue(p, false, depth + 1, 0, true);
       for (const dir of got.overflow) overflowed(dir);
-      if (config !== undefined) enqueue(config, false, depth + 1);
+      if (config !== undefined) enqueue(config, false, depth + 1, 0, true);
     }
   }
   // Files left in the queue past MAX_FILES: their folders cannot be pinned (protected whole).

@@ -29,6 +29,7 @@ import {
   discoveredFiles,
   discoveryReach,
 } from "./discovery-runners.js";
+import { envReach } from "./env-paths.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
@@ -179,6 +180,17 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
  * each literal as a path (runnerConfigText).
  */
 const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
+
+/** What a folder first on an import path shadows: its top-level modules and packages. */
+const TOP_MODULES = [
+  "*.py",
+  "*.pyc",
+  "*.so",
+  "*/__init__.py",
+  "*.{js,cjs,mjs,json,node}",
+  "*/package.json",
+  "*/index.{js,cjs,mjs,json,node}",
+];
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
@@ -396,6 +408,8 @@ interface HookWords {
   programs: ProgramWord[];
   /** The hook's directory, then where each `cd` in it goes (`cd .claude/hooks && ./fmt.sh`). */
   dirs: string[];
+  /** The hook's own `env` (a user hook's; a project hook's is an allowlist, child-env.ts). */
+  env?: Record<string, string>;
 }
 
 function readHook(
@@ -419,7 +433,12 @@ function readHook(
     const word = expandKnown(p.word, all);
     return { ...p, word, literal: p.literal || !/[$`*?[]/.test(word) };
   });
-  return { words, programs, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
+  return {
+    words,
+    programs,
+    dirs: [cwd, ...cdTargets(words, cwd, projectDir)],
+    ...(h.env ? { env: h.env } : {}),
+  };
 }
 
 /** The runner files (`make` → Makefile) of one hook's words, from its directories and the
@@ -487,9 +506,31 @@ export function executedProjectFilesSync(
       );
     }
   };
+  // PYTHONPATH / NODE_PATH / NODE_OPTIONS on a hook's line, in its env or a script's line
+  // (env-paths.ts): what they add to the import path.
+  const outsideEnv = new Set<string>();
+  const takeEnv = (
+    words: readonly string[],
+    env: Record<string, string> | undefined,
+    dirs: readonly string[],
+    onFile: (path: string) => void,
+  ) => {
+    const got = envReach(words, env, dirs, projectDir);
+    for (const [dir, why] of got.folders) {
+      // The project itself: its top-level modules and packages, as `python -m` puts it first
+      // (protecting every file would leave acceptEdits nothing); a folder below it, whole.
+      if (dir === projectDir) {
+        const r = { root: dir, patterns: TOP_MODULES, what: why };
+        discovered.set(`${dir}\0${why}`, r);
+      } else if (!collected.has(dir)) collected.set(dir, why);
+    }
+    for (const f of got.files) onFile(f);
+    for (const w of got.outside) outsideEnv.add(w);
+  };
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
+    takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
     takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
     // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
     // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
@@ -652,6 +693,9 @@ export function executedProjectFilesSync(
     }
     // What the script's words reach (a package.json `"test": "node --test"`), from its folder.
     const before = discovered.size;
+    takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
+      enqueue(f, true, depth + 1),
+    );
     takeReach(
       wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
       (p, script) => enqueue(p, script, depth + 1),
@@ -728,6 +772,16 @@ export function executedProjectFilesSync(
       sha256: null,
       fingerprint: ABSENT,
       cannotPin: why,
+      unresolved: true,
+    });
+  }
+  for (const word of [...outsideEnv].sort()) {
+    found.push({
+      path: projectDir,
+      relPath: word,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: `${word} adds a place outside the project (or one computed when it runs) where imports are searched: what loads from there cannot be pinned`,
       unresolved: true,
     });
   }

@@ -12,7 +12,7 @@ import { readdirSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { pythonModule } from "./python-args.js";
-import { configuredPatterns } from "./runner-config.js";
+import { configuredPatterns, type RunnerFlags } from "./runner-config.js";
 
 export interface DiscoveryRunner {
   /** Which configuration applies (runner-config.ts). */
@@ -134,8 +134,9 @@ export function discoveryReach(
   runner: DiscoveryRunner,
   root: string,
   projectDir: string,
+  flags?: RunnerFlags,
 ): DiscoveryReach {
-  const conf = configuredPatterns(runner.id, root, projectDir);
+  const conf = configuredPatterns(runner.id, root, projectDir, flags);
   if (conf === null) return { root, patterns: [...runner.patterns], what: runner.what };
   const what = conf.note === undefined ? runner.what : `${runner.what}; ${conf.note}`;
   const under = (prefix: string, ps: readonly string[]) =>

@@ -491,7 +491,7 @@ export function executedProjectFilesSync(
     for (const w of reach.unresolved) unresolved.add(w);
     for (const d of reach.discovered) {
       // With the project's own configuration of the runner (pytest's testpaths, jest's testMatch).
-      const r = discoveryReach(d.runner, d.root, projectDir);
+      const r = discoveryReach(d.runner, d.root, projectDir, d.flags);
       discovered.set(`${r.root}\0${d.runner.what}`, r);
     }
     for (const f of reach.nodeFiles) onFile(f.path, f.script);

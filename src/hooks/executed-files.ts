@@ -29,6 +29,7 @@ import {
   discoveredFiles,
   discoveryReach,
 } from "./discovery-runners.js";
+import { envReach } from "./env-paths.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
@@ -67,6 +68,13 @@ export interface ExecutedFile {
    * listing says the hook runs files Keel does not know.
    */
   unresolved?: boolean;
+  /**
+   * Set when only a runner reached the file (a test its discovery finds, a module a test
+   * imports, the runner's config or its Makefile/package.json), not the hook's words or a script
+   * it runs: a write there
+   * changes what runs, but does not switch a guard off (protected-paths.ts lets --yes approve it).
+   */
+  collected?: boolean;
 }
 
 /** The fingerprint of a named script that is not there (yet). */
@@ -172,6 +180,17 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
  * each literal as a path (runnerConfigText).
  */
 const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
+
+/** What a folder first on an import path shadows: its top-level modules and packages. */
+const TOP_MODULES = [
+  "*.py",
+  "*.pyc",
+  "*.so",
+  "*/__init__.py",
+  "*.{js,cjs,mjs,json,node}",
+  "*/package.json",
+  "*/index.{js,cjs,mjs,json,node}",
+];
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
@@ -401,6 +420,8 @@ interface HookWords {
   programs: ProgramWord[];
   /** The hook's directory, then where each `cd` in it goes (`cd .claude/hooks && ./fmt.sh`). */
   dirs: string[];
+  /** The hook's own `env` (a user hook's; a project hook's is an allowlist, child-env.ts). */
+  env?: Record<string, string>;
 }
 
 function readHook(
@@ -424,7 +445,12 @@ function readHook(
     const word = expandKnown(p.word, all);
     return { ...p, word, literal: p.literal || !/[$`*?[]/.test(word) };
   });
-  return { words, programs, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
+  return {
+    words,
+    programs,
+    dirs: [cwd, ...cdTargets(words, cwd, projectDir)],
+    ...(h.env ? { env: h.env } : {}),
+  };
 }
 
 /** The runner files (`make` → Makefile) of one hook's words, from its directories and the
@@ -470,19 +496,53 @@ export function executedProjectFilesSync(
   // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
   const unresolved = new Set<string>();
   const discovered = new Map<string, DiscoveryReach>();
+  // Files only a runner's discovery or an import reached (ExecutedFile.collected).
+  const collectedFiles = new Set<string>();
   const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
     for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
     for (const w of reach.unresolved) unresolved.add(w);
     for (const d of reach.discovered) {
       // With the project's own configuration of the runner (pytest's testpaths, jest's testMatch).
-      const r = discoveryReach(d.runner, d.root, projectDir);
+      const r = discoveryReach(d.runner, d.root, projectDir, d.flags);
       discovered.set(`${r.root}\0${d.runner.what}`, r);
     }
     for (const f of reach.nodeFiles) onFile(f.path, f.script);
   };
+  // A discovering runner's matches past the bound (discoveredFiles): not pinned, nor what they
+  // import, so their folder is protected whole and named.
+  const overflowed = (dir: string) => {
+    if (!collected.has(dir)) {
+      collected.set(
+        dir,
+        "more test files match here than trust pins: they, and what they import, cannot be pinned",
+      );
+    }
+  };
+  // PYTHONPATH / NODE_PATH / NODE_OPTIONS on a hook's line, in its env or a script's line
+  // (env-paths.ts): what they add to the import path.
+  const outsideEnv = new Set<string>();
+  const takeEnv = (
+    words: readonly string[],
+    env: Record<string, string> | undefined,
+    dirs: readonly string[],
+    onFile: (path: string) => void,
+  ) => {
+    const got = envReach(words, env, dirs, projectDir);
+    for (const [dir, why] of got.folders) {
+      // The project itself: its top-level modules and packages, as `python -m` puts it first
+      // (protecting every file would leave acceptEdits nothing); a folder below it, whole.
+      if (dir === projectDir) {
+        const r = { root: dir, patterns: TOP_MODULES, what: why };
+        discovered.set(`${dir}\0${why}`, r);
+      } else if (!collected.has(dir)) collected.set(dir, why);
+    }
+    for (const f of got.files) onFile(f);
+    for (const w of got.outside) outsideEnv.add(w);
+  };
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
+    takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
     takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
     // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
     // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
@@ -510,16 +570,24 @@ export function executedProjectFilesSync(
     }
     // `run-parts DIR` runs every file in DIR: the folder's files, as `DIR/*` would.
     for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
-    // The files a runner it names reads, whether or not they exist yet.
-    for (const path of runnerFilesOf(read, projectDir)) add(path, true);
+    // The files a runner it names reads, whether or not they exist yet (a project's everyday
+    // files, package.json among them: collected, not the hook's own script).
+    for (const path of runnerFilesOf(read, projectDir)) {
+      if (!candidates.has(path)) collectedFiles.add(path);
+      add(path, true);
+    }
     for (const [dir, why] of collectedFolders(read, projectDir)) collected.set(dir, why);
     // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
   }
   // A discovering runner's current matches are pinned like named files.
   for (const { root, patterns, config } of discovered.values()) {
-    for (const path of discoveredFiles(root, patterns) ?? []) add(path, false);
-    if (config !== undefined) add(config, false);
+    const got = discoveredFiles(root, patterns);
+    for (const path of [...got.files, ...(config !== undefined ? [config] : [])]) {
+      if (!candidates.has(path)) collectedFiles.add(path);
+      add(path, false);
+    }
+    for (const dir of got.overflow) overflowed(dir);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -533,15 +601,23 @@ export function executedProjectFilesSync(
   const budget = { left: MAX_TOTAL_BYTES };
   const rel = (path: string) =>
     (relativeInside(projectDir, path) ?? relative(projectDir, path)).split(sep).join("/");
-  const enqueue = (path: string, script: boolean, depth: number, imports = 0) => {
+  const enqueue = (path: string, script: boolean, depth: number, imports = 0, collect = false) => {
     if (seen.has(path) || !isInside(projectDir, path)) return;
     seen.add(path);
+    if (collect) collectedFiles.add(path);
     candidates.set(path, script);
     queue.push({ path, depth, imports });
   };
   // Places recorded absent (an import's search path) do not count against MAX_FILES.
   let absent = 0;
-  for (let i = 0; i < queue.length && found.length - absent < MAX_FILES; i++) {
+  // Past a bound nothing is dropped in silence: the folder of what could not be pinned is named
+  // as such in the listing and protected whole (a path left out would be neither).
+  const notPinned = (path: string, why: string) => {
+    const dir = dirname(path);
+    if (!collected.has(dir)) collected.set(dir, why);
+  };
+  let i = 0;
+  for (; i < queue.length && found.length - absent < MAX_FILES; i++) {
     const { path, depth, imports } = queue[i] as (typeof queue)[number];
     if (hasGlob(path.slice(projectDir.length))) {
       const got = expandGlob(path);
@@ -572,9 +648,22 @@ export function executedProjectFilesSync(
     if (fingerprint === null) {
       // Not there (or not a regular file): a named script is recorded as absent, so that
       // creating it is a change (protected, and untrusting) like editing it.
-      if (candidates.get(path) === true && !isThere(path) && absent < MAX_ABSENT) {
-        found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
-        absent++;
+      if (candidates.get(path) === true && !isThere(path)) {
+        if (absent < MAX_ABSENT) {
+          found.push({
+            path,
+            relPath,
+            sha256: null,
+            fingerprint: ABSENT,
+            ...(collectedFiles.has(path) ? { collected: true } : {}),
+          });
+          absent++;
+        } else {
+          notPinned(
+            path,
+            `more than ${MAX_ABSENT} places where a file would run (${relPath} among them): they cannot all be pinned`,
+          );
+        }
       }
       continue;
     }
@@ -595,6 +684,7 @@ export function executedProjectFilesSync(
       relPath,
       sha256: content === null ? null : sha256Hex(content),
       fingerprint,
+      ...(collectedFiles.has(path) ? { collected: true } : {}),
     });
     // What a Python or JavaScript file imports by a literal name (`import helpers`,
     // `require('./helper')`) runs with it: pinned the same way, two import steps deep.
@@ -602,7 +692,7 @@ export function executedProjectFilesSync(
       if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
         const got = importedFiles(content.toString("utf8"), path, projectDir);
         // Recorded even when absent: a module created there would load in its place.
-        for (const f of got.files) enqueue(f, true, depth, imports + 1);
+        for (const f of got.files) enqueue(f, true, depth, imports + 1, true);
         for (const why of got.dynamic) dynamicImports.push([path, why]);
         for (const dir of got.packages) {
           const said = `${rel(path)} imports the package ${rel(dir).split("node_modules/").pop()} by name: what is written there runs`;
@@ -616,6 +706,9 @@ export function executedProjectFilesSync(
     }
     // What the script's words reach (a package.json `"test": "node --test"`), from its folder.
     const before = discovered.size;
+    takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
+      enqueue(f, true, depth + 1),
+    );
     takeReach(
       wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
       (p, script) => enqueue(p, script, depth + 1),
@@ -630,9 +723,18 @@ export function executedProjectFilesSync(
       }
     }
     for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
-      for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
-      if (config !== undefined) enqueue(config, false, depth + 1);
+      const got = discoveredFiles(root, patterns);
+      for (const p of got.files) enqueue(p, false, depth + 1, 0, true);
+      for (const dir of got.overflow) overflowed(dir);
+      if (config !== undefined) enqueue(config, false, depth + 1, 0, true);
     }
+  }
+  // Files left in the queue past MAX_FILES: their folders cannot be pinned (protected whole).
+  for (const { path } of queue.slice(i)) {
+    notPinned(
+      path,
+      `more than ${MAX_FILES} files a hook runs (${rel(path)} among them): they cannot all be pinned`,
+    );
   }
   // A computed import may load any file beside it: that folder is protected, except the project
   // itself (protecting every file would leave acceptEdits nothing), where it is only named.
@@ -683,6 +785,16 @@ export function executedProjectFilesSync(
       sha256: null,
       fingerprint: ABSENT,
       cannotPin: why,
+      unresolved: true,
+    });
+  }
+  for (const word of [...outsideEnv].sort()) {
+    found.push({
+      path: projectDir,
+      relPath: word,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: `${word} adds a place outside the project (or one computed when it runs) where imports are searched: what loads from there cannot be pinned`,
       unresolved: true,
     });
   }

@@ -53,18 +53,16 @@ export async function* decideCall(
     // Only a person may approve what an untrusted hook would have judged, or what a deny rule
     // cannot tell it forbids: not PermissionRequest hooks, not --yes. Protected paths and ask
     // rules are never remembered.
-    // A hard link's other names are hidden from whoever answers --yes: a person decides it.
+    // A hard link's other names are hidden from whoever answers --yes, and a file that switches
+    // a guard off (hooks, settings, .keel/) is not --yes's to approve: a person decides them.
     personOnly: gated !== null || personOnly === true || protectedWrite?.personOnly === true,
     ...(gated === null && personOnly === true
       ? {
           personHow:
             "(The user can run it at the prompt, or write the command so Keel can read what it runs.)",
         }
-      : gated === null && protectedWrite?.personOnly === true
-        ? {
-            personHow:
-              "(Only a person at the prompt can approve it; --yes does not cover a file with other names.)",
-          }
+      : gated === null && protectedWrite?.personOnly === true && protectedWrite.how !== undefined
+        ? { personHow: protectedWrite.how }
         : {}),
     guarded: guarded !== null,
     remember: guarded === null && ruleAsks === null && gated === null,

@@ -30,6 +30,7 @@ import {
   discoveryReach,
 } from "./discovery-runners.js";
 import { envReach } from "./env-paths.js";
+import { programDefaults } from "./program-defaults.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
@@ -422,6 +423,8 @@ interface HookWords {
   dirs: string[];
   /** The hook's own `env` (a user hook's; a project hook's is an allowlist, child-env.ts). */
   env?: Record<string, string>;
+  /** The command line as its shell reads it (exec-form args quoted), for program-defaults.ts. */
+  text: string;
 }
 
 function readHook(
@@ -445,11 +448,19 @@ function readHook(
     const word = expandKnown(p.word, all);
     return { ...p, word, literal: p.literal || !/[$`*?[]/.test(word) };
   });
+  // Exec form (`args`, after `command` when it names the program): the program and its
+  // arguments, quoted back, so program-defaults.ts reads `python3 -c …` given as args too.
+  const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+  const line =
+    h.args === undefined
+      ? (text ?? "")
+      : [...(text === undefined ? [] : [quote(text)]), ...h.args.map(quote)].join(" ");
   return {
     words,
     programs,
     dirs: [cwd, ...cdTargets(words, cwd, projectDir)],
     ...(h.env ? { env: h.env } : {}),
+    text: line,
   };
 }
 
@@ -553,6 +564,10 @@ export function executedProjectFilesSync(
       const absent = !tries.some(isThere);
       for (const abs of tries) add(abs, absent);
     }
+    // What each program reads beyond its words, and fail-closed for one Keel does not know.
+    const defaults = programDefaults(read.text, read.dirs, projectDir, true);
+    for (const [dir, why] of defaults.folders) if (!collected.has(dir)) collected.set(dir, why);
+    for (const f of defaults.files) add(f.path, f.script);
     let inCase = 0;
     for (const [at, word] of read.words.entries()) {
       // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
@@ -721,6 +736,14 @@ export function executedProjectFilesSync(
         .unpinned) {
         if (!collected.has(dir)) collected.set(dir, why);
       }
+    }
+    // The programs the script's command lines start (a shell script run from the project, a
+    // package.json's scripts and a Makefile's recipes in their folder): what each reads, and
+    // fail-closed for a program Keel does not know (program-defaults.ts).
+    for (const [line, dirs] of commandLines(path, content, projectDir)) {
+      const got = programDefaults(line, dirs, projectDir, false);
+      for (const [dir, why] of got.folders) if (!collected.has(dir)) collected.set(dir, why);
+      for (const f of got.files) enqueue(f.path, f.script, depth + 1);
     }
     for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
       const got = discoveredFiles(root, patterns);
@@ -984,6 +1007,50 @@ function isShellScript(path: string, content: Buffer): boolean {
   return /^#!\s*\S*\b(env\s+)?(ba|da|k|z)?sh\b/.test(content.subarray(0, 128).toString("utf8"));
 }
 
+/**
+ * The command lines a file holds that run, with the folders they run from: a shell script's
+ * whole text (a hook's scripts run in the project), a package.json's scripts and a Makefile's
+ * recipe lines (in their own folder). Empty for anything else.
+ */
+function commandLines(
+  path: string,
+  content: Buffer,
+  projectDir: string,
+): [line: string, dirs: string[]][] {
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
+  const name = basename(path);
+  if (isShellScript(path, content)) return [[content.toString("utf8"), [projectDir]]];
+  if (name === "package.json") {
+    // Its "scripts" only: scriptText also gives the "jest" key's strings, which are not commands.
+    let scripts: unknown;
+    try {
+      scripts = (JSON.parse(content.toString("utf8")) as { scripts?: unknown }).scripts;
+    } catch {
+      return [];
+    }
+    if (scripts === null || typeof scripts !== "object") return [];
+    return Object.values(scripts)
+      .filter((v): v is string => typeof v === "string" && v.trim() !== "")
+      .map((l) => [l, [dirname(path)]]);
+  }
+  if (/^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name)) {
+    // make's own `$(VAR)`, `${VAR}` and `$@` expand before the shell sees the line: an
+    // expansion for the shell too (a program word there is program-words.ts's), not a `$(…)`.
+    return content
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("\t"))
+      .map((l) => [
+        l
+          .replace(/^\t[@+-]*/, "")
+          .replace(/\$\$/g, "$")
+          .replace(/\$(\([^()]*\)|\{[^{}]*\}|[@<^*?%+|])/g, "$MAKE_VALUE"),
+        [dirname(path)],
+      ]);
+  }
+  return [];
+}
+
 /** Whether a word is a glob pattern for the shell: `*`, `?` or a closed `[…]` (a lone `[` is
  *  the test command). */
 function hasGlob(word: string): boolean {
@@ -1144,6 +1211,10 @@ function scriptWords(content: Buffer, script: string, vars: Record<string, strin
     .flatMap((line) => commandWords(line, vars));
 }
 
+/** Words after which the next one is a file read as code: the shell's `source` and `.`,
+ *  make's `include`, `-include` and `sinclude`. */
+const SOURCES_NEXT = new Set([".", "source", "include", "-include", "sinclude"]);
+
 /**
  * Project files a script's text names, over-inclusive like the command scan: every word
  * resolved against the script's directory and the project; a word that starts with `/`
@@ -1161,8 +1232,8 @@ function namedInScript(
   const dir = dirname(script);
   const out = new Map<string, boolean>();
   const words = scriptWords(content, script, vars);
-  for (const word of words) {
-    if (out.size >= MAX_NAMED_PER_SCRIPT) break;
+  words.forEach((word, at) => {
+    if (out.size >= MAX_NAMED_PER_SCRIPT) return;
     // A runner the script calls (`"test": "vitest run"` in package.json): the files it reads
     // its commands and setup from, here and in the project, whether or not they exist yet.
     for (const file of RUNNER_FILES[basename(word)] ?? []) {
@@ -1171,7 +1242,7 @@ function namedInScript(
       }
     }
     // Only words that look like paths: `lib.sh`, `./x`, `hooks/y` (not `echo`, `if`, `fi`).
-    if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) continue;
+    if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) return;
     // `$(dirname "$0")/lib.sh`, `${0%/*}/lib.sh`: what follows the expansion, from the script's directory.
     const tail = word.slice(Math.max(word.lastIndexOf(")"), word.lastIndexOf("}")) + 1);
     // The first try is where the shell would look (a hook's scripts run in the project
@@ -1184,10 +1255,14 @@ function namedInScript(
     const inside = tries.filter((abs) => abs !== script && isInside(projectDir, abs));
     // A word that names a file already there is that file; only a word naming nothing is
     // recorded as a script to come.
-    const absent = !inside.some(isThere) && tries[0] === inside[0] && namesScript(word);
+    // A file sourced or included by name (`[ -f .hookrc ] && . ./.hookrc`, make's `-include
+    // local.mk`) is a script to come whatever its name: creating it changes what runs.
+    const sourced = at > 0 && SOURCES_NEXT.has(words[at - 1] as string);
+    const absent =
+      !inside.some(isThere) && tries[0] === inside[0] && (sourced || namesScript(word));
     inside.forEach((abs, i) => {
       out.set(abs, (i === 0 && absent) || (out.get(abs) ?? false));
     });
-  }
+  });
   return [...out.keys()].sort().map((path) => ({ path, script: out.get(path) === true }));
 }

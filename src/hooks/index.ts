@@ -38,6 +38,7 @@ export {
   runnerFilePaths,
 } from "./executed-files.js";
 export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
+export { gitHooksPath } from "./git-hooks-path.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
 export type { PayloadOptions } from "./payload.js";

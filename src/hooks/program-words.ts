@@ -42,7 +42,7 @@ const WRAPPERS: Record<string, { valued: readonly string[]; operands?: number }>
 };
 
 /** The index of the program in `argv` once the wrappers are passed, or -1. */
-function programIndex(argv: readonly string[]): number {
+export function programIndex(argv: readonly string[]): number {
   let i = 0;
   for (let guard = 0; guard < 16 && i < argv.length; guard++) {
     const w = WRAPPERS[basename(argv[i] as string)];

@@ -40,7 +40,7 @@ export interface ConfiguredPatterns {
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 /** A regular file's text (opened non-blocking: a FIFO is never read), or why not. */
-function readConfig(path: string): string | "too-large" | null {
+export function readConfig(path: string): string | "too-large" | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);

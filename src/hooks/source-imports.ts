@@ -14,6 +14,7 @@
 import { statSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { subpathImport } from "./package-imports.js";
 
 export interface Imports {
   /**
@@ -225,7 +226,13 @@ function jsImports(text: string, file: string, projectDir: string): Imports {
     if (++count > MAX_IMPORTS) break;
     const spec = (m[2] ?? m[4] ?? m[6] ?? "") as string;
     if (spec.startsWith("./") || spec.startsWith("../")) files.push(...jsResolve(dir, spec));
-    else {
+    else if (spec.startsWith("#")) {
+      // A subpath import: the nearest package.json's "imports" maps it (package-imports.ts).
+      const got = subpathImport(dir, spec, projectDir, jsResolve);
+      files.push(...got.files);
+      packages.push(...got.packages.flatMap((n) => packageFolders(dir, n, projectDir)));
+      dynamic.push(...got.dynamic);
+    } else {
       // A package by name: a folder the model writes in node_modules is what loads.
       const name = packageName(spec);
       if (name !== null) packages.push(...packageFolders(dir, name, projectDir));

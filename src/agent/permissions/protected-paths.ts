@@ -15,6 +15,7 @@ import {
   DIALECT_LIST,
   discoveryMatcher,
   executedProjectFiles,
+  gitHooksPath,
   type HookEngine,
   type HookSettings,
   isInside,
@@ -471,6 +472,20 @@ async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promis
   for (const gitDir of await gitDirsNamedByDotGitFile(projectDir)) {
     if (isInside(gitDir, named) || isInside(gitDir, landing)) {
       return "it is inside the git directory the project's .git file names (git runs what its config and hooks name)";
+    }
+  }
+  // core.hooksPath (`.husky`): git runs the hooks there at the user's next commit, checkout or
+  // push, outside Keel and its sandbox — the same as `.git/hooks`, protected with `.git/` above,
+  // whether or not a Keel hook runs git.
+  const hooksPath = gitHooksPath(projectDir);
+  if (hooksPath !== null) {
+    for (const [base, target] of [
+      [hooksPath, named],
+      [await finalPath(hooksPath), landing],
+    ] as const) {
+      if (isInside(base, target)) {
+        return `git runs the hooks in core.hooksPath (${insideRel(projectDir, hooksPath) ?? hooksPath}) at your next commit, outside Keel`;
+      }
     }
   }
   for (const [root, target] of [

@@ -115,7 +115,9 @@ describe("protected paths through keel run (headless, no --yes)", () => {
             hook("bash ./.keel/hooks/fmt.sh 2>/dev/null || true"),
             hook('f="$CLAUDE_PROJECT_DIR/.claude/hooks/local.sh"; [ -f "$f" ] && bash "$f"; true'),
             hook('cd "$CLAUDE_PROJECT_DIR/tools/hooks" && ./lint.sh'),
-            hook("npx --no-install fmt >/dev/null 2>&1; true"),
+            // prettier: a package Keel models (an unknown one, `npx fmt`, protects the whole
+            // project: program-defaults.ts), so notes.txt stays writable.
+            hook("npx --no-install prettier >/dev/null 2>&1; true"),
           ],
         },
       }),

@@ -49,6 +49,7 @@ export { runProcess } from "./process.js";
 export { commandsForConditions, effectiveArgv, shellScripts } from "./shell/normalize.js";
 export type { ShellCommand } from "./shell/parse.js";
 export { analyzeShell } from "./shell/parse.js";
+export { whyRuleUnsure } from "./shell/unsure.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeListing, takeSnapshot } from "./snapshot.js";
 export { canonicalIpKey, classifyAddress } from "./ssrf.js";

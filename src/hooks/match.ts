@@ -5,11 +5,13 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import picomatch from "picomatch";
+import { finalPath } from "../base/index.js";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
 import { fromProject, shellFolder } from "./shell/cwd-words.js";
 import { commandsForConditions } from "./shell/normalize.js";
+import { whyRuleUnsure } from "./shell/unsure.js";
 import { type HookToolCatalog, isPathField, primaryArgOf } from "./tool-descriptor.js";
 
 /** A compiled matcher: a predicate, or the reason it could not be compiled. */
@@ -217,6 +219,17 @@ export function parseCondition(
     basename: !glob.includes("/"),
   });
   const plain = simpleGlob(glob);
+  // The path as named and where it lands, links followed (`s -> secrets`, a new file under a
+  // linked folder), as permission rules test it (agent/permissions/rules.ts pathOf).
+  const pathMatches = (arg: string, projectDir: string): boolean => {
+    const named = resolve(projectDir, arg);
+    for (const abs of new Set([named, finalPath(named)])) {
+      if (isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs))) return true;
+      const realProject = finalPath(resolve(projectDir));
+      if (!isAbsolute(glob) && pathMatcher(relative(realProject, abs))) return true;
+    }
+    return false;
+  };
   const test = (
     input: ToolInput,
     projectDir: string,
@@ -226,17 +239,17 @@ export function parseCondition(
     const primary = primaryArgOf(tools, tool, input);
     if (primary === undefined) return false;
     const { field: key, value: arg } = primary;
-    if (isPathField(tools, tool, key)) {
-      const abs = resolve(projectDir, arg);
-      return isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs));
-    }
+    if (isPathField(tools, tool, key)) return pathMatches(arg, projectDir);
     if (key === "command") {
+      const matches = (sub: string) => plain.test(sub);
+      // Judged from the shell's folder too (`rm ../x` in sub/ is `rm x`), shell/cwd-words.ts.
       const folder = cwd === undefined ? null : shellFolder({ projectDir, cwd });
-      return commandsForConditions(arg, splitShellCommand).some((sub) =>
-        (folder === null ? [sub] : [sub, ...fromProject(sub, folder, "all")]).some((c) =>
-          plain.test(c),
-        ),
-      );
+      const judged = (sub: string) =>
+        (folder === null ? [sub] : [sub, ...fromProject(sub, folder, "all")]).some(matches);
+      if (commandsForConditions(arg, splitShellCommand).some(judged)) return true;
+      // The mirror of a Bash deny rule's fail-closed side (shell/unsure.ts): where the line
+      // cannot be judged (an alias, a globbed program, `awk 'BEGIN{system(…)}'`), the guard runs.
+      return whyRuleUnsure(arg, matches, glob) !== null;
     }
     return plain.test(arg);
   };

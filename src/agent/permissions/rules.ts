@@ -36,12 +36,12 @@ import {
   readTrustRecords,
   shellFolder,
   splitShellCommand,
+  whyRuleUnsure,
   writeTrustRecord,
 } from "../../hooks/index.js";
 import { allowRuleMatches } from "../../mcp/index.js";
 import { finalPath } from "../../tools/index.js";
 import { RULE_TOOL_MAP } from "./rule-tool-map.js";
-import { whyRuleUnsure } from "./unsure.js";
 
 /** What a rule does. */
 export type RuleKind = "deny" | "ask" | "allow";
@@ -213,7 +213,7 @@ export function parseRule(
     }
     const test = (c: RuleCall) => tools.has(c.toolName) && lineTouches(commandOf(c), matches, c);
     const unsure = (c: RuleCall) =>
-      tools.has(c.toolName) ? whyRuleUnsure(commandOf(c), matches) : null;
+      tools.has(c.toolName) ? whyRuleUnsure(commandOf(c), matches, spec) : null;
     return { ok: true, rule: { ...base, test, unsure } };
   }
   const path = pathMatcher(spec);

@@ -115,8 +115,16 @@ export function loadAgentFiles(opts: {
       }
       const tools =
         meta.tools === undefined ? null : listField(meta.tools).map(keelToolNameFromAny);
-      const model =
+      let model =
         meta.model === undefined || CLAUDE_MODEL_ALIASES.has(meta.model) ? null : meta.model;
+      // A clone's agent file does not choose what its sub-agent costs (attacks5/48): the
+      // session's model runs it, as the user chose it.
+      if (source === "project" && model !== null) {
+        catalog.problems.push(
+          `agents: ${path}: model: a project's agent file may not choose the model (it sets what the sub-agent costs); the session's model is used`,
+        );
+        model = null;
+      }
       const agent: AgentFile = {
         name,
         description: oneLine(meta.description, 1024),

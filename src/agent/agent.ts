@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { HookEngine } from "../hooks/index.js";
 import type { Usage } from "../llm/index.js";
 import type { McpManager } from "../mcp/index.js";
+import { SHELL_CWD_EVENT } from "../session/index.js";
 import { type AnyTool, toolSpecs } from "../tools/index.js";
 import type { AgentFile } from "./agent-files.js";
 import {
@@ -36,7 +37,12 @@ import type { AgentEvent } from "./events.js";
 import { effortLevelOf, type HookSessionInfo } from "./hook-adapter/fire.js";
 import { agentMcp } from "./mcp.js";
 import type { PermissionMode } from "./permissions/modes.js";
-import { type DispatchContext, readBarTestOf, type StreamingRun } from "./pipeline/index.js";
+import {
+  type DispatchContext,
+  readBarTestOf,
+  SessionCwd,
+  type StreamingRun,
+} from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { childProcessEnv, providerKeyPassed } from "./provider-env.js";
 import { prepareToolSpecs } from "./repair/index.js";
@@ -92,7 +98,17 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const ruling = sessionRules(opts);
   const { rules } = ruling;
   // The core is built below; hooks fire only after that.
-  const info = sessionInfo(session, opts.projectDir, ruling.rulePaths.keelHome, mode, () => core);
+  // Where the shell is (Claude Code's Bash cwd): kept per session, recorded in its file so a
+  // resumed session starts there; a rewind of the conversation puts it back (pipeline/shell-cwd.ts).
+  const shellCwd = new SessionCwd(opts.projectDir, {
+    turn: () => core.turns,
+    record: (r) => session.recordEvent?.(SHELL_CWD_EVENT, r),
+    ...(session.shellCwds ? { history: session.shellCwds } : {}),
+  });
+  const info = sessionInfo(session, opts.projectDir, ruling.rulePaths.keelHome, mode, {
+    core: () => core,
+    cwd: () => shellCwd.get(),
+  });
   const onUsage = (model: string, usage: Usage) => core.accountExternal(model, usage);
   const { engine, mcp, notices } = await hooksAndMcp(opts, {
     session,
@@ -117,6 +133,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     skills: loaded.skills.skills,
     checkpoint: checkpoints ? checkpointStep(checkpoints, () => core.turns) : undefined,
     effort: () => core.requestedEffort,
+    shellCwd,
   });
   const { prepared, prefix, core } = prefixAndCore(opts, tools, {
     engine,
@@ -153,6 +170,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     tracker,
     checkpoints,
     mode,
+    shellCwd,
   });
 }
 
@@ -169,6 +187,7 @@ function sessionPipeline(
      *  snapshotted under the session's current user turn (core.turns), which a rewind of that
      *  turn restores. */
     checkpoint: DispatchContext["checkpoint"];
+    shellCwd: SessionCwd;
   },
 ): { tools: AnyTool[]; dispatchCtx: DispatchContext } {
   const tools = sessionTools(opts, {
@@ -216,6 +235,7 @@ function sessionPipeline(
     clock: p.clock,
     ...(rules ? { rules } : {}),
     ...(checkpoint ? { checkpoint } : {}),
+    shellCwd: p.shellCwd,
   };
   return { tools, dispatchCtx };
 }
@@ -232,6 +252,7 @@ interface SessionParts {
   tracker: TurnTracker;
   checkpoints: ReturnType<typeof checkpointStoreFor>;
   mode: { current: PermissionMode };
+  shellCwd: SessionCwd;
 }
 
 /** The agent's methods: each turn, compaction and the end run through the session's parts,
@@ -239,8 +260,13 @@ interface SessionParts {
 function sessionAgent(startParts: StartParts, p: SessionParts): Agent {
   const { opts, engine, mcp, core, info, notices } = startParts;
   const { session, tools, prepared, prefix, commands, dispatchCtx, clock, tracker } = p;
-  const { checkpoints, mode } = p;
+  const { checkpoints, mode, shellCwd } = p;
   const state = newLifecycle();
+  // CwdChanged hooks may write CLAUDE_ENV_FILE and name files to watch, as SessionStart's do.
+  dispatchCtx.afterCwdChanged = async (decision) => {
+    state.fileChanged?.add(decision.extras?.watchPaths ?? []);
+    await startParts.readEnvFile();
+  };
   const start = (o: TurnOptions = {}) => startSession(startParts, state, o);
   const never = new AbortController().signal;
   return {
@@ -300,7 +326,10 @@ function sessionAgent(startParts: StartParts, p: SessionParts): Agent {
     ...coreControls(core, opts, session.id, prefix),
     rewind: (toTurn, what) => {
       if (state.busy) throw new Error("rewind: a turn is running; wait for it to end");
-      return rewindTo(core, tracker, checkpoints, toTurn, what);
+      const report = rewindTo(core, tracker, checkpoints, toTurn, what);
+      // The shell goes back with the conversation (a files-only rewind leaves it where it is).
+      if (what.conversation) shellCwd.rewindTo(toTurn);
+      return report;
     },
     userTurns: () => userTurnsOf(core, tracker),
     transcript: () => core.log.messages(),
@@ -313,12 +342,14 @@ function sessionInfo(
   projectDir: string,
   keelHome: string,
   mode: { current: PermissionMode },
-  core: () => AgentCore,
+  live: { core: () => AgentCore; cwd: () => string },
 ): HookSessionInfo {
+  const { core } = live;
   return {
     sessionId: session.id,
     transcriptPath: session.transcriptPath,
     projectDir,
+    cwd: live.cwd,
     permissionMode: () => mode.current,
     model: () => core().model,
     effort: () => effortLevelOf(core().effort()),

@@ -9,12 +9,14 @@ import {
   latestSession,
   liveState,
   loadSession,
+  REWIND_EVENT,
   reopenSession,
   SessionError,
   type SessionHandle,
+  SHELL_CWD_EVENT,
 } from "../session/index.js";
 import { appendCompactionRecord } from "./compaction-log.js";
-import type { SessionPort } from "./types.js";
+import type { SessionPort, ShellCwdRecord } from "./types.js";
 
 /** Options of `openAgentSession`. */
 export interface OpenSessionOptions {
@@ -83,6 +85,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       {
         messages: live.entries.map((m) => m.bytes),
         turns: live.entries.map((m) => m.turn),
+        shellCwds: shellCwdRecords(locked.events),
         promptTokens: locked.promptTokens,
         ...(live.compactedAtTurn !== null ? { compactedAtTurn: live.compactedAtTurn } : {}),
       },
@@ -95,10 +98,27 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
   return adapt(handle, { messages: [], promptTokens: 0 }, skipped, opts.onError, opts.keelHome);
 }
 
+/** The shell directory changes and rewinds of a session file, in order (SessionCwd replays
+ *  them). A record that is not well formed is skipped: the shell then starts nearer the project. */
+function shellCwdRecords(
+  events: readonly { kind: string; data: Record<string, unknown> }[],
+): ShellCwdRecord[] {
+  const out: ShellCwdRecord[] = [];
+  for (const e of events) {
+    const turn = e.kind === REWIND_EVENT ? e.data.toTurn : e.data.turn;
+    if (typeof turn !== "number") continue;
+    if (e.kind === REWIND_EVENT) out.push({ turn, rewind: true });
+    else if (e.kind === SHELL_CWD_EVENT && typeof e.data.cwd === "string")
+      out.push({ turn, cwd: e.data.cwd });
+  }
+  return out;
+}
+
 function adapt(
   handle: SessionHandle,
   stored: {
     messages: readonly string[];
+    shellCwds?: readonly ShellCwdRecord[];
     turns?: readonly number[];
     promptTokens: number;
     compactedAtTurn?: number;
@@ -119,6 +139,9 @@ function adapt(
     transcriptPath: handle.path,
     messages: stored.messages,
     turns: stored.turns ?? [],
+    ...(stored.shellCwds !== undefined && stored.shellCwds.length > 0
+      ? { shellCwds: stored.shellCwds }
+      : {}),
     promptTokens: stored.promptTokens,
     ...(stored.compactedAtTurn !== undefined ? { compactedAtTurn: stored.compactedAtTurn } : {}),
     warnings,

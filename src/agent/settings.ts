@@ -65,8 +65,19 @@ export function loadSessionSettings(opts: { projectDir: string; keelHome?: strin
       warnings.push(`${path}: ${field}: ${issue?.message ?? "invalid"} (ignored)`);
       continue;
     }
+    const chosen = { ...parsed.data.subagents };
+    // The model sets the price of every sub-agent request (and which model sees the code): a
+    // clone's `.keel/settings.json` does not get to choose it for the user (attacks5/48).
+    if (path !== files[0] || opts.keelHome === undefined) {
+      if (chosen.model !== undefined) {
+        warnings.push(
+          `${path}: subagents.model: a project may not choose the sub-agents' model (it sets what they cost); the session's model is used. Set it in your own settings.json to choose one. (ignored)`,
+        );
+        delete chosen.model;
+      }
+    }
     Object.assign(settings.compaction, parsed.data.compaction ?? {});
-    Object.assign(settings.subagents, parsed.data.subagents ?? {});
+    Object.assign(settings.subagents, chosen);
   }
   return { settings, warnings };
 }

@@ -12,7 +12,7 @@ import { toolSpecs } from "../tools/index.js";
 import { AgentCore, type FinishSignal } from "./core.js";
 import type { AgentEvent } from "./events.js";
 import { effortLevelOf, fireHook, type HookSessionInfo } from "./hook-adapter/fire.js";
-import type { DispatchContext } from "./pipeline/index.js";
+import { type DispatchContext, SessionCwd } from "./pipeline/index.js";
 import { ImmutablePrefix } from "./prefix.js";
 import { prepareToolSpecs } from "./repair/index.js";
 import { runTurn } from "./turn.js";
@@ -68,8 +68,14 @@ export interface Subagent {
 /** Builds a sub-agent core. Nothing it exchanges enters the parent's log. */
 export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Subagent {
   const id = `agent_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  // Its own shell directory, starting where the parent's shell is: its `cd` moves only itself
+  // (its CwdChanged carries its agent_id); it is not recorded, since its log is not kept.
+  const shellCwd = new SessionCwd(parent.info.projectDir, {
+    history: [{ turn: 0, cwd: parent.info.cwd?.() ?? parent.info.projectDir }],
+  });
   const info: HookSessionInfo = {
     ...parent.info,
+    cwd: () => shellCwd.get(),
     agent: { id, type: spec.agentType },
     // Its own model and what the effort becomes for it (its core is built below).
     model: () => core.model,
@@ -116,6 +122,7 @@ export function createSubagent(parent: SubagentParent, spec: SubagentSpec): Suba
       clock: parent.clock,
       ...(parent.rules ? { rules: parent.rules } : {}),
       ...(parent.checkpoint ? { checkpoint: parent.checkpoint } : {}),
+      shellCwd,
     },
     maxTurns: spec.maxTurns,
     clock: parent.clock,

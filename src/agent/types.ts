@@ -42,6 +42,9 @@ export interface SessionPort {
   /** The user turn of the last compaction still live in a resumed conversation (a rewind to it
    *  or earlier is refused: src/agent/rewind.ts); absent: none. */
   readonly compactedAtTurn?: number;
+  /** A resumed session's shell directory changes and rewinds, in file order (agent/pipeline/
+   *  shell-cwd.ts replays them); absent: none. */
+  readonly shellCwds?: readonly ShellCwdRecord[];
   /** A resumed conversation's size in prompt tokens (for automatic compaction); 0 or absent when new. */
   readonly promptTokens?: number;
   /** Persists one message's bytes; `turn` is the user turn it belongs to. Must not throw. */
@@ -64,6 +67,11 @@ export interface SessionPort {
   /** Persists a session event (e.g. a tool's whole output when the model got it trimmed). */
   recordEvent?(kind: string, fields: Record<string, unknown>): void;
 }
+
+/** One recorded shell directory change: a call ended in `cwd` during user turn `turn`; or
+ *  (`rewind`, the session file's rewind event) the conversation went back to before `turn`,
+ *  dropping the changes made since (agent/pipeline/shell-cwd.ts). */
+export type ShellCwdRecord = { turn: number; cwd: string } | { turn: number; rewind: true };
 
 /** Asks the user to approve a call. Must not throw (treat a failure as `deny`). */
 export type AskPermission = (

@@ -11,7 +11,8 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
-import { configuredPatterns } from "./runner-config.js";
+import { pythonModule } from "./python-args.js";
+import { configuredPatterns, type RunnerFlags } from "./runner-config.js";
 
 export interface DiscoveryRunner {
   /** Which configuration applies (runner-config.ts). */
@@ -32,33 +33,34 @@ const JS = "{js,mjs,cjs,ts,mts,cts}";
 const JS_TS = "{js,jsx,mjs,cjs,ts,tsx,mts,cts}";
 const PYTEST = ["**/test_*.py", "**/*_test.py", "**/conftest.py"];
 
-const isPython = (w: string) => /^python(\d(\.\d+)?)?$/.test(basename(w));
-
 export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
   {
     // `python3 -m pytest` (any `-m`): the folder it runs in is first on sys.path, so a module
     // or package created there shadows what the runner itself imports (pytest.py, pluggy.py).
     id: "python-m",
-    starts: (w, i) => isPython(w[i] ?? "") && w[i + 1] === "-m" && /^[\w.]+$/.test(w[i + 2] ?? ""),
+    // Python's own options may come first (`python3 -q -m pytest`, `-X dev -m`: python-args.ts).
+    starts: (w, i) => pythonModule(w, i) !== null,
     patterns: ["*.py", "*/__init__.py"],
     what: "python -m puts the folder first on sys.path: its *.py and */__init__.py shadow any import",
   },
   {
     id: "pytest",
     starts: (w, i) =>
-      ["pytest", "py.test"].includes(basename(w[i] ?? "")) ||
-      (w[i] === "-m" && w[i + 1] === "pytest"),
+      ["pytest", "py.test"].includes(basename(w[i] ?? "")) || pythonModule(w, i)?.name === "pytest",
     patterns: PYTEST,
     what: "pytest collects test_*.py, *_test.py and conftest.py",
   },
   {
     id: "unittest",
     // `python -m unittest` without arguments discovers too.
-    starts: (w, i) =>
-      isPython(w[i] ?? "") &&
-      w[i + 1] === "-m" &&
-      w[i + 2] === "unittest" &&
-      (w[i + 3] === "discover" || w[i + 3] === undefined || /^[;&|]+$/.test(w[i + 3] ?? "")),
+    starts: (w, i) => {
+      const m = pythonModule(w, i);
+      const next = w[(m?.index ?? 0) + 1];
+      return (
+        m?.name === "unittest" &&
+        (next === "discover" || next === undefined || /^[;&|]+$/.test(next))
+      );
+    },
     patterns: ["**/test*.py", "**/__init__.py"],
     what: "unittest discover imports test*.py (and the packages' __init__.py)",
     startFlag: "-s",
@@ -132,8 +134,9 @@ export function discoveryReach(
   runner: DiscoveryRunner,
   root: string,
   projectDir: string,
+  flags?: RunnerFlags,
 ): DiscoveryReach {
-  const conf = configuredPatterns(runner.id, root, projectDir);
+  const conf = configuredPatterns(runner.id, root, projectDir, flags);
   if (conf === null) return { root, patterns: [...runner.patterns], what: runner.what };
   const what = conf.note === undefined ? runner.what : `${runner.what}; ${conf.note}`;
   const under = (prefix: string, ps: readonly string[]) =>
@@ -160,16 +163,27 @@ const SKIP_DIRS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv
 /** At most this many folders are listed, and this many matches pinned, per runner root. */
 const MAX_DIRS = 500;
 const MAX_MATCHES = 100;
+const MAX_OVERFLOW_DIRS = 50;
 
-/**
- * The files under `root` the patterns match now (absolute), or null when there are more than
- * can be pinned: the patterns are protected either way.
- */
-export function discoveredFiles(root: string, patterns: readonly string[]): string[] | null {
+/** What a discovering runner's patterns match now, within the bounds. */
+export interface Discovered {
+  /** The matches pinned (absolute), at most MAX_MATCHES. */
+  files: string[];
+  /**
+   * Folders (absolute) holding matches past MAX_MATCHES, or not listed past MAX_DIRS: what runs
+   * there (and what it imports) cannot be pinned, so the caller protects them whole and says so.
+   */
+  overflow: string[];
+}
+
+/** The files under `root` the patterns match now, and the folders past the bounds. */
+export function discoveredFiles(root: string, patterns: readonly string[]): Discovered {
   const matches = discoveryMatcher(patterns);
-  const out: string[] = [];
+  const files: string[] = [];
+  const overflow = new Set<string>();
   const queue = [""];
-  for (let listed = 0; queue.length > 0 && listed < MAX_DIRS; listed++) {
+  let listed = 0;
+  for (; queue.length > 0 && listed < MAX_DIRS; listed++) {
     const rel = queue.shift() as string;
     let entries: Dirent[];
     try {
@@ -182,10 +196,13 @@ export function discoveredFiles(root: string, patterns: readonly string[]): stri
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) queue.push(at);
       } else if (e.isFile() && matches(at)) {
-        if (out.length >= MAX_MATCHES) return null;
-        out.push(join(root, at));
+        if (files.length >= MAX_MATCHES) overflow.add(join(root, rel));
+        else files.push(join(root, at));
       }
     }
   }
-  return out.sort();
+  for (const rel of queue) overflow.add(join(root, rel));
+  // Many folders left over: the root stands for them (one line in the listing, not hundreds).
+  const folders = overflow.size > MAX_OVERFLOW_DIRS ? [root] : [...overflow].sort();
+  return { files: files.sort(), overflow: folders };
 }

@@ -398,10 +398,10 @@ export const EVENT_TABLE = {
   CwdChanged: defineEvent({
     gating: false,
     matcher: null,
-    firesInKeel: false,
-    description: "The working directory changed.",
+    description:
+      "The shell's working directory changed: after a shell call that ended in another folder of the project, or was put back at the project.",
     payload: () => z.strictObject({ old_cwd: z.string(), new_cwd: z.string() }),
-    sample: (c) => ({ old_cwd: c.projectDir, new_cwd: c.projectDir }),
+    sample: (c) => ({ old_cwd: c.projectDir, new_cwd: join(c.projectDir, "src") }),
   }),
   FileChanged: defineEvent({
     gating: false,

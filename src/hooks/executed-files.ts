@@ -29,6 +29,8 @@ import {
   discoveredFiles,
   discoveryReach,
 } from "./discovery-runners.js";
+import { envReach } from "./env-paths.js";
+import { programDefaults } from "./program-defaults.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
@@ -67,6 +69,13 @@ export interface ExecutedFile {
    * listing says the hook runs files Keel does not know.
    */
   unresolved?: boolean;
+  /**
+   * Set when only a runner reached the file (a test its discovery finds, a module a test
+   * imports, the runner's config or its Makefile/package.json), not the hook's words or a script
+   * it runs: a write there
+   * changes what runs, but does not switch a guard off (protected-paths.ts lets --yes approve it).
+   */
+  collected?: boolean;
 }
 
 /** The fingerprint of a named script that is not there (yet). */
@@ -172,6 +181,17 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
  * each literal as a path (runnerConfigText).
  */
 const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
+
+/** What a folder first on an import path shadows: its top-level modules and packages. */
+const TOP_MODULES = [
+  "*.py",
+  "*.pyc",
+  "*.so",
+  "*/__init__.py",
+  "*.{js,cjs,mjs,json,node}",
+  "*/package.json",
+  "*/index.{js,cjs,mjs,json,node}",
+];
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
@@ -401,6 +421,10 @@ interface HookWords {
   programs: ProgramWord[];
   /** The hook's directory, then where each `cd` in it goes (`cd .claude/hooks && ./fmt.sh`). */
   dirs: string[];
+  /** The hook's own `env` (a user hook's; a project hook's is an allowlist, child-env.ts). */
+  env?: Record<string, string>;
+  /** The command line as its shell reads it (exec-form args quoted), for program-defaults.ts. */
+  text: string;
 }
 
 function readHook(
@@ -424,7 +448,20 @@ function readHook(
     const word = expandKnown(p.word, all);
     return { ...p, word, literal: p.literal || !/[$`*?[]/.test(word) };
   });
-  return { words, programs, dirs: [cwd, ...cdTargets(words, cwd, projectDir)] };
+  // Exec form (`args`, after `command` when it names the program): the program and its
+  // arguments, quoted back, so program-defaults.ts reads `python3 -c …` given as args too.
+  const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+  const line =
+    h.args === undefined
+      ? (text ?? "")
+      : [...(text === undefined ? [] : [quote(text)]), ...h.args.map(quote)].join(" ");
+  return {
+    words,
+    programs,
+    dirs: [cwd, ...cdTargets(words, cwd, projectDir)],
+    ...(h.env ? { env: h.env } : {}),
+    text: line,
+  };
 }
 
 /** The runner files (`make` → Makefile) of one hook's words, from its directories and the
@@ -470,19 +507,53 @@ export function executedProjectFilesSync(
   // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
   const unresolved = new Set<string>();
   const discovered = new Map<string, DiscoveryReach>();
+  // Files only a runner's discovery or an import reached (ExecutedFile.collected).
+  const collectedFiles = new Set<string>();
   const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
     for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
     for (const w of reach.unresolved) unresolved.add(w);
     for (const d of reach.discovered) {
       // With the project's own configuration of the runner (pytest's testpaths, jest's testMatch).
-      const r = discoveryReach(d.runner, d.root, projectDir);
+      const r = discoveryReach(d.runner, d.root, projectDir, d.flags);
       discovered.set(`${r.root}\0${d.runner.what}`, r);
     }
     for (const f of reach.nodeFiles) onFile(f.path, f.script);
   };
+  // A discovering runner's matches past the bound (discoveredFiles): not pinned, nor what they
+  // import, so their folder is protected whole and named.
+  const overflowed = (dir: string) => {
+    if (!collected.has(dir)) {
+      collected.set(
+        dir,
+        "more test files match here than trust pins: they, and what they import, cannot be pinned",
+      );
+    }
+  };
+  // PYTHONPATH / NODE_PATH / NODE_OPTIONS on a hook's line, in its env or a script's line
+  // (env-paths.ts): what they add to the import path.
+  const outsideEnv = new Set<string>();
+  const takeEnv = (
+    words: readonly string[],
+    env: Record<string, string> | undefined,
+    dirs: readonly string[],
+    onFile: (path: string) => void,
+  ) => {
+    const got = envReach(words, env, dirs, projectDir);
+    for (const [dir, why] of got.folders) {
+      // The project itself: its top-level modules and packages, as `python -m` puts it first
+      // (protecting every file would leave acceptEdits nothing); a folder below it, whole.
+      if (dir === projectDir) {
+        const r = { root: dir, patterns: TOP_MODULES, what: why };
+        discovered.set(`${dir}\0${why}`, r);
+      } else if (!collected.has(dir)) collected.set(dir, why);
+    }
+    for (const f of got.files) onFile(f);
+    for (const w of got.outside) outsideEnv.add(w);
+  };
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
     if (!read) continue;
+    takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
     takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
     // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
     // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
@@ -493,6 +564,10 @@ export function executedProjectFilesSync(
       const absent = !tries.some(isThere);
       for (const abs of tries) add(abs, absent);
     }
+    // What each program reads beyond its words, and fail-closed for one Keel does not know.
+    const defaults = programDefaults(read.text, read.dirs, projectDir, true);
+    for (const [dir, why] of defaults.folders) if (!collected.has(dir)) collected.set(dir, why);
+    for (const f of defaults.files) add(f.path, f.script);
     let inCase = 0;
     for (const [at, word] of read.words.entries()) {
       // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
@@ -510,16 +585,24 @@ export function executedProjectFilesSync(
     }
     // `run-parts DIR` runs every file in DIR: the folder's files, as `DIR/*` would.
     for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
-    // The files a runner it names reads, whether or not they exist yet.
-    for (const path of runnerFilesOf(read, projectDir)) add(path, true);
+    // The files a runner it names reads, whether or not they exist yet (a project's everyday
+    // files, package.json among them: collected, not the hook's own script).
+    for (const path of runnerFilesOf(read, projectDir)) {
+      if (!candidates.has(path)) collectedFiles.add(path);
+      add(path, true);
+    }
     for (const [dir, why] of collectedFolders(read, projectDir)) collected.set(dir, why);
     // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
     for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
   }
   // A discovering runner's current matches are pinned like named files.
   for (const { root, patterns, config } of discovered.values()) {
-    for (const path of discoveredFiles(root, patterns) ?? []) add(path, false);
-    if (config !== undefined) add(config, false);
+    const got = discoveredFiles(root, patterns);
+    for (const path of [...got.files, ...(config !== undefined ? [config] : [])]) {
+      if (!candidates.has(path)) collectedFiles.add(path);
+      add(path, false);
+    }
+    for (const dir of got.overflow) overflowed(dir);
   }
   // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
   // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
@@ -533,15 +616,23 @@ export function executedProjectFilesSync(
   const budget = { left: MAX_TOTAL_BYTES };
   const rel = (path: string) =>
     (relativeInside(projectDir, path) ?? relative(projectDir, path)).split(sep).join("/");
-  const enqueue = (path: string, script: boolean, depth: number, imports = 0) => {
+  const enqueue = (path: string, script: boolean, depth: number, imports = 0, collect = false) => {
     if (seen.has(path) || !isInside(projectDir, path)) return;
     seen.add(path);
+    if (collect) collectedFiles.add(path);
     candidates.set(path, script);
     queue.push({ path, depth, imports });
   };
   // Places recorded absent (an import's search path) do not count against MAX_FILES.
   let absent = 0;
-  for (let i = 0; i < queue.length && found.length - absent < MAX_FILES; i++) {
+  // Past a bound nothing is dropped in silence: the folder of what could not be pinned is named
+  // as such in the listing and protected whole (a path left out would be neither).
+  const notPinned = (path: string, why: string) => {
+    const dir = dirname(path);
+    if (!collected.has(dir)) collected.set(dir, why);
+  };
+  let i = 0;
+  for (; i < queue.length && found.length - absent < MAX_FILES; i++) {
     const { path, depth, imports } = queue[i] as (typeof queue)[number];
     if (hasGlob(path.slice(projectDir.length))) {
       const got = expandGlob(path);
@@ -572,9 +663,22 @@ export function executedProjectFilesSync(
     if (fingerprint === null) {
       // Not there (or not a regular file): a named script is recorded as absent, so that
       // creating it is a change (protected, and untrusting) like editing it.
-      if (candidates.get(path) === true && !isThere(path) && absent < MAX_ABSENT) {
-        found.push({ path, relPath, sha256: null, fingerprint: ABSENT });
-        absent++;
+      if (candidates.get(path) === true && !isThere(path)) {
+        if (absent < MAX_ABSENT) {
+          found.push({
+            path,
+            relPath,
+            sha256: null,
+            fingerprint: ABSENT,
+            ...(collectedFiles.has(path) ? { collected: true } : {}),
+          });
+          absent++;
+        } else {
+          notPinned(
+            path,
+            `more than ${MAX_ABSENT} places where a file would run (${relPath} among them): they cannot all be pinned`,
+          );
+        }
       }
       continue;
     }
@@ -595,6 +699,7 @@ export function executedProjectFilesSync(
       relPath,
       sha256: content === null ? null : sha256Hex(content),
       fingerprint,
+      ...(collectedFiles.has(path) ? { collected: true } : {}),
     });
     // What a Python or JavaScript file imports by a literal name (`import helpers`,
     // `require('./helper')`) runs with it: pinned the same way, two import steps deep.
@@ -602,7 +707,7 @@ export function executedProjectFilesSync(
       if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
         const got = importedFiles(content.toString("utf8"), path, projectDir);
         // Recorded even when absent: a module created there would load in its place.
-        for (const f of got.files) enqueue(f, true, depth, imports + 1);
+        for (const f of got.files) enqueue(f, true, depth, imports + 1, true);
         for (const why of got.dynamic) dynamicImports.push([path, why]);
         for (const dir of got.packages) {
           const said = `${rel(path)} imports the package ${rel(dir).split("node_modules/").pop()} by name: what is written there runs`;
@@ -616,6 +721,9 @@ export function executedProjectFilesSync(
     }
     // What the script's words reach (a package.json `"test": "node --test"`), from its folder.
     const before = discovered.size;
+    takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
+      enqueue(f, true, depth + 1),
+    );
     takeReach(
       wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
       (p, script) => enqueue(p, script, depth + 1),
@@ -629,10 +737,27 @@ export function executedProjectFilesSync(
         if (!collected.has(dir)) collected.set(dir, why);
       }
     }
-    for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
-      for (const p of discoveredFiles(root, patterns) ?? []) enqueue(p, false, depth + 1);
-      if (config !== undefined) enqueue(config, false, depth + 1);
+    // The programs the script's command lines start (a shell script run from the project, a
+    // package.json's scripts and a Makefile's recipes in their folder): what each reads, and
+    // fail-closed for a program Keel does not know (program-defaults.ts).
+    for (const [line, dirs] of commandLines(path, content, projectDir)) {
+      const got = programDefaults(line, dirs, projectDir, false);
+      for (const [dir, why] of got.folders) if (!collected.has(dir)) collected.set(dir, why);
+      for (const f of got.files) enqueue(f.path, f.script, depth + 1);
     }
+    for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
+      const got = discoveredFiles(root, patterns);
+      for (const p of got.files) enqueue(p, false, depth + 1, 0, true);
+      for (const dir of got.overflow) overflowed(dir);
+      if (config !== undefined) enqueue(config, false, depth + 1, 0, true);
+    }
+  }
+  // Files left in the queue past MAX_FILES: their folders cannot be pinned (protected whole).
+  for (const { path } of queue.slice(i)) {
+    notPinned(
+      path,
+      `more than ${MAX_FILES} files a hook runs (${rel(path)} among them): they cannot all be pinned`,
+    );
   }
   // A computed import may load any file beside it: that folder is protected, except the project
   // itself (protecting every file would leave acceptEdits nothing), where it is only named.
@@ -683,6 +808,16 @@ export function executedProjectFilesSync(
       sha256: null,
       fingerprint: ABSENT,
       cannotPin: why,
+      unresolved: true,
+    });
+  }
+  for (const word of [...outsideEnv].sort()) {
+    found.push({
+      path: projectDir,
+      relPath: word,
+      sha256: null,
+      fingerprint: ABSENT,
+      cannotPin: `${word} adds a place outside the project (or one computed when it runs) where imports are searched: what loads from there cannot be pinned`,
       unresolved: true,
     });
   }
@@ -872,6 +1007,50 @@ function isShellScript(path: string, content: Buffer): boolean {
   return /^#!\s*\S*\b(env\s+)?(ba|da|k|z)?sh\b/.test(content.subarray(0, 128).toString("utf8"));
 }
 
+/**
+ * The command lines a file holds that run, with the folders they run from: a shell script's
+ * whole text (a hook's scripts run in the project), a package.json's scripts and a Makefile's
+ * recipe lines (in their own folder). Empty for anything else.
+ */
+function commandLines(
+  path: string,
+  content: Buffer,
+  projectDir: string,
+): [line: string, dirs: string[]][] {
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return [];
+  const name = basename(path);
+  if (isShellScript(path, content)) return [[content.toString("utf8"), [projectDir]]];
+  if (name === "package.json") {
+    // Its "scripts" only: scriptText also gives the "jest" key's strings, which are not commands.
+    let scripts: unknown;
+    try {
+      scripts = (JSON.parse(content.toString("utf8")) as { scripts?: unknown }).scripts;
+    } catch {
+      return [];
+    }
+    if (scripts === null || typeof scripts !== "object") return [];
+    return Object.values(scripts)
+      .filter((v): v is string => typeof v === "string" && v.trim() !== "")
+      .map((l) => [l, [dirname(path)]]);
+  }
+  if (/^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name)) {
+    // make's own `$(VAR)`, `${VAR}` and `$@` expand before the shell sees the line: an
+    // expansion for the shell too (a program word there is program-words.ts's), not a `$(…)`.
+    return content
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("\t"))
+      .map((l) => [
+        l
+          .replace(/^\t[@+-]*/, "")
+          .replace(/\$\$/g, "$")
+          .replace(/\$(\([^()]*\)|\{[^{}]*\}|[@<^*?%+|])/g, "$MAKE_VALUE"),
+        [dirname(path)],
+      ]);
+  }
+  return [];
+}
+
 /** Whether a word is a glob pattern for the shell: `*`, `?` or a closed `[…]` (a lone `[` is
  *  the test command). */
 function hasGlob(word: string): boolean {
@@ -1032,6 +1211,10 @@ function scriptWords(content: Buffer, script: string, vars: Record<string, strin
     .flatMap((line) => commandWords(line, vars));
 }
 
+/** Words after which the next one is a file read as code: the shell's `source` and `.`,
+ *  make's `include`, `-include` and `sinclude`. */
+const SOURCES_NEXT = new Set([".", "source", "include", "-include", "sinclude"]);
+
 /**
  * Project files a script's text names, over-inclusive like the command scan: every word
  * resolved against the script's directory and the project; a word that starts with `/`
@@ -1049,8 +1232,8 @@ function namedInScript(
   const dir = dirname(script);
   const out = new Map<string, boolean>();
   const words = scriptWords(content, script, vars);
-  for (const word of words) {
-    if (out.size >= MAX_NAMED_PER_SCRIPT) break;
+  words.forEach((word, at) => {
+    if (out.size >= MAX_NAMED_PER_SCRIPT) return;
     // A runner the script calls (`"test": "vitest run"` in package.json): the files it reads
     // its commands and setup from, here and in the project, whether or not they exist yet.
     for (const file of RUNNER_FILES[basename(word)] ?? []) {
@@ -1059,7 +1242,7 @@ function namedInScript(
       }
     }
     // Only words that look like paths: `lib.sh`, `./x`, `hooks/y` (not `echo`, `if`, `fi`).
-    if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) continue;
+    if (word.startsWith("-") || word.length > 4096 || !/[./]/.test(word)) return;
     // `$(dirname "$0")/lib.sh`, `${0%/*}/lib.sh`: what follows the expansion, from the script's directory.
     const tail = word.slice(Math.max(word.lastIndexOf(")"), word.lastIndexOf("}")) + 1);
     // The first try is where the shell would look (a hook's scripts run in the project
@@ -1072,10 +1255,14 @@ function namedInScript(
     const inside = tries.filter((abs) => abs !== script && isInside(projectDir, abs));
     // A word that names a file already there is that file; only a word naming nothing is
     // recorded as a script to come.
-    const absent = !inside.some(isThere) && tries[0] === inside[0] && namesScript(word);
+    // A file sourced or included by name (`[ -f .hookrc ] && . ./.hookrc`, make's `-include
+    // local.mk`) is a script to come whatever its name: creating it changes what runs.
+    const sourced = at > 0 && SOURCES_NEXT.has(words[at - 1] as string);
+    const absent =
+      !inside.some(isThere) && tries[0] === inside[0] && (sourced || namesScript(word));
     inside.forEach((abs, i) => {
       out.set(abs, (i === 0 && absent) || (out.get(abs) ?? false));
     });
-  }
+  });
   return [...out.keys()].sort().map((path) => ({ path, script: out.get(path) === true }));
 }

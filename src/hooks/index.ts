@@ -38,6 +38,7 @@ export {
   runnerFilePaths,
 } from "./executed-files.js";
 export { nativeSpawnAvailable, nativeSpawnNotBuilt } from "./fast-spawn.js";
+export { gitHooksPath } from "./git-hooks-path.js";
 export type { Handler, HandlerResult, HandlerRunRequest } from "./handlers/types.js";
 export { compileMatcher, parseCondition, splitShellCommand } from "./match.js";
 export type { PayloadOptions } from "./payload.js";
@@ -46,9 +47,11 @@ export type { FiringExplanation, FiringSkip } from "./plan.js";
 export { explainFiring } from "./plan.js";
 export type { ProcessResult, ProcessSpec, SpawnFn } from "./process.js";
 export { runProcess } from "./process.js";
+export { fromProject, shellFolder } from "./shell/cwd-words.js";
 export { commandsForConditions, effectiveArgv, shellScripts } from "./shell/normalize.js";
 export type { ShellCommand } from "./shell/parse.js";
 export { analyzeShell } from "./shell/parse.js";
+export { whyRuleUnsure } from "./shell/unsure.js";
 export type { HookSnapshot } from "./snapshot.js";
 export { takeListing, takeSnapshot } from "./snapshot.js";
 export { canonicalIpKey, classifyAddress } from "./ssrf.js";

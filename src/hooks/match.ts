@@ -5,10 +5,13 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import picomatch from "picomatch";
+import { finalPath } from "../base/index.js";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
+import { fromProject, shellFolder } from "./shell/cwd-words.js";
 import { commandsForConditions } from "./shell/normalize.js";
+import { whyRuleUnsure } from "./shell/unsure.js";
 import { type HookToolCatalog, isPathField, primaryArgOf } from "./tool-descriptor.js";
 
 /** A compiled matcher: a predicate, or the reason it could not be compiled. */
@@ -145,8 +148,10 @@ export interface Condition {
   /** The Keel tool it names (any dialect's name is accepted). */
   tool: string;
   /** Tests the call's input; true when the glob matches its primary argument (which field that
-   *  is comes from the tool's descriptor in `tools`). */
-  test(input: ToolInput, projectDir: string, tools?: HookToolCatalog): boolean;
+   *  is comes from the tool's descriptor in `tools`). `cwd`: the shell's directory (the
+   *  payload's `cwd`); a command run in a folder of the project also matches as read from the
+   *  project (shell/cwd-words.ts: `rm ../x` in `sub` is `rm x` to `Bash(rm x)`). */
+  test(input: ToolInput, projectDir: string, tools?: HookToolCatalog, cwd?: string): boolean;
 }
 
 /** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form. */
@@ -214,16 +219,37 @@ export function parseCondition(
     basename: !glob.includes("/"),
   });
   const plain = simpleGlob(glob);
-  const test = (input: ToolInput, projectDir: string, tools?: HookToolCatalog): boolean => {
+  // The path as named and where it lands, links followed (`s -> secrets`, a new file under a
+  // linked folder), as permission rules test it (agent/permissions/rules.ts pathOf).
+  const pathMatches = (arg: string, projectDir: string): boolean => {
+    const named = resolve(projectDir, arg);
+    for (const abs of new Set([named, finalPath(named)])) {
+      if (isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs))) return true;
+      const realProject = finalPath(resolve(projectDir));
+      if (!isAbsolute(glob) && pathMatcher(relative(realProject, abs))) return true;
+    }
+    return false;
+  };
+  const test = (
+    input: ToolInput,
+    projectDir: string,
+    tools?: HookToolCatalog,
+    cwd?: string,
+  ): boolean => {
     const primary = primaryArgOf(tools, tool, input);
     if (primary === undefined) return false;
     const { field: key, value: arg } = primary;
-    if (isPathField(tools, tool, key)) {
-      const abs = resolve(projectDir, arg);
-      return isAbsolute(glob) ? pathMatcher(abs) : pathMatcher(relative(projectDir, abs));
-    }
+    if (isPathField(tools, tool, key)) return pathMatches(arg, projectDir);
     if (key === "command") {
-      return commandsForConditions(arg, splitShellCommand).some((sub) => plain.test(sub));
+      const matches = (sub: string) => plain.test(sub);
+      // Judged from the shell's folder too (`rm ../x` in sub/ is `rm x`), shell/cwd-words.ts.
+      const folder = cwd === undefined ? null : shellFolder({ projectDir, cwd });
+      const judged = (sub: string) =>
+        (folder === null ? [sub] : [sub, ...fromProject(sub, folder, "all")]).some(matches);
+      if (commandsForConditions(arg, splitShellCommand).some(judged)) return true;
+      // The mirror of a Bash deny rule's fail-closed side (shell/unsure.ts): where the line
+      // cannot be judged (an alias, a globbed program, `awk 'BEGIN{system(…)}'`), the guard runs.
+      return whyRuleUnsure(arg, matches, glob) !== null;
     }
     return plain.test(arg);
   };

@@ -100,6 +100,8 @@ interface MatchView {
   keelTool: string;
   input: ToolInput;
   projectDir: string;
+  /** The shell's directory the call runs in (the payload's `cwd`), for `if` conditions. */
+  cwd: string | undefined;
   tools: HookToolCatalog | undefined;
 }
 
@@ -115,6 +117,7 @@ function viewOf(
     keelTool: typeof fields.tool_name === "string" ? fields.tool_name : "",
     input: isRecord(fields.tool_input) ? fields.tool_input : {},
     projectDir,
+    cwd: typeof fields.cwd === "string" ? fields.cwd : undefined,
     tools,
   };
 }
@@ -153,7 +156,7 @@ function matcherMatches(h: PreparedHook, v: MatchView): boolean {
 
 function conditionMatches(h: PreparedHook, v: MatchView): boolean {
   if (!h.condition) return true;
-  return h.condition.tool === v.keelTool && h.condition.test(v.input, v.projectDir, v.tools);
+  return h.condition.tool === v.keelTool && h.condition.test(v.input, v.projectDir, v.tools, v.cwd);
 }
 
 /** The one decision planFiring and explainFiring share; `seen` maps identities to the hook that runs. */

@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { isDirectory, isInsideOrAt } from "../base/index.js";
+import { pythonOperand } from "./python-args.js";
 import { analyzeShell } from "./shell/parse.js";
 
 export interface ProgramWord {
@@ -41,7 +42,7 @@ const WRAPPERS: Record<string, { valued: readonly string[]; operands?: number }>
 };
 
 /** The index of the program in `argv` once the wrappers are passed, or -1. */
-function programIndex(argv: readonly string[]): number {
+export function programIndex(argv: readonly string[]): number {
   let i = 0;
   for (let guard = 0; guard < 16 && i < argv.length; guard++) {
     const w = WRAPPERS[basename(argv[i] as string)];
@@ -92,6 +93,14 @@ export function programWords(text: string): ProgramWord[] {
     const program = c.argv[at] as string;
     out.push({ word: program, literal: c.literal[at] === true, script: false });
     if (!INTERPRETERS.test(basename(program))) continue;
+    // Python's options as Python reads them (`python3 -X dev x.py` runs x.py, not dev).
+    const py = pythonOperand(c.argv, at);
+    if (py !== null) {
+      if (py.kind === "script" && py.value !== undefined) {
+        out.push({ word: py.value, literal: c.literal[py.index] === true, script: true });
+      }
+      continue;
+    }
     for (let j = at + 1; j < c.argv.length; j++) {
       const a = c.argv[j] as string;
       if (INLINE.has(a)) break;

@@ -16,6 +16,14 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInsideOrAt } from "../base/index.js";
 import { parseToml } from "./dialects/codex/toml.js";
 
+/** A runner's command-line flags that choose its configuration (pytest `-c`, `--rootdir`). */
+export interface RunnerFlags {
+  /** The configuration file named (absolute). */
+  config?: string;
+  /** The rootdir named (absolute). */
+  rootdir?: string;
+}
+
 /** What a runner's configuration adds: patterns relative to `root`, and what to say. */
 export interface ConfiguredPatterns {
   /** The folder the patterns count from (pytest's rootdir, jest's rootDir). */
@@ -32,7 +40,7 @@ export interface ConfiguredPatterns {
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 /** A regular file's text (opened non-blocking: a FIFO is never read), or why not. */
-function readConfig(path: string): string | "too-large" | null {
+export function readConfig(path: string): string | "too-large" | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -101,12 +109,45 @@ const PYTEST_FILES: [file: string, section: string][] = [
   ["setup.cfg", "tool:pytest"],
 ];
 
-/** The first pytest configuration from `root` up to the project, as pytest finds its rootdir. */
+/** The section pytest reads in a file given with `-c` (by its name, as pytest does). */
+function sectionOf(file: string): string {
+  const name = file.split(/[\\/]/).pop() ?? "";
+  if (name === "pyproject.toml") return "tool.pytest.ini_options";
+  if (name === "setup.cfg") return "tool:pytest";
+  return "pytest";
+}
+
+/** One pytest configuration file's keys (pyproject.toml through the TOML reader), or null. */
+function pytestKeys(text: string, file: string, section: string): Record<string, unknown> | null {
+  if (file.endsWith(".toml")) {
+    try {
+      const tool = parseToml(text).tool as Record<string, Record<string, unknown>> | undefined;
+      return (tool?.pytest?.ini_options as Record<string, unknown> | undefined) ?? null;
+    } catch {
+      return null; // pytest refuses it too; its defaults are what the runner uses then.
+    }
+  }
+  return iniSection(text, section);
+}
+
+/** The first pytest configuration from `root` up to the project, as pytest finds its rootdir;
+ *  or the file `-c` names (its folder, or `--rootdir`, is then the rootdir). */
 function pytestConfig(
   root: string,
   projectDir: string,
+  flags?: RunnerFlags,
 ): { dir: string; file: string; keys: Record<string, unknown> } | { tooLarge: string } | null {
-  for (let dir = root; isInsideOrAt(projectDir, dir); dir = dirname(dir)) {
+  if (flags?.config !== undefined) {
+    const at = flags.config;
+    const text = readConfig(at);
+    if (text === "too-large") return { tooLarge: at };
+    const keys = typeof text === "string" ? (pytestKeys(text, at, sectionOf(at)) ?? {}) : {};
+    // testpaths count from the rootdir (the file's folder, or --rootdir); without them pytest
+    // collects from the folder it runs in, with the file's python_files.
+    const dir = flags.rootdir ?? (keys.testpaths !== undefined ? dirname(at) : root);
+    return { dir, file: relative(dir, at), keys };
+  }
+  for (let dir = flags?.rootdir ?? root; isInsideOrAt(projectDir, dir); dir = dirname(dir)) {
     for (const [file, section] of PYTEST_FILES) {
       const text = readConfig(join(dir, file));
       if (text === null) continue;
@@ -129,8 +170,12 @@ function pytestConfig(
 }
 
 /** pytest: `testpaths` × `python_files` (defaults for a missing key), conftest.py anywhere. */
-function pytestPatterns(root: string, projectDir: string): ConfiguredPatterns | null {
-  const got = pytestConfig(root, projectDir);
+function pytestPatterns(
+  root: string,
+  projectDir: string,
+  flags?: RunnerFlags,
+): ConfiguredPatterns | null {
+  const got = pytestConfig(root, projectDir, flags);
   if (got === null) return null;
   if ("tooLarge" in got) {
     return {
@@ -266,8 +311,9 @@ export function configuredPatterns(
   id: string,
   root: string,
   projectDir: string,
+  flags?: RunnerFlags,
 ): ConfiguredPatterns | null {
-  if (id === "pytest") return pytestPatterns(root, projectDir);
+  if (id === "pytest") return pytestPatterns(root, projectDir, flags);
   if (id === "jest") return jestPatterns(root, projectDir);
   if (id === "vitest") return vitestPatterns(root, projectDir);
   return null;

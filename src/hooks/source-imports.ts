@@ -14,6 +14,7 @@
 import { statSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { subpathImport } from "./package-imports.js";
 
 export interface Imports {
   /**
@@ -189,14 +190,28 @@ function packageName(spec: string): string | null {
   return /^(@[\w.-]+\/)?[\w.-]+$/.test(name) && !name.startsWith(".") ? name : null;
 }
 
-/** `node_modules/<name>` in `dir` and each folder above it up to the project (Node's search). */
+/**
+ * `node_modules/<name>` in `dir` and each folder above it up to the project, in Node's order, up
+ * to and including the first one there: Node loads that one and never looks further up, so the
+ * folders above it are not protected (the ones before it are: a package written there would
+ * load instead).
+ */
 function packageFolders(dir: string, name: string, projectDir: string): string[] {
   const out: string[] = [];
   for (let at = dir; ; at = dirname(at)) {
-    out.push(join(at, "node_modules", ...name.split("/")));
+    const folder = join(at, "node_modules", ...name.split("/"));
+    out.push(folder);
+    if (isPackage(folder)) break;
     if (at === projectDir || !inside(projectDir, at)) break;
   }
   return out;
+}
+
+/** Whether Node would take `folder` as the package: a package.json or an index file in it. */
+function isPackage(folder: string): boolean {
+  return ["package.json", "index.js", "index.json", "index.node"].some((f) =>
+    isFile(join(folder, f)),
+  );
 }
 
 function jsImports(text: string, file: string, projectDir: string): Imports {
@@ -211,7 +226,13 @@ function jsImports(text: string, file: string, projectDir: string): Imports {
     if (++count > MAX_IMPORTS) break;
     const spec = (m[2] ?? m[4] ?? m[6] ?? "") as string;
     if (spec.startsWith("./") || spec.startsWith("../")) files.push(...jsResolve(dir, spec));
-    else {
+    else if (spec.startsWith("#")) {
+      // A subpath import: the nearest package.json's "imports" maps it (package-imports.ts).
+      const got = subpathImport(dir, spec, projectDir, jsResolve);
+      files.push(...got.files);
+      packages.push(...got.packages.flatMap((n) => packageFolders(dir, n, projectDir)));
+      dynamic.push(...got.dynamic);
+    } else {
       // A package by name: a folder the model writes in node_modules is what loads.
       const name = packageName(spec);
       if (name !== null) packages.push(...packageFolders(dir, name, projectDir));

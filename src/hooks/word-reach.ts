@@ -1,6 +1,8 @@
 import { basename, resolve } from "node:path";
 import { isDirectory, isInsideOrAt, isRegularFile } from "../base/index.js";
 import { DISCOVERY_RUNNERS, type DiscoveryRunner } from "./discovery-runners.js";
+import { pythonModule } from "./python-args.js";
+import type { RunnerFlags } from "./runner-config.js";
 
 /** Words after which the next word is run (as a program or a script given to it). */
 const RUNS_NEXT = new Set([
@@ -52,13 +54,32 @@ export const FIND_PATTERN_FLAGS = new Set([
   "-ilname",
 ]);
 
+/** pytest's `-c FILE` / `--config-file FILE` / `--rootdir DIR` in the words after `from`, up to
+ *  the end of the command, resolved from `dir`. */
+function pytestFlags(words: readonly string[], from: number, dir: string): RunnerFlags {
+  const out: RunnerFlags = {};
+  for (let j = from; j < words.length; j++) {
+    const w = words[j] as string;
+    if (isSeparator(w)) break;
+    const eq = w.indexOf("=");
+    const name = eq > 0 ? w.slice(0, eq) : w;
+    const value = eq > 0 ? w.slice(eq + 1) : words[j + 1];
+    if (value === undefined) continue;
+    if (name === "-c" || name === "--config-file") out.config = resolve(dir, value);
+    else if (name === "--rootdir") out.rootdir = resolve(dir, value);
+    else if (w.startsWith("-c") && w.length > 2 && !w.startsWith("--"))
+      out.config = resolve(dir, w.slice(2));
+  }
+  return out;
+}
+
 export interface WordReach {
   /** Folders (absolute) everything under which may run, with why. */
   unpinned: [string, string][];
   /** Program words Keel cannot resolve. */
   unresolved: string[];
   /** Discovering runners and the folder each runs in. */
-  discovered: { root: string; runner: DiscoveryRunner }[];
+  discovered: { root: string; runner: DiscoveryRunner; flags?: RunnerFlags }[];
   /** Files Node's resolution loads for `node FILE` (absolute), and whether to record one absent. */
   nodeFiles: { path: string; script: boolean }[];
 }
@@ -131,12 +152,16 @@ export function wordReach(
       if (!runner.starts(words, i)) continue;
       let start: string | undefined;
       if (runner.startFlag !== undefined) {
-        const at = words.indexOf(runner.startFlag, i);
+        // After the module: `python3 -s -m unittest discover -s tests` (python's -s comes first).
+        const at = words.indexOf(runner.startFlag, pythonModule(words, i)?.index ?? i);
         if (at > 0) start = words[at + 1];
       }
       for (const d of dirs) {
         const root = resolve(d, start ?? ".");
-        if (isInsideOrAt(projectDir, root)) out.discovered.push({ root, runner });
+        if (!isInsideOrAt(projectDir, root)) continue;
+        // pytest's configuration chosen on the line is read like the one it finds itself.
+        const flags = runner.id === "pytest" ? pytestFlags(words, i + 1, d) : undefined;
+        out.discovered.push({ root, runner, ...(flags ? { flags } : {}) });
       }
     }
   });

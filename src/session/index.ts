@@ -51,6 +51,7 @@ export {
   SESSION_TITLE_EVENT,
   type SessionEventInput,
   type SessionMeta,
+  SHELL_CWD_EVENT,
   type UsageInput,
   type UsageRecord,
 } from "./records.js";

@@ -38,6 +38,10 @@ export const COMPACTION_EVENT = "compaction";
  *  rewind): appended, never an edit of earlier bytes. */
 export const REWIND_EVENT = "rewind";
 
+/** The event kind that records where the shell's working directory moved (`cwd`, during user
+ *  turn `turn`): a resumed session starts there (src/agent/pipeline/shell-cwd.ts). */
+export const SHELL_CWD_EVENT = "shell_cwd";
+
 export const eventLineSchema = z.looseObject({
   type: z.literal("event"),
   kind: z.string(),

@@ -52,6 +52,7 @@ export {
   shellSchema,
   shellTool,
 } from "./shell.js";
+export { checkedCwd, cwdResetText } from "./shell-cwd.js";
 export { type JobSummary, ShellJobs } from "./shell-jobs.js";
 export {
   createSkillTool,

@@ -6,8 +6,11 @@
  * would let the model send `~/.ssh` to the provider unasked. The shell tool is the escape hatch,
  * and it goes through permissions.
  */
-import { lstatSync, readlinkSync } from "node:fs";
-import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { finalPath } from "../base/index.js";
+
+// One function follows links for every layer (hooks' path conditions too): base/final-path.ts.
+export { finalPath };
 
 /** A path the tool may use, or a message for the model saying why not. */
 export type ResolvedPath = { ok: true; abs: string; rel: string } | { ok: false; error: string };
@@ -44,51 +47,6 @@ export function displayPath(cwd: string, path: string): string {
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-/**
- * The path `abs` really names: every symlink on the way followed — dangling ones included, so
- * writing through a link to a file that does not exist yet is judged by where the file would
- * be created. Components that do not exist are kept as written.
- */
-export function finalPath(abs: string): string {
-  let budget = 40; // like the kernel's ELOOP limit
-  let done = parse(abs).root;
-  const todo = abs
-    .slice(done.length)
-    .split(/[/\\]+/)
-    .filter((c) => c !== "");
-  while (todo.length > 0) {
-    const name = todo.shift() ?? "";
-    if (name === ".") continue;
-    if (name === "..") {
-      done = dirname(done);
-      continue;
-    }
-    const next = join(done, name);
-    let target: string | undefined;
-    try {
-      if (lstatSync(next).isSymbolicLink()) target = readlinkSync(next);
-    } catch {
-      // Does not exist (yet): the rest is taken as written.
-      return resolve(next, ...todo);
-    }
-    if (target === undefined) {
-      done = next;
-      continue;
-    }
-    if (--budget < 0) return resolve(next, ...todo);
-    const targetAbs = isAbsolute(target) ? target : join(done, target);
-    const root = parse(targetAbs).root;
-    done = root;
-    todo.unshift(
-      ...targetAbs
-        .slice(root.length)
-        .split(/[/\\]+/)
-        .filter((c) => c !== ""),
-    );
-  }
-  return done;
 }
 
 /** Whether the final path of `abs` lies inside one of `roots` (each resolved the same way). */

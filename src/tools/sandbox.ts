@@ -313,7 +313,12 @@ interface SandboxView {
 
 const NO_VIEW: SandboxView = { homes: [], keelHomes: [], path: "", programs: [] };
 
-function baseArgs(cwd: string, view: SandboxView, hide: readonly string[] = []): string[] {
+function baseArgs(
+  cwd: string,
+  view: SandboxView,
+  hide: readonly string[] = [],
+  chdir?: string,
+): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // Every hidden place is hidden where it really is, and counts as hidden by both its names: a
   // link hidden by its name alone leaves its target readable, and bwrap cannot mount over a
@@ -401,9 +406,12 @@ function baseArgs(cwd: string, view: SandboxView, hide: readonly string[] = []):
   for (const link of linksAlong(cwd)) {
     if (linkCanBeMade(args, link.at)) args.push("--symlink", link.target, link.at);
   }
+  // The shell's current directory (shell-cwd.ts keeps it inside the project), where it really
+  // is: what is bound and hidden above is the project's, whichever folder of it the shell is in.
+  const realChdir = chdir === undefined ? realCwd : (realpathOr(chdir) ?? realCwd);
   args.push(
     "--chdir",
-    realCwd,
+    within(realChdir, realCwd) ? realChdir : realCwd,
     "--unshare-user",
     "--unshare-net",
     "--unshare-pid",
@@ -444,23 +452,24 @@ function sandboxView(env: NodeJS.ProcessEnv): SandboxView {
 }
 
 /**
- * The program and arguments that run `sh -c command` inside the sandbox. `hide` are files that
- * read as empty inside it (/dev/null bound over them): those the permission rules keep from
- * being read.
+ * The program and arguments that run `sh` with `shArgs` (`-c command`, or the wrapper that
+ * reports the directory it ended in: shell.ts) inside the sandbox. `cwd` is the project: it is
+ * what is bound; `chdir` is the folder of it the command starts in (default: the project).
+ * `hide` are files that read as empty inside it (/dev/null bound over them): those the
+ * permission rules keep from being read.
  */
 export function sandboxedShell(
   bwrap: string,
-  command: string,
-  opts: { cwd: string; env: NodeJS.ProcessEnv; hide?: readonly string[] },
+  shArgs: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; hide?: readonly string[]; chdir?: string },
 ): { file: string; args: string[] } {
   return {
     file: bwrap,
     args: [
-      ...baseArgs(resolve(opts.cwd), sandboxView(opts.env), opts.hide),
+      ...baseArgs(resolve(opts.cwd), sandboxView(opts.env), opts.hide, opts.chdir),
       "--",
       "sh",
-      "-c",
-      command,
+      ...shArgs,
     ],
   };
 }

@@ -1,5 +1,6 @@
 /**
- * shell: runs `sh -c <command>` in the project directory, in its own process group, with a
+ * shell: runs `sh -c <command>` in the session's shell directory (the project, or the folder of
+ * it an earlier command ended in: shell-cwd.ts), in its own process group, with a
  * timeout and an output cap. On timeout or abort the whole group gets SIGTERM, then SIGKILL.
  * Background processes that outlive the shell keep running, but their output is detached: the
  * tool returns once the shell exits and the pipes drain (or a short grace passes). With
@@ -15,6 +16,7 @@ import { defineTool, toolFrame } from "./define.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import { describeError, guarded } from "./result.js";
 import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
+import { checkedCwd, cwdReportingArgs, cwdResetText, reportedCwd } from "./shell-cwd.js";
 import { MAX_RUNNING_JOBS, ShellJobs } from "./shell-jobs.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -33,7 +35,7 @@ export const shellSchema = z.strictObject({
   command: z
     .string()
     .min(1)
-    .describe("The shell command to run (sh -c), in the project directory."),
+    .describe("The shell command to run (sh -c), in the shell's current directory."),
   timeout_ms: z
     .number()
     .int()
@@ -57,7 +59,7 @@ const DESCRIPTION = `Run a shell command with \`sh -c\` in the project directory
 - stdin is closed; interactive programs will not wait for input. Avoid pagers and editors.
 - Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000} s (timeout_ms up to ${SHELL_MAX_TIMEOUT_MS / 1000} s); on timeout the command and everything it started are killed.
 - Output beyond about ${SHELL_MODEL_OUTPUT_BYTES / 1000} KB is cut in the middle; pipe through head, tail or grep for long output.
-- Each call runs in a fresh shell: \`cd\` and exported variables do not carry over; chain with && instead.
+- Each call runs in a fresh shell that starts in the directory the previous command ended in (the project directory at first): \`cd\` carries over, exported variables do not. A \`cd\` out of the project puts the shell back at the project directory. File tools' relative paths stay relative to the project directory.
 - For servers, watchers and other long runs set run_in_background: the call returns a job id at once; shell_output returns its new output and status, kill_shell ends it. Jobs end when the session ends. (Output of jobs started with cmd & is lost.)
 - Read-only commands (ls, cat, grep, find, git status/log/diff…) run without asking, inside a sandbox: read-only filesystem, no network, empty home and /tmp. Anything else waits for the user's approval.`;
 
@@ -70,6 +72,11 @@ export interface ShellOperations {
       cwd: string;
       env: NodeJS.ProcessEnv;
       sandbox?: { bwrap: string; hide?: readonly string[] };
+      /** The project, when `cwd` is a folder inside it: what the sandbox binds. */
+      projectDir?: string;
+      /** Wrap the command so it reports the directory it ended in on the child's fd 3
+       *  (shell-cwd.ts); `child.stdio[3]` is then readable. */
+      reportCwd?: boolean;
     },
   ): ChildProcess;
   /** Signals a whole process group; ignores groups that are already gone. */
@@ -79,17 +86,21 @@ export interface ShellOperations {
 /** The real operations: `sh -c` as a process-group leader, stdin closed. */
 export const defaultShellOperations: ShellOperations = {
   spawn: (command, opts) => {
+    const shArgs = opts.reportCwd === true ? cwdReportingArgs(command) : ["-c", command];
     const { file, args } = opts.sandbox
-      ? sandboxedShell(opts.sandbox.bwrap, command, {
-          ...opts,
+      ? sandboxedShell(opts.sandbox.bwrap, shArgs, {
+          cwd: opts.projectDir ?? opts.cwd,
+          chdir: opts.cwd,
+          env: opts.env,
           ...(opts.sandbox.hide ? { hide: opts.sandbox.hide } : {}),
         })
-      : { file: "sh", args: ["-c", command] };
+      : { file: "sh", args: shArgs };
     return spawn(file, args, {
       cwd: opts.cwd,
       env: opts.sandbox ? sandboxEnv(opts.env) : opts.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio:
+        opts.reportCwd === true ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
     });
   },
   killGroup: (pid, signal) => {
@@ -122,7 +133,7 @@ export function createShellTool(
   return {
     ...toolFrame(shellTool, ctx),
     dispose: () => jobs.killAll(),
-    run: (input, { signal, sandboxed, onOutput, env, readBarred }) =>
+    run: (input, { signal, sandboxed, onOutput, env, readBarred, cwd }) =>
       guarded("shell", () =>
         runShell(
           env ? { ...ctx, env: { ...commandEnv(ctx), ...env } } : ctx,
@@ -133,6 +144,7 @@ export function createShellTool(
           onOutput,
           readBarred,
           jobs,
+          cwd,
         ),
       ),
   };
@@ -159,8 +171,14 @@ async function runShell(
   onOutput?: (text: string) => void,
   readBarred?: (abs: string) => boolean,
   jobs?: ShellJobs,
+  startCwd?: string,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
+  // The session's directory is checked again before each call: a folder removed, or replaced by
+  // a link out of the project, since the last call puts the shell back at the project.
+  const start =
+    startCwd === undefined ? { cwd: ctx.cwd, reset: false } : checkedCwd(ctx.cwd, startCwd);
+  const resetNote = start.reset ? cwdResetText(ctx.cwd) : null;
   if (signal.aborted) {
     return Promise.resolve({
       content: "shell: the command was not started because the call was interrupted.",
@@ -168,9 +186,9 @@ async function runShell(
       details: { stdout: "", stderr: "", exitCode: null, interrupted: true, truncated: false },
     });
   }
-  if (!isDirectory(ctx.cwd)) {
+  if (!isDirectory(start.cwd)) {
     return Promise.resolve({
-      content: `shell: the working directory ${ctx.cwd} does not exist; the command was not run.`,
+      content: `shell: the working directory ${start.cwd} does not exist; the command was not run.`,
       isError: true,
       details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
     });
@@ -198,13 +216,15 @@ async function runShell(
     if (barred.paths.length > 0) hide = barred.paths;
   }
   if (input.run_in_background === true) {
-    return startJob(
+    const started = startJob(
       ctx,
+      start.cwd,
       ops,
       input.command,
       jobs,
       sandbox?.available ? { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } : undefined,
     );
+    return withCwd(started, start.cwd, resetNote);
   }
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
   const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
@@ -214,26 +234,43 @@ async function runShell(
     let child: ChildProcess;
     try {
       child = ops.spawn(input.command, {
-        cwd: ctx.cwd,
+        cwd: start.cwd,
+        projectDir: ctx.cwd,
         env: commandEnv(ctx),
+        reportCwd: true,
         ...(sandbox?.available
           ? { sandbox: { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } }
           : {}),
       });
     } catch (err) {
-      resolvePromise({
-        content: `shell: could not start sh: ${describeError(err)}`,
-        isError: true,
-        details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
-      });
+      resolvePromise(
+        withCwd(
+          {
+            content: `shell: could not start sh: ${describeError(err)}`,
+            isError: true,
+            details: {
+              stdout: "",
+              stderr: "",
+              exitCode: null,
+              interrupted: false,
+              truncated: false,
+            },
+          },
+          start.cwd,
+          resetNote,
+        ),
+      );
       return;
     }
+    // What the wrapper reports on fd 3 (shell-cwd.ts); a test's operations may give no fd 3.
+    const cwdPipe = child.stdio[3] ?? null;
+    let cwdReport = "";
     const pid = child.pid;
     let ending: Ending = "exited";
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let exited = false;
-    let openPipes = 2;
+    let openPipes = cwdPipe === null ? 2 : 3;
     let finished = false;
     const timers: NodeJS.Timeout[] = [];
 
@@ -245,7 +282,8 @@ async function runShell(
       // Background grandchildren may still hold the pipes; stop reading so nothing waits on them.
       child.stdout?.destroy();
       child.stderr?.destroy();
-      const result = render({
+      cwdPipe?.destroy();
+      const rendered = render({
         combined,
         stdout,
         stderr,
@@ -255,7 +293,14 @@ async function runShell(
         timeoutMs,
         spawnError,
       });
-      resolvePromise(sandbox?.available ? withSandboxNote(result) : result);
+      const result = sandbox?.available ? withSandboxNote(rendered) : rendered;
+      const reported = reportedCwd(cwdReport);
+      if (reported === undefined) {
+        resolvePromise(withCwd(result, start.cwd, resetNote));
+        return;
+      }
+      const end = checkedCwd(ctx.cwd, reported);
+      resolvePromise(withCwd(result, end.cwd, end.reset ? cwdResetText(ctx.cwd) : resetNote));
     };
 
     const kill = (why: Ending) => {
@@ -295,6 +340,14 @@ async function runShell(
     };
     child.stdout?.on("close", onPipeClosed);
     child.stderr?.on("close", onPipeClosed);
+    if (cwdPipe !== null) {
+      cwdPipe.on("data", (chunk: Buffer) => {
+        // A path, not output: a few KB at most is ever a directory name.
+        if (cwdReport.length < 16_384) cwdReport += chunk.toString("utf8");
+      });
+      cwdPipe.on("close", onPipeClosed);
+      cwdPipe.on("error", () => {});
+    }
     child.on("error", (err) => {
       exited = true;
       finish(describeError(err));
@@ -313,6 +366,7 @@ async function runShell(
 /** Starts `command` as a background job (after runShell's checks); returns its id at once. */
 function startJob(
   ctx: ToolContext,
+  cwd: string,
   ops: ShellOperations,
   command: string,
   jobs: ShellJobs | undefined,
@@ -331,7 +385,8 @@ function startJob(
   let child: ChildProcess;
   try {
     child = ops.spawn(command, {
-      cwd: ctx.cwd,
+      cwd,
+      projectDir: ctx.cwd,
       env: commandEnv(ctx),
       ...(sandbox ? { sandbox } : {}),
     });
@@ -345,6 +400,13 @@ function startJob(
     isError: false,
     details: { backgroundJob: id, pid: child.pid ?? null },
   };
+}
+
+/** The result with the directory the next call starts in, and Claude Code's line when the shell
+ *  was put back at the project. */
+function withCwd(result: ToolResult, cwd: string, resetNote: string | null): ToolResult {
+  const content = resetNote === null ? result.content : `${result.content}\n${resetNote}`;
+  return { ...result, content, cwd };
 }
 
 function streamOut(onOutput: (text: string) => void, text: string): void {

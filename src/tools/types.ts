@@ -24,6 +24,9 @@ export interface ToolResult {
   /** Ends the user's turn after this call, for the reason given (the user said "no" to a
    *  call inside a sub-agent). */
   stopTurn?: string;
+  /** The shell's working directory after the call (shell only): absolute, already checked to lie
+   *  inside the project (links followed); the pipeline keeps it for the session's next call. */
+  cwd?: string;
 }
 
 /**
@@ -88,4 +91,7 @@ export interface ToolRunOptions {
    * command finds them empty.
    */
   readBarred?: (abs: string) => boolean;
+  /** The session's shell working directory for this call (absolute; default: the project).
+   *  Only the shell uses it: the file tools resolve relative paths against the project. */
+  cwd?: string;
 }

@@ -77,6 +77,19 @@ describe("keel run: a Read deny holds wherever a file is read for the model", ()
     expect(r.stdout + r.stderr).not.toContain("homesecret");
   });
 
+  it("a project commands folder that is a link out of the project is not loaded (issue 26)", async () => {
+    const world = await newWorld(script(reply().text("ok")));
+    // Every file in the linked folder is "inside" it: only the folder's own place gives it away.
+    mkdirSync(join(world.root, "notes"), { recursive: true });
+    writeFileSync(join(world.root, "notes", "review.md"), "Private notes: outsidesecret\n");
+    mkdirSync(join(world.project, ".claude"), { recursive: true });
+    symlinkSync(join(world.root, "notes"), join(world.project, ".claude", "commands"));
+    const r = await keel(world, ["run", "/review"]);
+    expect(sentText(world)).not.toContain("outsidesecret");
+    expect(r.stdout + r.stderr).not.toContain("outsidesecret");
+    expect(r.stderr).toMatch(/commands folder .*\.claude\/commands is a link out of the project/);
+  });
+
   it("read_file and grep do not reach KEEL_HOME inside the project (05)", async () => {
     const world = await newWorld(
       script(

@@ -238,8 +238,9 @@ describe("trust hashes the files hooks execute", () => {
   it("exec-form args and `--flag=path` count; a retargeted symlink counts", async () => {
     w.write("project/hooks/check.py", "print(1)\n");
     w.write("project/conf.txt", "a\n");
-    w.write("project/real-a.sh", "a\n");
-    w.write("project/real-b.sh", "b\n");
+    // Scripts that run known programs only: an unknown one (`a`) fails closed (program-defaults.ts).
+    w.write("project/real-a.sh", "echo a\n");
+    w.write("project/real-b.sh", "echo b\n");
     symlinkSync(join(w.project, "real-a.sh"), join(w.project, "link.sh"));
     const hook = (handler: HookDefinition["handler"]) =>
       ({

@@ -216,6 +216,43 @@ describe("a module written in front of what an import finds is protected", () =>
     });
   }
 
+  it("a bare import found in tools/node_modules: the project's node_modules/<pkg> is not asked for", async () => {
+    // Node stops at the first node_modules/<pkg> that is there: one further up never loads.
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "node_modules/fancy/index.js", content: "x\n" }),
+        reply().text("ok"),
+      ),
+    );
+    put(world, "tools/check.mjs", 'try { await import("fancy"); } catch {}\n');
+    put(world, "tools/node_modules/fancy/package.json", '{"name":"fancy","main":"index.js"}');
+    put(world, "tools/node_modules/fancy/index.js", "export default 1;\n");
+    keelHook(world, "node tools/check.mjs");
+    const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(t.code, t.stderr).toBe(0);
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    if (r.stdout === "") throw new Error(r.stderr);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).not.toBe("blocked");
+  });
+
+  it("a bare import found in tools/node_modules: that package stays protected", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("write_file", { path: "tools/node_modules/fancy/index.js", content: "x\n" }),
+        reply().text("ok"),
+      ),
+    );
+    put(world, "tools/check.mjs", 'try { await import("fancy"); } catch {}\n');
+    put(world, "tools/node_modules/fancy/package.json", '{"name":"fancy","main":"index.js"}');
+    put(world, "tools/node_modules/fancy/index.js", "export default 1;\n");
+    keelHook(world, "node tools/check.mjs");
+    const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
+    expect(t.code, t.stderr).toBe(0);
+    const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
+    if (r.stdout === "") throw new Error(r.stderr);
+    expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("blocked");
+  });
+
   it("a write the imports do not reach is still accepted (python -m pytest)", async () => {
     const world = await newWorld(
       script(

@@ -7,10 +7,11 @@
  * is a problem naming the file and field.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
 import { fillPluginVars, findPluginsSync } from "../../hooks/index.js";
+import { folderIsWhereItAppears, linksStayInside } from "../links-inside.js";
 
 /** Where a command was defined (a plugin is the user's: they installed and enabled it). */
 export type CommandSource = "project" | "claude" | "user" | "plugin";
@@ -97,6 +98,16 @@ export function loadCommands(opts: {
         }
         continue;
       }
+      // A project's file must really be in its commands folder, and that folder really where it
+      // appears: `.claude/commands -> ~/.ssh` would make every file "inside" it a private one
+      // (links-inside.ts, as for skills and agent files). The user's own folders may be links.
+      const project = source === "project" || source === "claude";
+      if (project && !folderIsWhereItAppears(opts.projectDir, dir)) {
+        catalog.problems.push(
+          `${path}: its commands folder ${dir} is a link out of the project; not loaded`,
+        );
+        continue;
+      }
       const parsed = readCommand(path, name, source, dir);
       if ("problem" in parsed) {
         catalog.problems.push(parsed.problem);
@@ -171,11 +182,10 @@ function readCommand(
   try {
     // A clone's `review.md -> ~/.ssh/id_rsa` must not make a private file the prompt: the file
     // must really be inside its commands folder (links within it are fine), and a regular file.
-    const real = realpathSync(path);
-    const rel = relative(realpathSync(dir), real);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+    if (!linksStayInside(dir, path)) {
       return { problem: `${path}: a link out of its commands folder; not loaded` };
     }
+    const real = realpathSync(path);
     const st = statSync(real);
     if (!st.isFile()) return { problem: `${path}: not a regular file; not loaded` };
     if (st.size > MAX_COMMAND_FILE_BYTES) {

@@ -29,6 +29,14 @@ export interface HookSessionInfo {
   promptId?: string;
   /** Keel's home, resolved: writes inside it are protected paths (permissions/protected-paths.ts). */
   keelHome?: string;
+  /** The shell's current directory (every payload's `cwd`, as Claude Code sends its Bash cwd);
+   *  absent: the project. Hooks still run in the project directory. */
+  cwd?(): string;
+}
+
+/** The session facts for one call, whose hooks see the directory the call started in. */
+export function infoAt(info: HookSessionInfo, cwd: string): HookSessionInfo {
+  return { ...info, cwd: () => cwd };
 }
 
 /**
@@ -83,7 +91,7 @@ export async function* fireHook<E extends HookEventName>(
   const common = {
     session_id: info.sessionId,
     transcript_path: info.transcriptPath,
-    cwd: info.projectDir,
+    cwd: info.cwd?.() ?? info.projectDir,
     permission_mode: info.permissionMode(),
     ...sessionModelFields(info),
     ...(info.agent ? { agent_id: info.agent.id, agent_type: info.agent.type } : {}),

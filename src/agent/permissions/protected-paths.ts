@@ -15,6 +15,7 @@ import {
   DIALECT_LIST,
   discoveryMatcher,
   executedProjectFiles,
+  gitHooksPath,
   type HookEngine,
   type HookSettings,
   isInside,
@@ -34,6 +35,8 @@ export interface ProtectedPathContext {
 
 const KEEL_HOME_REASON =
   "it is inside Keel's home (KEEL_HOME): its config, trust records and caches";
+/** A file only a hook's runner reaches (a test, what it imports, a Makefile): not a guard. */
+const COLLECTED_REASON = "a hook's runner loads it (a test, a module it imports, its config)";
 
 /** Whether `named` or where it lands is Keel's home or inside it (as named or links followed). */
 async function insideKeelHome(named: string, landing: string, ctx: ProtectedPathContext) {
@@ -125,7 +128,7 @@ async function listUserDialectFiles(
       if (f.scope !== "user") continue;
       out.push([
         resolve(f.path),
-        `it is your ${dialect.label} hooks file: its hooks run as yours, without trust`,
+        guard(`it is your ${dialect.label} hooks file: its hooks run as yours, without trust`),
       ]);
     }
   }
@@ -148,15 +151,40 @@ async function hardLinkReason(landing: string): Promise<string | null> {
   }
 }
 
+/**
+ * Why a protected path is one that switches a guard off (hooks, deny rules, trust): only a
+ * person at the prompt approves a write there, not --yes (docs/security.md, layer 4). The
+ * reasons below that are in this set; the others (.git, a test a runner finds) --yes covers, as
+ * the shell commands it approves could do the same.
+ */
+const GUARD_REASONS = new Set<string>();
+const guard = (why: string): string => {
+  GUARD_REASONS.add(why);
+  return why;
+};
+
+const KEEL_DIR_REASON = guard(
+  "it is inside .keel/ (Keel's project settings: hooks, permissions, commands, agents, skills)",
+);
+const DIALECT_FILE_REASON = guard("a hooks dialect reads it (hooks)");
+const HOOK_SOURCE_REASON = guard("hooks are read from it");
+const HOOK_EXECUTES_REASON = guard("a hook executes it");
+const HOOK_GLOB_REASON = guard("a hook runs the files its pattern matches here");
+guard(KEEL_HOME_REASON);
+
 /** Relative-path rules (lowercased, `/`-separated); each names why the path is protected. */
 const RULES: ReadonlyArray<[RegExp, string]> = [
   [/(^|\/)\.git(\/|$)/, "it is inside .git/ (git runs what its config names)"],
-  [/^\.keel\/settings[^/]*\.json$/, "it is a Keel settings file (hooks, MCP servers, permissions)"],
-  [/^\.claude\/settings[^/]*\.json$/, "it is a Claude Code settings file (hooks)"],
-  [/^\.(gemini|qwen)\/settings[^/]*\.json$/, "it is a hooks settings file"],
-  [/^\.reasonix(\/|$)/, "it is Reasonix configuration (hooks)"],
-  [/^\.codex\/(hooks\.json|config\.toml)$/, "it is Codex configuration (hooks)"],
-  [/(^|\/)\.hooks\.json$/, "it is a .hooks.json hooks file"],
+  [
+    /^\.keel\/settings[^/]*\.json$/,
+    guard("it is a Keel settings file (hooks, MCP servers, permissions)"),
+  ],
+  [/^\.keel(\/|$)/, KEEL_DIR_REASON],
+  [/^\.claude\/settings[^/]*\.json$/, guard("it is a Claude Code settings file (hooks)")],
+  [/^\.(gemini|qwen)\/settings[^/]*\.json$/, guard("it is a hooks settings file")],
+  [/^\.reasonix(\/|$)/, guard("it is Reasonix configuration (hooks)")],
+  [/^\.codex\/(hooks\.json|config\.toml)$/, guard("it is Codex configuration (hooks)")],
+  [/(^|\/)\.hooks\.json$/, guard("it is a .hooks.json hooks file")],
   [/^\.mcp\.json$/, "it defines MCP servers"],
   [/^\.(keel|claude)\/(commands|agents)(\/|$)/, "it defines custom commands or agents"],
   // Skills and plugins are instructions (and, for the user's own, tools granted without asking):
@@ -308,6 +336,8 @@ export async function hookExecutedPaths(ctx: ProtectedPathContext): Promise<stri
  */
 async function hookReach(ctx: ProtectedPathContext): Promise<{
   files: string[];
+  /** The files a hook's words or scripts name (not only a runner's collection): guards. */
+  own: Set<string>;
   globs: string[];
   unpinned: string[];
   discovered: { root: string; matches: (rel: string) => boolean }[];
@@ -315,6 +345,9 @@ async function hookReach(ctx: ProtectedPathContext): Promise<{
   const hooks = ctx.hooks.listing().hooks;
   const found = await executedProjectFiles(hooks, ctx.projectDir);
   const files = found.filter((f) => !f.glob && f.cannotPin === undefined).map((f) => f.path);
+  const own = new Set(
+    found.filter((f) => !f.glob && f.cannotPin === undefined && !f.collected).map((f) => f.path),
+  );
   const tooLarge = found.filter((f) => f.cannotPin !== undefined && f.sha256 !== null);
   return {
     files: [
@@ -324,6 +357,7 @@ async function hookReach(ctx: ProtectedPathContext): Promise<{
         ...runnerFilePaths(hooks, ctx.projectDir),
       ]),
     ],
+    own,
     globs: found.filter((f) => f.glob).map((f) => f.path),
     // A word Keel cannot resolve protects nothing (it names no place); the listing says so.
     unpinned: found
@@ -379,7 +413,7 @@ async function bareRepositoryReason(root: string, target: string): Promise<strin
 async function ruleReason(rel: string): Promise<string | null> {
   const lower = rel.toLowerCase();
   for (const [rule, why] of RULES) if (rule.test(lower)) return why;
-  if ((await protectedDialectFiles()).includes(lower)) return "a hooks dialect reads it (hooks)";
+  if ((await protectedDialectFiles()).includes(lower)) return DIALECT_FILE_REASON;
   return null;
 }
 
@@ -394,6 +428,12 @@ export async function protectedPathReason(
   return (await protectedPathFinding(path, ctx))?.why ?? null;
 }
 
+/** What a headless refusal of a person-only protected write tells (how to allow it). */
+const HARD_LINK_HOW =
+  "(Only a person at the prompt can approve it; --yes does not cover a file with other names.)";
+const GUARD_HOW =
+  "(It can switch Keel's guards off, so --yes does not cover it: approve it at the prompt (keel without --yes), make the change yourself, or run with --mode bypassPermissions.)";
+
 /**
  * protectedPathReason, and whether only a person at the prompt may approve the write: true for
  * a hard link, whose other names neither the model's path nor `--yes` shows the user.
@@ -401,12 +441,15 @@ export async function protectedPathReason(
 async function protectedPathFinding(
   path: string,
   ctx: ProtectedPathContext,
-): Promise<{ why: string; personOnly: boolean } | null> {
+): Promise<{ why: string; personOnly: boolean; how?: string } | null> {
   // First: whatever else the file is, its other names are what the user cannot see.
   const hardLink = await hardLinkReason(await finalPath(resolve(resolve(ctx.projectDir), path)));
-  if (hardLink !== null) return { why: hardLink, personOnly: true };
+  if (hardLink !== null) return { why: hardLink, personOnly: true, how: HARD_LINK_HOW };
   const why = await protectedPathWhy(path, ctx);
-  return why === null ? null : { why, personOnly: false };
+  if (why === null) return null;
+  return GUARD_REASONS.has(why)
+    ? { why, personOnly: true, how: GUARD_HOW }
+    : { why, personOnly: false };
 }
 
 async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promise<string | null> {
@@ -431,6 +474,20 @@ async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promis
       return "it is inside the git directory the project's .git file names (git runs what its config and hooks name)";
     }
   }
+  // core.hooksPath (`.husky`): git runs the hooks there at the user's next commit, checkout or
+  // push, outside Keel and its sandbox — the same as `.git/hooks`, protected with `.git/` above,
+  // whether or not a Keel hook runs git.
+  const hooksPath = gitHooksPath(projectDir);
+  if (hooksPath !== null) {
+    for (const [base, target] of [
+      [hooksPath, named],
+      [await finalPath(hooksPath), landing],
+    ] as const) {
+      if (isInside(base, target)) {
+        return `git runs the hooks in core.hooksPath (${insideRel(projectDir, hooksPath) ?? hooksPath}) at your next commit, outside Keel`;
+      }
+    }
+  }
   for (const [root, target] of [
     [projectDir, named],
     [realProject, landing],
@@ -445,15 +502,16 @@ async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promis
   const reach = await hookReach(ctx);
   const executed = new Set(reach.files);
   for (const candidate of [named, landing]) {
-    if (sources.has(candidate)) return "hooks are read from it";
-    if (executed.has(candidate)) return "a hook executes it";
+    if (sources.has(candidate)) return HOOK_SOURCE_REASON;
+    if (reach.own.has(candidate)) return HOOK_EXECUTES_REASON;
+    if (executed.has(candidate)) return COLLECTED_REASON;
     // Anything under a folder trust cannot pin, and a new file in a folder a hook's glob
     // lists, would run without a new trust decision.
     for (const dir of reach.unpinned) {
       if (isInside(dir, candidate)) return "a hook reaches this folder and trust cannot pin it";
     }
     for (const glob of reach.globs) {
-      if (matchesGlob(glob, candidate)) return "a hook runs the files its pattern matches here";
+      if (matchesGlob(glob, candidate)) return HOOK_GLOB_REASON;
     }
   }
   // A file a discovering test runner would find (`test_zz.py` for a bare `pytest`).
@@ -471,11 +529,12 @@ async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promis
   }
   for (const glob of reach.globs) {
     const real = join(await finalPath(dirname(glob)), basename(glob));
-    if (matchesGlob(real, landing)) return "a hook runs the files its pattern matches here";
+    if (matchesGlob(real, landing)) return HOOK_GLOB_REASON;
   }
   for (const s of [...sources, ...executed]) {
     if ((await finalPath(s)) === landing) {
-      return executed.has(s) ? "a hook executes it" : "hooks are read from it";
+      if (sources.has(s)) return HOOK_SOURCE_REASON;
+      return reach.own.has(s) ? HOOK_EXECUTES_REASON : COLLECTED_REASON;
     }
   }
   return null;
@@ -490,7 +549,7 @@ export async function protectedWriteReason(
   tool: { name: string; kind: string },
   input: Record<string, unknown>,
   hooks: Pick<HookEngine, "listing">,
-): Promise<{ text: string; personOnly: boolean } | null> {
+): Promise<{ text: string; personOnly: boolean; how?: string } | null> {
   if (tool.kind !== "write" || info.permissionMode() === "bypassPermissions") return null;
   if (typeof input.path !== "string") return null;
   const found = await protectedPathFinding(input.path, {
@@ -499,5 +558,9 @@ export async function protectedWriteReason(
     ...(info.keelHome !== undefined ? { keelHome: info.keelHome } : {}),
   });
   if (found === null) return null;
-  return { text: `${input.path} is a protected path: ${found.why}`, personOnly: found.personOnly };
+  return {
+    text: `${input.path} is a protected path: ${found.why}`,
+    personOnly: found.personOnly,
+    ...(found.how !== undefined ? { how: found.how } : {}),
+  };
 }

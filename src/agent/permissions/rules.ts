@@ -31,15 +31,17 @@ import {
   canonicalIpKey,
   commandsForConditions,
   effectiveArgv,
+  fromProject,
   parseSettingsJson,
   readTrustRecords,
+  shellFolder,
   splitShellCommand,
+  whyRuleUnsure,
   writeTrustRecord,
 } from "../../hooks/index.js";
 import { allowRuleMatches } from "../../mcp/index.js";
 import { finalPath } from "../../tools/index.js";
 import { RULE_TOOL_MAP } from "./rule-tool-map.js";
-import { whyRuleUnsure } from "./unsure.js";
 
 /** What a rule does. */
 export type RuleKind = "deny" | "ask" | "allow";
@@ -101,6 +103,9 @@ export interface RuleCall {
   input: Record<string, unknown>;
   projectDir: string;
   homeDir: string;
+  /** A shell call's working directory (the session's shell cwd, agent/pipeline/shell-cwd.ts);
+   *  absent: the project. Its relative words are judged as from the project (hooks/shell/cwd-words.ts). */
+  cwd?: string;
 }
 
 /** The rule that decides a call, if any. */
@@ -200,12 +205,15 @@ export function parseRule(
   if (entry.spec === "command") {
     const matches = commandMatcher(spec);
     if (kind === "allow") {
-      const test = (c: RuleCall) => tools.has(c.toolName) && lineAllowedBy(commandOf(c), [matches]);
+      const test = (c: RuleCall) =>
+        tools.has(c.toolName) &&
+        lineAllowedBy(commandOf(c), [matches]) &&
+        allowedFromProject(commandOf(c), c, [matches]);
       return { ok: true, rule: { ...base, test } };
     }
-    const test = (c: RuleCall) => tools.has(c.toolName) && lineTouches(commandOf(c), matches);
+    const test = (c: RuleCall) => tools.has(c.toolName) && lineTouches(commandOf(c), matches, c);
     const unsure = (c: RuleCall) =>
-      tools.has(c.toolName) ? whyRuleUnsure(commandOf(c), matches) : null;
+      tools.has(c.toolName) ? whyRuleUnsure(commandOf(c), matches, spec) : null;
     return { ok: true, rule: { ...base, test, unsure } };
   }
   const path = pathMatcher(spec);
@@ -303,15 +311,37 @@ export function commandMatcher(spec: string): (command: string) => boolean {
  * Whether any command of the line matches (deny, ask): the commands as hooks' `if` conditions
  * see them, each also with its program's directory dropped (`/bin/rm` is `rm`).
  */
-function lineTouches(line: string, matches: (command: string) => boolean): boolean {
-  for (const cmd of commandsForConditions(line, splitShellCommand)) {
-    if (matches(cmd)) return true;
-    const space = cmd.indexOf(" ");
-    const program = space < 0 ? cmd : cmd.slice(0, space);
-    if (program.includes("/") && matches(basename(program) + cmd.slice(program.length)))
-      return true;
+function lineTouches(line: string, matches: (command: string) => boolean, c?: RuleCall): boolean {
+  for (const found of commandsForConditions(line, splitShellCommand)) {
+    // In a folder of the project, also as the same command would read from the project:
+    // `rm ../x` in `sub` is `rm x` to a rule (hooks/shell/cwd-words.ts).
+    const where = c === undefined ? null : shellFolder(c);
+    for (const cmd of where === null ? [found] : [found, ...fromProject(found, where, "all")]) {
+      if (matches(cmd)) return true;
+      const space = cmd.indexOf(" ");
+      const program = space < 0 ? cmd : cmd.slice(0, space);
+      if (program.includes("/") && matches(basename(program) + cmd.slice(program.length)))
+        return true;
+    }
   }
   return false;
+}
+
+/**
+ * For a shell call in a folder of the project: whether allow rules still approve each command
+ * once its path words are read from the project (`./scripts/test.sh` in `vendor/x` is
+ * `vendor/x/scripts/test.sh`, not the script the rule named). True at the project itself.
+ */
+function allowedFromProject(
+  line: string,
+  c: RuleCall,
+  rules: readonly ((command: string) => boolean)[],
+): boolean {
+  const where = shellFolder(c);
+  if (where === null) return true;
+  return commandsForConditions(line, () => []).every((cmd) =>
+    fromProject(cmd, where, "paths").every((v) => rules.some((r) => r(v))),
+  );
 }
 
 /**
@@ -431,6 +461,7 @@ export function decideByRules(
     const combined = combinedShellAllow(
       rules.rules.filter((r) => r.kind === "allow"),
       commandOf(call),
+      call,
     );
     if (combined) return { kind: "allow", rule: combined };
   }
@@ -438,7 +469,11 @@ export function decideByRules(
 }
 
 /** The allow rules that approve a shell line together (as one rule naming them), or null. */
-function combinedShellAllow(rules: readonly PermissionRule[], line: string): PermissionRule | null {
+function combinedShellAllow(
+  rules: readonly PermissionRule[],
+  line: string,
+  call: RuleCall,
+): PermissionRule | null {
   const commandRules = rules
     .map((r) => ({ r, spec: bashSpecOf(r.text) }))
     .filter((x): x is { r: PermissionRule; spec: string } => x.spec !== null)
@@ -447,6 +482,11 @@ function combinedShellAllow(rules: readonly PermissionRule[], line: string): Per
   if (
     !lineAllowedBy(
       line,
+      commandRules.map((x) => x.match),
+    ) ||
+    !allowedFromProject(
+      line,
+      call,
       commandRules.map((x) => x.match),
     )
   )

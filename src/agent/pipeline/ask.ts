@@ -3,7 +3,7 @@
  * the person at the prompt (Notification first). Headless with nobody to ask: refused.
  */
 import type { AgentEvent } from "../events.js";
-import { fireHook, isVeto, vetoingHooks, vetoReason } from "../hook-adapter/fire.js";
+import { fireHook, infoAt, isVeto, vetoingHooks, vetoReason } from "../hook-adapter/fire.js";
 import type { DecideRequest, Permit, PipelineContext } from "./types.js";
 
 /** What asking needs beyond the request. */
@@ -42,7 +42,7 @@ export async function* askSomeone(
   }
   const request = yield* fireHook(
     ctx.hooks,
-    ctx.info,
+    infoAt(ctx.info, req.cwd),
     "PermissionRequest",
     { tool_name: tool.name, tool_input: input, tool_use_id: req.callId },
     signal,
@@ -72,7 +72,7 @@ export async function* askSomeone(
   }
   yield* fireHook(
     ctx.hooks,
-    ctx.info,
+    infoAt(ctx.info, req.cwd),
     "Notification",
     {
       message: `Keel needs your permission to use ${tool.name}`,

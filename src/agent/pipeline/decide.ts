@@ -20,12 +20,18 @@ export async function* decideCall(
 ): AsyncGenerator<AgentEvent, Permit> {
   const { tool, input } = req;
   const primary = safePrimary(tool, input);
-  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(ctx, tool, input, primary);
+  const { verdict, ruleAsks, personOnly } = yield* policyVerdict(
+    ctx,
+    tool,
+    input,
+    primary,
+    req.cwd,
+  );
   if (verdict.kind === "refuse") return { ok: false, reason: verdict.reason, unasked: true };
   // Protected paths need a person: no mode but bypass, no remembered answer, no hook allows them.
   const protectedWrite = await protectedWriteReason(ctx.info, tool, input, ctx.hooks);
   const guarded = protectedWrite?.text ?? null;
-  const gated = untrustedGateReason(ctx, tool.name, input);
+  const gated = untrustedGateReason(ctx, tool.name, input, req.cwd);
   const hookAsks =
     req.hookSays === "ask" || guarded !== null || ruleAsks !== null || gated !== null;
   if (!hookAsks && verdict.kind === "allow")
@@ -47,18 +53,16 @@ export async function* decideCall(
     // Only a person may approve what an untrusted hook would have judged, or what a deny rule
     // cannot tell it forbids: not PermissionRequest hooks, not --yes. Protected paths and ask
     // rules are never remembered.
-    // A hard link's other names are hidden from whoever answers --yes: a person decides it.
+    // A hard link's other names are hidden from whoever answers --yes, and a file that switches
+    // a guard off (hooks, settings, .keel/) is not --yes's to approve: a person decides them.
     personOnly: gated !== null || personOnly === true || protectedWrite?.personOnly === true,
     ...(gated === null && personOnly === true
       ? {
           personHow:
             "(The user can run it at the prompt, or write the command so Keel can read what it runs.)",
         }
-      : gated === null && protectedWrite?.personOnly === true
-        ? {
-            personHow:
-              "(Only a person at the prompt can approve it; --yes does not cover a file with other names.)",
-          }
+      : gated === null && protectedWrite?.personOnly === true && protectedWrite.how !== undefined
+        ? { personHow: protectedWrite.how }
         : {}),
     guarded: guarded !== null,
     remember: guarded === null && ruleAsks === null && gated === null,
@@ -71,12 +75,14 @@ function untrustedGateReason(
   ctx: PipelineContext,
   toolName: string,
   input: Record<string, unknown>,
+  cwd: string,
 ): string | null {
   if (ctx.withoutProjectHooks === true) return null;
   const hooks = gatingUntrustedHooks(ctx.hooks.listing(), {
     toolName,
     input,
     projectDir: ctx.info.projectDir,
+    cwd,
   });
   if (hooks.length === 0) return null;
   const names = hooks.map((h) => handlerLabelOf(h, ctx.info.projectDir)).join("; ");

@@ -8,7 +8,7 @@
 import type { HookDecision } from "../../hooks/index.js";
 import type { ToolResult } from "../../tools/index.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, hookContextBlock } from "../hook-adapter/fire.js";
+import { fireHook, hookContextBlock, infoAt } from "../hook-adapter/fire.js";
 import { contextForModel } from "../hook-adapter/text.js";
 import type { PipelineContext } from "./types.js";
 
@@ -24,12 +24,20 @@ export interface Finalized {
 /** Fires the after-hooks of one run. */
 export async function* finalizeRun(
   ctx: PipelineContext,
-  call: { id: string; name: string; input: Record<string, unknown>; pre: HookDecision },
+  call: {
+    id: string;
+    name: string;
+    input: Record<string, unknown>;
+    pre: HookDecision;
+    /** The shell directory the call started in: its after-hooks' `cwd`, as its PreToolUse's. */
+    cwd: string;
+  },
   result: ToolResult,
   durationMs: number,
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, Finalized> {
   const { id, name, input } = call;
+  const info = infoAt(ctx.info, call.cwd);
   let content = result.content;
   let stopReason: string | null = result.stopTurn ?? null;
   // PreToolUse context reaches the model after the result, before the after-hooks' (Claude Code).
@@ -43,7 +51,7 @@ export async function* finalizeRun(
     duration_ms: durationMs,
   };
   if (!result.isError) {
-    const post = yield* fireHook(ctx.hooks, ctx.info, "PostToolUse", ranFields, signal);
+    const post = yield* fireHook(ctx.hooks, info, "PostToolUse", ranFields, signal);
     if (post.updatedToolOutput !== null) content = post.updatedToolOutput;
     addBlock(blocks, "PostToolUse", contextForModel(post, { tool: name }), post.reason);
     if (!post.continue) stopReason = post.stopReason ?? "a PostToolUse hook stopped the agent";
@@ -54,7 +62,7 @@ export async function* finalizeRun(
   const ran = typeof exitCode === "number" && exitCode !== 0 && !signal.aborted;
   const failure = yield* fireHook(
     ctx.hooks,
-    ctx.info,
+    info,
     "PostToolUseFailure",
     {
       tool_name: name,

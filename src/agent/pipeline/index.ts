@@ -7,8 +7,10 @@
  * Every path ends in exactly one tool result, so the log always stays a valid conversation.
  */
 import type { AgentEvent, ToolCallStatus } from "../events.js";
+import { infoAt } from "../hook-adapter/fire.js";
 import { firePermissionDenied } from "../hook-adapter/moments.js";
 import { headlessAskText } from "../hook-adapter/text.js";
+import { fireCwdChanged } from "./cwd-changed.js";
 import { decideCall } from "./decide.js";
 import { finalizeRun } from "./finalize.js";
 import { preToolUse } from "./pre-tool.js";
@@ -22,6 +24,7 @@ export {
   type ReadBarTest,
   readBarTestOf,
 } from "./read-barred.js";
+export { SessionCwd } from "./shell-cwd.js";
 export type {
   DispatchContext,
   DispatchOutcome,
@@ -53,8 +56,8 @@ export async function* runPipeline(
 
   const prepared = prepareCall(ctx, call);
   if (!prepared.ok) return yield* finish("error", prepared.error, call.input);
-  const { tool } = prepared;
-  const pre = yield* preToolUse(ctx, tool, call.id, prepared.input, signal);
+  const { tool, cwd } = prepared;
+  const pre = yield* preToolUse(ctx, tool, call.id, prepared.input, signal, cwd);
   if (!pre.ok) return yield* finish(pre.status, pre.text, pre.input, pre.stopReason);
   const input = pre.input;
 
@@ -65,12 +68,13 @@ export async function* runPipeline(
     hookSays: pre.pre.decision,
     hookAskText: headlessAskText(pre.pre),
     signal,
+    cwd,
   });
   if (!permitted.ok) {
     const text = permitted.unasked
       ? yield* firePermissionDenied(
           ctx.hooks,
-          ctx.info,
+          infoAt(ctx.info, cwd),
           { tool_name: name, tool_input: input, tool_use_id: call.id },
           permitted.reason,
           signal,
@@ -82,11 +86,11 @@ export async function* runPipeline(
 
   const runStarted = ctx.clock();
   const sandboxed = permitted.sandboxed === true;
-  const result = yield* runApproved(ctx, { id: call.id, tool, input, sandboxed }, signal);
+  const result = yield* runApproved(ctx, { id: call.id, tool, input, sandboxed, cwd }, signal);
   const durationMs = ctx.clock() - runStarted;
   const done = yield* finalizeRun(
     ctx,
-    { id: call.id, name, input, pre: pre.pre },
+    { id: call.id, name, input, pre: pre.pre, cwd },
     result,
     durationMs,
     signal,
@@ -100,6 +104,8 @@ export async function* runPipeline(
   );
   // An image the tool read (read_file) goes to the model in a user message after the batch.
   if (!result.isError && result.image !== undefined) outcome.image = result.image;
+  // The shell ended in another directory: the session's next call starts there.
+  if (result.cwd !== undefined) yield* fireCwdChanged(ctx, result.cwd, signal);
   return outcome;
 }
 

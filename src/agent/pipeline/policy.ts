@@ -38,6 +38,8 @@ export async function* policyVerdict(
   tool: AnyTool,
   input: Record<string, unknown>,
   primary: string | undefined,
+  /** The shell directory the call runs in: a shell command's words are judged from there. */
+  cwd: string = ctx.info.projectDir,
 ): AsyncGenerator<AgentEvent, PolicyVerdict> {
   const mode = ctx.info.permissionMode();
   const ruled: RuleDecision | null = ctx.rules
@@ -46,6 +48,7 @@ export async function* policyVerdict(
         input,
         projectDir: ctx.info.projectDir,
         homeDir: ctx.rules.homeDir,
+        ...(tool.kind === "shell" ? { cwd } : {}),
       })
     : null;
   if (ruled?.kind === "deny") {

@@ -8,7 +8,7 @@ import type { HookDecision } from "../../hooks/index.js";
 import type { AnyTool } from "../../tools/index.js";
 import { validateToolInput } from "../../tools/registry.js";
 import type { AgentEvent } from "../events.js";
-import { fireHook, isVeto, vetoingHooks } from "../hook-adapter/fire.js";
+import { fireHook, infoAt, isVeto, vetoingHooks } from "../hook-adapter/fire.js";
 import { preToolVetoText } from "../hook-adapter/text.js";
 import type { PipelineContext } from "./types.js";
 
@@ -33,12 +33,13 @@ export async function* preToolUse(
   callId: string,
   first: Record<string, unknown>,
   signal: AbortSignal,
+  cwd: string,
 ): AsyncGenerator<AgentEvent, PreToolOutcome> {
   let input = first;
   for (let round = 1; ; round++) {
     const pre = yield* fireHook(
       ctx.hooks,
-      ctx.info,
+      infoAt(ctx.info, cwd),
       "PreToolUse",
       { tool_name: tool.name, tool_input: input, tool_use_id: callId },
       signal,

@@ -13,7 +13,14 @@ import type { PipelineContext } from "./types.js";
 /** Runs the approved call; `sandboxed` when Keel, not a person, approved a shell command. */
 export async function* runApproved(
   ctx: PipelineContext,
-  call: { id: string; tool: AnyTool; input: Record<string, unknown>; sandboxed: boolean },
+  call: {
+    id: string;
+    tool: AnyTool;
+    input: Record<string, unknown>;
+    sandboxed: boolean;
+    /** The shell directory the call started in (prepare.ts). */
+    cwd: string;
+  },
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, ToolResult> {
   const { tool, input } = call;
@@ -31,6 +38,7 @@ export async function* runApproved(
           tool.run(input, {
             signal,
             sandboxed: call.sandboxed,
+            cwd: call.cwd,
             ...(readBarred ? { readBarred } : {}),
             ...(env ? { env } : {}),
             onOutput: (text) => emit({ type: "tool_output", id: call.id, text }),

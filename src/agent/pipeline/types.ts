@@ -3,12 +3,13 @@
  * on the user's behalf — a model tool call, a sub-agent's, a custom command's !`cmd` — is one
  * PreparedCall through one PipelineContext.
  */
-import type { HookEngine } from "../../hooks/index.js";
+import type { HookDecision, HookEngine } from "../../hooks/index.js";
 import type { AnyTool, ToolResult } from "../../tools/index.js";
 import type { AgentEvent, ToolCallStatus } from "../events.js";
 import type { HookSessionInfo } from "../hook-adapter/fire.js";
 import type { PermissionRule } from "../permissions/rules.js";
 import type { AskPermission } from "../types.js";
+import type { SessionCwd } from "./shell-cwd.js";
 
 /** What the pipeline needs from the agent. */
 export interface DispatchContext {
@@ -36,6 +37,11 @@ export interface DispatchContext {
   /** Called just before an approved call runs: keeps the files it may change (checkpoints for
    *  rewind, src/session/checkpoints.ts). Must not throw. */
   checkpoint?: (tool: AnyTool, input: Record<string, unknown>, callId: string) => void;
+  /** The session's shell directory (shell-cwd.ts); absent: every call starts at the project. */
+  shellCwd?: SessionCwd;
+  /** Called after CwdChanged hooks ran (re-reads CLAUDE_ENV_FILE, watches their watchPaths).
+   *  Must not throw. */
+  afterCwdChanged?: (decision: HookDecision) => Promise<void>;
 }
 
 /** The same context under the name of what it serves. */
@@ -97,4 +103,6 @@ export interface DecideRequest {
   /** What the model gets when a hook asked and nobody can answer (Claude's wording), or null. */
   hookAskText: string | null;
   signal: AbortSignal;
+  /** The shell directory the call started in (prepare.ts). */
+  cwd: string;
 }

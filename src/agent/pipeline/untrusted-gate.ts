@@ -43,7 +43,7 @@ export function untrustedMatching(
 /** The untrusted project hooks that would have judged a call of `toolName` with `input`. */
 export function gatingUntrustedHooks(
   listing: HookListing,
-  call: { toolName: string; input: Record<string, unknown>; projectDir: string },
+  call: { toolName: string; input: Record<string, unknown>; projectDir: string; cwd?: string },
 ): HookDefinition[] {
   const out: HookDefinition[] = [];
   for (const event of GATING_TOOL_EVENTS) {
@@ -52,6 +52,7 @@ export function gatingUntrustedHooks(
       hook_event_name: event,
       tool_name: call.toolName,
       tool_input: call.input,
+      ...(call.cwd !== undefined ? { cwd: call.cwd } : {}),
     } as unknown as EventPayload;
     out.push(...untrustedMatching(listing, payload, call.projectDir));
   }

@@ -101,7 +101,9 @@ Output formats (every field and event: \`keel docs run\`, docs/run.md):
                (turnCostUsd is the same, under an older name); usage.costUsd the running total.
 
 Without --yes, calls that need approval (writes, shell commands off the read-only list) are
-refused with an explanation to the model, unless a PermissionRequest hook allows them.
+refused with an explanation to the model, unless a PermissionRequest hook allows them. --yes does
+not approve a write that can switch guards off (hooks and settings files, .keel/, a hook's
+script) or a file with several hard links: approve those at the prompt (docs/security.md).
 Ctrl+C (or SIGTERM) stops the run: the running tool is killed, SessionEnd hooks run and the
 session is kept; the exit status is 128 + the signal (130 Ctrl+C, 143 SIGTERM, 129 SIGHUP), within
 about 5 s even when a tool does not stop.

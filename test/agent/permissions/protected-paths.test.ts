@@ -115,7 +115,9 @@ describe("protected paths through keel run (headless, no --yes)", () => {
             hook("bash ./.keel/hooks/fmt.sh 2>/dev/null || true"),
             hook('f="$CLAUDE_PROJECT_DIR/.claude/hooks/local.sh"; [ -f "$f" ] && bash "$f"; true'),
             hook('cd "$CLAUDE_PROJECT_DIR/tools/hooks" && ./lint.sh'),
-            hook("npx --no-install fmt >/dev/null 2>&1; true"),
+            // prettier: a package Keel models (an unknown one, `npx fmt`, protects the whole
+            // project: program-defaults.ts), so notes.txt stays writable.
+            hook("npx --no-install prettier >/dev/null 2>&1; true"),
           ],
         },
       }),
@@ -166,17 +168,21 @@ describe("protected paths through keel run (headless, no --yes)", () => {
     expect(world.sim.requests[1]?.messages.at(-1)?.content).toContain("a git repository");
   });
 
-  it("--yes (the person's approval) and bypass mode may write them", async () => {
-    for (const args of [["--yes"], ["--mode", "bypassPermissions"]]) {
+  it("--yes (the person's approval) writes them, except the files that switch guards off; bypass writes all", async () => {
+    const cases: [string[], string, string][] = [
+      [["--yes"], ".mcp.json", "ok"],
+      // A hooks settings file can switch Keel's guards off: a person at the prompt decides it
+      // (test/security/protected-yes.test.ts has the rest of that set).
+      [["--yes"], ".claude/settings.json", "blocked"],
+      [["--mode", "bypassPermissions"], ".claude/settings.json", "ok"],
+    ];
+    for (const [args, path, status] of cases) {
       const world = await newWorld(
-        script(
-          reply().tool("write_file", { path: ".claude/settings.json", content: "{}" }),
-          reply().text("done"),
-        ),
+        script(reply().tool("write_file", { path, content: "{}" }), reply().text("done")),
       );
       const r = await keel(world, ["run", "go", ...args, "--output-format", "json"]);
-      expect(JSON.parse(r.stdout).toolCalls[0].status).toBe("ok");
-      expect(readFileSync(join(world.project, ".claude/settings.json"), "utf8")).toBe("{}");
+      expect(JSON.parse(r.stdout).toolCalls[0].status, `${args.join(" ")} ${path}`).toBe(status);
+      expect(existsSync(join(world.project, path))).toBe(status === "ok");
     }
   });
 });
@@ -249,6 +255,8 @@ describe("protectedPathReason", () => {
       ".hooks.json",
       ".mcp.json",
       ".keel/commands/deploy.md",
+      // Everything in .keel/ (Keel's project settings folder).
+      ".keel/memory.md",
       ".claude/agents/x.md",
       "agent.yaml",
       "scripts/check.py",
@@ -257,7 +265,7 @@ describe("protectedPathReason", () => {
     ]) {
       expect(await reason(path), path).not.toBeNull();
     }
-    for (const path of ["src/index.ts", "scripts/other.py", ".keel/memory.md", "git/config"]) {
+    for (const path of ["src/index.ts", "scripts/other.py", "keel/memory.md", "git/config"]) {
       expect(await reason(path), path).toBeNull();
     }
   });

@@ -1,0 +1,88 @@
+/**
+ * Variables that add places imports are searched (issue 26): `PYTHONPATH=lib python3 x.py`,
+ * `NODE_PATH=vendor node x.js`, `NODE_OPTIONS="--require ./setup.js"`, inline on a hook's line
+ * or in a script it runs, or in a (user) hook's `env`. A folder they add inside the project is
+ * `cannot be pinned` and protected whole (any module written there may load in front of the one
+ * an import finds now); a file `--require`/`--import` loads is pinned like a named script; what
+ * they name outside the project, or through an expansion, is named as not pinned.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { isInsideOrAt } from "../base/index.js";
+
+export interface EnvReach {
+  /** Project folders on an import path, with why. */
+  folders: [string, string][];
+  /** Files a NODE_OPTIONS flag loads (absolute, inside the project). */
+  files: string[];
+  /** What cannot be pinned at all (outside the project, an expansion), as `NAME=value`. */
+  outside: string[];
+}
+
+const PATH_VARS = ["PYTHONPATH", "NODE_PATH"];
+/** NODE_OPTIONS flags whose value is a module Node loads first. */
+const LOADS = new Set(["--require", "-r", "--import", "--loader", "--experimental-loader"]);
+
+/** The `NAME=value` assignments among `words` and in `env`, for the variables above. */
+function assignments(words: readonly string[], env: Record<string, string> | undefined) {
+  const out: [string, string][] = [];
+  for (const w of words) {
+    const m = /^(PYTHONPATH|NODE_PATH|NODE_OPTIONS)=([\s\S]*)$/.exec(w);
+    if (m) out.push([m[1] as string, m[2] as string]);
+  }
+  for (const [k, v] of Object.entries(env ?? {})) {
+    if (PATH_VARS.includes(k) || k === "NODE_OPTIONS") out.push([k, v]);
+  }
+  return out;
+}
+
+export function envReach(
+  words: readonly string[],
+  env: Record<string, string> | undefined,
+  dirs: readonly string[],
+  projectDir: string,
+): EnvReach {
+  const out: EnvReach = { folders: [], files: [], outside: [] };
+  for (const [name, value] of assignments(words, env)) {
+    if (PATH_VARS.includes(name)) {
+      for (const entry of value.split(":")) {
+        if (entry === "") continue;
+        if (/[$`]/.test(entry) || isAbsolute(entry)) {
+          if (!isAbsolute(entry) || !isInsideOrAt(projectDir, entry)) {
+            out.outside.push(`${name}=${value}`);
+            continue;
+          }
+        }
+        for (const d of dirs) {
+          const abs = resolve(d, entry);
+          if (isInsideOrAt(projectDir, abs)) {
+            out.folders.push([
+              abs,
+              `${name} puts it on the import path: a module written there may load instead`,
+            ]);
+          } else out.outside.push(`${name}=${value}`);
+        }
+      }
+      continue;
+    }
+    // NODE_OPTIONS: `--require ./x.js`, `--import=./y.mjs`.
+    const parts = value.split(/\s+/).filter((p) => p !== "");
+    parts.forEach((p, i) => {
+      const eq = p.indexOf("=");
+      const flag = eq > 0 ? p.slice(0, eq) : p;
+      if (!LOADS.has(flag)) return;
+      const spec = eq > 0 ? p.slice(eq + 1) : parts[i + 1];
+      if (spec === undefined || spec === "") return;
+      if (/[$`]/.test(spec) || !(spec.startsWith(".") || isAbsolute(spec))) {
+        out.outside.push(`NODE_OPTIONS=${value}`);
+        return;
+      }
+      for (const d of dirs) {
+        const abs = resolve(d, spec);
+        if (isInsideOrAt(projectDir, abs)) out.files.push(abs);
+        else out.outside.push(`NODE_OPTIONS=${value}`);
+      }
+    });
+  }
+  out.outside = [...new Set(out.outside)];
+  return out;
+}

@@ -1,0 +1,249 @@
+/**
+ * What each program a hook (or a shell script it runs) starts may execute beyond the files its
+ * words name — and the default for a program Keel does not know: it fails closed. A program is
+ * either known-inert (its arguments are data and it runs no project code: `echo`, `jq`, `grep`),
+ * modelled (`cargo`, `python -c`/`-m`, `make`, `npm test`, `git`: the files it reads code from
+ * are pinned and protected, see program-models.ts and executed-files.ts), or unknown: then trust
+ * says "cannot be pinned: <program> may run files under <its working folder>" and that folder
+ * becomes protected (protected-paths.ts), so acceptEdits asks a person before the model writes
+ * there. A table of what runs nothing is finite; the programs that may read code are not.
+ */
+import { basename, dirname, resolve } from "node:path";
+import { isInsideOrAt } from "../base/index.js";
+import { modelledReach, type ProgramModelReach } from "./program-models.js";
+import { programIndex } from "./program-words.js";
+import { analyzeShell } from "./shell/parse.js";
+
+/**
+ * Programs whose arguments are data and that read no code from the folder they run in (no
+ * project config that names a program or a plugin). Shell builtins and keywords are here too.
+ */
+const INERT = new Set([
+  // builtins and keywords the parser reports as commands
+  ":",
+  "[",
+  "[[",
+  "true",
+  "false",
+  "test",
+  "cd",
+  "pushd",
+  "popd",
+  "export",
+  "unset",
+  "set",
+  "local",
+  "declare",
+  "typeset",
+  "readonly",
+  "read",
+  "shift",
+  "exit",
+  "return",
+  "break",
+  "continue",
+  "wait",
+  "trap",
+  "umask",
+  "ulimit",
+  "type",
+  "hash",
+  "getopts",
+  "printf",
+  "echo",
+  "pwd",
+  "which",
+  "sleep",
+  // handled where they are read: run-parts's folder (executed-files.ts)
+  "run-parts",
+  "kill",
+  // text and file tools
+  "cat",
+  "tac",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "jq",
+  "yq",
+  "sed",
+  "awk",
+  "gawk",
+  "mawk",
+  "cut",
+  "tr",
+  "sort",
+  "uniq",
+  "wc",
+  "paste",
+  "comm",
+  "diff",
+  "cmp",
+  "rev",
+  "nl",
+  "od",
+  "xxd",
+  "base64",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "md5sum",
+  "cksum",
+  "tee",
+  "ls",
+  "stat",
+  "file",
+  "find",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "mkdir",
+  "rmdir",
+  "rm",
+  "cp",
+  "mv",
+  "ln",
+  "touch",
+  "chmod",
+  "date",
+  "env",
+  "printenv",
+  "id",
+  "whoami",
+  "hostname",
+  "uname",
+  "logger",
+  "notify-send",
+  "mktemp",
+  "seq",
+  "yes",
+  "du",
+  "df",
+  "tar",
+  "gzip",
+  "gunzip",
+  "zip",
+  "unzip",
+  "curl",
+  "wget",
+  // formatters and checkers whose project configuration is data (no plugin code from it)
+  "gofmt",
+  "rustfmt",
+  "shfmt",
+  "shellcheck",
+  "ruff",
+  "black",
+  "clang-format",
+  "biome",
+  "tsc",
+]);
+
+/** Shells whose `-c` argument is a command line read the same way. */
+const SHELLS = /^(sh|bash|zsh|dash|ksh|mksh|fish)$/;
+/** Interpreters whose first operand is the script they run (pinned by program-words.ts). */
+const SCRIPT_RUNNERS = /^(sh|bash|zsh|dash|ksh|mksh|fish|node|nodejs|tsx|ts-node|source|\.)$/;
+
+export interface ProgramDefaults {
+  /** Folders (absolute) that cannot be pinned, with why: protected whole. */
+  folders: [string, string][];
+  /** Files a modelled program reads code from (absolute), and whether to record one absent. */
+  files: { path: string; script: boolean }[];
+}
+
+const MAX_DEPTH = 3;
+
+/**
+ * The reach of every program a command line (or a shell script's text) starts, run from
+ * `dirs`. `strict`: a line the parser cannot read fails closed too (a hook's own command);
+ * a script's text that does not parse is left to the word scan.
+ */
+export function programDefaults(
+  text: string,
+  dirs: readonly string[],
+  projectDir: string,
+  strict: boolean,
+  depth = 0,
+): ProgramDefaults {
+  const out: ProgramDefaults = { folders: [], files: [] };
+  const unknown = (program: string, at: readonly string[]) => {
+    for (const d of at) {
+      if (!isInsideOrAt(projectDir, d)) continue;
+      const where = relPath(projectDir, d);
+      out.folders.push([
+        d,
+        `${program} may run files under ${where}: Keel does not know what it reads`,
+      ]);
+    }
+  };
+  const analysis = analyzeShell(text);
+  if (!analysis.parsed) {
+    if (strict) unknown("a command Keel cannot parse", dirs);
+    return out;
+  }
+  for (const c of analysis.commands) {
+    const at = programIndex(c.argv);
+    if (at < 0) continue;
+    const word = c.argv[at] as string;
+    // A program word with an expansion is program-words.ts's (its folder, or unresolved).
+    if (c.literal[at] !== true) continue;
+    const name = basename(word);
+    const args = c.argv.slice(at + 1);
+    // A project path as the program (`./tools/run`) is pinned as a file by program-words.ts;
+    // a project venv's python also runs what its site-packages hold.
+    if (word.includes("/")) {
+      const venvs = dirs
+        .map((d) => resolve(d, word))
+        .filter((abs) => isInsideOrAt(projectDir, abs) && /^python(\d(\.\d+)?)?$/.test(name));
+      for (const abs of venvs) {
+        const venv = dirname(dirname(abs));
+        out.folders.push([
+          resolve(venv, "lib"),
+          `the project's Python at ${relPath(projectDir, abs)} runs the .pth files and modules of its site-packages`,
+        ]);
+        out.files.push({ path: resolve(venv, "pyvenv.cfg"), script: false });
+      }
+      if (venvs.length === 0 && dirs.some((d) => isInsideOrAt(projectDir, resolve(d, word)))) {
+        continue;
+      }
+    }
+    if (INERT.has(name)) continue;
+    if (SHELLS.test(name)) {
+      const inline = args.indexOf("-c");
+      if (inline >= 0 && args[inline + 1] !== undefined && depth < MAX_DEPTH) {
+        merge(
+          out,
+          programDefaults(args[inline + 1] as string, dirs, projectDir, strict, depth + 1),
+        );
+      }
+      continue;
+    }
+    if (name === "eval" && depth < MAX_DEPTH) {
+      merge(out, programDefaults(args.join(" "), dirs, projectDir, strict, depth + 1));
+      continue;
+    }
+    const model: ProgramModelReach | null = modelledReach(name, args, dirs, projectDir);
+    if (model !== null) {
+      out.folders.push(...model.folders);
+      out.files.push(...model.files);
+      if (!model.unknown) continue;
+    } else if (SCRIPT_RUNNERS.test(name) && args.some((a) => !a.startsWith("-"))) {
+      // The script operand is pinned (program-words.ts); what it runs is scanned in turn.
+      continue;
+    }
+    unknown(name, dirs);
+  }
+  return out;
+}
+
+function merge(into: ProgramDefaults, from: ProgramDefaults): void {
+  into.folders.push(...from.folders);
+  into.files.push(...from.files);
+}
+
+function relPath(projectDir: string, abs: string): string {
+  const rel = abs === projectDir ? "." : abs.slice(projectDir.length + 1);
+  return rel.split("\\").join("/");
+}

@@ -8,10 +8,11 @@
  * becomes protected (protected-paths.ts), so acceptEdits asks a person before the model writes
  * there. A table of what runs nothing is finite; the programs that may read code are not.
  */
+import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { isInsideOrAt } from "../base/index.js";
+import { isInsideOrAt, isRegularFile } from "../base/index.js";
 import { modelledReach, type ProgramModelReach } from "./program-models.js";
-import { programIndex } from "./program-words.js";
+import { programIndex, tokenizerReadsIt } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 
 /**
@@ -178,12 +179,21 @@ export function programDefaults(
       ]);
     }
   };
-  const analysis = analyzeShell(text);
-  if (!analysis.parsed) {
-    if (strict) unknown("a command Keel cannot parse", dirs);
-    return out;
+  // One plain simple command (`echo k >> log`, `~/.claude/hooks/guard.sh`) is read without
+  // the 1.5 MB parser, as program-words.ts does: every start of a session with such hooks
+  // would load it otherwise (test/cli/lazy-start.test.ts).
+  const simple = tokenizerReadsIt(text) ? simpleCommand(text) : null;
+  let commands: readonly { argv: string[]; literal: boolean[] }[];
+  if (simple !== null) commands = [simple];
+  else {
+    const analysis = analyzeShell(text);
+    if (!analysis.parsed) {
+      if (strict) unknown("a command Keel cannot parse", dirs);
+      return out;
+    }
+    commands = analysis.commands;
   }
-  for (const c of analysis.commands) {
+  for (const c of commands) {
     const at = programIndex(c.argv);
     if (at < 0) continue;
     const word = c.argv[at] as string;
@@ -207,6 +217,15 @@ export function programDefaults(
       }
       if (venvs.length === 0 && dirs.some((d) => isInsideOrAt(projectDir, resolve(d, word)))) {
         continue;
+      }
+      // A script of the user's own outside the project (`~/.claude/hooks/guard.sh`): not a
+      // program Keel does not know, but text it can read; what that text starts is judged.
+      const outside = readOutsideScript(resolve(dirs[0] ?? projectDir, word));
+      if (outside !== null) {
+        if (outside.shell && depth < MAX_DEPTH) {
+          merge(out, programDefaults(outside.text, dirs, projectDir, false, depth + 1));
+        }
+        if (outside.shell || outside.interpreted) continue;
       }
     }
     if (INERT.has(name)) continue;
@@ -236,6 +255,95 @@ export function programDefaults(
     unknown(name, dirs);
   }
   return out;
+}
+
+/**
+ * The words of a line {@link tokenizerReadsIt} passed (no operator, substitution or leading
+ * assignment): quotes removed, a word with `$` or an unquoted glob marked not literal, output
+ * redirections and their targets left out. null: a quote left open (the parser decides).
+ */
+function simpleCommand(text: string): { argv: string[]; literal: boolean[] } | null {
+  const argv: string[] = [];
+  const literal: boolean[] = [];
+  let i = 0;
+  let skipNext = false;
+  while (i < text.length) {
+    while (i < text.length && /\s/.test(text[i] as string)) i++;
+    if (i >= text.length) break;
+    let word = "";
+    let plain = true;
+    let quotedAny = false;
+    const start = i;
+    while (i < text.length && !/\s/.test(text[i] as string)) {
+      const ch = text[i] as string;
+      if (ch === "'") {
+        const end = text.indexOf("'", i + 1);
+        if (end < 0) return null;
+        word += text.slice(i + 1, end);
+        quotedAny = true;
+        i = end + 1;
+      } else if (ch === '"') {
+        let j = i + 1;
+        while (j < text.length && text[j] !== '"') {
+          if (text[j] === "\\" && j + 1 < text.length) j++;
+          if (text[j] === "$") plain = false;
+          word += text[j];
+          j++;
+        }
+        if (j >= text.length) return null;
+        quotedAny = true;
+        i = j + 1;
+      } else if (ch === "\\" && i + 1 < text.length) {
+        word += text[i + 1];
+        i += 2;
+      } else {
+        if (/[$*?[~]/.test(ch)) plain = false;
+        word += ch;
+        i++;
+      }
+    }
+    const raw = text.slice(start, i);
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    // `>> log`, `2>/dev/null`, `>log`: where output goes changes nothing that runs.
+    const redirect = /^\d*>>?/.exec(raw);
+    if (redirect !== null && !quotedAny) {
+      if (raw === redirect[0]) skipNext = true;
+      continue;
+    }
+    argv.push(word);
+    literal.push(plain);
+  }
+  return argv.length > 0 ? { argv, literal } : null;
+}
+
+/** The biggest script outside the project that is read for what it starts. */
+const MAX_OUTSIDE_SCRIPT = 256 * 1024;
+
+/**
+ * A script file outside the project, by its `#!` line: a shell script's text (read for the
+ * programs it starts), or a script a known interpreter runs (node, python: its own imports are
+ * outside the project). null: not a readable script (a binary, a folder, too big, absent).
+ */
+function readOutsideScript(
+  abs: string,
+): { text: string; shell: boolean; interpreted: boolean } | null {
+  if (!isRegularFile(abs)) return null;
+  try {
+    if (statSync(abs).size > MAX_OUTSIDE_SCRIPT) return null;
+    const text = readFileSync(abs, "utf8");
+    const first = text.slice(0, text.indexOf("\n") >>> 0);
+    if (!first.startsWith("#!")) return null;
+    const words = first.slice(2).trim().split(/\s+/);
+    const interp = basename(words[0] === "/usr/bin/env" ? (words[1] ?? "") : (words[0] ?? ""));
+    const shell = SHELLS.test(interp);
+    const interpreted = /^(node|nodejs|python(\d(\.\d+)?)?|tsx)$/.test(interp);
+    return { text, shell, interpreted };
+  } catch {
+    return null;
+  }
 }
 
 function merge(into: ProgramDefaults, from: ProgramDefaults): void {

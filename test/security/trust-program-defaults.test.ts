@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
-import { keel, worldPerTest } from "../agent/harness.js";
+import { commandHook, hookScript, keel, worldPerTest, writeSettings } from "../agent/harness.js";
 import { keelHook, put, writeAfterTrust } from "./trust-world.js";
 
 const newWorld = worldPerTest();
@@ -36,6 +36,13 @@ const BLOCKED: {
     write: "lib/b.rb",
     listing:
       /cannot be pinned: reaches \. \(rake may run files under \.: Keel does not know what it reads\)/,
+  },
+  {
+    name: "an unknown program on a plain line read without the parser (rake test >> log)",
+    hook: "rake test >> log.txt",
+    before: [["lib/a.rb", "A = 1\n"]],
+    write: "lib/b.rb",
+    listing: /rake may run files under \./,
   },
   {
     name: "an unknown program in a script the hook runs",
@@ -138,6 +145,37 @@ describe("what the programs a hook runs read is pinned, or protected when unknow
     expect(got.status).not.toBe("blocked");
     expect(existsSync(join(world.project, "notes.txt"))).toBe(true);
   });
+
+  // The user's own hook script outside the project is read, not taken for an unknown program:
+  // what it starts decides (a guard in ~/.claude/hooks must not make every write ask).
+  for (const [body, blocked] of [
+    ["cat >/dev/null\necho ok", false],
+    ["cat >/dev/null\nrake test", true],
+  ] as const) {
+    it(`a user hook script outside the project running ${blocked ? "rake" : "cat and echo"} ${blocked ? "protects" : "protects nothing"}`, async () => {
+      const world = await newWorld(
+        script(
+          reply().tool("write_file", { path: "notes.txt", content: "x\n" }),
+          reply().text("ok"),
+        ),
+      );
+      const guard = hookScript(world, "guard.sh", body);
+      writeSettings(world, { PostToolUse: [commandHook(guard, "write_file")] });
+      const r = await keel(world, [
+        "run",
+        "go",
+        "--mode",
+        "acceptEdits",
+        "--output-format",
+        "json",
+      ]);
+      if (r.stdout === "") throw new Error(r.stderr);
+      const status = JSON.parse(r.stdout).toolCalls[0].status as string;
+      if (blocked) expect(status).toBe("blocked");
+      else expect(status).not.toBe("blocked");
+      expect(existsSync(join(world.project, "notes.txt"))).toBe(!blocked);
+    });
+  }
 
   it("cargo: src/ of the package is protected, a file outside it is not", async () => {
     const world = await newWorld(

@@ -1,10 +1,13 @@
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
+import { AppFrame, type AppFrameProps } from "../../../src/cli/tui/components/app-frame.js";
 import { UserPrompt } from "../../../src/cli/tui/components/entry-view.js";
 import { HookRow } from "../../../src/cli/tui/components/hook-row.js";
 import { Reasoning } from "../../../src/cli/tui/components/reasoning.js";
 import { StatusLine } from "../../../src/cli/tui/components/status-line.js";
 import { ToolCard } from "../../../src/cli/tui/components/tool-card.js";
+import { emptyEditor } from "../../../src/cli/tui/editor.js";
+import { initialTranscript } from "../../../src/cli/tui/transcript.js";
 import { hookRun, plain } from "./helpers.js";
 
 afterEach(() => cleanup());
@@ -427,5 +430,54 @@ describe("Reasoning", () => {
   it("shows the whole text when expanded", () => {
     const { lastFrame } = render(<Reasoning text={text} expanded />);
     expect(plain(lastFrame())).toContain("Then edit it.");
+  });
+});
+
+describe("AppFrame", () => {
+  // A frame that gets shorter leaves its bottom rows blank on a full screen (Ink erases the old
+  // frame and writes the shorter one where it began): when a turn ends the status line would
+  // rise off the bottom (test/e2e/tui-approval.test.ts, "a tall question closes on a full
+  // screen", failed that way whenever the streaming frame had been painted, i.e. under load).
+  const frame = (over: { taskStartedAt?: number | null; opening?: AppFrameProps["opening"] }) =>
+    render(
+      <AppFrame
+        t={initialTranscript()}
+        width={80}
+        rows={24}
+        staticKey={0}
+        home={undefined}
+        projectDir="/tmp/p"
+        status={{ customStatus: null, model: "m", mode: "default", hooksChanged: false }}
+        ended={false}
+        exiting={false}
+        questions={{
+          pending: null,
+          pendingArmed: false,
+          trust: null,
+          trustArmed: false,
+          onTrustAnswer: () => {},
+        }}
+        taskStartedAt={over.taskStartedAt ?? null}
+        opening={over.opening ?? null}
+        queued={[]}
+        picker={null}
+        prompt={{ editor: emptyEditor(), onChange: () => {}, onSubmit: () => {} }}
+        hint={null}
+      />,
+    ).lastFrame();
+  const height = (f: string | undefined) => plain(f).split("\n").length;
+
+  it("is as tall while a task runs (spinner) as when it has ended", () => {
+    const busy = frame({ taskStartedAt: Date.now() });
+    expect(plain(busy)).toContain("esc to interrupt");
+    const idle = frame({});
+    expect(plain(idle)).toContain("ask Keel");
+    expect(height(idle), `${plain(busy)}\n---\n${plain(idle)}`).toBe(height(busy));
+  });
+
+  it("is as tall while the session opens (spinner) as once it is open", () => {
+    const opening = frame({ opening: { label: "starting MCP server x", since: Date.now() } });
+    expect(plain(opening)).toContain("starting MCP server x");
+    expect(height(frame({}))).toBe(height(opening));
   });
 });

@@ -97,6 +97,9 @@ export function AppFrame(p: AppFrameProps) {
   }
   const { pending, pendingArmed, trust, trustArmed } = p.questions;
   const busy = p.taskStartedAt !== null;
+  // The row above the prompt is the spinner's while something runs or the session opens, blank
+  // otherwise: one row either way (live-area.tsx), so the frame never shrinks when it stops.
+  const spinnerRow = busy || p.opening !== null;
   // While a question or the picker takes the keys, the prompt is hidden.
   const promptHidden = (trust && trustArmed) || (pending && pendingArmed) || p.picker || p.exiting;
   return (
@@ -123,7 +126,7 @@ export function AppFrame(p: AppFrameProps) {
         <QueuedPrompts prompts={p.queued} width={p.width} />
         {p.picker ? <PickList request={p.picker} width={p.width} /> : null}
         {promptHidden ? null : (
-          <Box marginTop={busy ? 0 : 1}>
+          <Box marginTop={spinnerRow ? 0 : 1}>
             <PromptInput
               {...p.prompt}
               width={p.width}

@@ -110,7 +110,12 @@ export function LiveArea({
           armed={armed}
         />
       ) : taskStartedAt !== null || exiting ? (
-        <Box marginTop={1}>
+        // No margin of its own: the spinner takes the blank row the prompt keeps above itself
+        // when nothing runs (app-frame.tsx), so the frame is as tall busy as idle. A frame that
+        // got shorter would leave its bottom rows blank on a full screen: a turn's end (the
+        // spinner goes, the answer's last line moves to the transcript) would then lift the
+        // status line off the bottom, whenever the streaming frame had been painted.
+        <Box>
           <Spinner
             label={exiting ? "ending session" : phase.kind === "busy" ? phase.label : "working"}
             since={phase.kind === "busy" && !exiting ? phase.since : (taskStartedAt ?? Date.now())}
@@ -119,7 +124,7 @@ export function LiveArea({
           />
         </Box>
       ) : opening ? (
-        <Box marginTop={1}>
+        <Box>
           <Spinner label={opening.label} since={opening.since} hint="ctrl+d quits" width={width} />
         </Box>
       ) : null}

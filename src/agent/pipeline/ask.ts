@@ -2,9 +2,10 @@
  * Step 2c, when Keel's policy does not settle a call: PermissionRequest hooks, then --yes, then
  * the person at the prompt (Notification first). Headless with nobody to ask: refused.
  */
+
+import type { EventPayloadFields } from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, infoAt, isVeto, vetoingHooks, vetoReason } from "../hook-adapter/fire.js";
-import type { EventPayloadFields } from "../../hooks/index.js";
 import type { AllowScope } from "../permissions/index.js";
 import type { DecideRequest, Permit, PipelineContext } from "./types.js";
 

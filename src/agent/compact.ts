@@ -33,7 +33,8 @@ export async function* compactLog(
     core.hooks,
     core.info,
     "PreCompact",
-    { trigger, custom_instructions: instructions },
+    // null when none were given, as Claude Code 2.1.332 sends it.
+    { trigger, custom_instructions: instructions === "" ? null : instructions },
     opts.signal,
   );
   if (isVeto(pre) || !pre.continue) {

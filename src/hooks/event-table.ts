@@ -92,6 +92,18 @@ const toolFields = () => ({
   tool_input: z.record(z.string(), z.unknown()),
   tool_use_id: z.string(),
 });
+/**
+ * One permission update, in Claude Code 2.1.332's shape (its `addRules` variant): the rules an
+ * "allow always" answer would add, for the session. Tool names are Keel's here; a dialect
+ * renames them (the Claude dialect to Bash, WebFetch, …).
+ */
+const permissionUpdate = () =>
+  z.strictObject({
+    type: z.literal("addRules"),
+    rules: z.array(z.strictObject({ toolName: z.string(), ruleContent: z.string().optional() })),
+    behavior: z.literal("allow"),
+    destination: z.literal("session"),
+  });
 const stopFields = () => ({ stop_hook_active: z.boolean(), last_assistant_message: z.string() });
 const trigger = () => z.enum(["manual", "auto"]);
 const taskFields = () =>
@@ -190,13 +202,15 @@ export const EVENT_TABLE = {
       "A slash command the user typed expands into a prompt. A block stops the expansion.",
     payload: () =>
       z.strictObject({
-        expansion_type: z.enum(["slash_command", "mcp_prompt"]).optional(),
+        // Always sent: Claude Code 2.1.332's hook input schema requires it.
+        expansion_type: z.enum(["slash_command", "mcp_prompt"]),
         command_name: z.string(),
         command_args: z.string(),
         command_source: z.string().describe("project, claude, user; mcp for an MCP prompt"),
         prompt: z.string().describe("expanded"),
       }),
     sample: (c) => ({
+      expansion_type: "slash_command" as const,
       command_name: "review",
       command_args: "",
       command_source: "project",
@@ -216,8 +230,18 @@ export const EVENT_TABLE = {
     matcher: "tool_name",
     toolEvent: true,
     description: "The agent is about to ask the user to approve a tool call.",
-    payload: () => z.strictObject(toolFields()),
-    sample: toolCall,
+    payload: () =>
+      z.strictObject({
+        ...toolFields(),
+        permission_suggestions: z
+          .array(permissionUpdate())
+          .describe(
+            "Claude Code's addRules updates: what the prompt's \"allow always\" would remember, [] when nothing",
+          ),
+      }),
+    // Empty: what would be remembered is the permission layer's to say (allowScope), not the
+    // sample's; a real firing carries it.
+    sample: (c) => ({ ...toolCall(c), permission_suggestions: [] }),
   }),
   PermissionDenied: defineEvent({
     gating: false,
@@ -325,8 +349,13 @@ export const EVENT_TABLE = {
     gating: true,
     matcher: "trigger",
     description: "Before the conversation is compacted (trigger: manual, auto).",
-    payload: () => z.strictObject({ trigger: trigger(), custom_instructions: z.string() }),
-    sample: () => ({ trigger: "manual" as const, custom_instructions: "" }),
+    // null when none were given, as Claude Code 2.1.332 sends it (its schema: nullable string).
+    payload: () =>
+      z.strictObject({
+        trigger: trigger(),
+        custom_instructions: z.string().nullable().describe("null when none"),
+      }),
+    sample: () => ({ trigger: "manual" as const, custom_instructions: null }),
   }),
   PostCompact: defineEvent({
     gating: false,
@@ -367,6 +396,9 @@ export const EVENT_TABLE = {
     payload: () =>
       z.strictObject({
         message: z.string(),
+        // Claude Code 2.1.332 sends a title only with notifications that have one (none of
+        // permission_prompt, idle_prompt); Keel's have none yet.
+        title: z.string().optional(),
         notification_type: z.string().describe("permission_prompt, idle_prompt"),
       }),
     sample: () => ({

@@ -137,6 +137,25 @@ describe("compaction", () => {
     expect(w.sim.requests).toHaveLength(1);
   });
 
+  it("PreCompact's custom_instructions: null when none were given (Claude Code 2.1.332), else the text", async () => {
+    const w = await start(
+      reply().text("hello"),
+      reply().text("SUMMARY one"),
+      reply().text("SUMMARY two"),
+    );
+    const log = join(w.root, "pre.jsonl");
+    writeSettings(w, { PreCompact: [commandHook(hookScript(w, "pre.sh", `cat >> "${log}"`))] });
+    const agent = await agentFor(w);
+    await collect(agent.runTurn("hi"));
+    await collect(agent.compact());
+    await collect(agent.compact({ instructions: " keep the paths " }));
+    const seen = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).custom_instructions);
+    expect(seen).toEqual([null, "keep the paths"]);
+  });
+
   it("summarizes with one call, rewrites the log once, then PostCompact and SessionStart(compact)", async () => {
     const w = await start(
       reply().text("first answer"),

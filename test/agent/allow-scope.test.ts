@@ -22,3 +22,19 @@ it("keys the answer: one exact shell command, or the tool whatever its arguments
   expect(allowScope("write_file", "write", "a.txt").key).toBe("write_file");
   expect(allowScope("mcp__x__y", "write", undefined).key).toBe("mcp__x__y");
 });
+
+it("states the same scope as a rule (PermissionRequest's permission_suggestions)", () => {
+  // No wider than the key: the exact command, the host, or the whole tool.
+  expect(allowScope("shell", "shell", "npm test").rule).toEqual({
+    toolName: "shell",
+    ruleContent: "npm test",
+  });
+  expect(allowScope("web_fetch", "network", "https://Docs.Example.com/a").rule).toEqual({
+    toolName: "web_fetch",
+    ruleContent: "domain:docs.example.com",
+  });
+  expect(allowScope("edit_file", "write", "src/a.ts").rule).toEqual({ toolName: "edit_file" });
+  expect(allowScope("mcp__db__query", "write", undefined).rule).toEqual({
+    toolName: "mcp__db__query",
+  });
+});

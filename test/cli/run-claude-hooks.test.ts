@@ -267,6 +267,38 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"b
     expect(() => recorded(world, "perm")).toThrow();
   });
 
+  it("PermissionRequest gets permission_suggestions: what 'allow always' would remember, Claude's names", async () => {
+    const world = await newWorld(
+      script(
+        reply().tool("shell", { command: "echo ran > out.txt" }),
+        reply().tool("write_file", { path: "b.txt", content: "b" }),
+        reply().text("ok"),
+      ),
+    );
+    const allow = `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'`;
+    writeClaudeSettings(world, {
+      PermissionRequest: [commandHook(recorder(world, "perm", allow), "Bash|Write")],
+    });
+    // No --yes: the calls need approval, and the hook gives it.
+    const r = await keel(world, ["run", "go"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(world.project, "out.txt"), "utf8")).toBe("ran\n");
+    const [bash, write] = recorded(world, "perm");
+    // Keel remembers one exact command, as the prompt's label says (allowScope).
+    expect(bash?.permission_suggestions).toEqual([
+      {
+        type: "addRules",
+        rules: [{ toolName: "Bash", ruleContent: "echo ran > out.txt" }],
+        behavior: "allow",
+        destination: "session",
+      },
+    ]);
+    // b.txt is a protected path in this world (Keel's reason: "a hook reaches this folder"):
+    // an "allow always" there is never remembered, so nothing is suggested.
+    expect(write?.tool_name).toBe("Write");
+    expect(write?.permission_suggestions).toEqual([]);
+  });
+
   it('an exec-form guard ({command, args}) that fails with onFailure "block" stops the call', async () => {
     const world = await newWorld(
       script(reply().tool("shell", { command: "echo x > out.txt" }), reply().text("ok")),

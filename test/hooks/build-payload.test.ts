@@ -49,4 +49,31 @@ describe("buildPayload", () => {
     const batch = buildPayload("PostToolBatch", { projectDir, toolUseId: "call_7" });
     expect(batch.tool_calls.map((c) => c.tool_use_id)).toEqual(["call_7"]);
   });
+
+  it("carries the fields Claude Code 2.1.332's hook input schemas require", () => {
+    expect(buildPayload("UserPromptExpansion", { projectDir }).expansion_type).toBe(
+      "slash_command",
+    );
+    // No custom instructions: null, not "".
+    expect(buildPayload("PreCompact", { projectDir }).custom_instructions).toBeNull();
+    const perm = EVENT_TABLE.PermissionRequest.payload();
+    const call = { tool_name: "shell", tool_input: { command: "ls" }, tool_use_id: "c" };
+    expect(perm.safeParse(call).success).toBe(false);
+    expect(perm.safeParse({ ...call, permission_suggestions: [] }).success).toBe(true);
+    const expansion = EVENT_TABLE.UserPromptExpansion.payload();
+    const typed = {
+      expansion_type: "slash_command",
+      command_name: "review",
+      command_args: "",
+      command_source: "project",
+      prompt: "p",
+    };
+    expect(expansion.safeParse(typed).success).toBe(true);
+    const { expansion_type: _, ...untyped } = typed;
+    expect(expansion.safeParse(untyped).success).toBe(false);
+    const note = EVENT_TABLE.Notification.payload();
+    expect(
+      note.safeParse({ message: "m", title: "t", notification_type: "permission_prompt" }).success,
+    ).toBe(true);
+  });
 });

@@ -140,3 +140,32 @@ describe("Claude Code dialect (2.1.332 schema)", () => {
     });
   });
 });
+
+describe("Claude Code dialect: PermissionRequest permission_suggestions", () => {
+  it("names the suggested rules' tools as Claude Code does; MCP tools keep their names", async () => {
+    const perm = userHook("p", "PermissionRequest");
+    const rule = (toolName: string, ruleContent?: string) => ({
+      type: "addRules" as const,
+      rules: [{ toolName, ...(ruleContent === undefined ? {} : { ruleContent }) }],
+      behavior: "allow" as const,
+      destination: "session" as const,
+    });
+    const suggestions = [
+      rule("shell", "npm test"),
+      rule("web_fetch", "domain:example.com"),
+      rule("edit_file"),
+      rule("mcp__db__query"),
+    ];
+    const payload = {
+      ...buildPayload("PermissionRequest", { projectDir: w.project, input: { command: "ls" } }),
+      permission_suggestions: suggestions,
+    };
+    await (await engine()).fire({ event: "PermissionRequest", payload });
+    expect(perm.seen().permission_suggestions).toEqual([
+      rule("Bash", "npm test"),
+      rule("WebFetch", "domain:example.com"),
+      rule("Edit"),
+      rule("mcp__db__query"),
+    ]);
+  });
+});

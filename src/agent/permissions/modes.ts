@@ -28,20 +28,34 @@ export function isReadOnlyCommand(command: string): boolean {
 }
 
 /**
- * What an "allow always" answer remembers: the key, and the same thing in words for the
- * prompt's label. Built side by side so the label cannot promise more or less than the key
- * allows: one exact shell command, or every later call of a tool whatever its arguments.
+ * What an "allow always" answer remembers, for the session: the key it is kept under, the same
+ * thing in words for the prompt's label, and as a permission rule (a tool and its specifier, as
+ * `Bash(npm test)` or `WebFetch(domain:example.com)` are written) for PermissionRequest's
+ * `permission_suggestions`. Built side by side so neither the label nor the suggestion can
+ * promise more or less than the key allows: one exact shell command, one host, or every later
+ * call of a tool whatever its arguments.
  */
+export interface AllowScope {
+  key: string;
+  label: string;
+  rule: { toolName: string; ruleContent?: string };
+}
+
+/** See `AllowScope`. */
 export function allowScope(
   toolName: string,
   kind: ToolKind,
   primary: string | undefined,
-): { key: string; label: string } {
+): AllowScope {
   if (kind === "shell") {
     const command = primary ?? "";
     const shown =
       command.length <= 40 && !command.includes("\n") ? `\`${command}\`` : "this exact command";
-    return { key: `${toolName}:${command}`, label: `Always allow ${shown} for this session` };
+    return {
+      key: `${toolName}:${command}`,
+      label: `Always allow ${shown} for this session`,
+      rule: { toolName, ruleContent: command },
+    };
   }
   if (kind === "network") {
     // "Always" covers one host: approving docs.example.com is not approving every address.
@@ -50,12 +64,17 @@ export function allowScope(
       return {
         key: `${toolName}:domain:${host}`,
         label: `Always allow ${toolName} to ${host} for this session`,
+        rule: { toolName, ruleContent: `domain:${host}` },
       };
     }
   }
   // A write tool's primary argument is the path it writes (write_file, edit_file).
   const any = kind === "write" && primary !== undefined ? "on any file" : "with any arguments";
-  return { key: toolName, label: `Allow all ${toolName} calls for this session, ${any}` };
+  return {
+    key: toolName,
+    label: `Allow all ${toolName} calls for this session, ${any}`,
+    rule: { toolName },
+  };
 }
 
 /**

@@ -2,15 +2,21 @@
  * Step 2c, when Keel's policy does not settle a call: PermissionRequest hooks, then --yes, then
  * the person at the prompt (Notification first). Headless with nobody to ask: refused.
  */
+
+import type { EventPayloadFields } from "../../hooks/index.js";
 import type { AgentEvent } from "../events.js";
 import { fireHook, infoAt, isVeto, vetoingHooks, vetoReason } from "../hook-adapter/fire.js";
+import type { AllowScope } from "../permissions/index.js";
 import type { DecideRequest, Permit, PipelineContext } from "./types.js";
+
+/** PermissionRequest's `permission_suggestions` (src/hooks/event-table.ts). */
+type PermissionSuggestions = EventPayloadFields["PermissionRequest"]["permission_suggestions"];
 
 /** What asking needs beyond the request. */
 export interface AskRequest extends DecideRequest {
   primary: string | undefined;
   reason: string;
-  scope: { key: string; label: string };
+  scope: AllowScope;
   /** Only a person may approve (untrusted hooks would have judged the call, or a deny rule
    *  cannot tell whether it holds). */
   personOnly: boolean;
@@ -44,7 +50,12 @@ export async function* askSomeone(
     ctx.hooks,
     infoAt(ctx.info, req.cwd),
     "PermissionRequest",
-    { tool_name: tool.name, tool_input: input, tool_use_id: req.callId },
+    {
+      tool_name: tool.name,
+      tool_input: input,
+      tool_use_id: req.callId,
+      permission_suggestions: permissionSuggestions(req),
+    },
     signal,
   );
   if (isVeto(request)) {
@@ -103,6 +114,16 @@ export async function* askSomeone(
     reason: `The user denied ${summary}. The tool did not run. Stop and wait for the user to say how to go on.`,
     byUser: true,
   };
+}
+
+/**
+ * What the prompt's "allow always" would remember for this call (the same `scope` that answer
+ * adds to `ctx.allowed` below), as Claude Code's permission update: nothing when the answer is
+ * not remembered (protected paths, ask rules).
+ */
+function permissionSuggestions(req: AskRequest): PermissionSuggestions {
+  if (!req.remember) return [];
+  return [{ type: "addRules", rules: [req.scope.rule], behavior: "allow", destination: "session" }];
 }
 
 /** A PreToolUse hook asked, and nobody can answer: no prompt, and no --yes. */

@@ -5,10 +5,11 @@
  * fired in a tool-use context and no `model`, a failed Bash call's error
  * as `Exit code N\n<output>`, and the CLAUDECODE / CLAUDE_CODE_* / CLAUDE_ENV_FILE variables.
  */
-import type { AnyEventPayload, HookEventName } from "../../events.js";
+import type { AnyEventPayload, EventPayloadFields, HookEventName } from "../../events.js";
 import { nativeExitTable } from "../shared/exit-native.js";
 import { nativeStdinObject } from "../shared/native.js";
 import type { DialectContext, ExitTable, ShapedTool } from "../types.js";
+import { claudeTools } from "./tools.js";
 
 /** Events whose payload carries no permission_mode in Claude Code. */
 const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(["SessionStart", "SessionEnd"]);
@@ -77,7 +78,20 @@ export function claudeStdinObject(
   if (event === "PostToolUseFailure" && out.tool_name === "Bash" && typeof out.error === "string") {
     out.error = bashErrorText(out.error);
   }
+  if (event === "PermissionRequest") {
+    out.permission_suggestions = claudeSuggestions(payload.permission_suggestions);
+  }
   return out;
+}
+
+/** Keel's suggested rules with Claude Code's tool names (`shell` → `Bash`, …). */
+function claudeSuggestions(
+  suggestions: EventPayloadFields["PermissionRequest"]["permission_suggestions"],
+): unknown[] {
+  return suggestions.map((s) => ({
+    ...s,
+    rules: s.rules.map((r) => ({ ...r, toolName: claudeTools.toolName(r.toolName) })),
+  }));
 }
 
 /** Keel's failed shell output (`<output>\n[exit code: N]`) in Claude's words. */

@@ -125,8 +125,9 @@ describe.skipIf(!TMUX)("the approval prompt (tmux)", () => {
     term.type("y");
     // The status line is on the screen's last rows (Ink leaves the cursor on the row below it),
     // the transcript right above it: before, the rows the box had taken stayed blank. Waited
-    // for, not sampled: on a loaded machine the redraw after the box closes lands a frame
-    // later than the answer's first paint (a screen that never gets there fails at the deadline).
+    // for, not sampled. Under load a frame painted mid-answer (spinner) was a row taller than
+    // the idle frame, so the status rose and left the bottom row blank; the frame now has one
+    // height busy or idle (components/app-frame.tsx). A screen that never settles fails here.
     const lastRow = (t: string) =>
       t
         .split("\n")

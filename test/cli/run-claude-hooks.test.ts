@@ -293,10 +293,16 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"b
         destination: "session",
       },
     ]);
-    // b.txt is a protected path in this world (Keel's reason: "a hook reaches this folder"):
-    // an "allow always" there is never remembered, so nothing is suggested.
+    // A write: Keel's "allow always" remembers the whole tool for the session.
     expect(write?.tool_name).toBe("Write");
-    expect(write?.permission_suggestions).toEqual([]);
+    expect(write?.permission_suggestions).toEqual([
+      {
+        type: "addRules",
+        rules: [{ toolName: "Write" }],
+        behavior: "allow",
+        destination: "session",
+      },
+    ]);
   });
 
   it('an exec-form guard ({command, args}) that fails with onFailure "block" stops the call', async () => {

@@ -92,6 +92,7 @@ export const UNIT_FILES: string[] = [
   "test/hooks/settings-json.test.ts",
   "test/hooks/shell/normalize.test.ts",
   "test/hooks/shell/parse-cache.test.ts",
+  "test/hooks/shell/simple-line.test.ts",
   "test/hooks/ssrf-get.test.ts",
   "test/hooks/ssrf.test.ts",
   "test/hooks/trust-executed.test.ts",

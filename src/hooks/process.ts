@@ -293,11 +293,37 @@ function startChild(file: string, args: string[], spec: ProcessSpec, to: RunEven
   return { child, release };
 }
 
+/** The shared part of layered hook environments with git's safety overrides, made once each. */
+const safeBases = new WeakMap<object, NodeJS.ProcessEnv>();
+
+/**
+ * `withGitSafety(env)`, kept layered when `env` is (hook-env.ts: the user's environment as its
+ * prototype, the hook's own variables on top): the overrides go onto a copy of the shared part,
+ * made once, so the spawner's cached `KEY=value` strings of it (fast-spawn.ts) serve every hook
+ * instead of the whole environment being copied and re-encoded per hook run. The variables are
+ * the same either way; an own variable that is one of git's (GIT_CONFIG_COUNT…) takes the flat
+ * copy, where withGitSafety numbers its overrides after it.
+ */
+function gitSafeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const shared = Object.getPrototypeOf(env) as object | null;
+  const layered =
+    shared !== null &&
+    shared !== Object.prototype &&
+    Object.getPrototypeOf(shared) === Object.prototype;
+  if (!layered || Object.keys(env).some((k) => k.startsWith("GIT_"))) return withGitSafety(env);
+  let base = safeBases.get(shared);
+  if (base === undefined) {
+    base = withGitSafety(shared as NodeJS.ProcessEnv);
+    safeBases.set(shared, base);
+  }
+  return Object.assign(Object.create(base) as NodeJS.ProcessEnv, env);
+}
+
 /** Runs one process to completion, timeout or cancellation. Never throws. */
 export function runProcess(given: ProcessSpec): Promise<ProcessResult> {
   // Every hook process (project and user) gets git's safety overrides: a trusted `git status`
   // must not run the repository's core.fsmonitor (base/child-env.ts withGitSafety).
-  const spec = { ...given, env: withGitSafety(given.env) };
+  const spec = { ...given, env: gitSafeEnv(given.env) };
   const started = performance.now();
   const max = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const grace = spec.killGraceMs ?? KILL_GRACE_MS;

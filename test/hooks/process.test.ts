@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { withGitSafety } from "../../src/base/index.js";
 import { runProcess, type SpawnFn } from "../../src/hooks/process.js";
 import { makeWorld, type World } from "./helpers.js";
 
@@ -30,6 +31,24 @@ async function gone(pid: number): Promise<boolean> {
 }
 
 describe("runProcess", () => {
+  it("gives a layered hook environment the same variables as a flat one, git's overrides too", async () => {
+    // hook-env.ts layers the hook's own variables over the user's environment (its prototype);
+    // runProcess keeps that layering for speed: the hook must see exactly withGitSafety(flat).
+    const user = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/h", GIT_CONFIG_COUNT: "1" };
+    const cases: Array<Record<string, string>> = [
+      { FOO: "bar", HOME: "/own" },
+      { FOO: "bar", GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_1: "x.y", GIT_CONFIG_VALUE_1: "z" },
+    ];
+    for (const own of cases) {
+      const layered = Object.assign(Object.create({ ...user }) as Record<string, string>, own);
+      const flat: Record<string, string> = { ...user, ...own };
+      const seen = (await runProcess({ ...base(), env: layered, args: ["/usr/bin/env", "-0"] }))
+        .stdout;
+      const want = Object.entries(withGitSafety(flat)).map(([k, v]) => `${k}=${v}`);
+      expect(seen.split("\0").filter(Boolean).sort()).toEqual(want.sort());
+    }
+  });
+
   it("runs sh -c in the project dir with the given env and stdin", async () => {
     const r = await runProcess({
       ...base(),

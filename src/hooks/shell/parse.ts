@@ -6,6 +6,7 @@
  * hooks' `if` conditions (match.ts) both use it. A leaf module: it imports nothing from src/.
  */
 import { createRequire } from "node:module";
+import { readSimpleLine } from "./simple-line.js";
 import { type ShNode, type ShSyntax, unescapeLiteral } from "./syntax.js";
 
 /** One simple command as the shell would run it. */
@@ -121,6 +122,12 @@ export function analyzeShell(source: string): ShellAnalysis {
   return analysis;
 }
 
+/** mvdan-sh's reading of `source` whatever the line (no simple-line.ts, no cache): for the test
+ *  that holds simple-line.ts's reading to it. */
+export function analyzeShellWithParser(source: string): ShellAnalysis {
+  return analyzeBounded(source);
+}
+
 /**
  * Where the first statement of a script starts, past the comment lines and blank lines ahead
  * of it (multi-line hook commands often open with a comment): null when the script has no
@@ -189,6 +196,10 @@ function analyze(source: string): ShellAnalysis {
   // then need a person, and deny rules and `if` conditions read the plain splitter's commands.
   const tooLarge = sizeProblem(source);
   if (tooLarge !== undefined) return unreadable(tooLarge);
+  // One plain command (`echo 1 >> 'log'`) needs no parser: simple-line.ts reads it as
+  // mvdan-sh would, without loading it.
+  const simple = simpleAnalysis(source);
+  if (simple !== undefined) return simple;
   try {
     return analyzeBounded(source);
   } catch (err) {
@@ -222,6 +233,30 @@ function sizeProblem(source: string): string | undefined {
   return operators > MAX_PARSED_OPERATORS
     ? `the command has ${operators} operator characters (| & ; ( { \` newline), more than the ${MAX_PARSED_OPERATORS} the parser reads`
     : undefined;
+}
+
+/** The analysis of a line in simple-line.ts's subset (what `analyzeBounded` makes of it: one
+ *  command, both readings alike, redirections opaque unless harmless), or undefined. */
+function simpleAnalysis(source: string): ShellAnalysis | undefined {
+  const line = readSimpleLine(source);
+  if (line === undefined) return undefined;
+  const opaque = new Set<string>();
+  for (const r of line.redirects) {
+    // A target in the subset is always literal (no glob, tilde or expansion).
+    if (!redirectIsHarmless(r.op, r.target, true)) opaque.add(`redirection ${r.op}${r.target}`);
+  }
+  return {
+    parsed: true,
+    commands: [
+      {
+        argv: line.argv,
+        literal: line.argv.map(() => true),
+        assigns: [],
+        substituted: false,
+      },
+    ],
+    opaque: [...opaque],
+  };
 }
 
 function unreadable(error: string): ShellAnalysis {

@@ -12,7 +12,7 @@ import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { isInsideOrAt, isRegularFile } from "../base/index.js";
 import { modelledReach, type ProgramModelReach } from "./program-models.js";
-import { programIndex, tokenizerReadsIt } from "./program-words.js";
+import { programIndex } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 
 /**
@@ -179,20 +179,14 @@ export function programDefaults(
       ]);
     }
   };
-  // One plain simple command (`echo k >> log`, `~/.claude/hooks/guard.sh`) is read without
-  // the 1.5 MB parser, as program-words.ts does: every start of a session with such hooks
-  // would load it otherwise (test/cli/lazy-start.test.ts).
-  const simple = tokenizerReadsIt(text) ? simpleCommand(text) : null;
-  let commands: readonly { argv: string[]; literal: boolean[] }[];
-  if (simple !== null) commands = [simple];
-  else {
-    const analysis = analyzeShell(text);
-    if (!analysis.parsed) {
-      if (strict) unknown("a command Keel cannot parse", dirs);
-      return out;
-    }
-    commands = analysis.commands;
+  // A plain one-command line (`echo k >> log`) is read without loading mvdan-sh
+  // (shell/simple-line.ts, inside analyzeShell).
+  const analysis = analyzeShell(text);
+  if (!analysis.parsed) {
+    if (strict) unknown("a command Keel cannot parse", dirs);
+    return out;
   }
+  const commands = analysis.commands;
   for (const c of commands) {
     const at = programIndex(c.argv);
     if (at < 0) continue;
@@ -255,68 +249,6 @@ export function programDefaults(
     unknown(name, dirs);
   }
   return out;
-}
-
-/**
- * The words of a line {@link tokenizerReadsIt} passed (no operator, substitution or leading
- * assignment): quotes removed, a word with `$` or an unquoted glob marked not literal, output
- * redirections and their targets left out. null: a quote left open (the parser decides).
- */
-function simpleCommand(text: string): { argv: string[]; literal: boolean[] } | null {
-  const argv: string[] = [];
-  const literal: boolean[] = [];
-  let i = 0;
-  let skipNext = false;
-  while (i < text.length) {
-    while (i < text.length && /\s/.test(text[i] as string)) i++;
-    if (i >= text.length) break;
-    let word = "";
-    let plain = true;
-    let quotedAny = false;
-    const start = i;
-    while (i < text.length && !/\s/.test(text[i] as string)) {
-      const ch = text[i] as string;
-      if (ch === "'") {
-        const end = text.indexOf("'", i + 1);
-        if (end < 0) return null;
-        word += text.slice(i + 1, end);
-        quotedAny = true;
-        i = end + 1;
-      } else if (ch === '"') {
-        let j = i + 1;
-        while (j < text.length && text[j] !== '"') {
-          if (text[j] === "\\" && j + 1 < text.length) j++;
-          if (text[j] === "$") plain = false;
-          word += text[j];
-          j++;
-        }
-        if (j >= text.length) return null;
-        quotedAny = true;
-        i = j + 1;
-      } else if (ch === "\\" && i + 1 < text.length) {
-        word += text[i + 1];
-        i += 2;
-      } else {
-        if (/[$*?[~]/.test(ch)) plain = false;
-        word += ch;
-        i++;
-      }
-    }
-    const raw = text.slice(start, i);
-    if (skipNext) {
-      skipNext = false;
-      continue;
-    }
-    // `>> log`, `2>/dev/null`, `>log`: where output goes changes nothing that runs.
-    const redirect = /^\d*>>?/.exec(raw);
-    if (redirect !== null && !quotedAny) {
-      if (raw === redirect[0]) skipNext = true;
-      continue;
-    }
-    argv.push(word);
-    literal.push(plain);
-  }
-  return argv.length > 0 ? { argv, literal } : null;
 }
 
 /** The biggest script outside the project that is read for what it starts. */

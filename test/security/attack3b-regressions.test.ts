@@ -158,8 +158,13 @@ describe("attack 3b: web_fetch", () => {
       child.on("exit", () => clearInterval(poll));
     });
     const r2 = await second;
-    expect(r2.signal).toBeNull();
-    expect([0, 143]).toContain(r2.code);
+    // Three endings are right: stopped by the handler (143), done by itself (0), or done and
+    // winding down when the signal came. /deep2 was served, so the handler was installed; it is
+    // removed once the session is closed (commands/run.ts), and a signal after that ends the
+    // process the default way: SIGTERM, with nothing left to lose. What fails is a run still
+    // in turndown long after the signal.
+    if (r2.signal !== null) expect(r2.signal).toBe("SIGTERM");
+    else expect([0, 143]).toContain(r2.code);
     expect(Date.now() - term).toBeLessThan(15_000);
   }, 90_000);
 });

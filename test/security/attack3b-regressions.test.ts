@@ -165,7 +165,9 @@ describe("attack 3b: web_fetch", () => {
     // in turndown long after the signal.
     if (r2.signal !== null) expect(r2.signal).toBe("SIGTERM");
     else expect([0, 143]).toContain(r2.code);
-    expect(Date.now() - term).toBeLessThan(15_000);
+    // Ended by itself before the signal was due (term never set): then it ended well.
+    if (term === 0) expect(r2.code).toBe(0);
+    else expect(Date.now() - term).toBeLessThan(15_000);
   }, 90_000);
 });
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import { keel, worldPerTest } from "../agent/harness.js";
-import { keelHook, put, writeAfterTrust } from "./trust-world.js";
+import { keelHook, put, writeAfterTrust, writeCaseWorld } from "./trust-world.js";
 
 const newWorld = worldPerTest();
 const EVIL = "require('child_process').execSync('touch /tmp/keel-owned')\n";
@@ -60,11 +60,7 @@ const CASES: { name: string; hook: string; before: [string, string][]; write: st
 describe("import paths a hook's variables add are protected", () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const world = await newWorld(
-        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
-      );
-      for (const [rel, text] of c.before) put(world, rel, text);
-      keelHook(world, c.hook);
+      const world = await writeCaseWorld(newWorld, c, EVIL);
       const { status } = await writeAfterTrust(world);
       expect(status).toBe("blocked");
       expect(existsSync(join(world.project, c.write))).toBe(false);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import { commandHook, hookScript, keel, worldPerTest, writeSettings } from "../agent/harness.js";
-import { keelHook, put, writeAfterTrust } from "./trust-world.js";
+import { keelHook, put, writeAfterTrust, writeCaseWorld } from "./trust-world.js";
 
 const newWorld = worldPerTest();
 
@@ -124,11 +124,7 @@ const BLOCKED: {
 describe("what the programs a hook runs read is pinned, or protected when unknown", () => {
   for (const c of BLOCKED) {
     it(c.name, async () => {
-      const world = await newWorld(
-        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
-      );
-      for (const [rel, text] of c.before) put(world, rel, text);
-      keelHook(world, c.hook);
+      const world = await writeCaseWorld(newWorld, c, EVIL);
       const got = await writeAfterTrust(world);
       if (c.listing) expect(got.listing).toMatch(c.listing);
       expect(got.status).toBe("blocked");

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import { keel, worldPerTest } from "../agent/harness.js";
-import { keelHook, put } from "./trust-world.js";
+import { keelHook, put, writeCaseWorld } from "./trust-world.js";
 
 const newWorld = worldPerTest();
 
@@ -120,11 +120,7 @@ const CASES: {
 describe("trust reads the project's test-runner configuration", () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const world = await newWorld(
-        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
-      );
-      for (const [rel, text] of c.before) put(world, rel, text);
-      keelHook(world, c.hook);
+      const world = await writeCaseWorld(newWorld, c, EVIL);
       const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
       expect(t.code, t.stderr).toBe(0);
       if (process.env.SHOW) console.log(t.stdout);

@@ -7,9 +7,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reply, script } from "../../src/sim/index.js";
 import { worldPerTest } from "../agent/harness.js";
-import { keelHook, put, writeAfterTrust } from "./trust-world.js";
+import { writeAfterTrust, writeCaseWorld } from "./trust-world.js";
 
 const newWorld = worldPerTest();
 const EVIL = "import os; os.system('touch /tmp/keel-owned')\n";
@@ -38,11 +37,7 @@ const CASES: { name: string; hook: string; before: [string, string][]; write: st
 describe("pytest's -c / --config-file / --rootdir are read", () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const world = await newWorld(
-        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
-      );
-      for (const [rel, text] of c.before) put(world, rel, text);
-      keelHook(world, c.hook);
+      const world = await writeCaseWorld(newWorld, c, EVIL);
       const { status } = await writeAfterTrust(world);
       expect(status).toBe("blocked");
       expect(existsSync(join(world.project, c.write))).toBe(false);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { reply, script } from "../../src/sim/index.js";
 import { keel, worldPerTest } from "../agent/harness.js";
-import { keelHook, put } from "./trust-world.js";
+import { keelHook, put, writeCaseWorld } from "./trust-world.js";
 
 const newWorld = worldPerTest();
 
@@ -95,11 +95,7 @@ const CASES: {
 describe("what a pinned test imports is pinned and protected", () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const world = await newWorld(
-        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
-      );
-      for (const [rel, text] of c.before) put(world, rel, text);
-      keelHook(world, c.hook);
+      const world = await writeCaseWorld(newWorld, c, EVIL);
       const before = readFileSync(join(world.project, c.write), "utf8");
       const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
       expect(t.code, t.stderr).toBe(0);
@@ -195,11 +191,7 @@ const SHADOWS: { name: string; hook: string; before: [string, string][]; write: 
 describe("a module written in front of what an import finds is protected", () => {
   for (const c of SHADOWS) {
     it(c.name, async () => {
-      const world = await newWorld(
-        script(reply().tool("write_file", { path: c.write, content: EVIL }), reply().text("ok")),
-      );
-      for (const [rel, text] of c.before) put(world, rel, text);
-      keelHook(world, c.hook);
+      const world = await writeCaseWorld(newWorld, c, EVIL);
       const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
       expect(t.code, t.stderr).toBe(0);
       const r = await keel(world, [

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { reply, script } from "../../src/sim/index.js";
 import { keel, type World } from "../agent/harness.js";
 
 /** Writes a project file, making its folders. */
@@ -32,4 +33,19 @@ export async function writeAfterTrust(world: World) {
   const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);
   if (r.stdout === "") throw new Error(r.stderr);
   return { listing: t.stdout, status: JSON.parse(r.stdout).toolCalls[0].status as string };
+}
+
+/** A world where the model writes `c.write` (with `content`) after `c.before`'s files and a
+ *  project hook running `c.hook`: the set-up every "is this write protected" case shares. */
+export async function writeCaseWorld(
+  newWorld: (s: ReturnType<typeof script>) => Promise<World>,
+  c: { write: string; before: readonly (readonly [string, string])[]; hook: string },
+  content: string,
+): Promise<World> {
+  const world = await newWorld(
+    script(reply().tool("write_file", { path: c.write, content }), reply().text("ok")),
+  );
+  for (const [rel, text] of c.before) put(world, rel, text);
+  keelHook(world, c.hook);
+  return world;
 }

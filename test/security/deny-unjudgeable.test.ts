@@ -31,6 +31,11 @@ const SLIPS = [
   "sed -n '1e r\"\"m -f VICTIM' /etc/hostname",
   "python3 -c 'import os;os.unlink(\"VICTIM\")'",
   "git -c alias.z='!r\"\"m -f VICTIM' z",
+  // The program word after git's global options or env's split: `-C .` once hid that the
+  // program comes from an expansion, `env -S` that git's `-c` runs a program.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a JS one
+  "${KEEL_TEST_UNSET:-rm -f VICTIM -- }/git -C . status",
+  "env -S 'git -c alias.z=!rm' z -f VICTIM",
 ];
 
 function slips(): string[] {
@@ -66,7 +71,13 @@ describe("Bash deny rules: lines Keel cannot judge need a person", () => {
   });
 
   it("control: with the rule, awk and sed code that runs nothing still runs under --yes", async () => {
-    const commands = ["awk '{print $1}' f.txt", "sed -n 's/ *$//p' f.txt", "ls *.txt"];
+    const commands = [
+      "awk '{print $1}' f.txt",
+      "sed -n 's/ *$//p' f.txt",
+      "ls *.txt",
+      // A folder from a variable is not the program: git is.
+      'git -C "$PWD" version',
+    ];
     const w = await newWorld(
       script(...commands.map((command) => reply().tool("shell", { command })), reply().text("ok")),
     );
@@ -80,7 +91,7 @@ describe("Bash deny rules: lines Keel cannot judge need a person", () => {
 
 describe("if: shell(rm*) guard hook: a line it cannot judge runs the guard", () => {
   it("blocks the alias, the function and the globbed find -exec; other lines run", async () => {
-    const guarded = [SLIPS[0], SLIPS[1], SLIPS[2], SLIPS[4]].map((s, i) =>
+    const guarded = [SLIPS[0], SLIPS[1], SLIPS[2], SLIPS[4], SLIPS[9], SLIPS[10]].map((s, i) =>
       (s ?? "").replaceAll("VICTIM", `v${i}`),
     );
     const w = await newWorld(

@@ -124,17 +124,46 @@ const MAX_DEPTH = 4;
 
 /** The argv a simple command runs once wrappers and assignments are peeled off. */
 export function effectiveArgv(argv: readonly string[]): string[] {
+  return effectiveWords(argv).argv;
+}
+
+export interface EffectiveWords {
+  /** What {@link effectiveArgv} gives. */
+  argv: string[];
+  /** For each word of `argv`, the index of the raw word it came from. */
+  from: number[];
+  /** `argv` with git's global options still in (`git -c alias.x='!…' x` runs code). */
+  withOptions: string[];
+}
+
+/**
+ * {@link effectiveArgv} with, for each word it keeps, the index of the raw word it came from:
+ * the words `env -S 'a b'` splits all come from the value's word, and git's global options
+ * (`git -C dir push` is `git push`) leave a gap, so the kept words are not simply the raw
+ * words' tail. `from[0]` is where the program word really is (shell/unsure.ts asks whether the
+ * shell expands it).
+ */
+export function effectiveWords(argv: readonly string[]): EffectiveWords {
   let words = [...argv];
+  let from = argv.map((_, k) => k);
   for (;;) {
     // `/usr/bin/env` is `env`.
     const head = words[0]?.replace(/^.*\//, "");
     const wrapper =
       head === undefined || !Object.hasOwn(WRAPPERS, head) ? undefined : WRAPPERS[head];
-    if (!wrapper) return head === "git" ? withoutGitGlobals(words) : words;
+    if (!wrapper) {
+      if (head !== "git") return { argv: words, from, withOptions: words };
+      const kept = gitKept(words);
+      const argv = kept.map((k) => words[k] ?? "");
+      return { argv, from: kept.map((k) => from[k] ?? k), withOptions: words };
+    }
     // `flock FILE -c 'script'` runs the script with `sh -c` (the option may come before or
     // after the lock file): read it as that shell.
     const script = head === "flock" ? flockScript(words) : undefined;
-    if (script !== undefined) return ["sh", "-c", script];
+    if (script !== undefined) {
+      const argv = ["sh", "-c", script];
+      return { argv, from: argv.map(() => from[0] ?? 0), withOptions: argv };
+    }
     let i = 1;
     while (i < words.length) {
       const w = words[i] ?? "";
@@ -147,12 +176,17 @@ export function effectiveArgv(argv: readonly string[]): string[] {
         // env -S 'git push': the value is itself a command line, split at spaces.
         const value = w === "-S" || w === "--split-string" ? (words[i + 1] ?? "") : w.slice(2);
         const skip = w === "-S" || w === "--split-string" ? 2 : 1;
-        words = [...value.split(/\s+/).filter((x) => x !== ""), ...words.slice(i + skip)];
+        const split = value.split(/\s+/).filter((x) => x !== "");
+        const origin = from[i + skip - 1] ?? i;
+        from = [...split.map(() => origin), ...from.slice(i + skip)];
+        words = [...split, ...words.slice(i + skip)];
         i = 0;
         break;
       } else if (w.startsWith("--split-string=")) {
         const value = w.slice("--split-string=".length);
-        words = [...value.split(/\s+/).filter((x) => x !== ""), ...words.slice(i + 1)];
+        const split = value.split(/\s+/).filter((x) => x !== "");
+        from = [...split.map(() => from[i] ?? i), ...from.slice(i + 1)];
+        words = [...split, ...words.slice(i + 1)];
         i = 0;
         break;
       } else if (w.startsWith("-") && w !== "-") i += wrapper.valued.has(w) ? 2 : 1;
@@ -161,6 +195,7 @@ export function effectiveArgv(argv: readonly string[]): string[] {
     }
     i += Math.min(wrapper.operands ?? 0, Math.max(0, words.length - i - 1));
     words = words.slice(i);
+    from = from.slice(i);
   }
 }
 
@@ -177,9 +212,10 @@ function flockScript(words: readonly string[]): string | undefined {
 
 /**
  * `git -C . --no-pager -c a=b push` as `git push`: the subcommand is what a rule like
- * `Bash(git push:*)` names, and git's global options come before it.
+ * `Bash(git push:*)` names, and git's global options come before it. The indexes of the words
+ * kept: git, then everything from its subcommand on.
  */
-function withoutGitGlobals(words: string[]): string[] {
+function gitKept(words: readonly string[]): number[] {
   let i = 1;
   while (i < words.length) {
     const w = words[i] ?? "";
@@ -190,7 +226,8 @@ function withoutGitGlobals(words: string[]): string[] {
     }
     i += GIT_GLOBAL_VALUED.has(w) ? 2 : 1;
   }
-  return i === 1 ? words : [words[0] ?? "git", ...words.slice(i)];
+  const all = words.map((_, k) => k);
+  return i === 1 ? all : [0, ...all.slice(i)];
 }
 
 /** Each command `source` runs, normalized; falls back to `fallback` when it does not parse. */

@@ -11,7 +11,7 @@
  */
 import { basename } from "node:path";
 import { codeReadWhole, GIT_COMMAND_RUNNERS, globsMeet, runsCodeFrom } from "./code-runners.js";
-import { effectiveArgv, shellScripts } from "./normalize.js";
+import { type EffectiveWords, effectiveArgv, effectiveWords, shellScripts } from "./normalize.js";
 import { analyzeShell, type ShellCommand } from "./parse.js";
 
 /** How deep scripts inside words (`ssh h 'sh -c "…"'`) are read again. */
@@ -156,25 +156,26 @@ function mentionsDenied(word: string, matches: (command: string) => boolean): bo
   return false;
 }
 
-/** Whether the word at `i` of `argv` (whose raw words are `raw`, `literal` per raw word) has
- *  an unquoted glob. Where wrappers rewrote the words, any glob character counts. */
-function globbed(command: ShellCommand, argv: readonly string[], i: number): boolean {
-  const word = argv[i] ?? "";
+/** Whether the word at `i` of the cleaned command has an unquoted glob: its raw word (`from`,
+ *  normalize.ts effectiveWords) is that word, not quoted. Where wrappers rewrote the words
+ *  (`env -S '…'` split them), any glob character counts. */
+function globbed(command: ShellCommand, cleaned: EffectiveWords, i: number): boolean {
+  const word = cleaned.argv[i] ?? "";
   if (!/[*?[]/.test(word)) return false;
-  const at = command.argv.length - argv.length + i;
+  const at = cleaned.from[i] ?? -1;
   return command.argv[at] !== word || command.literal[at] === false;
 }
 
-function unsureCommand(command: ShellCommand, rule: Named, depth: number): string | null {
-  const { matches } = rule;
+/**
+ * What a command's program word and its wrappers leave unsure before its arguments are read:
+ * a program from an expansion, an alias, env's own splitting, xargs building the command.
+ */
+function unsureProgram(command: ShellCommand, cleaned: EffectiveWords): string | null {
+  const { argv } = cleaned;
   const raw = command.argv;
-  // `GIT_PAGER='rm -f v' git log`, `X='rm -f v' make`: a value may be run by the program.
-  for (const assign of command.assigns) {
-    if (mentionsDenied(assign, matches)) return `the variable ${assign} names the command`;
-  }
-  const argv = effectiveArgv(raw);
-  if (argv.length === 0) return null;
-  const head = raw.length - argv.length;
+  // The raw word the program comes from (after `env -S '…'` or git's global options it is not
+  // simply the first one the wrappers leave).
+  const head = cleaned.from[0] ?? 0;
   const name = basename(argv[0] ?? "");
   // `$X -rf x`, `"$(which rm)" x`, `*/rm x`: the program is whatever the expansion gives.
   if (command.literal[head] === false) {
@@ -187,10 +188,21 @@ function unsureCommand(command: ShellCommand, rule: Named, depth: number): strin
   if (name === "shopt" && argv.includes("expand_aliases")) {
     return "it turns on alias expansion, whose use Keel does not follow";
   }
-  const split = envSplitString(raw);
-  if (split !== null) return split;
-  const xargs = xargsBuilds(raw, argv);
-  if (xargs !== null) return xargs;
+  return envSplitString(raw) ?? xargsBuilds(raw, argv, head);
+}
+
+function unsureCommand(command: ShellCommand, rule: Named, depth: number): string | null {
+  const { matches } = rule;
+  // `GIT_PAGER='rm -f v' git log`, `X='rm -f v' make`: a value may be run by the program.
+  for (const assign of command.assigns) {
+    if (mentionsDenied(assign, matches)) return `the variable ${assign} names the command`;
+  }
+  const cleaned = effectiveWords(command.argv);
+  const { argv } = cleaned;
+  if (argv.length === 0) return null;
+  const name = basename(argv[0] ?? "");
+  const program = unsureProgram(command, cleaned);
+  if (program !== null) return program;
   const shell = shellScripts(argv);
   if (shell !== null && shell.length === 0) {
     return `${name} -c runs a script the line does not show`;
@@ -202,9 +214,9 @@ function unsureCommand(command: ShellCommand, rule: Named, depth: number): strin
     const inner = unsureIn(script, rule, depth + 1);
     return inner === null ? null : `${name} -c ${JSON.stringify(script)}: ${inner}`;
   }
-  // `awk 'BEGIN{system(…)}'`, `perl -e`, `vim -c '!…'`, `sed '1e …'`, `git -c alias.x='!…'`.
-  const gitAt = name === "git" ? raw.findIndex((w) => basename(w) === "git") : -1;
-  const code = runsCodeFrom(gitAt < 0 ? argv : raw.slice(gitAt), command.stdin);
+  // `awk 'BEGIN{system(…)}'`, `perl -e`, `vim -c '!…'`, `sed '1e …'`, `git -c alias.x='!…'`
+  // (git's global options are kept for this).
+  const code = runsCodeFrom(cleaned.withOptions, command.stdin);
   if (code !== null) return code;
   // `awk '{print $1}'`, `sed 's/ *$//'`: code that runs no command, not a shell line to read.
   if (codeReadWhole(argv)) return null;
@@ -215,36 +227,55 @@ function unsureCommand(command: ShellCommand, rule: Named, depth: number): strin
   }
   if (DATA_ONLY.has(name) && !gitRunsCommands(argv)) return null;
   for (let i = 1; i < argv.length; i++) {
-    const word = argv[i] ?? "";
-    const rest = argv.slice(i);
-    // An unknown wrapper (`unbuffer rm …`, `find . -exec rm {} ;`, `sg grp rm …`): the rest
-    // of the words, from a denied program on.
-    if (runsDenied(rest, matches)) {
-      return `${name} may run ${rest.join(" ")}`;
+    const why = unsureArgument(command, cleaned, i, rule, depth);
+    if (why !== null) return why;
+  }
+  return null;
+}
+
+/**
+ * Whether the program may run the denied command from its argument `i` on: an unknown
+ * wrapper (`unbuffer rm …`, `find . -exec rm {} ;`, `ssh h 'rm -rf x'`) takes it from there.
+ */
+function unsureArgument(
+  command: ShellCommand,
+  cleaned: EffectiveWords,
+  i: number,
+  rule: Named,
+  depth: number,
+): string | null {
+  const { matches } = rule;
+  const { argv } = cleaned;
+  const name = basename(argv[0] ?? "");
+  const word = argv[i] ?? "";
+  const rest = argv.slice(i);
+  // An unknown wrapper (`unbuffer rm …`, `find . -exec rm {} ;`, `sg grp rm …`): the rest
+  // of the words, from a denied program on.
+  if (runsDenied(rest, matches)) {
+    return `${name} may run ${rest.join(" ")}`;
+  }
+  // `find . -exec /bin/r? {} +`, `unbuffer /usr/bin/[r]m x`: a glob where a wrapper may take
+  // its program could spell the denied one.
+  if (globbed(command, cleaned, i) && globsMeet(basename(word), rule.program)) {
+    return `${name} may run a program the glob ${word} names`;
+  }
+  // `find . -exec awk 'BEGIN{system(…)}' ;`, `npx perl -e …`: a code runner behind a wrapper.
+  const code = runsCodeFrom(rest, undefined);
+  if (code !== null) return `${name} may run ${word}, and ${code}`;
+  // `awk 'BEGIN{system("rm …")}'` under a name Keel does not know, `vim -c '!rm …'`.
+  if (mentionsDenied(word, matches)) {
+    return `${name} may run the command its word ${JSON.stringify(word)} names`;
+  }
+  // A word that is itself a command line (`ssh h 'rm -rf x'`, `watch 'rm …'`, `su -c '…'`).
+  if (depth < MAX_DEPTH && SCRIPT_LIKE.test(word)) {
+    const inner = commandsOf(word);
+    if (inner.some((c) => runsDenied(c.argv, matches))) {
+      return `${name} may run the command line ${JSON.stringify(word)}`;
     }
-    // `find . -exec /bin/r? {} +`, `unbuffer /usr/bin/[r]m x`: a glob where a wrapper may take
-    // its program could spell the denied one.
-    if (globbed(command, argv, i) && globsMeet(basename(word), rule.program)) {
-      return `${name} may run a program the glob ${word} names`;
-    }
-    // `find . -exec awk 'BEGIN{system(…)}' ;`, `npx perl -e …`: a code runner behind a wrapper.
-    const code = runsCodeFrom(rest, undefined);
-    if (code !== null) return `${name} may run ${word}, and ${code}`;
-    // `awk 'BEGIN{system("rm …")}'` under a name Keel does not know, `vim -c '!rm …'`.
-    if (mentionsDenied(word, matches)) {
-      return `${name} may run the command its word ${JSON.stringify(word)} names`;
-    }
-    // A word that is itself a command line (`ssh h 'rm -rf x'`, `watch 'rm …'`, `su -c '…'`).
-    if (depth < MAX_DEPTH && SCRIPT_LIKE.test(word)) {
-      const inner = commandsOf(word);
-      if (inner.some((c) => runsDenied(c.argv, matches))) {
-        return `${name} may run the command line ${JSON.stringify(word)}`;
-      }
-      const deeper = unsureIn(word, rule, depth + 1);
-      // Only what the word shows counts here: a word that does not parse is text, not a script.
-      if (deeper !== null && analyzeShell(word).parsed) {
-        return `${name} may run the command line ${JSON.stringify(word)}: ${deeper}`;
-      }
+    const deeper = unsureIn(word, rule, depth + 1);
+    // Only what the word shows counts here: a word that does not parse is text, not a script.
+    if (deeper !== null && analyzeShell(word).parsed) {
+      return `${name} may run the command line ${JSON.stringify(word)}: ${deeper}`;
     }
   }
   return null;
@@ -294,12 +325,12 @@ function envSplitString(raw: readonly string[]): string | null {
 /**
  * xargs builds the command from its input: a shell with no script in the text (`xargs sh -c`)
  * or a replace string (`xargs -I{} sh -c '{}'`) puts that input where the program or a script
- * is read.
+ * is read. `head`: where the command xargs runs starts in `raw`.
  */
-function xargsBuilds(raw: readonly string[], argv: readonly string[]): string | null {
+function xargsBuilds(raw: readonly string[], argv: readonly string[], head: number): string | null {
   const at = raw.findIndex((w) => basename(w) === "xargs");
-  if (at < 0 || at >= raw.length - argv.length) return null;
-  const options = raw.slice(at + 1, raw.length - argv.length);
+  if (at < 0 || at >= head) return null;
+  const options = raw.slice(at + 1, head);
   let replace: string | null = null;
   for (let i = 0; i < options.length; i++) {
     const w = options[i] ?? "";

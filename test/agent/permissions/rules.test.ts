@@ -99,6 +99,10 @@ describe("Bash specifiers", () => {
       "$X -rf x",
       "sh -c 'unbuffer rm x'",
       "echo 'unbuffer rm x' | sh",
+      // The program word is judged where it is, after git's globals and env's split too.
+      "$X/git -C dir push",
+      "nice $X/git -c a=b log",
+      "env -S 'git -c alias.z=!rm' z -f x",
     ]) {
       expect(decide(rules, "shell", { command }), command).toBe("ask Bash(rm:*)");
     }
@@ -110,7 +114,14 @@ describe("Bash specifiers", () => {
       expect(decide(rules, "shell", { command }), command).toBe("deny Bash(rm:*)");
     }
     // Arguments that are data, and lines that show no rm at all, are not held up.
-    for (const command of ["git rm x", "git commit -m 'rm old'", "grep 'rm -rf' log", "ls -la"]) {
+    for (const command of [
+      "git rm x",
+      "git commit -m 'rm old'",
+      "grep 'rm -rf' log",
+      "ls -la",
+      'git -C "$D" status',
+      'nice git -C "$D" log',
+    ]) {
       expect(decide(rules, "shell", { command }), command).toBeNull();
     }
   });

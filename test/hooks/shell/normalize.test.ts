@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseCondition, splitShellCommand } from "../../../src/hooks/match.js";
-import { commandsForConditions, effectiveArgv } from "../../../src/hooks/shell/normalize.js";
+import {
+  commandsForConditions,
+  effectiveArgv,
+  effectiveWords,
+} from "../../../src/hooks/shell/normalize.js";
 
 function condition(text: string) {
   const parsed = parseCondition(text);
@@ -59,6 +63,10 @@ describe("if: shell(git push*) sees through the ways to spell git push", () => {
     "((git push))",
     "echo $'x\\' ; git push ; # '",
     "bash -c '{git,push}'",
+    // git's global options come before the subcommand (docs/hooks.md says so).
+    "git -C dir push",
+    "git -C dir -c a=b --no-pager push origin",
+    "git --git-dir=.git push",
   ])("%s", (command) => {
     expect(guard.test({ command }, "/p")).toBe(true);
   });
@@ -95,6 +103,55 @@ describe("effectiveArgv", () => {
     expect(commandsForConditions("a  'b  c'   d && e", splitShellCommand)).toEqual([
       "a b  c d",
       "e",
+    ]);
+  });
+});
+
+describe("effectiveWords: where each kept word came from", () => {
+  it.each([
+    [
+      ["git", "push"],
+      ["git", "push"],
+      [0, 1],
+    ],
+    [
+      ["nice", "git", "-C", "d", "-c", "x=y", "push"],
+      ["git", "push"],
+      [1, 6],
+    ],
+    [
+      ["env", "-S", "git -c a=b", "z", "-f"],
+      ["git", "z", "-f"],
+      [2, 3, 4],
+    ],
+    [
+      ["env", "--split-string=rm -f", "v"],
+      ["rm", "-f", "v"],
+      [1, 1, 2],
+    ],
+    [
+      ["env", "-Srm -f", "v"],
+      ["rm", "-f", "v"],
+      [1, 1, 2],
+    ],
+    [
+      ["timeout", "5", "env", "-S", "a b", "c"],
+      ["a", "b", "c"],
+      [4, 4, 5],
+    ],
+  ])("%j", (raw, argv, from) => {
+    const got = effectiveWords(raw);
+    expect(got.argv).toEqual(argv);
+    expect(got.from).toEqual(from);
+    expect(effectiveArgv(raw)).toEqual(argv);
+  });
+
+  it("keeps git's global options for the code-runner check", () => {
+    expect(effectiveWords(["env", "git", "-c", "alias.z=!rm", "z"]).withOptions).toEqual([
+      "git",
+      "-c",
+      "alias.z=!rm",
+      "z",
     ]);
   });
 });

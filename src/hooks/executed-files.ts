@@ -23,19 +23,14 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { childPath, relativeInside, sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
-import {
-  DISCOVERY_RUNNERS,
-  type DiscoveryReach,
-  discoveredFiles,
-  discoveryReach,
-} from "./discovery-runners.js";
-import { envReach } from "./env-paths.js";
+import { DISCOVERY_RUNNERS, discoveredFiles } from "./discovery-runners.js";
+import { isInside, Reached } from "./executed-files-reached.js";
 import { programDefaults } from "./program-defaults.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
 import type { HookDefinition } from "./types.js";
-import { FIND_PATTERN_FLAGS, type WordReach, wordReach } from "./word-reach.js";
+import { FIND_PATTERN_FLAGS, wordReach } from "./word-reach.js";
 
 /**
  * A project file a hook executes, with what it held when looked at (null: unreadable or not
@@ -182,17 +177,6 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
  */
 const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
 
-/** What a folder first on an import path shadows: its top-level modules and packages. */
-const TOP_MODULES = [
-  "*.py",
-  "*.pyc",
-  "*.so",
-  "*/__init__.py",
-  "*.{js,cjs,mjs,json,node}",
-  "*/package.json",
-  "*/index.{js,cjs,mjs,json,node}",
-];
-
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
 const MAX_FILES = 200;
@@ -200,15 +184,6 @@ const MAX_FILES = 200;
 const MAX_ABSENT = 2000;
 
 const SEPARATORS = new Set([";", "&", "|", "(", ")", "<", ">", "`", "\n", "\r", " ", "\t"]);
-
-/** Strictly inside `dir`. By comparing strings where it can (base/resolve-paths.ts
- *  relativeInside): path.relative walks every character, and a listing with a few dozen trusted
- *  hooks called it often enough for V8 to compile Node's path helper with TurboFan (~6 MB more
- *  of Node's binary mapped into `keel hooks list`). */
-function isInside(dir: string, path: string): boolean {
-  const rel = relativeInside(dir, path);
-  return rel !== null && rel !== "";
-}
 
 /** resolve(dir, word), by concatenation for a plain name (`echo`, `x.sh`): the same string. */
 function childPathOrResolve(dir: string, word: string): string {
@@ -497,268 +472,330 @@ export function executedProjectFilesSync(
   projectDir: string,
 ): ExecutedFile[] {
   const vars = projectVars(projectDir);
-  // Folders a test runner collects code from (pytest's conftest.py at any depth): not pinned.
-  const collected = new Map<string, string>();
-  // Each candidate path, and whether a word named it as a script (kept even when absent).
-  const candidates = new Map<string, boolean>();
-  const add = (abs: string, script: boolean) => {
-    if (isInside(projectDir, abs)) candidates.set(abs, script || (candidates.get(abs) ?? false));
-  };
-  // Program words Keel cannot resolve, and the discovering runners' roots (discovery-runners.ts).
-  const unresolved = new Set<string>();
-  const discovered = new Map<string, DiscoveryReach>();
-  // Files only a runner's discovery or an import reached (ExecutedFile.collected).
-  const collectedFiles = new Set<string>();
-  const takeReach = (reach: WordReach, onFile: (path: string, script: boolean) => void) => {
-    for (const [dir, why] of reach.unpinned) if (!collected.has(dir)) collected.set(dir, why);
-    for (const w of reach.unresolved) unresolved.add(w);
-    for (const d of reach.discovered) {
-      // With the project's own configuration of the runner (pytest's testpaths, jest's testMatch).
-      const r = discoveryReach(d.runner, d.root, projectDir, d.flags);
-      discovered.set(`${r.root}\0${d.runner.what}`, r);
-    }
-    for (const f of reach.nodeFiles) onFile(f.path, f.script);
-  };
-  // A discovering runner's matches past the bound (discoveredFiles): not pinned, nor what they
-  // import, so their folder is protected whole and named.
-  const overflowed = (dir: string) => {
-    if (!collected.has(dir)) {
-      collected.set(
-        dir,
-        "more test files match here than trust pins: they, and what they import, cannot be pinned",
-      );
-    }
-  };
-  // PYTHONPATH / NODE_PATH / NODE_OPTIONS on a hook's line, in its env or a script's line
-  // (env-paths.ts): what they add to the import path.
-  const outsideEnv = new Set<string>();
-  const takeEnv = (
-    words: readonly string[],
-    env: Record<string, string> | undefined,
-    dirs: readonly string[],
-    onFile: (path: string) => void,
-  ) => {
-    const got = envReach(words, env, dirs, projectDir);
-    for (const [dir, why] of got.folders) {
-      // The project itself: its top-level modules and packages, as `python -m` puts it first
-      // (protecting every file would leave acceptEdits nothing); a folder below it, whole.
-      if (dir === projectDir) {
-        const r = { root: dir, patterns: TOP_MODULES, what: why };
-        discovered.set(`${dir}\0${why}`, r);
-      } else if (!collected.has(dir)) collected.set(dir, why);
-    }
-    for (const f of got.files) onFile(f);
-    for (const w of got.outside) outsideEnv.add(w);
-  };
+  const reached = new Reached(projectDir);
   for (const hook of hooks) {
     const read = readHook(hook, vars, projectDir);
-    if (!read) continue;
-    takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
-    takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
-    // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
-    // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
-    const programs = programReach(read.programs, read.dirs, projectDir);
-    for (const [dir, why] of programs.unpinned) if (!collected.has(dir)) collected.set(dir, why);
-    for (const w of programs.unresolved) unresolved.add(w);
-    for (const tries of programs.paths) {
-      const absent = !tries.some(isThere);
-      for (const abs of tries) add(abs, absent);
-    }
-    // What each program reads beyond its words, and fail-closed for one Keel does not know.
-    const defaults = programDefaults(read.text, read.dirs, projectDir, true);
-    for (const [dir, why] of defaults.folders) if (!collected.has(dir)) collected.set(dir, why);
-    for (const f of defaults.files) add(f.path, f.script);
-    let inCase = 0;
-    for (const [at, word] of read.words.entries()) {
-      // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
-      if (at > 0 && FIND_PATTERN_FLAGS.has(read.words[at - 1] as string)) continue;
-      // `case "$f" in *.json) …;; esac`: a pattern there is matched against text, not run.
-      if (word === "case") inCase++;
-      else if (word === "esac" && inCase > 0) inCase--;
-      if (inCase > 0 && hasGlob(word)) continue;
-      if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
-      const tries = read.dirs.map((dir) => childPathOrResolve(dir, word));
-      // Recorded as a script to come only when it names nothing yet: from the hook's directory
-      // and from where each `cd` goes (which one the shell uses depends on the run).
-      const absent = namesScript(word) && !tries.some(isThere);
-      for (const abs of tries) add(abs, absent);
-    }
-    // `run-parts DIR` runs every file in DIR: the folder's files, as `DIR/*` would.
-    for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
-    // The files a runner it names reads, whether or not they exist yet (a project's everyday
-    // files, package.json among them: collected, not the hook's own script).
-    for (const path of runnerFilesOf(read, projectDir)) {
-      if (!candidates.has(path)) collectedFiles.add(path);
-      add(path, true);
-    }
-    for (const [dir, why] of collectedFolders(read, projectDir)) collected.set(dir, why);
-    // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
-    for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
+    if (read) reachOfHook(reached, read, projectDir);
   }
-  // A discovering runner's current matches are pinned like named files.
-  for (const { root, patterns, config } of discovered.values()) {
+  pinDiscovered(reached);
+  const walk = walkFiles(reached, vars, projectDir);
+  const found = [...walk.found, ...unpinnedEntries(reached, walk.dynamicImports, walk.rel)];
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Phase 1, a hook's own line: every path its words may name (over-inclusive, see the top of
+ * this file), what its programs reach (program-words.ts, program-defaults.ts, word-reach.ts,
+ * env-paths.ts), and the files its runners read their commands from.
+ */
+function reachOfHook(reached: Reached, read: HookWords, projectDir: string): void {
+  const add = (abs: string, script: boolean) => reached.add(abs, script);
+  reached.takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
+  reached.takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
+  // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
+  // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
+  const programs = programReach(read.programs, read.dirs, projectDir);
+  for (const [dir, why] of programs.unpinned) reached.unpin(dir, why);
+  for (const w of programs.unresolved) reached.unresolved.add(w);
+  for (const tries of programs.paths) {
+    const absent = !tries.some(isThere);
+    for (const abs of tries) add(abs, absent);
+  }
+  // What each program reads beyond its words, and fail-closed for one Keel does not know.
+  const defaults = programDefaults(read.text, read.dirs, projectDir, true);
+  for (const [dir, why] of defaults.folders) reached.unpin(dir, why);
+  for (const f of defaults.files) add(f.path, f.script);
+  for (const [word, tries] of pathWords(read)) {
+    // Recorded as a script to come only when it names nothing yet: from the hook's directory
+    // and from where each `cd` goes (which one the shell uses depends on the run).
+    const absent = namesScript(word) && !tries.some(isThere);
+    for (const abs of tries) add(abs, absent);
+  }
+  // `run-parts DIR` runs every file in DIR: the folder's files, as `DIR/*` would.
+  for (const glob of runPartsGlobs(read.words, read.dirs, projectDir)) add(glob, false);
+  // The files a runner it names reads, whether or not they exist yet (a project's everyday
+  // files, package.json among them: collected, not the hook's own script).
+  for (const path of runnerFilesOf(read, projectDir)) {
+    if (!reached.candidates.has(path)) reached.collectedFiles.add(path);
+    add(path, true);
+  }
+  for (const [dir, why] of collectedFolders(read, projectDir)) reached.collected.set(dir, why);
+  // `go test [pkg]`: the package's .go files (its *_test.go and TestMain among them).
+  for (const glob of goTestGlobs(read, projectDir)) add(glob, false);
+}
+
+/** Each word of a hook that may name a path, with where it would be from each of the hook's
+ *  directories: every word but options, find's patterns and a `case` pattern. */
+function pathWords(read: HookWords): [word: string, tries: string[]][] {
+  const out: [string, string[]][] = [];
+  let inCase = 0;
+  for (const [at, word] of read.words.entries()) {
+    // `find tools -name '*.sh'`: the pattern is matched by find, not a glob the shell expands.
+    if (at > 0 && FIND_PATTERN_FLAGS.has(read.words[at - 1] as string)) continue;
+    // `case "$f" in *.json) …;; esac`: a pattern there is matched against text, not run.
+    if (word === "case") inCase++;
+    else if (word === "esac" && inCase > 0) inCase--;
+    if (inCase > 0 && hasGlob(word)) continue;
+    if (word === "" || word.startsWith("-") || word.includes("\0")) continue;
+    out.push([word, read.dirs.map((dir) => childPathOrResolve(dir, word))]);
+  }
+  return out;
+}
+
+/** Phase 2, discovery: a discovering runner's current matches (and its config file) are
+ *  pinned like named files; past the bound, their folder is protected whole. */
+function pinDiscovered(reached: Reached): void {
+  for (const { root, patterns, config } of reached.discovered.values()) {
     const got = discoveredFiles(root, patterns);
     for (const path of [...got.files, ...(config !== undefined ? [config] : [])]) {
-      if (!candidates.has(path)) collectedFiles.add(path);
-      add(path, false);
+      if (!reached.candidates.has(path)) reached.collectedFiles.add(path);
+      reached.add(path, false);
     }
-    for (const dir of got.overflow) overflowed(dir);
+    for (const dir of got.overflow) reached.overflowed(dir);
   }
-  // Breadth-first: the files commands name, then what those scripts name (`source ./lib.sh`,
-  // `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep. A glob
-  // (`sh .keel/hooks/*.sh`, `for f in hooks/*`) stands for its matches and its folder's listing.
-  // `imports`: how many import steps led here (source-imports.ts; at most MAX_IMPORT_DEPTH).
-  const queue = [...candidates.keys()].sort().map((path) => ({ path, depth: 0, imports: 0 }));
-  // Files that import by a computed name, by folder (protected) or, at the project's top, named.
-  const dynamicImports: [string, string][] = [];
-  const seen = new Set(candidates.keys());
-  const found: ExecutedFile[] = [];
-  const budget = { left: MAX_TOTAL_BYTES };
-  const rel = (path: string) =>
-    (relativeInside(projectDir, path) ?? relative(projectDir, path)).split(sep).join("/");
-  const enqueue = (path: string, script: boolean, depth: number, imports = 0, collect = false) => {
-    if (seen.has(path) || !isInside(projectDir, path)) return;
-    seen.add(path);
-    if (collect) collectedFiles.add(path);
-    candidates.set(path, script);
-    queue.push({ path, depth, imports });
-  };
-  // Places recorded absent (an import's search path) do not count against MAX_FILES.
-  let absent = 0;
-  // Past a bound nothing is dropped in silence: the folder of what could not be pinned is named
-  // as such in the listing and protected whole (a path left out would be neither).
-  const notPinned = (path: string, why: string) => {
-    const dir = dirname(path);
-    if (!collected.has(dir)) collected.set(dir, why);
+}
+
+/** One file in the queue: how many "a script names a script" steps (`depth`) and import steps
+ *  (`imports`, source-imports.ts; at most MAX_IMPORT_DEPTH) led here. */
+interface Queued {
+  path: string;
+  depth: number;
+  imports: number;
+}
+
+/** The queue's state while it runs (walkFiles). */
+interface Walk {
+  reached: Reached;
+  projectDir: string;
+  vars: Record<string, string>;
+  queue: Queued[];
+  seen: Set<string>;
+  found: ExecutedFile[];
+  /** What is left of MAX_TOTAL_BYTES for hashing. */
+  budget: { left: number };
+  /** Places recorded absent (an import's search path): they do not count against MAX_FILES. */
+  absent: number;
+  /** Files that import by a computed name, with why (unpinnedEntries). */
+  dynamicImports: [string, string][];
+  rel: (path: string) => string;
+}
+
+/**
+ * Phase 3, the queue, breadth-first: the files commands name, then what those scripts name
+ * (`source ./lib.sh`, `. "$(dirname "$0")/common.sh"`, `python3 helper.py`), a few levels deep.
+ * A glob (`sh .keel/hooks/*.sh`, `for f in hooks/*`) stands for its matches and its folder's
+ * listing. Past MAX_FILES nothing is dropped in silence: the folders of what is left are
+ * named and protected whole.
+ */
+function walkFiles(reached: Reached, vars: Record<string, string>, projectDir: string): Walk {
+  const candidates = reached.candidates;
+  const walk: Walk = {
+    reached,
+    projectDir,
+    vars,
+    queue: [...candidates.keys()].sort().map((path) => ({ path, depth: 0, imports: 0 })),
+    seen: new Set(candidates.keys()),
+    found: [],
+    budget: { left: MAX_TOTAL_BYTES },
+    absent: 0,
+    dynamicImports: [],
+    rel: (path: string) =>
+      (relativeInside(projectDir, path) ?? relative(projectDir, path)).split(sep).join("/"),
   };
   let i = 0;
-  for (; i < queue.length && found.length - absent < MAX_FILES; i++) {
-    const { path, depth, imports } = queue[i] as (typeof queue)[number];
-    if (hasGlob(path.slice(projectDir.length))) {
-      const got = expandGlob(path);
-      if ("cannotPin" in got) {
-        found.push({
-          path: got.cannotPin,
-          relPath: rel(got.cannotPin),
-          sha256: null,
-          // Not watched: what is under it is not pinned (it is protected instead), so a change
-          // there must not untrust mid-session what the next start would trust again.
-          fingerprint: ABSENT,
-          cannotPin: `the pattern ${rel(path)} reaches it`,
-        });
-        continue;
-      }
-      found.push({
-        path,
-        relPath: rel(path),
-        sha256: sha256Hex(got.names.join("\n")),
-        fingerprint: `glob:${sha256Hex(got.names.join("\n"))}`,
-        glob: true,
-      });
-      for (const match of got.matches) enqueue(match, false, depth);
-      continue;
-    }
-    const relPath = rel(path);
-    const fingerprint = fileFingerprintSync(path);
-    if (fingerprint === null) {
-      // Not there (or not a regular file): a named script is recorded as absent, so that
-      // creating it is a change (protected, and untrusting) like editing it.
-      if (candidates.get(path) === true && !isThere(path)) {
-        if (absent < MAX_ABSENT) {
-          found.push({
-            path,
-            relPath,
-            sha256: null,
-            fingerprint: ABSENT,
-            ...(collectedFiles.has(path) ? { collected: true } : {}),
-          });
-          absent++;
-        } else {
-          notPinned(
-            path,
-            `more than ${MAX_ABSENT} places where a file would run (${relPath} among them): they cannot all be pinned`,
-          );
-        }
-      }
-      continue;
-    }
-    const content = readRegular(path, budget);
-    if (content === "too-large") {
-      // Not read: its fingerprint (size, mtime, inode) stands in, so an edit still untrusts.
-      found.push({
-        path,
-        relPath,
-        sha256: `unhashed:${fingerprint}`,
-        fingerprint,
-        cannotPin: "too large to hash",
-      });
-      continue;
-    }
+  for (; i < walk.queue.length && walk.found.length - walk.absent < MAX_FILES; i++) {
+    const item = walk.queue[i] as Queued;
+    if (hasGlob(item.path.slice(projectDir.length))) visitGlob(walk, item);
+    else visitFile(walk, item);
+  }
+  // Files left in the queue past MAX_FILES: their folders cannot be pinned (protected whole).
+  for (const { path } of walk.queue.slice(i)) {
+    notPinned(
+      walk,
+      path,
+      `more than ${MAX_FILES} files a hook runs (${walk.rel(path)} among them): they cannot all be pinned`,
+    );
+  }
+  return walk;
+}
+
+function enqueue(
+  walk: Walk,
+  path: string,
+  script: boolean,
+  depth: number,
+  imports = 0,
+  collect = false,
+): void {
+  if (walk.seen.has(path) || !isInside(walk.projectDir, path)) return;
+  walk.seen.add(path);
+  if (collect) walk.reached.collectedFiles.add(path);
+  walk.reached.candidates.set(path, script);
+  walk.queue.push({ path, depth, imports });
+}
+
+/** Past a bound nothing is dropped in silence: the folder of what could not be pinned is named
+ *  as such in the listing and protected whole (a path left out would be neither). */
+function notPinned(walk: Walk, path: string, why: string): void {
+  walk.reached.unpin(dirname(path), why);
+}
+
+/** A glob in the queue: its matches' names are hashed and each match queued; a pattern Keel
+ *  cannot expand leaves its folder unpinned. */
+function visitGlob(walk: Walk, { path, depth }: Queued): void {
+  const { rel } = walk;
+  const got = expandGlob(path);
+  if ("cannotPin" in got) {
+    walk.found.push({
+      path: got.cannotPin,
+      relPath: rel(got.cannotPin),
+      sha256: null,
+      // Not watched: what is under it is not pinned (it is protected instead), so a change
+      // there must not untrust mid-session what the next start would trust again.
+      fingerprint: ABSENT,
+      cannotPin: `the pattern ${rel(path)} reaches it`,
+    });
+    return;
+  }
+  walk.found.push({
+    path,
+    relPath: rel(path),
+    sha256: sha256Hex(got.names.join("\n")),
+    fingerprint: `glob:${sha256Hex(got.names.join("\n"))}`,
+    glob: true,
+  });
+  for (const match of got.matches) enqueue(walk, match, false, depth);
+}
+
+/** A file in the queue: recorded absent, too large, or hashed — and then what it imports and
+ *  what its text names are queued in turn. */
+function visitFile(walk: Walk, item: Queued): void {
+  const { path } = item;
+  const { found, reached } = walk;
+  const relPath = walk.rel(path);
+  const fingerprint = fileFingerprintSync(path);
+  if (fingerprint === null) {
+    recordAbsent(walk, path, relPath);
+    return;
+  }
+  const content = readRegular(path, walk.budget);
+  if (content === "too-large") {
+    // Not read: its fingerprint (size, mtime, inode) stands in, so an edit still untrusts.
     found.push({
       path,
       relPath,
-      sha256: content === null ? null : sha256Hex(content),
+      sha256: `unhashed:${fingerprint}`,
       fingerprint,
-      ...(collectedFiles.has(path) ? { collected: true } : {}),
+      cannotPin: "too large to hash",
     });
-    // What a Python or JavaScript file imports by a literal name (`import helpers`,
-    // `require('./helper')`) runs with it: pinned the same way, two import steps deep.
-    if (content !== null && imports < MAX_IMPORT_DEPTH && readsImports(path)) {
-      if (content.length <= MAX_SCAN_BYTES && !content.subarray(0, 8192).includes(0)) {
-        const got = importedFiles(content.toString("utf8"), path, projectDir);
-        // Recorded even when absent: a module created there would load in its place.
-        for (const f of got.files) enqueue(f, true, depth, imports + 1, true);
-        for (const why of got.dynamic) dynamicImports.push([path, why]);
-        for (const dir of got.packages) {
-          const said = `${rel(path)} imports the package ${rel(dir).split("node_modules/").pop()} by name: what is written there runs`;
-          if (!collected.has(dir)) collected.set(dir, said);
-        }
-      }
-    }
-    if (content === null || depth >= MAX_SOURCE_DEPTH) continue;
-    for (const ref of namedInScript(content, path, projectDir, vars)) {
-      enqueue(ref.path, ref.script, depth + 1);
-    }
-    // What the script's words reach (a package.json `"test": "node --test"`), from its folder.
-    const before = discovered.size;
-    takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
-      enqueue(f, true, depth + 1),
-    );
-    takeReach(
-      wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
-      (p, script) => enqueue(p, script, depth + 1),
-    );
-    // A shell script's lines as the parser reads them: `FOO=1 tools/$f`, `nice "$d/x"` reach
-    // the folder before the expansion (a script's own variables are resolved where it runs).
-    if (isShellScript(path, content)) {
-      const text = content.toString("utf8");
-      for (const [dir, why] of programReach(programWords(text), [dirname(path)], projectDir)
-        .unpinned) {
-        if (!collected.has(dir)) collected.set(dir, why);
-      }
-    }
-    // The programs the script's command lines start (a shell script run from the project, a
-    // package.json's scripts and a Makefile's recipes in their folder): what each reads, and
-    // fail-closed for a program Keel does not know (program-defaults.ts).
-    for (const [line, dirs] of commandLines(path, content, projectDir)) {
-      const got = programDefaults(line, dirs, projectDir, false);
-      for (const [dir, why] of got.folders) if (!collected.has(dir)) collected.set(dir, why);
-      for (const f of got.files) enqueue(f.path, f.script, depth + 1);
-    }
-    for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
-      const got = discoveredFiles(root, patterns);
-      for (const p of got.files) enqueue(p, false, depth + 1, 0, true);
-      for (const dir of got.overflow) overflowed(dir);
-      if (config !== undefined) enqueue(config, false, depth + 1, 0, true);
-    }
+    return;
   }
-  // Files left in the queue past MAX_FILES: their folders cannot be pinned (protected whole).
-  for (const { path } of queue.slice(i)) {
-    notPinned(
+  found.push({
+    path,
+    relPath,
+    sha256: content === null ? null : sha256Hex(content),
+    fingerprint,
+    ...(reached.collectedFiles.has(path) ? { collected: true } : {}),
+  });
+  if (content === null) return;
+  followImports(walk, item, content);
+  if (item.depth < MAX_SOURCE_DEPTH) followScript(walk, item, content);
+}
+
+/** Not there (or not a regular file): a named script is recorded as absent, so that creating
+ *  it is a change (protected, and untrusting) like editing it. */
+function recordAbsent(walk: Walk, path: string, relPath: string): void {
+  if (walk.reached.candidates.get(path) !== true || isThere(path)) return;
+  if (walk.absent < MAX_ABSENT) {
+    walk.found.push({
       path,
-      `more than ${MAX_FILES} files a hook runs (${rel(path)} among them): they cannot all be pinned`,
+      relPath,
+      sha256: null,
+      fingerprint: ABSENT,
+      ...(walk.reached.collectedFiles.has(path) ? { collected: true } : {}),
+    });
+    walk.absent++;
+  } else {
+    notPinned(
+      walk,
+      path,
+      `more than ${MAX_ABSENT} places where a file would run (${relPath} among them): they cannot all be pinned`,
     );
   }
+}
+
+/** What a Python or JavaScript file imports by a literal name (`import helpers`,
+ *  `require('./helper')`) runs with it: pinned the same way, two import steps deep. */
+function followImports(walk: Walk, { path, depth, imports }: Queued, content: Buffer): void {
+  if (imports >= MAX_IMPORT_DEPTH || !readsImports(path)) return;
+  if (content.length > MAX_SCAN_BYTES || content.subarray(0, 8192).includes(0)) return;
+  const { rel } = walk;
+  const got = importedFiles(content.toString("utf8"), path, walk.projectDir);
+  // Recorded even when absent: a module created there would load in its place.
+  for (const f of got.files) enqueue(walk, f, true, depth, imports + 1, true);
+  for (const why of got.dynamic) walk.dynamicImports.push([path, why]);
+  for (const dir of got.packages) {
+    const said = `${rel(path)} imports the package ${rel(dir).split("node_modules/").pop()} by name: what is written there runs`;
+    walk.reached.unpin(dir, said);
+  }
+}
+
+/**
+ * What a script's text names and starts, queued one level deeper: the files its words name,
+ * what its words reach (a package.json `"test": "node --test"`, from its folder), and what
+ * each program its command lines start reads (program-defaults.ts).
+ */
+function followScript(walk: Walk, { path, depth }: Queued, content: Buffer): void {
+  const { reached, projectDir, vars } = walk;
+  const next = (p: string, script: boolean) => enqueue(walk, p, script, depth + 1);
+  for (const ref of namedInScript(content, path, projectDir, vars)) next(ref.path, ref.script);
+  const before = reached.discovered.size;
+  reached.takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
+    next(f, true),
+  );
+  reached.takeReach(
+    wordReach(scriptWords(content, path, vars), [dirname(path)], projectDir, false),
+    next,
+  );
+  // A shell script's lines as the parser reads them: `FOO=1 tools/$f`, `nice "$d/x"` reach
+  // the folder before the expansion (a script's own variables are resolved where it runs).
+  if (isShellScript(path, content)) {
+    const text = content.toString("utf8");
+    for (const [dir, why] of programReach(programWords(text), [dirname(path)], projectDir)
+      .unpinned) {
+      reached.unpin(dir, why);
+    }
+  }
+  // The programs the script's command lines start (a shell script run from the project, a
+  // package.json's scripts and a Makefile's recipes in their folder): what each reads, and
+  // fail-closed for a program Keel does not know (program-defaults.ts).
+  for (const [line, dirs] of commandLines(path, content, projectDir)) {
+    const got = programDefaults(line, dirs, projectDir, false);
+    for (const [dir, why] of got.folders) reached.unpin(dir, why);
+    for (const f of got.files) next(f.path, f.script);
+  }
+  // Runners its words start: their current matches, collected.
+  for (const { root, patterns, config } of [...reached.discovered.values()].slice(before)) {
+    const got = discoveredFiles(root, patterns);
+    for (const p of got.files) enqueue(walk, p, false, depth + 1, 0, true);
+    for (const dir of got.overflow) reached.overflowed(dir);
+    if (config !== undefined) enqueue(walk, config, false, depth + 1, 0, true);
+  }
+}
+
+/**
+ * Phase 4, the listing of what cannot be pinned: folders protected whole, discovering
+ * runners' roots with their patterns, computed imports, import paths outside the project and
+ * program words Keel cannot resolve — each named, so trust shows it and protected-paths.ts
+ * protects it.
+ */
+function unpinnedEntries(
+  reached: Reached,
+  dynamicImports: readonly [string, string][],
+  rel: (path: string) => string,
+): ExecutedFile[] {
+  const { projectDir } = reached;
+  const found: ExecutedFile[] = [];
   // A computed import may load any file beside it: that folder is protected, except the project
   // itself (protecting every file would leave acceptEdits nothing), where it is only named.
   const rootImports: [string, string][] = [];
@@ -766,19 +803,40 @@ export function executedProjectFilesSync(
     const dir = dirname(file);
     const said = `${rel(file)} ${why}: any file it reaches may run`;
     if (dir === projectDir) rootImports.push([rel(file), said]);
-    else if (!collected.has(dir)) collected.set(dir, said);
+    else reached.unpin(dir, said);
   }
-  for (const [dir, why] of [...collected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    found.push({
-      path: dir,
-      relPath: rel(dir),
-      sha256: null,
-      // Not watched, like a pattern's folder: it is protected instead (see above).
-      fingerprint: ABSENT,
-      cannotPin: why,
-    });
+  for (const [dir, why] of [...reached.collected].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    // Not watched, like a pattern's folder: it is protected instead (visitGlob).
+    found.push({ path: dir, relPath: rel(dir), sha256: null, fingerprint: ABSENT, cannotPin: why });
   }
-  for (const { root, patterns, what, code } of discovered.values()) {
+  found.push(...discoveredEntries(reached, rel));
+  const named = (relPath: string, cannotPin: string): ExecutedFile => ({
+    path: projectDir,
+    relPath,
+    sha256: null,
+    fingerprint: ABSENT,
+    cannotPin,
+    unresolved: true,
+  });
+  for (const [file, why] of rootImports) found.push(named(file, why));
+  for (const word of [...reached.outsideEnv].sort()) {
+    const why = `${word} adds a place outside the project (or one computed when it runs) where imports are searched: what loads from there cannot be pinned`;
+    found.push(named(word, why));
+  }
+  for (const word of [...reached.unresolved].sort()) {
+    found.push(
+      named(word, `the hook runs ${word}, which Keel cannot resolve: it may run any file`),
+    );
+  }
+  return found;
+}
+
+/** A discovering runner's root: its patterns are protected under it (new matches run). */
+function discoveredEntries(reached: Reached, rel: (path: string) => string): ExecutedFile[] {
+  const found: ExecutedFile[] = [];
+  for (const { root, patterns, what, code } of reached.discovered.values()) {
     const where = rel(root) || ".";
     found.push({
       path: root,
@@ -791,7 +849,7 @@ export function executedProjectFilesSync(
     // A configuration that is code may include anything below its folder: the folder is
     // protected whole — except the project itself, where its quoted patterns stand in (protecting
     // every file would leave acceptEdits nothing to accept; the listing says so).
-    if (code !== undefined && root !== projectDir) {
+    if (code !== undefined && root !== reached.projectDir) {
       found.push({
         path: root,
         relPath: where,
@@ -801,37 +859,7 @@ export function executedProjectFilesSync(
       });
     }
   }
-  for (const [file, why] of rootImports) {
-    found.push({
-      path: projectDir,
-      relPath: file,
-      sha256: null,
-      fingerprint: ABSENT,
-      cannotPin: why,
-      unresolved: true,
-    });
-  }
-  for (const word of [...outsideEnv].sort()) {
-    found.push({
-      path: projectDir,
-      relPath: word,
-      sha256: null,
-      fingerprint: ABSENT,
-      cannotPin: `${word} adds a place outside the project (or one computed when it runs) where imports are searched: what loads from there cannot be pinned`,
-      unresolved: true,
-    });
-  }
-  for (const word of [...unresolved].sort()) {
-    found.push({
-      path: projectDir,
-      relPath: word,
-      sha256: null,
-      fingerprint: ABSENT,
-      cannotPin: `the hook runs ${word}, which Keel cannot resolve: it may run any file`,
-      unresolved: true,
-    });
-  }
-  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return found;
 }
 
 /**

@@ -156,6 +156,14 @@ export interface ProgramDefaults {
 
 const MAX_DEPTH = 3;
 
+/** Where a command line runs and how it is read (programDefaults' arguments). */
+interface Reading {
+  dirs: readonly string[];
+  projectDir: string;
+  strict: boolean;
+  depth: number;
+}
+
 /**
  * The reach of every program a command line (or a shell script's text) starts, run from
  * `dirs`. `strict`: a line the parser cannot read fails closed too (a hook's own command);
@@ -169,21 +177,12 @@ export function programDefaults(
   depth = 0,
 ): ProgramDefaults {
   const out: ProgramDefaults = { folders: [], files: [] };
-  const unknown = (program: string, at: readonly string[]) => {
-    for (const d of at) {
-      if (!isInsideOrAt(projectDir, d)) continue;
-      const where = relPath(projectDir, d);
-      out.folders.push([
-        d,
-        `${program} may run files under ${where}: Keel does not know what it reads`,
-      ]);
-    }
-  };
+  const reading: Reading = { dirs, projectDir, strict, depth };
   // A plain one-command line (`echo k >> log`) is read without loading mvdan-sh
   // (shell/simple-line.ts, inside analyzeShell).
   const analysis = analyzeShell(text);
   if (!analysis.parsed) {
-    if (strict) unknown("a command Keel cannot parse", dirs);
+    if (strict) unknown(out, "a command Keel cannot parse", reading);
     return out;
   }
   const commands = analysis.commands;
@@ -193,62 +192,87 @@ export function programDefaults(
     const word = c.argv[at] as string;
     // A program word with an expansion is program-words.ts's (its folder, or unresolved).
     if (c.literal[at] !== true) continue;
-    const name = basename(word);
-    const args = c.argv.slice(at + 1);
-    // A project path as the program (`./tools/run`) is pinned as a file by program-words.ts;
-    // a project venv's python also runs what its site-packages hold.
-    if (word.includes("/")) {
-      const venvs = dirs
-        .map((d) => resolve(d, word))
-        .filter((abs) => isInsideOrAt(projectDir, abs) && /^python(\d(\.\d+)?)?$/.test(name));
-      for (const abs of venvs) {
-        const venv = dirname(dirname(abs));
-        out.folders.push([
-          resolve(venv, "lib"),
-          `the project's Python at ${relPath(projectDir, abs)} runs the .pth files and modules of its site-packages`,
-        ]);
-        out.files.push({ path: resolve(venv, "pyvenv.cfg"), script: false });
-      }
-      if (venvs.length === 0 && dirs.some((d) => isInsideOrAt(projectDir, resolve(d, word)))) {
-        continue;
-      }
-      // A script of the user's own outside the project (`~/.claude/hooks/guard.sh`): not a
-      // program Keel does not know, but text it can read; what that text starts is judged.
-      const outside = readOutsideScript(resolve(dirs[0] ?? projectDir, word));
-      if (outside !== null) {
-        if (outside.shell && depth < MAX_DEPTH) {
-          merge(out, programDefaults(outside.text, dirs, projectDir, false, depth + 1));
-        }
-        if (outside.shell || outside.interpreted) continue;
-      }
-    }
-    if (INERT.has(name)) continue;
-    if (SHELLS.test(name)) {
-      const inline = args.indexOf("-c");
-      if (inline >= 0 && args[inline + 1] !== undefined && depth < MAX_DEPTH) {
-        merge(
-          out,
-          programDefaults(args[inline + 1] as string, dirs, projectDir, strict, depth + 1),
-        );
-      }
-      continue;
-    }
-    if (name === "eval" && depth < MAX_DEPTH) {
-      merge(out, programDefaults(args.join(" "), dirs, projectDir, strict, depth + 1));
-      continue;
-    }
-    const model: ProgramModelReach | null = modelledReach(name, args, dirs, projectDir);
-    if (model !== null) {
-      out.folders.push(...model.folders);
-      out.files.push(...model.files);
-      if (!model.unknown) continue;
-    } else if (SCRIPT_RUNNERS.test(name) && args.some((a) => !a.startsWith("-"))) {
-      // The script operand is pinned (program-words.ts); what it runs is scanned in turn.
-      continue;
-    }
-    unknown(name, dirs);
+    if (word.includes("/") && pathProgramRead(out, word, reading)) continue;
+    namedProgram(out, basename(word), c.argv.slice(at + 1), reading);
   }
   return out;
+}
+
+/** A program Keel does not know: the folders it runs in (inside the project) cannot be pinned. */
+function unknown(out: ProgramDefaults, program: string, { dirs, projectDir }: Reading): void {
+  for (const d of dirs) {
+    if (!isInsideOrAt(projectDir, d)) continue;
+    const where = relPath(projectDir, d);
+    out.folders.push([
+      d,
+      `${program} may run files under ${where}: Keel does not know what it reads`,
+    ]);
+  }
+}
+
+/**
+ * A program given by its path. A project path (`./tools/run`) is pinned as a file by
+ * program-words.ts; a project venv's python also runs what its site-packages hold. A script of
+ * the user's own outside the project (`~/.claude/hooks/guard.sh`) is not a program Keel does
+ * not know but text it can read: what that text starts is judged. True when that is all there
+ * is to say about it; false when it is to be judged by its name.
+ */
+function pathProgramRead(out: ProgramDefaults, word: string, reading: Reading): boolean {
+  const { dirs, projectDir, depth } = reading;
+  const name = basename(word);
+  const venvs = dirs
+    .map((d) => resolve(d, word))
+    .filter((abs) => isInsideOrAt(projectDir, abs) && /^python(\d(\.\d+)?)?$/.test(name));
+  for (const abs of venvs) {
+    const venv = dirname(dirname(abs));
+    out.folders.push([
+      resolve(venv, "lib"),
+      `the project's Python at ${relPath(projectDir, abs)} runs the .pth files and modules of its site-packages`,
+    ]);
+    out.files.push({ path: resolve(venv, "pyvenv.cfg"), script: false });
+  }
+  if (venvs.length === 0 && dirs.some((d) => isInsideOrAt(projectDir, resolve(d, word)))) {
+    return true;
+  }
+  const outside = readOutsideScript(resolve(dirs[0] ?? projectDir, word));
+  if (outside === null) return false;
+  if (outside.shell && depth < MAX_DEPTH) {
+    merge(out, programDefaults(outside.text, dirs, projectDir, false, depth + 1));
+  }
+  return outside.shell || outside.interpreted;
+}
+
+/** A program by its name: inert, a shell or `eval` whose script is read again, a modelled
+ *  one (program-models.ts), a script runner whose script is pinned — or unknown. */
+function namedProgram(
+  out: ProgramDefaults,
+  name: string,
+  args: readonly string[],
+  reading: Reading,
+): void {
+  const { dirs, projectDir, strict, depth } = reading;
+  if (INERT.has(name)) return;
+  if (SHELLS.test(name)) {
+    const inline = args.indexOf("-c");
+    if (inline >= 0 && args[inline + 1] !== undefined && depth < MAX_DEPTH) {
+      merge(out, programDefaults(args[inline + 1] as string, dirs, projectDir, strict, depth + 1));
+    }
+    return;
+  }
+  if (name === "eval" && depth < MAX_DEPTH) {
+    merge(out, programDefaults(args.join(" "), dirs, projectDir, strict, depth + 1));
+    return;
+  }
+  const model: ProgramModelReach | null = modelledReach(name, args, dirs, projectDir);
+  if (model !== null) {
+    out.folders.push(...model.folders);
+    out.files.push(...model.files);
+    if (!model.unknown) return;
+  } else if (SCRIPT_RUNNERS.test(name) && args.some((a) => !a.startsWith("-"))) {
+    // The script operand is pinned (program-words.ts); what it runs is scanned in turn.
+    return;
+  }
+  unknown(out, name, reading);
 }
 
 /** The biggest script outside the project that is read for what it starts. */

@@ -117,7 +117,8 @@ function sectionOf(file: string): string {
   return "pytest";
 }
 
-/** One pytest configuration file's keys (pyproject.toml through the TOML reader), or null. */
+/** One pytest configuration file's keys (pyproject.toml through the TOML reader), or null;
+ *  the one reading for a file pytest finds itself and one `-c` names. */
 function pytestKeys(text: string, file: string, section: string): Record<string, unknown> | null {
   if (file.endsWith(".toml")) {
     try {
@@ -152,15 +153,7 @@ function pytestConfig(
       const text = readConfig(join(dir, file));
       if (text === null) continue;
       if (text === "too-large") return { tooLarge: join(dir, file) };
-      let keys: Record<string, unknown> | null = null;
-      if (file === "pyproject.toml") {
-        try {
-          const tool = parseToml(text).tool as Record<string, Record<string, unknown>> | undefined;
-          keys = (tool?.pytest?.ini_options as Record<string, unknown> | undefined) ?? null;
-        } catch {
-          keys = null; // pytest refuses it too; its defaults are what the runner uses then.
-        }
-      } else keys = iniSection(text, section);
+      const keys = pytestKeys(text, file, section);
       // pytest.ini counts even without its section; the others only with it.
       if (keys !== null || file.endsWith("pytest.ini")) return { dir, file, keys: keys ?? {} };
     }

@@ -105,18 +105,8 @@ export function wordReach(
     const runs = prev === undefined || RUNS_NEXT.has(basename(prev));
     // `find DIR … -exec sh {} \;` or `find DIR … | xargs sh`: whatever is under DIR runs.
     if (basename(word) === "find") {
-      const operands: string[] = [];
-      let j = i + 1;
-      for (; j < words.length; j++) {
-        const w = words[j] as string;
-        if (w.startsWith("-") || w === "(" || w === "!" || isSeparator(w)) break;
-        operands.push(w);
-      }
-      const rest = words.slice(j);
-      if (piped || rest.some((w) => FIND_RUNS.has(w))) {
-        for (const op of operands.length > 0 ? operands : ["."]) {
-          folders(op, `find runs what it finds under it (${op})`);
-        }
+      for (const op of findRunsUnder(words, i, piped)) {
+        folders(op, `find runs what it finds under it (${op})`);
       }
     }
     // An expansion Keel cannot do in a word that runs: the literal folder before it is reached.
@@ -128,42 +118,76 @@ export function wordReach(
       // Only a hook's own words: a script's `. "$(dirname "$0")/lib.sh"` is resolved there.
       else if (fromHook) out.unresolved.push(word);
     }
-    // `node scripts/lint`: Node tries scripts/lint.js, .mjs, .cjs and scripts/lint/index.js.
-    if (
-      prev !== undefined &&
-      ["node", "nodejs"].includes(basename(prev)) &&
-      !word.startsWith("-") &&
-      !/\.[A-Za-z0-9]+$/.test(word) &&
-      /[/]/.test(word)
-    ) {
-      for (const d of dirs) {
-        const base = resolve(d, word);
-        if (!isInsideOrAt(projectDir, base) || isRegularFile(base)) continue;
-        const tries = [".js", ".mjs", ".cjs", ".json", "/index.js", "/index.mjs", "/index.cjs"].map(
-          (ext) => `${base}${ext}`,
-        );
-        const none = !tries.some(isRegularFile);
-        tries.forEach((path, k) => {
-          out.nodeFiles.push({ path, script: none && k === 0 });
-        });
-      }
+    if (prev !== undefined && ["node", "nodejs"].includes(basename(prev))) {
+      out.nodeFiles.push(...nodeResolution(word, dirs, projectDir));
     }
-    for (const runner of DISCOVERY_RUNNERS) {
-      if (!runner.starts(words, i)) continue;
-      let start: string | undefined;
-      if (runner.startFlag !== undefined) {
-        // After the module: `python3 -s -m unittest discover -s tests` (python's -s comes first).
-        const at = words.indexOf(runner.startFlag, pythonModule(words, i)?.index ?? i);
-        if (at > 0) start = words[at + 1];
-      }
-      for (const d of dirs) {
-        const root = resolve(d, start ?? ".");
-        if (!isInsideOrAt(projectDir, root)) continue;
-        // pytest's configuration chosen on the line is read like the one it finds itself.
-        const flags = runner.id === "pytest" ? pytestFlags(words, i + 1, d) : undefined;
-        out.discovered.push({ root, runner, ...(flags ? { flags } : {}) });
-      }
-    }
+    out.discovered.push(...discoveryAt(words, i, dirs, projectDir));
   });
+  return out;
+}
+
+/** The folders `find` at `i` searches when what it finds runs (`-exec`, or piped to xargs):
+ *  its operands, `.` when it names none. */
+function findRunsUnder(words: readonly string[], i: number, piped: boolean): string[] {
+  const operands: string[] = [];
+  let j = i + 1;
+  for (; j < words.length; j++) {
+    const w = words[j] as string;
+    if (w.startsWith("-") || w === "(" || w === "!" || isSeparator(w)) break;
+    operands.push(w);
+  }
+  const rest = words.slice(j);
+  if (!piped && !rest.some((w) => FIND_RUNS.has(w))) return [];
+  return operands.length > 0 ? operands : ["."];
+}
+
+/** `node scripts/lint`: Node tries scripts/lint.js, .mjs, .cjs and scripts/lint/index.js. The
+ *  first is recorded absent when none is there. */
+function nodeResolution(
+  word: string,
+  dirs: readonly string[],
+  projectDir: string,
+): WordReach["nodeFiles"] {
+  if (word.startsWith("-") || /\.[A-Za-z0-9]+$/.test(word) || !/[/]/.test(word)) return [];
+  const out: WordReach["nodeFiles"] = [];
+  for (const d of dirs) {
+    const base = resolve(d, word);
+    if (!isInsideOrAt(projectDir, base) || isRegularFile(base)) continue;
+    const tries = [".js", ".mjs", ".cjs", ".json", "/index.js", "/index.mjs", "/index.cjs"].map(
+      (ext) => `${base}${ext}`,
+    );
+    const none = !tries.some(isRegularFile);
+    tries.forEach((path, k) => {
+      out.push({ path, script: none && k === 0 });
+    });
+  }
+  return out;
+}
+
+/** The discovering runners that start at word `i` (discovery-runners.ts), with the folder
+ *  each runs in from each of `dirs`. */
+function discoveryAt(
+  words: readonly string[],
+  i: number,
+  dirs: readonly string[],
+  projectDir: string,
+): WordReach["discovered"] {
+  const out: WordReach["discovered"] = [];
+  for (const runner of DISCOVERY_RUNNERS) {
+    if (!runner.starts(words, i)) continue;
+    let start: string | undefined;
+    if (runner.startFlag !== undefined) {
+      // After the module: `python3 -s -m unittest discover -s tests` (python's -s comes first).
+      const at = words.indexOf(runner.startFlag, pythonModule(words, i)?.index ?? i);
+      if (at > 0) start = words[at + 1];
+    }
+    for (const d of dirs) {
+      const root = resolve(d, start ?? ".");
+      if (!isInsideOrAt(projectDir, root)) continue;
+      // pytest's configuration chosen on the line is read like the one it finds itself.
+      const flags = runner.id === "pytest" ? pytestFlags(words, i + 1, d) : undefined;
+      out.push({ root, runner, ...(flags ? { flags } : {}) });
+    }
+  }
   return out;
 }

@@ -359,8 +359,30 @@ function walk(S: ShSyntax, roots: ShNode[], source: string, bash: boolean): Walk
     }
     return true;
   };
-  const braced: { index: number; args: ShNode[] }[] = [];
+  const braced: Braced[] = [];
   for (const root of roots) S.Walk(root, visit);
+  expandBraces(S, commands, braced, text, opaque);
+  return { commands, opaque: [...opaque], ampersandRedirect };
+}
+
+/** A command whose words hold a `{`: its index in the walk's commands, and its words' nodes. */
+interface Braced {
+  index: number;
+  args: ShNode[];
+}
+
+/**
+ * bash's brace expansion of the commands `braced` names (`sh scripts/{lint,fmt}.sh` runs with
+ * both words): done after the walk, as SplitBraces changes the tree under it. A command is
+ * rewritten only when an expansion happened and left it no shorter.
+ */
+function expandBraces(
+  S: ShSyntax,
+  commands: ShellCommand[],
+  braced: readonly Braced[],
+  text: (n: ShNode) => string,
+  opaque: Set<string>,
+): void {
   for (const { index, args } of braced) {
     const command = commands[index];
     const words: { value: string; literal: boolean }[] = [];
@@ -376,7 +398,6 @@ function walk(S: ShSyntax, roots: ShNode[], source: string, bash: boolean): Walk
       commands[index] = { ...command, argv, literal };
     }
   }
-  return { commands, opaque: [...opaque], ampersandRedirect };
 }
 
 /** What a statement's here-string or here-document feeds its command, as written. */

@@ -320,10 +320,49 @@ function baseArgs(
   chdir?: string,
 ): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  // Every hidden place is hidden where it really is, and counts as hidden by both its names: a
-  // link hidden by its name alone leaves its target readable, and bwrap cannot mount over a
-  // link or through one ("Can't mount tmpfs … No such file or directory": every command
-  // failed). A link's name then leads to the empty tmpfs, or nowhere.
+  const { hiddenPlaces, hiddenDirs } = hideScratchAndHomes(args, view);
+  const keelNames = view.keelHomes.filter((k) => isAbsolute(k)).map((k) => resolve(k));
+  // Folders bound a second time at another name (PATH folders under the home). A mount made
+  // later over the original does not reach a copy bound before it: what is hidden or barred
+  // inside one is hidden at the copy too (alsoAt), or a barred `.env` read in full there.
+  const copies: Array<{ source: string; at: string }> = [];
+  const alsoAt = (path: string): string[] =>
+    copies
+      .filter((c) => c.at !== c.source && within(path, c.source))
+      .map((c) => `${c.at}${path.slice(c.source.length)}`);
+  bindPrograms(args, view, hiddenDirs, keelNames, copies);
+  // KEEL_HOME by its name and where it really is: a link (~/.keel -> ~/dotfiles/keel) hidden
+  // by its name alone left config.json readable at its target.
+  const keels = keelNames.map((named) => ({ named, real: realpathOr(named) }));
+  const hiddenElsewhere = [...hiddenPlaces];
+  for (const { named, real } of keels) {
+    hiddenPlaces.push(named);
+    if (real !== null && real !== named) hiddenPlaces.push(real);
+  }
+  const project = bindProject(args, cwd, hiddenPlaces);
+  hideKeelHomes(args, keels, { ...project, hiddenElsewhere, alsoAt });
+  hideBarredFiles(args, hide, { ...project, hiddenPlaces, alsoAt });
+  // The project's name leads there too: a link on the way to it that lies in a hidden place
+  // (`--cwd /tmp/link`, ~/work -> /srv/work) is made again in the tmpfs, saying what it says.
+  // A link shows nothing: what it leads to is visible or not by the mounts above.
+  for (const link of linksAlong(cwd)) {
+    if (linkCanBeMade(args, link.at)) args.push("--symlink", link.target, link.at);
+  }
+  args.push(...isolationArgs(project.realCwd, chdir));
+  return args;
+}
+
+/**
+ * The scratch places (/tmp, /run …) and the home directories, each under an empty tmpfs.
+ * Every hidden place is hidden where it really is, and counts as hidden by both its names: a
+ * link hidden by its name alone leaves its target readable, and bwrap cannot mount over a
+ * link or through one ("Can't mount tmpfs … No such file or directory": every command
+ * failed). A link's name then leads to the empty tmpfs, or nowhere.
+ */
+function hideScratchAndHomes(
+  args: string[],
+  view: SandboxView,
+): { hiddenPlaces: string[]; hiddenDirs: Array<{ named: string; real: string }> } {
   const hiddenPlaces: string[] = [];
   /** Each hidden directory by its name and where it really is (the tmpfs). */
   const hiddenDirs: Array<{ named: string; real: string }> = [];
@@ -344,29 +383,25 @@ function baseArgs(
   // Keys, tokens and other projects live under the home (Keel's, the account's and the one the
   // child's environment names: src/base/resolve-paths.ts); the project is bound back below.
   for (const home of view.homes) if (isAbsolute(home)) hideDir(home);
-  const keelNames = view.keelHomes.filter((k) => isAbsolute(k)).map((k) => resolve(k));
-  // Folders bound a second time at another name (PATH folders under the home). A mount made
-  // later over the original does not reach a copy bound before it: what is hidden or barred
-  // inside one is hidden at the copy too (alsoAt), or a barred `.env` read in full there.
-  const copies: Array<{ source: string; at: string }> = [];
-  const alsoAt = (path: string): string[] =>
-    copies
-      .filter((c) => c.at !== c.source && within(path, c.source))
-      .map((c) => `${c.at}${path.slice(c.source.length)}`);
-  bindPrograms(args, view, hiddenDirs, keelNames, copies);
-  // KEEL_HOME by its name and where it really is: a link (~/.keel -> ~/dotfiles/keel) hidden
-  // by its name alone left config.json readable at its target.
-  const keels = keelNames.map((named) => ({ named, real: realpathOr(named) }));
-  const hiddenElsewhere = [...hiddenPlaces];
-  for (const { named, real } of keels) {
-    hiddenPlaces.push(named);
-    if (real !== null && real !== named) hiddenPlaces.push(real);
-  }
-  // The project itself is bound whatever it is (the user chose it); what lies around it only
-  // when that does not show a hidden place again. Both where it really is: bwrap cannot mount
-  // on a link or through one (`--cwd` naming a link, or a path through a linked home: every
-  // command failed), and a project bound at a link's name was a second copy of it, where the
-  // files the Read rules hide, hidden where they really are, read in full.
+  return { hiddenPlaces, hiddenDirs };
+}
+
+/** Where the project is bound: the folder itself and what is bound around it (projectBinds). */
+interface ProjectMounts {
+  /** The project where it really is. */
+  readonly realCwd: string;
+  /** Folders around it bound too (a worktree's common git dir …). */
+  readonly binds: readonly string[];
+}
+
+/**
+ * The project itself is bound whatever it is (the user chose it); what lies around it only
+ * when that does not show a hidden place again. Both where it really is: bwrap cannot mount
+ * on a link or through one (`--cwd` naming a link, or a path through a linked home: every
+ * command failed), and a project bound at a link's name was a second copy of it, where the
+ * files the Read rules hide, hidden where they really are, read in full.
+ */
+function bindProject(args: string[], cwd: string, hiddenPlaces: readonly string[]): ProjectMounts {
   const realCwd = realpathOr(cwd) ?? cwd;
   const binds = projectBinds(
     realCwd,
@@ -374,42 +409,66 @@ function baseArgs(
   );
   for (const dir of binds) args.push("--ro-bind-try", dir, dir);
   args.push("--ro-bind", realCwd, realCwd);
-  // KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,
-  // so one inside the project is not bound back; unless the project really lies inside it (a
-  // project named through a link inside it, $KEEL_HOME/link -> elsewhere, does not). The tmpfs
-  // goes where it really is; its name, a link or a path through one, then leads there.
+  return { realCwd, binds };
+}
+
+/**
+ * KEEL_HOME (config.json holds the provider key) is hidden wherever it is: after the binds,
+ * so one inside the project is not bound back; unless the project really lies inside it (a
+ * project named through a link inside it, $KEEL_HOME/link -> elsewhere, does not). The tmpfs
+ * goes where it really is; its name, a link or a path through one, then leads there.
+ */
+function hideKeelHomes(
+  args: string[],
+  keels: ReadonlyArray<{ named: string; real: string | null }>,
+  at: ProjectMounts & {
+    hiddenElsewhere: readonly string[];
+    alsoAt: (path: string) => string[];
+  },
+): void {
+  const { realCwd, binds } = at;
   for (const { real: dir } of keels) {
     if (dir === null || !isRealDirectory(dir)) continue;
     const boundBack = [realCwd, ...binds].some((b) => within(dir, b));
-    const covered = hiddenElsewhere.some((h) => within(dir, h));
+    const covered = at.hiddenElsewhere.some((h) => within(dir, h));
     const holdsProject = within(realCwd, dir);
     if (dir !== "/" && !holdsProject) {
       if (boundBack || !covered) args.push("--tmpfs", dir);
-      for (const at of alsoAt(dir)) args.push("--tmpfs", at);
+      for (const copy of at.alsoAt(dir)) args.push("--tmpfs", copy);
     }
   }
-  // Files that must read as empty: /dev/null over where each really is (a link's target), when
-  // that is visible here at all (a target under the hidden home or /tmp is gone already, and
-  // bwrap cannot bind over what it cannot see).
+}
+
+/**
+ * Files that must read as empty: /dev/null over where each really is (a link's target), when
+ * that is visible here at all (a target under the hidden home or /tmp is gone already, and
+ * bwrap cannot bind over what it cannot see).
+ */
+function hideBarredFiles(
+  args: string[],
+  hide: readonly string[],
+  at: ProjectMounts & { hiddenPlaces: readonly string[]; alsoAt: (path: string) => string[] },
+): void {
+  const { realCwd, binds } = at;
   for (const file of hide) {
     const real = realpathOr(file);
     if (real === null) continue;
     const shown =
       [realCwd, ...binds].some((b) => within(real, b)) ||
-      !hiddenPlaces.some((h) => within(real, h));
+      !at.hiddenPlaces.some((h) => within(real, h));
     if (shown) args.push("--ro-bind", "/dev/null", real);
-    for (const at of alsoAt(real)) args.push("--ro-bind", "/dev/null", at);
+    for (const copy of at.alsoAt(real)) args.push("--ro-bind", "/dev/null", copy);
   }
-  // The project's name leads there too: a link on the way to it that lies in a hidden place
-  // (`--cwd /tmp/link`, ~/work -> /srv/work) is made again in the tmpfs, saying what it says.
-  // A link shows nothing: what it leads to is visible or not by the mounts above.
-  for (const link of linksAlong(cwd)) {
-    if (linkCanBeMade(args, link.at)) args.push("--symlink", link.target, link.at);
-  }
-  // The shell's current directory (shell-cwd.ts keeps it inside the project), where it really
-  // is: what is bound and hidden above is the project's, whichever folder of it the shell is in.
+}
+
+/**
+ * Where the command starts and what it is cut off from. The shell's current directory
+ * (shell-cwd.ts keeps it inside the project), where it really is: what is bound and hidden
+ * above is the project's, whichever folder of it the shell is in.
+ */
+function isolationArgs(realCwd: string, chdir: string | undefined): string[] {
   const realChdir = chdir === undefined ? realCwd : (realpathOr(chdir) ?? realCwd);
-  args.push(
+  return [
     "--chdir",
     within(realChdir, realCwd) ? realChdir : realCwd,
     "--unshare-user",
@@ -422,8 +481,7 @@ function baseArgs(
     "ALL",
     "--new-session",
     "--die-with-parent",
-  );
-  return args;
+  ];
 }
 
 /**

@@ -18,6 +18,7 @@ import { describeError, guarded } from "./result.js";
 import { barredFiles, sandboxEnv, sandboxedShell, sandboxStatus } from "./sandbox.js";
 import { checkedCwd, cwdReportingArgs, cwdResetText, reportedCwd } from "./shell-cwd.js";
 import { MAX_RUNNING_JOBS, ShellJobs } from "./shell-jobs.js";
+import { type Ending, watchCommand } from "./shell-watch.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Default and maximum timeout of one command. */
@@ -26,9 +27,6 @@ export const SHELL_MAX_TIMEOUT_MS = 600_000;
 /** Bytes of interleaved output the model sees (head and tail kept). */
 export const SHELL_MODEL_OUTPUT_BYTES = 30_000;
 const DETAIL_OUTPUT_BYTES = 256 * 1024;
-const KILL_GRACE_MS = 500;
-/** How long to wait for pipes held by background grandchildren after the shell exits. */
-const PIPE_DRAIN_MS = 250;
 
 /** The shell tool's arguments. */
 export const shellSchema = z.strictObject({
@@ -160,8 +158,6 @@ function commandEnv(ctx: ToolContext): NodeJS.ProcessEnv {
   return ctx.env ?? buildChildEnv(process.env);
 }
 
-type Ending = "exited" | "timeout" | "aborted";
-
 async function runShell(
   ctx: ToolContext,
   ops: ShellOperations,
@@ -174,32 +170,60 @@ async function runShell(
   startCwd?: string,
 ): Promise<ToolResult> {
   const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
+  const launch = await prepareLaunch(ctx, signal, sandboxed, readBarred, startCwd);
+  if ("refused" in launch) return launch.refused;
+  if (input.run_in_background === true) {
+    const started = startJob(ctx, launch.cwd, ops, input.command, jobs, launch.sandbox);
+    return withCwd(started, launch.cwd, launch.resetNote);
+  }
+  return runForeground(ctx, ops, input.command, launch, { timeoutMs, signal, onOutput });
+}
+
+/** Where and how a command runs, once the checks before it passed. */
+interface Launch {
+  /** The directory it starts in. */
+  readonly cwd: string;
+  /** Claude Code's line when the shell was put back at the project, else null. */
+  readonly resetNote: string | null;
+  /** The OS sandbox it runs in (with the files that read as empty), or none. */
+  readonly sandbox: { bwrap: string; hide?: readonly string[] } | undefined;
+}
+
+/** A call refused before anything started: the result's details say nothing ran. */
+function notRun(content: string, interrupted = false): { refused: ToolResult } {
+  const details = { stdout: "", stderr: "", exitCode: null, interrupted, truncated: false };
+  return { refused: { content, isError: true, details } };
+}
+
+/**
+ * The checks before a command starts: the call not interrupted, its directory there, the
+ * sandbox it was approved for available, the files it must not read known.
+ */
+async function prepareLaunch(
+  ctx: ToolContext,
+  signal: AbortSignal,
+  sandboxed: boolean,
+  readBarred: ((abs: string) => boolean) | undefined,
+  startCwd: string | undefined,
+): Promise<Launch | { refused: ToolResult }> {
   // The session's directory is checked again before each call: a folder removed, or replaced by
   // a link out of the project, since the last call puts the shell back at the project.
   const start =
     startCwd === undefined ? { cwd: ctx.cwd, reset: false } : checkedCwd(ctx.cwd, startCwd);
   const resetNote = start.reset ? cwdResetText(ctx.cwd) : null;
   if (signal.aborted) {
-    return Promise.resolve({
-      content: "shell: the command was not started because the call was interrupted.",
-      isError: true,
-      details: { stdout: "", stderr: "", exitCode: null, interrupted: true, truncated: false },
-    });
+    return notRun("shell: the command was not started because the call was interrupted.", true);
   }
   if (!isDirectory(start.cwd)) {
-    return Promise.resolve({
-      content: `shell: the working directory ${start.cwd} does not exist; the command was not run.`,
-      isError: true,
-      details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
-    });
+    return notRun(
+      `shell: the working directory ${start.cwd} does not exist; the command was not run.`,
+    );
   }
   const sandbox = sandboxed ? sandboxStatus(commandEnv(ctx)) : undefined;
   if (sandbox && !sandbox.available) {
-    return Promise.resolve({
-      content: `shell: the command was approved only to run in the OS sandbox, which is not available (${sandbox.reason}); it was not run.`,
-      isError: true,
-      details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
-    });
+    return notRun(
+      `shell: the command was approved only to run in the OS sandbox, which is not available (${sandbox.reason}); it was not run.`,
+    );
   }
   // Files a Read deny or ask rule covers read as empty in the sandbox: no person approved
   // this command, so it must not read what read_file may not.
@@ -207,160 +231,77 @@ async function runShell(
   if (sandbox?.available && readBarred) {
     const barred = await barredFiles(ctx.cwd, readBarred, signal);
     if (!barred.ok) {
-      return {
-        content: `shell: ${barred.reason}; the command was not run. A person can approve it to run outside the sandbox.`,
-        isError: true,
-        details: { stdout: "", stderr: "", exitCode: null, interrupted: false, truncated: false },
-      };
+      return notRun(
+        `shell: ${barred.reason}; the command was not run. A person can approve it to run outside the sandbox.`,
+      );
     }
     if (barred.paths.length > 0) hide = barred.paths;
   }
-  if (input.run_in_background === true) {
-    const started = startJob(
-      ctx,
-      start.cwd,
-      ops,
-      input.command,
-      jobs,
-      sandbox?.available ? { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } : undefined,
-    );
-    return withCwd(started, start.cwd, resetNote);
+  return {
+    cwd: start.cwd,
+    resetNote,
+    sandbox: sandbox?.available ? { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } : undefined,
+  };
+}
+
+/** Runs the command in the foreground: its output, how it ended, the directory it ended in. */
+function runForeground(
+  ctx: ToolContext,
+  ops: ShellOperations,
+  command: string,
+  launch: Launch,
+  run: { timeoutMs: number; signal: AbortSignal; onOutput: ((text: string) => void) | undefined },
+): Promise<ToolResult> {
+  const out = outputSinks(run.onOutput);
+  let child: ChildProcess;
+  try {
+    child = ops.spawn(command, {
+      cwd: launch.cwd,
+      projectDir: ctx.cwd,
+      env: commandEnv(ctx),
+      reportCwd: true,
+      ...(launch.sandbox ? { sandbox: launch.sandbox } : {}),
+    });
+  } catch (err) {
+    const notStarted = notRun(`shell: could not start sh: ${describeError(err)}`).refused;
+    return Promise.resolve(withCwd(notStarted, launch.cwd, launch.resetNote));
   }
+  const { timeoutMs, signal } = run;
+  const watched = watchCommand(child, {
+    timeoutMs,
+    signal,
+    killGroup: (pid, sig) => ops.killGroup(pid, sig),
+    onStdout: out.onStdout,
+    onStderr: out.onStderr,
+  });
+  return watched.then((end) => {
+    const rendered = render({ ...out, ...end, timeoutMs });
+    const result = launch.sandbox ? withSandboxNote(rendered) : rendered;
+    const reported = reportedCwd(end.cwdReport);
+    if (reported === undefined) return withCwd(result, launch.cwd, launch.resetNote);
+    const ended = checkedCwd(ctx.cwd, reported);
+    return withCwd(result, ended.cwd, ended.reset ? cwdResetText(ctx.cwd) : launch.resetNote);
+  });
+}
+
+/**
+ * Where a command's output goes as it comes: both pipes interleaved for the model, each pipe
+ * kept for the result's details, and the text streamed to `onOutput`.
+ */
+function outputSinks(onOutput: ((text: string) => void) | undefined) {
   const combined = new HeadTailBuffer(SHELL_MODEL_OUTPUT_BYTES);
   const stdout = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
   const stderr = new HeadTailBuffer(DETAIL_OUTPUT_BYTES);
-
-  return new Promise<ToolResult>((resolvePromise) => {
-    let child: ChildProcess;
-    try {
-      child = ops.spawn(input.command, {
-        cwd: start.cwd,
-        projectDir: ctx.cwd,
-        env: commandEnv(ctx),
-        reportCwd: true,
-        ...(sandbox?.available
-          ? { sandbox: { bwrap: sandbox.bwrap, ...(hide ? { hide } : {}) } }
-          : {}),
-      });
-    } catch (err) {
-      resolvePromise(
-        withCwd(
-          {
-            content: `shell: could not start sh: ${describeError(err)}`,
-            isError: true,
-            details: {
-              stdout: "",
-              stderr: "",
-              exitCode: null,
-              interrupted: false,
-              truncated: false,
-            },
-          },
-          start.cwd,
-          resetNote,
-        ),
-      );
-      return;
-    }
-    // What the wrapper reports on fd 3 (shell-cwd.ts); a test's operations may give no fd 3.
-    const cwdPipe = child.stdio[3] ?? null;
-    let cwdReport = "";
-    const pid = child.pid;
-    let ending: Ending = "exited";
-    let exitCode: number | null = null;
-    let exitSignal: NodeJS.Signals | null = null;
-    let exited = false;
-    let openPipes = cwdPipe === null ? 2 : 3;
-    let finished = false;
-    const timers: NodeJS.Timeout[] = [];
-
-    const finish = (spawnError?: string) => {
-      if (finished) return;
-      finished = true;
-      for (const t of timers) clearTimeout(t);
-      signal.removeEventListener("abort", onAbort);
-      // Background grandchildren may still hold the pipes; stop reading so nothing waits on them.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      cwdPipe?.destroy();
-      const rendered = render({
-        combined,
-        stdout,
-        stderr,
-        exitCode,
-        exitSignal,
-        ending,
-        timeoutMs,
-        spawnError,
-      });
-      const result = sandbox?.available ? withSandboxNote(rendered) : rendered;
-      const reported = reportedCwd(cwdReport);
-      if (reported === undefined) {
-        resolvePromise(withCwd(result, start.cwd, resetNote));
-        return;
-      }
-      const end = checkedCwd(ctx.cwd, reported);
-      resolvePromise(withCwd(result, end.cwd, end.reset ? cwdResetText(ctx.cwd) : resetNote));
+  const onData = (target: HeadTailBuffer) => {
+    // One decoder per pipe: a UTF-8 character split across chunks is shown whole.
+    const decoder = new StringDecoder("utf8");
+    return (chunk: Buffer) => {
+      target.push(chunk);
+      combined.push(chunk);
+      if (onOutput) streamOut(onOutput, decoder.write(chunk));
     };
-
-    const kill = (why: Ending) => {
-      if (ending !== "exited" || exited) return;
-      ending = why;
-      if (pid !== undefined) {
-        ops.killGroup(pid, "SIGTERM");
-        // Not cleared by finish(): members that trapped SIGTERM die even if the pipes closed early.
-        const killTimer = setTimeout(() => {
-          ops.killGroup(pid, "SIGKILL");
-          // Whatever still holds the pipes after SIGKILL of the group is outside it: give up.
-          timers.push(setTimeout(() => finish(), KILL_GRACE_MS));
-        }, KILL_GRACE_MS);
-        killTimer.unref();
-      } else {
-        finish();
-      }
-    };
-    const onAbort = () => kill("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-    timers.push(setTimeout(() => kill("timeout"), timeoutMs));
-
-    const onData = (target: HeadTailBuffer) => {
-      // One decoder per pipe: a UTF-8 character split across chunks is shown whole.
-      const decoder = new StringDecoder("utf8");
-      return (chunk: Buffer) => {
-        target.push(chunk);
-        combined.push(chunk);
-        if (onOutput) streamOut(onOutput, decoder.write(chunk));
-      };
-    };
-    child.stdout?.on("data", onData(stdout));
-    child.stderr?.on("data", onData(stderr));
-    const onPipeClosed = () => {
-      openPipes -= 1;
-      if (openPipes === 0 && exited) finish();
-    };
-    child.stdout?.on("close", onPipeClosed);
-    child.stderr?.on("close", onPipeClosed);
-    if (cwdPipe !== null) {
-      cwdPipe.on("data", (chunk: Buffer) => {
-        // A path, not output: a few KB at most is ever a directory name.
-        if (cwdReport.length < 16_384) cwdReport += chunk.toString("utf8");
-      });
-      cwdPipe.on("close", onPipeClosed);
-      cwdPipe.on("error", () => {});
-    }
-    child.on("error", (err) => {
-      exited = true;
-      finish(describeError(err));
-    });
-    child.on("exit", (code, sig) => {
-      exited = true;
-      exitCode = code;
-      exitSignal = sig;
-      if (openPipes === 0) finish();
-      // After a kill, the kill sequence decides when to stop waiting for the pipes.
-      else if (ending === "exited") timers.push(setTimeout(() => finish(), PIPE_DRAIN_MS));
-    });
-  });
+  };
+  return { combined, stdout, stderr, onStdout: onData(stdout), onStderr: onData(stderr) };
 }
 
 /** Starts `command` as a background job (after runShell's checks); returns its id at once. */

@@ -208,9 +208,23 @@ export function createRunPrinter(
   out: RunStreams,
 ): RunPrinter {
   if (format === "stream-json") return createStreamJsonPrinter(out);
+  const warnings = stderrWarnings(out);
+  if (format === "json") return createJsonPrinter(out, warnings);
+  return createTextPrinter(out, warnings);
+}
+
+/** What the text and json formats say on stderr, and the notices said (shownOnStderr). */
+interface StderrWarnings {
+  /** Writes to stderr without control characters. */
+  readonly err: { stderr: (line: string) => void };
+  /** What a script must hear whatever the format: notices and hooks that failed. */
+  readonly warn: (ev: AgentEvent) => void;
+  readonly notices: ReadonlySet<string>;
+}
+
+function stderrWarnings(out: RunStreams): StderrWarnings {
   const notices = new Set<string>();
   const err = { stderr: (line: string) => out.stderr(stripControls(line)) };
-  /** What a script must hear whatever the format: notices and hooks that failed. */
   const warn = (ev: AgentEvent): void => {
     if (ev.type === "notice") {
       err.stderr(`keel: ${ev.text}\n`);
@@ -219,16 +233,24 @@ export function createRunPrinter(
       err.stderr(`keel: ${hookFailure(ev.run)}\n`);
     }
   };
-  if (format === "json") {
-    // stdout is the one JSON object; what the text format says on stderr about notices and
-    // failed hooks is said there too (a project hook that will not run is not kept quiet).
-    return {
-      init: () => {},
-      event: warn,
-      finish: (s) => out.stdout(`${terminalSafeJson(s.json)}\n`),
-      shownOnStderr: (line) => notices.has(line),
-    };
-  }
+  return { err, warn, notices };
+}
+
+/**
+ * json: stdout is the one JSON object; what the text format says on stderr about notices and
+ * failed hooks is said there too (a project hook that will not run is not kept quiet).
+ */
+function createJsonPrinter(out: RunStreams, { warn, notices }: StderrWarnings): RunPrinter {
+  return {
+    init: () => {},
+    event: warn,
+    finish: (s) => out.stdout(`${terminalSafeJson(s.json)}\n`),
+    shownOnStderr: (line) => notices.has(line),
+  };
+}
+
+/** text: the answer on stdout; tool calls, refusals, hook messages and notices on stderr. */
+function createTextPrinter(out: RunStreams, { err, warn, notices }: StderrWarnings): RunPrinter {
   let endsWithNewline = true;
   // Model and hook text may carry escape sequences (OSC 52, clear screen): never written raw,
   // to a terminal or a pipe. Keel's text output itself has none.

@@ -1,82 +1,36 @@
 /**
  * `keel run "<prompt>"`: one headless turn through the same agent core the TUI drives, printed
  * as text, one JSON object, or one JSON line per event. Exit 0 on success, 1 with a one-line
- * reason on stderr otherwise.
+ * reason on stderr otherwise. The phases, in order: options and config (run-options.ts), the
+ * refusals that fail closed, the session, the stop signals (run-signals.ts), the printer, the
+ * turn (run-turn.ts), the exit status.
  */
-import { stat } from "node:fs/promises";
-import { constants as osConstants } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Command } from "commander";
-import { z } from "zod";
-import type { AgentEvent, AgentStats, RewindReport } from "../../agent/index.js";
-import {
-  childProcessEnv,
-  createAgent,
-  openAgentSession,
-  PERMISSION_MODES,
-  sessionToolOptions,
-} from "../../agent/index.js";
-import type { HookListing } from "../../hooks/index.js";
-import { createChatClient, EFFORT_LEVELS, resolveEffort } from "../../llm/index.js";
+import type { AgentEvent, OpenedSession } from "../../agent/index.js";
+import { openAgentSession, PERMISSION_MODES } from "../../agent/index.js";
+import { EFFORT_LEVELS } from "../../llm/index.js";
 import { keelHomeFrom, SessionError, UsageLogError } from "../../session/index.js";
-import { createBuiltinTools } from "../../tools/index.js";
-import { VERSION } from "../../version.js";
-import { baseUrlOrigin, loadConfig } from "../llm-config.js";
-import { startSessionServers } from "../mcp/session-servers.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { stripControls } from "../terminal-text.js";
 import { UserError } from "../user-error.js";
-import { keepYoungGenerationSmall } from "../young-generation.js";
+import {
+  checkOptionPairs,
+  parseRunOptions,
+  type RunOptions,
+  type RunSetup,
+  runSetup,
+} from "./run-options.js";
 import {
   createRunPrinter,
   createRunTally,
-  type RunOutcome,
+  type RunPrinter,
   runSummary,
   STREAM_TOOL_OUTPUT_BYTES,
 } from "./run-output.js";
-import {
-  loadOutputSchema,
-  type StructuredResult,
-  schemaInstruction,
-  settleStructured,
-} from "./run-schema.js";
+import { catchStopSignals, signalExitStatus } from "./run-signals.js";
 import { promptWithInput, readPipedInput, stdinIsPiped } from "./run-stdin.js";
-
-const optionsSchema = z.object({
-  outputFormat: z.enum(["text", "json", "stream-json"]).default("text"),
-  yes: z.boolean().default(false),
-  model: z.string().min(1).optional(),
-  effort: z.enum(EFFORT_LEVELS).optional(),
-  maxTurns: z
-    .string()
-    .regex(/^[1-9]\d*$/, { message: "expected a whole number of at least 1" })
-    .transform(Number)
-    .optional(),
-  continue: z.boolean().default(false),
-  resume: z.string().min(1).optional(),
-  rewind: z
-    .string()
-    .regex(/^[1-9]\d*$/, { message: "expected a user turn number of at least 1" })
-    .transform(Number)
-    .optional(),
-  rewindFilesOnly: z.boolean().default(false),
-  mode: z.enum(PERMISSION_MODES).optional(),
-  cwd: z.string().optional(),
-  harvest: z.boolean().default(false),
-  init: z.boolean().default(false),
-  maintenance: z.boolean().default(false),
-  withoutProjectHooks: z.boolean().default(false),
-  branch: z
-    .string()
-    .regex(/^[1-8]$/, { message: "expected a number of samples from 1 to 8" })
-    .transform(Number)
-    .optional(),
-  jsonSchema: z.string().min(1).optional(),
-  image: z.array(z.string().min(1)).optional(),
-});
-
-/** Signals that stop a run gracefully (a second one of the same kind kills at once). */
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+import { runTheTurn, type TurnEnd } from "./run-turn.js";
 
 /** Shown after `keel run --help`. */
 export const RUN_HELP = `
@@ -131,17 +85,6 @@ leaves no conversation to go back to: the run then fails, changing nothing, and
 --rewind N --rewind-files-only puts back only the files (the conversation goes on as it is).
 Exit status: 0 when the turn finished; 1 otherwise, with a one-line reason on stderr.`;
 
-/** What a rewind did, one line each (paths are the project's own, relative). */
-function rewindLines(toTurn: number, r: RewindReport): string[] {
-  const lines = [
-    `rewound to before turn ${toTurn}: ${r.droppedMessages} message(s) dropped, ${r.restored.length} file(s) restored, ${r.deleted.length} deleted`,
-  ];
-  for (const p of r.restored) lines.push(`restored ${p}`);
-  for (const p of r.deleted) lines.push(`deleted ${p} (it did not exist before)`);
-  for (const p of r.notRestorable) lines.push(`not restorable: ${p}`);
-  return lines;
-}
-
 /** Registers `keel run`. */
 export function register(program: Command): void {
   program
@@ -189,18 +132,48 @@ export function register(program: Command): void {
 }
 
 async function runCommand(given: string, raw: Record<string, unknown>): Promise<void> {
-  const parsed = optionsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = String(issue?.path[0] ?? "option").replace(
-      /[A-Z]/g,
-      (c) => `-${c.toLowerCase()}`,
-    );
-    const given = issue?.path[0] === undefined ? undefined : raw[String(issue.path[0])];
-    const got = typeof given === "string" ? ` (got "${given}")` : "";
-    throw new UserError(`--${field}: ${issue?.message ?? "invalid value"}${got}`);
+  const o = parseRunOptions(raw);
+  const prompt = await promptToRun(given);
+  checkOptionPairs(o);
+  const setup = await runSetup(o);
+  await refuseUnsafeStart(o, setup);
+  const opened = openRunSession(o, setup);
+  const { session } = opened;
+  const stop = catchStopSignals(session);
+  const printer = createRunPrinter(o.outputFormat, {
+    stdout: (t) => writeStdout(t),
+    stderr: (t) => writeStderr(t),
+  });
+  // Events are printed and tallied as they pass, never kept: a command's output can be
+  // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
+  const tally = createRunTally(withHint);
+  // OpenTelemetry, only when turned on: its SDK loads only then (src/telemetry/index.ts).
+  const telemetry = await (await import("../../telemetry/index.js")).startTelemetry({
+    ...{ env: process.env, keelHome: setup.keelHome, sessionId: session.id, model: setup.model },
+    frontEnd: "run",
+  });
+  if (telemetry.problem !== null) writeStderr(`keel: ${telemetry.problem}\n`);
+  const track = (ev: AgentEvent) => {
+    tally.add(ev);
+    printer.event(ev);
+    telemetry.sink?.event(ev);
+  };
+  let end: TurnEnd;
+  try {
+    end = await runTheTurn({
+      ...{ o, setup, session, resumed: opened.continuing || o.resume !== undefined },
+      ...{ signal: stop.signal, printer, tally, track, prompt, given },
+    });
+  } finally {
+    stop.release();
+    session.close();
+    await telemetry.sink?.shutdown();
   }
-  const o = parsed.data;
+  finishRun(end, { o, setup, opened, printer, signalled: stop.signalled() });
+}
+
+/** The prompt with text piped in after it; an empty one is refused. */
+async function promptToRun(given: string): Promise<string> {
   let prompt = given;
   if (stdinIsPiped()) {
     const piped = await readPipedInput();
@@ -208,48 +181,22 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     prompt = promptWithInput(given, piped.text);
   }
   if (prompt.trim() === "") throw new UserError('the prompt is empty: keel run "<prompt>"');
-  if (o.continue && o.resume !== undefined) {
-    throw new UserError("--continue and --resume cannot be used together");
-  }
-  if (o.rewind !== undefined && o.resume === undefined && !o.continue) {
-    throw new UserError("--rewind needs the session to rewind: add --resume ID or --continue");
-  }
-  if (o.rewindFilesOnly && o.rewind === undefined) {
-    throw new UserError("--rewind-files-only needs --rewind N");
-  }
-  if (o.init && o.maintenance) {
-    throw new UserError("--init and --maintenance cannot be used together");
-  }
-  const outputSchema = o.jsonSchema === undefined ? null : await loadOutputSchema(o.jsonSchema);
-  const keelHome = keelHomeFrom(process.env);
-  const projectDir = resolve(o.cwd ?? process.cwd());
-  if (!(await stat(projectDir).catch(() => null))?.isDirectory()) {
-    throw new UserError(`--cwd: not a directory: ${projectDir}`);
-  }
-  const config = await loadConfig({ keelHome, env: process.env });
-  if (!config.ok) throw new UserError(config.error);
-  const llm = config.config;
-  if (!llm.apiKey) {
-    throw new UserError(
-      `no API key: set DEEPSEEK_API_KEY, add "apiKey" to ${llm.path}, or run \`keel\` once to set it up`,
-    );
-  }
-  const model = o.model ?? llm.model;
-  // Asked for on the command line, a level the model cannot take stops the run (config.json's
-  // applies to every model: the agent says it is not used, and runs).
-  if (o.effort !== undefined) {
-    const effort = resolveEffort(model, o.effort);
-    if (!effort.ok) throw new UserError(`--effort: ${effort.error}`);
-  }
-  const effort = o.effort ?? llm.effort ?? undefined;
-  // Fail closed: a managed settings file that cannot be applied stops the run (run-managed.ts).
+  return prompt;
+}
+
+/**
+ * Fail closed before the first request: a managed settings file that cannot be applied
+ * (run-managed.ts), untrusted project hooks, which are guards that would not run, and rules
+ * files that cannot be read (run-untrusted.ts). Loaded only for `keel run`, when they apply.
+ */
+async function refuseUnsafeStart(o: RunOptions, setup: RunSetup): Promise<void> {
+  const { projectDir, keelHome } = setup;
   const managed = await (await import("./run-managed.js")).managedSettingsCheck({
     projectDir,
     keelHome,
   });
   if (managed.refusal !== null) throw new UserError(managed.refusal);
   for (const n of managed.notices) writeStderr(`keel: ${stripControls(n)}\n`);
-  // Fail closed: untrusted project hooks are guards that would not run (run-untrusted.ts).
   if (!o.withoutProjectHooks) {
     const { untrustedHooksRefusal } = await import("./run-untrusted.js");
     const refusal = await untrustedHooksRefusal({ projectDir, keelHome });
@@ -260,11 +207,25 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     const refusal = unreadableRulesRefusal({ projectDir, keelHome });
     if (refusal !== null) throw new UserError(refusal);
   }
+}
 
+/** The run's session, and what went wrong writing it (read when the run ends). */
+interface RunSession {
+  readonly session: OpenedSession;
+  /** --continue found a conversation to carry on. */
+  readonly continuing: boolean;
+  /** The first failure to write the session: the run fails with it. */
+  readonly writeError: () => string | null;
+  /** The first failure to write the usage log: a warning at the end. */
+  readonly usageWarning: () => string | null;
+}
+
+/** Opens (or resumes, or continues) the session; a new one instead of --continue is said. */
+function openRunSession(o: RunOptions, setup: RunSetup): RunSession {
+  const { keelHome, projectDir, model } = setup;
   let writeError: string | null = null;
   let usageWarning: string | null = null;
-  let session: ReturnType<typeof openAgentSession>;
-  let continuing = false;
+  let session: OpenedSession;
   try {
     session = openAgentSession({
       keelHome,
@@ -285,180 +246,45 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
   // --continue in a project without a session starts a new one; a script that meant to carry
   // on a conversation is told (the run itself is still fine, so the exit status stays 0). When
   // sessions could not be read, the session's warnings already say so.
-  continuing = o.continue && session.messages.length > 0;
+  const continuing = o.continue && session.messages.length > 0;
   if (o.continue && !continuing && o.resume === undefined && session.warnings.length === 0) {
     writeStderr(`keel: no session to continue in ${projectDir}; starting a new one\n`);
   }
+  return {
+    session,
+    continuing,
+    writeError: () => writeError,
+    usageWarning: () => usageWarning,
+  };
+}
 
-  // Ctrl+C, a terminal closing and a polite kill (CI timeouts, `timeout`) all end the run the
-  // same way: the running tool's process group is killed, the session stays valid and
-  // SessionEnd fires. Without this, SIGTERM left detached tool processes running.
-  const controller = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
-  // A tool or hook that does not heed the abort (a read blocked in the kernel, a hook that
-  // traps SIGTERM) must not keep the run alive: after a grace the session is closed and Keel
-  // exits with the signal's status anyway. A second signal of the same kind kills at once.
-  let watchdog: NodeJS.Timeout | undefined;
-  const onSignal = (sig: NodeJS.Signals) => {
-    signalled ??= sig;
-    controller.abort();
-    watchdog ??= setTimeout(() => {
-      try {
-        session.close();
-      } catch {
-        // Closing is best effort here: what was appended is on disk already.
-      }
-      writeStderr(`keel: interrupted (${sig}); a tool did not stop in time\n`);
-      process.exit(signalExitStatus(sig));
-    }, STOP_GRACE_MS);
-    watchdog.unref();
-  };
-  for (const sig of STOP_SIGNALS) process.once(sig, onSignal);
-  const printer = createRunPrinter(o.outputFormat, {
-    stdout: (t) => writeStdout(t),
-    stderr: (t) => writeStderr(t),
-  });
-  // Events are printed and tallied as they pass, never kept: a command's output can be
-  // gigabytes (`yes`, `cat /dev/zero`), and a run that held every chunk ran out of memory.
-  const tally = createRunTally(withHint);
-  // OpenTelemetry, only when turned on: its SDK loads only then (src/telemetry/index.ts).
-  const telemetry = await (await import("../../telemetry/index.js")).startTelemetry({
-    ...{ env: process.env, keelHome, sessionId: session.id, model, frontEnd: "run" },
-  });
-  if (telemetry.problem !== null) writeStderr(`keel: ${telemetry.problem}\n`);
-  const track = (ev: AgentEvent) => {
-    tally.add(ev);
-    printer.event(ev);
-    telemetry.sink?.event(ev);
-  };
-  let outcome: RunOutcome;
-  let stats: AgentStats;
-  let structured: StructuredResult = null;
-  try {
-    // First, so a consumer whose run is killed (even while MCP servers start) knows the session.
-    printer.init({
-      sessionId: session.id,
-      resumed: continuing || o.resume !== undefined,
-      model,
-      cwd: projectDir,
-      keelVersion: VERSION,
-    });
-    for (const w of session.warnings) track({ type: "notice", level: "warn", text: w });
-    // Headless: no elicitation handler, so a server's questions are declined.
-    // Interrupted while servers start: the wait ends at once (the turn is then refused). A
-    // server still starting after a second is named, so a slow start is not a silent hang.
-    let waitNote: NodeJS.Timeout | undefined;
-    const mcpServers = await startSessionServers({
-      projectDir,
-      keelHome,
-      signal: controller.signal,
-      onWaiting: (names) => {
-        clearTimeout(waitNote);
-        if (names.length === 0) return;
-        const which = `MCP server${names.length === 1 ? "" : "s"} ${names.join(", ")}`;
-        waitNote = setTimeout(
-          () => writeStderr(`keel: waiting for ${which} to start…\n`),
-          1000,
-        ).unref();
-      },
-    });
-    clearTimeout(waitNote);
-    const toolSetup = sessionToolOptions({
-      keelHome,
-      transcriptPath: session.transcriptPath,
-      model,
-    });
-    for (const text of toolSetup.problems) writeStderr(`keel: ${text}\n`);
-    const agent = await createAgent({
-      projectDir,
-      keelHome,
-      client: createChatClient({
-        baseUrl: llm.baseUrl,
-        baseUrlOrigin: baseUrlOrigin(llm),
-        apiKey: llm.apiKey,
-        streamIdleMs: llm.streamIdleMs,
-      }),
-      model,
-      ...(effort !== undefined ? { effort } : {}),
-      ...(llm.cheapModel ? { cheapModel: llm.cheapModel } : {}),
-      tools: createBuiltinTools(
-        { cwd: projectDir, env: childProcessEnv(process.env, { keelHome, apiKey: llm.apiKey }) },
-        toolSetup.options,
-      ),
-      session,
-      autoApprove: o.yes,
-      ...(o.withoutProjectHooks ? { withoutProjectHooks: true } : {}),
-      ...(o.mode !== undefined ? { permissionMode: o.mode } : {}),
-      ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
-      ...(o.harvest ? { harvest: true } : {}),
-      ...(o.init ? { setupTrigger: "init" as const } : {}),
-      ...(o.maintenance ? { setupTrigger: "maintenance" as const } : {}),
-      ...(o.branch !== undefined ? { branch: o.branch } : {}),
-      ...(mcpServers ? { mcpServers } : {}),
-    }).catch(async (err: unknown) => {
-      await mcpServers?.close();
-      throw err;
-    });
-    // The session's modules are loaded: from here on, a small young generation (see there).
-    keepYoungGenerationSmall();
-    for (const text of hookWarnings(agent.hooks.listing())) {
-      track({ type: "notice", level: "warn", text });
-    }
-    if (o.rewind !== undefined) {
-      let report: RewindReport;
-      try {
-        report = agent.rewind(o.rewind, { files: true, conversation: !o.rewindFilesOnly });
-      } catch (err) {
-        // Refused as a whole (rewind.ts): nothing changed, no turn is run.
-        await mcpServers?.close();
-        throw new UserError((err as Error).message.replace(/^rewind: /, "--rewind: "));
-      }
-      for (const line of rewindLines(o.rewind, report)) writeStderr(`keel: ${line}\n`);
-    }
-    // --json-schema: asked at the end of the user turn (never in the system prompt: the cached
-    // prefix stays the same bytes), checked, repaired once (run-schema.ts).
-    const asked = outputSchema ? prompt + schemaInstruction(outputSchema) : prompt;
-    const images = o.image ?? [];
-    for await (const ev of agent.runTurn(asked, {
-      signal: controller.signal,
-      ...(images.length > 0 ? { images } : {}),
-      // Piped input (and the --json-schema instruction) is passed along, not typed: mentions
-      // in it stay text (commands/turn-entry.ts).
-      ...(asked !== given ? { typed: given } : {}),
-    }))
-      track(ev);
-    if (outputSchema) {
-      structured = await settleStructured({
-        schema: outputSchema,
-        answer: () => tally.outcome(),
-        // Keel's repair request quotes the answer's problems: nothing in it is typed.
-        runTurn: (p) => agent.runTurn(p, { signal: controller.signal, typed: "" }),
-        track,
-      });
-    }
-    // A headless run ends on its own, not because someone exited: Claude Code's `-p` says
-    // "other" too, and SessionEnd hooks written for it match on that.
-    for await (const ev of agent.end("other")) track(ev);
-    outcome = tally.outcome();
-    stats = agent.stats();
-  } finally {
-    clearTimeout(watchdog);
-    for (const sig of STOP_SIGNALS) process.removeListener(sig, onSignal);
-    session.close();
-    await telemetry.sink?.shutdown();
-  }
+/** The summary printed last and the exit status: 0, 1, or 128 + a stop signal's number. */
+function finishRun(
+  end: TurnEnd,
+  run: {
+    o: RunOptions;
+    setup: RunSetup;
+    opened: RunSession;
+    printer: RunPrinter;
+    signalled: NodeJS.Signals | null;
+  },
+): void {
+  const { outcome, stats, structured } = end;
+  const { opened, printer, signalled } = run;
   let failure =
     outcome.failure ?? (structured && "failure" in structured ? structured.failure : null);
   if (signalled !== null && signalled !== "SIGINT" && failure === "interrupted") {
     failure = `interrupted (${signalled})`;
   }
   // Checked after close(): closing the file can fail too.
+  const writeError = opened.writeError();
   if (failure === null && writeError !== null) {
     failure = oneLine(`could not write the session: ${writeError}`);
   }
+  const usageWarning = opened.usageWarning();
   if (usageWarning !== null) writeStderr(`keel: ${oneLine(usageWarning)}\n`);
   const summary = runSummary(outcome, stats, failure);
-  if (outputSchema) {
+  if (run.setup.outputSchema) {
     summary.json.structured_output = structured && "value" in structured ? structured.value : null;
   }
   printer.finish(summary);
@@ -472,31 +298,6 @@ async function runCommand(given: string, raw: Record<string, unknown>): Promise<
     return;
   }
   throw new UserError(stripControls(failure), status);
-}
-
-/** How long a stop signal waits for the turn to wind down before Keel exits regardless. */
-const STOP_GRACE_MS = 5000;
-
-/** The exit status of a run a signal stopped: 128 + the signal's number. */
-function signalExitStatus(sig: NodeJS.Signals): number {
-  return 128 + (osConstants.signals[sig] ?? 0);
-}
-
-/** Why configured hooks will not run: untrusted project hooks, files that failed to load. */
-function hookWarnings(listing: HookListing): string[] {
-  const out: string[] = [];
-  const untrusted = listing.hooks.filter((h) => !h.trusted).length;
-  if (listing.projectTrust.hasProjectHooks && !listing.projectTrust.trusted && untrusted > 0) {
-    out.push(
-      `${untrusted} project hook${untrusted === 1 ? " is" : "s are"} not trusted and will not run; review with \`keel hooks list\`, then \`keel hooks trust\``,
-    );
-  }
-  for (const p of listing.problems) {
-    if (p.severity !== "error") continue;
-    const where = `${p.path}${p.line !== undefined ? `:${p.line}` : ""}`;
-    out.push(`hooks from ${where} were not loaded: ${p.message}`);
-  }
-  return out;
 }
 
 /** Adds what to check to errors whose cause is on the user's side. */

@@ -189,7 +189,17 @@ export function register(program: Command): void {
   const done = (code: number) => {
     process.exitCode = code;
   };
+  registerInspection(hooks, done);
+  registerTrust(hooks, done);
+  registerStats(hooks, done);
+  registerTest(hooks, done);
+}
 
+/** Sets the exit status a subcommand returned. */
+type Done = (code: number) => void;
+
+/** `keel hooks list` and `validate`: what is configured, and what is wrong with it. */
+function registerInspection(hooks: Command, done: Done): void {
   hooks
     .command("list")
     .description("every hook, grouped by event, with its source, dialect, trust state and problems")
@@ -211,7 +221,10 @@ export function register(program: Command): void {
     .action(async (opts: CwdOptions & { json?: boolean }) =>
       done(await runHooksValidate(opts, processOutput)),
     );
+}
 
+/** `keel hooks trust` and `untrust`: whether the project's hooks, servers and rules apply. */
+function registerTrust(hooks: Command, done: Done): void {
   hooks
     .command("trust")
     .description(
@@ -227,7 +240,10 @@ export function register(program: Command): void {
     )
     .option(CWD_FLAG, CWD_HELP)
     .action(async (opts: CwdOptions) => done(await runHooksUntrust(opts, processOutput)));
+}
 
+/** `keel hooks stats`: how the hooks did, from the audit log (loaded only when it runs). */
+function registerStats(hooks: Command, done: Done): void {
   hooks
     .command("stats")
     .description(
@@ -241,7 +257,10 @@ export function register(program: Command): void {
     .action(async (opts: HooksStatsOptions) =>
       done(await (await import("./stats.js")).runHooksStats(opts, processOutput)),
     );
+}
 
+/** `keel hooks test`: a synthetic event through the hooks (loaded only when it runs). */
+function registerTest(hooks: Command, done: Done): void {
   hooks
     .command("test")
     .description(

@@ -294,47 +294,62 @@ export function renderTestResult(
   const syncRuns = decision.runs;
   if (syncRuns.length === 0) out.push("  No hooks ran.");
   for (const run of syncRuns) out.push(...runLines(run, ctx.projectDir));
-  const notRun = ctx.notRun ?? [];
-  if (notRun.length > 0) {
-    out.push("", "Not run:");
-    for (const { hook, reason } of notRun) {
-      let src = displayPath(hook.source.path, { base: ctx.projectDir });
-      if (hook.location) src += `:${hook.location.line}`;
+  out.push(...notRunLines(ctx.notRun ?? [], ctx.projectDir));
+  out.push(...asyncLines(ctx.asyncResults, ctx.projectDir));
+  out.push("");
+  out.push(...decisionLines(decision, ctx.untrusted ?? 0));
+  return out;
+}
+
+/** Matching hooks that did not run, each with why. */
+function notRunLines(notRun: readonly FiringExplanation[], projectDir: string): string[] {
+  if (notRun.length === 0) return [];
+  const out = ["", "Not run:"];
+  for (const { hook, reason } of notRun) {
+    let src = displayPath(hook.source.path, { base: projectDir });
+    if (hook.location) src += `:${hook.location.line}`;
+    out.push(
+      ...wrap(`${handlerSummary(hook.handler)}  (${src})`, {
+        indent: "  ",
+        breakLongWords: true,
+      }),
+      ...wrap(reason ?? "", { indent: "    → ", hangingIndent: "      " }),
+    );
+  }
+  return out;
+}
+
+/** Async hooks' runs, and what of theirs reaches the next turn. */
+function asyncLines(asyncResults: readonly AsyncHookResult[], projectDir: string): string[] {
+  if (asyncResults.length === 0) return [];
+  const out = ["", "Async hooks (their output reaches the agent with the next turn):"];
+  for (const r of asyncResults) {
+    out.push(...runLines(r.run, projectDir));
+    const indent = " ".repeat(12);
+    if (r.additionalContext !== null) {
       out.push(
-        ...wrap(`${handlerSummary(hook.handler)}  (${src})`, {
-          indent: "  ",
-          breakLongWords: true,
+        ...wrap(`next turn, for the model: ${r.additionalContext}`, {
+          indent,
+          hangingIndent: `${indent}  `,
         }),
-        ...wrap(reason ?? "", { indent: "    → ", hangingIndent: "      " }),
+      );
+    }
+    if (r.systemMessage !== null) {
+      out.push(
+        ...wrap(`next turn, for the user: ${r.systemMessage}`, {
+          indent,
+          hangingIndent: `${indent}  `,
+        }),
       );
     }
   }
-  if (ctx.asyncResults.length > 0) {
-    out.push("", "Async hooks (their output reaches the agent with the next turn):");
-    for (const r of ctx.asyncResults) {
-      out.push(...runLines(r.run, ctx.projectDir));
-      const indent = " ".repeat(12);
-      if (r.additionalContext !== null) {
-        out.push(
-          ...wrap(`next turn, for the model: ${r.additionalContext}`, {
-            indent,
-            hangingIndent: `${indent}  `,
-          }),
-        );
-      }
-      if (r.systemMessage !== null) {
-        out.push(
-          ...wrap(`next turn, for the user: ${r.systemMessage}`, {
-            indent,
-            hangingIndent: `${indent}  `,
-          }),
-        );
-      }
-    }
-  }
-  out.push("");
+  return out;
+}
+
+/** The combined decision and everything it carries (reason, changes, messages, stop). */
+function decisionLines(decision: HookDecision, untrusted: number): string[] {
+  const out: string[] = [];
   const status = exitStatusFor(decision.decision);
-  const untrusted = ctx.untrusted ?? 0;
   if (reportedDecision(decision, untrusted) === "untrusted") {
     out.push(
       `Decision: not run: untrusted (exit status 1) — ${plural(untrusted, "matching project hook")} did not run because the project's hooks are not trusted; the agent would not run them either (keel hooks trust)`,

@@ -52,6 +52,26 @@ function editFor(input: string, key: Key): Edit | undefined {
   return undefined;
 }
 
+/** Enter on buffer `s`: completes a picked command that needs an argument, runs a picked one,
+ *  turns a trailing backslash into a newline, else submits the text. */
+function pressEnter(
+  s: ed.EditorState,
+  menu: SlashMenuState,
+  change: (update: Edit) => void,
+  submit: (text: string) => void,
+): void {
+  const pick = menu.menuNow().pick;
+  // A command that needs an argument ("/resume") completes to "/resume ", which opens the
+  // menu of its arguments (the session picker), instead of running without one. With no
+  // argument to offer it runs, and says so itself.
+  if (pick && !pick.runnable && pick.value !== s.text && menu.complete(pick.value).length > 0) {
+    change((e) => ed.replaceText(e, pick.value));
+  } else if (pick && pick.value.trim() !== s.text.trim()) submit(pick.value);
+  else if (s.text.slice(0, s.cursor).endsWith("\\")) {
+    change((e) => ed.insert(ed.backspace(e), "\n"));
+  } else submit(s.text);
+}
+
 /**
  * Handles the prompt's keys and pastes while `isActive`. `latest` is the buffer the last edit
  * produced (keys can arrive faster than React re-renders); `change` applies an edit to it.
@@ -78,21 +98,7 @@ export function usePromptKeys(opts: {
     if (clean !== "") change((s) => ed.insert(s, clean));
   };
 
-  const enter = () => {
-    const s = latest.current;
-    const pick = menu.menuNow().pick;
-    // A command that needs an argument ("/resume") completes to "/resume ", which opens the
-    // menu of its arguments (the session picker), instead of running without one. With no
-    // argument to offer it runs, and says so itself.
-    if (pick && !pick.runnable && pick.value !== s.text && menu.complete(pick.value).length > 0) {
-      return change((e) => ed.replaceText(e, pick.value));
-    }
-    if (pick && pick.value.trim() !== s.text.trim()) return submit(pick.value);
-    if (s.text.slice(0, s.cursor).endsWith("\\")) {
-      return change((e) => ed.insert(ed.backspace(e), "\n"));
-    }
-    return submit(s.text);
-  };
+  const enter = () => pressEnter(latest.current, menu, change, submit);
 
   useInput(
     (input, key) => {

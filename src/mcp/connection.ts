@@ -256,6 +256,30 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   );
   const transport = await makeTransport(sdk, opts);
   const conn = new McpConnection({ name: opts.name, client, transport });
+  const stderrDone = followStderr(sdk, transport, conn, opts);
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () =>
+    opts.onToolsChanged?.(),
+  );
+  client.setRequestHandler(
+    sdk.ElicitRequestSchema,
+    async (request, extra): Promise<ElicitResult> =>
+      answerElicitation(request.params as Record<string, unknown>, extra.signal, opts),
+  );
+  client.onclose = () => {
+    if (!conn.closing) opts.onClosed?.();
+  };
+  await handshake(sdk, client, transport, conn, stderrDone, opts);
+  return conn;
+}
+
+/** Keeps a stdio server's stderr (for error reports) and passes it on; resolves when the
+ *  stream ends. Other transports have none: resolved at once. */
+function followStderr(
+  sdk: McpSdk,
+  transport: Transport,
+  conn: McpConnection,
+  opts: ConnectOptions,
+): Promise<unknown> {
   let stderrDone: Promise<unknown> = Promise.resolve();
   if (transport instanceof sdk.StdioClientTransport) {
     const stream = transport.stderr;
@@ -271,41 +295,49 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
       opts.onStderr?.(text);
     });
   }
-  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () =>
-    opts.onToolsChanged?.(),
-  );
-  client.setRequestHandler(
-    sdk.ElicitRequestSchema,
-    async (request, extra): Promise<ElicitResult> => {
-      const p = request.params as Record<string, unknown>;
-      const mode = p.mode === "url" ? "url" : "form";
-      const req: ElicitationRequest = {
-        server: opts.name,
-        message: typeof p.message === "string" ? p.message : "",
-        mode,
-        ...(typeof p.requestedSchema === "object" && p.requestedSchema !== null
-          ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
-          : {}),
-        ...(typeof p.url === "string" ? { url: p.url } : {}),
-      };
-      if (!opts.onElicit) return { action: "decline" };
-      try {
-        const answer = await opts.onElicit(req, extra.signal);
-        if (answer.action === "accept") {
-          return {
-            action: "accept",
-            ...(answer.content ? { content: answer.content as ElicitResult["content"] } : {}),
-          };
-        }
-        return { action: answer.action };
-      } catch {
-        return { action: "decline" };
-      }
-    },
-  );
-  client.onclose = () => {
-    if (!conn.closing) opts.onClosed?.();
+  return stderrDone;
+}
+
+/** A server's elicitation request put to `opts.onElicit` (declined without one, or when it fails). */
+async function answerElicitation(
+  p: Record<string, unknown>,
+  signal: AbortSignal,
+  opts: ConnectOptions,
+): Promise<ElicitResult> {
+  const mode = p.mode === "url" ? "url" : "form";
+  const req: ElicitationRequest = {
+    server: opts.name,
+    message: typeof p.message === "string" ? p.message : "",
+    mode,
+    ...(typeof p.requestedSchema === "object" && p.requestedSchema !== null
+      ? { requestedSchema: p.requestedSchema as Record<string, unknown> }
+      : {}),
+    ...(typeof p.url === "string" ? { url: p.url } : {}),
   };
+  if (!opts.onElicit) return { action: "decline" };
+  try {
+    const answer = await opts.onElicit(req, signal);
+    if (answer.action === "accept") {
+      return {
+        action: "accept",
+        ...(answer.content ? { content: answer.content as ElicitResult["content"] } : {}),
+      };
+    }
+    return { action: answer.action };
+  } catch {
+    return { action: "decline" };
+  }
+}
+
+/** The MCP handshake; on failure the connection is closed and the server's last words awaited. */
+async function handshake(
+  sdk: McpSdk,
+  client: Client,
+  transport: Transport,
+  conn: McpConnection,
+  stderrDone: Promise<unknown>,
+  opts: ConnectOptions,
+): Promise<void> {
   // Cancelled while it starts (the user quit): a server that never finished the handshake has
   // no work to save, so it gets SIGTERM at once instead of the SDK's polite shutdown (stdin
   // closed, 2 s, SIGTERM, 2 s), and quitting does not wait for it. Before the SDK's own abort
@@ -329,7 +361,6 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   } finally {
     opts.signal?.removeEventListener("abort", terminate);
   }
-  return conn;
 }
 
 async function makeTransport(sdk: McpSdk, opts: ConnectOptions): Promise<Transport> {

@@ -56,6 +56,53 @@ function shown(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
+/** The method, headers and body sent for one OAuth request: GET or POST, a text or form body,
+ *  and the request's headers except the server definition's own. */
+function requestParts(
+  url: URL,
+  init: RequestInit,
+  own: ReadonlyMap<string, string>,
+): { method: "GET" | "POST"; headers: Record<string, string>; body: string } {
+  const method = (init.method ?? "GET").toUpperCase();
+  if (method !== "GET" && method !== "POST") {
+    throw new OAuthEndpointRefused(`refused OAuth request to ${shown(url)}: method ${method}`);
+  }
+  const body = init.body;
+  if (
+    body !== undefined &&
+    body !== null &&
+    typeof body !== "string" &&
+    !(body instanceof URLSearchParams)
+  ) {
+    throw new OAuthEndpointRefused(`refused OAuth request to ${shown(url)}: unsupported body`);
+  }
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((value, key) => {
+    if (own.get(key) !== value) headers[key] = value;
+  });
+  if (body instanceof URLSearchParams && headers["content-type"] === undefined) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+  }
+  return { method, headers, body: body === undefined || body === null ? "" : String(body) };
+}
+
+/** The connector's answer as the Response the SDK reads (only the headers it uses). */
+function responseOf(res: Awaited<ReturnType<typeof nodeConnector>>, url: URL): Response {
+  if (res.truncated) {
+    throw new Error(`${shown(url)} answered more than ${MAX_ANSWER_BYTES} bytes`);
+  }
+  if (res.status < 200 || res.status > 599) {
+    throw new Error(`${shown(url)} answered with HTTP status ${res.status}`);
+  }
+  const out = new Headers();
+  if (res.contentType) out.set("content-type", res.contentType);
+  if (res.location) out.set("location", res.location);
+  return new Response(NULL_BODY.has(res.status) ? null : res.body, {
+    status: res.status,
+    headers: out,
+  });
+}
+
 /** A fetch for the OAuth client of the MCP server at `serverUrl`. */
 export function oauthFetch(
   serverUrl: string,
@@ -93,26 +140,7 @@ export function oauthFetch(
     if (!target.ok) {
       throw new OAuthEndpointRefused(`refused OAuth request to ${shown(url)}: ${target.message}`);
     }
-    const method = (init.method ?? "GET").toUpperCase();
-    if (method !== "GET" && method !== "POST") {
-      throw new OAuthEndpointRefused(`refused OAuth request to ${shown(url)}: method ${method}`);
-    }
-    const body = init.body;
-    if (
-      body !== undefined &&
-      body !== null &&
-      typeof body !== "string" &&
-      !(body instanceof URLSearchParams)
-    ) {
-      throw new OAuthEndpointRefused(`refused OAuth request to ${shown(url)}: unsupported body`);
-    }
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, key) => {
-      if (own.get(key) !== value) headers[key] = value;
-    });
-    if (body instanceof URLSearchParams && headers["content-type"] === undefined) {
-      headers["content-type"] = "application/x-www-form-urlencoded";
-    }
+    const { method, headers, body } = requestParts(url, init, own);
     const signal = init.signal
       ? AbortSignal.any([init.signal, AbortSignal.timeout(TIMEOUT_MS)])
       : AbortSignal.timeout(TIMEOUT_MS);
@@ -122,22 +150,10 @@ export function oauthFetch(
       url,
       method,
       headers,
-      body: body === undefined || body === null ? "" : String(body),
+      body,
       signal,
       maxResponseBytes: MAX_ANSWER_BYTES,
     });
-    if (res.truncated) {
-      throw new Error(`${shown(url)} answered more than ${MAX_ANSWER_BYTES} bytes`);
-    }
-    if (res.status < 200 || res.status > 599) {
-      throw new Error(`${shown(url)} answered with HTTP status ${res.status}`);
-    }
-    const out = new Headers();
-    if (res.contentType) out.set("content-type", res.contentType);
-    if (res.location) out.set("location", res.location);
-    return new Response(NULL_BODY.has(res.status) ? null : res.body, {
-      status: res.status,
-      headers: out,
-    });
+    return responseOf(res, url);
   };
 }

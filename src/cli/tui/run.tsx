@@ -25,7 +25,7 @@ import { loadConfig } from "../llm-config.js";
 import { writeStderr, writeStdout } from "../stdout.js";
 import { UserError } from "../user-error.js";
 import { keepYoungGenerationSmall } from "../young-generation.js";
-import { App, type OpenedBackend } from "./app.js";
+import { App, type OpenedBackend, type OpeningBackend } from "./app.js";
 import { SetupForm, type SetupValues } from "./components/setup-form.js";
 import { tuiElicitation } from "./elicit-bridge.js";
 import { createPromptHistory } from "./history.js";
@@ -70,6 +70,61 @@ export async function runInteractive(opts: InteractiveOptions): Promise<void> {
 
 async function runSession(opts: InteractiveOptions): Promise<void> {
   const env = opts.env ?? process.env;
+  const llm = await configOrSetup(opts, env);
+
+  let writeError: string | null = null;
+  let usageWarning: string | null = null;
+  const permissions = createPermissionBridge();
+  setReasoningPrefs({
+    ...(opts.harvest ? { harvest: true } : {}),
+    ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
+  });
+  const model = opts.model ?? llm.model;
+  // Aborted when the user quits before the session is open (App's `cancel`).
+  const quitting = new AbortController();
+  const waiting = waitingServers();
+  const opening = openSession(
+    opts,
+    llm,
+    model,
+    permissions,
+    quitting.signal,
+    waiting.onWaiting,
+    (err) => {
+      // The usage log is not the conversation: said at exit as what it is.
+      if (err instanceof UsageLogError) usageWarning ??= err.message;
+      else writeError ??= err instanceof Error ? err.message : String(err);
+    },
+  );
+  const ready = opening.then((opened) => openedBackend(opened, opts));
+  // A resumed session is opened before the first frame: a wrong id is an error, not a screen,
+  // and its conversation is shown above the prompt from the start.
+  if (opts.resume !== undefined || opts.continueLatest) await ready;
+
+  await showSession(
+    opts,
+    env,
+    {
+      projectDir: opts.projectDir,
+      model,
+      mode: opts.mode ?? "default",
+      ready,
+      cancel: () => quitting.abort(),
+      waiting: waiting.listen,
+    },
+    permissions,
+    opening,
+  );
+  const opened = await opening;
+  const id = opened.backend.agent().sessionId;
+  writeStdout(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
+  if (usageWarning) writeStderr(`keel: ${usageWarning}\n`);
+  if (writeError) writeStderr(`keel: could not write the session: ${writeError}\n`);
+}
+
+/** The model configuration; without a key (and no base URL from the environment) the setup
+ *  form asks for one first and saves it. */
+async function configOrSetup(opts: InteractiveOptions, env: NodeJS.ProcessEnv): Promise<LlmConfig> {
   let loaded = await loadConfig({ keelHome: opts.keelHome, env });
   if (!loaded.ok) throw new UserError(loaded.error);
   // A base URL from the environment means a deliberate setup (a proxy, the simulator): no wizard.
@@ -86,50 +141,57 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     loaded = await loadConfig({ keelHome: opts.keelHome, env });
     if (!loaded.ok) throw new UserError(loaded.error);
   }
-  const llm = loaded.config;
+  return loaded.config;
+}
 
-  let writeError: string | null = null;
-  let usageWarning: string | null = null;
-  const permissions = createPermissionBridge();
-  setReasoningPrefs({
-    ...(opts.harvest ? { harvest: true } : {}),
-    ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
-  });
-  const model = opts.model ?? llm.model;
-  // Aborted when the user quits before the session is open (App's `cancel`).
-  const quitting = new AbortController();
-  // The MCP servers the opening session still waits for, for the App to show.
+/** The MCP servers the opening session still waits for, for the App to show: the session
+ *  reports them (`onWaiting`), the App subscribes (`listen`) and hears the current list at once. */
+function waitingServers(): {
+  onWaiting: (names: string[]) => void;
+  listen: NonNullable<OpeningBackend["waiting"]>;
+} {
   let waitingFor: string[] = [];
   const waitListeners = new Set<(names: string[]) => void>();
-  const onWaiting = (names: string[]) => {
-    waitingFor = names;
-    for (const listener of waitListeners) listener(names);
+  return {
+    onWaiting: (names) => {
+      waitingFor = names;
+      for (const listener of waitListeners) listener(names);
+    },
+    listen: (listener) => {
+      waitListeners.add(listener);
+      listener(waitingFor);
+      return () => waitListeners.delete(listener);
+    },
   };
-  const opening = openSession(opts, llm, model, permissions, quitting.signal, onWaiting, (err) => {
-    // The usage log is not the conversation: said at exit as what it is.
-    if (err instanceof UsageLogError) usageWarning ??= err.message;
-    else writeError ??= err instanceof Error ? err.message : String(err);
-  });
-  const ready = opening.then(
-    (opened): OpenedBackend => ({
-      backend: opened.backend,
-      notices: [
-        ...opened.warnings,
-        ...(opened.telemetryProblem !== null ? [opened.telemetryProblem] : []),
-        // --continue in a project without a conversation to continue starts a new one: say so
-        // (unless a warning above already said why: sessions that could not be read).
-        ...(opts.continueLatest &&
-        opened.warnings.length === 0 &&
-        opened.backend.agent().transcript().length === 0
-          ? ["no earlier conversation in this project to continue; this is a new session"]
-          : []),
-      ],
-    }),
-  );
-  // A resumed session is opened before the first frame: a wrong id is an error, not a screen,
-  // and its conversation is shown above the prompt from the start.
-  if (opts.resume !== undefined || opts.continueLatest) await ready;
+}
 
+/** The opened session as the App takes it, with the notices to show first. */
+function openedBackend(opened: OpenedSession, opts: InteractiveOptions): OpenedBackend {
+  return {
+    backend: opened.backend,
+    notices: [
+      ...opened.warnings,
+      ...(opened.telemetryProblem !== null ? [opened.telemetryProblem] : []),
+      // --continue in a project without a conversation to continue starts a new one: say so
+      // (unless a warning above already said why: sessions that could not be read).
+      ...(opts.continueLatest &&
+      opened.warnings.length === 0 &&
+      opened.backend.agent().transcript().length === 0
+        ? ["no earlier conversation in this project to continue; this is a new session"]
+        : []),
+    ],
+  };
+}
+
+/** Shows the App until the user exits (or SIGTERM/SIGHUP), then closes the opened session and
+ *  flushes its telemetry. */
+async function showSession(
+  opts: InteractiveOptions,
+  env: NodeJS.ProcessEnv,
+  backend: OpeningBackend,
+  permissions: PermissionBridge,
+  opening: Promise<OpenedSession>,
+): Promise<void> {
   const statusSetup = readStatusCommand({
     keelHome: opts.keelHome,
     homeDir: resolveHome(env),
@@ -142,18 +204,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
   try {
     const instance = render(
       <App
-        backend={{
-          projectDir: opts.projectDir,
-          model,
-          mode: opts.mode ?? "default",
-          ready,
-          cancel: () => quitting.abort(),
-          waiting: (listener) => {
-            waitListeners.add(listener);
-            listener(waitingFor);
-            return () => waitListeners.delete(listener);
-          },
-        }}
+        backend={backend}
         permissions={permissions}
         quitSignal={quit.signal}
         home={env.HOME ?? ""}
@@ -166,7 +217,7 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
     );
     // Once the session is open: the renderer is not needed before the first answer. Then the
     // session's modules are loaded: from here on, a small young generation (see there).
-    void ready
+    void backend.ready
       .finally(() => setImmediate(() => void loadMarkdown().then(keepYoungGenerationSmall)))
       .catch(() => {});
     await instance.waitUntilExit();
@@ -183,11 +234,6 @@ async function runSession(opts: InteractiveOptions): Promise<void> {
       () => {},
     );
   }
-  const opened = await opening;
-  const id = opened.backend.agent().sessionId;
-  writeStdout(`\nresume this session with: keel --resume ${id.slice(0, 8)}\n`);
-  if (usageWarning) writeStderr(`keel: ${usageWarning}\n`);
-  if (writeError) writeStderr(`keel: could not write the session: ${writeError}\n`);
 }
 
 /** The opened backend, with the process's telemetry (null when off) to flush at exit. */

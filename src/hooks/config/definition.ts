@@ -1,7 +1,7 @@
 /** From a raw hook to a HookDefinition: compiled matcher and condition, identity, id. */
 import { canonicalJson, sha256Hex } from "../../base/index.js";
 import { DIALECTS, matcherApplies } from "../dialects/index.js";
-import { EVENT_SPECS, MAX_HOOK_TIMEOUT_MS } from "../events.js";
+import { EVENT_SPECS, type EventSpec, MAX_HOOK_TIMEOUT_MS } from "../events.js";
 import { compileMatcher, parseCondition } from "../match.js";
 import type { HandlerConfig, HookDefinition, HookProblem, HookSource } from "../types.js";
 import type { RawHook, ReadContext } from "./handler.js";
@@ -60,20 +60,16 @@ export function baseHookId(
   return `h${sha256Hex(canonicalJson(identity)).slice(0, 12)}`;
 }
 
-/** Builds the definition (trusted is decided later, from the trust store). `idOf` gives its id
- *  when first read: `keel hooks list` prints none, so it hashes nothing. */
-export function toDefinition(
+/** Checks the hook's matcher: a warning where the dialect ignores it, an error (and false:
+ *  inactive) where it does not compile. */
+function matcherWorks(
   raw: RawHook,
   source: HookSource,
-  order: number,
+  spec: EventSpec,
   ctx: ReadContext,
-  idOf: () => string,
-): HookDefinition {
+  problems: HookProblem[],
+): boolean {
   const dialect = DIALECTS[source.dialect];
-  const spec = EVENT_SPECS[raw.event];
-  const problems: HookProblem[] = [...raw.problems];
-  let active = true;
-
   const matcherWritten = raw.matcher !== undefined && raw.matcher !== "" && raw.matcher !== "*";
   const matcherAt = raw.matcherAt ?? [...raw.at, "matcher"];
   if (matcherWritten && !matcherApplies(dialect, raw.event)) {
@@ -91,10 +87,15 @@ export function toDefinition(
   } else if (matcherWritten) {
     const compiled = compileMatcher(dialect.matcherStyle, raw.matcher, spec.matchMode);
     if (!compiled.ok) {
-      active = false;
       problems.push(ctx.problem("error", matcherAt, `${compiled.message}; hook inactive`));
+      return false;
     }
   }
+  return true;
+}
+
+/** Clamps a timeout longer than Keel's maximum, with a warning. */
+function clampTimeout(raw: RawHook, ctx: ReadContext, problems: HookProblem[]): void {
   const timeout = raw.handler.timeout;
   if (timeout !== undefined && timeout * 1000 > MAX_HOOK_TIMEOUT_MS) {
     problems.push(
@@ -106,24 +107,49 @@ export function toDefinition(
     );
     raw.handler.timeout = MAX_HOOK_TIMEOUT_MS / 1000;
   }
+}
+
+/** Checks the hook's `if`: a warning off tool events, an error (and false: inactive) where it
+ *  does not parse. */
+function conditionWorks(
+  raw: RawHook,
+  spec: EventSpec,
+  ctx: ReadContext,
+  problems: HookProblem[],
+): boolean {
   const condition = raw.handler.if;
-  if (condition !== undefined) {
-    if (!spec.toolEvent) {
-      problems.push(
-        ctx.problem(
-          "warning",
-          [...raw.at, "if"],
-          `\`if\` applies to tool events only; ignored on ${raw.event}`,
-        ),
-      );
-    } else {
-      const parsed = parseCondition(condition);
-      if (!parsed.ok) {
-        active = false;
-        problems.push(ctx.problem("error", [...raw.at, "if"], `${parsed.message}; hook inactive`));
-      }
-    }
+  if (condition === undefined) return true;
+  if (!spec.toolEvent) {
+    problems.push(
+      ctx.problem(
+        "warning",
+        [...raw.at, "if"],
+        `\`if\` applies to tool events only; ignored on ${raw.event}`,
+      ),
+    );
+    return true;
   }
+  const parsed = parseCondition(condition);
+  if (parsed.ok) return true;
+  problems.push(ctx.problem("error", [...raw.at, "if"], `${parsed.message}; hook inactive`));
+  return false;
+}
+
+/** Builds the definition (trusted is decided later, from the trust store). `idOf` gives its id
+ *  when first read: `keel hooks list` prints none, so it hashes nothing. */
+export function toDefinition(
+  raw: RawHook,
+  source: HookSource,
+  order: number,
+  ctx: ReadContext,
+  idOf: () => string,
+): HookDefinition {
+  const spec = EVENT_SPECS[raw.event];
+  const problems: HookProblem[] = [...raw.problems];
+  const matcherOk = matcherWorks(raw, source, spec, ctx, problems);
+  clampTimeout(raw, ctx, problems);
+  const conditionOk = conditionWorks(raw, spec, ctx, problems);
+  const active = matcherOk && conditionOk;
   const pos = ctx.locate(raw.at);
   return {
     ...(pos ? { location: { ...pos, field: formatField(raw.at) } } : {}),

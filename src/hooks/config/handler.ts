@@ -86,90 +86,132 @@ function execForm(
   return { argv: [command, ...args], warnings };
 }
 
+/** What building one handler gives: the handler (none when it cannot run) and its problems. */
+type Built = { handler?: HandlerConfig; problems: HookProblem[] };
+
+/** The error of a field a handler type needs and the entry does not have. */
+function missing(ctx: ReadContext, at: FieldPath, field: string, message: string): Built {
+  return {
+    problems: [ctx.problem("error", [...at, field], `${formatField([...at, field])}: ${message}`)],
+  };
+}
+
+function commandHandler(
+  input: HandlerInput,
+  base: HandlerCommon,
+  ctx: ReadContext,
+  at: FieldPath,
+): Built {
+  if (input.command === undefined && input.args === undefined) {
+    return missing(ctx, at, "command", "a command hook needs `command` or `args`");
+  }
+  const problems: HookProblem[] = [];
+  const handler: HandlerConfig = { type: "command", ...base };
+  if (input.args !== undefined) {
+    const exec = execForm(input.command, input.args, ctx, at);
+    if ("problems" in exec) return exec;
+    handler.args = exec.argv;
+    problems.push(...exec.warnings);
+  } else if (input.command !== undefined) handler.command = input.command;
+  if (input.cwd !== undefined) handler.cwd = input.cwd;
+  if (input.shell !== undefined) handler.shell = input.shell;
+  return { handler, problems };
+}
+
+function httpHandler(
+  input: HandlerInput,
+  base: HandlerCommon,
+  ctx: ReadContext,
+  at: FieldPath,
+): Built {
+  if (input.url === undefined) return missing(ctx, at, "url", "an http hook needs `url`");
+  const handler: HandlerConfig = { type: "http", ...base, url: input.url };
+  if (input.headers !== undefined) handler.headers = input.headers;
+  if (input.allowedEnvVars !== undefined) handler.allowedEnvVars = input.allowedEnvVars;
+  const template = input.payloadTemplate ?? input.payload_template;
+  if (template !== undefined) handler.payloadTemplate = template;
+  return { handler, problems: [] };
+}
+
+function promptOrAgentHandler(
+  type: "prompt" | "agent",
+  input: HandlerInput,
+  base: HandlerCommon,
+  ctx: ReadContext,
+  at: FieldPath,
+): Built {
+  if (input.prompt === undefined)
+    return missing(ctx, at, "prompt", `a ${type} hook needs \`prompt\``);
+  const problems: HookProblem[] = [];
+  const handler: HandlerConfig =
+    type === "prompt"
+      ? { type, ...base, prompt: input.prompt }
+      : { type, ...base, prompt: input.prompt };
+  if (input.model !== undefined) handler.model = input.model;
+  if (handler.type === "agent" && input.maxTurns !== undefined) {
+    handler.maxTurns = input.maxTurns;
+  }
+  if (handler.async) {
+    problems.push(
+      ctx.problem("warning", [...at, "async"], `async is only for command and http hooks; ignored`),
+    );
+    delete handler.async;
+  }
+  return { handler, problems };
+}
+
+function mcpToolHandler(
+  input: HandlerInput,
+  base: HandlerCommon,
+  ctx: ReadContext,
+  at: FieldPath,
+): Built {
+  if (input.server === undefined)
+    return missing(ctx, at, "server", "an mcp_tool hook needs `server`");
+  if (input.tool === undefined) return missing(ctx, at, "tool", "an mcp_tool hook needs `tool`");
+  const handler: HandlerConfig = {
+    type: "mcp_tool",
+    ...base,
+    server: input.server,
+    tool: input.tool,
+  };
+  if (input.input !== undefined) handler.input = input.input;
+  delete handler.async;
+  return { handler, problems: [] };
+}
+
+/** A type Keel does not run: never runs, named as a likely misspelling where it is one. */
+function unknownType(type: string, input: HandlerInput, ctx: ReadContext, at: FieldPath): Built {
+  // "comand", "Command", "http_hook": most unknown types are misspellings of a known one.
+  const near = nearestField(type, HANDLER_TYPES);
+  const typo = near !== undefined;
+  const p = ctx.problem(
+    ctx.dialect === "claude" && !typo ? "warning" : "error",
+    [...at, input.type !== undefined ? "type" : "mode"],
+    `unsupported hook type "${type}"; this hook never runs${typo ? `; did you mean "${near}"?` : " (Keel runs command, http, prompt, agent and mcp_tool hooks)"}`,
+  );
+  p.neverRuns = true;
+  return { problems: [p] };
+}
+
 /**
  * Builds the HandlerConfig of an entry. Returns no handler (and an error) when the entry
  * cannot run at all; warnings about fields that are ignored come back with the handler.
  */
-export function toHandlerConfig(
-  input: HandlerInput,
-  ctx: ReadContext,
-  at: FieldPath,
-): { handler?: HandlerConfig; problems: HookProblem[] } {
+export function toHandlerConfig(input: HandlerInput, ctx: ReadContext, at: FieldPath): Built {
   const type = input.type ?? input.mode ?? (input.url !== undefined ? "http" : "command");
   const base = common(input);
-  const problems: HookProblem[] = [];
-  const need = (field: string, message: string) => ({
-    problems: [ctx.problem("error", [...at, field], `${formatField([...at, field])}: ${message}`)],
-  });
-  let handler: HandlerConfig;
   switch (type) {
-    case "command": {
-      if (input.command === undefined && input.args === undefined) {
-        return need("command", "a command hook needs `command` or `args`");
-      }
-      handler = { type: "command", ...base };
-      if (input.args !== undefined) {
-        const exec = execForm(input.command, input.args, ctx, at);
-        if ("problems" in exec) return exec;
-        handler.args = exec.argv;
-        problems.push(...exec.warnings);
-      } else if (input.command !== undefined) handler.command = input.command;
-      if (input.cwd !== undefined) handler.cwd = input.cwd;
-      if (input.shell !== undefined) handler.shell = input.shell;
-      break;
-    }
-    case "http": {
-      if (input.url === undefined) return need("url", "an http hook needs `url`");
-      handler = { type: "http", ...base, url: input.url };
-      if (input.headers !== undefined) handler.headers = input.headers;
-      if (input.allowedEnvVars !== undefined) handler.allowedEnvVars = input.allowedEnvVars;
-      const template = input.payloadTemplate ?? input.payload_template;
-      if (template !== undefined) handler.payloadTemplate = template;
-      break;
-    }
+    case "command":
+      return commandHandler(input, base, ctx, at);
+    case "http":
+      return httpHandler(input, base, ctx, at);
     case "prompt":
-    case "agent": {
-      if (input.prompt === undefined) return need("prompt", `a ${type} hook needs \`prompt\``);
-      handler =
-        type === "prompt"
-          ? { type, ...base, prompt: input.prompt }
-          : { type, ...base, prompt: input.prompt };
-      if (input.model !== undefined) handler.model = input.model;
-      if (handler.type === "agent" && input.maxTurns !== undefined) {
-        handler.maxTurns = input.maxTurns;
-      }
-      if (handler.async) {
-        problems.push(
-          ctx.problem(
-            "warning",
-            [...at, "async"],
-            `async is only for command and http hooks; ignored`,
-          ),
-        );
-        delete handler.async;
-      }
-      break;
-    }
-    case "mcp_tool": {
-      if (input.server === undefined) return need("server", "an mcp_tool hook needs `server`");
-      if (input.tool === undefined) return need("tool", "an mcp_tool hook needs `tool`");
-      handler = { type: "mcp_tool", ...base, server: input.server, tool: input.tool };
-      if (input.input !== undefined) handler.input = input.input;
-      delete handler.async;
-      break;
-    }
-    default: {
-      // "comand", "Command", "http_hook": most unknown types are misspellings of a known one.
-      const near = nearestField(type, HANDLER_TYPES);
-      const typo = near !== undefined;
-      const p = ctx.problem(
-        ctx.dialect === "claude" && !typo ? "warning" : "error",
-        [...at, input.type !== undefined ? "type" : "mode"],
-        `unsupported hook type "${type}"; this hook never runs${typo ? `; did you mean "${near}"?` : " (Keel runs command, http, prompt, agent and mcp_tool hooks)"}`,
-      );
-      p.neverRuns = true;
-      return { problems: [p] };
-    }
+    case "agent":
+      return promptOrAgentHandler(type, input, base, ctx, at);
+    case "mcp_tool":
+      return mcpToolHandler(input, base, ctx, at);
+    default:
+      return unknownType(type, input, ctx, at);
   }
-  return { handler, problems };
 }

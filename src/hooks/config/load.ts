@@ -86,84 +86,103 @@ function expandSourceVars(hooks: RawHook[], env: Readonly<Record<string, string>
   }
 }
 
-/** Reads every source. Never throws: unreadable and malformed files become problems. */
-export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
-  const problems: HookProblem[] = [];
-  const files: FileSnapshot[] = [];
-  const seen = new Set<string>();
-  const raws: { source: HookSource; hooks: RawHook[]; ctx: ReadContext }[] = [];
-  const rules: DisableRule[] = [];
+/** What reading the sources gathers, in reading order. */
+interface ReadState {
+  problems: HookProblem[];
+  files: FileSnapshot[];
+  /** Paths already read: a file named by two sources is read once. */
+  seen: Set<string>;
+  raws: { source: HookSource; hooks: RawHook[]; ctx: ReadContext }[];
+  rules: DisableRule[];
+}
 
-  const readAll = async (candidates: Candidate[]) => {
-    const fresh = candidates.filter((c) => !seen.has(c.path));
-    for (const c of fresh) seen.add(c.path);
-    const texts = await Promise.all(fresh.map((c) => readConfigText(c.path)));
-    const out: SettingsFile[] = [];
-    fresh.forEach((c, i) => {
-      const { content, error } = texts[i] ?? { content: null };
-      files.push({ path: c.path, content });
-      const source: HookSource = {
-        path: c.path,
-        dialect: c.dialect.name,
-        scope: c.scope,
-        ...(c.managed ? { managed: true as const } : {}),
-        ...(c.env ? { env: c.env } : {}),
-      };
-      if (error !== undefined) {
-        problems.push({ severity: "error", path: c.path, message: `cannot read: ${error}` });
-        return;
-      }
-      if (content === null) {
-        if (c.mustExist) {
-          problems.push({
-            severity: "error",
-            path: c.path,
-            message: `${c.dialect.label} file named in settings compat.${c.dialect.name} does not exist`,
-          });
-        }
-        return;
-      }
-      let ctx = contextFor(source, content);
-      let read = c.dialect.read(content, ctx);
-      if (read.dialect !== undefined && isDialectName(read.dialect)) {
-        // The file is another dialect's that shares this location: read it as that one.
-        source.dialect = read.dialect;
-        ctx = contextFor(source, content);
-        read = DIALECTS[read.dialect].read(content, ctx);
-      }
-      if (c.env) expandSourceVars(read.hooks, c.env);
-      problems.push(...read.problems);
-      raws.push({ source, hooks: read.hooks, ctx });
-      out.push({ source, settings: read.settings, ctx });
-      const rule = disableRuleOf(source, read.settings);
-      if (rule) rules.push(rule);
-    });
-    return out;
+/** Reads the candidates not read yet (all at once) and records what each holds. */
+async function readCandidates(state: ReadState, candidates: Candidate[]): Promise<SettingsFile[]> {
+  const fresh = candidates.filter((c) => !state.seen.has(c.path));
+  for (const c of fresh) state.seen.add(c.path);
+  const texts = await Promise.all(fresh.map((c) => readConfigText(c.path)));
+  const out: SettingsFile[] = [];
+  fresh.forEach((c, i) => {
+    const read = readCandidate(state, c, texts[i] ?? { content: null });
+    if (read) out.push(read);
+  });
+  return out;
+}
+
+/** One candidate's text read by its dialect (or by the dialect the file says it is). */
+function readCandidate(
+  state: ReadState,
+  c: Candidate,
+  text: { content: string | null; error?: string },
+): SettingsFile | undefined {
+  const { content, error } = text;
+  state.files.push({ path: c.path, content });
+  const source: HookSource = {
+    path: c.path,
+    dialect: c.dialect.name,
+    scope: c.scope,
+    ...(c.managed ? { managed: true as const } : {}),
+    ...(c.env ? { env: c.env } : {}),
   };
+  if (error !== undefined) {
+    state.problems.push({ severity: "error", path: c.path, message: `cannot read: ${error}` });
+    return undefined;
+  }
+  if (content === null) {
+    if (c.mustExist) {
+      state.problems.push({
+        severity: "error",
+        path: c.path,
+        message: `${c.dialect.label} file named in settings compat.${c.dialect.name} does not exist`,
+      });
+    }
+    return undefined;
+  }
+  let ctx = contextFor(source, content);
+  let read = c.dialect.read(content, ctx);
+  if (read.dialect !== undefined && isDialectName(read.dialect)) {
+    // The file is another dialect's that shares this location: read it as that one.
+    source.dialect = read.dialect;
+    ctx = contextFor(source, content);
+    read = DIALECTS[read.dialect].read(content, ctx);
+  }
+  if (c.env) expandSourceVars(read.hooks, c.env);
+  state.problems.push(...read.problems);
+  state.raws.push({ source, hooks: read.hooks, ctx });
+  const rule = disableRuleOf(source, read.settings);
+  if (rule) state.rules.push(rule);
+  return { source, settings: read.settings, ctx };
+}
 
-  // Keel's own files first: their settings say which other formats are read.
+/** Keel's own files: the managed file first (docs/security.md "Managed settings"): its hooks
+ *  run first, and it is read as a user-level Keel settings file (trusted: the administrator owns it). */
+async function keelCandidates(paths: HookPaths): Promise<Candidate[]> {
   const keel = DIALECTS.keel;
-  // The managed file first (docs/security.md "Managed settings"): its hooks run first, and it is read as a user-level
-  // Keel settings file (trusted: the administrator owns it).
   const managed: Candidate[] =
     paths.managedSettings !== undefined
       ? [{ path: paths.managedSettings, dialect: keel, scope: "user", managed: true }]
       : [];
-  const keelFiles = await readAll([
+  return [
     ...managed,
     ...(await keel.files(paths, mergeSettings([], []))).map((f) => ({ ...f, dialect: keel })),
-  ]);
-  const settings = mergeSettings(keelFiles, problems);
+  ];
+}
+
+/** The other dialects' files that Keel's settings let it read. */
+async function otherCandidates(paths: HookPaths, settings: HookSettings): Promise<Candidate[]> {
   const more: Candidate[] = [];
   for (const dialect of DIALECT_LIST) {
-    if (dialect === keel) continue;
+    if (dialect === DIALECTS.keel) continue;
     for (const f of await dialect.files(paths, settings)) {
       if (dialect.compatSwitch && !compatAllows(settings, dialect.name, f.scope)) continue;
       more.push({ ...f, dialect });
     }
   }
-  await readAll(more);
+  return more;
+}
 
+/** Every read hook as a definition, in configuration order. */
+function toDefinitions(raws: ReadState["raws"]): HookDefinition[] {
   const hooks: HookDefinition[] = [];
   // Ids are hashed on first use, all at once: a repeated definition gets `-2`, `-3` in order.
   let ids: string[] | undefined;
@@ -177,15 +196,27 @@ export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
       hooks.push(toDefinition(raw, source, i, ctx, () => idAt(i)));
     }
   }
-  applyDisableRules(hooks, rules, (path) => showPath(path, paths));
+  return hooks;
+}
+
+/** Reads every source. Never throws: unreadable and malformed files become problems. */
+export async function loadHooks(paths: HookPaths): Promise<LoadedHooks> {
+  const state: ReadState = { problems: [], files: [], seen: new Set(), raws: [], rules: [] };
+  // Keel's own files first: their settings say which other formats are read.
+  const keelFiles = await readCandidates(state, await keelCandidates(paths));
+  const settings = mergeSettings(keelFiles, state.problems);
+  await readCandidates(state, await otherCandidates(paths, settings));
+
+  const hooks = toDefinitions(state.raws);
+  applyDisableRules(hooks, state.rules, (path) => showPath(path, paths));
   applyManagedOnly(hooks, settings.managedHooksOnly, (path) => showPath(path, paths));
   return {
     paths,
     hooks,
-    problems,
-    sources: raws.map((r) => r.source),
+    problems: state.problems,
+    sources: state.raws.map((r) => r.source),
     settings,
-    files,
+    files: state.files,
   };
 }
 

@@ -101,6 +101,73 @@ function depthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
+/** A YAML file that is not read, for a reason with no position. */
+function yamlRefused(path: string, message: string): { problems: HookProblem[] } {
+  return { problems: [{ severity: "error", path, message }] };
+}
+
+/** The parsed document, or why the parser stopped (deep block nesting exhausts its stack). */
+function parseYamlDocument(
+  text: string,
+  path: string,
+): { doc: ReturnType<typeof parseDocument> } | { problems: HookProblem[] } {
+  const counter = new LineCounter();
+  try {
+    return { doc: parseDocument(text, { lineCounter: counter }) };
+  } catch (err) {
+    // Deep block nesting can exhaust the parser's stack: a problem, never a crash.
+    const why = err instanceof RangeError ? "nested too deeply" : String(err);
+    return yamlRefused(path, `invalid YAML: ${why}; file not read`);
+  }
+}
+
+/** One syntax error of the yaml parser as a located problem, said in one line. */
+function yamlSyntaxProblem(
+  e: ReturnType<typeof parseDocument>["errors"][number],
+  path: string,
+): HookProblem {
+  const pos = e.linePos?.[0];
+  const p: HookProblem = {
+    severity: "error",
+    path,
+    // The yaml parser's first line ends with ":" before a code excerpt we do not show.
+    message: `invalid YAML: ${(e.message.split("\n", 1)[0] ?? "").replace(/:\s*$/, "")}`,
+  };
+  if (pos) {
+    p.line = pos.line;
+    p.column = pos.col;
+  }
+  return p;
+}
+
+/** The document's value, with aliases expanded a bounded number of times and its depth bounded. */
+function yamlValue(
+  doc: ReturnType<typeof parseDocument>,
+  path: string,
+): { value: unknown } | { problems: HookProblem[] } {
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    if (err instanceof RangeError) {
+      return yamlRefused(path, "invalid YAML: nested too deeply; file not read");
+    }
+    // yaml refuses an alias bomb ("Excessive alias count …") and other unresolvable aliases.
+    const why = err instanceof Error ? (err.message.split("\n", 1)[0] ?? "") : String(err);
+    return yamlRefused(
+      path,
+      `invalid YAML: ${why.replace(/\.$/, "")} (more than ${MAX_YAML_ALIASES} alias expansions); file not read`,
+    );
+  }
+  if (depthExceeds(value, MAX_CONFIG_DEPTH)) {
+    return yamlRefused(
+      path,
+      `invalid YAML: nested deeper than ${MAX_CONFIG_DEPTH} levels; file not read`,
+    );
+  }
+  return { value };
+}
+
 /** Parses YAML text; every syntax error becomes a located problem. */
 export function parseYamlText(
   text: string,
@@ -120,70 +187,12 @@ export function parseYamlText(
       ],
     };
   }
-  const counter = new LineCounter();
-  let doc: ReturnType<typeof parseDocument>;
-  try {
-    doc = parseDocument(text, { lineCounter: counter });
-  } catch (err) {
-    // Deep block nesting can exhaust the parser's stack: a problem, never a crash.
-    const why = err instanceof RangeError ? "nested too deeply" : String(err);
-    return {
-      problems: [{ severity: "error", path, message: `invalid YAML: ${why}; file not read` }],
-    };
+  const parsed = parseYamlDocument(text, path);
+  if ("problems" in parsed) return parsed;
+  if (parsed.doc.errors.length > 0) {
+    return { problems: parsed.doc.errors.map((e) => yamlSyntaxProblem(e, path)) };
   }
-  if (doc.errors.length > 0) {
-    return {
-      problems: doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        const p: HookProblem = {
-          severity: "error",
-          path,
-          // The yaml parser's first line ends with ":" before a code excerpt we do not show.
-          message: `invalid YAML: ${(e.message.split("\n", 1)[0] ?? "").replace(/:\s*$/, "")}`,
-        };
-        if (pos) {
-          p.line = pos.line;
-          p.column = pos.col;
-        }
-        return p;
-      }),
-    };
-  }
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (err) {
-    if (err instanceof RangeError) {
-      return {
-        problems: [
-          { severity: "error", path, message: "invalid YAML: nested too deeply; file not read" },
-        ],
-      };
-    }
-    // yaml refuses an alias bomb ("Excessive alias count …") and other unresolvable aliases.
-    const why = err instanceof Error ? (err.message.split("\n", 1)[0] ?? "") : String(err);
-    return {
-      problems: [
-        {
-          severity: "error",
-          path,
-          message: `invalid YAML: ${why.replace(/\.$/, "")} (more than ${MAX_YAML_ALIASES} alias expansions); file not read`,
-        },
-      ],
-    };
-  }
-  if (depthExceeds(value, MAX_CONFIG_DEPTH)) {
-    return {
-      problems: [
-        {
-          severity: "error",
-          path,
-          message: `invalid YAML: nested deeper than ${MAX_CONFIG_DEPTH} levels; file not read`,
-        },
-      ],
-    };
-  }
-  return { value };
+  return yamlValue(parsed.doc, path);
 }
 
 /**

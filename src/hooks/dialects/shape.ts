@@ -27,33 +27,36 @@ function envValue(value: string): string {
   return clean.length > ENV_VALUE_MAX_CHARS ? clean.slice(0, ENV_VALUE_MAX_CHARS) : clean;
 }
 
-/**
- * Shapes a Keel-native payload for a hook of `dialect`: its tool names and input fields, its
- * stdin envelope, and the environment variables of docs/hooks.md. Payload text only ever goes
- * into stdin and environment values, never into a command line.
- */
-export function shapePayload(
+/** What shapePayload is told besides the payload. */
+interface ShapeOptions {
+  projectDir: string;
+  now?: Date;
+  tools?: HookToolCatalog;
+  session?: DialectSessionFacts;
+  /** The user prompt's number in the session (1 for the first). */
+  turn?: number;
+  /** The last prompt the user submitted. */
+  prompt?: string;
+  /** On Stop: the answers since that prompt. */
+  answers?: readonly string[];
+  /** This call's step in the session (see ShapedTool.step). */
+  step?: number;
+}
+
+/** The payload's tool call in the dialect's terms (all undefined off tool events). */
+interface DialectTool {
+  toolName?: string;
+  toolInput?: ToolInput;
+  toolOutput?: string;
+  toolResponse?: unknown;
+}
+
+/** The tool name, input, output text and response of the payload as `dialect` names them. */
+function dialectTool(
   dialect: Dialect,
-  payload: AnyEventPayload,
-  opts: {
-    projectDir: string;
-    now?: Date;
-    tools?: HookToolCatalog;
-    session?: DialectSessionFacts;
-    /** The user prompt's number in the session (1 for the first). */
-    turn?: number;
-    /** The last prompt the user submitted. */
-    prompt?: string;
-    /** On Stop: the answers since that prompt. */
-    answers?: readonly string[];
-    /** This call's step in the session (see ShapedTool.step). */
-    step?: number;
-  },
-): ShapedPayload {
-  // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
-  const transcript = opts.session?.transcriptPaths?.[dialect.name];
-  if (transcript !== undefined) payload = { ...payload, transcript_path: transcript };
-  const p: Record<string, unknown> = { ...payload };
+  p: Record<string, unknown>,
+  opts: ShapeOptions,
+): DialectTool {
   const keelTool = typeof p.tool_name === "string" ? p.tool_name : undefined;
   const rawInput = p.tool_input;
   const keelInput: ToolInput | undefined = isRecord(rawInput) ? rawInput : undefined;
@@ -75,7 +78,17 @@ export function shapePayload(
     shapeResponse && "tool_response" in p
       ? shapeResponse(p.tool_response, keelInput ?? {})
       : undefined;
+  return { toolName, toolInput, toolOutput, toolResponse };
+}
 
+/** The environment variables of docs/hooks.md for one firing, plus the dialect's own. */
+function hookEnv(
+  dialect: Dialect,
+  payload: AnyEventPayload,
+  tool: DialectTool,
+  opts: ShapeOptions,
+): Record<string, string> {
+  const { toolName, toolInput, toolOutput } = tool;
   const eventName = dialect.eventName(payload.hook_event_name);
   const env: Record<string, string> = {
     KEEL_PROJECT_DIR: opts.projectDir,
@@ -111,13 +124,23 @@ export function shapePayload(
       env[key] = envValue(value);
     }
   }
+  return env;
+}
 
+/** The dialect's stdin object for the firing. */
+function stdinObjectOf(
+  dialect: Dialect,
+  payload: AnyEventPayload,
+  tool: DialectTool,
+  opts: ShapeOptions,
+): Record<string, unknown> {
+  const { toolName, toolInput, toolOutput, toolResponse } = tool;
   // PostToolBatch carries many calls: each in the dialect's names and fields.
   const batch = (payload as { tool_calls?: unknown }).tool_calls;
   const shapedPayload = Array.isArray(batch)
     ? ({ ...payload, tool_calls: batch.map((c) => shapeCall(dialect, c, opts)) } as AnyEventPayload)
     : payload;
-  const stdinObject = dialect.stdinObject(shapedPayload, {
+  return dialect.stdinObject(shapedPayload, {
     ...(toolName !== undefined ? { toolName } : {}),
     ...(toolInput !== undefined ? { toolInput } : {}),
     ...(toolOutput !== undefined ? { toolOutput } : {}),
@@ -127,6 +150,24 @@ export function shapePayload(
     ...(opts.answers !== undefined ? { answers: opts.answers } : {}),
     ...(opts.step !== undefined ? { step: opts.step } : {}),
   });
+}
+
+/**
+ * Shapes a Keel-native payload for a hook of `dialect`: its tool names and input fields, its
+ * stdin envelope, and the environment variables of docs/hooks.md. Payload text only ever goes
+ * into stdin and environment values, never into a command line.
+ */
+export function shapePayload(
+  dialect: Dialect,
+  payload: AnyEventPayload,
+  opts: ShapeOptions,
+): ShapedPayload {
+  // A dialect with its own transcript format sees that file (Claude hooks parse theirs).
+  const transcript = opts.session?.transcriptPaths?.[dialect.name];
+  if (transcript !== undefined) payload = { ...payload, transcript_path: transcript };
+  const tool = dialectTool(dialect, { ...payload }, opts);
+  const env = hookEnv(dialect, payload, tool, opts);
+  const stdinObject = stdinObjectOf(dialect, payload, tool, opts);
   // Claude Code sets CLAUDE_EFFORT exactly when the payload carries `effort.level` (its
   // child-env builder reads it from the hook input); so here, per dialect, from its own stdin.
   const effort = stdinObject.effort;

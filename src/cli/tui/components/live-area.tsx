@@ -39,20 +39,17 @@ export interface LiveAreaProps {
 }
 
 /** Renders the live part of the screen. */
-export function LiveArea({
-  t,
-  width,
-  rows,
-  pending,
-  armed,
-  trust,
-  taskStartedAt,
-  exiting,
-  opening,
-  home,
-  projectDir,
-}: LiveAreaProps) {
-  const phase = t.phase;
+export function LiveArea(props: LiveAreaProps) {
+  return (
+    <>
+      <LiveOutput {...props} />
+      <QuestionOrSpinner {...props} />
+    </>
+  );
+}
+
+/** What is streaming (reasoning, the answer's current line) and the tool calls still running. */
+function LiveOutput({ t, width, pending, home }: LiveAreaProps) {
   const live = liveAssistantText(t);
   return (
     <>
@@ -77,6 +74,27 @@ export function LiveArea({
           {...(home ? { home } : {})}
         />
       ) : null}
+    </>
+  );
+}
+
+/** The question waiting for the user (an MCP server's form, a permission, trust), else the
+ *  spinner of the running task or of the session still opening. */
+function QuestionOrSpinner({
+  t,
+  width,
+  rows,
+  pending,
+  armed,
+  trust,
+  taskStartedAt,
+  exiting,
+  opening,
+  projectDir,
+}: LiveAreaProps) {
+  const phase = t.phase;
+  return (
+    <>
       {pending?.form ? (
         <ElicitationForm
           server={pending.form.server}

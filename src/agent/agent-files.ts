@@ -59,8 +59,31 @@ export function loadAgentFiles(opts: {
   keelHome: string;
   homeDir: string;
 }): AgentFileCatalog {
+  const catalog: AgentFileCatalog = { agents: [], problems: [] };
+  const seen = new Map<string, AgentFile>();
+  for (const folder of agentFolders(opts)) {
+    for (const file of markdownFilesIn(folder.dir)) {
+      const agent = readAgentFile(opts.projectDir, folder, file, seen, catalog.problems);
+      if (agent === null) continue;
+      seen.set(agent.name, agent);
+      catalog.agents.push(agent);
+    }
+  }
+  catalog.agents.sort(byName);
+  return catalog;
+}
+
+/** One folder of agent files, where it comes from, and the prefix of its agents' names. */
+interface AgentFolder {
+  dir: string;
+  source: AgentFile["source"];
+  prefix?: string;
+}
+
+/** The agent folders in the order they are read: a name found first wins. */
+function agentFolders(opts: { projectDir: string; keelHome: string; homeDir: string }) {
   const plugins = findPluginsSync(opts).filter((p) => p.enabled);
-  const dirs: { dir: string; source: AgentFile["source"]; prefix?: string }[] = [
+  const dirs: AgentFolder[] = [
     { dir: join(opts.keelHome, "agents"), source: "user" },
     { dir: join(opts.homeDir, ".claude", "agents"), source: "user" },
     ...plugins.map((p) => ({
@@ -71,73 +94,75 @@ export function loadAgentFiles(opts: {
     { dir: join(opts.projectDir, ".keel", "agents"), source: "project" },
     { dir: join(opts.projectDir, ".claude", "agents"), source: "project" },
   ];
-  const catalog: AgentFileCatalog = { agents: [], problems: [] };
-  const seen = new Map<string, AgentFile>();
-  for (const { dir, source, prefix } of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir)
-        .filter((n) => n.toLowerCase().endsWith(".md"))
-        .sort();
-    } catch {
-      continue;
-    }
-    for (const file of names) {
-      const path = join(dir, file);
-      // A project's agent file must really be inside its agents folder: its body becomes a
-      // prompt sent to the model, so a link to a file in KEEL_HOME or the home would send that
-      // file's text (attacks3/32). The user's own and plugins' files may link anywhere.
-      if (
-        source === "project" &&
-        !(folderIsWhereItAppears(opts.projectDir, dir) && linksStayInside(dir, path))
-      ) {
-        catalog.problems.push(`agents: ${path}: a link out of ${dir}; not loaded`);
-        continue;
-      }
-      const read = readFrontmatterFile(
-        path,
-        source === "plugin" ? pluginFrontmatterSchema : frontmatterSchema,
-      );
-      if ("problem" in read) {
-        catalog.problems.push(`agents: ${read.problem}`);
-        continue;
-      }
-      const { meta } = read;
-      const name = `${prefix ?? ""}${meta.name ?? file.replace(/\.md$/i, "")}`;
-      const winner = seen.get(name);
-      if (winner !== undefined) {
-        catalog.problems.push(
-          winner.source !== "project" && source === "project"
-            ? `agents: ${name}: your agent ${winner.path} is used; the project's ${path} has the same name and is ignored`
-            : `agents: ${name}: ${path} has the same name as ${winner.path} and is ignored`,
-        );
-        continue;
-      }
-      const tools =
-        meta.tools === undefined ? null : listField(meta.tools).map(keelToolNameFromAny);
-      let model =
-        meta.model === undefined || CLAUDE_MODEL_ALIASES.has(meta.model) ? null : meta.model;
-      // A clone's agent file does not choose what its sub-agent costs (attacks5/48): the
-      // session's model runs it, as the user chose it.
-      if (source === "project" && model !== null) {
-        catalog.problems.push(
-          `agents: ${path}: model: a project's agent file may not choose the model (it sets what the sub-agent costs); the session's model is used`,
-        );
-        model = null;
-      }
-      const agent: AgentFile = {
-        name,
-        description: oneLine(meta.description, 1024),
-        source,
-        path,
-        tools,
-        model,
-        prompt: read.body.trim(),
-      };
-      seen.set(name, agent);
-      catalog.agents.push(agent);
-    }
+  return dirs;
+}
+
+/** The `.md` files of a folder, sorted; none when it cannot be listed. */
+function markdownFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith(".md"))
+      .sort();
+  } catch {
+    return [];
   }
-  catalog.agents.sort(byName);
-  return catalog;
+}
+
+/** One agent file, or null (with the reason in `problems`) when it cannot be used. */
+function readAgentFile(
+  projectDir: string,
+  { dir, source, prefix }: AgentFolder,
+  file: string,
+  seen: ReadonlyMap<string, AgentFile>,
+  problems: string[],
+): AgentFile | null {
+  const path = join(dir, file);
+  // A project's agent file must really be inside its agents folder: its body becomes a
+  // prompt sent to the model, so a link to a file in KEEL_HOME or the home would send that
+  // file's text (attacks3/32). The user's own and plugins' files may link anywhere.
+  if (
+    source === "project" &&
+    !(folderIsWhereItAppears(projectDir, dir) && linksStayInside(dir, path))
+  ) {
+    problems.push(`agents: ${path}: a link out of ${dir}; not loaded`);
+    return null;
+  }
+  const read = readFrontmatterFile(
+    path,
+    source === "plugin" ? pluginFrontmatterSchema : frontmatterSchema,
+  );
+  if ("problem" in read) {
+    problems.push(`agents: ${read.problem}`);
+    return null;
+  }
+  const { meta } = read;
+  const name = `${prefix ?? ""}${meta.name ?? file.replace(/\.md$/i, "")}`;
+  const winner = seen.get(name);
+  if (winner !== undefined) {
+    problems.push(
+      winner.source !== "project" && source === "project"
+        ? `agents: ${name}: your agent ${winner.path} is used; the project's ${path} has the same name and is ignored`
+        : `agents: ${name}: ${path} has the same name as ${winner.path} and is ignored`,
+    );
+    return null;
+  }
+  const tools = meta.tools === undefined ? null : listField(meta.tools).map(keelToolNameFromAny);
+  let model = meta.model === undefined || CLAUDE_MODEL_ALIASES.has(meta.model) ? null : meta.model;
+  // A clone's agent file does not choose what its sub-agent costs (attacks5/48): the
+  // session's model runs it, as the user chose it.
+  if (source === "project" && model !== null) {
+    problems.push(
+      `agents: ${path}: model: a project's agent file may not choose the model (it sets what the sub-agent costs); the session's model is used`,
+    );
+    model = null;
+  }
+  return {
+    name,
+    description: oneLine(meta.description, 1024),
+    source,
+    path,
+    tools,
+    model,
+    prompt: read.body.trim(),
+  };
 }

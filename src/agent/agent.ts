@@ -89,22 +89,15 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   // Read by hooks when they fire; set by the user (Shift+Tab, /mode).
   const mode: { current: PermissionMode } = { current: opts.permissionMode ?? "default" };
   const headless = opts.askPermission === undefined;
-  const port = opts.session ?? memorySession();
-  const files = otherAgentsFiles(port, opts, headless, () => info.promptId);
-  // Which user turn each live message belongs to (rewind), and the session's file checkpoints.
-  const tracker = trackTurns(files.session);
-  const session = tracker.port;
-  const checkpoints = checkpointStoreFor(session, opts.projectDir);
+  const { files, tracker, session, checkpoints } = sessionStores(
+    opts,
+    headless,
+    () => info.promptId,
+  );
   const ruling = sessionRules(opts);
   const { rules } = ruling;
   // The core is built below; hooks fire only after that.
-  // Where the shell is (Claude Code's Bash cwd): kept per session, recorded in its file so a
-  // resumed session starts there; a rewind of the conversation puts it back (pipeline/shell-cwd.ts).
-  const shellCwd = new SessionCwd(opts.projectDir, {
-    turn: () => core.turns,
-    record: (r) => session.recordEvent?.(SHELL_CWD_EVENT, r),
-    ...(session.shellCwds ? { history: session.shellCwds } : {}),
-  });
+  const shellCwd = sessionShellCwd(opts.projectDir, session, () => core.turns);
   const info = sessionInfo(session, opts.projectDir, ruling.rulePaths.keelHome, mode, {
     core: () => core,
     cwd: () => shellCwd.get(),
@@ -143,10 +136,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     clock,
     settings,
   });
-  const effortAtStart = effortNotice(core);
-  if (effortAtStart) notices.push(effortAtStart);
-  const resumed = session.messages.length > 0;
-  if (resumed) await restoreConversation(core, session, tracker, mcp);
+  const resumed = await openConversation(core, notices, { session, tracker, mcp });
   const startParts = sessionStartParts(opts, {
     engine,
     info,
@@ -172,6 +162,43 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     mode,
     shellCwd,
   });
+}
+
+/** The session's port as the agent writes through it: other agents' transcript and env files
+ *  beside it, which user turn each live message belongs to (rewind), and the file checkpoints. */
+function sessionStores(opts: AgentOptions, headless: boolean, promptId: () => string | undefined) {
+  const port = opts.session ?? memorySession();
+  const files = otherAgentsFiles(port, opts, headless, promptId);
+  const tracker = trackTurns(files.session);
+  const session = tracker.port;
+  const checkpoints = checkpointStoreFor(session, opts.projectDir);
+  return { files, tracker, session, checkpoints };
+}
+
+/**
+ * Where the shell is (Claude Code's Bash cwd): kept per session, recorded in its file so a
+ * resumed session starts there; a rewind of the conversation puts it back (pipeline/shell-cwd.ts).
+ */
+function sessionShellCwd(projectDir: string, session: SessionPort, turn: () => number): SessionCwd {
+  return new SessionCwd(projectDir, {
+    turn,
+    record: (r) => session.recordEvent?.(SHELL_CWD_EVENT, r),
+    ...(session.shellCwds ? { history: session.shellCwds } : {}),
+  });
+}
+
+/** Notes the effort the session starts with, then replays a stored conversation; true when
+ *  the session was resumed. */
+async function openConversation(
+  core: AgentCore,
+  notices: AgentEvent[],
+  p: { session: SessionPort; tracker: TurnTracker; mcp: McpManager | undefined },
+): Promise<boolean> {
+  const effortAtStart = effortNotice(core);
+  if (effortAtStart) notices.push(effortAtStart);
+  const resumed = p.session.messages.length > 0;
+  if (resumed) await restoreConversation(core, p.session, p.tracker, p.mcp);
+  return resumed;
 }
 
 /** The tools, the task tool's streaming run and the pipeline context every tool call passes

@@ -29,6 +29,29 @@ export async function* compactLog(
 ): AsyncGenerator<AgentEvent, boolean> {
   const trigger = opts.trigger ?? "manual";
   const instructions = opts.instructions?.trim() ?? "";
+  if (!(yield* preCompactAllows(core, opts, trigger, instructions))) return false;
+  if (core.log.length === 0) {
+    yield { type: "notice", level: "info", text: "Nothing to compact yet." };
+    return false;
+  }
+  const before = { promptTokens: core.lastPromptTokens, costUsd: core.costUsd };
+  const { summary, failure } = yield* requestSummary(core, opts, instructions);
+  if (summary === "") {
+    yield { type: "error", message: `Compaction failed: ${failure}` };
+    return false;
+  }
+  yield* replaceLogWithSummary(core, opts, trigger, summary, before);
+  yield* afterCompaction(core, opts.signal, trigger, summary);
+  return true;
+}
+
+/** Fires PreCompact; false (with a notice) when a hook cancelled the compaction. */
+async function* preCompactAllows(
+  core: AgentCore,
+  opts: CompactOptions,
+  trigger: "manual" | "auto",
+  instructions: string,
+): AsyncGenerator<AgentEvent, boolean> {
   const pre = yield* fireHook(
     core.hooks,
     core.info,
@@ -46,14 +69,17 @@ export async function* compactLog(
     };
     return false;
   }
-  if (core.log.length === 0) {
-    yield { type: "notice", level: "info", text: "Nothing to compact yet." };
-    return false;
-  }
+  return true;
+}
+
+/** The one model call that writes the summary; `summary` is "" and `failure` says why when none. */
+async function* requestSummary(
+  core: AgentCore,
+  opts: CompactOptions,
+  instructions: string,
+): AsyncGenerator<AgentEvent, { summary: string; failure: string }> {
   const ask = instructions ? `${SUMMARY_REQUEST}\n\nAlso: ${instructions}` : SUMMARY_REQUEST;
   const extra = [{ role: "user" as const, content: ask }];
-  const promptTokensBefore = core.lastPromptTokens;
-  const costBefore = core.costUsd;
   // The summary request extends the log (it is not stored), so it still hits the cache. After a
   // context-length error it cannot: it goes out shrunk, smaller at each try.
   const views = opts.overflow
@@ -77,10 +103,18 @@ export async function* compactLog(
     failure = summary === "" ? "the model returned an empty summary." : "";
     break;
   }
-  if (summary === "") {
-    yield { type: "error", message: `Compaction failed: ${failure}` };
-    return false;
-  }
+  return { summary, failure };
+}
+
+/** Rewrites the log to the summary, records the compaction and reports it as `compacted`. */
+async function* replaceLogWithSummary(
+  core: AgentCore,
+  opts: CompactOptions,
+  trigger: "manual" | "auto",
+  summary: string,
+  before: { promptTokens: number; costUsd: number },
+): AsyncGenerator<AgentEvent, void> {
+  const promptTokensBefore = before.promptTokens;
   const result = core.log.compact([
     {
       role: "user",
@@ -93,7 +127,7 @@ export async function* compactLog(
     reason: trigger === "manual" ? "manual" : opts.overflow ? "context_length" : "threshold",
     promptTokensBefore,
     promptTokensAfter: null,
-    costUsd: core.costUsd - costBefore,
+    costUsd: core.costUsd - before.costUsd,
   });
   core.markCompacted();
   yield {
@@ -102,25 +136,33 @@ export async function* compactLog(
     afterMessages: result.after.length,
     trigger,
     promptTokensBefore,
-    costUsd: core.costUsd - costBefore,
+    costUsd: core.costUsd - before.costUsd,
   };
+}
+
+/** PostCompact and SessionStart(compact); the memory and SessionStart context go in again. */
+async function* afterCompaction(
+  core: AgentCore,
+  signal: AbortSignal,
+  trigger: "manual" | "auto",
+  summary: string,
+): AsyncGenerator<AgentEvent, void> {
   yield* fireHook(
     core.hooks,
     core.info,
     "PostCompact",
     { trigger, compact_summary: summary },
-    opts.signal,
+    signal,
   );
   const start = yield* fireHook(
     core.hooks,
     core.info,
     "SessionStart",
     { source: "compact" },
-    opts.signal,
+    signal,
   );
   // The summary replaced the first user message: the memory it held goes in again.
   core.addPreamble(core.memoryText);
-  yield* fireInstructionsLoaded(core, "compact", opts.signal);
+  yield* fireInstructionsLoaded(core, "compact", signal);
   core.addPending("SessionStart", start.additionalContext);
-  return true;
 }

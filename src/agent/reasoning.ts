@@ -70,22 +70,49 @@ export async function* requestBranched(
     });
   }
   if (samples.length === 0) return { kind: "error", message: firstError || "every sample failed" };
-  let harvestCost = 0;
-  if (core.reasoning.harvest) {
-    const plans = await Promise.all(
-      samples.map(async (s) => {
-        const reasoning = s.message.reasoning_content;
-        if (!reasoning) return null;
-        const r = await harvestReasoning(core.client, core.reasoning.cheapModel, reasoning, signal);
-        if (r.usage) harvestCost += core.accountExternal(core.reasoning.cheapModel, r.usage);
-        return r.ok ? r.plan : null;
-      }),
-    );
-    for (const [i, plan] of plans.entries()) {
-      const s = samples[i];
-      if (s) s.plan = plan;
-    }
+  const harvestCost = core.reasoning.harvest ? await harvestSamples(core, samples, signal) : 0;
+  const picked = pickSample(core, samples);
+  const chosen = samples[picked] ?? samples[0];
+  if (chosen === undefined) return { kind: "error", message: "no sample" };
+  yield branchEvent(core.model, samples, results.length - samples.length, picked, new Date());
+  yield* showChosen(core, chosen);
+  if (chosen.plan) {
+    core.scratch.notes.set(PLAN_NOTE, chosen.plan);
+    yield { type: "harvest", plan: chosen.plan, costUsd: harvestCost };
   }
+  return {
+    kind: "message",
+    message: chosen.message,
+    finishReason: chosen.finishReason,
+    usage: chosen.usage,
+  };
+}
+
+/** Harvests each sample's reasoning into its `plan`; returns what the harvests cost. */
+async function harvestSamples(
+  core: AgentCore,
+  samples: BranchSample[],
+  signal: AbortSignal,
+): Promise<number> {
+  let harvestCost = 0;
+  const plans = await Promise.all(
+    samples.map(async (s) => {
+      const reasoning = s.message.reasoning_content;
+      if (!reasoning) return null;
+      const r = await harvestReasoning(core.client, core.reasoning.cheapModel, reasoning, signal);
+      if (r.usage) harvestCost += core.accountExternal(core.reasoning.cheapModel, r.usage);
+      return r.ok ? r.plan : null;
+    }),
+  );
+  for (const [i, plan] of plans.entries()) {
+    const s = samples[i];
+    if (s) s.plan = plan;
+  }
+  return harvestCost;
+}
+
+/** The selector's pick; the first sample when it throws or names no sample. */
+function pickSample(core: AgentCore, samples: readonly BranchSample[]): number {
   const select = core.reasoning.selector ?? fewestUncertainties;
   let picked = 0;
   try {
@@ -94,10 +121,11 @@ export async function* requestBranched(
     picked = 0;
   }
   if (!Number.isInteger(picked) || picked < 0 || picked >= samples.length) picked = 0;
-  const chosen = samples[picked] ?? samples[0];
-  if (chosen === undefined) return { kind: "error", message: "no sample" };
-  yield branchEvent(core.model, samples, results.length - samples.length, picked, new Date());
-  // Shown once picked, through the same filter streamed text goes through.
+  return picked;
+}
+
+/** Shows the picked sample once chosen, through the same filter streamed text goes through. */
+async function* showChosen(core: AgentCore, chosen: BranchSample): AsyncGenerator<AgentEvent> {
   const reasoning = chosen.message.reasoning_content ?? "";
   if (reasoning !== "") {
     core.scratch.reasoning += reasoning;
@@ -111,16 +139,6 @@ export async function* requestBranched(
     const shown = f.push(text) + f.end();
     if (shown !== "") yield { type: "text_delta", text: shown };
   }
-  if (chosen.plan) {
-    core.scratch.notes.set(PLAN_NOTE, chosen.plan);
-    yield { type: "harvest", plan: chosen.plan, costUsd: harvestCost };
-  }
-  return {
-    kind: "message",
-    message: chosen.message,
-    finishReason: chosen.finishReason,
-    usage: chosen.usage,
-  };
 }
 
 /** Branching and harvest as the core runs them (`CoreOptions.strategies`). */

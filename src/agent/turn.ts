@@ -50,12 +50,7 @@ export async function* runTurn(
   core.scratch.reset();
   core.storm.reset();
   yield { type: "turn_start", turn, prompt };
-  const end = (stopReason: StopReason, text = ""): AgentEvent => ({
-    type: "turn_end",
-    turn,
-    text,
-    stopReason,
-  });
+  const end = (stopReason: StopReason, text = ""): AgentEvent => turnEnd(turn, stopReason, text);
 
   yield* core.collectAsyncResults();
   core.info.promptId = randomUUID();
@@ -69,17 +64,9 @@ export async function* runTurn(
   let lastText = "";
   let overflowRetried = false;
   for (;;) {
-    if (signal.aborted) {
-      yield end("aborted", lastText);
-      return;
-    }
-    if (requests >= core.maxTurns) {
-      yield {
-        type: "notice",
-        level: "warn",
-        text: `Stopped after ${core.maxTurns} model requests in this turn (the per-turn limit).`,
-      };
-      yield end("max_turns", lastText);
+    const limit = yield* turnLimitReached(core, requests, signal);
+    if (limit !== null) {
+      yield end(limit, lastText);
       return;
     }
     // Async hooks that finished while tools ran: their context goes with this request.
@@ -113,24 +100,13 @@ export async function* runTurn(
     }
 
     if (answer.calls.length > 0) {
-      const ran = yield* runToolBatch(core, answer.calls, signal);
-      if (ran.storm !== null) {
-        yield { type: "error", message: ran.storm };
-        yield end("error", lastText);
+      const ran = yield* runAnswerCalls(core, answer.calls, signal);
+      if ("stopReason" in ran) {
+        yield end(ran.stopReason, lastText);
         return;
       }
-      if (ran.stopReason !== null) {
-        yield { type: "notice", level: "warn", text: ran.stopReason };
-        yield end("hook_stop", lastText);
-        return;
-      }
-      if (signal.aborted) {
-        yield end("aborted", lastText);
-        return;
-      }
-      const finished = core.finish?.take() ?? null;
-      if (finished === null) continue;
-      lastText = finished;
+      if (ran.finished === null) continue;
+      lastText = ran.finished;
     }
 
     const stop = yield* stopHooks(core, lastText, signal);
@@ -138,6 +114,51 @@ export async function* runTurn(
     yield end(stop, lastText);
     return;
   }
+}
+
+/** The event that closes turn `turn`. */
+function turnEnd(turn: number, stopReason: StopReason, text: string): AgentEvent {
+  return { type: "turn_end", turn, text, stopReason };
+}
+
+/** Whether the turn must end before its next request: interrupted, or at the per-turn limit. */
+async function* turnLimitReached(
+  core: AgentCore,
+  requests: number,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, StopReason | null> {
+  if (signal.aborted) return "aborted";
+  if (requests >= core.maxTurns) {
+    yield {
+      type: "notice",
+      level: "warn",
+      text: `Stopped after ${core.maxTurns} model requests in this turn (the per-turn limit).`,
+    };
+    return "max_turns";
+  }
+  return null;
+}
+
+/**
+ * Runs the tool calls of an answer. The turn's end when the storm breaker, a hook or the user
+ * stopped it; otherwise the text a `finish` call left (null: ask the model again).
+ */
+async function* runAnswerCalls(
+  core: AgentCore,
+  calls: RepairedCalls,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, { stopReason: StopReason } | { finished: string | null }> {
+  const ran = yield* runToolBatch(core, calls, signal);
+  if (ran.storm !== null) {
+    yield { type: "error", message: ran.storm };
+    return { stopReason: "error" };
+  }
+  if (ran.stopReason !== null) {
+    yield { type: "notice", level: "warn", text: ran.stopReason };
+    return { stopReason: "hook_stop" };
+  }
+  if (signal.aborted) return { stopReason: "aborted" };
+  return { finished: core.finish?.take() ?? null };
 }
 
 /**

@@ -469,6 +469,17 @@ async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promis
   }
   const homeFile = await homeCodeFileReason([named, landing], projectDir);
   if (homeFile !== null) return homeFile;
+  const git = await gitRunsItReason({ projectDir, realProject }, named, landing);
+  if (git !== null) return git;
+  return hookReachReason(ctx, named, landing);
+}
+
+/** Why git would run the file (a git directory, core.hooksPath, a bare repository), or null. */
+async function gitRunsItReason(
+  { projectDir, realProject }: { projectDir: string; realProject: string },
+  named: string,
+  landing: string,
+): Promise<string | null> {
   for (const gitDir of await gitDirsNamedByDotGitFile(projectDir)) {
     if (isInside(gitDir, named) || isInside(gitDir, landing)) {
       return "it is inside the git directory the project's .git file names (git runs what its config and hooks name)";
@@ -495,6 +506,19 @@ async function protectedPathWhy(path: string, ctx: ProtectedPathContext): Promis
     const why = await bareRepositoryReason(root, target);
     if (why !== null) return why;
   }
+  return null;
+}
+
+/**
+ * Why a hook would read or run the file: a hook's source, a file it executes or collects, a
+ * folder or glob it reaches, a file its test runner would find; by the named path first, then
+ * by where links land. Null: no hook reaches it.
+ */
+async function hookReachReason(
+  ctx: ProtectedPathContext,
+  named: string,
+  landing: string,
+): Promise<string | null> {
   const listing = ctx.hooks.listing();
   const sources = new Set<string>();
   for (const s of listing.sources) sources.add(resolve(s.path));

@@ -546,69 +546,96 @@ export function loadPermissionRules(paths: {
   };
   const projectAllow: PermissionRule[] = [];
   for (const file of permissionRuleFiles(paths)) {
-    const { content, error } = readConfigTextSync(file.path);
-    if (error) {
-      out.problems.push(`${file.path}: ${error}`);
-      if (file.scope === "managed") {
-        out.rules.push(managedUnreadable(file.path, error));
-        continue;
-      }
-      out.unreadable.push(`${file.path}: ${error}; its permission rules cannot be read`);
+    const perms = readPermissionsOf(file, out);
+    if (perms !== null) addRulesOf(file, perms, out, projectAllow);
+  }
+  applyProjectAllow(paths, projectAllow, out);
+  return out;
+}
+
+/**
+ * The `permissions` object of one rule file, or null when it has none or cannot be read (the
+ * problem goes into `out`; a managed file that cannot be read adds a deny-all rule).
+ */
+function readPermissionsOf(file: RuleFile, out: PermissionRules): Record<string, unknown> | null {
+  const { content, error } = readConfigTextSync(file.path);
+  if (error) {
+    out.problems.push(`${file.path}: ${error}`);
+    if (file.scope === "managed") {
+      out.rules.push(managedUnreadable(file.path, error));
+      return null;
     }
-    if (content === null) continue;
-    let json: unknown;
-    try {
-      json = parseSettingsJson(content);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      if (file.scope === "managed") {
-        out.problems.push(`${file.path}: ${why}`);
-        out.rules.push(managedUnreadable(file.path, why));
-        continue;
-      }
-      // Its deny and ask rules would be lost without a word: `keel run` refuses to start.
-      const where = jsonProblemText(content) ?? why;
-      out.unreadable.push(
-        `${file.path}: cannot be parsed (${where}); its permission rules cannot be read`,
-      );
+    out.unreadable.push(`${file.path}: ${error}; its permission rules cannot be read`);
+  }
+  if (content === null) return null;
+  let json: unknown;
+  try {
+    json = parseSettingsJson(content);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    if (file.scope === "managed") {
+      out.problems.push(`${file.path}: ${why}`);
+      out.rules.push(managedUnreadable(file.path, why));
+      return null;
+    }
+    // Its deny and ask rules would be lost without a word: `keel run` refuses to start.
+    const where = jsonProblemText(content) ?? why;
+    out.unreadable.push(
+      `${file.path}: cannot be parsed (${where}); its permission rules cannot be read`,
+    );
+    return null;
+  }
+  if (!isRecord(json) || json.permissions === undefined) return null;
+  const perms = json.permissions;
+  if (!isRecord(perms)) {
+    out.problems.push(`${file.path}: permissions: must be an object (ignored)`);
+    return null;
+  }
+  return perms;
+}
+
+/** Parses the deny, ask and allow lists of one file; a project's allow rules wait for trust. */
+function addRulesOf(
+  file: RuleFile,
+  perms: Record<string, unknown>,
+  out: PermissionRules,
+  projectAllow: PermissionRule[],
+): void {
+  for (const kind of ["deny", "ask", "allow"] as const) {
+    const list = perms[kind];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      out.problems.push(`${file.path}: permissions.${kind}: must be a list of rules (ignored)`);
       continue;
     }
-    if (!isRecord(json) || json.permissions === undefined) continue;
-    const perms = json.permissions;
-    if (!isRecord(perms)) {
-      out.problems.push(`${file.path}: permissions: must be an object (ignored)`);
-      continue;
-    }
-    for (const kind of ["deny", "ask", "allow"] as const) {
-      const list = perms[kind];
-      if (list === undefined) continue;
-      if (!Array.isArray(list)) {
-        out.problems.push(`${file.path}: permissions.${kind}: must be a list of rules (ignored)`);
+    for (const text of list) {
+      if (typeof text !== "string") {
+        out.problems.push(
+          `${file.path}: permissions.${kind}: ${JSON.stringify(text)} is not a rule (a string such as "Bash(npm test:*)"); ignored`,
+        );
         continue;
       }
-      for (const text of list) {
-        if (typeof text !== "string") {
-          out.problems.push(
-            `${file.path}: permissions.${kind}: ${JSON.stringify(text)} is not a rule (a string such as "Bash(npm test:*)"); ignored`,
-          );
-          continue;
+      const parsed = parseRule(text, kind, file);
+      if (!parsed.ok) {
+        if (parsed.level === "warn") {
+          out.skipped.push({ kind, text, file: file.path, why: parsed.why });
+        } else {
+          out.problems.push(`${file.path}: permissions.${kind} "${text}": ${parsed.why}; ignored`);
         }
-        const parsed = parseRule(text, kind, file);
-        if (!parsed.ok) {
-          if (parsed.level === "warn") {
-            out.skipped.push({ kind, text, file: file.path, why: parsed.why });
-          } else {
-            out.problems.push(
-              `${file.path}: permissions.${kind} "${text}": ${parsed.why}; ignored`,
-            );
-          }
-          continue;
-        }
-        if (kind === "allow" && file.scope === "project") projectAllow.push(parsed.rule);
-        else out.rules.push(parsed.rule);
+        continue;
       }
+      if (kind === "allow" && file.scope === "project") projectAllow.push(parsed.rule);
+      else out.rules.push(parsed.rule);
     }
   }
+}
+
+/** The project's allow rules apply once the project is trusted; until then they are skipped. */
+function applyProjectAllow(
+  paths: { projectDir: string; keelHome: string },
+  projectAllow: readonly PermissionRule[],
+  out: PermissionRules,
+): void {
   out.projectAllow = projectAllow.map((r) => ({
     rule: r.text,
     file: relative(paths.projectDir, r.file).split(sep).join("/"),
@@ -625,7 +652,6 @@ export function loadPermissionRules(paths: {
       });
     }
   }
-  return out;
 }
 
 /**

@@ -35,7 +35,6 @@ export async function* askSomeone(
   ctx: PipelineContext,
   req: AskRequest,
 ): AsyncGenerator<AgentEvent, Permit> {
-  const { tool, input, signal } = req;
   // Claude Code 2.1.332 in bypassPermissions mode headless (`claude -p
   // --dangerously-skip-permissions`): a hook's ask refuses the call with the hook's reason, and
   // no PermissionRequest fires — no dialog could open (measured by compat:claude).
@@ -46,17 +45,29 @@ export async function* askSomeone(
   ) {
     return { ok: false, reason: req.hookAskText };
   }
+  const settled = yield* permissionRequestHooks(ctx, req);
+  if (settled !== null) return settled;
+  const summary = `${req.tool.name}${req.primary !== undefined ? ` ${req.primary}` : ""}`;
+  if (!canAskPerson(ctx)) return headlessRefusal(req, summary);
+  return yield* askPerson(ctx, req, summary);
+}
+
+/** PermissionRequest hooks, then --yes: the permit when they settle the call, else null. */
+async function* permissionRequestHooks(
+  ctx: PipelineContext,
+  req: AskRequest,
+): AsyncGenerator<AgentEvent, Permit | null> {
   const request = yield* fireHook(
     ctx.hooks,
     infoAt(ctx.info, req.cwd),
     "PermissionRequest",
     {
-      tool_name: tool.name,
-      tool_input: input,
+      tool_name: req.tool.name,
+      tool_input: req.input,
       tool_use_id: req.callId,
       permission_suggestions: permissionSuggestions(req),
     },
-    signal,
+    req.signal,
   );
   if (isVeto(request)) {
     return {
@@ -68,19 +79,39 @@ export async function* askSomeone(
     if (request.decision === "allow" && !req.guarded) return { ok: true };
     if (ctx.autoApprove) return { ok: true };
   }
-  const summary = `${tool.name}${req.primary !== undefined ? ` ${req.primary}` : ""}`;
-  if (ctx.askPermission === undefined) {
-    if (req.hookAsked && req.hookAskText !== null) return { ok: false, reason: req.hookAskText };
-    const how = req.personOnly
-      ? (req.personHow ??
-        "(The user can trust the project's hooks with `keel hooks trust`, or run without them with --without-project-hooks.)")
-      : "(The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)";
-    return {
-      ok: false,
-      reason: `Permission denied: ${summary} needs the user's approval (${req.reason}), and this session is headless. The tool did not run. ${how}`,
-      unasked: true,
-    };
-  }
+  return null;
+}
+
+/** Nobody to ask: refused, saying how the user could let it run. */
+function headlessRefusal(req: AskRequest, summary: string): Permit {
+  if (req.hookAsked && req.hookAskText !== null) return { ok: false, reason: req.hookAskText };
+  const how = req.personOnly
+    ? (req.personHow ??
+      "(The user can trust the project's hooks with `keel hooks trust`, or run without them with --without-project-hooks.)")
+    : "(The user can re-run with --yes, switch the permission mode, or allow it with a PermissionRequest hook.)";
+  return {
+    ok: false,
+    reason: `Permission denied: ${summary} needs the user's approval (${req.reason}), and this session is headless. The tool did not run. ${how}`,
+    unasked: true,
+  };
+}
+
+/** A pipeline context with a person at the prompt. */
+type AskingContext = PipelineContext & {
+  askPermission: NonNullable<PipelineContext["askPermission"]>;
+};
+
+function canAskPerson(ctx: PipelineContext): ctx is AskingContext {
+  return ctx.askPermission !== undefined;
+}
+
+/** Notification, then the question at the prompt; an "allow always" is remembered if it may be. */
+async function* askPerson(
+  ctx: AskingContext,
+  req: AskRequest,
+  summary: string,
+): AsyncGenerator<AgentEvent, Permit> {
+  const { tool, input, signal } = req;
   yield* fireHook(
     ctx.hooks,
     infoAt(ctx.info, req.cwd),

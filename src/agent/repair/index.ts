@@ -98,83 +98,25 @@ export function repairAssistantMessage(opts: {
   makeId?: () => string;
 }): RepairResult {
   const { message } = opts;
-  const makeId = opts.makeId ?? (() => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`);
   const tools = new Map<string, RepairTool>();
   for (const t of opts.allowedTools) {
     const tool = typeof t === "string" ? { name: t } : t;
     tools.set(tool.name, tool);
   }
   const names = [...tools.keys()];
-  const cutOff = opts.finishReason === "length";
   const notes: string[] = [];
   const toolCalls: RepairedToolCall[] = [];
-
-  const build = (raw: {
-    id: string;
-    name: string;
-    arguments: string;
-    source: RepairedToolCall["source"];
-    cutValue?: boolean;
-  }): RepairedToolCall => {
-    const base = { id: raw.id || makeId(), source: raw.source };
-    const name = resolveToolName(raw.name, names);
-    if (name === undefined) {
-      const error =
-        `Unknown tool "${raw.name}". Available tools: ${names.join(", ") || "none"}. ` +
-        "Call one of these by its exact name.";
-      return { ...base, name: raw.name, arguments: "{}", input: {}, repaired: false, error };
-    }
-    const fixed = repairJsonArguments(raw.arguments);
-    if (fixed.tooDeep) {
-      notes.push(
-        `refused the ${name} call: its arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
-      );
-      const error =
-        `The arguments of your ${name} call nest arrays and objects deeper than ` +
-        `${MAX_ARGUMENT_DEPTH} levels, so the call was not run. Send it again with flatter arguments.`;
-      return { ...base, name, arguments: "{}", input: {}, repaired: true, error };
-    }
-    const renamed = name !== raw.name;
-    const repaired = fixed.repaired || renamed || raw.source !== "tool_calls";
-    const what = [renamed ? `renamed "${raw.name}" to ${name}` : "", fixed.note]
-      .filter((s) => s !== "")
-      .join("; ");
-    if (what !== "") notes.push(`repaired the ${name} call: ${what}`);
-    // Valid arguments are stored as the model wrote them; anything else as the repaired JSON.
-    const verbatim = raw.source === "tool_calls" && !fixed.repaired && raw.arguments.trim() !== "";
-    const stored = verbatim ? raw.arguments : JSON.stringify(fixed.value);
-    const call = { ...base, name, arguments: stored, repaired };
-    if (fixed.failed) {
-      const error =
-        `The arguments of your ${name} call are not a valid JSON object and could not be ` +
-        `repaired (${fixed.note}). Send the call again with one JSON object as its arguments.`;
-      return { ...call, arguments: "{}", input: {}, error };
-    }
-    // A value cut inside a string is not run whatever the finish reason: closing the string
-    // would write half a file (a stream a proxy cut, a server that ended without saying why).
-    if (fixed.cutString || raw.cutValue === true) {
-      const error = cutOff
-        ? `Your ${name} call was cut off by the output token limit before its arguments were ` +
-          "complete, so it was not run. Send it again; if it is long, split the work into " +
-          "smaller calls."
-        : `The arguments of your ${name} call end inside a string value (the response was cut ` +
-          "short), so it was not run. Send the call again, complete.";
-      return { ...call, input: {}, error };
-    }
-    const tool = tools.get(name);
-    const required = requiredOf(tool?.parameters);
-    if (Object.keys(fixed.value).length === 0 && required.length > 0) {
-      const error =
-        `${name} was called with empty arguments {}, but it requires ${required.join(", ")}. ` +
-        "Call it again with the arguments filled in.";
-      return { ...call, input: {}, error };
-    }
-    return { ...call, input: renestArgs(fixed.value, tool?.flattened === true) };
+  const context: CallContext = {
+    tools,
+    names,
+    cutOff: opts.finishReason === "length",
+    makeId: opts.makeId ?? (() => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`),
+    notes,
   };
 
   for (const tc of message.tool_calls ?? []) {
     toolCalls.push(
-      build({
+      repairCall(context, {
         id: tc.id,
         name: tc.function.name,
         arguments: tc.function.arguments,
@@ -193,7 +135,7 @@ export function repairAssistantMessage(opts: {
   });
   notes.push(...scavenged.notes);
   for (const leaked of scavenged.calls) {
-    toolCalls.push(build({ ...leaked, id: "", source: leaked.source }));
+    toolCalls.push(repairCall(context, { ...leaked, id: "", source: leaked.source }));
   }
 
   const text = scavenged.content;
@@ -202,7 +144,95 @@ export function repairAssistantMessage(opts: {
     const note = finishNote(opts.finishReason, text.trim() === "");
     if (note !== null) notes.push(note);
   }
+  const out = repairedMessage(message, text, reasoning, toolCalls);
+  return { toolCalls, text, reasoning, notes, message: out };
+}
 
+/** What repairing one call needs from the message around it; `notes` is appended to. */
+interface CallContext {
+  tools: ReadonlyMap<string, RepairTool>;
+  names: string[];
+  /** The reply ended on the output token limit (`finish_reason: length`). */
+  cutOff: boolean;
+  makeId: () => string;
+  notes: string[];
+}
+
+/** One call as the model sent it (declared or scavenged), before repair. */
+interface RawCall {
+  id: string;
+  name: string;
+  arguments: string;
+  source: RepairedToolCall["source"];
+  cutValue?: boolean;
+}
+
+/** Resolves the name and repairs the arguments of one call, or words why it must not run. */
+function repairCall(context: CallContext, raw: RawCall): RepairedToolCall {
+  const { names, notes } = context;
+  const base = { id: raw.id || context.makeId(), source: raw.source };
+  const name = resolveToolName(raw.name, names);
+  if (name === undefined) {
+    const error =
+      `Unknown tool "${raw.name}". Available tools: ${names.join(", ") || "none"}. ` +
+      "Call one of these by its exact name.";
+    return { ...base, name: raw.name, arguments: "{}", input: {}, repaired: false, error };
+  }
+  const fixed = repairJsonArguments(raw.arguments);
+  if (fixed.tooDeep) {
+    notes.push(
+      `refused the ${name} call: its arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+    );
+    const error =
+      `The arguments of your ${name} call nest arrays and objects deeper than ` +
+      `${MAX_ARGUMENT_DEPTH} levels, so the call was not run. Send it again with flatter arguments.`;
+    return { ...base, name, arguments: "{}", input: {}, repaired: true, error };
+  }
+  const renamed = name !== raw.name;
+  const repaired = fixed.repaired || renamed || raw.source !== "tool_calls";
+  const what = [renamed ? `renamed "${raw.name}" to ${name}` : "", fixed.note]
+    .filter((s) => s !== "")
+    .join("; ");
+  if (what !== "") notes.push(`repaired the ${name} call: ${what}`);
+  // Valid arguments are stored as the model wrote them; anything else as the repaired JSON.
+  const verbatim = raw.source === "tool_calls" && !fixed.repaired && raw.arguments.trim() !== "";
+  const stored = verbatim ? raw.arguments : JSON.stringify(fixed.value);
+  const call = { ...base, name, arguments: stored, repaired };
+  if (fixed.failed) {
+    const error =
+      `The arguments of your ${name} call are not a valid JSON object and could not be ` +
+      `repaired (${fixed.note}). Send the call again with one JSON object as its arguments.`;
+    return { ...call, arguments: "{}", input: {}, error };
+  }
+  // A value cut inside a string is not run whatever the finish reason: closing the string
+  // would write half a file (a stream a proxy cut, a server that ended without saying why).
+  if (fixed.cutString || raw.cutValue === true) {
+    const error = context.cutOff
+      ? `Your ${name} call was cut off by the output token limit before its arguments were ` +
+        "complete, so it was not run. Send it again; if it is long, split the work into " +
+        "smaller calls."
+      : `The arguments of your ${name} call end inside a string value (the response was cut ` +
+        "short), so it was not run. Send the call again, complete.";
+    return { ...call, input: {}, error };
+  }
+  const tool = context.tools.get(name);
+  const required = requiredOf(tool?.parameters);
+  if (Object.keys(fixed.value).length === 0 && required.length > 0) {
+    const error =
+      `${name} was called with empty arguments {}, but it requires ${required.join(", ")}. ` +
+      "Call it again with the arguments filled in.";
+    return { ...call, input: {}, error };
+  }
+  return { ...call, input: renestArgs(fixed.value, tool?.flattened === true) };
+}
+
+/** The assistant message for the log: the cleaned texts and the repaired calls. */
+function repairedMessage(
+  message: ChatMessage,
+  text: string,
+  reasoning: string,
+  toolCalls: readonly RepairedToolCall[],
+): ChatMessage {
   const out: ChatMessage = {
     role: "assistant",
     content: message.content === null && text === "" ? null : text,
@@ -215,7 +245,7 @@ export function repairAssistantMessage(opts: {
       function: { name: c.name, arguments: c.arguments },
     }));
   }
-  return { toolCalls, text, reasoning, notes, message: out };
+  return out;
 }
 
 /** Notes for replies the provider stopped early, keyed by finish reason: [no answer, partial]. */

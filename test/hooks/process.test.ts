@@ -183,6 +183,58 @@ process.stdout.write(JSON.stringify({ timedOut: r.timedOut }));
     expect(r.timedOut).toBe(false);
   }, 10_000);
 
+  it("a shorter timeout started after a longer one still fires on time (one timer for all runs)", async () => {
+    const controller = new AbortController();
+    const long = runProcess({
+      ...base(),
+      command: "sleep 30",
+      timeoutMs: 20_000,
+      signal: controller.signal,
+    });
+    const started = Date.now();
+    const short = await runProcess({ ...base(), command: "sleep 30", timeoutMs: 300 });
+    expect(short.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    controller.abort();
+    const r = await long;
+    expect([r.cancelled, r.timedOut]).toEqual([true, false]);
+  }, 20_000);
+
+  it("one abort cancels every run on the signal; a run that already ended keeps its result", async () => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const done = await runProcess({ ...base(), command: "echo ok", signal });
+    const pending = [1, 2, 3].map(() => runProcess({ ...base(), command: "sleep 30", signal }));
+    setTimeout(() => controller.abort(), 50);
+    const results = await Promise.all(pending);
+    expect(results.map((r) => r.cancelled)).toEqual([true, true, true]);
+    expect([done.stdout, done.cancelled]).toEqual(["ok\n", false]);
+  }, 10_000);
+
+  it("a finished run's long timeout does not keep a Keel process alive", async () => {
+    const driver = w.write(
+      "driver.mts",
+      `import { runProcess } from ${JSON.stringify(join(REPO, "src/hooks/process.ts"))};
+const r = await runProcess({ command: "true", cwd: ${JSON.stringify(w.project)},
+  env: process.env, stdin: "", timeoutMs: 600_000 });
+process.stdout.write(JSON.stringify({ exitCode: r.exitCode }));
+`,
+    );
+    const started = Date.now();
+    const child = spawn(process.execPath, ["--import", "tsx", driver], {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    await new Promise((done) => child.on("exit", done));
+    expect(JSON.parse(out)).toEqual({ exitCode: 0 });
+    // tsx's start-up takes seconds under load; a timer held to the 600 s timeout takes minutes.
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 90_000);
+
   it("spawns through the seam", async () => {
     const calls: string[] = [];
     const counting: SpawnFn = (file, args, options) => {

@@ -4,7 +4,7 @@
  */
 import { redactUrls } from "../../base/index.js";
 import type { AggregateItem } from "../aggregate.js";
-import { decideRun } from "../decide.js";
+import { type DecideContext, decideRun } from "../decide.js";
 import { shapePayload } from "../dialects/index.js";
 import { type AnyEventPayload, MAX_HOOK_TIMEOUT_MS } from "../events.js";
 import { FiringMemo } from "../firing-memo.js";
@@ -38,29 +38,7 @@ export async function runHook(
     timeoutMs <= 0
       ? failedResult("timeout", null, 0)
       : await callHandler(ctx, h, payload, signal, run, timeoutMs, startedAt);
-  const verdict = decideRun(
-    {
-      event: payload.hook_event_name,
-      exitTable: h.dialect.exitTable,
-      parsesJson: h.dialect.parsesJson,
-      label: h.label,
-      mcpTool: "tool_name" in payload && String(payload.tool_name).startsWith("mcp__"),
-      timeoutMs,
-      ...(h.dialect.timeoutUnit === "ms" && h.def.handler.timeout !== undefined
-        ? { timeoutNote: `${h.dialect.label} timeouts are milliseconds` }
-        : {}),
-      ...(h.def.handler.onTimeout ? { onTimeout: h.def.handler.onTimeout } : {}),
-      onError: h.def.handler.onError ?? ctx.snapshot.loaded.settings.hooksOnError,
-      // Claude Code ignores onFailure on async hooks: their result never gates anything.
-      ...(h.def.handler.onFailure && !h.def.handler.async && !h.def.handler.asyncRewake
-        ? { onFailure: h.def.handler.onFailure }
-        : {}),
-      ...(h.dialect.feedbackToModelOn && !h.dialect.feedbackToModelOn.has(payload.hook_event_name)
-        ? { feedbackTo: "user" as const }
-        : {}),
-    },
-    result,
-  );
+  const verdict = decideRun(decideContextOf(ctx, h, payload, timeoutMs), result);
   const record: HookRunRecord = {
     hookId: h.def.id,
     event: payload.hook_event_name,
@@ -68,7 +46,7 @@ export async function runHook(
     dialect: h.def.source.dialect,
     scope: h.def.source.scope,
     handlerType: h.def.handler.type,
-    command: redactUrls(h.label),
+    command: shownLabel(h),
     outcome: verdict.outcome,
     exitCode: result.exitCode,
     durationMs: result.durationMs,
@@ -83,6 +61,64 @@ export async function runHook(
   // Background runs are reported once their result can be taken (see AsyncRunner).
   if (!run.async) reportRun(ctx, record);
   return { verdict, record, dialect: h.dialect, order: h.def.order };
+}
+
+/** What the verdict on one run of `h` depends on besides its result. */
+function decideContextOf(
+  ctx: EngineContext,
+  h: PreparedHook,
+  payload: AnyEventPayload,
+  timeoutMs: number,
+): DecideContext {
+  const event = payload.hook_event_name;
+  const decide: DecideContext = {
+    ...fixedDecideContext(h),
+    event,
+    mcpTool: "tool_name" in payload && String(payload.tool_name).startsWith("mcp__"),
+    timeoutMs,
+    onError: h.def.handler.onError ?? ctx.snapshot.loaded.settings.hooksOnError,
+  };
+  if (h.dialect.feedbackToModelOn && !h.dialect.feedbackToModelOn.has(event)) {
+    decide.feedbackTo = "user";
+  }
+  return decide;
+}
+
+/** The part of a hook's DecideContext its definition fixes, made at its first run. */
+const fixedDecideContexts = new WeakMap<PreparedHook, FixedDecideContext>();
+type FixedDecideContext = Pick<
+  DecideContext,
+  "exitTable" | "parsesJson" | "label" | "timeoutNote" | "onTimeout" | "onFailure"
+>;
+
+function fixedDecideContext(h: PreparedHook): FixedDecideContext {
+  let fixed = fixedDecideContexts.get(h);
+  if (fixed !== undefined) return fixed;
+  const handler = h.def.handler;
+  fixed = { exitTable: h.dialect.exitTable, parsesJson: h.dialect.parsesJson, label: h.label };
+  if (h.dialect.timeoutUnit === "ms" && handler.timeout !== undefined) {
+    fixed.timeoutNote = `${h.dialect.label} timeouts are milliseconds`;
+  }
+  if (handler.onTimeout) fixed.onTimeout = handler.onTimeout;
+  // Claude Code ignores onFailure on async hooks: their result never gates anything.
+  if (handler.onFailure && !handler.async && !handler.asyncRewake) {
+    fixed.onFailure = handler.onFailure;
+  }
+  fixedDecideContexts.set(h, fixed);
+  return fixed;
+}
+
+/** Each hook's label as run records show it (URLs redacted), made at its first run: the label
+ *  of a prepared hook never changes, and a firing records every hook it runs. */
+const shownLabels = new WeakMap<PreparedHook, string>();
+
+function shownLabel(h: PreparedHook): string {
+  let shown = shownLabels.get(h);
+  if (shown === undefined) {
+    shown = redactUrls(h.label);
+    shownLabels.set(h, shown);
+  }
+  return shown;
 }
 
 /** The hook's timeout in ms: its own or its dialect's default, capped, and within `deadline`. */
@@ -122,15 +158,19 @@ async function callHandler(
   startedAt: number,
 ): Promise<HandlerResult> {
   const req = handlerRequest(ctx, h, payload, signal, run.memo ?? new FiringMemo(), timeoutMs);
-  const started = {
-    hookId: h.def.id,
-    event: payload.hook_event_name,
-    command: h.label,
-    source: h.def.source.path,
-    startedAt,
-  };
+  // Made only for a caller that listens (the TUI's running-hooks line); `keel run` does not.
+  const started =
+    run.onStart || run.onEnd
+      ? {
+          hookId: h.def.id,
+          event: payload.hook_event_name,
+          command: h.label,
+          source: h.def.source.path,
+          startedAt,
+        }
+      : undefined;
   try {
-    run.onStart?.(started);
+    if (started) run.onStart?.(started);
   } catch {
     // onStart must not throw; if it does, the hook still runs.
   }
@@ -142,7 +182,7 @@ async function callHandler(
     result = failedResult("error", message, Date.now() - startedAt);
   }
   try {
-    run.onEnd?.(started);
+    if (started) run.onEnd?.(started);
   } catch {
     // onEnd must not throw; the run's result stands.
   }

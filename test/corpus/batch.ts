@@ -33,7 +33,8 @@ export interface BatchEntry {
 /** A batch in flight: each entry's results by index, and a way to stop what is left. */
 export interface Batch {
   results: Array<Promise<CliRun[]>>;
-  stop(): void;
+  /** Kills the drivers still running and resolves once they have exited. */
+  stop(): Promise<void>;
 }
 
 const DRIVER = join(__dirname, "batch-driver.mjs");
@@ -86,8 +87,11 @@ export function runBatch(entries: BatchEntry[], processes: number): Batch {
   }
   return {
     results,
-    stop: () => {
-      for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    stop: async () => {
+      const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+      const exited = running.map((c) => new Promise((done) => c.once("exit", done)));
+      for (const child of running) child.kill("SIGKILL");
+      await Promise.all(exited);
     },
   };
 }

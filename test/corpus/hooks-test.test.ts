@@ -111,8 +111,8 @@ describe("hook corpus: keel hooks test", () => {
       batched.set(c, { project, runs });
     });
   });
-  afterAll(() => {
-    batch?.stop();
+  afterAll(async () => {
+    await batch?.stop();
     for (const { project } of batched.values()) project.dispose();
   });
 

@@ -5,9 +5,9 @@
 // binary's would be. Starting the built CLI twice per case was most of the corpus's time: ~0.3 s
 // of CPU per start, 170 starts. The hooks themselves still run as real processes.
 //
-// Input: the first message on the IPC channel, { checkout, cases: [{ id, cwd, env, runs }] }
-// where `runs` are argument lists run in order. Output: one message per case as it finishes,
-// { id, results: [{ code, stdout, stderr }] }, then the process exits.
+// Input: messages on the IPC channel, { checkout, cases: [{ id, cwd, env, runs }] } where `runs`
+// are argument lists run in order. Output: one message per case as it finishes, { id, results:
+// [{ code, stdout, stderr }] }. The process exits once the parent closes the channel.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -57,8 +57,9 @@ async function runCaptured(main, args) {
   }
 }
 
-process.once("message", async ({ checkout, cases }) => {
-  const main = await loadMain(checkout);
+/** Runs one message's cases in turn, answering each as it finishes. */
+async function runCases({ checkout, cases }) {
+  main ??= await loadMain(checkout);
   for (const c of cases) {
     setEnvironment(c.env);
     process.chdir(c.cwd);
@@ -70,6 +71,14 @@ process.once("message", async ({ checkout, cases }) => {
     }
     await new Promise((done) => process.send({ id: c.id, results }, done));
   }
-  process.disconnect();
-  process.exit(0);
+}
+
+let main;
+// Messages are run one after another; the driver ends when its parent closes the channel.
+let queue = Promise.resolve();
+process.on("message", (message) => {
+  queue = queue.then(() => runCases(message));
+});
+process.on("disconnect", () => {
+  queue.then(() => process.exit(0));
 });

@@ -40,60 +40,87 @@ export interface Batch {
 const DRIVER = join(__dirname, "batch-driver.mjs");
 
 /**
+ * One driver process (test/corpus/batch-driver.mjs): runs the entries it is given one after
+ * another, each result as soon as it is run. Ending early fails what it had not answered, with
+ * what the process printed.
+ */
+export class CliDriver {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<
+    number,
+    { resolve(r: CliRun[]): void; reject(e: Error): void }
+  >();
+  private next = 0;
+  private output = "";
+  private finishing = false;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    // The entries' own environments are set inside; this one only starts it.
+    this.child = fork(DRIVER, [], { env, execArgv: [], stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    this.child.stdout?.on("data", (d) => (this.output += d));
+    this.child.stderr?.on("data", (d) => (this.output += d));
+    this.child.on("message", (m: { id: number; results: CliRun[] }) => {
+      this.waiting.get(m.id)?.resolve(m.results);
+      this.waiting.delete(m.id);
+      if (this.finishing && this.waiting.size === 0) this.finish();
+    });
+    this.child.on("exit", (code, signal) => {
+      for (const w of this.waiting.values())
+        w.reject(new Error(`batch driver ended (${signal ?? code}) first:\n${this.output}`));
+      this.waiting.clear();
+    });
+  }
+
+  /** Queues the entries; one promise each, settled as the driver runs it. */
+  run(entries: BatchEntry[]): Array<Promise<CliRun[]>> {
+    const cases = entries.map((e) => ({
+      id: this.next++,
+      cwd: e.project.project,
+      env: e.project.env,
+      runs: e.runs,
+    }));
+    const results = cases.map(
+      ({ id }) =>
+        new Promise<CliRun[]>((resolve, reject) => this.waiting.set(id, { resolve, reject })),
+    );
+    // Settled promises nobody awaits yet (a test still queued) must not count as unhandled.
+    for (const r of results) r.catch(() => {});
+    this.child.send({ checkout: CHECKOUT, cases });
+    return results;
+  }
+
+  /** Lets the driver end once it has answered what it was given (it exits by itself then). */
+  finish(): void {
+    this.finishing = true;
+    if (this.waiting.size === 0 && this.child.connected) this.child.disconnect();
+  }
+
+  /** Kills the driver if it still runs and resolves once it has exited. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((done) => this.child.once("exit", done));
+    this.child.kill("SIGKILL");
+    await exited;
+  }
+}
+
+/**
  * Runs `entries` spread over `processes` driver processes (entry i in process i mod n, so each
- * process runs its share in the order vitest starts the tests). A process that dies fails the
- * entries it had not answered, with what it printed.
+ * process runs its share in the order vitest starts the tests).
  */
 export function runBatch(entries: BatchEntry[], processes: number): Batch {
-  const settle: Array<{ resolve(r: CliRun[]): void; reject(e: Error): void }> = [];
-  const results = entries.map(
-    () => new Promise<CliRun[]>((resolve, reject) => settle.push({ resolve, reject })),
-  );
-  // Settled promises nobody awaits yet (a test still queued) must not count as unhandled.
-  for (const r of results) r.catch(() => {});
-  const children: ChildProcess[] = [];
+  const results: Array<Promise<CliRun[]>> = [];
+  const drivers: CliDriver[] = [];
   for (let n = 0; n < Math.min(processes, entries.length); n++) {
-    const mine = entries.map((e, id) => ({ e, id })).filter(({ id }) => id % processes === n);
-    const child = fork(DRIVER, [], {
-      // The cases' own environments are set inside; this is only the driver's start.
-      env: mine[0]!.e.project.env,
-      execArgv: [],
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    const mine = entries.map((e, at) => ({ e, at })).filter(({ at }) => at % processes === n);
+    const driver = new CliDriver(mine[0]!.e.project.env);
+    driver.run(mine.map(({ e }) => e)).forEach((r, i) => {
+      results[mine[i]!.at] = r;
     });
-    let output = "";
-    child.stdout?.on("data", (d) => (output += d));
-    child.stderr?.on("data", (d) => (output += d));
-    const open = new Set(mine.map(({ id }) => id));
-    child.on("message", (m: { id: number; results: CliRun[] }) => {
-      open.delete(m.id);
-      settle[m.id]!.resolve(m.results);
-    });
-    child.on("exit", (code, signal) => {
-      for (const id of open)
-        settle[id]!.reject(
-          new Error(`batch driver ended (${signal ?? code}) before this case:\n${output}`),
-        );
-    });
-    child.send({
-      checkout: CHECKOUT,
-      cases: mine.map(({ e, id }) => ({
-        id,
-        cwd: e.project.project,
-        env: e.project.env,
-        runs: e.runs,
-      })),
-    });
-    children.push(child);
+    driver.finish();
+    drivers.push(driver);
   }
-  return {
-    results,
-    stop: async () => {
-      const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
-      const exited = running.map((c) => new Promise((done) => c.once("exit", done)));
-      for (const child of running) child.kill("SIGKILL");
-      await Promise.all(exited);
-    },
-  };
+  return { results, stop: async () => void (await Promise.all(drivers.map((d) => d.stop()))) };
 }
 
 /** The argument lists of a case: `keel hooks trust`, then `keel hooks test … --json`. */
@@ -107,4 +134,12 @@ export function testResult(runs: CliRun[]): HooksTestResult {
   if (trust === undefined || trust.code !== 0 || test === undefined)
     throw new Error(`keel hooks trust failed (${trust?.code}): ${trust?.stderr}${trust?.stdout}`);
   return readHooksTest(test);
+}
+
+/** `keel hooks trust` for the project in `driver`; throws with the CLI's words if it fails. */
+export async function trustIn(driver: CliDriver, p: CorpusProject): Promise<void> {
+  const [runs] = driver.run([{ project: p, runs: [["hooks", "trust", "--cwd", p.project]] }]);
+  const [r] = await runs!;
+  if (r?.code !== 0)
+    throw new Error(`keel hooks trust failed (${r?.code}): ${r?.stderr}${r?.stdout}`);
 }

@@ -181,15 +181,23 @@ export async function trust(p: CorpusProject): Promise<void> {
   if (r.code !== 0) throw new Error(`keel hooks trust failed (${r.code}): ${r.stderr}${r.stdout}`);
 }
 
-/** Fires the case's event through `keel hooks test --json` in its trusted temp project. */
-export async function fireCase(c: CorpusCase, p: CorpusProject): Promise<HooksTestResult> {
+/** The arguments of `keel hooks test … --json` that fire the case's event in `p`. */
+export function hooksTestArgs(c: CorpusCase, p: CorpusProject): string[] {
   const args = ["hooks", "test", c.event, "--json", "--cwd", p.project];
   if (c.tool !== undefined) args.push("--tool", c.tool);
   if (c.input !== undefined) args.push("--input", JSON.stringify(c.input));
   if (c.prompt !== undefined) args.push("--prompt", c.prompt);
   const payload = typeof c.payload === "function" ? c.payload(p.project) : c.payload;
   if (payload !== undefined) args.push("--payload", JSON.stringify(payload));
-  const r = await keelCli(p, args);
+  return args;
+}
+
+/** What `keel hooks test --json` printed, read; throws with its words if it printed no JSON. */
+export function readHooksTest(r: {
+  code: number;
+  stdout: string;
+  stderr: string;
+}): HooksTestResult {
   let json: HooksTestResult["json"];
   try {
     json = JSON.parse(r.stdout);
@@ -197,4 +205,9 @@ export async function fireCase(c: CorpusCase, p: CorpusProject): Promise<HooksTe
     throw new Error(`keel hooks test printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   }
   return { code: r.code, stderr: r.stderr, json };
+}
+
+/** Fires the case's event through `keel hooks test --json` in its trusted temp project. */
+export async function fireCase(c: CorpusCase, p: CorpusProject): Promise<HooksTestResult> {
+  return readHooksTest(await keelCli(p, hooksTestArgs(c, p)));
 }

@@ -5,16 +5,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { reply, type Simulator, script, startSimulator } from "../../src/sim/index.js";
-import {
-  type CorpusProject,
-  corpusProject,
-  type Dialect,
-  KEEL_BIN,
-  keelCli,
-  trust,
-} from "./harness.js";
+import { CliDriver, trustIn } from "./batch.js";
+import { type CorpusProject, corpusProject, type Dialect, KEEL_BIN, keelCli } from "./harness.js";
 
 interface RunOutput {
   result: string;
@@ -29,6 +23,17 @@ afterEach(async () => {
   }
 });
 
+/**
+ * Trust only prepares each test's project: it runs in one process for the whole file
+ * (test/corpus/batch.ts), through the built program's `main` as bin/keel.js does, instead of a
+ * CLI start per test; hooks-test.test.ts trusts through bin/keel.js itself. `keel run` below is
+ * the built CLI's own process.
+ */
+let trustDriver: CliDriver | undefined;
+afterAll(async () => {
+  await trustDriver?.stop();
+});
+
 /** A trusted temp project from a fixture, with a simulator scripted by `replies` as the model. */
 async function world(dialect: Dialect, fixture: string, replies: Parameters<typeof script>) {
   const sim = await startSimulator({ script: script(...replies) });
@@ -38,7 +43,8 @@ async function world(dialect: Dialect, fixture: string, replies: Parameters<type
     KEEL_MODEL: "deepseek-v4-flash",
   });
   open.push({ sim, p });
-  await trust(p);
+  trustDriver ??= new CliDriver(p.env);
+  await trustIn(trustDriver, p);
   return { sim, p };
 }
 

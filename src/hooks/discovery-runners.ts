@@ -10,7 +10,7 @@
  */
 import { type Dirent, readdirSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import picomatch from "picomatch";
+import { type LinearRegex, linearRegex, safeGlob } from "../base/index.js";
 import { pythonModule } from "./python-args.js";
 import { configuredPatterns, type RunnerFlags } from "./runner-config.js";
 
@@ -100,16 +100,24 @@ export const DISCOVERY_RUNNERS: readonly DiscoveryRunner[] = [
  */
 export function discoveryMatcher(patterns: readonly string[]): (rel: string) => boolean {
   const globs = patterns.filter((p) => !p.startsWith("re:"));
-  const regexes: RegExp[] = [];
+  const regexes: LinearRegex[] = [];
   for (const p of patterns) {
     if (!p.startsWith("re:")) continue;
     try {
-      regexes.push(new RegExp(p.slice(3)));
+      // linear-regex.ts: the regex is a repository's text; V8 could backtrack for minutes.
+      regexes.push(linearRegex(p.slice(3)));
     } catch {
-      // jest refuses it too; nothing matches it.
+      try {
+        new RegExp(p.slice(3));
+      } catch {
+        continue; // jest refuses it too; nothing matches it.
+      }
+      // Valid, but not matchable in linear time (a backreference): every path is taken as
+      // matching, so what it could run is protected rather than missed.
+      regexes.push({ test: () => true });
     }
   }
-  const glob = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  const glob = globs.length > 0 ? safeGlob(globs, { dot: true }) : () => false;
   return (rel) => glob(rel) || regexes.some((re) => re.test(rel) || re.test(`/${rel}`));
 }
 

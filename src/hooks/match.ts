@@ -4,8 +4,7 @@
  * inactive — never "match everything".
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import picomatch from "picomatch";
-import { finalPath } from "../base/index.js";
+import { finalPath, type LinearRegex, linearRegex, safeGlob } from "../base/index.js";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
@@ -154,14 +153,15 @@ export interface Condition {
   test(input: ToolInput, projectDir: string, tools?: HookToolCatalog, cwd?: string): boolean;
 }
 
-/** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form. */
-function simpleGlob(glob: string): RegExp {
+/** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form.
+ *  Linear-time (linear-regex.ts): `.*a.*a.*b` backtracks in V8 on a long command. */
+function simpleGlob(glob: string): LinearRegex {
   const g = glob.endsWith(":*") ? `${glob.slice(0, -2)}*` : glob;
   const body = g
     .split("*")
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
     .join(".*");
-  return new RegExp(`^${body}$`, "s");
+  return linearRegex(`^${body}$`, "s");
 }
 
 /**
@@ -214,10 +214,14 @@ export function parseCondition(
   if (glob === undefined || glob === "" || glob === "*" || glob === "**") {
     return { ok: true, condition: { text, tool, test: () => true } };
   }
-  const pathMatcher = picomatch(glob.replace(/^\.\//, ""), {
-    dot: true,
-    basename: !glob.includes("/"),
-  });
+  let pathMatcher: (path: string) => boolean;
+  try {
+    // safe-glob.ts: the glob comes from a repository's hooks file; matched in linear time.
+    pathMatcher = safeGlob(glob.replace(/^\.\//, ""), { dot: true, basename: !glob.includes("/") });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, message: `invalid condition "${text}": ${why}` };
+  }
   const plain = simpleGlob(glob);
   // The path as named and where it lands, links followed (`s -> secrets`, a new file under a
   // linked folder), as permission rules test it (agent/permissions/rules.ts pathOf).

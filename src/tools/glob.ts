@@ -1,6 +1,6 @@
 /** glob: files whose path matches a glob pattern, sorted, skipping node_modules and .git. */
-import picomatch from "picomatch";
 import { z } from "zod";
+import { safeGlob } from "../base/index.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import { type FileToolOptions, nodeFileOperations } from "./file-operations.js";
 import { displayPath, insideRoots, resolveInProject } from "./paths.js";
@@ -70,10 +70,10 @@ export function createGlobTool(ctx: ToolContext, opts: FileToolOptions = {}): To
         }
         let isMatch: (path: string) => boolean;
         try {
-          isMatch = picomatch(input.pattern, { dot: true });
+          isMatch = safeGlob(input.pattern, { dot: true });
         } catch (err) {
           return toolError(
-            `glob: invalid pattern ${JSON.stringify(input.pattern)}: ${String(err)}`,
+            `glob: invalid pattern ${JSON.stringify(input.pattern)}: ${err instanceof Error ? err.message : String(err)}`,
           );
         }
         const skip = skippedFor(input.pattern);

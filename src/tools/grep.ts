@@ -3,9 +3,9 @@
  * RE2 (re2js) matches in time linear in the text, so no pattern can pin the CPU; the scan
  * yields to the event loop as it goes, so an interrupt or SIGTERM stops it, and it has a budget.
  */
-import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { z } from "zod";
+import { safeGlob } from "../base/index.js";
 import { defineTool, fileToolOptions, toolFrame } from "./define.js";
 import {
   type FileOperations,
@@ -82,13 +82,12 @@ export function createGrepTool(ctx: ToolContext, opts: FileToolOptions = {}): To
       guarded("grep", async () => {
         const regex = compilePattern(input);
         if (!(regex instanceof RE2JS)) return regex;
+        const globMatch = compileGlob(input);
+        if (typeof globMatch !== "function") return globMatch;
         const target = await searchTarget(ctx, opts, ops, input);
         if ("isError" in target) return target;
         const { where, isDir } = target;
         const roots = [ctx.cwd, ...(opts.extraReadDirs ?? [])];
-        const globMatch = input.glob
-          ? picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") })
-          : () => true;
         const files: AsyncIterable<WalkEntry> | WalkEntry[] = isDir
           ? walkFiles({
               ops,
@@ -121,6 +120,16 @@ function compilePattern(input: GrepInput): RE2JS | ToolResult {
     return toolError(
       `grep: pattern is not valid RE2 syntax (no backreferences or lookaround): ${why}`,
     );
+  }
+}
+
+/** The glob filter (safe-glob.ts: linear in the path, like the pattern), or the tool's error. */
+function compileGlob(input: GrepInput): ((rel: string) => boolean) | ToolResult {
+  if (!input.glob) return () => true;
+  try {
+    return safeGlob(input.glob, { dot: true, basename: !input.glob.includes("/") });
+  } catch (err) {
+    return toolError(`grep: invalid glob: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -16,14 +16,15 @@
  */
 
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
 import {
   canonicalJson,
   isRecord,
   jsonProblemText,
+  linearRegex,
   readConfigTextSync,
   resolveHome,
   resolveManagedSettingsPath,
+  safeGlob,
   sha256Hex,
 } from "../../base/index.js";
 import {
@@ -300,7 +301,7 @@ export function commandMatcher(spec: string): (command: string) => boolean {
       .split("*")
       .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
       .join(".*");
-    const re = new RegExp(`^${body}$`, "s");
+    const re = linearRegex(`^${body}$`, "s"); // `*a*a*b`: V8 would backtrack on a long command
     const bare = s.endsWith(" *") && !s.slice(0, -2).includes("*") ? s.slice(0, -2) : null;
     return (cmd) => re.test(cmd) || cmd === bare;
   }
@@ -404,7 +405,7 @@ function pathMatcher(
   if (pattern === "") pattern = "**";
   let match: (path: string) => boolean;
   try {
-    match = picomatch(pattern, { dot: true, nocase: CASE_INSENSITIVE });
+    match = safeGlob(pattern, { dot: true, nocase: CASE_INSENSITIVE });
   } catch (err) {
     return { ok: false, why: `bad pattern: ${err instanceof Error ? err.message : String(err)}` };
   }

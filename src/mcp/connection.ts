@@ -14,9 +14,10 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "./config.js";
-import { processTree, signalProcesses } from "./process-tree.js";
+import { endProcessTree, processTree, signalProcesses } from "./process-tree.js";
 import { loadSdk, type McpSdk } from "./sdk.js";
 import { inheritedServerEnv } from "./server-env.js";
+import { boundStdioLines } from "./stdio-line-bound.js";
 
 /** A tool as the server listed it (only the fields Keel uses, validated one tool at a time). */
 export interface ListedTool {
@@ -257,6 +258,13 @@ export async function connectServer(opts: ConnectOptions): Promise<McpConnection
   const transport = await makeTransport(sdk, opts);
   const conn = new McpConnection({ name: opts.name, client, transport });
   const stderrDone = followStderr(sdk, transport, conn, opts);
+  if (transport instanceof sdk.StdioClientTransport) {
+    boundStdioLines(transport, (why) => {
+      const text = `\nkeel: stopped reading the server: ${why}\n`;
+      conn.noteStderr(text);
+      opts.onStderr?.(text);
+    });
+  }
   client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () =>
     opts.onToolsChanged?.(),
   );
@@ -345,8 +353,9 @@ async function handshake(
   const terminate = () => {
     const pid = transport instanceof sdk.StdioClientTransport ? transport.pid : null;
     if (pid === null) return;
-    // The server and what it started (`npx` → node): none of them has work to save.
-    signalProcesses(processTree(pid), "SIGTERM");
+    // The server and what it started (`npx` → node): none of them has work to save, and
+    // one that ignores SIGTERM is killed after a grace period.
+    endProcessTree(pid);
   };
   opts.signal?.addEventListener("abort", terminate, { once: true });
   try {

@@ -65,3 +65,19 @@ export function signalProcesses(found: readonly FoundProcess[], signal: NodeJS.S
     }
   }
 }
+
+/** How long a server's processes get to end on SIGTERM before they are killed. */
+export const TERM_GRACE_MS = 2000;
+
+/**
+ * Ends `pid` and everything below it: SIGTERM now, SIGKILL after `graceMs` to whichever of them
+ * (the same processes, found now) is still alive. A server that ignores SIGTERM, or a child it
+ * left holding Keel's pipes after it died, would otherwise keep `keel run` from exiting; the tree
+ * is found now because once the server is gone its orphans can no longer be traced to it. The
+ * timer does not hold Keel open by itself: it fires only while something still does.
+ */
+export function endProcessTree(pid: number, graceMs = TERM_GRACE_MS): void {
+  const found = processTree(pid);
+  signalProcesses(found, "SIGTERM");
+  if (found.length > 0) setTimeout(() => signalProcesses(found, "SIGKILL"), graceMs).unref();
+}

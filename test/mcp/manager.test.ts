@@ -159,6 +159,60 @@ describe("McpManager faults", () => {
     await expect.poll(alive, { timeout: 5000, interval: 20 }).toBe(false);
   });
 
+  it("a server and a child it left that ignore SIGTERM are killed after a grace period", async () => {
+    // attack6/37: `trap '' TERM` makes sh and its sleep deaf to SIGTERM; the SDK then forgets
+    // the process, the sleep holds the pipes and `keel run` never exited.
+    const { m } = await start({
+      servers: [
+        {
+          name: "deaf",
+          file: "test",
+          scope: "user",
+          config: {
+            type: "stdio",
+            command: "sh",
+            args: ["-c", `trap '' TERM; sleep 300 & echo "child $!" >&2; wait; wait`],
+            env: {},
+          },
+        },
+      ],
+      startupTimeoutMs: 200,
+    });
+    const deaf = () => m.statuses().find((s) => s.name === "deaf");
+    await expect.poll(() => deaf()?.stderrTail, { timeout: 5_000 }).toMatch(/child \d+/);
+    const child = Number(/child (\d+)/.exec(deaf()?.stderrTail ?? "")?.[1]);
+    expect(isAlive(child)).toBe(true);
+    await m.close();
+    await expect.poll(() => isAlive(child), { timeout: 10_000, interval: 50 }).toBe(false);
+  });
+
+  it("a server that writes past the line bound without a newline is cut off and ended", async () => {
+    // attack6/38: the SDK copies its whole buffer on every chunk until a newline, so a flood
+    // kept Keel's event loop busy for minutes. 40 MB > the 16 MB bound.
+    const { m } = await start({
+      servers: [
+        {
+          name: "flood",
+          file: "test",
+          scope: "user",
+          config: {
+            type: "stdio",
+            command: "sh",
+            args: ["-c", `echo "child $$" >&2; head -c 40000000 /dev/zero | tr '\\0' a; sleep 300`],
+            env: {},
+          },
+        },
+      ],
+      startupTimeoutMs: 200,
+    });
+    const flood = () => m.statuses().find((s) => s.name === "flood");
+    await expect
+      .poll(() => flood()?.stderrTail ?? "", { timeout: 30_000, interval: 100 })
+      .toMatch(/stopped reading the server: it wrote more than 16 MB without a newline/);
+    const server = Number(/child (\d+)/.exec(flood()?.stderrTail ?? "")?.[1]);
+    await expect.poll(() => isAlive(server), { timeout: 10_000, interval: 50 }).toBe(false);
+  });
+
   it("a server ready after the wait is announced; reload adds its tools", async () => {
     const dir = mkdtempSync(join(tmpdir(), "keel-mcp-gate-"));
     const gate = join(dir, "open");

@@ -30,8 +30,10 @@ import {
   discoveryReach,
 } from "./discovery-runners.js";
 import { envReach } from "./env-paths.js";
+import { nodeBinReach } from "./node-bin-reach.js";
 import { programDefaults } from "./program-defaults.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
+import { pythonPathReach } from "./python-path-reach.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
 import type { HookDefinition } from "./types.js";
@@ -123,7 +125,16 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
   gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
   mvn: ["pom.xml"],
   // Formatters and test runners that load a JavaScript config (`npx prettier --write`).
+  // Formatters and linters load plugins (code) that a config names, a data config too
+  // (`.prettierrc.json` `plugins`, `.eslintrc.json` `plugins`/`parser`, package.json's keys).
   prettier: [
+    ".prettierrc",
+    ".prettierrc.json",
+    ".prettierrc.json5",
+    ".prettierrc.yaml",
+    ".prettierrc.yml",
+    ".prettierrc.toml",
+    "package.json",
     ".prettierrc.js",
     ".prettierrc.cjs",
     ".prettierrc.mjs",
@@ -140,6 +151,11 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
     "eslint.config.ts",
     ".eslintrc.js",
     ".eslintrc.cjs",
+    ".eslintrc",
+    ".eslintrc.json",
+    ".eslintrc.yaml",
+    ".eslintrc.yml",
+    "package.json",
   ],
   // Test runners: their config (which names setup files, scanned by runnerConfigText) and, for
   // jest, package.json's "jest" key.
@@ -152,6 +168,17 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
     "jest.config.cts",
     "jest.config.json",
     "package.json",
+    // babel-jest transforms every test with the project's babel config (its plugins are code).
+    "babel.config.js",
+    "babel.config.cjs",
+    "babel.config.mjs",
+    "babel.config.cts",
+    "babel.config.json",
+    ".babelrc",
+    ".babelrc.js",
+    ".babelrc.cjs",
+    ".babelrc.mjs",
+    ".babelrc.json",
   ],
   vitest: [
     "vitest.config.js",
@@ -180,7 +207,8 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
  * (`setupFiles: ['./test/setup.ts']`, `globalSetup: '<rootDir>/global.js'`): the scan reads
  * each literal as a path (runnerConfigText).
  */
-const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
+const RUNNER_CONFIG =
+  /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$|^\.(prettierrc|eslintrc|babelrc)(\.(c|m)?(js|ts|json5?|ya?ml|toml))?$|^(prettier|babel|eslint)\.config\.(c|m)?(js|ts|json)$/;
 
 /** What a folder first on an import path shadows: its top-level modules and packages. */
 const TOP_MODULES = [
@@ -555,6 +583,7 @@ export function executedProjectFilesSync(
     if (!read) continue;
     takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
     takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
+    for (const r of pythonPathReach(read.words, read.dirs, projectDir)) discovered.set(r.root, r);
     // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
     // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
     const programs = programReach(read.programs, read.dirs, projectDir);
@@ -721,6 +750,13 @@ export function executedProjectFilesSync(
     }
     // What the script's words reach (a package.json `"test": "node --test"`), from its folder.
     const before = discovered.size;
+    for (const r of pythonPathReach(
+      scriptWords(content, path, vars),
+      [dirname(path)],
+      projectDir,
+    )) {
+      discovered.set(r.root, r);
+    }
     takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
       enqueue(f, true, depth + 1),
     );
@@ -745,6 +781,9 @@ export function executedProjectFilesSync(
       for (const [dir, why] of got.folders) if (!collected.has(dir)) collected.set(dir, why);
       for (const f of got.files) enqueue(f.path, f.script, depth + 1);
     }
+    const bin = nodeBinReach(path, commandLines(path, content, projectDir), projectDir);
+    for (const [dir, why] of bin.folders) if (!collected.has(dir)) collected.set(dir, why);
+    for (const f of bin.files) enqueue(f, false, depth + 1, 0, true);
     for (const { root, patterns, config } of [...discovered.values()].slice(before)) {
       const got = discoveredFiles(root, patterns);
       for (const p of got.files) enqueue(p, false, depth + 1, 0, true);
@@ -1171,14 +1210,17 @@ function scriptText(content: Buffer, path: string): string {
   if (RUNNER_CONFIG.test(basename(path))) return `${text}\n${runnerConfigText(text)}`;
   if (basename(path) !== "package.json") return text;
   try {
-    const json = JSON.parse(text) as { scripts?: unknown; jest?: unknown };
+    const json = JSON.parse(text) as Record<string, unknown>;
     const scripts = json.scripts;
     const lines =
       scripts === null || typeof scripts !== "object"
         ? []
         : Object.values(scripts).filter((v): v is string => typeof v === "string");
     // jest's config may live under package.json's "jest" key (setupFiles, globalSetup…).
-    if (json.jest !== undefined) lines.push(runnerConfigText(JSON.stringify(json.jest)));
+    // So may prettier's, eslint's and babel's (the plugins they name by path are code).
+    for (const key of ["jest", "prettier", "eslintConfig", "babel"]) {
+      if (json[key] !== undefined) lines.push(runnerConfigText(JSON.stringify(json[key])));
+    }
     return lines.join("\n");
   } catch {
     return text;

@@ -155,6 +155,27 @@ export const GIT_SAFETY_OVERRIDES: ReadonlyArray<[string, string]> = [
   ["core.pager", "cat"],
   ["core.sshCommand", "false"],
   ["protocol.allow", "never"],
+  // A repository's `protocol.<name>.allow` wins over protocol.allow: `ext::` runs any command,
+  // a file/ssh remote its `uploadpack`, and a transport reaches credential helpers.
+  ...["ext", "file", "git", "ssh", "http", "https"].map((p): [string, string] => [
+    `protocol.${p}.allow`,
+    "never",
+  ]),
+  // An empty value resets the list of helpers (`credential.helper=!cmd` runs cmd); an empty
+  // askPass is not run.
+  ["credential.helper", ""],
+  ["core.askPass", ""],
+  // `git log` runs gpg.program on every signed commit with log.showSignature (attack6/20); the
+  // signing programs back to git's own defaults, found on PATH, never a repository's path.
+  ["log.showSignature", "false"],
+  ["gpg.program", "gpg"],
+  ["gpg.openpgp.program", "gpg"],
+  ["gpg.x509.program", "gpgsm"],
+  ["gpg.ssh.program", "ssh-keygen"],
+  ["gpg.ssh.defaultKeyCommand", ""],
+  // `git commit` without -m and `rebase -i` start these; a hook has no terminal for an editor.
+  ["core.editor", "false"],
+  ["sequence.editor", "false"],
 ];
 
 /**

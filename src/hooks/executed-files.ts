@@ -25,8 +25,10 @@ import { childPath, relativeInside, sha256Hex } from "../base/index.js";
 import { DIALECTS } from "./dialects/index.js";
 import { DISCOVERY_RUNNERS, discoveredFiles } from "./discovery-runners.js";
 import { isInside, Reached } from "./executed-files-reached.js";
+import { nodeBinReach } from "./node-bin-reach.js";
 import { programDefaults } from "./program-defaults.js";
 import { type ProgramWord, programReach, programWords } from "./program-words.js";
+import { pythonPathReach } from "./python-path-reach.js";
 import { analyzeShell } from "./shell/parse.js";
 import { importedFiles, readsImports } from "./source-imports.js";
 import type { HookDefinition } from "./types.js";
@@ -118,7 +120,16 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
   gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
   mvn: ["pom.xml"],
   // Formatters and test runners that load a JavaScript config (`npx prettier --write`).
+  // Formatters and linters load plugins (code) that a config names, a data config too
+  // (`.prettierrc.json` `plugins`, `.eslintrc.json` `plugins`/`parser`, package.json's keys).
   prettier: [
+    ".prettierrc",
+    ".prettierrc.json",
+    ".prettierrc.json5",
+    ".prettierrc.yaml",
+    ".prettierrc.yml",
+    ".prettierrc.toml",
+    "package.json",
     ".prettierrc.js",
     ".prettierrc.cjs",
     ".prettierrc.mjs",
@@ -135,6 +146,11 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
     "eslint.config.ts",
     ".eslintrc.js",
     ".eslintrc.cjs",
+    ".eslintrc",
+    ".eslintrc.json",
+    ".eslintrc.yaml",
+    ".eslintrc.yml",
+    "package.json",
   ],
   // Test runners: their config (which names setup files, scanned by runnerConfigText) and, for
   // jest, package.json's "jest" key.
@@ -147,6 +163,17 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
     "jest.config.cts",
     "jest.config.json",
     "package.json",
+    // babel-jest transforms every test with the project's babel config (its plugins are code).
+    "babel.config.js",
+    "babel.config.cjs",
+    "babel.config.mjs",
+    "babel.config.cts",
+    "babel.config.json",
+    ".babelrc",
+    ".babelrc.js",
+    ".babelrc.cjs",
+    ".babelrc.mjs",
+    ".babelrc.json",
   ],
   vitest: [
     "vitest.config.js",
@@ -175,7 +202,8 @@ const RUNNER_FILES: Record<string, readonly string[]> = {
  * (`setupFiles: ['./test/setup.ts']`, `globalSetup: '<rootDir>/global.js'`): the scan reads
  * each literal as a path (runnerConfigText).
  */
-const RUNNER_CONFIG = /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$/;
+const RUNNER_CONFIG =
+  /^(jest|vitest|vite)\.(config|workspace|projects)\.(c|m)?(js|ts|json)$|^\.(prettierrc|eslintrc|babelrc)(\.(c|m)?(js|ts|json5?|ya?ml|toml))?$|^(prettier|babel|eslint)\.config\.(c|m)?(js|ts|json)$/;
 
 /** Bounds so a hostile command string cannot make the walk expensive. */
 const MAX_WORDS_PER_COMMAND = 2000;
@@ -492,6 +520,10 @@ function reachOfHook(reached: Reached, read: HookWords, projectDir: string): voi
   const add = (abs: string, script: boolean) => reached.add(abs, script);
   reached.takeEnv(read.words, read.env, read.dirs, (f) => add(f, true));
   reached.takeReach(wordReach(read.words, read.dirs, projectDir, true), add);
+  // The folder Python puts first on sys.path (python-path-reach.ts): any module name there.
+  for (const r of pythonPathReach(read.words, read.dirs, projectDir)) {
+    reached.discovered.set(r.root, r);
+  }
   // The words in program position, from the parser (`FOO=1 sh tools/run`, `nice -n 5 "$X"`,
   // `true && tools/$f`): a path that runs is recorded even when nothing is there yet.
   const programs = programReach(read.programs, read.dirs, projectDir);
@@ -750,6 +782,9 @@ function followScript(walk: Walk, { path, depth }: Queued, content: Buffer): voi
   const next = (p: string, script: boolean) => enqueue(walk, p, script, depth + 1);
   for (const ref of namedInScript(content, path, projectDir, vars)) next(ref.path, ref.script);
   const before = reached.discovered.size;
+  for (const r of pythonPathReach(scriptWords(content, path, vars), [dirname(path)], projectDir)) {
+    reached.discovered.set(r.root, r);
+  }
   reached.takeEnv(scriptWords(content, path, vars), undefined, [dirname(path)], (f) =>
     next(f, true),
   );
@@ -774,6 +809,10 @@ function followScript(walk: Walk, { path, depth }: Queued, content: Buffer): voi
     for (const [dir, why] of got.folders) reached.unpin(dir, why);
     for (const f of got.files) next(f.path, f.script);
   }
+  // node_modules/.bin comes first on the PATH of a package.json script (node-bin-reach.ts).
+  const bin = nodeBinReach(path, commandLines(path, content, projectDir), projectDir);
+  for (const [dir, why] of bin.folders) reached.unpin(dir, why);
+  for (const f of bin.files) enqueue(walk, f, false, depth + 1, 0, true);
   // Runners its words start: their current matches, collected.
   for (const { root, patterns, config } of [...reached.discovered.values()].slice(before)) {
     const got = discoveredFiles(root, patterns);
@@ -1199,14 +1238,17 @@ function scriptText(content: Buffer, path: string): string {
   if (RUNNER_CONFIG.test(basename(path))) return `${text}\n${runnerConfigText(text)}`;
   if (basename(path) !== "package.json") return text;
   try {
-    const json = JSON.parse(text) as { scripts?: unknown; jest?: unknown };
+    const json = JSON.parse(text) as Record<string, unknown>;
     const scripts = json.scripts;
     const lines =
       scripts === null || typeof scripts !== "object"
         ? []
         : Object.values(scripts).filter((v): v is string => typeof v === "string");
     // jest's config may live under package.json's "jest" key (setupFiles, globalSetup…).
-    if (json.jest !== undefined) lines.push(runnerConfigText(JSON.stringify(json.jest)));
+    // So may prettier's, eslint's and babel's (the plugins they name by path are code).
+    for (const key of ["jest", "prettier", "eslintConfig", "babel"]) {
+      if (json[key] !== undefined) lines.push(runnerConfigText(JSON.stringify(json[key])));
+    }
     return lines.join("\n");
   } catch {
     return text;

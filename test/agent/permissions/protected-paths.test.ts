@@ -262,10 +262,12 @@ describe("protectedPathReason", () => {
       "scripts/check.py",
       "./scripts/../scripts/check.py",
       "innocent/pre-commit",
+      // `python3 scripts/check.py` puts scripts/ first on sys.path (python-path-reach.ts).
+      "scripts/other.py",
     ]) {
       expect(await reason(path), path).not.toBeNull();
     }
-    for (const path of ["src/index.ts", "scripts/other.py", "keel/memory.md", "git/config"]) {
+    for (const path of ["src/index.ts", "scripts/other.txt", "keel/memory.md", "git/config"]) {
       expect(await reason(path), path).toBeNull();
     }
   });

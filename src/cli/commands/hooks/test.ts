@@ -257,12 +257,32 @@ function outputLines(label: string, text: string, indent: string): string[] {
   return rendered;
 }
 
+/** Columns for "exit N  D": the widest exit ("exit 255", "no exit") and duration ("9999 ms"). */
+const RIGHT_WIDTH = 17;
+
+/** A duration in at most 7 columns: "12 ms", "1258 ms", "12.3 s", "600 s". */
+function durationText(ms: number): string {
+  if (ms < 10_000) return `${Math.round(ms)} ms`;
+  return ms < 100_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** A command cut in its middle, so both the program and the script it names stay in view. */
+function truncateMiddle(text: string, width: number): string {
+  const whole = truncate(text, Number.MAX_SAFE_INTEGER);
+  const chars = [...whole];
+  if (chars.length <= width) return whole;
+  const tail = Math.floor((width - 1) / 2);
+  return `${chars.slice(0, width - 1 - tail).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}
+
 function runLines(run: HookRunRecord, projectDir: string): string[] {
   const exit = run.exitCode === null ? "no exit" : `exit ${run.exitCode}`;
-  const right = `${exit}  ${Math.round(run.durationMs)} ms`;
+  // A fixed width for the right column, so how long a hook took (which varies with the
+  // machine's load) never decides how much of its command is shown.
+  const right = `${exit}  ${durationText(run.durationMs)}`.padStart(RIGHT_WIDTH);
   const head = `  ${pad(run.outcome, 9)} `;
-  const room = TEXT_WIDTH - head.length - right.length - 2;
-  const lines = [`${head}${pad(truncate(run.command, room), room)}  ${right}`];
+  const room = TEXT_WIDTH - head.length - RIGHT_WIDTH - 2;
+  const lines = [`${head}${pad(truncateMiddle(run.command, room), room)}  ${right}`];
   const indent = " ".repeat(head.length);
   const src = displayPath(run.source, { base: projectDir });
   lines.push(`${indent}${run.dialect} · ${run.scope} · ${src}${run.async ? " · async" : ""}`);

@@ -11,7 +11,7 @@
  * `async: true` is the engine's business; this handler just runs.
  */
 
-import { type Connector, nodeConnector } from "../ssrf-connect.js";
+import { type Connector, type ConnectResponse, nodeConnector } from "../ssrf-connect.js";
 import { checkTarget, type Resolver } from "../ssrf-resolve.js";
 import { expandHeaders, expandTemplate, templateVariables } from "../template.js";
 import type { HttpHandlerConfig } from "../types.js";
@@ -95,6 +95,13 @@ export function createHttpHandler(deps: HttpHandlerDeps = {}): Handler {
   };
 }
 
+/** Ends one run: the outcome and message, with the time spent so far. */
+type Done = (
+  outcome: DecidedRunResult["outcome"],
+  message: string | null,
+  extra?: Partial<Omit<DecidedRunResult, "kind" | "outcome" | "message">>,
+) => DecidedRunResult;
+
 async function runHttp(
   req: HandlerRunRequest,
   deps: HttpHandlerDeps,
@@ -102,11 +109,8 @@ async function runHttp(
   deadline: Deadline,
 ): Promise<HandlerResult> {
   const handler = req.hook.handler;
-  const done = (
-    outcome: DecidedRunResult["outcome"],
-    message: string | null,
-    extra: Partial<Omit<DecidedRunResult, "kind" | "outcome" | "message">> = {},
-  ): DecidedRunResult => decided(outcome, { ...extra, message, durationMs: deadline.elapsedMs() });
+  const done: Done = (outcome, message, extra = {}) =>
+    decided(outcome, { ...extra, message, durationMs: deadline.elapsedMs() });
   if (handler.type !== "http") return done("error", `http handler given a ${handler.type} hook`);
 
   const url = parseUrl(handler.url);
@@ -114,38 +118,10 @@ async function runHttp(
   const where = displayUrl(url);
   if (deadline.cause() === "cancelled") return done("cancelled", "http hook cancelled");
 
-  const target = await settle(
-    deadline,
-    checkTarget({
-      hostname: url.hostname,
-      allowPrivateNetworks: req.allowPrivateNetworks,
-      ...(deps.resolver ? { resolver: deps.resolver } : {}),
-    }),
-  );
-  if (target.kind === "timeout")
-    return done("timeout", `http hook timed out resolving ${url.hostname}`);
-  if (target.kind === "cancelled") return done("cancelled", "http hook cancelled");
-  if (target.kind === "failed")
-    return done("warn", `http hook ${where}: ${errorText(target.error)}`);
-  const check = target.value;
-  if (!check.ok) {
-    return check.reason === "refused"
-      ? done("error", `http hook ${where}: ${check.message}`)
-      : done("warn", `http hook ${where}: ${check.message}`);
-  }
+  const check = await checkedAddress(req, deps, deadline, url, done);
+  if ("kind" in check) return check;
 
-  const { headers, dropped } = expandHeaders({
-    headers: handler.headers ?? {},
-    allowedEnvVars: handler.allowedEnvVars ?? [],
-    // The engine passes the hook's full environment (base env + dialect variables).
-    env: req.env,
-  });
-  if (url.username && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
-    // Node ignores URL credentials when given an address; send them as the URL asked.
-    const user = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
-    headers.authorization = `Basic ${Buffer.from(user, "utf8").toString("base64")}`;
-  }
-  const stderr = dropped.length ? `ignored headers: ${dropped.join(", ")}\n` : "";
+  const { headers, stderr } = requestHeaders(req, handler, url);
   const body = requestBody(req, handler, (deps.now ?? Date.now)());
 
   const sent = await settle(
@@ -167,8 +143,71 @@ async function runHttp(
   if (sent.kind === "failed") {
     return done("warn", `http hook ${where}: ${errorText(sent.error)}`, { stderr });
   }
+  return responseResult(req, sent.value, { where, stderr, deadline, done });
+}
 
-  const res = sent.value;
+/** The SSRF guard (ssrf-resolve.ts): the address to connect to, or the run's end when the
+ *  host cannot be resolved or is refused. Resolved once, so the checked address is the one used. */
+async function checkedAddress(
+  req: HandlerRunRequest,
+  deps: HttpHandlerDeps,
+  deadline: Deadline,
+  url: URL,
+  done: Done,
+): Promise<{ address: string; family: 4 | 6 } | DecidedRunResult> {
+  const where = displayUrl(url);
+  const target = await settle(
+    deadline,
+    checkTarget({
+      hostname: url.hostname,
+      allowPrivateNetworks: req.allowPrivateNetworks,
+      ...(deps.resolver ? { resolver: deps.resolver } : {}),
+    }),
+  );
+  if (target.kind === "timeout")
+    return done("timeout", `http hook timed out resolving ${url.hostname}`);
+  if (target.kind === "cancelled") return done("cancelled", "http hook cancelled");
+  if (target.kind === "failed")
+    return done("warn", `http hook ${where}: ${errorText(target.error)}`);
+  const check = target.value;
+  if (!check.ok) {
+    return check.reason === "refused"
+      ? done("error", `http hook ${where}: ${check.message}`)
+      : done("warn", `http hook ${where}: ${check.message}`);
+  }
+  return { address: check.address, family: check.family };
+}
+
+/** The hook's headers with `$VAR`s expanded from its allowed variables, URL credentials as
+ *  Basic auth, and a stderr line naming the headers left out. */
+function requestHeaders(
+  req: HandlerRunRequest,
+  handler: HttpHandlerConfig,
+  url: URL,
+): { headers: Record<string, string>; stderr: string } {
+  const { headers, dropped } = expandHeaders({
+    headers: handler.headers ?? {},
+    allowedEnvVars: handler.allowedEnvVars ?? [],
+    // The engine passes the hook's full environment (base env + dialect variables).
+    env: req.env,
+  });
+  if (url.username && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+    // Node ignores URL credentials when given an address; send them as the URL asked.
+    const user = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
+    headers.authorization = `Basic ${Buffer.from(user, "utf8").toString("base64")}`;
+  }
+  const stderr = dropped.length ? `ignored headers: ${dropped.join(", ")}\n` : "";
+  return { headers, stderr };
+}
+
+/** What a response means (this file's header): a JSON object from a 2xx is read like a
+ *  command's output; a redirect, another status or another body warns. */
+function responseResult(
+  req: HandlerRunRequest,
+  res: ConnectResponse,
+  ctx: { where: string; stderr: string; deadline: Deadline; done: Done },
+): HandlerResult {
+  const { where, stderr, done } = ctx;
   const capped = capText(res.body, req.maxOutputBytes);
   const record = { stdout: capped.text, stderr, truncated: res.truncated || capped.truncated };
   if (res.status >= 300 && res.status < 400) {
@@ -200,7 +239,7 @@ async function runHttp(
     timedOut: false,
     cancelled: false,
     startError: null,
-    durationMs: deadline.elapsedMs(),
+    durationMs: ctx.deadline.elapsedMs(),
   };
 }
 

@@ -15,3 +15,4 @@ export * from "./regular-file.js";
 export * from "./resolve-paths.js";
 export * from "./sanitize.js";
 export * from "./sha256.js";
+export * from "./wildcard.js";

@@ -25,6 +25,7 @@ import {
   resolveHome,
   resolveManagedSettingsPath,
   sha256Hex,
+  wildcardMatcher,
 } from "../../base/index.js";
 import {
   analyzeShell,
@@ -296,13 +297,10 @@ export function commandMatcher(spec: string): (command: string) => boolean {
     return (cmd) => cmd === prefix || cmd.startsWith(`${prefix} `);
   }
   if (s.includes("*")) {
-    const body = s
-      .split("*")
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-      .join(".*");
-    const re = new RegExp(`^${body}$`, "s");
+    // Not a RegExp: the command is the model's, and `.*` backtracks (src/base/wildcard.ts).
+    const wild = wildcardMatcher(s);
     const bare = s.endsWith(" *") && !s.slice(0, -2).includes("*") ? s.slice(0, -2) : null;
-    return (cmd) => re.test(cmd) || cmd === bare;
+    return (cmd) => wild(cmd) || cmd === bare;
   }
   return (cmd) => cmd === s;
 }

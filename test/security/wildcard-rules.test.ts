@@ -1,10 +1,11 @@
 /**
- * attacks6 32 and 34: an ordinary user deny rule `Bash(git * push * --force*)`, and the same text
- * as a user hook's `if` condition, against one 200 KB command the model writes (`git push push
- * …`). Compiled to `^git .* push .* --force.*$`, a backtracking RegExp kept the event loop busy
- * for minutes (SIGTERM unheard); src/base/wildcard.ts matches in O(n·m). The built CLI is spawned
- * (a blocked run would block this process) and killed after a minute, which the old matcher
- * needed several times over; the fixed run answers in seconds.
+ * attacks6 32 and 34: a user deny rule with `*` wildcards (`Bash(git * push * --force*)` there;
+ * here `Bash(git * push * --force * origin*)`), and the same text as a user hook's `if`
+ * condition, against one 200 KB command the model writes (`git push --force push --force …`).
+ * Compiled to `^git .* push .* --force .* origin.*$`, a backtracking RegExp tries every place
+ * for each piece (O(n^3) here) and kept the event loop busy for minutes, SIGTERM unheard;
+ * src/base/wildcard.ts matches in O(n·m). The built CLI is spawned (a blocked run would block
+ * this process) and killed after a minute; the fixed run answers in seconds.
  */
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -15,8 +16,8 @@ import { commandHook, type World, worldPerTest, writeSettings } from "../agent/h
 
 const newWorld = worldPerTest();
 const BIN = join(import.meta.dirname, "../../bin/keel.js");
-const LONG = `git${" push".repeat(40_000)}`;
-const RULE = "git * push * --force*";
+const LONG = `git${" push --force".repeat(15_000)}`;
+const RULE = "git * push * --force * origin*";
 
 /** The built CLI, spawned without blocking this process; SIGKILLed after a minute. */
 function spawnKeel(w: World, args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -37,7 +38,7 @@ async function longThenForced(): Promise<World> {
   return newWorld(
     script(
       reply().tool("shell", { command: LONG }),
-      reply().tool("shell", { command: "git nopush push origin --force" }),
+      reply().tool("shell", { command: "git nopush push a --force b origin c" }),
       reply().tool("shell", { command: "git --version" }),
       reply().text("done"),
     ),

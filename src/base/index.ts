@@ -17,3 +17,4 @@ export * from "./resolve-paths.js";
 export * from "./safe-glob.js";
 export * from "./sanitize.js";
 export * from "./sha256.js";
+export * from "./wildcard.js";

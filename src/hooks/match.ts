@@ -4,7 +4,7 @@
  * inactive — never "match everything".
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import { finalPath, type LinearRegex, linearRegex, safeGlob } from "../base/index.js";
+import { finalPath, safeGlob, wildcardMatcher } from "../base/index.js";
 import { keelToolNameFromAny } from "./dialects/index.js";
 import type { MatcherStyle } from "./dialects/types.js";
 import type { ToolInput } from "./events.js";
@@ -153,15 +153,12 @@ export interface Condition {
   test(input: ToolInput, projectDir: string, tools?: HookToolCatalog, cwd?: string): boolean;
 }
 
-/** `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form.
- *  Linear-time (linear-regex.ts): `.*a.*a.*b` backtracks in V8 on a long command. */
-function simpleGlob(glob: string): LinearRegex {
-  const g = glob.endsWith(":*") ? `${glob.slice(0, -2)}*` : glob;
-  const body = g
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return linearRegex(`^${body}$`, "s");
+/**
+ * `*` spans anything; everything else is literal. A trailing `:*` is Claude's prefix form. Not a
+ * RegExp: the text is the model's, and `.*` backtracks (src/base/wildcard.ts, attacks6/34).
+ */
+function simpleGlob(glob: string): (text: string) => boolean {
+  return wildcardMatcher(glob.endsWith(":*") ? `${glob.slice(0, -2)}*` : glob);
 }
 
 /**
@@ -245,7 +242,7 @@ export function parseCondition(
     const { field: key, value: arg } = primary;
     if (isPathField(tools, tool, key)) return pathMatches(arg, projectDir);
     if (key === "command") {
-      const matches = (sub: string) => plain.test(sub);
+      const matches = plain;
       // Judged from the shell's folder too (`rm ../x` in sub/ is `rm x`), shell/cwd-words.ts.
       const folder = cwd === undefined ? null : shellFolder({ projectDir, cwd });
       const judged = (sub: string) =>
@@ -255,7 +252,7 @@ export function parseCondition(
       // cannot be judged (an alias, a globbed program, `awk 'BEGIN{system(…)}'`), the guard runs.
       return whyRuleUnsure(arg, matches, glob) !== null;
     }
-    return plain.test(arg);
+    return plain(arg);
   };
   return { ok: true, condition: { text, tool, test } };
 }

@@ -4,6 +4,7 @@
  * `git add`; `Read` allows every read_file call. Only a user's own commands grant this: a
  * project file (a cloned repository's `.claude/commands`) never approves anything by itself.
  */
+import { wildcardMatcher } from "../../base/index.js";
 import { keelToolNameFromAny } from "../../hooks/index.js";
 
 /** Decides whether a call is pre-approved for the turn. */
@@ -26,14 +27,13 @@ export function allowanceFrom(entries: readonly string[]): TurnAllowance {
     // Only shell patterns are understood (a command prefix or a glob); others grant nothing.
     if (tool !== "shell") return [];
     const prefix = pattern.endsWith(":*") ? pattern.slice(0, -2) : null;
-    const re = prefix === null ? globToRegExp(pattern) : null;
+    // Not a RegExp: the command is the model's, and `.*` backtracks (src/base/wildcard.ts).
+    const glob = prefix === null ? wildcardMatcher(pattern) : null;
     return [
       {
         tool,
         test: (cmd: string) =>
-          prefix !== null
-            ? cmd === prefix || cmd.startsWith(`${prefix} `)
-            : (re?.test(cmd) ?? false),
+          prefix !== null ? cmd === prefix || cmd.startsWith(`${prefix} `) : (glob?.(cmd) ?? false),
       },
     ];
   });
@@ -42,11 +42,6 @@ export function allowanceFrom(entries: readonly string[]): TurnAllowance {
       (r) =>
         r.tool === toolName &&
         (r.test === null ||
-          (primary !== undefined && !/[;&|`$<>\n]/.test(primary) && r.test(primary))),
+          (primary !== undefined && !/[;&|`$<>\n\r\u2028\u2029]/.test(primary) && r.test(primary))),
     );
-}
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
-  return new RegExp(`^${body}$`);
 }

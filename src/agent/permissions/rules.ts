@@ -20,12 +20,12 @@ import {
   canonicalJson,
   isRecord,
   jsonProblemText,
-  linearRegex,
   readConfigTextSync,
   resolveHome,
   resolveManagedSettingsPath,
   safeGlob,
   sha256Hex,
+  wildcardMatcher,
 } from "../../base/index.js";
 import {
   analyzeShell,
@@ -297,13 +297,10 @@ export function commandMatcher(spec: string): (command: string) => boolean {
     return (cmd) => cmd === prefix || cmd.startsWith(`${prefix} `);
   }
   if (s.includes("*")) {
-    const body = s
-      .split("*")
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-      .join(".*");
-    const re = linearRegex(`^${body}$`, "s"); // `*a*a*b`: V8 would backtrack on a long command
+    // Not a RegExp: the command is the model's, and `.*` backtracks (src/base/wildcard.ts).
+    const wild = wildcardMatcher(s);
     const bare = s.endsWith(" *") && !s.slice(0, -2).includes("*") ? s.slice(0, -2) : null;
-    return (cmd) => re.test(cmd) || cmd === bare;
+    return (cmd) => wild(cmd) || cmd === bare;
   }
   return (cmd) => cmd === s;
 }

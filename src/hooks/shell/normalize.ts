@@ -273,6 +273,55 @@ function shellProgram(argv: readonly string[]): boolean {
   return SHELLS.has(basename(head)) || /[$`]/.test(head);
 }
 
+/** Files that are the process's own stdin. */
+const STDIN_FILES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+/**
+ * Where a shell invocation with no `-c` script reads its script: `stdin` for `sh`, `bash -s x`,
+ * `sh -`, `bash /dev/stdin`, `source /dev/stdin`, `. /dev/fd/0` (and a shell whose options
+ * cannot be read for sure); the index in `argv` of its script file for `bash f.sh`, `source f`;
+ * null for no shell, or one that runs a `-c` script (shellScripts reads that).
+ */
+export function shellScriptInput(argv: readonly string[]): "stdin" | number | null {
+  const words = shellWords(argv);
+  const skipped = argv.length - words.length;
+  const name = basename(words[0]);
+  if (name === "source" || name === ".") {
+    const at = words[1] === "--" ? 2 : 1;
+    if (words[at] === undefined) return null;
+    return STDIN_FILES.has(words[at] ?? "") ? "stdin" : skipped + at;
+  }
+  if (!SHELLS.has(name)) return null;
+  let fromStdin = false;
+  let i = 1;
+  while (i < words.length) {
+    const w = words[i] ?? "";
+    if (w === "--" || w === "-") {
+      i++;
+      break;
+    }
+    if (w === "--command" || w.startsWith("--command=")) return null;
+    if (w.startsWith("--")) {
+      const [opt] = w.split("=", 1);
+      if (!/^--[a-z][a-z-]*$/.test(opt ?? "")) return "stdin";
+      i += SHELL_VALUED_LONG.has(w) ? 2 : 1;
+      continue;
+    }
+    if (!/^[-+]./.test(w)) break;
+    let values = 0;
+    for (const c of w.slice(1)) {
+      if (c === "c") return null;
+      if (c === "s") fromStdin = true;
+      else if (c === "o" || c === "O") values++;
+      else if (!/[A-Za-z]/.test(c)) return "stdin";
+    }
+    i += 1 + values;
+  }
+  const file = words[i];
+  if (fromStdin || file === undefined || STDIN_FILES.has(file)) return "stdin";
+  return skipped + i;
+}
+
 /**
  * The scripts a shell invocation runs from its arguments: `sh -c 'script'`, `bash -lc`,
  * `bash -e -o pipefail -c`, `sh -c -- 'script' name args` (only the first operand after the

@@ -20,8 +20,22 @@ export interface ShellCommand {
   /** Whether it sits inside `$(…)`, backticks or `<(…)`. */
   substituted: boolean;
   /** Text fed to its stdin that the line shows: a here-string, a here-document's body, or the
-   *  words of an `echo`/`printf` piped into it (`echo 'touch x' | sh`). */
+   *  words of an `echo`/`printf` piped into it (`echo 'touch x' | sh`), roughly (`fed` says). */
   stdin?: string;
+  /** How the line feeds its stdin: `exact` when `stdin` is the very text it reads; `rough` when
+   *  the program may read other text than `stdin` (echo's escapes, printf's formats, an
+   *  expansion); `hidden` when a pipe or `<` feeds it what the line does not show (`cat f |`,
+   *  `< f`). Absent when nothing on the line feeds it. */
+  fed?: Fed;
+}
+
+/** How exactly the line shows the text a command reads on its stdin (ShellCommand.fed). */
+export type Fed = "exact" | "rough" | "hidden";
+
+/** What feeds one command's stdin. */
+interface Feed {
+  text?: string;
+  how: Fed;
 }
 
 /** What the parser saw in a command line. */
@@ -253,6 +267,8 @@ function simpleAnalysis(source: string): ShellAnalysis | undefined {
         literal: line.argv.map(() => true),
         assigns: [],
         substituted: false,
+        // `cat < in.txt`: fed a file the line does not show, as walk's fedText reads it.
+        ...(line.redirects.some((r) => r.op === "<") ? { fed: "hidden" as const } : {}),
       },
     ],
     opaque: [...opaque],
@@ -270,7 +286,7 @@ function analyzeBounded(source: string): ShellAnalysis {
   const bash = read(S, parser, source, true);
   const posix = read(S, posixParser, source, false);
   const commands = [...bash.seen.commands];
-  const key = (c: ShellCommand) => JSON.stringify([c.argv, c.stdin ?? null]);
+  const key = (c: ShellCommand) => JSON.stringify([c.argv, c.stdin ?? null, c.fed ?? null]);
   const known = new Set(commands.map(key));
   for (const c of posix.seen.commands) if (!known.has(key(c))) commands.push(c);
   const opaque = new Set([...bash.seen.opaque, ...posix.seen.opaque]);
@@ -296,7 +312,7 @@ interface Walked {
 /** The simple commands and opaque constructs of one syntax tree. */
 function walk(S: ShSyntax, roots: ShNode[], source: string, bash: boolean): Walked {
   const table = operators(S);
-  const stdin = new Map<number, string>();
+  const stdin = new Map<number, Feed>();
   const commands: ShellCommand[] = [];
   const opaque = new Set<string>();
   let ampersandRedirect = false;
@@ -323,8 +339,9 @@ function walk(S: ShSyntax, roots: ShNode[], source: string, bash: boolean): Walk
         let [left, right] = [node.X as ShNode, node.Y as ShNode];
         while (left?.Cmd && S.NodeType(left.Cmd) === "BinaryCmd") left = left.Cmd.Y;
         while (right?.Cmd && S.NodeType(right.Cmd) === "BinaryCmd") right = right.Cmd.X;
-        const echoed = left?.Cmd && echoedText(S, left.Cmd, text);
-        if (echoed !== undefined && right?.Cmd) stdin.set(right.Cmd.Pos().Offset(), echoed);
+        // Anything but a plain echo/printf feeds text the line does not show (`cat f | sh`).
+        const echoed = left?.Cmd ? echoedText(S, left.Cmd, text) : undefined;
+        if (right?.Cmd) stdin.set(right.Cmd.Pos().Offset(), echoed ?? { how: "hidden" });
       }
     } else if (type === "Redirect") {
       const op = table.get(node.Op as number) ?? "?";
@@ -354,7 +371,8 @@ function walk(S: ShSyntax, roots: ShNode[], source: string, bash: boolean): Walk
         literal: words.map((w) => w.literal),
         assigns: (node.Assigns as ShNode[]).map(text),
         substituted: substitutions.some(([a, b]) => start >= a && start < b),
-        ...(fed === undefined ? {} : { stdin: fed }),
+        ...(fed?.text === undefined ? {} : { stdin: fed.text }),
+        ...(fed === undefined ? {} : { fed: fed.how }),
       });
     }
     return true;
@@ -400,33 +418,62 @@ function expandBraces(
   }
 }
 
-/** What a statement's here-string or here-document feeds its command, as written. */
+/**
+ * What a statement's redirections feed its command's stdin: a here-string or a here-document's
+ * body as written (exact only when nothing in it is expanded or unescaped), or text the line
+ * does not show (`< f`, `<&3`). The last one wins, as in the shell; other descriptors
+ * (`3<<< x`) feed something else.
+ */
 function fedText(
   S: ShSyntax,
   stmt: ShNode,
   table: Map<number, string>,
   text: (n: ShNode) => string,
-): string | undefined {
-  let fed: string | undefined;
+): Feed | undefined {
+  let fed: Feed | undefined;
   for (const r of (stmt.Redirs as ShNode[] | null) ?? []) {
     const op = table.get(r.Op as number);
-    if (op === "<<<" && r.Word) fed = wordValue(S, r.Word as ShNode, text).value;
-    else if ((op === "<<" || op === "<<-") && r.Hdoc) {
+    const fd = (r.N as ShNode | null)?.Value as string | undefined;
+    if (fd !== undefined && fd !== "0") continue;
+    if (op === "<<<" && r.Word) {
+      const word = wordValue(S, r.Word as ShNode, text);
+      fed = { text: word.value, how: word.literal ? "exact" : "rough" };
+    } else if ((op === "<<" || op === "<<-") && r.Hdoc) {
       // The body as written, without the closing delimiter line.
       const body = text(r.Hdoc as ShNode);
-      fed = body.slice(0, Math.max(0, body.lastIndexOf("\n")));
+      const lines = body.slice(0, Math.max(0, body.lastIndexOf("\n")));
+      const plain =
+        (r.Hdoc as ShNode).Parts.every((p: ShNode) => S.NodeType(p) === "Lit") &&
+        !lines.includes("\\") &&
+        !(op === "<<-" && /(^|\n)\t/.test(lines));
+      fed = { text: lines, how: plain ? "exact" : "rough" };
+    } else if (op === "<" || op === "<&" || op === "<>") {
+      fed = { how: "hidden" };
     }
   }
   return fed;
 }
 
-/** The text `echo …` or `printf …` writes, roughly (`\n` as a line break): what it pipes. */
-function echoedText(S: ShSyntax, cmd: ShNode, text: (n: ShNode) => string): string | undefined {
+/**
+ * The text `echo …` or `printf …` writes (`\n` as a line break): what it pipes. Exact only for
+ * words the line shows whole and no echo or printf reads differently — no option, no backslash
+ * (dash's echo decodes `\0162`), no printf format (`printf '%sm x' r`), no expansion —, else
+ * rough: a shell reading it may run what the text does not spell (attacks6/04, 42).
+ */
+function echoedText(S: ShSyntax, cmd: ShNode, text: (n: ShNode) => string): Feed | undefined {
   if (S.NodeType(cmd) !== "CallExpr") return undefined;
-  const [name, ...args] = (cmd.Args as ShNode[]).map((w) => wordValue(S, w, text).value);
+  const [head, ...rest] = (cmd.Args as ShNode[]).map((w) => wordValue(S, w, text));
+  const name = head?.value;
   if (name !== "echo" && name !== "printf") return undefined;
+  const args = rest.map((w) => w.value);
   const words = name === "echo" ? args.filter((a) => !/^-[neE]+$/.test(a)) : args;
-  return words.join(name === "echo" ? " " : "\n").replace(/\\n/g, "\n");
+  const joined = words.join(name === "echo" ? " " : "\n").replace(/\\n/g, "\n");
+  const exact =
+    head?.literal === true &&
+    rest.every((w) => w.literal && !w.value.includes("\\")) &&
+    !/^-/.test(args[0] ?? "") &&
+    (name === "echo" || (args.length === 1 && !args[0]?.includes("%")));
+  return { text: joined, how: exact ? "exact" : "rough" };
 }
 
 const MAX_BRACE_WORDS = 64;

@@ -11,7 +11,13 @@
  */
 import { basename } from "node:path";
 import { codeReadWhole, GIT_COMMAND_RUNNERS, globsMeet, runsCodeFrom } from "./code-runners.js";
-import { type EffectiveWords, effectiveArgv, effectiveWords, shellScripts } from "./normalize.js";
+import {
+  type EffectiveWords,
+  effectiveArgv,
+  effectiveWords,
+  shellScriptInput,
+  shellScripts,
+} from "./normalize.js";
 import { analyzeShell, type ShellCommand } from "./parse.js";
 
 /** How deep scripts inside words (`ssh h 'sh -c "…"'`) are read again. */
@@ -214,14 +220,28 @@ function unsureCommand(command: ShellCommand, rule: Named, depth: number): strin
     const inner = unsureIn(script, rule, depth + 1);
     return inner === null ? null : `${name} -c ${JSON.stringify(script)}: ${inner}`;
   }
+  const input = shell === null || shell.length > 1 ? shellScriptInput(argv) : null;
+  if (input === "stdin") {
+    const why = scriptOnStdin(command, rule, depth, name);
+    if (why !== null) return why;
+  } else if (input !== null && !literalAt(command, cleaned, input)) {
+    // `bash <(printf '\162m x')`, `source "$F"`: the script file comes from an expansion.
+    return `${name} runs a script named by an expansion (${argv[input]})`;
+  }
+  // `eval "$(printf '\162m x')"`: eval runs text the line does not show.
+  if (name === "eval" && argv.some((_, i) => i > 0 && !literalAt(command, cleaned, i))) {
+    return "eval runs text from an expansion, which the line does not show";
+  }
   // `awk 'BEGIN{system(…)}'`, `perl -e`, `vim -c '!…'`, `sed '1e …'`, `git -c alias.x='!…'`
   // (git's global options are kept for this).
-  const code = runsCodeFrom(cleaned.withOptions, command.stdin);
+  // Fed anything (`cat f.py | python3` too), a program that reads code from stdin runs it.
+  const fed = command.fed === undefined ? undefined : (command.stdin ?? "");
+  const code = runsCodeFrom(cleaned.withOptions, fed);
   if (code !== null) return code;
   // `awk '{print $1}'`, `sed 's/ *$//'`: code that runs no command, not a shell line to read.
   if (codeReadWhole(argv)) return null;
   // `echo 'unbuffer rm -rf x' | sh`, `sh <<EOF`: the script it reads is in the line.
-  if (command.stdin !== undefined && depth < MAX_DEPTH && shell === null) {
+  if (command.stdin !== undefined && depth < MAX_DEPTH && shell === null && input !== "stdin") {
     const fed = unsureIn(command.stdin, rule, depth + 1);
     if (fed !== null && analyzeShell(command.stdin).parsed) return `its input: ${fed}`;
   }
@@ -231,6 +251,34 @@ function unsureCommand(command: ShellCommand, rule: Named, depth: number): strin
     if (why !== null) return why;
   }
   return null;
+}
+
+/**
+ * Why a shell reading its script from stdin (`… | sh`, `sh < f`, `bash -s`, `source /dev/stdin`)
+ * may run the denied command, or null. The judge reads the script only where the line shows it
+ * exactly (a plain `echo` literal, a here-string or a here-document with nothing expanded):
+ * `printf '\162m x' | sh`, `echo '\0162m x' | sh` (dash's echo decodes it), `printf '%sm x' r
+ * | sh`, `… | rev | sh` and `cat f | sh` run a script the text does not spell (attacks6/04, 05, 42).
+ */
+function scriptOnStdin(
+  command: ShellCommand,
+  rule: Named,
+  depth: number,
+  name: string,
+): string | null {
+  if (command.fed !== "exact" || command.stdin === undefined) {
+    return `${name} reads a script from its input, which the line does not show exactly`;
+  }
+  if (depth >= MAX_DEPTH) return `${name} reads a script nested too deep to read`;
+  // A script that does not parse still runs its lines up to the error: unsure too.
+  const inner = unsureIn(command.stdin, rule, depth + 1);
+  return inner === null ? null : `its input: ${inner}`;
+}
+
+/** Whether the word at `i` of the cleaned command is literal in the line (no expansion). */
+function literalAt(command: ShellCommand, cleaned: EffectiveWords, i: number): boolean {
+  const at = cleaned.from[i] ?? -1;
+  return command.literal[at] !== false && command.argv[at] === cleaned.argv[i];
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   worldPerTest,
   writeSettings,
 } from "../agent/harness.js";
+import { runSlips as runDenySlips } from "./deny-slips.js";
 
 const newWorld = worldPerTest();
 
@@ -43,17 +44,7 @@ function slips(): string[] {
 }
 
 async function runSlips(settings: Record<string, unknown>) {
-  const calls = slips().map((command) => reply().tool("shell", { command }));
-  const w = await newWorld(script(...calls, reply().text("done")));
-  for (let i = 0; i < SLIPS.length; i++) writeFileSync(join(w.project, `v${i}`), "keep\n");
-  writeFileSync(join(w.home, "settings.json"), JSON.stringify(settings));
-  const r = await keel(w, ["run", "go", "--yes", "--output-format", "json"]);
-  expect(r.code, r.stderr).toBe(0);
-  const statuses = (JSON.parse(r.stdout).toolCalls as Array<{ status: string }>).map(
-    (c) => c.status,
-  );
-  const kept = SLIPS.map((_, i) => existsSync(join(w.project, `v${i}`)));
-  return { w, statuses, kept };
+  return runDenySlips(newWorld, slips(), settings);
 }
 
 describe("Bash deny rules: lines Keel cannot judge need a person", () => {

@@ -5,7 +5,8 @@
  */
 import type { AgentEvent } from "../../agent/index.js";
 import { branchLine, planLines } from "../../agent/reasoning-lines.js";
-import { type CardAttachment, pushEntries, type TranscriptState } from "./transcript.js";
+import { pushEntries } from "./push-entries.js";
+import type { CardAttachment, TranscriptState } from "./transcript.js";
 
 /** Applies one session-level event; unknown events leave the state as it was. */
 export function applyExtraEvent(state: TranscriptState, ev: AgentEvent): TranscriptState {

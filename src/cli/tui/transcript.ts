@@ -18,6 +18,7 @@ import {
   type MdBlock,
   unshownLines,
 } from "./md-blocks.js";
+import { pushEntries } from "./push-entries.js";
 import { sanitizeLine } from "./sanitize.js";
 import { applyExtraEvent } from "./session-extras.js";
 
@@ -189,12 +190,8 @@ export function hookRunIsVisible(run: HookRunRecord): boolean {
 /** An entry before it gets its key. */
 export type EntryInit = Entry extends infer E ? (E extends Entry ? Omit<E, "key"> : never) : never;
 
-/** Appends finished entries (keys assigned here). */
-export function pushEntries(state: TranscriptState, ...entries: EntryInit[]): TranscriptState {
-  let seq = state.seq;
-  const added = entries.map((e) => ({ ...e, key: `e${++seq}` }) as Entry);
-  return { ...state, done: [...state.done, ...added], seq };
-}
+/** Appends finished entries (keys assigned here); push-entries.ts, re-exported for callers. */
+export { pushEntries };
 
 function flushReasoning(state: TranscriptState): TranscriptState {
   if (state.streamingReasoning === "") return state;

@@ -179,6 +179,10 @@ describe("trust reads the project's test-runner configuration", () => {
       JSON.stringify({ jest: { roots: ["<rootDir>/qa"], testMatch: ["**/*.chk.js"] } }),
     );
     keelHook(world, "npx jest");
+    // The hook runs after the write: jest is not installed, and npx would fetch it from the
+    // registry (30 s here, a network dependency); offline it fails at once. What trust protects
+    // is decided before it runs.
+    world.env.npm_config_offline = "true";
     const t = await keel(world, ["hooks", "trust", "--cwd", world.project]);
     if (process.env.SHOW) console.log(t.stdout);
     const r = await keel(world, ["run", "go", "--mode", "acceptEdits", "--output-format", "json"]);

@@ -193,6 +193,12 @@ export function programDefaults(
     // A program word with an expansion is program-words.ts's (its folder, or unresolved).
     if (c.literal[at] !== true) continue;
     if (word.includes("/") && pathProgramRead(out, word, reading)) continue;
+    if (codeFromExpansion(basename(word), c.argv.slice(at + 1), c.literal.slice(at + 1))) {
+      // `eval "$(cat tools/env.txt)"`, `sh -c "$X"`: the code is a file's or a variable's text,
+      // which trust cannot read from the line (attacks7 63, 70).
+      unknown(out, `${basename(word)} of code from an expansion`, reading);
+      continue;
+    }
     namedProgram(out, basename(word), c.argv.slice(at + 1), reading);
   }
   return out;
@@ -240,6 +246,19 @@ function pathProgramRead(out: ProgramDefaults, word: string, reading: Reading): 
     merge(out, programDefaults(outside.text, dirs, projectDir, false, depth + 1));
   }
   return outside.shell || outside.interpreted;
+}
+
+/** `eval` or a shell's `-c` given code that comes from an expansion (a command substitution or
+ *  a variable), so what runs is text the line does not show. */
+function codeFromExpansion(
+  name: string,
+  args: readonly string[],
+  literal: readonly boolean[],
+): boolean {
+  if (name === "eval") return literal.some((l) => !l);
+  if (!SHELLS.test(name)) return false;
+  const inline = args.indexOf("-c");
+  return inline >= 0 && inline + 1 < args.length && literal[inline + 1] !== true;
 }
 
 /** A program by its name: inert, a shell or `eval` whose script is read again, a modelled

@@ -52,6 +52,26 @@ const BLOCKED: {
     listing: /gradle may run files under \./,
   },
   {
+    name: "a script's sh -c of a file's text (attacks7 63)",
+    hook: "sh tools/check.sh",
+    before: [
+      ["tools/check.sh", 'sh -c "$(cat tools/checks.txt)"\n'],
+      ["tools/checks.txt", "true\n"],
+    ],
+    write: "tools/checks.txt",
+    listing: /sh of code from an expansion may run files under \./,
+  },
+  {
+    name: "a script's eval of a file's text (attacks7 70)",
+    hook: "sh tools/check.sh",
+    before: [
+      ["tools/check.sh", 'eval "$(cat tools/env.txt)"\n'],
+      ["tools/env.txt", "true\n"],
+    ],
+    write: "tools/env.txt",
+    listing: /eval of code from an expansion may run files under \./,
+  },
+  {
     name: "cargo test: a new integration test (attack 19)",
     hook: "cargo test -q --offline >/dev/null 2>&1; true",
     before: [

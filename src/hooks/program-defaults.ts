@@ -193,10 +193,15 @@ export function programDefaults(
     // A program word with an expansion is program-words.ts's (its folder, or unresolved).
     if (c.literal[at] !== true) continue;
     if (word.includes("/") && pathProgramRead(out, word, reading)) continue;
-    if (codeFromExpansion(basename(word), c.argv.slice(at + 1), c.literal.slice(at + 1))) {
-      // `eval "$(cat tools/env.txt)"`, `sh -c "$X"`: the code is a file's or a variable's text,
-      // which trust cannot read from the line (attacks7 63, 70).
-      unknown(out, `${basename(word)} of code from an expansion`, reading);
+    const fromExpansion = codeFromExpansion(
+      basename(word),
+      c.argv.slice(at + 1),
+      c.literal.slice(at + 1),
+    );
+    if (fromExpansion !== null) {
+      // `eval "$(cat tools/env.txt)"`, `sh -c "$X"`, `. "$D/lib.sh"`: what runs is a file's or a
+      // variable's text, or a file trust cannot name from the line (attacks7 63, 64, 70, 72).
+      unknown(out, `${basename(word)} of ${fromExpansion}`, reading);
       continue;
     }
     namedProgram(out, basename(word), c.argv.slice(at + 1), reading);
@@ -248,17 +253,41 @@ function pathProgramRead(out: ProgramDefaults, word: string, reading: Reading): 
   return outside.shell || outside.interpreted;
 }
 
-/** `eval` or a shell's `-c` given code that comes from an expansion (a command substitution or
- *  a variable), so what runs is text the line does not show. */
+/**
+ * What runs comes from an expansion trust cannot follow: `eval` of one, a shell's `-c` code from
+ * one, or a script sourced (`.`, `source`) from a path built from a variable
+ * (`D=tools; . "$D/lib.sh"`). Paths from the script's own place (`$0`, `BASH_SOURCE`,
+ * `$(dirname "$0")`), the project's variables, PWD and HOME are resolved elsewhere
+ * (program-words.ts, executed-files.ts namedInScript) and pass. Null when nothing of that kind.
+ */
 function codeFromExpansion(
   name: string,
   args: readonly string[],
   literal: readonly boolean[],
-): boolean {
-  if (name === "eval") return literal.some((l) => !l);
-  if (!SHELLS.test(name)) return false;
-  const inline = args.indexOf("-c");
-  return inline >= 0 && inline + 1 < args.length && literal[inline + 1] !== true;
+): string | null {
+  if (name === "eval") return literal.some((l) => !l) ? "code from an expansion" : null;
+  const inline = SHELLS.test(name) ? args.indexOf("-c") : -1;
+  if (inline >= 0) {
+    const code = inline + 1 < args.length && literal[inline + 1] !== true;
+    return code ? "code from an expansion" : null;
+  }
+  // A shell's script operand from a variable is program-words.ts's (it follows the line's own
+  // assignments: `f="$CLAUDE_PROJECT_DIR/x.sh"; bash "$f"`); `source` is read only here.
+  if (name !== "." && name !== "source") return null;
+  const at = args.findIndex((a) => !a.startsWith("-"));
+  if (at < 0 || literal[at] === true || args[at] === "-") return null;
+  return placeKnown(args[at] as string) ? null : "a script at a path from an expansion";
+}
+
+/** Whether every expansion in `word` names a place trust resolves (see codeFromExpansion). */
+function placeKnown(word: string): boolean {
+  const rest = word
+    .replace(/\$\(\s*(cd\s+)?"?\$\(\s*dirname\s+[^()]*\)"?\s*(&&\s*pwd\s*)?\)/g, "")
+    .replace(/\$\(\s*dirname\s+[^()]*\)/g, "")
+    .replace(/\$\{(0|BASH_SOURCE(\[0\])?)([%#][^}]*)?\}/g, "")
+    .replace(/\$\{?([A-Z_]*PROJECT_DIR|PWD|HOME)\b\}?/g, "")
+    .replace(/\$0(?![0-9])/g, "");
+  return !/[$`]/.test(rest);
 }
 
 /** A program by its name: inert, a shell or `eval` whose script is read again, a modelled

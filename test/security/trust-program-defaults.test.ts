@@ -72,6 +72,23 @@ const BLOCKED: {
     listing: /eval of code from an expansion may run files under \./,
   },
   {
+    name: "a script's source of a path built from its own variable (attacks7 64)",
+    hook: "sh tools/check.sh",
+    before: [
+      ["tools/check.sh", 'D=tools\n. "$D/lib.sh"\n'],
+      ["tools/lib.sh", "true\n"],
+    ],
+    write: "tools/lib.sh",
+    listing: /\. of a script at a path from an expansion may run files under \./,
+  },
+  {
+    name: "the hook's own source of a path from a variable it sets (attacks7 72)",
+    hook: "D=tools; . $D/lib.sh",
+    before: [["tools/lib.sh", "true\n"]],
+    write: "tools/lib.sh",
+    listing: /\. of a script at a path from an expansion may run files under \./,
+  },
+  {
     name: "cargo test: a new integration test (attack 19)",
     hook: "cargo test -q --offline >/dev/null 2>&1; true",
     before: [

@@ -25,13 +25,27 @@ export function columns(text: string): number {
   return SURROGATE.test(text) ? [...text].length : text.length;
 }
 
+/** `text` on one line (newlines become spaces), made safe for a terminal. */
+function flatLine(text: string): string {
+  return sanitize(text.replace(/\s*[\r\n]+\s*/g, " "));
+}
+
 /** Cuts `text` to at most `width` columns, ending with an ellipsis when cut; newlines become spaces. */
 export function truncate(text: string, width: number): string {
-  const flat = sanitize(text.replace(/\s*[\r\n]+\s*/g, " "));
+  const flat = flatLine(text);
   const chars = [...flat];
   if (chars.length <= width) return flat;
   if (width <= 1) return chars.slice(0, width).join("");
   return `${chars.slice(0, width - 1).join("")}…`;
+}
+
+/** As `truncate`, but cut in the middle, so both ends (a program and the script it names) show. */
+export function truncateMiddle(text: string, width: number): string {
+  const flat = flatLine(text);
+  const chars = [...flat];
+  if (chars.length <= width || width <= 2) return truncate(flat, width);
+  const tail = Math.floor((width - 1) / 2);
+  return `${chars.slice(0, width - 1 - tail).join("")}…${chars.slice(chars.length - tail).join("")}`;
 }
 
 /** Pads `text` with spaces to `width` columns. */

@@ -23,7 +23,16 @@ import {
   toolCatalog,
 } from "../../../hooks/index.js";
 import { BUILTIN_TOOL_HOOK_FACTS } from "../../../tools/hook-facts.js";
-import { chunk, displayPath, pad, plural, TEXT_WIDTH, truncate, wrap } from "../../format/text.js";
+import {
+  chunk,
+  displayPath,
+  pad,
+  plural,
+  TEXT_WIDTH,
+  truncate,
+  truncateMiddle,
+  wrap,
+} from "../../format/text.js";
 import { stripControls, terminalSafeJson } from "../../terminal-text.js";
 import { UserError } from "../../user-error.js";
 import { buildTestPayload } from "./payload.js";
@@ -264,15 +273,6 @@ const RIGHT_WIDTH = 17;
 function durationText(ms: number): string {
   if (ms < 10_000) return `${Math.round(ms)} ms`;
   return ms < 100_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
-}
-
-/** A command cut in its middle, so both the program and the script it names stay in view. */
-function truncateMiddle(text: string, width: number): string {
-  const whole = truncate(text, Number.MAX_SAFE_INTEGER);
-  const chars = [...whole];
-  if (chars.length <= width) return whole;
-  const tail = Math.floor((width - 1) / 2);
-  return `${chars.slice(0, width - 1 - tail).join("")}…${chars.slice(chars.length - tail).join("")}`;
 }
 
 function runLines(run: HookRunRecord, projectDir: string): string[] {
